@@ -1,0 +1,18 @@
+"""fastfair: fast, statistically valid fairness tests and audit planning.
+
+Permutation tests of group differences in fairness metrics (exact where possible,
+studentized where not), computed from sufficient statistics in a compiled core.
+"""
+
+from fastfair._metrics import CONFUSION_METRICS
+from fastfair.permutation import ExactInfeasibleError, PermutationTestResult, permutation_test
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "CONFUSION_METRICS",
+    "ExactInfeasibleError",
+    "PermutationTestResult",
+    "__version__",
+    "permutation_test",
+]

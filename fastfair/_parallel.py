@@ -1,0 +1,37 @@
+"""Thread-count resolution for the OpenMP kernels (scikit-learn's convention)."""
+
+from __future__ import annotations
+
+import os
+
+from fastfair._counts import openmp_enabled
+
+__all__ = ["effective_n_threads"]
+
+
+def _usable_cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def effective_n_threads(n_jobs: int | None) -> int:
+    """Number of threads for a kernel.
+
+    None means all usable cores; a negative value counts back from them (-1 all, -2 all but
+    one); 0 is an error. Without OpenMP the kernels are sequential and this returns 1.
+    Results never depend on this number (each permutation has its own random stream).
+    """
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int)):
+        raise TypeError(f"n_jobs must be an integer or None, got {n_jobs!r}")
+    if n_jobs == 0:
+        raise ValueError("n_jobs == 0 has no meaning; use None or -1 for all cores, or >= 1")
+    if not openmp_enabled():
+        return 1
+    cpus = _usable_cpus()
+    if n_jobs is None:
+        return cpus
+    if n_jobs < 0:
+        return max(1, cpus + 1 + n_jobs)
+    return n_jobs
