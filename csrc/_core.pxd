@@ -13,6 +13,10 @@ cdef extern from "ff_random.h" nogil:
     void ff_stream_init(ff_stream_t *s, uint64_t key, uint32_t stream_id, uint64_t index)
     uint32_t ff_next_u32(ff_philox_t *s)
     uint32_t ff_bounded_u32(ff_philox_t *s, uint32_t m)
+    ctypedef struct ff_fast_t:
+        pass
+    void ff_fast_init(ff_fast_t *s, uint64_t key, uint32_t stream_id, uint64_t index)
+    uint32_t ff_fast_bounded_u32(ff_fast_t *s, uint32_t m)
     int FF_OPENMP_ENABLED
 
 

@@ -30,6 +30,7 @@ def openmp_enabled():
 def philox_words(uint64_t key, unsigned int stream_id, uint64_t index, Py_ssize_t n):
     """First n 32-bit words of stream (key, stream_id, index); for known-answer tests."""
     cdef ff_stream_t s
+    cdef Py_ssize_t i
     out = np.empty(n, dtype=np.uint32)
     cdef unsigned int[::1] o = out
     ff_stream_init(&s, key, stream_id, index)

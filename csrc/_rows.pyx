@@ -1,22 +1,27 @@
 """Row-level permutations for weighted confusion-matrix metrics.
 
 With sample weights a statistic needs each group's sums of w and w^2 per cell, which depend
-on which rows a group receives, not only on how many. Each permutation assigns the rows of
-every stratum to groups by a partial Fisher-Yates shuffle of a row-index buffer: the groups
-other than the largest draw their rows one at a time (O(rows of the smaller groups) per
-permutation), their sums are updated incrementally, and the largest group's sums follow
-from the stratum totals. The swaps are then undone, so every permutation starts from the
-identity and permutation b depends only on its random stream (key, stream_id, b).
+on which rows a group receives, not only on how many. Within each stratum, the rows of all
+groups but the largest are a uniformly random subset of size k; permutation b draws it with
+Floyd's algorithm (k draws, membership in a per-thread bitmap of the stratum's rows, so no
+row buffer is shuffled or restored; draws come from the fast stream of ff_random.h).
+With two groups the bitmap is then swept in row order (rows are stored sorted by cell, so the sweep streams through memory and clears the
+bitmap as it goes); with more groups the chosen rows are dealt out in random order. The
+largest group's sums follow from the stratum totals. Permutation b uses only the random
+stream (key, stream_id, b).
 """
 import numpy as np
 
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
 
 from _core cimport (
-    ff_bounded_u32, ff_metric_statistic, ff_metric_t, ff_stream_init, ff_stream_t,
+    ff_fast_bounded_u32, ff_fast_init, ff_fast_t, ff_metric_statistic, ff_metric_t,
     metric_from_spec,
 )
 
@@ -31,108 +36,149 @@ def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
     strata: tuple of cell bit masks (rows whose cell is in a mask are permuted among
     themselves; other rows keep their group). Returns an (n_permutations, n_pairs) array.
     """
-    cdef Py_ssize_t n = cell.shape[0], n_pairs = pairs.shape[0], width = n_groups * 4
+    cdef Py_ssize_t n_pairs = pairs.shape[0], width = n_groups * 4
     cdef ff_metric_t metric = metric_from_spec(spec)
-    cdef Py_ssize_t i, k, g, c, b, p, s, pos, j, first, stop, r
-    cdef int32_t tmp, row
-    cdef double wi
-
+    cdef Py_ssize_t i, g, c, b, p, s, r, j, first, n_s, k, taken, words
+    cdef uint32_t t
+    cdef int32_t tmp
+    
     # Rows of each stratum, stored contiguously; group sizes per stratum; fixed sums.
     stratum_of_cell = np.full(4, -1, dtype=np.intp)
     for s, mask in enumerate(strata):
         for c in range(4):
             if mask & (1 << c):
                 stratum_of_cell[c] = s
-    cell_np = np.asarray(cell)
-    code_np = np.asarray(codes)
-    weight_np = np.asarray(weight)
+    cell_np, code_np, weight_np = np.asarray(cell), np.asarray(codes), np.asarray(weight)
     row_stratum = stratum_of_cell[cell_np]
-    order = np.argsort(row_stratum, kind="stable")
+    order = np.lexsort((cell_np, row_stratum))  # by stratum, then by cell
     n_strata = len(strata)
     bounds = np.searchsorted(row_stratum[order], np.arange(n_strata + 1)).astype(np.intp)
     sizes = np.zeros((n_strata, n_groups), dtype=np.intp)
     for s in range(n_strata):
-        rows = order[bounds[s]:bounds[s + 1]]
-        sizes[s] = np.bincount(code_np[rows], minlength=n_groups)
+        sizes[s] = np.bincount(code_np[order[bounds[s]:bounds[s + 1]]], minlength=n_groups)
     # Groups in ascending size per stratum; the largest is filled by subtraction.
     group_order = np.ascontiguousarray(np.argsort(sizes, axis=1, kind="stable"), dtype=np.intp)
     fixed = np.zeros((2, width))
-    totals = np.zeros((n_strata, 2, 4))
     outside = row_stratum < 0
     np.add.at(fixed[0], code_np[outside] * 4 + cell_np[outside], weight_np[outside])
     np.add.at(fixed[1], code_np[outside] * 4 + cell_np[outside], weight_np[outside] ** 2)
+    totals = np.zeros((n_strata, 2, 4))
     for s in range(n_strata):
         rows = order[bounds[s]:bounds[s + 1]]
         np.add.at(totals[s, 0], cell_np[rows], weight_np[rows])
         np.add.at(totals[s, 1], cell_np[rows], weight_np[rows] ** 2)
-    s_cell_np = np.ascontiguousarray(cell_np[order])
-    s_weight_np = np.ascontiguousarray(weight_np[order])
-    cdef const uint8_t[::1] s_cell = s_cell_np
-    cdef const double[::1] s_weight = s_weight_np
+    cdef Py_ssize_t n_rows = bounds[n_strata]
     cdef const Py_ssize_t[::1] bnd = bounds
     cdef const Py_ssize_t[:, ::1] size = sizes
     cdef const Py_ssize_t[:, ::1] gorder = group_order
     cdef const double[:, ::1] fix = fixed
     cdef const double[:, :, ::1] tot = totals
-    cdef Py_ssize_t n_rows = bounds[n_strata]
     cdef Py_ssize_t ns = n_strata
+    # Row ranges of each cell within each stratum (rows are sorted by cell).
+    cell_bounds = np.zeros((max(n_strata, 1), 5), dtype=np.intp)
+    for s in range(n_strata):
+        cells_s = cell_np[order[bounds[s]:bounds[s + 1]]]
+        cell_bounds[s] = np.searchsorted(cells_s, np.arange(5))
+    cdef const Py_ssize_t[:, ::1] cbnd = cell_bounds
+    cdef Py_ssize_t lo, hi, w_first, w_last
+    cdef double acc, acc2
+    cdef uint64_t keep
+    s_weight_np = np.ascontiguousarray(weight_np[order[:n_rows]])
+    s_cell_np = np.ascontiguousarray(cell_np[order[:n_rows]])
+    cdef const double[::1] s_weight = s_weight_np
+    cdef const uint8_t[::1] s_cell = s_cell_np
+    cdef Py_ssize_t word, bit
+    cdef uint64_t bits
+    cdef double wi
+    cdef Py_ssize_t max_stratum = int(np.diff(bounds).max()) if n_strata else 0
+    words = max_stratum // 64 + 1
 
     out = np.empty((n_permutations, n_pairs), dtype=np.float64)
     cdef double[:, ::1] o = out
     cdef double *w
     cdef double *w2
-    cdef int32_t *buf
-    cdef int32_t *swaps
-    cdef ff_stream_t *stream
+    cdef uint64_t *taken_bits
+    cdef int32_t *chosen
+    cdef ff_fast_t *stream
     cdef Py_ssize_t last
     with nogil, parallel(num_threads=n_threads):
         w = <double *> malloc(2 * width * sizeof(double))
         w2 = w + width
-        buf = <int32_t *> malloc((n_rows + 1) * sizeof(int32_t))
-        swaps = <int32_t *> malloc((n_rows + 1) * sizeof(int32_t))
-        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
-        for k in range(n_rows):
-            buf[k] = <int32_t> k
+        taken_bits = <uint64_t *> calloc(words, sizeof(uint64_t))
+        chosen = <int32_t *> malloc((max_stratum + 1) * sizeof(int32_t))
+        stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_stream_init(stream, key, stream_id, <uint64_t> b)
+            ff_fast_init(stream, key, stream_id, <uint64_t> b)
             memcpy(w, &fix[0, 0], width * sizeof(double))
             memcpy(w2, &fix[1, 0], width * sizeof(double))
             for s in range(ns):
                 first = bnd[s]
-                stop = bnd[s + 1]
-                pos = first
+                n_s = bnd[s + 1] - first
                 last = gorder[s, n_groups - 1]
+                k = n_s - size[s, last]
                 for c in range(4):
                     w[last * 4 + c] += tot[s, 0, c]
                     w2[last * 4 + c] += tot[s, 1, c]
+                # Floyd: a uniform k-subset of 0..n_s-1.
+                for j in range(n_s - k, n_s):
+                    t = ff_fast_bounded_u32(stream, <uint32_t> (j + 1))
+                    t = <uint32_t> j if (taken_bits[t >> 6] >> (t & 63)) & 1 else t
+                    taken_bits[t >> 6] |= (<uint64_t> 1) << (t & 63)
+                    chosen[j - (n_s - k)] = <int32_t> t
+                if n_groups == 2:
+                    # Sweep the bitmap in row order, one cell's row range at a time.
+                    g = gorder[s, 0]
+                    for c in range(4):
+                        lo = cbnd[s, c]
+                        hi = cbnd[s, c + 1]
+                        if hi <= lo:
+                            continue
+                        acc = 0.0
+                        acc2 = 0.0
+                        w_first = lo >> 6
+                        w_last = (hi - 1) >> 6
+                        for word in range(w_first, w_last + 1):
+                            bits = taken_bits[word]
+                            if word == w_first:
+                                bits = bits & (~(<uint64_t> 0) << (lo & 63))
+                            if word == w_last and (hi & 63):
+                                bits = bits & ((<uint64_t> 1 << (hi & 63)) - 1)
+                            while bits:
+                                bit = __builtin_ctzll(bits)
+                                bits = bits & (bits - 1)
+                                wi = s_weight[first + word * 64 + bit]
+                                acc = acc + wi
+                                acc2 = acc2 + wi * wi
+                        w[g * 4 + c] += acc
+                        w2[g * 4 + c] += acc2
+                        w[last * 4 + c] -= acc
+                        w2[last * 4 + c] -= acc2
+                    memset(taken_bits, 0, (n_s // 64 + 1) * sizeof(uint64_t))
+                    continue
+                # More than two groups: deal the chosen rows out in random order.
+                for i in range(k - 1, 0, -1):
+                    j = ff_fast_bounded_u32(stream, <uint32_t> (i + 1))
+                    tmp = chosen[i]
+                    chosen[i] = chosen[j]
+                    chosen[j] = tmp
+                taken = 0
                 for r in range(n_groups - 1):
                     g = gorder[s, r]
-                    for i in range(size[s, g]):
-                        j = pos + <Py_ssize_t> ff_bounded_u32(&stream.philox,
-                                                              <uint32_t> (stop - pos))
-                        tmp = buf[pos]
-                        buf[pos] = buf[j]
-                        buf[j] = tmp
-                        swaps[pos] = <int32_t> j
-                        row = buf[pos]
-                        wi = s_weight[row]
-                        w[g * 4 + s_cell[row]] += wi
-                        w2[g * 4 + s_cell[row]] += wi * wi
-                        w[last * 4 + s_cell[row]] -= wi
-                        w2[last * 4 + s_cell[row]] -= wi * wi
-                        pos = pos + 1
-                # Undo the swaps so the buffer is the identity again.
-                while pos > first:
-                    pos = pos - 1
-                    j = swaps[pos]
-                    tmp = buf[pos]
-                    buf[pos] = buf[j]
-                    buf[j] = tmp
+                    for i in range(taken, taken + size[s, g]):
+                        wi = s_weight[first + chosen[i]]
+                        c = s_cell[first + chosen[i]]
+                        w[g * 4 + c] += wi
+                        w2[g * 4 + c] += wi * wi
+                        w[last * 4 + c] -= wi
+                        w2[last * 4 + c] -= wi * wi
+                    taken = taken + size[s, g]
+                for i in range(k):
+                    taken_bits[chosen[i] >> 6] = 0
             for p in range(n_pairs):
                 o[b, p] = ff_metric_statistic(&metric, w, w2,
                                               <int>pairs[p, 0], <int>pairs[p, 1])
         free(w)
-        free(buf)
-        free(swaps)
+        free(taken_bits)
+        free(chosen)
         free(stream)
     return out

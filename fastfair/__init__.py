@@ -5,7 +5,13 @@ studentized where not), computed from sufficient statistics in a compiled core.
 """
 
 from fastfair._metrics import CONFUSION_METRICS
-from fastfair.permutation import ExactInfeasibleError, PermutationTestResult, permutation_test
+from fastfair.permutation import (
+    ExactInfeasibleError,
+    PermutationTestResult,
+    confusion_counts,
+    permutation_test,
+    permutation_test_from_counts,
+)
 
 __version__ = "0.1.0.dev0"
 
@@ -14,5 +20,7 @@ __all__ = [
     "ExactInfeasibleError",
     "PermutationTestResult",
     "__version__",
+    "confusion_counts",
     "permutation_test",
+    "permutation_test_from_counts",
 ]

@@ -20,8 +20,10 @@ def format_value(value) -> str:
 def format_table(headers, rows) -> str:
     """Left-aligned first column, right-aligned others; cells formatted by format_value."""
     cells = [[str(h) for h in headers]]
-    cells += [[r[0] if isinstance(r[0], str) else str(r[0])] + [format_value(v) for v in r[1:]]
-              for r in rows]
+    cells += [
+        [r[0] if isinstance(r[0], str) else str(r[0])] + [format_value(v) for v in r[1:]]
+        for r in rows
+    ]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     lines = []
     for row in cells:

@@ -111,7 +111,8 @@ def as_binary(values, name: str, pos_label=None) -> np.ndarray:
             pos_label = 1
         else:
             raise ValueError(
-                f"{name} has values {values_seen.tolist()}; pass pos_label to say which is positive"
+                f"{name} has values {values_seen.tolist()}; "
+                "pass pos_label to say which is positive"
             )
     if pos_label not in values_seen.tolist():
         if len(values_seen) == 2:

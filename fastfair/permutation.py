@@ -40,7 +40,12 @@ from fastfair._validation import (
     resolve_columns,
 )
 
-__all__ = ["PermutationTestResult", "permutation_test"]
+__all__ = [
+    "PermutationTestResult",
+    "confusion_counts",
+    "permutation_test",
+    "permutation_test_from_counts",
+]
 
 SCHEMES = ("conditional", "within_outcome", "full")
 METHODS = ("auto", "exact", "monte_carlo", "asymptotic")
@@ -177,9 +182,10 @@ def permutation_test(
     For each compared pair of groups the statistic is the studentized difference of the
     metric :math:`M = \text{num}/\text{den}` (METHODS.md 1.2),
 
-    .. math:: T = (M_A - M_B) / \sqrt{V},\quad
-              V_\text{pooled} = p(1-p)\,(1/\text{den}_A + 1/\text{den}_B),\quad
-              V_\text{unpooled} = \frac{M_A(1-M_A)}{\text{den}_A} + \frac{M_B(1-M_B)}{\text{den}_B},
+    .. math::
+        T = (M_A - M_B) / \sqrt{V},\quad
+        V_\text{pooled} = p(1-p)\,(1/\text{den}_A + 1/\text{den}_B),\quad
+        V_\text{unpooled} = M_A(1-M_A)/\text{den}_A + M_B(1-M_B)/\text{den}_B,
 
     with p the rate over both groups (KDD 2020, Sec. 3.3 and 5; the paper's statistic is
     the unpooled one). Its permutation distribution is obtained from group cell counts, never
@@ -277,8 +283,166 @@ def permutation_test(
     >>> y_pred = np.where(y_true, rng.random(2000) < 0.8 - 0.1 * group, rng.random(2000) < 0.1)
     >>> res = fastfair.permutation_test(y_true, y_pred, group, metric="tpr")
     >>> res.method, round(res.difference, 3), round(res.pvalue, 4)
-    ('exact', 0.104, 0.0016)
+    ('exact', 0.097, 0.0077)
     """
+    y, yhat, weights, codes, labels = _coerce_rows(
+        y_true, y_pred, group, sample_weight, pos_label, data
+    )
+    spec_metric = get_metric(metric)
+    n_permutations = _check_options(
+        spec_metric,
+        scheme,
+        variance,
+        method,
+        alternative,
+        comparisons,
+        adjust,
+        n_permutations,
+        studentize,
+    )
+    cell = (2 * y + yhat).astype(np.uint8)
+    n_threads = effective_n_threads(n_jobs)
+    w, w2 = _counts.cell_sums(cell, codes, len(labels), weights, n_threads)
+    rows = None if weights is None else (cell, weights, codes)
+    return _test_cells(
+        w,
+        w2,
+        labels,
+        rows,
+        spec_metric,
+        scheme,
+        studentize,
+        variance,
+        method,
+        n_permutations,
+        alternative,
+        mid_p,
+        reference,
+        comparisons,
+        adjust,
+        return_null,
+        random_state,
+        n_threads,
+    )
+
+
+def permutation_test_from_counts(
+    counts,
+    groups=None,
+    *,
+    metric: str = "tpr",
+    scheme: str = "conditional",
+    studentize: bool = True,
+    variance: str = "pooled",
+    method: str = "auto",
+    n_permutations: int = 9999,
+    alternative: str = "two-sided",
+    mid_p: bool = False,
+    reference=None,
+    comparisons: str = "reference",
+    adjust: str = "holm",
+    return_null: bool = False,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> PermutationTestResult:
+    """:func:`permutation_test` on confusion-matrix counts instead of rows.
+
+    Unweighted confusion-matrix statistics depend on the data only through each group's
+    cell counts, so counts computed elsewhere (a database query, a Dask aggregation, the
+    :func:`confusion_counts` of several shards added up) give the same test as the rows.
+
+    Parameters
+    ----------
+    counts : array-like of shape (n_groups, 4)
+        Non-negative integer counts per group in the order TN, FP, FN, TP (cell index
+        2*y_true + y_pred).
+    groups : array-like of shape (n_groups,), optional
+        Group labels (default 0..n_groups-1).
+    **options
+        As in :func:`permutation_test` (`reference` defaults to the group with most rows).
+
+    Examples
+    --------
+    >>> import fastfair
+    >>> counts = [[500, 40, 30, 170], [450, 60, 55, 120]]  # TN, FP, FN, TP per group
+    >>> res = fastfair.permutation_test_from_counts(counts, ["a", "b"], metric="fnr")
+    >>> res.comparisons, round(res.pvalue, 4)
+    ([('b', 'a')], 0.0002)
+    """
+    table = np.asarray(counts)
+    if table.ndim != 2 or table.shape[1] != 4 or table.shape[0] < 2:
+        raise ValueError(f"counts must have shape (n_groups >= 2, 4), got {table.shape}")
+    if table.dtype.kind not in "iu" and not (
+        table.dtype.kind == "f" and np.all(np.isfinite(table)) and np.all(table == np.round(table))
+    ):
+        raise ValueError("counts must be non-negative integers")
+    if (table < 0).any():
+        raise ValueError("counts must be non-negative integers")
+    labels = np.arange(len(table)) if groups is None else np.asarray(groups)
+    if labels.shape != (len(table),):
+        raise ValueError(f"groups must have {len(table)} labels, got shape {labels.shape}")
+    if len(np.unique(labels)) != len(labels):
+        raise ValueError("groups must be distinct labels")
+    empty = np.flatnonzero(table.sum(axis=1) == 0)
+    if empty.size:
+        raise ValueError(f"group {labels[empty[0]]!r} is empty (all counts are zero)")
+    spec_metric = get_metric(metric)
+    n_permutations = _check_options(
+        spec_metric,
+        scheme,
+        variance,
+        method,
+        alternative,
+        comparisons,
+        adjust,
+        n_permutations,
+        studentize,
+    )
+    w = table.astype(np.float64)
+    return _test_cells(
+        w,
+        w.copy(),
+        labels,
+        None,
+        spec_metric,
+        scheme,
+        studentize,
+        variance,
+        method,
+        n_permutations,
+        alternative,
+        mid_p,
+        reference,
+        comparisons,
+        adjust,
+        return_null,
+        random_state,
+        effective_n_threads(n_jobs),
+    )
+
+
+def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=None, data=None):
+    """Per-group confusion-matrix cell sums: the sufficient statistics of every rate.
+
+    Returns (counts, groups): counts has shape (n_groups, 4) in the order TN, FP, FN, TP
+    (sums of `sample_weight` when given), groups the sorted group labels.
+
+    Examples
+    --------
+    >>> import fastfair
+    >>> y_true, y_pred, group = [1, 0, 1, 1], [1, 0, 0, 1], ["a", "a", "b", "b"]
+    >>> counts, groups = fastfair.confusion_counts(y_true, y_pred, group)
+    >>> counts.tolist(), groups.tolist()
+    ([[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]], ['a', 'b'])
+    """
+    y, yhat, weights, codes, labels = _coerce_rows(
+        y_true, y_pred, group, sample_weight, pos_label, data, min_groups=1
+    )
+    w, _ = _counts.cell_sums((2 * y + yhat).astype(np.uint8), codes, len(labels), weights)
+    return w, labels
+
+
+def _coerce_rows(y_true, y_pred, group, sample_weight, pos_label, data, min_groups=2):
     cols = resolve_columns(
         data, y_true=y_true, y_pred=y_pred, group=group, sample_weight=sample_weight
     )
@@ -291,9 +455,21 @@ def permutation_test(
             raise ValueError("sample_weight must be non-negative")
     raw_group = cols["group"]
     check_same_length(y_true=y, y_pred=yhat, group=raw_group, sample_weight=weights)
-    codes, labels = as_groups(raw_group, "group")
+    codes, labels = as_groups(raw_group, "group", min_groups=min_groups)
+    return y, yhat, weights, codes, labels
 
-    spec_metric = get_metric(metric)
+
+def _check_options(
+    spec_metric,
+    scheme,
+    variance,
+    method,
+    alternative,
+    comparisons,
+    adjust,
+    n_permutations,
+    studentize,
+) -> int:
     check_choice(scheme, "scheme", SCHEMES)
     check_choice(variance, "variance", VARIANCES)
     check_choice(method, "method", METHODS)
@@ -307,16 +483,35 @@ def permutation_test(
         raise ValueError("equalized_odds combines two differences; only 'two-sided' applies")
     if method == "asymptotic" and not studentize:
         raise ValueError("method='asymptotic' needs a studentized statistic (studentize=True)")
-    if weights is not None and method == "exact":
+    return n_permutations
+
+
+def _test_cells(
+    w,
+    w2,
+    labels,
+    rows,
+    spec_metric,
+    scheme,
+    studentize,
+    variance,
+    method,
+    n_permutations,
+    alternative,
+    mid_p,
+    reference,
+    comparisons,
+    adjust,
+    return_null,
+    random_state,
+    n_threads,
+) -> PermutationTestResult:
+    """The test on per-group cell sums; `rows` = (cell, weights, codes) when weighted."""
+    weighted = rows is not None
+    if weighted and method == "exact":
         raise ValueError("method='exact' needs unweighted data; use 'monte_carlo' with weights")
-
-    n_groups = len(labels)
-    cell = (2 * y + yhat).astype(np.uint8)
-    n_threads = effective_n_threads(n_jobs)
-    w, w2 = _counts.cell_sums(cell, codes, n_groups, weights, n_threads)
-    pairs = _comparison_pairs(codes, labels, reference, comparisons)
+    pairs = _comparison_pairs(w.sum(axis=1), labels, reference, comparisons)
     _check_defined(spec_metric, w, labels, pairs)
-
     spec = spec_metric.spec(studentize, variance == "pooled")
     strata = spec_metric.strata(scheme)
     observed = _counts.metric_statistics(w.reshape(1, -1), w2.reshape(1, -1), spec, pairs)[0]
@@ -335,12 +530,18 @@ def permutation_test(
     for c, (ga, gb) in enumerate(pairs):
         chosen = method
         if method == "auto":
-            chosen = "monte_carlo" if weights is not None else "exact"
+            chosen = "monte_carlo" if weighted else "exact"
         if chosen == "exact":
             try:
                 p, support, probs = _exact_pair(
-                    w[[ga, gb]].astype(np.int64), spec_metric, spec, strata,
-                    observed[c], alternative, mid_p, want_null=return_null,
+                    w[[ga, gb]].astype(np.int64),
+                    spec_metric,
+                    spec,
+                    strata,
+                    observed[c],
+                    alternative,
+                    mid_p,
+                    want_null=return_null,
                 )
             except ExactInfeasibleError:
                 if method == "exact":
@@ -351,8 +552,7 @@ def permutation_test(
                 null_values, null_probs = support, probs
         if chosen == "monte_carlo":
             null = _monte_carlo_null(
-                cell, weights, codes, w, (ga, gb), strata, spec, n_permutations, key, c,
-                n_threads,
+                rows, w, (ga, gb), strata, spec, n_permutations, key, c, n_threads
             )
             pvalues[c], mc_count[c] = monte_carlo_pvalue(null, observed[c], alternative)
             null_draws.append(null)
@@ -369,14 +569,23 @@ def permutation_test(
     if len(pairs) > 1:
         if adjust == "maxT":
             joint = _monte_carlo_null(
-                cell, weights, codes, w, None, strata, spec, n_permutations, key, len(pairs),
-                n_threads, pairs=pairs,
+                rows,
+                w,
+                None,
+                strata,
+                spec,
+                n_permutations,
+                key,
+                len(pairs),
+                n_threads,
+                pairs=pairs,
             )
             adjusted = np.maximum(maxt_pvalues(joint, observed, alternative), pvalues)
         else:
             adjusted = adjust_pvalues(pvalues, adjust)
 
     single = len(pairs) == 1
+    label_list = labels.tolist()
     null_out = None
     if return_null and null_draws:
         null_out = null_draws[0] if single else np.column_stack(null_draws)
@@ -390,7 +599,7 @@ def permutation_test(
         groups=labels,
         group_values=values,
         group_denominators=den,
-        comparisons=[(labels[i], labels[j]) for i, j in pairs],
+        comparisons=[(label_list[i], label_list[j]) for i, j in pairs],
         scheme=scheme,
         studentize=bool(studentize),
         variance=variance,
@@ -401,15 +610,17 @@ def permutation_test(
         pvalue_adjusted=adjusted,
         adjust=adjust if adjusted is not None else None,
         pvalue_interval=(
-            None if interval is None else (interval if not single else tuple(float(x[0]) for x in interval))
+            None
+            if interval is None
+            else (interval if not single else tuple(float(x[0]) for x in interval))
         ),
-        weighted=weights is not None,
+        weighted=weighted,
         null_distribution=null_out if null_out is not None else (null_values if single else None),
         null_probabilities=null_probs if single and null_out is None else None,
     )
 
 
-def _comparison_pairs(codes, labels, reference, comparisons) -> np.ndarray:
+def _comparison_pairs(sizes, labels, reference, comparisons) -> np.ndarray:
     """(n_comparisons, 2) group codes: (group, reference) or all (i, j), i < j."""
     k = len(labels)
     if comparisons == "all":
@@ -417,7 +628,7 @@ def _comparison_pairs(codes, labels, reference, comparisons) -> np.ndarray:
             raise ValueError("reference applies to comparisons='reference' only")
         return np.array([(i, j) for i in range(k) for j in range(i + 1, k)], dtype=np.intp)
     if reference is None:
-        ref = int(np.argmax(np.bincount(codes, minlength=k)))
+        ref = int(np.argmax(sizes))
     else:
         matches = np.flatnonzero(labels == reference)
         if matches.size == 0:
@@ -438,9 +649,18 @@ def _check_defined(spec_metric: ConfusionMetric, w, labels, pairs) -> None:
                 )
 
 
-def _monte_carlo_null(cell, weights, codes, w, pair, strata, spec, n_permutations, key,
-                      stream, n_threads, pairs=None):
-    """Permutation statistics for one pair (two-group test) or for `pairs` jointly."""
+def _monte_carlo_null(
+    rows, w, pair, strata, spec, n_permutations, key, stream, n_threads, pairs=None
+):
+    """Permutation statistics for one pair (two-group test) or for `pairs` jointly.
+
+    Unweighted: hypergeometric draws of cell counts. Weighted (`rows` = (cell, weights,
+    codes)): row-level permutations.
+    """
+    if rows is not None:
+        cell, weights, codes = rows
+    else:
+        weights = None
     if pair is not None:
         local_pairs = np.array([[0, 1]], dtype=np.intp)
         if weights is None:
@@ -456,15 +676,33 @@ def _monte_carlo_null(cell, weights, codes, w, pair, strata, spec, n_permutation
             sub_codes = (codes[rows] == pair[1]).astype(np.intp)
             sub_cell, sub_w = cell[rows], weights[rows]
         return _rows.permute_rows(
-            sub_cell, sub_w, sub_codes, 2, strata, spec, local_pairs, n_permutations, key,
-            stream, n_threads,
+            sub_cell,
+            sub_w,
+            sub_codes,
+            2,
+            strata,
+            spec,
+            local_pairs,
+            n_permutations,
+            key,
+            stream,
+            n_threads,
         )[:, 0]
     if weights is None:
         return _counts.permute_counts(
             w.astype(np.int64), strata, spec, pairs, n_permutations, key, stream, n_threads
         )
     return _rows.permute_rows(
-        cell, weights, codes, w.shape[0], strata, spec, pairs, n_permutations, key, stream,
+        cell,
+        weights,
+        codes,
+        w.shape[0],
+        strata,
+        spec,
+        pairs,
+        n_permutations,
+        key,
+        stream,
         n_threads,
     )
 
@@ -567,8 +805,10 @@ def _exact_pair(counts, spec_metric, spec, strata, observed, alternative, mid_p,
     parts = []
     for part in range(2):
         sub = ConfusionMetric(
-            spec_metric.part_names[part], (spec_metric.num_masks[part],),
-            (spec_metric.den_masks[part],), (spec_metric.part_names[part],),
+            spec_metric.part_names[part],
+            (spec_metric.num_masks[part],),
+            (spec_metric.den_masks[part],),
+            (spec_metric.part_names[part],),
             (spec_metric.den_description[part],),
         )
         sub_spec = sub.spec(spec[2], spec[3])
