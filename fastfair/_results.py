@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 
 def format_value(value) -> str:
     """Format a number compactly (p-values and statistics alike)."""
@@ -9,6 +11,8 @@ def format_value(value) -> str:
         return "-"
     if isinstance(value, str):
         return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return str(value)
     value = float(value)
     if value != value:
         return "nan"

@@ -127,6 +127,8 @@ class PermutationTestResult:
         dens = self.group_denominators.reshape(len(self.groups), -1)
         parts = ["tpr", "fpr"] if values.shape[1] == 2 else [self.metric]
         den_names = [f"den({p})" for p in parts] if len(parts) > 1 else ["denominator"]
+        if not self.weighted:
+            dens = dens.astype(np.int64)
         group_rows = [(str(g), *values[k], *dens[k]) for k, g in enumerate(self.groups)]
         group_table = format_table(["group", *parts, *den_names], group_rows)
         stat_v = np.atleast_1d(self.statistic)
@@ -385,7 +387,7 @@ def permutation_test_from_counts(
         raise ValueError("groups must be distinct labels")
     empty = np.flatnonzero(table.sum(axis=1) == 0)
     if empty.size:
-        raise ValueError(f"group {labels[empty[0]]!r} is empty (all counts are zero)")
+        raise ValueError(f"group {labels.tolist()[empty[0]]!r} is empty (all counts are zero)")
     spec_metric = get_metric(metric)
     n_permutations = _check_options(
         spec_metric,
@@ -644,7 +646,7 @@ def _check_defined(spec_metric: ConfusionMetric, w, labels, pairs) -> None:
         for part, text in enumerate(spec_metric.den_description):
             if den[g, part] <= 0:
                 raise ValueError(
-                    f"group {labels[g]!r} has no {text}, so "
+                    f"group {labels.tolist()[g]!r} has no {text}, so "
                     f"{spec_metric.part_names[part]} is undefined for it"
                 )
 
@@ -764,7 +766,11 @@ def _stratum_distribution(sizes, n_a):
 
 
 def _exact_null(counts, spec_metric: ConfusionMetric, spec, strata):
-    """Support (statistics) and probabilities of the exact permutation distribution."""
+    """Support (statistics) and probabilities of the exact permutation distribution.
+
+    The support is truncated to Hoeffding windows, each neglecting at most
+    EXACT_NEGLECTED_MASS; callers add that bound to p-values so they stay conservative.
+    """
     masks = spec_metric.num_masks + spec_metric.den_masks
     base = counts.astype(np.float64)
     grids, probs, assign = [], np.ones(1), []
@@ -799,6 +805,7 @@ def _exact_pair(counts, spec_metric, spec, strata, observed, alternative, mid_p,
     if not separable:
         values, probs = _exact_null(counts, spec_metric, spec, strata)
         p = exact_pvalue(values, probs, observed, alternative, mid_p)
+        p = min(1.0, p + 2 * len(strata) * EXACT_NEGLECTED_MASS)  # mass outside the windows
         return p, (values if want_null else None), (probs if want_null else None)
     # Equalized odds within outcome: T = T_tpr^2 + T_fpr^2 with independent parts, so
     # P(T >= t) = sum_x P(X = x) P(Y >= t - x): two 1-D distributions and a sorted tail sum.
@@ -827,4 +834,5 @@ def _exact_pair(counts, spec_metric, spec, strata, observed, alternative, mid_p,
     if want_null and len(v1) * len(v2) <= MAX_EXACT_POINTS:
         support = np.add.outer(v1, v2).ravel()
         probs = np.outer(p1, p2).ravel()
+    p += 4 * EXACT_NEGLECTED_MASS  # mass outside the windows
     return min(1.0, max(0.0, p)), support, probs

@@ -1,0 +1,564 @@
+"""Tests of permutation_test against independent computations.
+
+The reference statistic and the brute-force enumeration below are written from the
+formulas in METHODS.md 1.2-1.3, without the library's masks or kernels.
+"""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import fastfair
+from fastfair import _counts
+from fastfair.permutation import ExactInfeasibleError
+
+# --------------------------------------------------------------------------------------
+# Independent reference implementation
+# --------------------------------------------------------------------------------------
+
+RATES = {  # metric: (numerator rows, denominator rows) as functions of y, yhat
+    "tpr": (lambda y, p: (y == 1) & (p == 1), lambda y, p: y == 1),
+    "fnr": (lambda y, p: (y == 1) & (p == 0), lambda y, p: y == 1),
+    "fpr": (lambda y, p: (y == 0) & (p == 1), lambda y, p: y == 0),
+    "tnr": (lambda y, p: (y == 0) & (p == 0), lambda y, p: y == 0),
+    "ppv": (lambda y, p: (y == 1) & (p == 1), lambda y, p: p == 1),
+    "fdr": (lambda y, p: (y == 0) & (p == 1), lambda y, p: p == 1),
+    "npv": (lambda y, p: (y == 0) & (p == 0), lambda y, p: p == 0),
+    "for": (lambda y, p: (y == 1) & (p == 0), lambda y, p: p == 0),
+    "selection_rate": (lambda y, p: p == 1, lambda y, p: np.ones_like(y, bool)),
+    "accuracy": (lambda y, p: y == p, lambda y, p: np.ones_like(y, bool)),
+    "error_rate": (lambda y, p: y != p, lambda y, p: np.ones_like(y, bool)),
+}
+
+
+def ref_rate_stat(y, p, g, metric, studentize=True, pooled=True, w=None):
+    """Studentized difference (group 1 - group 0) with the documented degenerate rules."""
+    w = np.ones(len(y)) if w is None else w
+    num_f, den_f = RATES[metric]
+    num_rows, den_rows = num_f(y, p), den_f(y, p)
+    out = {}
+    for k in (1, 0):
+        d = den_rows & (g == k)
+        out[k] = (w[num_rows & d].sum(), w[d].sum(), (w[d] ** 2).sum())
+    (na, da, sa), (nb, db, sb) = out[1], out[0]
+    if da <= 0 or db <= 0:
+        return 0.0
+    ma, mb = na / da, nb / db
+    diff = ma - mb
+    if not studentize:
+        return diff
+    if diff == 0:
+        return 0.0
+    ia, ib = sa / da**2, sb / db**2
+    if pooled:
+        pp = (na + nb) / (da + db)
+        var = pp * (1 - pp) * (ia + ib)
+    else:
+        var = ma * (1 - ma) * ia + mb * (1 - mb) * ib
+    if var <= 0:
+        ea, eb = 1 / ia, 1 / ib
+        ra, rb = (ma * ea + 0.5) / (ea + 1), (mb * eb + 0.5) / (eb + 1)
+        var = ra * (1 - ra) / (ea + 1) + rb * (1 - rb) / (eb + 1)
+    return diff / math.sqrt(var)
+
+
+def ref_stat(y, p, g, metric, studentize=True, pooled=True):
+    if metric == "equalized_odds":
+        return sum(ref_rate_stat(y, p, g, m, studentize, pooled) ** 2 for m in ("tpr", "fpr"))
+    return ref_rate_stat(y, p, g, metric, studentize, pooled)
+
+
+def permutable_sets(y, p, metric, scheme):
+    """Index sets whose rows exchange group labels."""
+    if scheme == "full":
+        return [np.arange(len(y))]
+    if scheme == "within_outcome" or metric == "equalized_odds":
+        return [np.flatnonzero(y == 0), np.flatnonzero(y == 1)]
+    return [np.flatnonzero(RATES[metric][1](y, p))]
+
+
+def brute_force_pvalue(y, p, g, metric, scheme, studentize, pooled, alternative):
+    """Enumerate every group assignment reachable by the scheme (all equally likely)."""
+    observed = ref_stat(y, p, g, metric, studentize, pooled)
+    choices = []
+    for rows in permutable_sets(y, p, metric, scheme):
+        n_one = int(g[rows].sum())
+        choices.append([(rows, c) for c in itertools.combinations(rows, n_one)])
+    hits = total = 0
+    for combo in itertools.product(*choices):
+        gp = g.copy()
+        for rows, ones in combo:
+            gp[rows] = 0
+            gp[list(ones)] = 1
+        t = ref_stat(y, p, gp, metric, studentize, pooled)
+        if alternative == "two-sided":
+            hit = abs(t) >= abs(observed) - 1e-9
+        elif alternative == "greater":
+            hit = t >= observed - 1e-9
+        else:
+            hit = t <= observed + 1e-9
+        hits += hit
+        total += 1
+    return hits / total, observed
+
+
+def tiny_data(seed, n=13):
+    rng = np.random.default_rng(seed)
+    while True:
+        y = rng.integers(0, 2, n)
+        p = np.where(rng.random(n) < 0.7, y, 1 - y)
+        g = rng.integers(0, 2, n)
+        ok = all(
+            RATES[m][1](y, p)[g == k].any() for m in ("tpr", "fpr", "ppv", "npv") for k in (0, 1)
+        )
+        if ok:
+            return y, p, g
+
+
+# --------------------------------------------------------------------------------------
+# Exact p-values equal brute-force enumeration
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("metric", [*RATES, "equalized_odds"])
+@pytest.mark.parametrize("scheme", ["conditional", "within_outcome", "full"])
+def test_exact_equals_brute_force(metric, scheme):
+    y, p, g = tiny_data(hash((metric, scheme)) % 1000, n=12)
+    for studentize, pooled, alternative in [
+        (True, True, "two-sided"),
+        (True, False, "greater"),
+        (False, True, "less"),
+    ]:
+        if metric == "equalized_odds" and alternative != "two-sided":
+            continue
+        if metric == "equalized_odds" and scheme == "full":
+            with pytest.raises(ExactInfeasibleError):
+                fastfair.permutation_test(y, p, g, metric=metric, scheme=scheme, method="exact")
+            return
+        expected, t_obs = brute_force_pvalue(
+            y, p, g, metric, scheme, studentize, pooled, alternative
+        )
+        res = fastfair.permutation_test(
+            y, p, g, metric=metric, scheme=scheme, method="exact", studentize=studentize,
+            variance="pooled" if pooled else "unpooled", alternative=alternative, reference=0,
+        )
+        assert res.method == "exact"
+        assert res.statistic == pytest.approx(t_obs, rel=1e-12, abs=1e-12)
+        assert res.pvalue == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_exact_null_distribution_sums_to_one_and_mid_p():
+    y, p, g = tiny_data(5, n=14)
+    res = fastfair.permutation_test(y, p, g, metric="tpr", return_null=True, reference=0)
+    assert res.null_probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+    mid = fastfair.permutation_test(y, p, g, metric="tpr", mid_p=True, reference=0)
+    ties = res.null_probabilities[np.isclose(np.abs(res.null_distribution), abs(res.statistic))]
+    assert mid.pvalue == pytest.approx(res.pvalue - 0.5 * ties.sum(), abs=1e-12)
+
+
+def test_weighted_statistic_matches_reference():
+    rng = np.random.default_rng(3)
+    n = 500
+    y, p, g = rng.integers(0, 2, n), rng.integers(0, 2, n), rng.integers(0, 2, n)
+    w = rng.gamma(2.0, size=n)
+    for metric in ("tpr", "ppv", "accuracy"):
+        for variance in ("pooled", "unpooled"):
+            res = fastfair.permutation_test(
+                y, p, g, metric=metric, sample_weight=w, variance=variance,
+                n_permutations=10, random_state=0, reference=0,
+            )
+            expected = ref_rate_stat(y, p, g, metric, True, variance == "pooled", w)
+            assert res.statistic == pytest.approx(expected, rel=1e-12)
+            assert res.method == "monte_carlo" and res.weighted
+
+
+# --------------------------------------------------------------------------------------
+# Monte Carlo agrees with exact; sampled counts match row permutations
+# --------------------------------------------------------------------------------------
+
+
+def _mc_tolerance(p, b):
+    return 4 * math.sqrt(max(p * (1 - p), 1e-4) / b) + 2 / b
+
+
+@pytest.mark.parametrize(
+    "metric,scheme",
+    [("fnr", "full"), ("ppv", "within_outcome"), ("accuracy", "conditional"),
+     ("equalized_odds", "conditional")],
+)
+def test_monte_carlo_within_binomial_error_of_exact(metric, scheme):
+    rng = np.random.default_rng(11)
+    n = 300
+    y = rng.random(n) < 0.4
+    g = rng.integers(0, 2, n)
+    p = np.where(y, rng.random(n) < 0.75 - 0.12 * g, rng.random(n) < 0.2)
+    exact = fastfair.permutation_test(y, p, g, metric=metric, scheme=scheme, method="exact")
+    b = 20000
+    mc = fastfair.permutation_test(
+        y, p, g, metric=metric, scheme=scheme, method="monte_carlo", n_permutations=b,
+        random_state=1,
+    )
+    assert abs(mc.pvalue - exact.pvalue) < _mc_tolerance(exact.pvalue, b)
+    lo, hi = mc.pvalue_interval
+    assert lo <= mc.pvalue <= hi
+
+
+@pytest.mark.parametrize("scheme", ["full", "within_outcome", "conditional"])
+def test_sampled_counts_match_row_permutations(scheme):
+    """Hypergeometric cell-count draws have the distribution of row shuffles (chi-square)."""
+    rng = np.random.default_rng(7)
+    n = 120
+    y = rng.integers(0, 2, n)
+    p = np.where(rng.random(n) < 0.7, y, 1 - y)
+    g = (rng.random(n) < 0.35).astype(int)
+    b = 20000
+    counts_null = fastfair.permutation_test(
+        y, p, g, metric="ppv", scheme=scheme, studentize=False, method="monte_carlo",
+        n_permutations=b, random_state=3, return_null=True, reference=0,
+    ).null_distribution
+    # Row shuffles with numpy, independently of the library.
+    row_null = np.empty(b)
+    sets = permutable_sets(y, p, "ppv", scheme)
+    gp = g.copy()
+    for i in range(b):
+        for rows in sets:
+            gp[rows] = rng.permutation(g[rows])
+        row_null[i] = ref_stat(y, p, gp, "ppv", studentize=False)
+    values = np.unique(np.round(np.concatenate([counts_null, row_null]), 10))
+    a = np.array([np.sum(np.isclose(counts_null, v)) for v in values])
+    r = np.array([np.sum(np.isclose(row_null, v)) for v in values])
+    keep = (a + r) >= 10
+    table = np.vstack([np.append(a[keep], a[~keep].sum()), np.append(r[keep], r[~keep].sum())])
+    table = table[:, table.sum(axis=0) > 0]
+    assert stats.chi2_contingency(table)[1] > 1e-3
+
+
+def test_row_engine_unit_weights_matches_exact_distribution():
+    """The weighted row engine with unit weights samples the exact permutation law."""
+    rng = np.random.default_rng(8)
+    n = 200
+    y = rng.integers(0, 2, n)
+    p = np.where(rng.random(n) < 0.7, y, 1 - y)
+    g = rng.integers(0, 3, n)
+    for scheme in ("full", "conditional"):
+        exact = fastfair.permutation_test(
+            y, p, g, metric="tpr", scheme=scheme, studentize=False, return_null=True,
+            comparisons="all", method="monte_carlo", n_permutations=20000, random_state=2,
+        )
+        weighted = fastfair.permutation_test(
+            y, p, g, metric="tpr", scheme=scheme, studentize=False, return_null=True,
+            comparisons="all", sample_weight=np.ones(n), n_permutations=20000,
+            random_state=2,
+        )
+        for c in range(3):
+            res = stats.ks_2samp(exact.null_distribution[:, c], weighted.null_distribution[:, c])
+            assert res.pvalue > 1e-3
+        np.testing.assert_allclose(weighted.statistic, exact.statistic, rtol=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# Reproducibility across thread counts
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_identical_for_any_thread_count(weighted):
+    rng = np.random.default_rng(0)
+    n = 5000
+    y, p, g = rng.integers(0, 2, n), rng.integers(0, 2, n), rng.integers(0, 3, n)
+    w = rng.random(n) if weighted else None
+    runs = [
+        fastfair.permutation_test(
+            y, p, g, metric="fnr", scheme="full", method="monte_carlo", n_permutations=2001,
+            sample_weight=w, random_state=42, n_jobs=n_jobs, adjust="maxT", return_null=True,
+        )
+        for n_jobs in (1, 2, 3)
+    ]
+    for other in runs[1:]:
+        np.testing.assert_array_equal(runs[0].null_distribution, other.null_distribution)
+        np.testing.assert_array_equal(runs[0].pvalue, other.pvalue)
+        np.testing.assert_array_equal(runs[0].pvalue_adjusted, other.pvalue_adjusted)
+
+
+def test_random_state_forms():
+    rng = np.random.default_rng(1)
+    y, p, g = rng.integers(0, 2, 400), rng.integers(0, 2, 400), rng.integers(0, 2, 400)
+    kw = dict(metric="tpr", method="monte_carlo", n_permutations=500)
+    a = fastfair.permutation_test(y, p, g, random_state=5, **kw).pvalue
+    assert a == fastfair.permutation_test(y, p, g, random_state=5, **kw).pvalue
+    b = fastfair.permutation_test(y, p, g, random_state=np.random.default_rng(5), **kw).pvalue
+    assert 0 < b <= 1
+    with pytest.raises(TypeError, match="random_state"):
+        fastfair.permutation_test(y, p, g, random_state="seed", **kw)
+
+
+def test_philox_known_answer():
+    # Random123 known-answer vector for Philox4x32-10 with zero key and counter.
+    words = _counts.philox_words(0, 0, 0, 4)
+    assert [hex(x) for x in words] == ["0x6627e8d5", "0xe169c58d", "0xbc57ac4c", "0x9b00dbd8"]
+    # Distinct permutation indices give unrelated streams.
+    a, b = _counts.philox_words(7, 0, 0, 1000), _counts.philox_words(7, 0, 1, 1000)
+    assert not np.array_equal(a, b)
+    assert stats.kstest(a / 2**32, "uniform").pvalue > 1e-3
+
+
+# --------------------------------------------------------------------------------------
+# Level and the paper's Section 4.2 pitfall (quick versions of validation/type1_error.py)
+# --------------------------------------------------------------------------------------
+
+
+def _simulate_fnr_null(rng, n_a, n_b, prev_a, prev_b, tpr, tnr=0.9):
+    """Cell counts (TN, FP, FN, TP) of two groups with equal FNR, different prevalence."""
+    counts = []
+    for n, prev in ((n_a, prev_a), (n_b, prev_b)):
+        pos = rng.binomial(n, prev)
+        tp = rng.binomial(pos, tpr)
+        tn = rng.binomial(n - pos, tnr)
+        counts.append([tn, n - pos - tn, pos - tp, tp])
+    return np.array(counts)
+
+
+def _rejection_rate(settings, n_sim, seed, **options):
+    rng = np.random.default_rng(seed)
+    rejected = 0
+    for i in range(n_sim):
+        counts = _simulate_fnr_null(rng, *settings)
+        res = fastfair.permutation_test_from_counts(counts, metric="fnr", random_state=i, **options)
+        rejected += res.pvalue <= 0.05
+    return rejected / n_sim
+
+
+@pytest.mark.parametrize(
+    "settings", [(200, 200, 0.8, 0.2, 0.9), (60, 3000, 0.6, 0.15, 0.7)]
+)
+def test_defaults_hold_the_level(settings):
+    n_sim = 600
+    rate = _rejection_rate(settings, n_sim, seed=1)
+    assert rate <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+
+
+def test_pooled_full_permutation_holds_the_level():
+    n_sim = 500
+    rate = _rejection_rate(
+        (200, 200, 0.8, 0.2, 0.9), n_sim, seed=2, scheme="full", method="monte_carlo",
+        n_permutations=199,
+    )
+    assert rate <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+
+
+def test_unstudentized_full_permutation_over_rejects():
+    """Paper Sec. 4.2: the raw difference under full permutation rejects about 0.12."""
+    n_sim = 500
+    rate = _rejection_rate(
+        (200, 200, 0.8, 0.2, 0.9), n_sim, seed=3, scheme="full", studentize=False,
+        method="monte_carlo", n_permutations=199,
+    )
+    se = math.sqrt(0.119 * 0.881 / n_sim)
+    assert abs(rate - 0.119) < 3 * se
+    assert rate > 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+
+
+def test_power_against_a_real_difference():
+    rng = np.random.default_rng(4)
+    rejected = 0
+    for i in range(100):
+        counts = []
+        for n, fnr in ((400, 0.1), (400, 0.2)):
+            tp = rng.binomial(n // 2, 1 - fnr)
+            counts.append([n // 4, n // 4, n // 2 - tp, tp])
+        rejected += fastfair.permutation_test_from_counts(counts, metric="fnr").pvalue <= 0.05
+    assert rejected >= 70
+
+
+# --------------------------------------------------------------------------------------
+# Several groups
+# --------------------------------------------------------------------------------------
+
+
+def test_several_groups_pairwise_pvalues_and_adjustments():
+    rng = np.random.default_rng(5)
+    n = 3000
+    g = rng.choice(["a", "b", "c", "d"], n)
+    y = rng.random(n) < 0.4
+    p = np.where(y, rng.random(n) < np.where(g == "d", 0.6, 0.75), rng.random(n) < 0.2)
+    res = fastfair.permutation_test(y, p, g, metric="tpr", reference="a")
+    assert res.comparisons == [("b", "a"), ("c", "a"), ("d", "a")]
+    for c, (other, _) in enumerate(res.comparisons):
+        keep = (g == other) | (g == "a")
+        pair = fastfair.permutation_test(y[keep], p[keep], g[keep], metric="tpr", reference="a")
+        assert res.pvalue[c] == pytest.approx(pair.pvalue, rel=1e-12)
+    m = len(res.pvalue)
+    order = np.argsort(res.pvalue)
+    holm = np.maximum.accumulate((m - np.arange(m)) * res.pvalue[order]).clip(max=1)
+    np.testing.assert_allclose(res.pvalue_adjusted[order], holm)
+    maxt = fastfair.permutation_test(
+        y, p, g, metric="tpr", reference="a", adjust="maxT", n_permutations=4999, random_state=0
+    )
+    assert np.all(maxt.pvalue_adjusted >= maxt.pvalue)
+    assert maxt.pvalue_adjusted[2] < 0.01
+    bonf = fastfair.permutation_test(y, p, g, metric="tpr", reference="a", adjust="bonferroni")
+    np.testing.assert_allclose(bonf.pvalue_adjusted, np.minimum(1, 3 * bonf.pvalue))
+    every = fastfair.permutation_test(y, p, g, metric="tpr", comparisons="all")
+    assert len(every.comparisons) == 6
+    assert "adjusted (holm)" in repr(every)
+
+
+def test_maxt_controls_familywise_error():
+    rng = np.random.default_rng(6)
+    n_sim, any_rejection = 300, 0
+    for i in range(n_sim):
+        g = rng.integers(0, 4, 800)
+        y = rng.random(800) < 0.5
+        p = np.where(y, rng.random(800) < 0.7, rng.random(800) < 0.2)
+        res = fastfair.permutation_test(
+            y, p, g, metric="tpr", adjust="maxT", n_permutations=199, random_state=i
+        )
+        any_rejection += np.any(res.pvalue_adjusted <= 0.05)
+    assert any_rejection / n_sim <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+
+
+# --------------------------------------------------------------------------------------
+# Asymptotic method, degenerate statistics
+# --------------------------------------------------------------------------------------
+
+
+def test_asymptotic_is_the_z_test():
+    counts = [[400, 50, 40, 160], [420, 30, 70, 130]]
+    res = fastfair.permutation_test_from_counts(
+        counts, metric="tpr", method="asymptotic", variance="unpooled", reference=0
+    )
+    ma, mb = 130 / 200, 160 / 200
+    z = (ma - mb) / math.sqrt(ma * (1 - ma) / 200 + mb * (1 - mb) / 200)
+    assert res.statistic == pytest.approx(z)
+    assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)))
+    eo = fastfair.permutation_test_from_counts(counts, metric="equalized_odds", method="asymptotic")
+    assert eo.pvalue == pytest.approx(stats.chi2.sf(eo.statistic, 2))
+
+
+def test_degenerate_rates_give_defined_results():
+    # Both groups have TPR = 1: zero difference, zero variance.
+    counts = [[50, 5, 0, 30], [60, 8, 0, 25]]
+    for variance in ("pooled", "unpooled"):
+        for method in ("exact", "monte_carlo", "asymptotic"):
+            res = fastfair.permutation_test_from_counts(
+                counts, metric="tpr", variance=variance, method=method, n_permutations=99
+            )
+            assert res.statistic == 0.0 and res.pvalue == 1.0
+    # TPR 1 versus 0: the unpooled variance is zero; the shrunk variance makes it finite.
+    counts = [[50, 5, 0, 30], [60, 8, 25, 0]]
+    res = fastfair.permutation_test_from_counts(counts, metric="tpr", variance="unpooled")
+    assert np.isfinite(res.statistic) and res.pvalue < 1e-10
+    # Under full permutation some permuted groups have no positives: statistic 0, no NaN.
+    counts = [[10, 1, 0, 1], [300, 20, 3, 2]]
+    res = fastfair.permutation_test_from_counts(
+        counts, metric="tpr", scheme="full", method="monte_carlo", n_permutations=999,
+        return_null=True, random_state=0,
+    )
+    assert np.isfinite(res.null_distribution).all() and np.any(res.null_distribution == 0)
+
+
+# --------------------------------------------------------------------------------------
+# Inputs
+# --------------------------------------------------------------------------------------
+
+
+def test_input_forms_agree():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(9)
+    n = 300
+    y, p = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    g = rng.choice(["x", "y"], n)
+    base = fastfair.permutation_test(y, p, g, metric="fpr")
+    as_lists = fastfair.permutation_test(y.tolist(), p.tolist(), g.tolist(), metric="fpr")
+    frame = pd.DataFrame({"label": y.astype(bool), "pred": p, "grp": pd.Categorical(g)})
+    as_frame = fastfair.permutation_test("label", "pred", "grp", data=frame, metric="fpr")
+    as_series = fastfair.permutation_test(frame["label"], frame["pred"], frame["grp"], metric="fpr")
+    strings = fastfair.permutation_test(
+        np.where(y == 1, "yes", "no"), np.where(p == 1, "yes", "no"), g, metric="fpr",
+        pos_label="yes",
+    )
+    for other in (as_lists, as_frame, as_series, strings):
+        assert other.pvalue == base.pvalue and other.statistic == base.statistic
+    counts, groups = fastfair.confusion_counts(y, p, g)
+    from_counts = fastfair.permutation_test_from_counts(counts, groups, metric="fpr")
+    assert from_counts.pvalue == base.pvalue
+    assert "PermutationTestResult(metric='fpr'" in repr(base)
+
+
+@pytest.mark.parametrize(
+    "kwargs,error,match",
+    [
+        (dict(y_true=[0, 1, 1], y_pred=[0, 1], group=[0, 1, 1]), ValueError, "same length"),
+        (dict(y_true=[0, 1, np.nan, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]), ValueError,
+         "y_true contains missing"),
+        (dict(y_true=[0, 1, 2, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]), ValueError,
+         "y_true must be binary"),
+        (dict(y_true=[0, 1, 1, 1], y_pred=[0, 3, 1, 0], group=[0, 1, 0, 1]), ValueError,
+         "y_pred"),
+        (dict(y_true=[0, 1, 1, 1], y_pred=[0, 1, 1, 0], group=[0, 0, 0, 0]), ValueError,
+         "at least 2 groups"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], metric="xyz"),
+         ValueError, "unknown metric"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], reference=5),
+         ValueError, "reference 5"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], n_permutations=0),
+         ValueError, "n_permutations"),
+        (dict(y_true=[0, 0, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]), ValueError,
+         "group 0 has no positives"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], scheme="x"),
+         ValueError, "scheme"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1],
+              sample_weight=[1, -1, 1, 1]), ValueError, "non-negative"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1],
+              sample_weight=[1, 1, 1, 1], method="exact"), ValueError, "unweighted"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1],
+              studentize=False, method="asymptotic"), ValueError, "studentized"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1],
+              metric="equalized_odds", alternative="greater"), ValueError, "two-sided"),
+        (dict(y_true=["a", "b", "a", "b"], y_pred=["a", "b", "b", "a"], group=[0, 1, 0, 1]),
+         ValueError, "pos_label"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, None, 1]), ValueError,
+         "group contains missing"),
+        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], n_jobs=0),
+         ValueError, "n_jobs"),
+    ],
+)
+def test_bad_input(kwargs, error, match):
+    kwargs = dict(kwargs)
+    args = kwargs.pop("y_true"), kwargs.pop("y_pred"), kwargs.pop("group")
+    with pytest.raises(error, match=match):
+        fastfair.permutation_test(*args, **kwargs)
+
+
+def test_bad_counts():
+    with pytest.raises(ValueError, match="shape"):
+        fastfair.permutation_test_from_counts([[1, 2, 3]])
+    with pytest.raises(ValueError, match="non-negative"):
+        fastfair.permutation_test_from_counts([[1, 2, 3, -4], [1, 2, 3, 4]])
+    with pytest.raises(ValueError, match="empty"):
+        fastfair.permutation_test_from_counts([[0, 0, 0, 0], [1, 2, 3, 4]])
+
+
+def test_exact_infeasible_raises_and_auto_falls_back():
+    counts = [[2_000_000, 400_000, 300_000, 1_300_000], [2_100_000, 380_000, 420_000, 1_100_000]]
+    with pytest.raises(ExactInfeasibleError):
+        fastfair.permutation_test_from_counts(counts, metric="tpr", scheme="full", method="exact")
+    res = fastfair.permutation_test_from_counts(
+        counts, metric="tpr", scheme="full", n_permutations=999, random_state=0
+    )
+    assert res.method == "monte_carlo"
+    assert fastfair.permutation_test_from_counts(counts, metric="tpr").method == "exact"
+
+
+def test_metric_statistics_kernel_matches_reference():
+    w = np.array([[10.0, 3, 4, 9], [12, 5, 2, 11]])
+    spec = fastfair.CONFUSION_METRICS["tpr"].spec(True, True)
+    pair = np.array([[0, 1]], dtype=np.intp)
+    t = _counts.metric_statistics(w.reshape(1, -1), w.reshape(1, -1), spec, pair)[0, 0]
+    y = np.repeat([0, 0, 1, 1] * 2, w.ravel().astype(int))
+    p = np.repeat([0, 1, 0, 1] * 2, w.ravel().astype(int))
+    g = np.repeat([0] * 4 + [1] * 4, w.ravel().astype(int))
+    assert t == pytest.approx(ref_rate_stat(y, p, 1 - g, "tpr"))
