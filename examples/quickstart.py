@@ -30,8 +30,15 @@ for metric in ("tpr", "fpr", "ppv", "selection_rate", "equalized_odds"):
 
 start = time.perf_counter()
 res = fastfair.permutation_test(
-    y_true, y_pred, group, metric="tpr", reference="A", method="monte_carlo",
-    n_permutations=99_999, adjust="maxT", random_state=0,
+    y_true,
+    y_pred,
+    group,
+    metric="tpr",
+    reference="A",
+    method="monte_carlo",
+    n_permutations=99_999,
+    adjust="maxT",
+    random_state=0,
 )
 print(res)
 print(f"  (100,000 permutations, max-T: {time.perf_counter() - start:.2f} s)")

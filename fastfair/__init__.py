@@ -12,6 +12,13 @@ from fastfair.permutation import (
     permutation_test,
     permutation_test_from_counts,
 )
+from fastfair.planning import (
+    detectable_difference,
+    plan_from_data,
+    power,
+    sample_size,
+    simulate_power,
+)
 
 __version__ = "0.1.0.dev0"
 
@@ -21,6 +28,11 @@ __all__ = [
     "PermutationTestResult",
     "__version__",
     "confusion_counts",
+    "detectable_difference",
     "permutation_test",
     "permutation_test_from_counts",
+    "plan_from_data",
+    "power",
+    "sample_size",
+    "simulate_power",
 ]

@@ -661,8 +661,12 @@ def _monte_carlo_null(
     """
     if rows is not None:
         cell, weights, codes = rows
+        work = n_permutations * len(cell)
     else:
         weights = None
+        work = n_permutations * 50
+    # Threads only pay off for enough work (~1 ms each); results do not depend on them.
+    n_threads = max(1, min(n_threads, work // 1_000_000))
     if pair is not None:
         local_pairs = np.array([[0, 1]], dtype=np.intp)
         if weights is None:

@@ -44,6 +44,9 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
+from fastfair._pvalues import wilson_interval
+from fastfair._validation import as_binary, as_groups, check_same_length
+
 __all__ = [
     "DetectableDifferenceResult",
     "PilotPlanResult",
@@ -437,11 +440,34 @@ def _ceil(x: np.ndarray) -> np.ndarray:
 def _fmt(x: Any, digits: int = 4) -> str:
     a = np.asarray(x)
     if a.dtype.kind in "iu":
-        return str(a.tolist()) if a.ndim else str(int(a))
+        return str(a.tolist())
     if a.ndim == 0:
-        return f"{float(a):.{digits}g}" if abs(float(a)) < 1e4 else f"{float(a):,.2f}"
-    with np.printoptions(precision=digits, suppress=True, threshold=12, edgeitems=3):
-        return np.array2string(a, separator=", ")
+        v = float(a)
+        return f"{v:,.2f}" if abs(v) >= 1e4 else f"{v:.{digits}g}"
+    return np.array2string(
+        a,
+        separator=", ",
+        max_line_width=10_000,
+        threshold=24,
+        edgeitems=3,
+        formatter={"float_kind": lambda v: f"{v:.{digits}g}"},
+    ).replace("\n", "")
+
+
+def _align(lines: list[str]) -> str:
+    """Join summary lines, aligning the colons of the ``"  label : value"`` lines."""
+    keyed = [ln.startswith("  ") and not ln.startswith("   ") and ": " in ln for ln in lines]
+    width = max(
+        (len(ln.split(": ", 1)[0].rstrip()) for ln, k in zip(lines, keyed, strict=True) if k),
+        default=0,
+    )
+    out = []
+    for ln, k in zip(lines, keyed, strict=True):
+        if k:
+            label, value = ln.split(": ", 1)
+            ln = f"{label.rstrip():<{width}} : {value}"
+        out.append(ln)
+    return "\n".join(out)
 
 
 def _alt_text(alternative: str, z: float, alpha_c: float) -> str:
@@ -468,7 +494,7 @@ class _PlanBase:
         lines = [f"  metric          : {self.metric}"]
         if self.rates is not None:
             for key, val in self.rates.items():
-                lines.append(f"  rates[{key!r}]".ljust(18) + f": {_fmt(val)}")
+                lines.append(f"  rates[{key!r}]".ljust(20) + f": {_fmt(val)}")
         lines.append(f"  sigma^2 (unit)  : {_fmt(self.sigma2)}")
         lines.append(
             "  alternative     : "
@@ -523,7 +549,7 @@ class SampleSizeResult(_PlanBase):
         lines.append(f"  tau, u_tol      : {_fmt(self.tau)}, {self.u_tol:g}")
         lines.append(f"  alpha, power    : {self.alpha:g}, {self.power:g}")
         lines += self._common_lines()
-        return "\n".join(lines)
+        return _align(lines)
 
     def plot(self, n: Any = None, ax: Any = None) -> Any:
         """Plot the power curve of this design; see :func:`plot_power_curve`."""
@@ -555,7 +581,7 @@ class PowerResult(_PlanBase):
         lines.append(f"  tau, u_tol      : {_fmt(self.tau)}, {self.u_tol:g}")
         lines.append(f"  alpha           : {self.alpha:g}")
         lines += self._common_lines()
-        return "\n".join(lines)
+        return _align(lines)
 
 
 @dataclass(repr=False)
@@ -580,7 +606,7 @@ class DetectableDifferenceResult(_PlanBase):
         lines.append(f"  u_tol           : {self.u_tol:g}")
         lines.append(f"  alpha, power    : {self.alpha:g}, {self.power:g}")
         lines += self._common_lines()
-        return "\n".join(lines)
+        return _align(lines)
 
 
 # --------------------------------------------------------------------------------------------
@@ -951,40 +977,6 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
 # --------------------------------------------------------------------------------------------
 
 
-def _as_binary_local(values: Any, name: str, pos_label: Any = None) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-d; got shape {arr.shape}")
-    if pos_label is not None:
-        return (arr == pos_label).astype(np.uint8)
-    if arr.dtype == bool:
-        return arr.astype(np.uint8)
-    uniq = np.unique(arr)
-    if not set(uniq.tolist()) <= {0, 1}:
-        raise ValueError(
-            f"{name} must be binary (0/1 or bool) or pos_label must be given; got values "
-            f"{uniq[:5].tolist()}"
-        )
-    return arr.astype(np.uint8)
-
-
-def _as_groups_local(values: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-d; got shape {arr.shape}")
-    labels, codes = np.unique(arr, return_inverse=True)
-    return codes.astype(np.intp), labels
-
-
-def _validators() -> tuple[Any, Any]:
-    try:  # the foundation's validators, when present
-        from ._validation import as_binary, as_groups
-
-        return as_binary, as_groups
-    except ImportError:  # pragma: no cover - before the foundation lands
-        return _as_binary_local, _as_groups_local
-
-
 def _auc_from_scores(y: np.ndarray, s: np.ndarray) -> float:
     npos = int(y.sum())
     nneg = y.size - npos
@@ -1087,12 +1079,12 @@ class PilotPlanResult:
         lines = ["PilotPlanResult"]
         lines.append(
             f"  groups          : {self.groups.tolist()} "
-            f"(reference {self.groups[self.plan.reference]!r})"
+            f"(reference {self.groups.tolist()[self.plan.reference]!r})"
         )
         lines.append(f"  pilot n / group : {_fmt(self.pilot_n_per_group)}")
         for key, val in self.rates.items():
             lines.append(
-                f"  pilot {key}".ljust(18) + f": {_fmt(val)} (se {_fmt(self.rates_se[key], 2)})"
+                f"  pilot {key}".ljust(20) + f": {_fmt(val)} (se {_fmt(self.rates_se[key], 2)})"
             )
         lines.append(f"  observed diff   : {_fmt(self.observed_difference)}")
         lo, hi = self.n_interval
@@ -1104,7 +1096,7 @@ class PilotPlanResult:
         plan_lines = repr(self.plan).splitlines()[1:]
         lines.append("  plan:")
         lines += ["  " + s for s in plan_lines]
-        return "\n".join(lines)
+        return _align(lines)
 
 
 def plan_from_data(
@@ -1148,7 +1140,8 @@ def plan_from_data(
     tau, u_tol, alpha, power, allocation, alternative, population_sizes
         As in :func:`sample_size`.
     reference : group label, optional
-        Reference group label; the first label (sorted) by default.
+        Reference group label; by default the group with the most pilot rows (as in
+        :func:`fastfair.permutation_test`).
     confidence_level : float, default 0.95
         Level of the bootstrap interval for n.
     n_resamples : int, default 2000
@@ -1178,12 +1171,10 @@ def plan_from_data(
     conf = _check_open01(confidence_level, "confidence_level")
     if not isinstance(n_resamples, int | np.integer) or n_resamples < 10:
         raise ValueError(f"n_resamples must be an integer >= 10; got {n_resamples!r}")
-    as_binary, as_groups = _validators()
+    check_same_length(y_true=y_true, y_pred=y_pred, group=group)
     codes, labels = as_groups(group, "group")
     codes = np.asarray(codes, dtype=np.intp)
     k = len(labels)
-    if k < 2:
-        raise ValueError(f"group must contain at least two groups; got {k}")
     if name == "auc":
         yp = np.asarray(y_pred, dtype=float)
         if yp.ndim != 1 or not np.all(np.isfinite(yp)):
@@ -1196,13 +1187,8 @@ def plan_from_data(
         yt = np.zeros(yp.size, dtype=np.uint8)
     else:
         yt = np.asarray(as_binary(y_true, "y_true", pos_label), dtype=np.uint8)
-    if not (yt.size == yp.size == codes.size):
-        raise ValueError(
-            f"y_true, y_pred and group must have the same length; got {yt.size}, {yp.size}, "
-            f"{codes.size}"
-        )
-    if reference is None:
-        ref = 0
+    if reference is None:  # as in permutation_test: the group with the most rows
+        ref = int(np.argmax(np.bincount(codes, minlength=k)))
     else:
         hits = np.flatnonzero(labels == reference)
         if hits.size == 0:
@@ -1240,8 +1226,9 @@ def plan_from_data(
         if np.any(bad):
             g = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                f"the pilot estimate of {r!r} in group {labels[g]!r} is {v[g]!r}: planning needs "
-                "rates strictly inside (0, 1); collect a larger pilot or give rates directly"
+                f"the pilot estimate of {r!r} in group {labels.tolist()[g]!r} is {float(v[g])!r}: "
+                "planning needs rates strictly inside (0, 1); collect a larger pilot or give "
+                "rates directly"
             )
     plan = sample_size(
         name,
@@ -1422,7 +1409,7 @@ class SimulatedPowerResult:
 
     def __repr__(self) -> str:
         test = self.test + (f" (method={self.method!r})" if self.method else "")
-        return "\n".join(
+        return _align(
             [
                 "SimulatedPowerResult",
                 f"  metric          : {self.metric}",
@@ -1435,15 +1422,6 @@ class SimulatedPowerResult:
                 f"  formula power   : {self.formula_power:.4f}",
             ]
         )
-
-
-def _wilson(x: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    z = special.ndtri(0.5 + level / 2)
-    p = x / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return float(centre - half), float(centre + half)
 
 
 def simulate_power(
@@ -1460,6 +1438,7 @@ def simulate_power(
     n_permutations: int = 999,
     random_state: Any = None,
     n_jobs: int | None = None,
+    permutation_kwargs: Mapping[str, Any] | None = None,
 ) -> SimulatedPowerResult:
     """Power of an actual fairness test at a planned design, by simulation (beyond the paper).
 
@@ -1497,6 +1476,17 @@ def simulate_power(
     method, n_permutations, n_jobs
         Passed to :func:`fastfair.permutation_test`.
     random_state : int or numpy.random.Generator, optional
+    permutation_kwargs : mapping, optional
+        Further arguments of :func:`fastfair.permutation_test`, e.g.
+        ``{"variance": "unpooled"}`` or ``{"scheme": "full"}``.
+
+    Notes
+    -----
+    At the planned n the Wald test's power is within 0.013 of the formula's for every metric
+    (``validation/results/planning_power.txt``). The permutation test with the default
+    conditional scheme is exact and therefore conservative (its null distribution is
+    discrete): 0-0.05 below the formula at the paper's sizes and up to about 0.11 below at
+    planned sizes of a few hundred, most with ``alternative="greater"``.
 
     Returns
     -------
@@ -1582,37 +1572,35 @@ def simulate_power(
         reject = _decide(sign * stat, alpha, alternative)
         method_used = None
     else:
-        try:
-            from .permutation import permutation_test
-        except ImportError as exc:
-            raise ImportError(
-                "simulate_power(test='permutation') needs fastfair.permutation_test; use "
-                "test='wald' or build the compiled package"
-            ) from exc
+        if name == "auc":
+            raise ValueError(
+                "fastfair.permutation_test has no AUC metric; use test='wald' for metric='auc'"
+            )
+        from .permutation import permutation_test
+
         seeds = rng.integers(0, 2**63 - 1, size=n_sim)
-        extra: dict[str, Any] = {"n_permutations": n_permutations}
+        extra: dict[str, Any] = {"n_permutations": n_permutations, **(permutation_kwargs or {})}
         if n_jobs is not None:
             extra["n_jobs"] = n_jobs
+        # reference=1: the difference is M_0 - M_1 and "greater" means M_0 > M_1
         perm_alt = "two-sided"
         if alternative == "greater":
-            perm_alt = _permutation_direction(name, sign, permutation_test)
+            perm_alt = "greater" if sign > 0 else "less"
         reject = np.empty(n_sim, dtype=bool)
         for b in range(n_sim):
-            if name == "auc":
-                y, s, g = draw()
-            else:
-                y, s, g = rows(counts[b])
+            y, yhat, g = rows(counts[b])
             res = permutation_test(
                 y,
-                s,
+                yhat,
                 g,
                 metric=name,
                 method=method,
                 alternative=perm_alt,
+                reference=1,
                 random_state=int(seeds[b]),
                 **extra,
             )
-            reject[b] = float(np.asarray(res.pvalue).ravel()[0]) <= alpha
+            reject[b] = float(res.pvalue) <= alpha
         method_used = method
     x = int(reject.sum())
     pw = x / n_sim
@@ -1629,36 +1617,6 @@ def simulate_power(
         n_rejections=x,
         power=pw,
         se=float(np.sqrt(pw * (1 - pw) / n_sim)),
-        ci=_wilson(x, n_sim),
+        ci=tuple(float(v) for v in wilson_interval(x, n_sim)),
         formula_power=float(formula),
     )
-
-
-def _permutation_direction(metric: str, sign: float, permutation_test: Any) -> str:
-    """The ``alternative`` of permutation_test that means "M_0 - M_1 has the sign ``sign``".
-
-    Found from the sign of the reported statistic on a small data set where group 0 has the
-    larger rate, so this does not depend on the foundation's orientation convention."""
-    if metric == "auc":
-        y = np.tile(np.array([1, 1, 0, 0], dtype=np.uint8), 10)
-        g = np.repeat(np.array([0, 1], dtype=np.intp), 20)
-        s = np.where(g == 0, np.where(y == 1, 2.0, 0.0), np.where(y == 1, 0.0, 2.0))
-        s = s + np.linspace(0, 0.1, s.size)
-        y_pred = s
-        hi = 1.0
-    else:
-        c = np.array([[30, 10, 10, 30], [10, 30, 30, 10]])  # group 0 higher on every "good" rate
-        reps = c.ravel()
-        y = np.repeat(np.tile(_CELL_Y, 2), reps)
-        y_pred = np.repeat(np.tile(_CELL_YHAT, 2), reps)
-        g = np.repeat(np.repeat(np.arange(2, dtype=np.intp), 4), reps)
-        m, _ = _wald_rates(metric, c)
-        hi = np.sign(m[0] - m[1])
-    res = permutation_test(y, y_pred, g, metric=metric, method="auto", random_state=0)
-    st = getattr(res, "statistic", None)
-    if st is None:
-        raise NotImplementedError(
-            "alternative='greater' with test='permutation' needs the result's statistic"
-        )
-    orient = np.sign(float(np.asarray(st).ravel()[0])) * hi  # +1: statistic ~ M_0 - M_1
-    return "greater" if orient * sign > 0 else "less"

@@ -142,8 +142,16 @@ def test_exact_equals_brute_force(metric, scheme):
             y, p, g, metric, scheme, studentize, pooled, alternative
         )
         res = fastfair.permutation_test(
-            y, p, g, metric=metric, scheme=scheme, method="exact", studentize=studentize,
-            variance="pooled" if pooled else "unpooled", alternative=alternative, reference=0,
+            y,
+            p,
+            g,
+            metric=metric,
+            scheme=scheme,
+            method="exact",
+            studentize=studentize,
+            variance="pooled" if pooled else "unpooled",
+            alternative=alternative,
+            reference=0,
         )
         assert res.method == "exact"
         assert res.statistic == pytest.approx(t_obs, rel=1e-12, abs=1e-12)
@@ -167,8 +175,15 @@ def test_weighted_statistic_matches_reference():
     for metric in ("tpr", "ppv", "accuracy"):
         for variance in ("pooled", "unpooled"):
             res = fastfair.permutation_test(
-                y, p, g, metric=metric, sample_weight=w, variance=variance,
-                n_permutations=10, random_state=0, reference=0,
+                y,
+                p,
+                g,
+                metric=metric,
+                sample_weight=w,
+                variance=variance,
+                n_permutations=10,
+                random_state=0,
+                reference=0,
             )
             expected = ref_rate_stat(y, p, g, metric, True, variance == "pooled", w)
             assert res.statistic == pytest.approx(expected, rel=1e-12)
@@ -186,8 +201,12 @@ def _mc_tolerance(p, b):
 
 @pytest.mark.parametrize(
     "metric,scheme",
-    [("fnr", "full"), ("ppv", "within_outcome"), ("accuracy", "conditional"),
-     ("equalized_odds", "conditional")],
+    [
+        ("fnr", "full"),
+        ("ppv", "within_outcome"),
+        ("accuracy", "conditional"),
+        ("equalized_odds", "conditional"),
+    ],
 )
 def test_monte_carlo_within_binomial_error_of_exact(metric, scheme):
     rng = np.random.default_rng(11)
@@ -198,7 +217,13 @@ def test_monte_carlo_within_binomial_error_of_exact(metric, scheme):
     exact = fastfair.permutation_test(y, p, g, metric=metric, scheme=scheme, method="exact")
     b = 20000
     mc = fastfair.permutation_test(
-        y, p, g, metric=metric, scheme=scheme, method="monte_carlo", n_permutations=b,
+        y,
+        p,
+        g,
+        metric=metric,
+        scheme=scheme,
+        method="monte_carlo",
+        n_permutations=b,
         random_state=1,
     )
     assert abs(mc.pvalue - exact.pvalue) < _mc_tolerance(exact.pvalue, b)
@@ -216,8 +241,17 @@ def test_sampled_counts_match_row_permutations(scheme):
     g = (rng.random(n) < 0.35).astype(int)
     b = 20000
     counts_null = fastfair.permutation_test(
-        y, p, g, metric="ppv", scheme=scheme, studentize=False, method="monte_carlo",
-        n_permutations=b, random_state=3, return_null=True, reference=0,
+        y,
+        p,
+        g,
+        metric="ppv",
+        scheme=scheme,
+        studentize=False,
+        method="monte_carlo",
+        n_permutations=b,
+        random_state=3,
+        return_null=True,
+        reference=0,
     ).null_distribution
     # Row shuffles with numpy, independently of the library.
     row_null = np.empty(b)
@@ -245,12 +279,29 @@ def test_row_engine_unit_weights_matches_exact_distribution():
     g = rng.integers(0, 3, n)
     for scheme in ("full", "conditional"):
         exact = fastfair.permutation_test(
-            y, p, g, metric="tpr", scheme=scheme, studentize=False, return_null=True,
-            comparisons="all", method="monte_carlo", n_permutations=20000, random_state=2,
+            y,
+            p,
+            g,
+            metric="tpr",
+            scheme=scheme,
+            studentize=False,
+            return_null=True,
+            comparisons="all",
+            method="monte_carlo",
+            n_permutations=20000,
+            random_state=2,
         )
         weighted = fastfair.permutation_test(
-            y, p, g, metric="tpr", scheme=scheme, studentize=False, return_null=True,
-            comparisons="all", sample_weight=np.ones(n), n_permutations=20000,
+            y,
+            p,
+            g,
+            metric="tpr",
+            scheme=scheme,
+            studentize=False,
+            return_null=True,
+            comparisons="all",
+            sample_weight=np.ones(n),
+            n_permutations=20000,
             random_state=2,
         )
         for c in range(3):
@@ -272,8 +323,18 @@ def test_identical_for_any_thread_count(weighted):
     w = rng.random(n) if weighted else None
     runs = [
         fastfair.permutation_test(
-            y, p, g, metric="fnr", scheme="full", method="monte_carlo", n_permutations=2001,
-            sample_weight=w, random_state=42, n_jobs=n_jobs, adjust="maxT", return_null=True,
+            y,
+            p,
+            g,
+            metric="fnr",
+            scheme="full",
+            method="monte_carlo",
+            n_permutations=2001,
+            sample_weight=w,
+            random_state=42,
+            n_jobs=n_jobs,
+            adjust="maxT",
+            return_null=True,
         )
         for n_jobs in (1, 2, 3)
     ]
@@ -326,14 +387,14 @@ def _rejection_rate(settings, n_sim, seed, **options):
     rejected = 0
     for i in range(n_sim):
         counts = _simulate_fnr_null(rng, *settings)
-        res = fastfair.permutation_test_from_counts(counts, metric="fnr", random_state=i, **options)
+        res = fastfair.permutation_test_from_counts(
+            counts, metric="fnr", random_state=i, **options
+        )
         rejected += res.pvalue <= 0.05
     return rejected / n_sim
 
 
-@pytest.mark.parametrize(
-    "settings", [(200, 200, 0.8, 0.2, 0.9), (60, 3000, 0.6, 0.15, 0.7)]
-)
+@pytest.mark.parametrize("settings", [(200, 200, 0.8, 0.2, 0.9), (60, 3000, 0.6, 0.15, 0.7)])
 def test_defaults_hold_the_level(settings):
     n_sim = 600
     rate = _rejection_rate(settings, n_sim, seed=1)
@@ -343,7 +404,11 @@ def test_defaults_hold_the_level(settings):
 def test_pooled_full_permutation_holds_the_level():
     n_sim = 500
     rate = _rejection_rate(
-        (200, 200, 0.8, 0.2, 0.9), n_sim, seed=2, scheme="full", method="monte_carlo",
+        (200, 200, 0.8, 0.2, 0.9),
+        n_sim,
+        seed=2,
+        scheme="full",
+        method="monte_carlo",
         n_permutations=199,
     )
     assert rate <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
@@ -353,8 +418,13 @@ def test_unstudentized_full_permutation_over_rejects():
     """Paper Sec. 4.2: the raw difference under full permutation rejects about 0.12."""
     n_sim = 500
     rate = _rejection_rate(
-        (200, 200, 0.8, 0.2, 0.9), n_sim, seed=3, scheme="full", studentize=False,
-        method="monte_carlo", n_permutations=199,
+        (200, 200, 0.8, 0.2, 0.9),
+        n_sim,
+        seed=3,
+        scheme="full",
+        studentize=False,
+        method="monte_carlo",
+        n_permutations=199,
     )
     se = math.sqrt(0.119 * 0.881 / n_sim)
     assert abs(rate - 0.119) < 3 * se
@@ -364,7 +434,7 @@ def test_unstudentized_full_permutation_over_rejects():
 def test_power_against_a_real_difference():
     rng = np.random.default_rng(4)
     rejected = 0
-    for i in range(100):
+    for _ in range(100):
         counts = []
         for n, fnr in ((400, 0.1), (400, 0.2)):
             tp = rng.binomial(n // 2, 1 - fnr)
@@ -434,7 +504,9 @@ def test_asymptotic_is_the_z_test():
     z = (ma - mb) / math.sqrt(ma * (1 - ma) / 200 + mb * (1 - mb) / 200)
     assert res.statistic == pytest.approx(z)
     assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)))
-    eo = fastfair.permutation_test_from_counts(counts, metric="equalized_odds", method="asymptotic")
+    eo = fastfair.permutation_test_from_counts(
+        counts, metric="equalized_odds", method="asymptotic"
+    )
     assert eo.pvalue == pytest.approx(stats.chi2.sf(eo.statistic, 2))
 
 
@@ -454,8 +526,13 @@ def test_degenerate_rates_give_defined_results():
     # Under full permutation some permuted groups have no positives: statistic 0, no NaN.
     counts = [[10, 1, 0, 1], [300, 20, 3, 2]]
     res = fastfair.permutation_test_from_counts(
-        counts, metric="tpr", scheme="full", method="monte_carlo", n_permutations=999,
-        return_null=True, random_state=0,
+        counts,
+        metric="tpr",
+        scheme="full",
+        method="monte_carlo",
+        n_permutations=999,
+        return_null=True,
+        random_state=0,
     )
     assert np.isfinite(res.null_distribution).all() and np.any(res.null_distribution == 0)
 
@@ -475,9 +552,14 @@ def test_input_forms_agree():
     as_lists = fastfair.permutation_test(y.tolist(), p.tolist(), g.tolist(), metric="fpr")
     frame = pd.DataFrame({"label": y.astype(bool), "pred": p, "grp": pd.Categorical(g)})
     as_frame = fastfair.permutation_test("label", "pred", "grp", data=frame, metric="fpr")
-    as_series = fastfair.permutation_test(frame["label"], frame["pred"], frame["grp"], metric="fpr")
+    as_series = fastfair.permutation_test(
+        frame["label"], frame["pred"], frame["grp"], metric="fpr"
+    )
     strings = fastfair.permutation_test(
-        np.where(y == 1, "yes", "no"), np.where(p == 1, "yes", "no"), g, metric="fpr",
+        np.where(y == 1, "yes", "no"),
+        np.where(p == 1, "yes", "no"),
+        g,
+        metric="fpr",
         pos_label="yes",
     )
     for other in (as_lists, as_frame, as_series, strings):
@@ -492,38 +574,105 @@ def test_input_forms_agree():
     "kwargs,error,match",
     [
         (dict(y_true=[0, 1, 1], y_pred=[0, 1], group=[0, 1, 1]), ValueError, "same length"),
-        (dict(y_true=[0, 1, np.nan, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]), ValueError,
-         "y_true contains missing"),
-        (dict(y_true=[0, 1, 2, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]), ValueError,
-         "y_true must be binary"),
-        (dict(y_true=[0, 1, 1, 1], y_pred=[0, 3, 1, 0], group=[0, 1, 0, 1]), ValueError,
-         "y_pred"),
-        (dict(y_true=[0, 1, 1, 1], y_pred=[0, 1, 1, 0], group=[0, 0, 0, 0]), ValueError,
-         "at least 2 groups"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], metric="xyz"),
-         ValueError, "unknown metric"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], reference=5),
-         ValueError, "reference 5"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], n_permutations=0),
-         ValueError, "n_permutations"),
-        (dict(y_true=[0, 0, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]), ValueError,
-         "group 0 has no positives"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], scheme="x"),
-         ValueError, "scheme"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1],
-              sample_weight=[1, -1, 1, 1]), ValueError, "non-negative"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1],
-              sample_weight=[1, 1, 1, 1], method="exact"), ValueError, "unweighted"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1],
-              studentize=False, method="asymptotic"), ValueError, "studentized"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1],
-              metric="equalized_odds", alternative="greater"), ValueError, "two-sided"),
-        (dict(y_true=["a", "b", "a", "b"], y_pred=["a", "b", "b", "a"], group=[0, 1, 0, 1]),
-         ValueError, "pos_label"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, None, 1]), ValueError,
-         "group contains missing"),
-        (dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], n_jobs=0),
-         ValueError, "n_jobs"),
+        (
+            dict(y_true=[0, 1, np.nan, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]),
+            ValueError,
+            "y_true contains missing",
+        ),
+        (
+            dict(y_true=[0, 1, 2, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]),
+            ValueError,
+            "y_true must be binary",
+        ),
+        (dict(y_true=[0, 1, 1, 1], y_pred=[0, 3, 1, 0], group=[0, 1, 0, 1]), ValueError, "y_pred"),
+        (
+            dict(y_true=[0, 1, 1, 1], y_pred=[0, 1, 1, 0], group=[0, 0, 0, 0]),
+            ValueError,
+            "at least 2 groups",
+        ),
+        (
+            dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], metric="xyz"),
+            ValueError,
+            "unknown metric",
+        ),
+        (
+            dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], reference=5),
+            ValueError,
+            "reference 5",
+        ),
+        (
+            dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], n_permutations=0),
+            ValueError,
+            "n_permutations",
+        ),
+        (
+            dict(y_true=[0, 0, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1]),
+            ValueError,
+            "group 0 has no positives",
+        ),
+        (
+            dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], scheme="x"),
+            ValueError,
+            "scheme",
+        ),
+        (
+            dict(
+                y_true=[0, 1, 0, 1],
+                y_pred=[0, 1, 1, 0],
+                group=[0, 1, 0, 1],
+                sample_weight=[1, -1, 1, 1],
+            ),
+            ValueError,
+            "non-negative",
+        ),
+        (
+            dict(
+                y_true=[0, 1, 0, 1],
+                y_pred=[0, 1, 1, 0],
+                group=[0, 1, 0, 1],
+                sample_weight=[1, 1, 1, 1],
+                method="exact",
+            ),
+            ValueError,
+            "unweighted",
+        ),
+        (
+            dict(
+                y_true=[0, 1, 0, 1],
+                y_pred=[0, 1, 1, 0],
+                group=[0, 1, 0, 1],
+                studentize=False,
+                method="asymptotic",
+            ),
+            ValueError,
+            "studentized",
+        ),
+        (
+            dict(
+                y_true=[0, 1, 0, 1],
+                y_pred=[0, 1, 1, 0],
+                group=[0, 1, 0, 1],
+                metric="equalized_odds",
+                alternative="greater",
+            ),
+            ValueError,
+            "two-sided",
+        ),
+        (
+            dict(y_true=["a", "b", "a", "b"], y_pred=["a", "b", "b", "a"], group=[0, 1, 0, 1]),
+            ValueError,
+            "pos_label",
+        ),
+        (
+            dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, None, 1]),
+            ValueError,
+            "group contains missing",
+        ),
+        (
+            dict(y_true=[0, 1, 0, 1], y_pred=[0, 1, 1, 0], group=[0, 1, 0, 1], n_jobs=0),
+            ValueError,
+            "n_jobs",
+        ),
     ],
 )
 def test_bad_input(kwargs, error, match):

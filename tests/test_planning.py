@@ -1,0 +1,706 @@
+"""Tests of fastfair.planning (sample size, power, detectable difference; METHODS.md 2).
+
+Inputs used for the paper's numbers
+-----------------------------------
+* "Notebook counts": the confusion matrices of the authors' notebook
+  (harvineet/sample-size-fairness-audits, ACS income, test split), recovered exactly from the
+  per-group variances it prints to 17 digits: Black n = 2562 (TP 609, FP 234, FN 282, TN 1437),
+  White n = 36307 (TP 12622, FP 3503, FN 3368, TN 16814). With these the formulas give the
+  notebook's printed numbers to all printed digits.
+* "4-decimal rates": the per-group rates of METHODS.md 2 (Table 2), which give slightly
+  different numbers; the notebook's numbers lie inside the range spanned by the rounding of
+  those inputs.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy import optimize, special, stats
+
+from fastfair import planning
+from fastfair.planning import (
+    detectable_difference,
+    plan_from_data,
+    power,
+    sample_size,
+    simulate_power,
+    unit_variances,
+)
+
+# --------------------------------------------------------------------------------------------
+# the paper's example
+# --------------------------------------------------------------------------------------------
+# cells (TP, FP, FN, TN) per group; index 0 = Black, 1 = White
+COUNTS = np.array([[609, 234, 282, 1437], [12622, 3503, 3368, 16814]])
+
+
+def _rates(c):
+    tp, fp, fn, tn = c.T.astype(float)
+    n = c.sum(axis=1)
+    return {
+        "prevalence": (tp + fn) / n,
+        "selection_rate": (tp + fp) / n,
+        "tpr": tp / (tp + fn),
+        "tnr": tn / (tn + fp),
+        "ppv": tp / (tp + fp),
+        "npv": tn / (tn + fn),
+        "accuracy": (tp + tn) / n,
+    }
+
+
+R = _rates(COUNTS)
+R4 = {  # METHODS.md 2, 4 decimals
+    "prevalence": np.array([0.3478, 0.4404]),
+    "selection_rate": np.array([0.3290, 0.4441]),
+    "tpr": np.array([0.6835, 0.7894]),
+    "tnr": np.array([0.8600, 0.8276]),
+    "ppv": np.array([0.7224, 0.7827]),
+    "npv": np.array([0.8359, 0.8331]),
+}
+
+
+def _absdiff(x):
+    return abs(float(x[0] - x[1]))
+
+
+def _rows(counts, labels=(0, 1)):
+    cells_y = np.array([1, 0, 1, 0])
+    cells_yhat = np.array([1, 1, 0, 0])
+    reps = np.asarray(counts).ravel()
+    k = len(counts)
+    return (
+        np.repeat(np.tile(cells_y, k), reps),
+        np.repeat(np.tile(cells_yhat, k), reps),
+        np.repeat(np.repeat(np.asarray(labels), 4), reps),
+    )
+
+
+def test_notebook_counts_reproduce_printed_variances():
+    # the notebook prints var_TPR of the Black group as 0.6220315517099292
+    r = R["tpr"][0]
+    assert r * (1 - r) / R["prevalence"][0] == pytest.approx(0.6220315517099292, rel=1e-14)
+    r = R["selection_rate"][1]
+    assert r * (1 - r) == pytest.approx(0.24687845720238097, rel=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("metric", "keys", "expected"),
+    [
+        ("tpr", ("tpr", "prevalence"), 1378.73),
+        ("tnr", ("tnr", "prevalence"), 6539.25),
+        # corrected delta-method variances (the paper prints 4,364 and 846,671)
+        ("ppv", ("ppv", "selection_rate"), 4221.89),
+        ("npv", ("npv", "selection_rate"), 887010.37),
+    ],
+)
+def test_paper_numbers_notebook_counts(metric, keys, expected):
+    rates = {k: R[k] for k in keys}
+    res = sample_size(metric, rates=rates, tau=_absdiff(R[metric]))
+    assert res.n == pytest.approx(expected, abs=0.005)
+    assert res.allocation_rule == "neyman"
+
+
+def test_paper_dp_number_mixed_inputs():
+    # DP 854.80: selection-rate variances (PP 0.3290 / 0.4441) with tau = the difference of
+    # prevalences (0.0926), as in the notebook
+    res = sample_size(
+        "selection_rate",
+        rates={"selection_rate": R["selection_rate"]},
+        tau=_absdiff(R["prevalence"]),
+    )
+    assert res.n == pytest.approx(854.80, abs=0.005)
+    # consistent inputs (tau = the selection-rate difference) need far fewer units
+    ok = sample_size(
+        "selection_rate",
+        rates={"selection_rate": R["selection_rate"]},
+        tau=_absdiff(R["selection_rate"]),
+    )
+    assert ok.n == pytest.approx(553.80, abs=0.005)
+
+
+def test_paper_slips_reproduced_through_sigma2():
+    # the notebook's PPV/NPV variances: TPR(1-TPR)/PP and TNR(1-TNR)/(1-PP)
+    v = lambda r: r * (1 - r)  # noqa: E731
+    pp = R["selection_rate"]
+    s_ppv = v(R["tpr"]) / pp
+    s_npv = v(R["tnr"]) / (1 - pp)
+    assert sample_size(sigma2=s_ppv, tau=_absdiff(R["ppv"])).n == pytest.approx(4363.33, abs=0.005)
+    assert sample_size(sigma2=s_npv, tau=_absdiff(R["npv"])).n == pytest.approx(
+        846670.97, abs=0.005
+    )
+
+
+@pytest.mark.parametrize(
+    ("metric", "keys", "tau_key", "expected"),
+    [
+        ("tpr", ("tpr", "prevalence"), "tpr", 1377.76),
+        ("tnr", ("tnr", "prevalence"), "tnr", 6530.82),
+        ("selection_rate", ("selection_rate",), "prevalence", 855.43),
+        ("ppv", ("ppv", "selection_rate"), "ppv", 4228.34),
+        ("npv", ("npv", "selection_rate"), "npv", 907829.90),
+    ],
+)
+def test_methods_numbers_four_decimal_rates(metric, keys, tau_key, expected):
+    res = sample_size(metric, rates={k: R4[k] for k in keys}, tau=_absdiff(R4[tau_key]))
+    assert res.n == pytest.approx(expected, abs=0.005)
+
+
+@pytest.mark.parametrize(
+    ("metric", "keys", "tau_key", "notebook"),
+    [
+        ("tpr", ("tpr", "prevalence"), "tpr", 1378.73),
+        ("tnr", ("tnr", "prevalence"), "tnr", 6539.25),
+        ("selection_rate", ("selection_rate",), "prevalence", 854.80),
+        ("ppv", ("ppv", "selection_rate"), "ppv", 4221.89),
+    ],
+)
+def test_notebook_numbers_within_rounding_of_four_decimal_inputs(metric, keys, tau_key, notebook):
+    # every input is known to +-0.00005; n is monotone in each, so the corners bound it
+    names = list(keys) + ([tau_key] if tau_key not in keys else [])
+    ns = []
+    for signs in itertools.product((-5e-5, 5e-5), repeat=2 * len(names)):
+        vals = {k: R4[k] + np.array(signs[2 * i : 2 * i + 2]) for i, k in enumerate(names)}
+        ns.append(
+            sample_size(metric, rates={k: vals[k] for k in keys}, tau=_absdiff(vals[tau_key])).n
+        )
+    assert min(ns) <= notebook <= max(ns)
+
+
+# --------------------------------------------------------------------------------------------
+# formulas against independent computations
+# --------------------------------------------------------------------------------------------
+def test_eq2_and_eq3_independent():
+    s2 = np.array([0.622, 0.3775])
+    tau, z = 0.1, special.ndtri(0.975) + special.ndtri(0.8)
+    for p1 in (0.2, 0.5, 0.7):
+        n = sample_size(sigma2=s2, tau=tau, allocation=p1).n
+        assert n == pytest.approx(z**2 * (s2[0] / p1 + s2[1] / (1 - p1)) / tau**2, rel=1e-12)
+    eq3 = (z * np.sqrt(s2).sum() / tau) ** 2
+    ney = sample_size(sigma2=s2, tau=tau)
+    assert ney.n == pytest.approx(eq3, rel=1e-12)
+    assert ney.allocation[0] == pytest.approx(np.sqrt(s2[0]) / np.sqrt(s2).sum())
+    # Neyman minimises eq. 2 over p1
+    best = optimize.minimize_scalar(
+        lambda p: sample_size(sigma2=s2, tau=tau, allocation=p).n,
+        bounds=(0.01, 0.99),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
+    assert best.fun == pytest.approx(eq3, rel=1e-8)
+    assert sample_size(sigma2=s2, tau=tau, allocation="equal").n == pytest.approx(
+        z**2 * 2 * s2.sum() / tau**2
+    )
+
+
+def test_alternative_greater_uses_one_sided_quantile():
+    s2 = [0.25, 0.2]
+    two = sample_size(sigma2=s2, tau=0.05)
+    one = sample_size(sigma2=s2, tau=0.05, alternative="greater")
+    ratio = (
+        (stats.norm.ppf(0.95) + stats.norm.ppf(0.8))
+        / (stats.norm.ppf(0.975) + stats.norm.ppf(0.8))
+    ) ** 2
+    assert one.n / two.n == pytest.approx(ratio, rel=1e-12)
+    assert two.z_critical == pytest.approx(stats.norm.ppf(0.975))
+
+
+@pytest.mark.parametrize("allocation", ["neyman", "equal", 0.3, [0.5, 0.3, 0.2]])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+@pytest.mark.parametrize("pop", [None, [3000.0, 2500.0, 4000.0]])
+def test_power_inverts_sample_size(allocation, alternative, pop):
+    s2 = np.array([0.3, 0.2, 0.25]) if not isinstance(allocation, float) else np.array([0.3, 0.2])
+    pops = None if pop is None else pop[: s2.size]
+    kw = dict(
+        sigma2=s2,
+        u_tol=0.01,
+        alpha=0.05,
+        allocation=allocation,
+        alternative=alternative,
+        population_sizes=pops,
+    )
+    plan = sample_size(tau=0.07, power=0.85, **kw)
+    pw = power(tau=0.07, n=plan.n, **kw)
+    assert pw.power == pytest.approx(0.85, abs=1e-10)
+    # same with the per-group sizes
+    pw2 = power(
+        tau=0.07,
+        n_per_group=plan.n_per_group,
+        **{k: v for k, v in kw.items() if k != "allocation"},
+    )
+    assert pw2.power == pytest.approx(0.85, abs=1e-10)
+    dd = detectable_difference(n=plan.n, power=0.85, **kw)
+    assert dd.tau == pytest.approx(0.07, rel=1e-10)
+    # rounding every group up can only add power
+    assert (
+        power(
+            tau=0.07,
+            n_per_group=plan.n_per_group_ceil,
+            **{k: v for k, v in kw.items() if k != "allocation"},
+        ).power
+        >= 0.85
+    )
+
+
+def test_more_groups_neyman_closed_form_and_bonferroni():
+    s2 = np.array([0.2, 0.3, 0.15, 0.25])
+    tau = 0.08
+    z = special.ndtri(1 - 0.05 / 3 / 2) + special.ndtri(0.8)
+    res = sample_size(sigma2=s2, tau=tau, reference=1)
+    assert res.alpha_per_comparison == pytest.approx(0.05 / 3)
+    s_r, s_o = np.sqrt(s2[1]), np.sqrt(s2[[0, 2, 3]].sum())
+    assert res.n == pytest.approx((s_r + s_o) ** 2 * z**2 / tau**2, rel=1e-12)
+
+    # independent: minimise sum(n_g) subject to every comparison's variance <= (tau / z)^2
+    c = (tau / z) ** 2
+    cons = [
+        {"type": "ineq", "fun": lambda n, g=g: c - s2[1] / n[1] - s2[g] / n[g]} for g in (0, 2, 3)
+    ]
+    best = optimize.minimize(
+        np.sum,
+        np.full(4, 2000.0),
+        method="SLSQP",
+        constraints=cons,
+        bounds=[(1, None)] * 4,
+        options={"ftol": 1e-12, "maxiter": 500},
+    )
+    assert best.success
+    assert res.n == pytest.approx(best.fun, rel=1e-6)
+    np.testing.assert_allclose(res.n_per_group, best.x, rtol=1e-3)
+    # every comparison has exactly the target power under Neyman
+    pw = power(sigma2=s2, tau=tau, n=res.n, reference=1)
+    np.testing.assert_allclose(pw.power_per_comparison, 0.8, atol=1e-10)
+
+
+def test_finite_population_correction_formula():
+    s2 = np.array([0.25, 0.21])
+    N = np.array([2000.0, 1500.0])
+    p = np.array([0.5, 0.5])
+    z = special.ndtri(0.975) + special.ndtri(0.8)
+    tau = 0.06
+    n0 = sample_size(sigma2=s2, tau=tau, allocation="equal").n
+    res = sample_size(sigma2=s2, tau=tau, allocation="equal", population_sizes=N)
+    # independent: solve sum s2/(p n) (1 - p n / N) = (tau / z)^2 for n
+    n = optimize.brentq(lambda n: np.sum(s2 / (p * n) * (1 - p * n / N)) - (tau / z) ** 2, 1, 3499)
+    assert res.n == pytest.approx(n, rel=1e-10)
+    assert res.n < n0
+    with pytest.raises(ValueError, match="population size"):
+        sample_size(sigma2=s2, tau=0.01, allocation="equal", population_sizes=N)
+
+
+def test_vectorized_shapes_and_monotonicity():
+    taus = np.linspace(0.02, 0.2, 10)
+    res = sample_size("selection_rate", rates={"selection_rate": [0.3, 0.4]}, tau=taus)
+    assert res.n.shape == (10,)
+    assert res.n_per_group.shape == (10, 2)
+    assert res.n_total_ceil.shape == (10,)
+    assert np.all(np.diff(res.n) < 0)
+    for i, t in enumerate(taus):
+        single = sample_size("selection_rate", rates={"selection_rate": [0.3, 0.4]}, tau=t)
+        assert res.n[i] == pytest.approx(single.n)
+    ns = np.array([100, 400, 1600, 6400])
+    pw = power("selection_rate", rates={"selection_rate": [0.3, 0.4]}, tau=0.05, n=ns)
+    assert pw.power.shape == (4,) and np.all(np.diff(pw.power) > 0)
+    grid = power(sigma2=[0.2, 0.3], tau=taus[:, None], n=ns[None, :])
+    assert grid.power.shape == (10, 4)
+    dd = detectable_difference(sigma2=[0.2, 0.3], n=ns)
+    assert dd.tau.shape == (4,)
+    np.testing.assert_allclose(dd.tau[1:] / dd.tau[:-1], 0.5)  # 1 / sqrt(4)
+
+
+def test_power_at_null_is_one_sided_size():
+    pw = power(sigma2=[0.2, 0.3], tau=0.0, n=1000)
+    assert pw.power == pytest.approx(0.025)
+    pw = power(sigma2=[0.2, 0.3], tau=0.0, n=1000, alternative="greater")
+    assert pw.power == pytest.approx(0.05)
+
+
+def test_unit_variances_table():
+    prev, pp = np.array([0.3, 0.6]), np.array([0.4, 0.5])
+    r = np.array([0.7, 0.8])
+    v = r * (1 - r)
+    np.testing.assert_allclose(unit_variances("tpr", {"tpr": r, "prevalence": prev}), v / prev)
+    np.testing.assert_allclose(unit_variances("fnr", {"tpr": r, "prevalence": prev}), v / prev)
+    np.testing.assert_allclose(
+        unit_variances("fpr", {"fpr": r, "prevalence": prev}), v / (1 - prev)
+    )
+    np.testing.assert_allclose(unit_variances("fdr", {"ppv": r, "selection_rate": pp}), v / pp)
+    np.testing.assert_allclose(
+        unit_variances("for", {"for": r, "selection_rate": pp}), v / (1 - pp)
+    )
+    np.testing.assert_allclose(unit_variances("error_rate", {"accuracy": r}), v)
+    np.testing.assert_allclose(
+        unit_variances("demographic_parity", {"selection_rate": pp}), pp * (1 - pp)
+    )
+    a = np.array([0.75, 0.8])
+    q1, q2 = a / (2 - a), 2 * a**2 / (1 + a)
+    np.testing.assert_allclose(
+        unit_variances("auc", {"auc": a, "prevalence": prev}),
+        (q1 - a**2) / (1 - prev) + (q2 - a**2) / prev,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Monte-Carlo checks of the variances
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("metric", ["ppv", "npv"])
+def test_delta_method_ppv_npv_variance_by_simulation(metric):
+    # Black group of the paper's example: PPV 0.722, TPR 0.684, NPV 0.836, TNR 0.860
+    rng = np.random.default_rng(20230101)
+    n, reps = 4000, 200_000
+    probs = COUNTS[0] / COUNTS[0].sum()
+    c = rng.multinomial(n, probs, size=reps)
+    tp, fp, fn, tn = c.T.astype(float)
+    est = tp / (tp + fp) if metric == "ppv" else tn / (tn + fn)
+    emp = n * est.var(ddof=1)
+    rates = {metric: R[metric][:1].repeat(2), "selection_rate": R["selection_rate"][:1].repeat(2)}
+    delta = unit_variances(metric, rates)[0]
+    # MC error of a sample variance (kurtosis ~ 3 for this near-normal estimator): sqrt(2/R),
+    # plus the O(1/den) finite-sample bias of the ratio estimator's variance
+    den_frac = R["selection_rate"][0] if metric == "ppv" else 1 - R["selection_rate"][0]
+    tol = 4 * np.sqrt(2 / (reps - 1)) + 2 / (n * den_frac)
+    assert emp == pytest.approx(delta, rel=tol)
+    # the paper's Table 1 formula is off by far more than the MC error
+    base = R["tpr"][0] if metric == "ppv" else R["tnr"][0]
+    paper = base * (1 - base) / den_frac
+    assert abs(paper / emp - 1) > 3 * tol
+
+
+def test_hanley_mcneil_variance_by_simulation():
+    # exponential scores: HM is exact; AUC = P(S_pos > S_neg) = 1 / (1 + lam)
+    rng = np.random.default_rng(7)
+    a, prev, n, reps = 0.8, 0.3, 500, 3000
+    lam = 1 / a - 1
+    est = np.empty(reps)
+    for b in range(reps):
+        y = rng.random(n) < prev
+        s = np.where(y, rng.exponential(1 / lam, n), rng.exponential(1.0, n))
+        r = stats.rankdata(s)
+        m = y.sum()
+        est[b] = (r[y].sum() - m * (m + 1) / 2) / (m * (n - m))
+    emp = n * est.var(ddof=1)
+    hm = unit_variances("auc", {"auc": [a, a], "prevalence": [prev, prev]})[0]
+    assert emp == pytest.approx(hm, rel=4 * np.sqrt(2 / reps) + 0.02)
+
+
+# --------------------------------------------------------------------------------------------
+# empirical power of the Wald z-test at the planned n
+# --------------------------------------------------------------------------------------------
+def _wald_power(metric, probs, npg, alpha, n_sim, rng):
+    num_den = {
+        "selection_rate": (lambda c: c[..., 0] + c[..., 1], lambda c: c.sum(-1)),
+        "tpr": (lambda c: c[..., 0], lambda c: c[..., 0] + c[..., 2]),
+        "tnr": (lambda c: c[..., 3], lambda c: c[..., 3] + c[..., 1]),
+        "ppv": (lambda c: c[..., 0], lambda c: c[..., 0] + c[..., 1]),
+        "npv": (lambda c: c[..., 3], lambda c: c[..., 3] + c[..., 2]),
+        "accuracy": (lambda c: c[..., 0] + c[..., 3], lambda c: c.sum(-1)),
+    }[metric]
+    c = np.stack([rng.multinomial(npg[g], probs[g], size=n_sim) for g in range(2)], axis=1)
+    num, den = (f(c).astype(float) for f in num_den)
+    m = num / den
+    se = np.sqrt((m * (1 - m) / den).sum(axis=1))
+    z = (m[:, 0] - m[:, 1]) / se
+    return np.mean(np.abs(z) > special.ndtri(1 - alpha / 2))
+
+
+@pytest.mark.parametrize(
+    ("metric", "keys"),
+    [
+        ("selection_rate", ("selection_rate",)),
+        ("tpr", ("tpr", "prevalence")),
+        ("tnr", ("tnr", "prevalence")),
+        ("ppv", ("ppv", "selection_rate")),
+        ("npv", ("npv", "selection_rate")),
+        ("accuracy", ("accuracy",)),
+    ],
+)
+def test_wald_power_at_planned_n(metric, keys):
+    rng = np.random.default_rng(sum(map(ord, metric)))  # fixed per metric
+    plan = sample_size(metric, rates={k: R[k] for k in keys}, tau=_absdiff(R[metric]))
+    probs = COUNTS / COUNTS.sum(axis=1, keepdims=True)
+    n_sim = 4000
+    emp = _wald_power(metric, probs, plan.n_per_group_ceil, 0.05, n_sim, rng)
+    se = np.sqrt(0.8 * 0.2 / n_sim)
+    # binomial error (4 SE) plus 0.01 for the asymptotic approximation and rounding up
+    assert abs(emp - 0.8) < 4 * se + 0.01, (metric, emp)
+
+
+# --------------------------------------------------------------------------------------------
+# simulate_power
+# --------------------------------------------------------------------------------------------
+def test_simulate_power_wald():
+    rates = {"ppv": R["ppv"], "selection_rate": R["selection_rate"]}
+    plan = sample_size("ppv", rates=rates, tau=_absdiff(R["ppv"]))
+    sim = simulate_power(
+        "ppv",
+        rates=rates,
+        n_per_group=plan.n_per_group_ceil,
+        test="wald",
+        n_sim=3000,
+        random_state=3,
+        tau=_absdiff(R["ppv"]),
+    )
+    assert sim.formula_power == pytest.approx(
+        power("ppv", rates=rates, tau=_absdiff(R["ppv"]), n_per_group=plan.n_per_group_ceil).power
+    )
+    assert sim.ci[0] < sim.power < sim.ci[1]
+    assert sim.se == pytest.approx(np.sqrt(sim.power * (1 - sim.power) / 3000))
+    assert abs(sim.power - sim.formula_power) < 4 * sim.se + 0.01
+    assert "simulated power" in repr(sim)
+    again = simulate_power(
+        "ppv",
+        rates=rates,
+        n_per_group=plan.n_per_group_ceil,
+        test="wald",
+        n_sim=3000,
+        random_state=3,
+    )
+    assert again.n_rejections == sim.n_rejections
+
+
+def test_simulate_power_wald_auc():
+    rates = {"auc": [0.80, 0.74], "prevalence": [0.3, 0.4]}
+    plan = sample_size("auc", rates=rates, tau=0.06)
+    sim = simulate_power(
+        "auc",
+        rates=rates,
+        n_per_group=plan.n_per_group_ceil,
+        test="wald",
+        n_sim=400,
+        random_state=5,
+    )
+    assert abs(sim.power - 0.8) < 4 * np.sqrt(0.16 / 400) + 0.03
+
+
+def _has_permutation_test():
+    try:
+        from fastfair.permutation import permutation_test  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_permutation_test(), reason="fastfair.permutation_test not built")
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_simulate_power_permutation(alternative):
+    rates = {"tpr": [0.79, 0.68], "prevalence": [0.44, 0.35]}
+    plan = sample_size("tpr", rates=rates, tau=0.11, alternative=alternative)
+    sim = simulate_power(
+        "tpr",
+        rates=rates,
+        n_per_group=plan.n_per_group_ceil,
+        n_sim=300,
+        random_state=11,
+        alternative=alternative,
+    )
+    assert sim.test == "permutation"
+    # the conditional exact test is slightly conservative; a few points below the formula
+    assert abs(sim.power - 0.8) < 4 * np.sqrt(0.16 / 300) + 0.03
+    # reversing the groups reverses the direction, not the power
+    rev = {k: v[::-1] for k, v in rates.items()}
+    sim2 = simulate_power(
+        "tpr",
+        rates=rev,
+        n_per_group=plan.n_per_group_ceil[::-1],
+        n_sim=300,
+        random_state=11,
+        alternative=alternative,
+    )
+    assert abs(sim2.power - 0.8) < 4 * np.sqrt(0.16 / 300) + 0.03
+
+
+def test_simulate_power_bad_input():
+    rates = {"tpr": [0.79, 0.68], "prevalence": [0.44, 0.35]}
+    with pytest.raises(ValueError, match="does not match"):
+        simulate_power("tpr", rates=rates, n_per_group=[100, 100], tau=0.2, test="wald")
+    with pytest.raises(ValueError, match="n_per_group"):
+        simulate_power("tpr", rates=rates, n_per_group=[100.5, 100], test="wald")
+    with pytest.raises(ValueError, match="two groups"):
+        simulate_power(
+            "selection_rate", rates={"selection_rate": [0.1, 0.2, 0.3]}, n_per_group=[10, 10, 10]
+        )
+    with pytest.raises(ValueError, match="no AUC"):
+        simulate_power(
+            "auc", rates={"auc": [0.8, 0.7], "prevalence": [0.3, 0.3]}, n_per_group=[100, 100]
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# plan_from_data
+# --------------------------------------------------------------------------------------------
+def test_plan_from_data_reproduces_paper_and_interval():
+    y, yhat, g = _rows(COUNTS, labels=("Black", "White"))
+    tau = _absdiff(R["tpr"])
+    res = plan_from_data(y, yhat, g, "tpr", tau=tau, random_state=0, n_resamples=1000)
+    assert res.groups.tolist() == ["Black", "White"]
+    assert res.plan.reference == 1  # largest group, as in permutation_test
+    assert res.n == pytest.approx(1378.73, abs=0.005)
+    np.testing.assert_allclose(res.rates["tpr"], R["tpr"])
+    lo, hi = res.n_interval
+    assert lo < res.n < hi
+    # the width is driven by the Black group's TPR (SE ~ 0.016 on 891 positives): a delta-method
+    # approximation of the SD of n gives the scale of the interval
+    sd_tpr = np.sqrt(R["tpr"][0] * (1 - R["tpr"][0]) / 891)
+    eps = 1e-6
+    dn = (
+        sample_size(
+            "tpr", rates={"tpr": R["tpr"] + [eps, 0], "prevalence": R["prevalence"]}, tau=tau
+        ).n
+        - res.n
+    ) / eps
+    half = 1.96 * abs(dn) * sd_tpr
+    assert 0.7 * half < (hi - lo) / 2 < 1.5 * half
+    assert res.rates_se["tpr"][0] == pytest.approx(sd_tpr, rel=0.15)
+    np.testing.assert_allclose(res.observed_difference, [R["tpr"][1] - R["tpr"][0]])
+    assert "interval" in repr(res)
+
+
+def test_plan_from_data_other_metrics():
+    y, yhat, g = _rows(COUNTS)
+    res = plan_from_data(
+        None, yhat, g, "selection_rate", tau=0.05, n_resamples=200, random_state=1, reference=0
+    )
+    assert res.plan.reference == 0
+    assert res.n == pytest.approx(
+        sample_size("selection_rate", rates={"selection_rate": R["selection_rate"]}, tau=0.05).n
+    )
+    res = plan_from_data(y, yhat, g, "fdr", tau=0.05, n_resamples=200, random_state=1)
+    assert res.n == pytest.approx(
+        sample_size(
+            "ppv",
+            rates={"ppv": R["ppv"], "selection_rate": R["selection_rate"]},
+            tau=0.05,
+            reference=1,
+        ).n
+    )
+    # AUC from scores
+    rng = np.random.default_rng(2)
+    gg = rng.integers(0, 2, 600)
+    yy = rng.random(600) < 0.4
+    s = rng.standard_normal(600) + yy * (1.2 - 0.3 * gg)
+    res = plan_from_data(yy, s, gg, "auc", tau=0.05, n_resamples=100, random_state=0)
+    assert res.n_interval[0] < res.n < res.n_interval[1]
+
+
+def test_plan_from_data_bad_input():
+    y, yhat, g = _rows([[10, 5, 0, 20], [12, 4, 3, 18]])
+    with pytest.raises(ValueError, match=r"tpr.*group 0"):
+        plan_from_data(y, yhat, g, "tpr", tau=0.1)
+    with pytest.raises(ValueError, match="same length"):
+        plan_from_data(y[:-1], yhat, g, "tpr", tau=0.1)
+    with pytest.raises(ValueError, match="y_true is required"):
+        plan_from_data(None, yhat, g, "tpr", tau=0.1)
+    with pytest.raises(ValueError, match="reference"):
+        plan_from_data(y, yhat, g, "selection_rate", tau=0.1, reference="x")
+
+
+# --------------------------------------------------------------------------------------------
+# bad input, repr, plot
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(rates={"tpr": [0.7, 1.2], "prevalence": [0.3, 0.4]}), r"rates\['tpr'\]\[1\]"),
+        (dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.0, 0.4]}), "prevalence.*outside"),
+        (dict(rates={"tpr": [0.7, 0.8]}), "missing 'prevalence'"),
+        (dict(rates={"prevalence": [0.3, 0.4]}), "missing 'tpr'"),
+        (dict(rates={"tpr": [0.7, 0.8], "prevelance": [0.3, 0.4]}), "unknown rate 'prevelance'"),
+        (dict(rates={"tpr": [0.7, 0.8, 0.9], "prevalence": [0.3, 0.4]}), "one value per group"),
+        (dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, tau=0.0), "tau"),
+        (
+            dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, u_tol=0.1),
+            "must exceed u_tol",
+        ),
+        (dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, alpha=1.0), "alpha"),
+        (dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, power=0.0), "power"),
+        (dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, power=0.01), "power"),
+        (dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, allocation=1.5), "allocation"),
+        (
+            dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, allocation="optimal"),
+            "allocation",
+        ),
+        (
+            dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, alternative="less"),
+            "alternative",
+        ),
+        (
+            dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, sigma2=[0.1, 0.2]),
+            "either rates or sigma2",
+        ),
+        (dict(), "missing rates"),
+        (dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, reference=2), "reference"),
+    ],
+)
+def test_bad_input(kwargs, match):
+    kw = {"tau": 0.05, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        sample_size("tpr", **kw)
+
+
+def test_bad_input_other():
+    with pytest.raises(ValueError, match="unknown metric"):
+        sample_size("f1", rates={"f1": [0.5, 0.6]}, tau=0.1)
+    with pytest.raises(TypeError, match="mapping"):
+        sample_size("tpr", rates=[0.7, 0.8], tau=0.1)
+    with pytest.raises(ValueError, match="sigma2"):
+        sample_size(sigma2=[0.1, -0.2], tau=0.1)
+    with pytest.raises(ValueError, match="exactly one of n"):
+        power(sigma2=[0.1, 0.2], tau=0.1)
+    with pytest.raises(ValueError, match="n_per_group"):
+        power(sigma2=[0.1, 0.2], tau=0.1, n_per_group=[10, 10, 10])
+    with pytest.raises(ValueError, match="n must be"):
+        detectable_difference(sigma2=[0.1, 0.2], n=0)
+
+
+def test_complement_rates_accepted():
+    a = sample_size("fnr", rates={"fnr": [0.3, 0.2], "prevalence": [0.3, 0.4]}, tau=0.1)
+    b = sample_size("tpr", rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, tau=0.1)
+    assert a.n == pytest.approx(b.n)
+
+
+def test_repr_summary():
+    res = sample_size("tpr", rates={"tpr": [0.68, 0.79], "prevalence": [0.35, 0.44]}, tau=0.11)
+    text = repr(res)
+    for word in (
+        "n per group",
+        "allocation",
+        "neyman",
+        "sigma^2",
+        "alpha, power",
+        "z_(1-alpha/2)",
+        "rates['tpr']",
+    ):
+        assert word in text
+    assert "z_(1-alpha)" in repr(sample_size(sigma2=[0.2, 0.2], tau=0.1, alternative="greater"))
+    assert "Bonferroni" in repr(sample_size(sigma2=[0.2, 0.2, 0.3], tau=0.1))
+    assert "power" in repr(power(sigma2=[0.2, 0.2], tau=0.1, n=100))
+    assert "detectable" in repr(detectable_difference(sigma2=[0.2, 0.2], n=100))
+
+
+def test_plot_power_curve():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    res = sample_size(sigma2=[0.2, 0.3], tau=0.1)
+    ax = res.plot()
+    x, y = ax.lines[0].get_data()
+    assert np.interp(res.n, x, y) == pytest.approx(0.8, abs=0.01)
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+def test_plot_needs_matplotlib(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def fake(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError("no matplotlib")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+    with pytest.raises(ImportError, match=r"pip install fastfair\[plot\]"):
+        planning.plot_power_curve(sample_size(sigma2=[0.2, 0.3], tau=0.1))
