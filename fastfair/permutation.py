@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from fastfair import _counts, _rows
 from fastfair._metrics import ConfusionMetric, get_metric
@@ -304,7 +304,8 @@ def permutation_test(
     )
     cell = (2 * y + yhat).astype(np.uint8)
     n_threads = effective_n_threads(n_jobs)
-    w, w2 = _counts.cell_sums(cell, codes, len(labels), weights, n_threads)
+    count_threads = max(1, min(n_threads, len(cell) // 1_000_000))  # threads pay off at ~1e6
+    w, w2 = _counts.cell_sums(cell, codes, len(labels), weights, count_threads)
     rows = None if weights is None else (cell, weights, codes)
     return _test_cells(
         w,
@@ -734,6 +735,26 @@ def _hypergeom_window(good: int, bad: int, draws: int) -> tuple[int, int]:
     return max(lo, math.floor(mean - t)), min(hi, math.ceil(mean + t))
 
 
+def _hypergeom_pmf(good: int, bad: int, draws: int, lo: int, hi: int) -> np.ndarray:
+    """Hypergeometric pmf on lo..hi, normalized over that window.
+
+    Built outward from the mode with the ratio p(x+1)/p(x) = (good-x)(draws-x) /
+    ((x+1)(bad-draws+x+1)); the window holds all but 1e-20 of the mass, so normalizing over
+    it is exact to rounding. Far faster than scipy.stats.hypergeom at large arguments.
+    """
+    mode = min(max((draws + 1) * (good + 1) // (good + bad + 2), lo), hi)
+    x = np.arange(lo, hi, dtype=np.float64)  # ratio from x to x + 1, for x in lo..hi-1
+    ratio = (good - x) * (draws - x) / ((x + 1) * (bad - draws + x + 1))
+    right = np.cumprod(ratio[mode - lo :])
+    left = np.cumprod(1.0 / ratio[: mode - lo][::-1])[::-1]
+    weights = np.concatenate([left, [1.0], right])
+    return weights / weights.sum()
+
+
+def _log_comb(n, k):
+    return special.gammaln(n + 1.0) - special.gammaln(k + 1.0) - special.gammaln(n - k + 1.0)
+
+
 def _categories(stratum: int, masks) -> list[list[int]]:
     """Cells of a stratum grouped by membership in every mask (same role in the metric)."""
     groups: dict[tuple, list[int]] = {}
@@ -750,8 +771,7 @@ def _stratum_distribution(sizes, n_a):
     if len(sizes) == 2:
         lo, hi = _hypergeom_window(sizes[0], sizes[1], n_a)
         x = np.arange(lo, hi + 1)
-        p = stats.hypergeom.pmf(x, sizes[0] + sizes[1], sizes[0], n_a)
-        return [x, n_a - x], p
+        return [x, n_a - x], _hypergeom_pmf(sizes[0], sizes[1], n_a, lo, hi)
     if len(sizes) == 3:
         total = sum(sizes)
         lo1, hi1 = _hypergeom_window(sizes[0], total - sizes[0], n_a)
@@ -762,10 +782,9 @@ def _stratum_distribution(sizes, n_a):
         x3 = n_a - x1 - x2
         ok = (x3 >= 0) & (x3 <= sizes[2])
         x1, x2, x3 = x1[ok], x2[ok], x3[ok]
-        p = stats.hypergeom.pmf(x1, total, sizes[0], n_a) * stats.hypergeom.pmf(
-            x2, sizes[1] + sizes[2], sizes[1], n_a - x1
-        )
-        return [x1, x2, x3], p
+        log_p = _log_comb(sizes[0], x1) + _log_comb(sizes[1], x2) + _log_comb(sizes[2], x3)
+        p = np.exp(log_p - log_p.max())
+        return [x1, x2, x3], p / p.sum()  # the windows hold all but 2e-20 of the mass
     raise ExactInfeasibleError("exact enumeration over more than two free cell counts")
 
 

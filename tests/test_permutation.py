@@ -711,3 +711,16 @@ def test_metric_statistics_kernel_matches_reference():
     p = np.repeat([0, 1, 0, 1] * 2, w.ravel().astype(int))
     g = np.repeat([0] * 4 + [1] * 4, w.ravel().astype(int))
     assert t == pytest.approx(ref_rate_stat(y, p, 1 - g, "tpr"))
+
+
+@pytest.mark.parametrize(
+    "good,bad,draws", [(30, 50, 20), (30000, 70000, 40000), (5, 1000, 300), (0, 10, 5)]
+)
+def test_hypergeometric_window_matches_scipy(good, bad, draws):
+    from fastfair.permutation import _hypergeom_pmf, _hypergeom_window
+
+    lo, hi = _hypergeom_window(good, bad, draws)
+    expected = stats.hypergeom.pmf(np.arange(lo, hi + 1), good + bad, good, draws)
+    np.testing.assert_allclose(_hypergeom_pmf(good, bad, draws, lo, hi), expected, rtol=1e-12)
+    assert stats.hypergeom.cdf(lo - 1, good + bad, good, draws) < 1e-20
+    assert stats.hypergeom.sf(hi, good + bad, good, draws) < 1e-20
