@@ -5,6 +5,7 @@ studentized where not), computed from sufficient statistics in a compiled core.
 """
 
 from fastfair._metrics import CONFUSION_METRICS
+from fastfair.auc import AUCTestResult, DeLongResult, auc_test, delong
 from fastfair.permutation import (
     ExactInfeasibleError,
     PermutationTestResult,
@@ -24,10 +25,14 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "CONFUSION_METRICS",
+    "AUCTestResult",
+    "DeLongResult",
     "ExactInfeasibleError",
     "PermutationTestResult",
     "__version__",
+    "auc_test",
     "confusion_counts",
+    "delong",
     "detectable_difference",
     "permutation_test",
     "permutation_test_from_counts",

@@ -1,0 +1,66 @@
+"""asv benchmarks of fastfair.auc: DeLong from one sort, and permutation tests."""
+
+import numpy as np
+
+from fastfair.auc import auc_test, delong
+
+
+def _data(n, seed=0):
+    rng = np.random.default_rng(seed)
+    group = (rng.random(n) < 0.4).astype(np.int64)
+    y = rng.random(n) < np.where(group == 1, 0.2, 0.5)
+    score = rng.normal(size=n) + y * (1.0 - 0.2 * group)
+    return y, score, group
+
+
+class DeLong:
+    params = ([10**4, 10**5, 10**6], [False, True])
+    param_names = ["n", "ties"]
+
+    def setup(self, n, ties):
+        self.y, self.s, self.g = _data(n)
+        if ties:
+            self.s = np.round(self.s, 1)
+
+    def time_delong_two_groups(self, n, ties):
+        delong(self.y, self.s, self.g)
+
+    def peakmem_delong_two_groups(self, n, ties):
+        delong(self.y, self.s, self.g)
+
+
+class AUCPermutationTest:
+    params = ([10**4, 10**5, 10**6], ["full", "within_outcome"], [1, 2])
+    param_names = ["n", "scheme", "n_jobs"]
+    timeout = 300
+
+    def setup(self, n, scheme, n_jobs):
+        self.y, self.s, self.g = _data(n, 1)
+
+    def time_studentized_1000_permutations(self, n, scheme, n_jobs):
+        auc_test(
+            self.y,
+            self.s,
+            self.g,
+            scheme=scheme,
+            n_permutations=1000,
+            random_state=0,
+            n_jobs=n_jobs,
+        )
+
+
+class AUCManyGroups:
+    params = ([4, 16], ["holm", "maxT"])
+    param_names = ["n_groups", "adjust"]
+
+    def setup(self, n_groups, adjust):
+        rng = np.random.default_rng(2)
+        n = 10**5
+        self.g = rng.integers(0, n_groups, n)
+        self.y = rng.random(n) < 0.3
+        self.s = rng.normal(size=n) + self.y
+
+    def time_reference_comparisons(self, n_groups, adjust):
+        auc_test(
+            self.y, self.s, self.g, n_permutations=200, adjust=adjust, random_state=0, n_jobs=1
+        )

@@ -1,0 +1,464 @@
+"""AUC and DeLong placements from one sort; group-label permutations as linear sweeps.
+
+Rows are sorted once by score (fast DeLong, Sun & Xu 2014). In sorted order a row is
+described by one byte, `packed` = label | TIED (TIED: same score as the next row), and a
+group code. Group codes are stored in "label space": the codes of the positives in sorted
+order, then those of the negatives, so a permutation within outcome touches one contiguous
+range. A sweep over the sorted rows keeps, per group, the number of negatives and positives
+already passed; a row's DeLong placement in half-units (ties count one half) is
+
+    positive: 2 * (negatives of its group below) + (negatives of its group in its tie block)
+    negative: 2 * (positives of its group above) + (positives of its group in its tie block)
+
+Per group and label the sweep accumulates the sum and the sum of squares of these
+placements, centred at the midpoint of their range (m- for positives, m+ for negatives) to
+limit cancellation. Permuting group labels does not change the pooled order, so each
+permutation is one sweep: O(n) with no sort.
+"""
+import numpy as np
+
+from cython.parallel cimport parallel, prange
+from libc.math cimport sqrt, fabs
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+from _core cimport ff_bounded_u32, ff_stream_init, ff_stream_t
+
+cdef enum:
+    LABEL = 1
+    TIED = 2
+
+
+cdef inline int _code(const uint8_t *codes, const uint64_t *bits, Py_ssize_t idx) noexcept nogil:
+    """Group code at label-space index idx: a byte, or a bit (two groups) when bits != NULL."""
+    if bits != NULL:
+        return <int> ((bits[idx >> 6] >> (idx & 63)) & 1)
+    return codes[idx]
+
+
+cdef void _sweep(Py_ssize_t n, Py_ssize_t n_pos, const uint8_t *packed, const uint8_t *codes,
+                 const uint64_t *bits, int n_groups, const int64_t *tot, int64_t *below, int64_t *eq, int *touched,
+                 double *s, double *q, double *place) noexcept nogil:
+    """Accumulate centred placement sums s and squares q per (group, label).
+
+    tot[2g + lab] must hold group g's label counts; below, eq, s, q are zeroed here.
+    With place != NULL, place[r] receives the placement (in [0, 1]) of sorted row r.
+    """
+    cdef Py_ssize_t r = 0, e, t, ip = 0, ineg = 0, idx
+    cdef int lab, g, k, nt
+    cdef int64_t x, e0, e1
+    cdef double xd
+    for k in range(2 * n_groups):
+        below[k] = 0
+        eq[k] = 0
+        s[k] = 0.0
+        q[k] = 0.0
+    while r < n:
+        if not (packed[r] & TIED):
+            lab = packed[r] & LABEL
+            idx = ip if lab else n_pos + ineg
+            g = _code(codes, bits, idx)
+            ip += lab
+            ineg += 1 - lab
+            if lab:
+                x = 2 * below[2 * g] - tot[2 * g]
+            else:
+                x = tot[2 * g + 1] - 2 * below[2 * g + 1]
+            k = 2 * g + lab
+            xd = <double> x
+            s[k] += xd
+            q[k] += xd * xd
+            below[k] += 1
+            if place != NULL:
+                place[r] = (xd + tot[2 * g + 1 - lab]) / (2.0 * tot[2 * g + 1 - lab])
+            r += 1
+        else:
+            e = r
+            while packed[e] & TIED:
+                e += 1
+            nt = 0
+            for t in range(r, e + 1):
+                lab = packed[t] & LABEL
+                idx = ip if lab else n_pos + ineg
+                g = _code(codes, bits, idx)
+                ip += lab
+                ineg += 1 - lab
+                if eq[2 * g] + eq[2 * g + 1] == 0:
+                    touched[nt] = g
+                    nt += 1
+                eq[2 * g + lab] += 1
+            if place != NULL:
+                _tie_placements(r, e, n_pos, packed, codes, bits, ip, ineg, tot, below, eq, place)
+            for t in range(nt):
+                g = touched[t]
+                e0 = eq[2 * g]
+                e1 = eq[2 * g + 1]
+                if e1:
+                    xd = <double> (2 * below[2 * g] + e0 - tot[2 * g])
+                    s[2 * g + 1] += e1 * xd
+                    q[2 * g + 1] += e1 * xd * xd
+                if e0:
+                    xd = <double> (2 * (tot[2 * g + 1] - below[2 * g + 1] - e1) + e1
+                                   - tot[2 * g + 1])
+                    s[2 * g] += e0 * xd
+                    q[2 * g] += e0 * xd * xd
+                below[2 * g] += e0
+                below[2 * g + 1] += e1
+                eq[2 * g] = 0
+                eq[2 * g + 1] = 0
+            r = e + 1
+
+
+cdef void _tie_placements(Py_ssize_t r, Py_ssize_t e, Py_ssize_t n_pos,
+                          const uint8_t *packed, const uint8_t *codes,
+                          const uint64_t *bits, Py_ssize_t ip,
+                          Py_ssize_t ineg, const int64_t *tot, const int64_t *below,
+                          const int64_t *eq, double *place) noexcept nogil:
+    """Placements of tie block r..e from its per-group counts `eq` (cursors after it)."""
+    cdef Py_ssize_t t, jp = ip, jn = ineg, idx
+    cdef int lab, g
+    cdef int64_t x
+    for t in range(e, r - 1, -1):
+        lab = packed[t] & LABEL
+        jp -= lab
+        jn -= 1 - lab
+        idx = jp if lab else n_pos + jn
+        g = _code(codes, bits, idx)
+        if lab:
+            x = 2 * below[2 * g] + eq[2 * g]
+            place[t] = x / (2.0 * tot[2 * g])
+        else:
+            x = 2 * (tot[2 * g + 1] - below[2 * g + 1] - eq[2 * g + 1]) + eq[2 * g + 1]
+            place[t] = x / (2.0 * tot[2 * g + 1])
+
+
+cdef inline double _centred_ss(int64_t m, double s, double q) noexcept nogil:
+    """Sum of squared deviations from the mean of m integers with sum s, squares q.
+
+    A non-zero value is at least 1/2 (the data are integers), so anything below 1/4, or
+    within rounding of q, is an exact zero: constant placements give variance 0 exactly.
+    """
+    cdef double d = q - s * (s / m)
+    if d < 0.25 or d < 1e-13 * q:
+        return 0.0
+    return d
+
+
+cdef inline int _group_auc(int g, const int64_t *tot, const double *s, const double *q,
+                           double *auc, double *var, double *s10, double *s01) noexcept nogil:
+    """AUC, DeLong variance and S10, S01 of group g; returns 0 when the AUC is undefined."""
+    cdef int64_t mneg = tot[2 * g], mpos = tot[2 * g + 1]
+    cdef double v10 = 0.0, v01 = 0.0
+    if mneg == 0 or mpos == 0:
+        auc[0] = 0.5
+        var[0] = 0.0
+        s10[0] = 0.0
+        s01[0] = 0.0
+        return 0
+    auc[0] = (s[2 * g + 1] / mpos + mneg) / (2.0 * mneg)
+    if mpos > 1:
+        v10 = _centred_ss(mpos, s[2 * g + 1], q[2 * g + 1]) / (mpos - 1) / (4.0 * mneg * mneg)
+    if mneg > 1:
+        v01 = _centred_ss(mneg, s[2 * g], q[2 * g]) / (mneg - 1) / (4.0 * mpos * mpos)
+    s10[0] = v10
+    s01[0] = v01
+    var[0] = v10 / mpos + v01 / mneg
+    return 1
+
+
+cdef inline double _pair_stat(int a, int b, const int64_t *tot, const double *s,
+                              const double *q, bint studentize) noexcept nogil:
+    """Statistic of AUC_a - AUC_b: raw or studentized (DeLong); 0 if an AUC is undefined.
+
+    A non-zero difference with zero DeLong variance is studentized with the variance
+    A'(1 - A') / (m+ m-) per group, A' the AUC shrunk by half a pseudo-pair.
+    """
+    cdef double auc_a, auc_b, var_a, var_b, t1, t2, diff, v, pa, pb, sa, sb
+    if not _group_auc(a, tot, s, q, &auc_a, &var_a, &t1, &t2):
+        return 0.0
+    if not _group_auc(b, tot, s, q, &auc_b, &var_b, &t1, &t2):
+        return 0.0
+    diff = auc_a - auc_b
+    if not studentize:
+        return diff
+    if fabs(diff) < 1e-14:
+        return 0.0
+    v = var_a + var_b
+    if v <= 0.0:
+        pa = <double> tot[2 * a] * tot[2 * a + 1]
+        pb = <double> tot[2 * b] * tot[2 * b + 1]
+        sa = (auc_a * pa + 0.5) / (pa + 1.0)
+        sb = (auc_b * pb + 0.5) / (pb + 1.0)
+        v = sa * (1.0 - sa) / pa + sb * (1.0 - sb) / pb
+    return diff / sqrt(v)
+
+
+def _label_totals(const uint8_t[::1] codes, Py_ssize_t n_pos, int n_groups):
+    tot = np.zeros(2 * n_groups, dtype=np.int64)
+    tot[1::2] = np.bincount(np.asarray(codes[:n_pos]), minlength=n_groups)
+    tot[0::2] = np.bincount(np.asarray(codes[n_pos:]), minlength=n_groups)
+    return tot
+
+
+def sweep_groups(const uint8_t[::1] packed, const uint8_t[::1] codes, Py_ssize_t n_pos,
+                 int n_groups, bint placements=False):
+    """Per-group AUC and DeLong quantities of sorted data, in one sweep.
+
+    Returns (tot, auc, var, s10, s01, place): tot of shape (n_groups, 2) holds the counts of
+    negatives and positives; place (sorted-row placements) is None unless requested.
+    """
+    cdef Py_ssize_t n = packed.shape[0]
+    cdef int g
+    tot_np = _label_totals(codes, n_pos, n_groups)
+    cdef int64_t[::1] tot = tot_np
+    cdef int64_t[::1] below = np.zeros(2 * n_groups, dtype=np.int64)
+    cdef int64_t[::1] eq = np.zeros(2 * n_groups, dtype=np.int64)
+    cdef int[::1] touched = np.zeros(n_groups, dtype=np.intc)
+    cdef double[::1] s = np.zeros(2 * n_groups)
+    cdef double[::1] q = np.zeros(2 * n_groups)
+    place_np = np.empty(n if placements else 0)
+    cdef double[::1] place = place_np
+    cdef double *place_ptr = &place[0] if placements and n > 0 else NULL
+    with nogil:
+        _sweep(n, n_pos, &packed[0], &codes[0], NULL, n_groups, &tot[0], &below[0], &eq[0],
+               &touched[0], &s[0], &q[0], place_ptr)
+    auc = np.empty(n_groups)
+    var = np.empty(n_groups)
+    s10 = np.empty(n_groups)
+    s01 = np.empty(n_groups)
+    cdef double a, v, x10, x01
+    for g in range(n_groups):
+        _group_auc(g, &tot[0], &s[0], &q[0], &a, &v, &x10, &x01)
+        auc[g], var[g], s10[g], s01[g] = a, v, x10, x01
+    return (tot_np.reshape(n_groups, 2), auc, var, s10, s01,
+            place_np if placements else None)
+
+
+def pair_statistics(const uint8_t[::1] packed, const uint8_t[::1] codes, Py_ssize_t n_pos,
+                    int n_groups, const Py_ssize_t[:, ::1] pairs, bint studentize):
+    """Statistics of `pairs` on the data as observed (same code as the permutations)."""
+    cdef Py_ssize_t n = packed.shape[0], p
+    tot_np = _label_totals(codes, n_pos, n_groups)
+    cdef int64_t[::1] tot = tot_np
+    cdef int64_t[::1] below = np.zeros(2 * n_groups, dtype=np.int64)
+    cdef int64_t[::1] eq = np.zeros(2 * n_groups, dtype=np.int64)
+    cdef int[::1] touched = np.zeros(n_groups, dtype=np.intc)
+    cdef double[::1] s = np.zeros(2 * n_groups)
+    cdef double[::1] q = np.zeros(2 * n_groups)
+    out = np.empty(pairs.shape[0])
+    with nogil:
+        _sweep(n, n_pos, &packed[0], &codes[0], NULL, n_groups, &tot[0], &below[0], &eq[0],
+               &touched[0], &s[0], &q[0], NULL)
+    for p in range(pairs.shape[0]):
+        out[p] = _pair_stat(<int> pairs[p, 0], <int> pairs[p, 1], &tot[0], &s[0], &q[0],
+                            studentize)
+    return out
+
+
+def permute(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] sizes,
+            bint within, const Py_ssize_t[:, ::1] pairs, bint studentize,
+            Py_ssize_t n_permutations, uint64_t key, unsigned int stream_id,
+            int n_threads=1):
+    """Statistics of `pairs` under random permutations of the group labels.
+
+    sizes[s, g]: rows of group g in stratum s; one stratum (all rows, `within` False) or two
+    (positives, then negatives: permutation within outcome). Permutation b fills each
+    stratum with its largest group, then gives every other group (in code order) its rows
+    by rejection sampling of uniform positions from stream (key, stream_id, b): a uniformly
+    random assignment, whatever thread computes it. Returns (n_permutations, n_pairs).
+    """
+    cdef Py_ssize_t n = packed.shape[0], n_pairs = pairs.shape[0]
+    cdef int n_groups = sizes.shape[1], n_strata = sizes.shape[0]
+    cdef Py_ssize_t b, p, i, r, lo, hi, span, npos_s
+    cdef int st, g, fill, k
+    cdef int64_t assigned0, assigned1
+    if n_groups > 255:
+        raise ValueError("at most 255 groups")
+    fills_np = np.ascontiguousarray(np.argmax(np.asarray(sizes), axis=1), dtype=np.intc)
+    cdef const int[::1] fills = fills_np
+    bounds_np = np.array([0, n_pos, n] if within else [0, n], dtype=np.intp)
+    cdef const Py_ssize_t[::1] bounds = bounds_np
+    out = np.empty((n_permutations, n_pairs), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    cdef uint8_t *codes
+    cdef int64_t *ibuf
+    cdef int *touched
+    cdef double *dbuf
+    cdef ff_stream_t *stream
+    cdef const uint8_t *pk = &packed[0]
+    with nogil, parallel(num_threads=n_threads):
+        codes = <uint8_t *> malloc((n + 1) * sizeof(uint8_t))
+        ibuf = <int64_t *> malloc(6 * n_groups * sizeof(int64_t))
+        touched = <int *> malloc(n_groups * sizeof(int))
+        dbuf = <double *> malloc(4 * n_groups * sizeof(double))
+        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
+        for b in prange(n_permutations, schedule='static'):
+            ff_stream_init(stream, key, stream_id, <uint64_t> b)
+            for k in range(2 * n_groups):
+                ibuf[k] = 0
+            for st in range(n_strata):
+                lo = bounds[st]
+                hi = bounds[st + 1]
+                span = hi - lo
+                fill = fills[st]
+                memset(codes + lo, fill, span)
+                npos_s = (n_pos if n_pos < hi else hi) - lo
+                if npos_s < 0:
+                    npos_s = 0
+                assigned0 = 0
+                assigned1 = 0
+                for g in range(n_groups):
+                    if g == fill:
+                        continue
+                    for i in range(sizes[st, g]):
+                        while True:
+                            r = lo + <Py_ssize_t> ff_bounded_u32(&stream.philox,
+                                                                 <uint32_t> span)
+                            if codes[r] == fill:
+                                break
+                        codes[r] = <uint8_t> g
+                        if r < n_pos:
+                            ibuf[2 * g + 1] += 1
+                            assigned1 = assigned1 + 1
+                        else:
+                            ibuf[2 * g] += 1
+                            assigned0 = assigned0 + 1
+                ibuf[2 * fill + 1] += npos_s - assigned1
+                ibuf[2 * fill] += span - npos_s - assigned0
+            _sweep(n, n_pos, pk, codes, NULL, n_groups, ibuf,
+                   ibuf + 2 * n_groups, ibuf + 4 * n_groups, touched, dbuf,
+                   dbuf + 2 * n_groups, NULL)
+            for p in range(n_pairs):
+                o[b, p] = _pair_stat(<int> pairs[p, 0], <int> pairs[p, 1], ibuf, dbuf,
+                                     dbuf + 2 * n_groups, studentize)
+        free(codes)
+        free(ibuf)
+        free(touched)
+        free(dbuf)
+        free(stream)
+    return out
+
+
+
+def prepare(const Py_ssize_t[::1] order, const double[::1] score, const uint8_t[::1] y,
+            const uint8_t[::1] codes, const uint8_t[::1] remap):
+    """Sorted representation of rows `order` (ascending score): (packed, label-space codes,
+    n_pos). Group code c of a row becomes remap[c]. One pass of gathers, no temporaries."""
+    cdef Py_ssize_t m = order.shape[0], r, i, ip = 0, ineg
+    cdef Py_ssize_t n_pos = 0
+    cdef double prev = 0.0, sc
+    cdef uint8_t lab
+    for r in range(m):
+        n_pos += y[order[r]]
+    packed_np = np.empty(m, dtype=np.uint8)
+    codes_np = np.empty(m, dtype=np.uint8)
+    cdef uint8_t[::1] packed = packed_np
+    cdef uint8_t[::1] out = codes_np
+    ineg = n_pos
+    with nogil:
+        for r in range(m):
+            i = order[r]
+            sc = score[i]
+            if r > 0 and sc == prev:
+                packed[r - 1] |= TIED
+            prev = sc
+            lab = y[i]
+            packed[r] = lab
+            if lab:
+                out[ip] = remap[codes[i]]
+                ip += 1
+            else:
+                out[ineg] = remap[codes[i]]
+                ineg += 1
+    return packed_np, codes_np, n_pos
+
+
+cdef inline int64_t _floyd(ff_stream_t *stream, uint64_t *bits, Py_ssize_t lo, Py_ssize_t m,
+                           Py_ssize_t k, Py_ssize_t n_pos) noexcept nogil:
+    """Set k uniformly chosen bits among lo..lo+m-1 (Floyd's algorithm: exactly k draws).
+
+    Returns how many chosen indices fall below n_pos (positives in label space).
+    """
+    cdef Py_ssize_t j, t
+    cdef int64_t pos = 0
+    for j in range(m - k, m):
+        t = lo + <Py_ssize_t> ff_bounded_u32(&stream.philox, <uint32_t> (j + 1))
+        if (bits[t >> 6] >> (t & 63)) & 1:
+            t = lo + j
+        bits[t >> 6] |= (<uint64_t> 1) << (t & 63)
+        pos += t < n_pos
+    return pos
+
+
+def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] sizes,
+                bint within, bint studentize, Py_ssize_t n_permutations, uint64_t key,
+                unsigned int stream_id, int n_threads=1):
+    """Statistic AUC_0 - AUC_1 (studentized or raw) under random permutations, two groups.
+
+    The smaller group of each stratum is drawn by Floyd's algorithm into a bitmap (one bit
+    per row, cache-resident), from stream (key, stream_id, b). Returns (n_permutations,).
+    """
+    cdef Py_ssize_t n = packed.shape[0], b, k, words = (n + 63) // 64 + 1
+    cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
+    cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
+    # the group drawn into the bitmap: the smaller one of each stratum
+    cdef int small0, small1
+    cdef Py_ssize_t k0, k1
+    small0 = 0 if sizes[0, 0] <= sizes[0, 1] else 1
+    k0 = sizes[0, small0]
+    small1 = 0
+    k1 = 0
+    if within:
+        small1 = 0 if sizes[1, 0] <= sizes[1, 1] else 1
+        k1 = sizes[1, small1]
+    if within and small0 != small1:
+        # one bit meaning per bitmap: draw group 1's rows in both strata
+        small0 = 1
+        small1 = 1
+        k0 = sizes[0, 1]
+        k1 = sizes[1, 1]
+    cdef int small = small0
+    cdef int64_t pos_small, neg_small, tot_pos = n_pos, tot_neg = n - n_pos
+    out = np.empty(n_permutations, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef uint64_t *bits
+    cdef int64_t *ibuf
+    cdef int *touched
+    cdef double *dbuf
+    cdef ff_stream_t *stream
+    cdef const uint8_t *pk = &packed[0]
+    with nogil, parallel(num_threads=n_threads):
+        bits = <uint64_t *> malloc(words * sizeof(uint64_t))
+        ibuf = <int64_t *> malloc(12 * sizeof(int64_t))
+        touched = <int *> malloc(2 * sizeof(int))
+        dbuf = <double *> malloc(8 * sizeof(double))
+        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
+        for b in prange(n_permutations, schedule='static'):
+            ff_stream_init(stream, key, stream_id, <uint64_t> b)
+            memset(bits, 0, words * sizeof(uint64_t))
+            pos_small = _floyd(stream, bits, lo0, m0, k0, n_pos)
+            if within:
+                _floyd(stream, bits, lo1, m1, k1, n_pos)
+                pos_small = k0
+                neg_small = k1
+            else:
+                neg_small = k0 - pos_small
+            # bit 1 marks group `small`; the sweep reads the bit as the group code
+            ibuf[2 * 1] = neg_small
+            ibuf[2 * 1 + 1] = pos_small
+            ibuf[0] = tot_neg - neg_small
+            ibuf[1] = tot_pos - pos_small
+            _sweep(n, n_pos, pk, NULL, bits, 2, ibuf, ibuf + 4, ibuf + 8, touched, dbuf,
+                   dbuf + 4, NULL)
+            # bit value 1 is group `small`: AUC_0 - AUC_1 in the caller's codes
+            if small == 1:
+                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)
+            else:
+                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)
+        free(bits)
+        free(ibuf)
+        free(touched)
+        free(dbuf)
+        free(stream)
+    return out

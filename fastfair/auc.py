@@ -1,0 +1,599 @@
+"""AUC fairness tests: Mann-Whitney AUC with DeLong studentization.
+
+DiCiccio, Vasudevan, Basu, Kenthapadi & Agarwal (KDD 2020), "Evaluating fairness using
+permutation tests", Sec. 3.2 (Theorems 1-2; METHODS.md 1.5). Permuting the raw difference of
+AUCs behaves as if both groups came from their mixture, so it is not a valid test of equal
+AUCs when the groups differ in prevalence or score distributions (Theorem 1); permuting the
+difference studentized by its DeLong standard error is (Theorem 2).
+
+Everything is computed from one sort of the pooled scores (fast DeLong, Sun & Xu 2014):
+the pooled order does not change when group labels are permuted, so each permutation is one
+linear sweep over the sorted rows, never a new sort.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import special
+
+from fastfair import _auc
+from fastfair._parallel import effective_n_threads
+from fastfair._pvalues import (
+    ALTERNATIVES,
+    adjust_pvalues,
+    asymptotic_pvalue,
+    maxt_pvalues,
+    monte_carlo_pvalue,
+    wilson_interval,
+)
+from fastfair._random import stream_key
+from fastfair._results import format_table, format_value
+from fastfair._validation import (
+    as_binary,
+    as_finite_float,
+    as_groups,
+    check_choice,
+    check_int,
+    check_same_length,
+    resolve_columns,
+)
+from fastfair.permutation import _comparison_pairs
+
+__all__ = ["AUCTestResult", "DeLongResult", "auc_test", "delong"]
+
+SCHEMES = ("within_outcome", "full")
+METHODS = ("permutation", "delong")
+ADJUSTMENTS = ("holm", "bonferroni", "maxT", "none")
+_MAX_GROUPS = 255
+
+
+# --------------------------------------------------------------------------------------
+# Sorted representation shared by `delong` and `auc_test`
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Sorted:
+    """Rows sorted by score: packed = label | 2 * (tied with next); codes in label space
+    (uint8 group codes of the positives in sorted order, then of the negatives)."""
+
+    packed: np.ndarray
+    codes: np.ndarray
+    n_pos: int
+    order: np.ndarray
+
+    @classmethod
+    def build(cls, order, score, y, codes8, remap=None) -> _Sorted:
+        """From `order` (row indices by ascending score; a subset of rows is allowed)."""
+        if remap is None:
+            remap = _IDENTITY
+        packed, codes_ln, n_pos = _auc.prepare(order, score, y, codes8, remap)
+        return cls(packed, codes_ln, n_pos, order)
+
+
+_IDENTITY = np.arange(256, dtype=np.uint8)
+
+
+def _sort_rows(y, score, codes):
+    """argsort of the scores (the one sort) and uint8 group codes."""
+    order = np.ascontiguousarray(np.argsort(score), dtype=np.intp)
+    return order, np.ascontiguousarray(codes, dtype=np.uint8), np.ascontiguousarray(y)
+
+
+# --------------------------------------------------------------------------------------
+# delong: the low-level entry point
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(repr=False)
+class DeLongResult:
+    """Result of :func:`delong`: per-group AUC and DeLong variance components.
+
+    Attributes
+    ----------
+    groups : ndarray
+        Group labels (a single ``None`` group when `group` was not given).
+    auc : ndarray
+        Mann-Whitney AUC of each group (ties count one half).
+    variance : ndarray
+        DeLong variance of each AUC, ``s10 / n_pos + s01 / n_neg``.
+    s10, s01 : ndarray
+        Sample variances (ddof=1) of the positives' and negatives' placements
+        (0 when a group has a single positive, resp. negative).
+    n_pos, n_neg : ndarray
+        Positives and negatives of each group.
+    placements : ndarray or None
+        With ``return_placements=True``: each row's placement in its group, in input order;
+        for a positive, V10 = the fraction of its group's negatives it outranks, for a
+        negative, V01 = the fraction of its group's positives that outrank it (ties 1/2).
+    """
+
+    groups: np.ndarray
+    auc: np.ndarray
+    variance: np.ndarray
+    s10: np.ndarray
+    s01: np.ndarray
+    n_pos: np.ndarray
+    n_neg: np.ndarray
+    placements: np.ndarray | None = None
+
+    def __repr__(self) -> str:
+        rows = [
+            (str(g), self.auc[k], np.sqrt(self.variance[k]), self.n_pos[k], self.n_neg[k])
+            for k, g in enumerate(self.groups)
+        ]
+        table = format_table(["group", "auc", "std_error", "n_pos", "n_neg"], rows)
+        return "DeLongResult(\n" + table + "\n)"
+
+
+def delong(
+    y_true,
+    y_score,
+    group=None,
+    *,
+    pos_label=None,
+    return_placements: bool = False,
+    data=None,
+) -> DeLongResult:
+    r"""AUC and DeLong variance of several groups at once, from one sort.
+
+    For group g with positives :math:`i` and negatives :math:`j`,
+
+    .. math:: \psi(a, b) = 1\{a > b\} + \tfrac12 1\{a = b\},\qquad
+              V_{10,i} = \frac{1}{n_g^-}\sum_j \psi(s_i, s_j),\qquad
+              V_{01,j} = \frac{1}{n_g^+}\sum_i \psi(s_i, s_j),
+
+    :math:`\text{AUC}_g = \overline{V_{10}} = \overline{V_{01}}` (Mann-Whitney) and
+    :math:`\text{Var}(\text{AUC}_g) = S_{10}/n_g^+ + S_{01}/n_g^-` with :math:`S_{10}, S_{01}`
+    the sample variances (ddof=1) of the placements (DeLong, DeLong & Clarke-Pearson 1988;
+    METHODS.md 1.5, KDD 2020 Sec. 3.2). The pooled scores are sorted once and one linear
+    sweep gives every group's placements (Sun & Xu 2014): O(n log n) in all.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (bool, 0/1, or two values with `pos_label`), or a column name of `data`.
+    y_score : array-like of shape (n,)
+        Scores, higher meaning more likely positive (finite; NaN is an error).
+    group : array-like of shape (n,), optional
+        Group membership; None treats all rows as one group.
+    pos_label : optional
+        Positive label of `y_true` when it is not bool or 0/1.
+    return_placements : bool
+        Also return each row's placement (V10 for positives, V01 for negatives).
+    data : pandas.DataFrame or mapping, optional
+        When given, `y_true`, `y_score` and `group` may be column names.
+
+    Returns
+    -------
+    DeLongResult
+
+    Raises
+    ------
+    ValueError
+        If a group has no positives or no negatives (its AUC is undefined), or scores are
+        not finite.
+
+    Examples
+    --------
+    >>> from fastfair.auc import delong
+    >>> res = delong([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9],
+    ...                       group=["a", "a", "a", "a", "b", "b"])
+    >>> res.auc.tolist()
+    [0.75, 1.0]
+    >>> res.variance.round(4).tolist()
+    [0.125, 0.0]
+    """
+    cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group)
+    y = as_binary(cols["y_true"], "y_true", pos_label)
+    score = as_finite_float(cols["y_score"], "y_score")
+    if cols["group"] is None:
+        check_same_length(y_true=y, y_score=score)
+        codes, labels = np.zeros(len(y), dtype=np.intp), np.array([None], dtype=object)
+    else:
+        check_same_length(y_true=y, y_score=score, group=cols["group"])
+        codes, labels = as_groups(cols["group"], "group", min_groups=1)
+    if len(labels) > _MAX_GROUPS:
+        raise ValueError(f"group has {len(labels)} groups; at most {_MAX_GROUPS} supported")
+    order, codes8, y8 = _sort_rows(y, score, codes)
+    srt = _Sorted.build(order, score, y8, codes8)
+    tot, auc, var, s10, s01, place = _auc.sweep_groups(
+        srt.packed, srt.codes, srt.n_pos, len(labels), return_placements
+    )
+    _check_defined(tot, labels, range(len(labels)))
+    placements = None
+    if return_placements:
+        placements = np.empty(len(y))
+        placements[srt.order] = place
+    return DeLongResult(
+        groups=labels,
+        auc=auc,
+        variance=var,
+        s10=s10,
+        s01=s01,
+        n_pos=tot[:, 1].copy(),
+        n_neg=tot[:, 0].copy(),
+        placements=placements,
+    )
+
+
+def _check_defined(tot, labels, groups) -> None:
+    for g in groups:
+        if tot[g, 1] == 0 or tot[g, 0] == 0:
+            kind = "positives" if tot[g, 1] == 0 else "negatives"
+            raise ValueError(f"group {labels[g]!r} has no {kind}, so its AUC is undefined")
+
+
+# --------------------------------------------------------------------------------------
+# auc_test
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(repr=False)
+class AUCTestResult:
+    """Result of :func:`auc_test`.
+
+    With two groups `statistic`, `pvalue` and `difference` are floats; with more groups they
+    are arrays with one entry per comparison in `comparisons`.
+
+    Attributes
+    ----------
+    statistic : float or ndarray
+        Observed statistic: AUC difference divided by its DeLong standard error
+        (``studentize=True``) or the raw difference.
+    pvalue : float or ndarray
+        p-value of each comparison (not adjusted for multiplicity).
+    pvalue_adjusted : ndarray or None
+        Family-wise adjusted p-values (`adjust`), when there is more than one comparison.
+    difference : float or ndarray
+        AUC of the first group minus AUC of the second.
+    difference_interval : tuple
+        DeLong (Wald) confidence interval of each difference, at `confidence_level`.
+    groups, group_auc, group_variance, group_n_pos, group_n_neg : ndarray
+        Group labels, AUCs, DeLong variances and label counts.
+    group_interval : tuple of ndarray
+        DeLong (Wald) confidence interval of each group's AUC, clipped to [0, 1].
+    comparisons : list of tuple
+        (group, other group) for each comparison; the difference is group minus other.
+    pvalue_interval : tuple or None
+        Wilson 95% interval of a Monte-Carlo p-value.
+    null_distribution : ndarray or None
+        With ``return_null=True``: the permuted statistics, shape (B,) or (B, C).
+    """
+
+    statistic: float | np.ndarray
+    pvalue: float | np.ndarray
+    difference: float | np.ndarray
+    difference_interval: tuple
+    groups: np.ndarray
+    group_auc: np.ndarray
+    group_variance: np.ndarray
+    group_interval: tuple
+    group_n_pos: np.ndarray
+    group_n_neg: np.ndarray
+    comparisons: list
+    method: str
+    scheme: str | None
+    studentize: bool
+    alternative: str
+    confidence_level: float = 0.95
+    n_permutations: int | None = None
+    pvalue_adjusted: np.ndarray | None = None
+    adjust: str | None = None
+    pvalue_interval: tuple | None = None
+    null_distribution: np.ndarray | None = field(default=None)
+
+    def __repr__(self) -> str:
+        stat = "studentized (DeLong)" if self.studentize else "raw difference"
+        head = (
+            f"AUCTestResult(method={self.method!r}"
+            + (f", scheme={self.scheme!r}" if self.scheme else "")
+            + f", statistic={stat}, alternative={self.alternative!r}"
+            + (f", n_permutations={self.n_permutations}" if self.n_permutations else "")
+            + ")"
+        )
+        level = f"{100 * self.confidence_level:g}%"
+        lo, hi = self.group_interval
+        group_rows = [
+            (
+                str(g),
+                self.group_auc[k],
+                np.sqrt(self.group_variance[k]),
+                lo[k],
+                hi[k],
+                self.group_n_pos[k],
+                self.group_n_neg[k],
+            )
+            for k, g in enumerate(self.groups)
+        ]
+        group_table = format_table(
+            ["group", "auc", "std_error", f"{level} low", "high", "n_pos", "n_neg"], group_rows
+        )
+        stat_v = np.atleast_1d(self.statistic)
+        p_v = np.atleast_1d(self.pvalue)
+        diff_v = np.atleast_1d(self.difference)
+        dlo, dhi = (np.atleast_1d(x) for x in self.difference_interval)
+        headers = ["comparison", "difference", f"{level} low", "high", "statistic", "pvalue"]
+        if self.pvalue_adjusted is not None:
+            headers.append(f"adjusted ({self.adjust})")
+        rows = []
+        for c, (a, b) in enumerate(self.comparisons):
+            row = [f"{a} - {b}", diff_v[c], dlo[c], dhi[c], stat_v[c], p_v[c]]
+            if self.pvalue_adjusted is not None:
+                row.append(self.pvalue_adjusted[c])
+            rows.append(row)
+        lines = [head, group_table, format_table(headers, rows)]
+        if self.pvalue_interval is not None:
+            plo, phi = (np.atleast_1d(x) for x in self.pvalue_interval)
+            spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(plo, phi))
+            lines.append(f"  95% Monte-Carlo interval of the p-value: {spans}")
+        return "\n".join(lines)
+
+
+def auc_test(
+    y_true,
+    y_score,
+    group,
+    *,
+    method: str = "permutation",
+    scheme: str = "within_outcome",
+    studentize: bool = True,
+    n_permutations: int = 9999,
+    alternative: str = "two-sided",
+    reference=None,
+    comparisons: str = "reference",
+    adjust: str = "holm",
+    confidence_level: float = 0.95,
+    sample_weight=None,
+    pos_label=None,
+    data=None,
+    return_null: bool = False,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> AUCTestResult:
+    r"""Test whether the AUC of a score differs between groups.
+
+    Each group's AUC is the Mann-Whitney statistic (ties count one half) with its DeLong
+    variance (see :func:`delong`). For a compared pair the statistic is
+
+    .. math:: T = \frac{\text{AUC}_A - \text{AUC}_B}{\sqrt{\widehat{\text{Var}}(\text{AUC}_A)
+              + \widehat{\text{Var}}(\text{AUC}_B)}}
+
+    (``studentize=True``) or the raw difference. KDD 2020 Sec. 3.2: the permutation
+    distribution of the raw difference behaves as if both groups came from their mixture
+    (Theorem 1), so with different prevalences or score distributions it does not
+    approximate the sampling distribution under equal AUCs and the test is invalid; the
+    studentized statistic is asymptotically N(0, 1) under both (Theorem 2), so its
+    permutation test is asymptotically valid for equal AUCs and exact under the strong null.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (bool, 0/1, or two values with `pos_label`), or a column name of `data`.
+    y_score : array-like of shape (n,)
+        Scores (finite), higher meaning more likely positive, or a column name of `data`.
+    group : array-like of shape (n,)
+        Group membership (at least two groups, at most 255), or a column name of `data`.
+    method : {"permutation", "delong"}
+        ``"permutation"`` (default): Monte-Carlo permutation test of the statistic.
+        ``"delong"``: the asymptotic z-test, T referred to N(0, 1) (needs studentize=True).
+    scheme : {"within_outcome", "full"}
+        Which rows exchange group labels. ``"within_outcome"`` (default): positives among
+        themselves and negatives among themselves (paper Sec. 3.1), so every permuted group
+        keeps its numbers of positives and negatives. It is exact when the groups have the
+        same score distributions given the label (equal ROC curves, whatever the
+        prevalences), a larger null than that of ``"full"``, which permutes all rows and is
+        exact only when the groups' joint distributions of score and label are equal. Both
+        are asymptotically valid for equal AUCs with the studentized statistic.
+    studentize : bool
+        Divide the difference by its DeLong standard error (default). ``False`` permutes
+        the raw difference: not a valid test of equal AUCs (Theorem 1; kept to show the
+        pitfall).
+    n_permutations : int
+        Number of random permutations (and of joint permutations for max-T).
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: the first group of a comparison has the larger AUC.
+    reference : label, optional
+        Group that every other group is compared with (``comparisons="reference"``).
+        Default: the group with the most rows. The difference is group minus reference.
+    comparisons : {"reference", "all"}
+        Each group against `reference`, or all pairs (difference: earlier minus later label).
+    adjust : {"holm", "bonferroni", "maxT", "none"}
+        Family-wise adjustment over comparisons when there are more than two groups. Raw
+        p-values come from two-group tests on each pair's rows. ``"maxT"`` takes the
+        distribution of the maximum statistic over joint permutations of all groups
+        (`n_permutations`, needs ``method="permutation"``).
+    confidence_level : float
+        Level of the DeLong intervals of each AUC and each difference.
+    sample_weight : None
+        Not supported: weighted AUCs and their DeLong variances are not implemented.
+        Passing weights raises ``ValueError``.
+    pos_label : optional
+        Positive label of `y_true` when it is not bool or 0/1.
+    data : pandas.DataFrame or mapping, optional
+        When given, `y_true`, `y_score` and `group` may be column names.
+    return_null : bool
+        Keep the permuted statistics in the result.
+    random_state : None, int, numpy.random.Generator or SeedSequence
+        Seed of the permutations. Permutation b uses its own counter-based stream, so the
+        result is identical for any `n_jobs`.
+    n_jobs : int, optional
+        Threads for the permutations (None: all cores; -1 all, -2 all but one).
+
+    Returns
+    -------
+    AUCTestResult
+
+    Notes
+    -----
+    One permutation costs one O(n) sweep over the rows of the compared groups, sorted
+    once. Degenerate statistics never give NaN: a permuted group without positives or
+    without negatives (possible with ``scheme="full"``) has statistic 0; a zero difference
+    has statistic 0; a non-zero difference whose DeLong variance is 0 (e.g. constant scores
+    against perfect separation) is studentized with the variance
+    :math:`\sum_g A'_g(1-A'_g)/(n_g^+ n_g^-)`, with the AUC shrunk by half a pseudo-pair,
+    :math:`A' = (A\,n^+n^- + 1/2)/(n^+n^- + 1)`. A group with a single positive (negative)
+    contributes :math:`S_{10} = 0` (:math:`S_{01} = 0`). Observed data in which a compared
+    group has no positives or no negatives raise ``ValueError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.auc import auc_test
+    >>> rng = np.random.default_rng(0)
+    >>> group = rng.integers(0, 2, 4000)
+    >>> y_true = rng.random(4000) < np.where(group == 1, 0.2, 0.5)
+    >>> y_score = rng.normal(size=4000) + y_true * (1.0 - 0.3 * group)
+    >>> res = auc_test(y_true, y_score, group, n_permutations=999, random_state=0)
+    >>> res.group_auc.round(3).tolist(), round(res.difference, 3)
+    ([0.764, 0.682], 0.082)
+    >>> round(res.pvalue, 3)
+    0.001
+    """
+    cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group)
+    if sample_weight is not None:
+        raise ValueError(
+            "sample_weight is not supported by auc_test (weighted DeLong variances are not "
+            "implemented); pass sample_weight=None"
+        )
+    y = as_binary(cols["y_true"], "y_true", pos_label)
+    score = as_finite_float(cols["y_score"], "y_score")
+    raw_group = cols["group"]
+    check_same_length(y_true=y, y_score=score, group=raw_group)
+    codes, labels = as_groups(raw_group, "group")
+    check_choice(method, "method", METHODS)
+    check_choice(scheme, "scheme", SCHEMES)
+    check_choice(alternative, "alternative", ALTERNATIVES)
+    check_choice(comparisons, "comparisons", ("reference", "all"))
+    check_choice(adjust, "adjust", ADJUSTMENTS)
+    n_permutations = check_int(n_permutations, "n_permutations", 1)
+    if not isinstance(studentize, (bool, np.bool_)):
+        raise TypeError(f"studentize must be True or False, got {studentize!r}")
+    if not isinstance(confidence_level, (float, int)) or not 0 < confidence_level < 1:
+        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+    if method == "delong" and not studentize:
+        raise ValueError("method='delong' needs the studentized statistic (studentize=True)")
+    if method == "delong" and adjust == "maxT":
+        raise ValueError("adjust='maxT' needs method='permutation'")
+    n_groups = len(labels)
+    if n_groups > _MAX_GROUPS:
+        raise ValueError(f"group has {n_groups} groups; at most {_MAX_GROUPS} supported")
+    n_threads = effective_n_threads(n_jobs)
+
+    order, codes8, y8 = _sort_rows(y, score, codes)
+    srt = _Sorted.build(order, score, y8, codes8)
+    tot, auc, var, _, _, _ = _auc.sweep_groups(srt.packed, srt.codes, srt.n_pos, n_groups)
+    pairs = _comparison_pairs(tot.sum(axis=1), labels, reference, comparisons)
+    _check_defined(tot, labels, np.unique(pairs))
+
+    a, b = pairs[:, 0], pairs[:, 1]
+    difference = auc[a] - auc[b]
+    z = special.ndtri(0.5 + confidence_level / 2.0)
+    se_diff = np.sqrt(var[a] + var[b])
+    diff_interval = (difference - z * se_diff, difference + z * se_diff)
+    se = np.sqrt(var)
+    group_interval = (np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0))
+
+    key = stream_key(random_state) if method == "permutation" else 0
+    observed = np.empty(len(pairs))
+    pvalues = np.empty(len(pairs))
+    counts = np.zeros(len(pairs))
+    nulls = []
+    local = np.array([[0, 1]], dtype=np.intp)
+    for c, (ga, gb) in enumerate(pairs):
+        if n_groups == 2 and (ga, gb) == (0, 1):
+            sub = srt
+        else:
+            remap = np.full(256, 255, dtype=np.uint8)
+            remap[ga], remap[gb] = 0, 1
+            sub_order = order
+            if n_groups > 2:
+                codes_sorted = codes8[order]
+                sub_order = order[(codes_sorted == ga) | (codes_sorted == gb)]
+            sub = _Sorted.build(sub_order, score, y8, codes8, remap)
+        observed[c] = _auc.pair_statistics(sub.packed, sub.codes, sub.n_pos, 2, local, studentize)[
+            0
+        ]
+        if method == "delong":
+            pvalues[c] = asymptotic_pvalue(observed[c], alternative)
+            continue
+        sizes = _strata_sizes(sub, 2, scheme)
+        null = _auc.permute_two(
+            sub.packed,
+            sub.n_pos,
+            sizes,
+            scheme == "within_outcome",
+            studentize,
+            n_permutations,
+            key,
+            c,
+            n_threads,
+        )
+        pvalues[c], counts[c] = monte_carlo_pvalue(null, observed[c], alternative)
+        nulls.append(null)
+
+    adjusted = None
+    if len(pairs) > 1:
+        if adjust == "maxT":
+            sizes = _strata_sizes(srt, n_groups, scheme)
+            joint = _auc.permute(
+                srt.packed,
+                srt.n_pos,
+                sizes,
+                scheme == "within_outcome",
+                pairs,
+                studentize,
+                n_permutations,
+                key,
+                len(pairs),
+                n_threads,
+            )
+            adjusted = np.maximum(maxt_pvalues(joint, observed, alternative), pvalues)
+        else:
+            adjusted = adjust_pvalues(pvalues, adjust)
+
+    single = len(pairs) == 1
+    interval = None
+    if method == "permutation":
+        lo, hi = wilson_interval(counts, n_permutations)
+        interval = (float(lo[0]), float(hi[0])) if single else (lo, hi)
+    null_out = None
+    if return_null and nulls:
+        null_out = nulls[0] if single else np.column_stack(nulls)
+
+    def pick(x):
+        return float(x[0]) if single else x
+
+    return AUCTestResult(
+        statistic=pick(observed),
+        pvalue=pick(pvalues),
+        difference=pick(difference),
+        difference_interval=(pick(diff_interval[0]), pick(diff_interval[1])),
+        groups=labels,
+        group_auc=auc,
+        group_variance=var,
+        group_interval=group_interval,
+        group_n_pos=tot[:, 1].copy(),
+        group_n_neg=tot[:, 0].copy(),
+        comparisons=[(labels[i], labels[j]) for i, j in pairs],
+        method=method,
+        scheme=scheme if method == "permutation" else None,
+        studentize=bool(studentize),
+        alternative=alternative,
+        confidence_level=float(confidence_level),
+        n_permutations=n_permutations if method == "permutation" else None,
+        pvalue_adjusted=adjusted,
+        adjust=adjust if adjusted is not None else None,
+        pvalue_interval=interval,
+        null_distribution=null_out,
+    )
+
+
+def _strata_sizes(srt: _Sorted, n_groups: int, scheme: str) -> np.ndarray:
+    """Group sizes per stratum: (1, K) for the full scheme, (2, K) within outcome."""
+    pos = np.bincount(srt.codes[: srt.n_pos], minlength=n_groups)
+    neg = np.bincount(srt.codes[srt.n_pos :], minlength=n_groups)
+    sizes = np.vstack([pos, neg]) if scheme == "within_outcome" else (pos + neg)[None, :]
+    return np.ascontiguousarray(sizes, dtype=np.int64)

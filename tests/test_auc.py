@@ -1,0 +1,246 @@
+"""Tests of fastfair.auc: AUC and DeLong against sklearn and brute force, permutation
+kernels, reproducibility across thread counts, validity by simulation, bad input."""
+
+import numpy as np
+import pytest
+
+import fastfair.auc as ffauc
+from fastfair import _auc
+
+sklearn_metrics = pytest.importorskip("sklearn.metrics")
+
+
+def brute_delong(y, s):
+    """O(n^2) AUC, DeLong variance and placements (METHODS.md 1.5)."""
+    pos, neg = s[y == 1], s[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    s10 = v10.var(ddof=1) if len(pos) > 1 else 0.0
+    s01 = v01.var(ddof=1) if len(neg) > 1 else 0.0
+    return psi.mean(), s10 / len(pos) + s01 / len(neg), v10, v01, s10, s01
+
+
+def make(rng, n, ties=False, n_groups=2, prevalence=0.4):
+    y = (rng.random(n) < prevalence).astype(int)
+    s = rng.normal(size=n) + y
+    if ties:
+        s = np.round(s * 2) / 2  # heavy ties: about 12 distinct values
+    g = rng.integers(0, n_groups, n)
+    return y, s, g
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_auc_matches_sklearn_and_bruteforce(ties):
+    rng = np.random.default_rng(1)
+    y, s, g = make(rng, 600, ties=ties, n_groups=3)
+    res = ffauc.delong(y, s, g, return_placements=True)
+    for k in range(3):
+        m = g == k
+        auc, var, v10, v01, s10, s01 = brute_delong(y[m], s[m])
+        assert res.auc[k] == pytest.approx(sklearn_metrics.roc_auc_score(y[m], s[m]), abs=1e-14)
+        assert res.auc[k] == pytest.approx(auc, abs=1e-14)
+        assert res.variance[k] == pytest.approx(var, rel=1e-10)
+        assert res.s10[k] == pytest.approx(s10, rel=1e-10)
+        assert res.s01[k] == pytest.approx(s01, rel=1e-10)
+        np.testing.assert_allclose(res.placements[m & (y == 1)], v10, atol=1e-14)
+        np.testing.assert_allclose(res.placements[m & (y == 0)], v01, atol=1e-14)
+        assert (res.n_pos[k], res.n_neg[k]) == ((y[m] == 1).sum(), (y[m] == 0).sum())
+
+
+def test_delong_single_group_and_all_tied():
+    rng = np.random.default_rng(2)
+    y = rng.random(50) < 0.5
+    s = rng.integers(0, 3, 50).astype(float)
+    res = ffauc.delong(y, s)
+    auc, var, *_ = brute_delong(y.astype(int), s)
+    assert res.auc[0] == pytest.approx(auc) and res.variance[0] == pytest.approx(var)
+    const = ffauc.delong(y, np.ones(50))
+    assert const.auc[0] == 0.5 and const.variance[0] == 0.0
+    assert "DeLongResult" in repr(res)
+
+
+def test_pair_statistic_matches_formula():
+    rng = np.random.default_rng(3)
+    y, s, g = make(rng, 400, ties=True)
+    d = ffauc.delong(y, s, g)
+    res = ffauc.auc_test(y, s, g, reference=0, method="delong")
+    z = (d.auc[1] - d.auc[0]) / np.sqrt(d.variance.sum())
+    assert res.statistic == pytest.approx(z, rel=1e-12)
+    assert res.difference == pytest.approx(d.auc[1] - d.auc[0])
+    lo, hi = res.difference_interval
+    assert hi - lo == pytest.approx(2 * 1.959963984540054 * np.sqrt(d.variance.sum()))
+    raw = ffauc.auc_test(y, s, g, reference=0, studentize=False, n_permutations=9)
+    assert raw.statistic == pytest.approx(d.auc[1] - d.auc[0])
+
+
+def test_permutation_kernels_agree_on_distribution():
+    """Byte-code (K groups) and bitmap (two groups) kernels: same null distribution."""
+    rng = np.random.default_rng(4)
+    y, s, g = make(rng, 300, ties=True)
+    order, codes8, y8 = ffauc._sort_rows(y.astype(np.uint8), s, g)
+    srt = ffauc._Sorted.build(order, s, y8, codes8)
+    pairs = np.array([[0, 1]], dtype=np.intp)
+    for within in (False, True):
+        sizes = ffauc._strata_sizes(srt, 2, "within_outcome" if within else "full")
+        a = _auc.permute(srt.packed, srt.n_pos, sizes, within, pairs, True, 4000, 5, 0)[:, 0]
+        b = _auc.permute_two(srt.packed, srt.n_pos, sizes, within, True, 4000, 6, 0)
+        assert abs(a.mean() - b.mean()) < 0.1 and abs(a.std() - b.std()) < 0.07
+        assert np.isfinite(a).all() and np.isfinite(b).all()
+
+
+def test_identity_assignment_gives_observed():
+    """A permutation kernel fed the observed assignment reproduces the observed statistic."""
+    rng = np.random.default_rng(5)
+    y, s, g = make(rng, 200, ties=True)
+    order, codes8, y8 = ffauc._sort_rows(y.astype(np.uint8), s, g)
+    srt = ffauc._Sorted.build(order, s, y8, codes8)
+    pairs = np.array([[0, 1]], dtype=np.intp)
+    obs = _auc.pair_statistics(srt.packed, srt.codes, srt.n_pos, 2, pairs, True)[0]
+    _, auc, var, *_ = _auc.sweep_groups(srt.packed, srt.codes, srt.n_pos, 2)
+    assert obs == pytest.approx((auc[0] - auc[1]) / np.sqrt(var.sum()), rel=1e-13)
+
+
+@pytest.mark.parametrize("scheme", ["full", "within_outcome"])
+def test_same_result_for_any_n_jobs(scheme):
+    rng = np.random.default_rng(6)
+    y, s, g = make(rng, 5000, ties=True, n_groups=3)
+    kw = dict(scheme=scheme, n_permutations=999, random_state=3, return_null=True, adjust="maxT")
+    r1 = ffauc.auc_test(y, s, g, n_jobs=1, **kw)
+    r2 = ffauc.auc_test(y, s, g, n_jobs=2, **kw)
+    np.testing.assert_array_equal(r1.null_distribution, r2.null_distribution)
+    np.testing.assert_array_equal(r1.pvalue, r2.pvalue)
+    np.testing.assert_array_equal(r1.pvalue_adjusted, r2.pvalue_adjusted)
+
+
+def test_within_outcome_keeps_label_counts_and_detects_difference():
+    rng = np.random.default_rng(7)
+    n = 3000
+    g = rng.integers(0, 2, n)
+    y = rng.random(n) < 0.4
+    s = rng.normal(size=n) + y * (1.0 - 0.5 * g)
+    res = ffauc.auc_test(y, s, g, n_permutations=499, random_state=0, reference=1)
+    assert res.pvalue < 0.01 and res.difference > 0
+    assert res.pvalue_interval[0] <= res.pvalue <= res.pvalue_interval[1]
+    less = ffauc.auc_test(
+        y, s, g, n_permutations=199, random_state=0, reference=1, alternative="less"
+    )
+    assert less.pvalue > 0.9
+    text = repr(res)
+    assert "AUCTestResult" in text and "1 - 1" not in text and "0 - 1" in text
+
+
+def test_many_groups_reference_all_and_adjustments():
+    rng = np.random.default_rng(8)
+    y, s, g = make(rng, 3000, n_groups=4)
+    labels = np.array(["a", "b", "c", "d"])[g]
+    res = ffauc.auc_test(y, s, labels, n_permutations=199, random_state=1, reference="b")
+    assert [c[1] for c in res.comparisons] == ["b", "b", "b"]
+    assert res.pvalue_adjusted.shape == (3,) and (res.pvalue_adjusted >= res.pvalue).all()
+    d = ffauc.delong(y, s, labels)
+    for c, (a, _) in enumerate(res.comparisons):
+        k = list(d.groups).index(a)
+        assert res.difference[c] == pytest.approx(d.auc[k] - d.auc[1])
+    allp = ffauc.auc_test(y, s, labels, comparisons="all", method="delong", adjust="bonferroni")
+    assert len(allp.comparisons) == 6
+    np.testing.assert_allclose(allp.pvalue_adjusted, np.minimum(1, 6 * allp.pvalue))
+
+
+def test_default_reference_is_largest_group_and_data_columns():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(9)
+    y, s, _ = make(rng, 900)
+    g = np.where(rng.random(900) < 0.7, "big", "small")
+    df = pd.DataFrame({"y": y, "s": s, "g": g})
+    res = ffauc.auc_test("y", "s", "g", data=df, method="delong")
+    assert res.comparisons == [("small", "big")]
+
+
+def _null_data(rng, n_a, n_b, weak):
+    y_a = rng.random(n_a) < 0.8
+    y_b = rng.random(n_b) < (0.2 if weak else 0.8)
+    s_a = rng.normal(size=n_a) + y_a
+    pos_b = rng.normal(np.sqrt(5.0), 3.0, n_b) if weak else rng.normal(1.0, 1.0, n_b)
+    s_b = np.where(y_b, pos_b, rng.normal(size=n_b))
+    return np.r_[y_a, y_b], np.r_[s_a, s_b], np.r_[np.zeros(n_a, int), np.ones(n_b, int)]
+
+
+def _rate(weak, scheme, studentize, n_sim=300, seed=11):
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for i in range(n_sim):
+        y, s, g = _null_data(rng, 200, 200, weak)
+        res = ffauc.auc_test(
+            y,
+            s,
+            g,
+            scheme=scheme,
+            studentize=studentize,
+            n_permutations=199,
+            random_state=i,
+            n_jobs=1,
+        )
+        hits += res.pvalue <= 0.05
+    return hits / n_sim
+
+
+def test_validity_weak_null_studentized_holds_raw_does_not():
+    """Equal AUC, prevalence 0.8 vs 0.2, positive scores N(1,1) vs N(2.24,3) (Theorems 1-2).
+
+    Full runs: validation/auc_validity.py. 3 binomial SE at n_sim = 300 is 0.038.
+    """
+    se3 = 3 * np.sqrt(0.05 * 0.95 / 300)
+    stud = _rate(True, "full", True)
+    raw = _rate(True, "full", False)
+    assert abs(stud - 0.05) <= se3
+    assert raw > 0.05 + se3  # measured 0.19 in validation/results/auc_validity.txt
+
+
+def test_validity_strong_null_exact():
+    """Same distribution in both groups: every variant is exact (3 SE at 400 sims: 0.033)."""
+    se3 = 3 * np.sqrt(0.05 * 0.95 / 400)
+    assert abs(_rate(False, "full", False, n_sim=400, seed=12) - 0.05) <= se3
+    assert abs(_rate(False, "within_outcome", True, n_sim=400, seed=21) - 0.05) <= se3
+
+
+def test_degenerate_groups():
+    rng = np.random.default_rng(10)
+    y = rng.random(200) < 0.5
+    g = np.repeat([0, 1], 100)
+    s = np.where(g == 0, 1.0, rng.normal(size=200) + 3 * y)  # group 0 constant scores
+    res = ffauc.auc_test(y, s, g, n_permutations=99, random_state=0, scheme="full")
+    assert res.group_auc[0] == 0.5 and res.group_variance[0] == 0.0
+    assert np.isfinite(res.statistic) and np.isfinite(res.pvalue)
+    # zero variance in both groups with a non-zero difference: shrunk variance, finite
+    s2 = np.where(g == 0, 1.0, y.astype(float))  # group 1 perfectly separated
+    res2 = ffauc.auc_test(y, s2, g, method="delong")
+    assert res2.group_auc.tolist() == [0.5, 1.0] and res2.group_variance.tolist() == [0, 0]
+    assert np.isfinite(res2.statistic) and abs(res2.statistic) > 10
+    same = ffauc.auc_test(y, np.ones(200), g, method="delong")
+    assert same.statistic == 0.0
+
+
+def test_bad_input():
+    rng = np.random.default_rng(11)
+    y, s, g = make(rng, 100)
+    with pytest.raises(ValueError, match="no positives"):
+        ffauc.auc_test(np.where(g == 1, 0, y), s, g)
+    with pytest.raises(ValueError, match="no negatives"):
+        ffauc.delong(np.where(g == 0, 1, y), s, g)
+    bad = s.copy()
+    bad[3] = np.nan
+    with pytest.raises(ValueError, match="y_score contains NaN"):
+        ffauc.auc_test(y, bad, g)
+    with pytest.raises(ValueError, match="same length"):
+        ffauc.auc_test(y, s[:-1], g)
+    with pytest.raises(ValueError, match="scheme"):
+        ffauc.auc_test(y, s, g, scheme="conditional")
+    with pytest.raises(ValueError, match="studentize"):
+        ffauc.auc_test(y, s, g, method="delong", studentize=False)
+    with pytest.raises(ValueError, match="sample_weight"):
+        ffauc.auc_test(y, s, g, sample_weight=np.ones(100))
+    with pytest.raises(ValueError, match="at least 2 groups"):
+        ffauc.auc_test(y, s, np.zeros(100))
+    with pytest.raises(TypeError, match="n_permutations"):
+        ffauc.auc_test(y, s, g, n_permutations=10.5)
+    with pytest.raises(ValueError, match="binary"):
+        ffauc.auc_test(np.arange(100) % 3, s, g)
