@@ -1,0 +1,588 @@
+"""The `fastfair` command line: a complete fairness audit of a table of predictions.
+
+    fastfair audit DATA --label COL (--pred COL | --score COL [--threshold T]) --group COL
+    fastfair audit --demo
+    fastfair plan --metric tpr --rate tpr=0.68,0.79 --rate prevalence=0.35,0.44 --tau 0.1
+
+Exit status 0 on success, 2 with a one-line reason on bad input. Nothing is written unless
+asked (--json, --report); files are written atomically (temporary file, then rename).
+The JSON keys are documented in docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+import tempfile
+import time
+from importlib import resources
+
+import numpy as np
+
+import fastfair
+from fastfair._pvalues import adjust_pvalues
+
+DEFAULT_METRICS = ["tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds"]
+DEMO_FILE = "adult_demo.csv"
+JSON_SCHEMA_VERSION = 1
+
+
+class CLIError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+# --------------------------------------------------------------------------------------
+# Reading data
+# --------------------------------------------------------------------------------------
+
+
+def read_table(path: str) -> dict[str, np.ndarray]:
+    """Columns of a CSV or Parquet file as numpy arrays (numeric where every value parses)."""
+    if not os.path.exists(path):
+        raise CLIError(f"no such file: {path}")
+    if path.endswith((".parquet", ".pq")):
+        try:
+            import pyarrow.parquet as pq
+        except ImportError as exc:
+            raise CLIError("reading Parquet needs pyarrow: pip install pyarrow") from exc
+        try:
+            table = pq.read_table(path)
+        except Exception as exc:
+            raise CLIError(f"cannot read {path} as Parquet: {exc}") from exc
+        return {name: table.column(name).to_numpy() for name in table.column_names}
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            rows = list(csv.reader(fh))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise CLIError(f"cannot read {path} as CSV: {exc}") from exc
+    if len(rows) < 2:
+        raise CLIError(f"{path} has no data rows")
+    header, body = rows[0], rows[1:]
+    if any(len(r) != len(header) for r in body):
+        raise CLIError(f"{path}: rows have different numbers of fields than the header")
+    columns = {}
+    for j, name in enumerate(header):
+        raw = np.array([r[j] for r in body], dtype=object)
+        try:
+            columns[name] = raw.astype(np.float64)
+        except ValueError:
+            columns[name] = raw.astype(str)
+    return columns
+
+
+def _column(table: dict, name: str, role: str) -> np.ndarray:
+    if name not in table:
+        raise CLIError(f"unknown {role} column {name!r}; available: {', '.join(table)}")
+    return table[name]
+
+
+def _binary(values: np.ndarray, name: str, pos_label) -> np.ndarray:
+    try:
+        return fastfair._validation.as_binary(values, name, pos_label)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(str(exc)) from exc
+
+
+# --------------------------------------------------------------------------------------
+# The audit
+# --------------------------------------------------------------------------------------
+
+
+def run_audit(
+    table: dict,
+    *,
+    label: str,
+    group: str,
+    pred: str | None = None,
+    score: str | None = None,
+    threshold: float = 0.5,
+    cluster: str | None = None,
+    reference=None,
+    metrics=None,
+    permutations: int = 9999,
+    alpha: float = 0.05,
+    seed: int | None = 0,
+    jobs: int | None = None,
+    pos_label=None,
+    min_group_size: int = 10,
+    progress=None,
+    keep_nulls: bool = False,
+) -> dict:
+    """Run every applicable test; return the JSON-ready audit (see docs/cli.md)."""
+    if pred is None and score is None:
+        raise CLIError("give --pred (binary predictions) or --score (scores to threshold)")
+    y = _binary(_column(table, label, "label"), "label", pos_label)
+    scores = None
+    if score is not None:
+        scores = np.asarray(_column(table, score, "score"))
+        if scores.dtype.kind not in "fiu" or not np.isfinite(scores).all():
+            raise CLIError(f"score column {score!r} must be numeric with no missing values")
+    if pred is not None:
+        yhat = _binary(_column(table, pred, "prediction"), "prediction", pos_label)
+    else:
+        yhat = (scores >= threshold).astype(np.uint8)
+    groups = _column(table, group, "group")
+    labels, sizes = np.unique(groups, return_counts=True)
+    if len(labels) < 2:
+        raise CLIError(f"group column {group!r} has a single group ({labels[0]!r})")
+    small = [(g, s) for g, s in zip(labels.tolist(), sizes.tolist()) if s < min_group_size]
+    if small:
+        g, s = small[0]
+        raise CLIError(
+            f"group {g!r} has only {s} rows (at least {min_group_size} needed; "
+            "see --min-group-size)"
+        )
+    if reference is not None:
+        matches = [g for g in labels.tolist() if str(g) == str(reference)]
+        if not matches:
+            raise CLIError(f"reference {reference!r} is not a group; groups: {labels.tolist()}")
+        reference = matches[0]
+    metrics = metrics or DEFAULT_METRICS
+    tests, nulls = [], {}
+    steps = len(metrics) + (scores is not None) * 2
+    tick = progress(steps) if progress else (lambda: None)
+
+    for metric in metrics:
+        try:
+            res = fastfair.permutation_test(
+                y,
+                yhat,
+                groups,
+                metric=metric,
+                reference=reference,
+                n_permutations=permutations,
+                random_state=seed,
+                n_jobs=jobs,
+                return_null=keep_nulls,
+            )
+        except ValueError as exc:
+            tests.append(dict(family="confusion", metric=metric, error=str(exc)))
+            tick()
+            continue
+        stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
+        values = res.group_values.reshape(len(res.groups), -1)
+        dens = res.group_denominators.reshape(len(res.groups), -1)
+        index = {g: k for k, g in enumerate(res.groups.tolist())}
+        for c, (a, b) in enumerate(res.comparisons):
+            row = dict(
+                family="confusion",
+                metric=metric,
+                group=a,
+                reference=b,
+                value_group=_num(values[index[a]]),
+                value_reference=_num(values[index[b]]),
+                difference=_num(values[index[a]] - values[index[b]]),
+                statistic=float(stats[c]),
+                pvalue=float(pvals[c]),
+                method=res.method,
+                scheme=res.scheme,
+                n_group=_num(dens[index[a]]),
+                n_reference=_num(dens[index[b]]),
+            )
+            tests.append(row)
+            if keep_nulls and len(res.comparisons) == 1:
+                nulls[metric] = (res.null_distribution, res.null_probabilities, res.statistic)
+        tick()
+
+    if scores is not None and hasattr(fastfair, "auc_test"):
+        tests.extend(_auc_rows(y, scores, groups, reference, permutations, seed, jobs))
+        tick()
+    parity = None
+    if scores is not None and hasattr(fastfair, "predictive_parity_test"):
+        parity, parity_rows = _parity_rows(table, y, scores, groups, cluster, alpha, seed, jobs)
+        tests.extend(parity_rows)
+        tick()
+
+    valid = [t for t in tests if "pvalue" in t]
+    adjusted = adjust_pvalues([t["pvalue"] for t in valid], "holm") if valid else []
+    for t, p_adj in zip(valid, adjusted):
+        t["pvalue_adjusted"] = float(p_adj)
+        t["verdict"] = "DIFFERENCE" if p_adj <= alpha else "no evidence"
+    groups_summary = [
+        dict(
+            group=g,
+            n=int(s),
+            base_rate=float(y[groups == g].mean()),
+            selection_rate=float(yhat[groups == g].mean()),
+        )
+        for g, s in zip(labels.tolist(), sizes.tolist())
+    ]
+    return dict(
+        schema_version=JSON_SCHEMA_VERSION,
+        fastfair_version=fastfair.__version__,
+        n_rows=len(y),
+        alpha=alpha,
+        adjustment="holm over all tests in the table",
+        columns=dict(
+            label=label,
+            pred=pred,
+            score=score,
+            threshold=threshold if pred is None else None,
+            group=group,
+            cluster=cluster,
+        ),
+        seed=seed,
+        groups=groups_summary,
+        tests=tests,
+        parity=parity,
+        _nulls=nulls,
+    )
+
+
+def _num(x):
+    x = np.asarray(x, dtype=float)
+    return float(x.ravel()[0]) if x.size == 1 else [float(v) for v in x.ravel()]
+
+
+def _auc_rows(y, scores, groups, reference, permutations, seed, jobs):
+    try:
+        res = fastfair.auc_test(
+            y,
+            scores,
+            groups,
+            reference=reference,
+            n_permutations=permutations,
+            random_state=seed,
+            n_jobs=jobs,
+        )
+    except ValueError as exc:
+        return [dict(family="auc", metric="auc", error=str(exc))]
+    stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
+    auc = dict(zip(res.groups.tolist(), np.atleast_1d(res.group_auc).tolist()))
+    rows = []
+    for c, (a, b) in enumerate(res.comparisons):
+        rows.append(
+            dict(
+                family="auc",
+                metric="auc",
+                group=a,
+                reference=b,
+                value_group=auc[a],
+                value_reference=auc[b],
+                difference=auc[a] - auc[b],
+                statistic=float(stats[c]),
+                pvalue=float(pvals[c]),
+                method=res.method,
+                scheme=res.scheme,
+            )
+        )
+    return rows
+
+
+def _parity_rows(table, y, scores, groups, cluster, alpha, seed, jobs):
+    clusters = None if cluster is None else _column(table, cluster, "cluster")
+    try:
+        res = fastfair.predictive_parity_test(
+            y, scores, groups, cluster=clusters, random_state=seed, n_jobs=jobs
+        )
+    except ValueError as exc:
+        return None, [dict(family="parity", metric="predictive_parity", error=str(exc))]
+    summary = res.to_dict() if hasattr(res, "to_dict") else None
+    rows = [
+        dict(
+            family="parity",
+            metric="predictive_parity (grid, simultaneous)",
+            group="all",
+            reference="-",
+            statistic=float(np.nanmax(np.abs(np.atleast_1d(res.statistic)))),
+            pvalue=float(res.pvalue),
+            method="multiplier bootstrap",
+            scheme="clustered" if cluster else "rows",
+        )
+    ]
+    return summary, rows
+
+
+# --------------------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------------------
+
+
+def _fmt(x, digits=4):
+    if x is None:
+        return "-"
+    if isinstance(x, list):
+        return "/".join(_fmt(v, digits) for v in x)
+    if isinstance(x, str):
+        return x
+    if x != 0 and abs(x) < 10 ** (-digits):
+        return f"{x:.1e}"
+    return f"{x:.{digits}f}"
+
+
+def format_audit(audit: dict) -> str:
+    """The printed table."""
+    head = (
+        f"fastfair {audit['fastfair_version']} audit: {audit['n_rows']:,} rows, "
+        f"alpha = {audit['alpha']}, p-values adjusted (Holm) over all {len(audit['tests'])} tests"
+    )
+    header = [
+        "metric",
+        "group vs reference",
+        "value",
+        "reference",
+        "difference",
+        "statistic",
+        "p-value",
+        "adjusted",
+        "verdict",
+    ]
+    rows = []
+    for t in audit["tests"]:
+        if "error" in t:
+            rows.append([t["metric"], "-", "-", "-", "-", "-", "-", "-", "error: " + t["error"]])
+            continue
+        rows.append(
+            [
+                t["metric"],
+                f"{t['group']} vs {t['reference']}",
+                _fmt(t.get("value_group")),
+                _fmt(t.get("value_reference")),
+                _fmt(t.get("difference")),
+                _fmt(t["statistic"], 3),
+                _fmt(t["pvalue"]),
+                _fmt(t["pvalue_adjusted"]),
+                t["verdict"],
+            ]
+        )
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = [head, ""]
+    for r in [header, *rows]:
+        lines.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines.insert(3, "  ".join("-" * w for w in widths))
+    groups = ", ".join(f"{g['group']} (n={g['n']:,})" for g in audit["groups"])
+    lines += [
+        "",
+        f"groups: {groups}",
+        "verdict DIFFERENCE: the metric differs between the groups at the adjusted level.",
+    ]
+    return "\n".join(lines)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write text to path through a temporary file in the same folder, then rename."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fastfair-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def audit_json(audit: dict) -> str:
+    public = {k: v for k, v in audit.items() if not k.startswith("_")}
+    return json.dumps(public, indent=2, default=_json_default)
+
+
+def _json_default(obj):
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    raise TypeError(f"cannot serialize {type(obj).__name__}")
+
+
+# --------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------
+
+
+def _progress_factory(quiet: bool):
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        tqdm = None
+
+    def make(total):
+        if tqdm is not None:
+            bar = tqdm(total=total, file=sys.stderr, desc="tests", leave=False)
+            return lambda: bar.update(1)
+        state = {"done": 0}
+
+        def tick():
+            state["done"] += 1
+            print(f"\r  tests {state['done']}/{total}", end="", file=sys.stderr, flush=True)
+
+        return tick
+
+    return make
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fastfair", description="Statistical fairness audits.")
+    parser.add_argument("--version", action="version", version=fastfair.__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    audit = sub.add_parser("audit", help="test fairness metrics on a table of predictions")
+    audit.add_argument("data", nargs="?", help="CSV or Parquet file")
+    audit.add_argument(
+        "--demo",
+        action="store_true",
+        help="audit the bundled UCI Adult demo (label, score, prediction, sex, race)",
+    )
+    audit.add_argument("--label", help="binary outcome column")
+    audit.add_argument("--pred", help="binary prediction column")
+    audit.add_argument("--score", help="score column (predictions = score >= threshold)")
+    audit.add_argument("--threshold", type=float, default=0.5)
+    audit.add_argument("--group", help="protected-group column")
+    audit.add_argument("--cluster", help="user/cluster column (dependent rows, predictive parity)")
+    audit.add_argument("--reference", help="reference group (default: the largest)")
+    audit.add_argument(
+        "--metrics",
+        nargs="+",
+        default=None,
+        help=f"confusion metrics (default: {' '.join(DEFAULT_METRICS)})",
+    )
+    audit.add_argument("--pos-label", help="positive value of label/prediction if not 0/1")
+    audit.add_argument("--permutations", type=int, default=9999)
+    audit.add_argument("--alpha", type=float, default=0.05)
+    audit.add_argument("--seed", type=int, default=0)
+    audit.add_argument("--jobs", type=int, default=None)
+    audit.add_argument("--min-group-size", type=int, default=10)
+    audit.add_argument("--json", metavar="OUT", help="write the results as JSON")
+    audit.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
+    audit.add_argument("--quiet", action="store_true", help="no progress output")
+
+    plan = sub.add_parser("plan", help="sample size for a fairness audit")
+    plan.add_argument("--metric", required=True)
+    plan.add_argument(
+        "--rate",
+        action="append",
+        default=[],
+        metavar="NAME=G1,G2",
+        help="per-group rates, e.g. tpr=0.68,0.79 (repeat for prevalence, ...)",
+    )
+    plan.add_argument("--tau", type=float, required=True, help="difference to detect")
+    plan.add_argument("--u-tol", type=float, default=0.0)
+    plan.add_argument("--alpha", type=float, default=0.05)
+    plan.add_argument("--power", type=float, default=0.8)
+    plan.add_argument("--allocation", default="neyman", help="neyman, equal, or a fraction")
+    plan.add_argument("--alternative", default="two-sided", choices=["two-sided", "greater"])
+    plan.add_argument("--json", metavar="OUT")
+    return parser
+
+
+def _audit_command(args) -> int:
+    if args.demo:
+        if args.data:
+            raise CLIError("give DATA or --demo, not both")
+        path = str(resources.files("fastfair") / "data" / DEMO_FILE)
+        args.label = args.label or "label"
+        args.score = args.score or ("score" if not args.pred else None)
+        args.group = args.group or "sex"
+    else:
+        if not args.data:
+            raise CLIError("give a DATA file (CSV or Parquet) or --demo")
+        path = args.data
+        missing = [o for o in ("label", "group") if getattr(args, o) is None]
+        if missing:
+            raise CLIError(f"--{missing[0]} is required")
+    if not 0 < args.alpha < 1:
+        raise CLIError(f"--alpha must be in (0, 1), got {args.alpha}")
+    if args.permutations < 1:
+        raise CLIError(f"--permutations must be >= 1, got {args.permutations}")
+    pos_label = args.pos_label
+    table = read_table(path)
+    if pos_label is not None and table.get(args.label, np.array([])).dtype.kind == "f":
+        pos_label = float(pos_label)
+    start = time.perf_counter()
+    audit = run_audit(
+        table,
+        label=args.label,
+        group=args.group,
+        pred=args.pred,
+        score=args.score,
+        threshold=args.threshold,
+        cluster=args.cluster,
+        reference=args.reference,
+        metrics=args.metrics,
+        permutations=args.permutations,
+        alpha=args.alpha,
+        seed=args.seed,
+        jobs=args.jobs,
+        pos_label=pos_label,
+        min_group_size=args.min_group_size,
+        progress=_progress_factory(args.quiet),
+        keep_nulls=bool(args.report),
+    )
+    audit["elapsed_seconds"] = round(time.perf_counter() - start, 3)
+    if not args.quiet and sys.stderr.isatty():
+        print("\r", end="", file=sys.stderr)
+    print(format_audit(audit))
+    if args.demo:
+        print(
+            "data: UCI Adult test set (Kohavi 1996; CC BY 4.0), scored by a logistic "
+            "regression fitted on Adult's training set (scripts/build_demo_data.py)"
+        )
+    if args.json:
+        write_atomic(args.json, audit_json(audit))
+    if args.report:
+        from fastfair._report import audit_html
+
+        write_atomic(args.report, audit_html(audit, table=table, args=args))
+    return 0
+
+
+def _plan_command(args) -> int:
+    rates = {}
+    for item in args.rate:
+        name, _, values = item.partition("=")
+        try:
+            rates[name.strip()] = [float(v) for v in values.split(",")]
+        except ValueError as exc:
+            raise CLIError(f"--rate {item!r}: expected NAME=VALUE,VALUE") from exc
+    allocation = args.allocation
+    if allocation not in ("neyman", "equal"):
+        try:
+            allocation = float(allocation)
+        except ValueError as exc:
+            raise CLIError(
+                f"--allocation must be neyman, equal or a fraction: {allocation}"
+            ) from exc
+    try:
+        res = fastfair.sample_size(
+            args.metric,
+            rates=rates or None,
+            tau=args.tau,
+            u_tol=args.u_tol,
+            alpha=args.alpha,
+            power=args.power,
+            allocation=allocation,
+            alternative=args.alternative,
+        )
+    except (ValueError, TypeError) as exc:
+        raise CLIError(str(exc)) from exc
+    print(res)
+    if args.json:
+        fields = {k: v for k, v in vars(res).items() if not k.startswith("_")}
+        write_atomic(args.json, json.dumps(fields, indent=2, default=_json_default))
+    return 0
+
+
+def main(argv=None) -> int:
+    """Entry point of the `fastfair` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "audit":
+            return _audit_command(args)
+        return _plan_command(args)
+    except CLIError as exc:
+        print(f"fastfair: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["main", "read_table", "run_audit"]

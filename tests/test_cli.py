@@ -1,0 +1,239 @@
+"""End-to-end tests of the `fastfair` command line."""
+
+import base64
+import html.parser
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import fastfair
+from fastfair.cli import main
+
+
+def _run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def demo_json(tmp_path_factory):
+    path = tmp_path_factory.mktemp("demo") / "audit.json"
+    assert main(["audit", "--demo", "--quiet", "--permutations", "999", "--json", str(path)]) == 0
+    return json.loads(path.read_text())
+
+
+def test_demo_matches_library(demo_json):
+    from importlib import resources
+
+    table = fastfair.cli.read_table(str(resources.files("fastfair") / "data" / "adult_demo.csv"))
+    y, score, sex = table["label"], table["score"], table["sex"]
+    pred = (score >= 0.5).astype(int)
+    by_metric = {t["metric"]: t for t in demo_json["tests"]}
+    for metric in ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds"):
+        res = fastfair.permutation_test(y, pred, sex, metric=metric, random_state=0)
+        assert by_metric[metric]["pvalue"] == pytest.approx(res.pvalue, rel=1e-12)
+        assert by_metric[metric]["statistic"] == pytest.approx(res.statistic, rel=1e-12)
+        assert by_metric[metric]["group"] == "Female" and by_metric[metric]["reference"] == "Male"
+    auc = fastfair.auc_test(y, score, sex, n_permutations=999, random_state=0)
+    assert by_metric["auc"]["pvalue"] == pytest.approx(auc.pvalue)
+    p = [t["pvalue"] for t in demo_json["tests"] if "pvalue" in t]
+    np.testing.assert_allclose(
+        [t["pvalue_adjusted"] for t in demo_json["tests"] if "pvalue" in t],
+        fastfair._pvalues.adjust_pvalues(p, "holm"),
+    )
+    assert demo_json["schema_version"] == 1 and demo_json["n_rows"] == 16281
+    assert {g["group"] for g in demo_json["groups"]} == {"Female", "Male"}
+
+
+def test_printed_table(capsys, tmp_path):
+    os.chdir(tmp_path)
+    code, out, _ = _run(["audit", "--demo", "--quiet", "--metrics", "tpr", "fpr"], capsys)
+    assert code == 0
+    assert "tpr" in out and "Female vs Male" in out and "verdict" in out
+    assert "Kohavi 1996" in out
+    assert os.listdir(tmp_path) == []  # nothing written unless asked
+
+
+def _write_csv(path, n=400, seed=0, groups=("a", "b", "c")):
+    rng = np.random.default_rng(seed)
+    g = rng.choice(groups, n)
+    y = rng.integers(0, 2, n)
+    s = np.clip(0.3 * y + rng.random(n) * 0.7, 0, 1)
+    with open(path, "w") as fh:
+        fh.write("y,score,pred,grp,user\n")
+        for i in range(n):
+            fh.write(f"{y[i]},{s[i]:.4f},{int(s[i] >= 0.5)},{g[i]},{i // 4}\n")
+    return y, s, g
+
+
+def test_generated_csv_and_parquet(tmp_path, capsys):
+    csv_path = tmp_path / "d.csv"
+    y, s, g = _write_csv(csv_path)
+    out_json = tmp_path / "r.json"
+    code, _, _ = _run(
+        [
+            "audit",
+            str(csv_path),
+            "--label",
+            "y",
+            "--pred",
+            "pred",
+            "--group",
+            "grp",
+            "--reference",
+            "a",
+            "--metrics",
+            "fnr",
+            "--json",
+            str(out_json),
+            "--quiet",
+        ],
+        capsys,
+    )
+    assert code == 0
+    tests = json.loads(out_json.read_text())["tests"]
+    res = fastfair.permutation_test(y, (s >= 0.5).astype(int), g, metric="fnr", reference="a")
+    assert [t["pvalue"] for t in tests] == pytest.approx(list(res.pvalue), rel=1e-9)
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    pq_path = tmp_path / "d.parquet"
+    pq.write_table(pa.table({"y": y, "pred": (s >= 0.5).astype(int), "grp": g}), pq_path)
+    out_pq = tmp_path / "p.json"
+    assert (
+        main(
+            [
+                "audit",
+                str(pq_path),
+                "--label",
+                "y",
+                "--pred",
+                "pred",
+                "--group",
+                "grp",
+                "--reference",
+                "a",
+                "--metrics",
+                "fnr",
+                "--json",
+                str(out_pq),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert [t["pvalue"] for t in json.loads(out_pq.read_text())["tests"]] == pytest.approx(
+        [t["pvalue"] for t in tests]
+    )
+
+
+class _ImageCollector(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.images, self.tags = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        if tag == "img":
+            self.images.append(dict(attrs)["src"])
+
+
+def test_html_report_embeds_images(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    report = tmp_path / "r.html"
+    code, _, _ = _run(
+        ["audit", "--demo", "--quiet", "--permutations", "199", "--report", str(report)], capsys
+    )
+    assert code == 0
+    parser = _ImageCollector()
+    parser.feed(report.read_text())
+    assert "table" in parser.tags and len(parser.images) >= 2
+    for src in parser.images:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary file left
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (
+            ["audit", "missing.csv", "--label", "y", "--pred", "pred", "--group", "grp"],
+            "no such file",
+        ),
+        (
+            ["audit", "{csv}", "--label", "nope", "--pred", "pred", "--group", "grp"],
+            "unknown label column 'nope'; available: y, score, pred, grp, user",
+        ),
+        (
+            ["audit", "{csv}", "--label", "score", "--pred", "pred", "--group", "grp"],
+            "label must be binary",
+        ),
+        (["audit", "{bin}", "--label", "y", "--pred", "pred", "--group", "grp"], "cannot read"),
+        (
+            ["audit", "{csv}", "--label", "y", "--pred", "pred", "--group", "user"],
+            "has only 4 rows",
+        ),
+        (["audit", "{csv}", "--label", "y", "--group", "grp"], "give --pred"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(argv, message, tmp_path, capsys):
+    csv_path = tmp_path / "d.csv"
+    _write_csv(csv_path)
+    binary = tmp_path / "junk.csv"
+    binary.write_bytes(b"\xff\xfe\x00\x81" * 100)
+    argv = [a.format(csv=csv_path, bin=binary) for a in argv]
+    code, _, err = _run(argv, capsys)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("fastfair: error: ")
+    assert message in err
+
+
+def test_plan_command(capsys):
+    code, out, _ = _run(
+        [
+            "plan",
+            "--metric",
+            "tpr",
+            "--rate",
+            "tpr=0.6835,0.7894",
+            "--rate",
+            "prevalence=0.3478,0.4404",
+            "--tau",
+            "0.1059",
+        ],
+        capsys,
+    )
+    assert code == 0
+    expected = fastfair.sample_size(
+        "tpr", rates={"tpr": [0.6835, 0.7894], "prevalence": [0.3478, 0.4404]}, tau=0.1059
+    )
+    assert str(expected) in out
+    code, _, err = _run(["plan", "--metric", "tpr", "--tau", "0.1"], capsys)
+    assert code == 2 and err.startswith("fastfair: error:")
+
+
+def test_console_entry_point():
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fastfair",
+            "audit",
+            "--demo",
+            "--quiet",
+            "--metrics",
+            "tpr",
+            "--permutations",
+            "99",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "tpr" in out and "Female vs Male" in out
