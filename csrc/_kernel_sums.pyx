@@ -1,0 +1,568 @@
+"""Kernel sums on a grid, accumulated cluster by cluster (Nadaraya-Watson with dependent data).
+
+For observations (y_mi, s_mi) of cluster m (a user), group G_m and cluster weight w_m, and
+grid points t_j, the per-cluster sums are
+
+    A_mj = sum_i y_mi K((s_mi - t_j) / h),    B_mj = sum_i K((s_mi - t_j) / h),
+
+with K(u) = exp(-u^2 / 2) (Gaussian, cut at |u| <= 8: K < 1.3e-14 beyond) or 1 - u^2 on
+|u| < 1 (Epanechnikov); kernel constants cancel in every ratio built from these sums.
+`kernel_sums` makes one pass over the observations grouped by cluster, holds A_m. and B_m.
+in a per-thread buffer of length (grid) and adds a_mj = w_m A_mj and b_mj = w_m B_mj to
+per-group totals:
+
+    sum_a[g, j] = sum_{m in g} a_mj            sum_b[g, j] = sum_{m in g} b_mj
+    sum_aa, sum_ab, sum_bb[g, j]: sums of a_mj^2, a_mj b_mj, b_mj^2
+    n_clusters[g, j]: clusters with b_mj > 0
+
+and optionally the cross-grid matrices cov_aa[g, j, k] = sum a_mj a_mk, cov_ab = sum a_mj b_mk,
+cov_bb = sum b_mj b_mk, from which the cluster-robust covariance of the estimates at any two
+grid points follows once the estimates are known. Memory is O(clusters + groups x grid^2),
+never O(observations x grid). Clusters are split into a fixed number of chunks (independent
+of the thread count) whose partial sums are reduced in order, so results are bit-identical
+for any number of threads.
+
+On a uniform grid the Gaussian kernel is evaluated by a multiplicative recurrence: with
+u_j = (s - t_j) / h and d = (t_{j+1} - t_j) / h, K_{j+1} = K_j r_j with r_j = exp(u_j d - d^2/2)
+and r_{j+1} = r_j exp(-d^2): three exp calls per observation instead of one per grid point.
+"""
+import numpy as np
+
+from cython.parallel cimport parallel, prange
+from libc.math cimport INFINITY, ceil, exp, floor, sqrt
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free, malloc
+
+from _core cimport ff_stream_init, ff_stream_t
+from numpy.random cimport bitgen_t
+
+
+cdef extern from "numpy/random/distributions.h" nogil:
+    double random_standard_normal(bitgen_t *bitgen_state)
+
+
+cdef extern from *:
+    """
+    /* y[k] += a * x[k] for k < n, vectorized (the covariance outer products). */
+    static inline void ff_axpy(double *restrict y, const double *restrict x, double a,
+                               Py_ssize_t n)
+    {
+        #ifdef _OPENMP
+        #pragma omp simd
+        #endif
+        for (Py_ssize_t k = 0; k < n; k++) y[k] += a * x[k];
+    }
+    """
+    void ff_axpy(double *y, const double *x, double a, Py_ssize_t n) nogil
+
+
+cdef enum:
+    KERNEL_GAUSSIAN = 0
+    KERNEL_EPANECHNIKOV = 1
+    MAX_CHUNKS = 64
+
+#: Kernel reach in bandwidths: K(u) = 0 (Epanechnikov) or < 1.3e-14 (Gaussian) beyond it.
+GAUSSIAN_REACH = 8.0
+EPANECHNIKOV_REACH = 1.0
+KERNELS = {"gaussian": KERNEL_GAUSSIAN, "epanechnikov": KERNEL_EPANECHNIKOV}
+_REACH = {KERNEL_GAUSSIAN: GAUSSIAN_REACH, KERNEL_EPANECHNIKOV: EPANECHNIKOV_REACH}
+
+# Budget for per-chunk partial sums (bytes): caps the chunk count for large grids.
+_PARTIAL_BUDGET = 48 * 1024 * 1024
+
+
+def kernel_reach(kernel):
+    """Reach of `kernel` ("gaussian" or "epanechnikov") in bandwidths."""
+    return _REACH[KERNELS[kernel]]
+
+
+def sort_by_cluster(const Py_ssize_t[::1] cluster, Py_ssize_t n_clusters,
+                    const Py_ssize_t[::1] group, const double[::1] score=None,
+                    const double[::1] y=None):
+    """Stable counting sort of rows by cluster code, and each cluster's group.
+
+    Returns (order, starts, cluster_group, conflict), or with `score` and `y`
+    (score_sorted, y_sorted, starts, cluster_group, conflict) where the rows are copied in
+    cluster order (no index array: the kernel passes then read memory sequentially).
+    Rows of cluster m are order[starts[m]:starts[m + 1]]; cluster_group[m] is the group
+    code of its rows; conflict is -1, or a row whose group differs from an earlier row of
+    its cluster. O(rows + clusters).
+    """
+    cdef Py_ssize_t n = cluster.shape[0], i, c, pos
+    cdef bint gather = score is not None and y is not None
+    starts_np = np.zeros(n_clusters + 1, dtype=np.intp)
+    cgroup_np = np.full(n_clusters, -1, dtype=np.intp)
+    cdef Py_ssize_t[::1] starts = starts_np, cgroup = cgroup_np
+    cdef Py_ssize_t conflict = -1
+    fill_np = np.empty(n_clusters, dtype=np.intp)
+    cdef Py_ssize_t[::1] fill = fill_np
+    order_np = np.empty(0 if gather else n, dtype=np.intp)
+    s_np = np.empty(n if gather else 0, dtype=np.float64)
+    y_np = np.empty(n if gather else 0, dtype=np.float64)
+    cdef Py_ssize_t[::1] order = order_np
+    cdef double[::1] s_out = s_np, y_out = y_np
+    with nogil:
+        for i in range(n):
+            c = cluster[i]
+            starts[c + 1] += 1
+            if cgroup[c] == -1:
+                cgroup[c] = group[i]
+            elif cgroup[c] != group[i] and conflict == -1:
+                conflict = i
+        for c in range(n_clusters):
+            starts[c + 1] += starts[c]
+            fill[c] = starts[c]
+        if gather:
+            for i in range(n):
+                c = cluster[i]
+                pos = fill[c]
+                s_out[pos] = score[i]
+                y_out[pos] = y[i]
+                fill[c] = pos + 1
+        else:
+            for i in range(n):
+                c = cluster[i]
+                order[fill[c]] = i
+                fill[c] += 1
+    if gather:
+        return s_np, y_np, starts_np, cgroup_np, conflict
+    return order_np, starts_np, cgroup_np, conflict
+
+
+cdef struct grid_t:
+    const double *t
+    Py_ssize_t n
+    int uniform
+    double t0
+    double step
+    double h
+    double reach
+    int kernel
+
+
+cdef inline Py_ssize_t _lower_bound(const double *t, Py_ssize_t n, double x) noexcept nogil:
+    """First index j with t[j] >= x (n if none)."""
+    cdef Py_ssize_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if t[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef inline int _window(const grid_t *gr, double x, Py_ssize_t *jlo, Py_ssize_t *jhi) noexcept nogil:
+    """Grid indices [jlo, jhi] within the kernel's reach of x; returns 0 when empty."""
+    cdef double r = gr.reach * gr.h
+    cdef double a, b
+    if gr.uniform:
+        a = ceil((x - r - gr.t0) / gr.step)
+        b = floor((x + r - gr.t0) / gr.step)
+        if a < 0:
+            a = 0
+        if b > gr.n - 1:
+            b = gr.n - 1
+        if a > b:
+            return 0
+        jlo[0] = <Py_ssize_t> a
+        jhi[0] = <Py_ssize_t> b
+    else:
+        jlo[0] = _lower_bound(gr.t, gr.n, x - r)
+        jhi[0] = _lower_bound(gr.t, gr.n, x + r) - 1
+        if jhi[0] >= gr.n:
+            jhi[0] = gr.n - 1
+        if jlo[0] > jhi[0]:
+            return 0
+    return 1
+
+
+cdef inline int _add_observation(const grid_t *gr, double x, double yi, double *bufa,
+                                 double *bufb, Py_ssize_t *lo, Py_ssize_t *hi) noexcept nogil:
+    """Add K((x - t_j)/h) and yi K(...) to the buffers over x's window; extend [lo, hi]."""
+    cdef Py_ssize_t jlo, jhi, j, j0
+    cdef double u, k, r, q, d, half
+    if not _window(gr, x, &jlo, &jhi):
+        return 0
+    if jlo < lo[0]:
+        lo[0] = jlo
+    if jhi > hi[0]:
+        hi[0] = jhi
+    if gr.kernel == KERNEL_GAUSSIAN and gr.uniform and jhi > jlo:
+        # Start at the grid point nearest x (largest K) and walk outwards.
+        j0 = <Py_ssize_t> floor((x - gr.t0) / gr.step + 0.5)
+        if j0 < jlo:
+            j0 = jlo
+        if j0 > jhi:
+            j0 = jhi
+        d = gr.step / gr.h
+        u = (x - gr.t[j0]) / gr.h
+        q = exp(-d * d)
+        half = 0.5 * d * d
+        k = exp(-0.5 * u * u)
+        bufb[j0] += k
+        bufa[j0] += yi * k
+        r = exp(u * d - half)
+        for j in range(j0 + 1, jhi + 1):
+            k = k * r
+            r = r * q
+            bufb[j] += k
+            bufa[j] += yi * k
+        k = exp(-0.5 * u * u)
+        r = exp(-u * d - half)
+        j = j0 - 1
+        while j >= jlo:
+            k = k * r
+            r = r * q
+            bufb[j] += k
+            bufa[j] += yi * k
+            j -= 1
+    else:
+        for j in range(jlo, jhi + 1):
+            u = (x - gr.t[j]) / gr.h
+            if gr.kernel == KERNEL_GAUSSIAN:
+                k = exp(-0.5 * u * u)
+            else:
+                k = 1.0 - u * u
+                if k <= 0.0:
+                    continue
+            bufb[j] += k
+            bufa[j] += yi * k
+    return 1
+
+
+cdef inline void _fill_cluster(const grid_t *gr, const double *score, const double *y,
+                               const Py_ssize_t *order, Py_ssize_t start, Py_ssize_t stop,
+                               double *bufa, double *bufb, Py_ssize_t *lo, Py_ssize_t *hi,
+                               Py_ssize_t *in_reach) noexcept nogil:
+    """Per-cluster sums A_m., B_m. of rows order[start:stop] into zeroed buffers."""
+    cdef Py_ssize_t r, i
+    lo[0] = gr.n
+    hi[0] = -1
+    for r in range(start, stop):
+        i = order[r] if order != NULL else r
+        in_reach[0] += _add_observation(gr, score[i], y[i], bufa, bufb, lo, hi)
+
+
+cdef grid_t _make_grid(const double[::1] grid, double bandwidth, int kernel):
+    cdef grid_t gr
+    cdef Py_ssize_t n = grid.shape[0], j
+    cdef double step, tol
+    gr.t = &grid[0]
+    gr.n = n
+    gr.h = bandwidth
+    gr.kernel = kernel
+    gr.reach = _REACH[kernel]
+    gr.t0 = grid[0]
+    gr.uniform = 0
+    gr.step = 0.0
+    if n >= 2:
+        step = (grid[n - 1] - grid[0]) / (n - 1)
+        tol = 1e-9 * step
+        gr.uniform = step > 0
+        for j in range(n):
+            if abs(grid[j] - (grid[0] + j * step)) > tol:
+                gr.uniform = 0
+                break
+        gr.step = step
+    return gr
+
+
+def _check_inputs(score, y, order, starts, cluster_group, cluster_weight, grid, bandwidth):
+    n_clusters = starts.shape[0] - 1
+    if cluster_group.shape[0] != n_clusters or cluster_weight.shape[0] != n_clusters:
+        raise ValueError("cluster_group and cluster_weight need one entry per cluster")
+    if score.shape[0] != y.shape[0]:
+        raise ValueError("score and y must have the same length")
+    n_rows = starts[n_clusters] if n_clusters else 0
+    if order is not None and order.shape[0] != n_rows:
+        raise ValueError("order must index every row once (starts[-1] rows)")
+    if n_rows > score.shape[0]:
+        raise ValueError("starts[-1] exceeds the number of rows")
+    if grid.shape[0] < 1 or np.any(np.diff(np.asarray(grid)) <= 0):
+        raise ValueError("grid must be strictly increasing and non-empty")
+    if not bandwidth > 0:
+        raise ValueError(f"bandwidth must be > 0, got {bandwidth!r}")
+
+
+def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[::1] order,
+                const Py_ssize_t[::1] starts, const Py_ssize_t[::1] cluster_group,
+                const double[::1] cluster_weight, Py_ssize_t n_groups,
+                const double[::1] grid, double bandwidth, str kernel="gaussian",
+                bint covariance=False, int n_threads=1):
+    """Per-group kernel sums on a sorted grid, accumulated cluster by cluster.
+
+    Parameters
+    ----------
+    score, y : float64 arrays of shape (n,)
+    order, starts : rows of cluster m are order[starts[m]:starts[m + 1]] (`sort_by_cluster`);
+        order None means rows are already grouped: cluster m is rows starts[m]:starts[m + 1]
+    cluster_group : group code (0..n_groups-1) of each cluster; -1 skips the cluster
+    cluster_weight : w_m of each cluster (1/n_m per user, 1 per observation)
+    grid : strictly increasing evaluation points
+    bandwidth, kernel : h > 0 and "gaussian" or "epanechnikov"
+    covariance : also return the cross-grid matrices cov_aa, cov_ab, cov_bb
+        (n_groups, G, G); cov_aa and cov_bb are symmetric.
+
+    Returns
+    -------
+    dict with sum_a, sum_b, sum_aa, sum_ab, sum_bb, n_clusters (n_groups, G),
+    n_in_reach (n_groups,): rows within the kernel's reach of some grid point, and the
+    cov_* matrices when requested.
+    """
+    _check_inputs(score, y, order, starts, cluster_group, cluster_weight, grid, bandwidth)
+    cdef int kid = KERNELS[kernel]
+    cdef grid_t gr = _make_grid(grid, bandwidth, kid)
+    cdef Py_ssize_t G = grid.shape[0], M = starts.shape[0] - 1, K = n_groups
+    cdef Py_ssize_t diag_width = K * (6 * G + 1)
+    cdef Py_ssize_t cov_width = 3 * K * G * G if covariance else 0
+    cdef Py_ssize_t width = diag_width + cov_width
+    cdef Py_ssize_t n_chunks = max(1, min(MAX_CHUNKS, M // 256 + 1,
+                                          _PARTIAL_BUDGET // (8 * width)))
+    partial = np.zeros((n_chunks, width), dtype=np.float64)
+    cdef double[:, ::1] part = partial
+    cdef Py_ssize_t c, m, j, k, g, lo, hi, cstart, cstop, reach_count
+    cdef double w, aj, bj
+    cdef double *bufa
+    cdef double *bufb
+    cdef double *acc
+    cdef double *caa
+    cdef double *cab
+    cdef double *cbb
+    cdef const double *s_ptr = &score[0]
+    cdef const double *y_ptr = &y[0]
+    cdef const Py_ssize_t *o_ptr = &order[0] if order is not None and order.shape[0] > 0 else NULL
+    cdef bint cov = covariance
+    with nogil, parallel(num_threads=n_threads):
+        bufa = <double *> calloc(G, sizeof(double))
+        bufb = <double *> calloc(G, sizeof(double))
+        for c in prange(n_chunks, schedule='dynamic', chunksize=1):
+            cstart = (M * c) // n_chunks
+            cstop = (M * (c + 1)) // n_chunks
+            acc = &part[c, 0]
+            caa = acc + diag_width
+            cab = caa + K * G * G
+            cbb = cab + K * G * G
+            for m in range(cstart, cstop):
+                g = cluster_group[m]
+                if g < 0:
+                    continue
+                reach_count = 0
+                _fill_cluster(&gr, s_ptr, y_ptr, o_ptr, starts[m], starts[m + 1],
+                              bufa, bufb, &lo, &hi, &reach_count)
+                acc[6 * K * G + g] += reach_count
+                if hi < lo:
+                    continue
+                w = cluster_weight[m]
+                for j in range(lo, hi + 1):
+                    bufa[j] = w * bufa[j]
+                    bufb[j] = w * bufb[j]
+                for j in range(lo, hi + 1):
+                    aj = bufa[j]
+                    bj = bufb[j]
+                    if bj == 0.0 and aj == 0.0:
+                        continue
+                    acc[(0 * K + g) * G + j] += aj
+                    acc[(1 * K + g) * G + j] += bj
+                    acc[(2 * K + g) * G + j] += aj * aj
+                    acc[(3 * K + g) * G + j] += aj * bj
+                    acc[(4 * K + g) * G + j] += bj * bj
+                    if bj > 0.0:
+                        acc[(5 * K + g) * G + j] += 1.0
+                    if cov:
+                        # Upper triangles of cov_aa and cov_bb, full rows of cov_ab.
+                        ff_axpy(&caa[(g * G + j) * G + j], &bufa[j], aj, hi + 1 - j)
+                        ff_axpy(&cbb[(g * G + j) * G + j], &bufb[j], bj, hi + 1 - j)
+                        ff_axpy(&cab[(g * G + j) * G + lo], &bufb[lo], aj, hi + 1 - lo)
+                for j in range(lo, hi + 1):
+                    bufa[j] = 0.0
+                    bufb[j] = 0.0
+        free(bufa)
+        free(bufb)
+    total = partial.sum(axis=0) if n_chunks > 1 else partial[0]
+    diag = total[:6 * K * G].reshape(6, K, G)
+    out = {
+        "sum_a": diag[0].copy(), "sum_b": diag[1].copy(), "sum_aa": diag[2].copy(),
+        "sum_ab": diag[3].copy(), "sum_bb": diag[4].copy(),
+        "n_clusters": diag[5].round().astype(np.int64),
+        "n_in_reach": total[6 * K * G:diag_width].round().astype(np.int64),
+    }
+    if covariance:
+        mats = total[diag_width:].reshape(3, K, G, G)
+        upper = np.triu(np.ones((G, G), dtype=bool))
+        for name, mat in (("cov_aa", mats[0]), ("cov_bb", mats[2])):
+            sym = np.where(upper, mat, np.swapaxes(mat, 1, 2))
+            out[name] = np.ascontiguousarray(sym)
+        out["cov_ab"] = mats[1].copy()
+    return out
+
+
+def cluster_contributions(const double[::1] score, const double[::1] y,
+                          const Py_ssize_t[::1] order, const Py_ssize_t[::1] starts,
+                          const double[::1] grid, double bandwidth, str kernel="gaussian",
+                          int n_threads=1):
+    """Dense per-cluster sums A (clusters, G) and B (clusters, G), unweighted.
+
+    O(clusters x grid) memory: for small data, tests and leave-one-cluster-out work on a
+    subset of clusters. Row m holds A_mj = sum_i y_mi K_mij and B_mj = sum_i K_mij.
+    """
+    cdef Py_ssize_t M = starts.shape[0] - 1, G = grid.shape[0]
+    _check_inputs(score, y, order, starts, np.zeros(M, dtype=np.intp), np.zeros(M), grid,
+                  bandwidth)
+    cdef int kid = KERNELS[kernel]
+    cdef grid_t gr = _make_grid(grid, bandwidth, kid)
+    a_np = np.zeros((M, G), dtype=np.float64)
+    b_np = np.zeros((M, G), dtype=np.float64)
+    cdef double[:, ::1] a = a_np, b = b_np
+    cdef Py_ssize_t m, lo, hi, cnt
+    cdef const double *s_ptr = &score[0]
+    cdef const double *y_ptr = &y[0]
+    cdef const Py_ssize_t *o_ptr = &order[0] if order is not None and order.shape[0] > 0 else NULL
+    if M == 0 or G == 0:
+        return a_np, b_np
+    with nogil:
+        for m in prange(M, num_threads=n_threads, schedule='static'):
+            cnt = 0
+            _fill_cluster(&gr, s_ptr, y_ptr, o_ptr, starts[m], starts[m + 1],
+                          &a[m, 0], &b[m, 0], &lo, &hi, &cnt)
+    return a_np, b_np
+
+
+def loco_cv_loss(const double[::1] score, const double[::1] y, const Py_ssize_t[::1] order,
+                 const Py_ssize_t[::1] starts, const Py_ssize_t[::1] cluster_group,
+                 const double[::1] cluster_weight, Py_ssize_t n_groups,
+                 const double[::1] grid, double bandwidth, const double[::1] fallback,
+                 str kernel="gaussian", int n_threads=1):
+    """Leave-one-cluster-out squared-error loss of the Nadaraya-Watson fit.
+
+    The estimate without cluster m at grid point j is
+    (sum_a[g, j] - w_m A_mj) / (sum_b[g, j] - w_m B_mj); at each row of m it is linearly
+    interpolated between the two grid points around the row's score (use a fine uniform
+    grid spanning the scores). Where the leave-out denominator is below 1e-8 of the group's
+    largest, the group's `fallback` value (its mean outcome) is used instead, so bandwidths
+    too small to predict a cluster from the others are penalized, not ignored.
+    Returns sum_m w_m sum_i (y_mi - f^(-m)(s_mi))^2 / sum_m w_m n_m.
+    """
+    sums = kernel_sums(score, y, order, starts, cluster_group, cluster_weight, n_groups,
+                       grid, bandwidth, kernel, False, n_threads)
+    cdef double[:, ::1] sa = sums["sum_a"], sb = sums["sum_b"]
+    cdef Py_ssize_t G = grid.shape[0], M = starts.shape[0] - 1
+    floor_np = 1e-8 * np.asarray(sums["sum_b"]).max(axis=1)
+    cdef double[::1] floor_b = floor_np
+    cdef int kid = KERNELS[kernel]
+    cdef grid_t gr = _make_grid(grid, bandwidth, kid)
+    cdef Py_ssize_t n_chunks = max(1, min(MAX_CHUNKS, M // 256 + 1))
+    partial = np.zeros((n_chunks, 2), dtype=np.float64)
+    cdef double[:, ::1] part = partial
+    cdef Py_ssize_t c, m, r, i, j, g, lo, hi, cstart, cstop, cnt
+    cdef double w, x, pos, frac, f0, f1, den, fit, resid
+    cdef double *bufa
+    cdef double *bufb
+    cdef const double *s_ptr = &score[0]
+    cdef const double *y_ptr = &y[0]
+    cdef const Py_ssize_t *o_ptr = &order[0] if order is not None and order.shape[0] > 0 else NULL
+    if not gr.uniform or G < 2:
+        raise ValueError("loco_cv_loss needs a uniform grid of at least 2 points")
+    with nogil, parallel(num_threads=n_threads):
+        bufa = <double *> calloc(G, sizeof(double))
+        bufb = <double *> calloc(G, sizeof(double))
+        for c in prange(n_chunks, schedule='dynamic', chunksize=1):
+            cstart = (M * c) // n_chunks
+            cstop = (M * (c + 1)) // n_chunks
+            for m in range(cstart, cstop):
+                g = cluster_group[m]
+                if g < 0:
+                    continue
+                cnt = 0
+                _fill_cluster(&gr, s_ptr, y_ptr, o_ptr, starts[m], starts[m + 1],
+                              bufa, bufb, &lo, &hi, &cnt)
+                w = cluster_weight[m]
+                for r in range(starts[m], starts[m + 1]):
+                    i = o_ptr[r] if o_ptr != NULL else r
+                    x = s_ptr[i]
+                    pos = (x - gr.t0) / gr.step
+                    j = <Py_ssize_t> floor(pos)
+                    if j < 0:
+                        j = 0
+                    if j > G - 2:
+                        j = G - 2
+                    frac = pos - j
+                    if frac < 0.0:
+                        frac = 0.0
+                    if frac > 1.0:
+                        frac = 1.0
+                    den = sb[g, j] - w * bufb[j]
+                    f0 = (sa[g, j] - w * bufa[j]) / den if den > floor_b[g] else INFINITY
+                    den = sb[g, j + 1] - w * bufb[j + 1]
+                    f1 = (sa[g, j + 1] - w * bufa[j + 1]) / den if den > floor_b[g] else INFINITY
+                    if f0 == INFINITY or f1 == INFINITY:
+                        fit = fallback[g]
+                    else:
+                        fit = (1.0 - frac) * f0 + frac * f1
+                    resid = y_ptr[i] - fit
+                    part[c, 0] += w * resid * resid
+                    part[c, 1] += w
+                if hi >= lo:
+                    for j in range(lo, hi + 1):
+                        bufa[j] = 0.0
+                        bufb[j] = 0.0
+        free(bufa)
+        free(bufb)
+    total = partial.sum(axis=0)
+    return float(total[0] / total[1]) if total[1] > 0 else float("nan")
+
+
+def max_wald_draws(const double[:, :, ::1] root, const double[:, ::1] variance,
+                   Py_ssize_t n_draws, uint64_t key, unsigned int stream_id, int n_threads=1):
+    """Maxima over grid points of Wald statistics of Gaussian multiplier-bootstrap draws.
+
+    root[g] (P x P) is a square root of group g's covariance matrix C_g of the estimate at
+    P grid points (C_g = root[g] root[g]^T); variance[g, j] = C_g[j, j]. Draw b takes
+    e ~ N(0, I) from the random stream (key, stream_id, b), sets D_g = root[g] e_g and returns
+    max_j W_j with W_j = sum_g (D_gj - Dbar_j)^2 / variance[g, j], Dbar_j the
+    precision-weighted mean (two groups: W_j = (D_1j - D_2j)^2 / (v_1j + v_2j) = z_j^2).
+    Identical for any n_threads.
+    """
+    cdef Py_ssize_t K = root.shape[0], P = root.shape[1], b, g, j, k
+    out_np = np.empty(n_draws, dtype=np.float64)
+    cdef double[::1] out = out_np
+    cdef double *e
+    cdef double *d
+    cdef ff_stream_t *stream
+    cdef double acc, num, den, mean, wmax, wj, diff
+    if P == 0:
+        out_np[:] = 0.0
+        return out_np
+    with nogil, parallel(num_threads=n_threads):
+        e = <double *> malloc(K * P * sizeof(double))
+        d = <double *> malloc(K * P * sizeof(double))
+        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
+        for b in prange(n_draws, schedule='static'):
+            ff_stream_init(stream, key, stream_id, <uint64_t> b)
+            for k in range(K * P):
+                e[k] = random_standard_normal(&stream.bitgen)
+            for g in range(K):
+                for j in range(P):
+                    acc = 0.0
+                    for k in range(P):
+                        acc = acc + root[g, j, k] * e[g * P + k]
+                    d[g * P + j] = acc
+            wmax = 0.0
+            for j in range(P):
+                num = 0.0
+                den = 0.0
+                for g in range(K):
+                    num = num + d[g * P + j] / variance[g, j]
+                    den = den + 1.0 / variance[g, j]
+                mean = num / den
+                wj = 0.0
+                for g in range(K):
+                    diff = d[g * P + j] - mean
+                    wj = wj + diff * diff / variance[g, j]
+                if wj > wmax:
+                    wmax = wj
+            out[b] = wmax
+        free(e)
+        free(d)
+        free(stream)
+    return out_np

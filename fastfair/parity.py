@@ -1,0 +1,1410 @@
+r"""Predictive parity under dependent data: clustered Nadaraya-Watson curves and tests.
+
+DiCiccio, Hsu, Yu, Nandy & Basu (FAccT 2023), "Detection and Mitigation of Algorithmic
+Bias via Predictive Parity" (METHODS.md 3). Users m = 1..M contribute n_m observations
+(y_mi, s_mi); user m belongs to one group G_m. Users are independent, observations of a
+user are not. Per group, the conditional outcome E[Y | S = s, G = g] is estimated by
+
+.. math:: \hat f_g(s) = \frac{\sum_{m \in g} w_m \sum_i y_{mi} K((s_{mi} - s)/h)}
+                             {\sum_{m \in g} w_m \sum_i K((s_{mi} - s)/h)},
+
+with :math:`w_m = 1/n_m` ("per_user": every user counts once, the paper's recommended
+estimand, Sec. 3) or :math:`w_m = 1` ("per_observation", Appendix D). Its cluster-robust
+(sandwich) variance is
+
+.. math:: \widehat{\mathrm{Var}}\,\hat f_g(s) = \frac{\sum_{m\in g} u_m(s)^2}
+                                                     {(\sum_{m\in g} v_m(s))^2},\quad
+          u_m = w_m \sum_i (y_{mi} - \hat f_g(s)) K_{mi}(s),\quad v_m = w_m \sum_i K_{mi}(s).
+
+Everything is computed from per-user kernel sums on the grid, accumulated in one pass over
+the observations grouped by user by the compiled core (``fastfair._kernel_sums``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import special, stats
+
+from fastfair import _kernel_sums
+from fastfair._parallel import effective_n_threads
+from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue
+from fastfair._random import stream_key
+from fastfair._results import format_table, format_value
+from fastfair._validation import (
+    as_1d,
+    as_groups,
+    check_choice,
+    check_int,
+    check_same_length,
+    resolve_columns,
+)
+
+__all__ = [
+    "CalibrationCurve",
+    "MarginalOutcomeResult",
+    "PredictiveParityResult",
+    "SparseGridWarning",
+    "calibration_curve",
+    "marginal_outcome_test",
+    "predictive_parity_test",
+    "select_bandwidth",
+]
+
+WEIGHTINGS = ("per_user", "per_observation")
+KERNELS = ("gaussian", "epanechnikov")
+BANDWIDTH_METHODS = ("rule_of_thumb", "cv")
+ADJUSTMENTS = ("holm", "bonferroni", "bh", "maxT", "none")
+NAN_POLICIES = ("raise", "omit")
+#: Default number of grid points.
+DEFAULT_GRID_POINTS = 50
+#: Default grid range: from the largest group's 2.5% to the smallest group's 97.5% quantile.
+GRID_QUANTILES = (0.025, 0.975)
+#: Undersmoothing: the rule-of-thumb / CV bandwidth (rate M^(-1/5)) is multiplied by
+#: M^(-UNDERSMOOTH), so h ~ M^(-1/4): M h -> inf and sqrt(M h) h^2 -> 0 (Theorem 2).
+UNDERSMOOTH = 0.05
+#: Grid points where a group's effective number of clusters is below this get no SE.
+MIN_EFFECTIVE_CLUSTERS = 5.0
+#: Canonical-bandwidth ratio Epanechnikov / Gaussian (same smoothing for both kernels).
+_EPANECHNIKOV_FACTOR = 2.214
+#: Scores used for quantiles and scales (systematic subsample beyond this many rows).
+_QUANTILE_ROWS = 200_000
+#: Rows per thread below which the kernel pass stays single-threaded (thread start-up).
+_ROWS_PER_THREAD = 100_000
+#: Clusters used by cross-validation (random fixed-seed subsample beyond this many).
+_CV_CLUSTERS = 20_000
+
+
+class SparseGridWarning(UserWarning):
+    """Some grid points have too few observations or clusters nearby for inference."""
+
+
+# --------------------------------------------------------------------------------------
+# Input preparation
+
+
+@dataclass
+class _Prepared:
+    """Rows grouped by cluster (score, y in cluster order) and per-cluster data."""
+
+    score: np.ndarray
+    y: np.ndarray
+    starts: np.ndarray
+    cluster_group: np.ndarray
+    cluster_weight: np.ndarray
+    labels: np.ndarray
+    n_rows: np.ndarray  # per group
+    n_clusters: np.ndarray  # per group, clusters with at least one row
+    weighting: str
+    clustered: bool
+    n_dropped: int = 0
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.labels)
+
+    @property
+    def total_clusters(self) -> int:
+        return int(self.n_clusters.sum())
+
+
+def _as_float(values, name: str) -> np.ndarray:
+    arr = as_1d(values, name)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if np.isinf(arr).any():
+        raise ValueError(f"{name} contains infinite values")
+    return arr
+
+
+def _prepare(
+    y, score, group, cluster, weighting, nan_policy, data, *, min_groups, threshold=None
+) -> _Prepared:
+    check_choice(weighting, "weighting", WEIGHTINGS)
+    check_choice(nan_policy, "nan_policy", NAN_POLICIES)
+    cols = resolve_columns(data, y=y, score=score, group=group, cluster=cluster)
+    s = _as_float(cols["score"], "score")
+    yv = _as_float(cols["y"], "y")
+    raw_group, raw_cluster = cols["group"], cols["cluster"]
+    n = check_same_length(
+        y=yv,
+        score=s,
+        group=None if raw_group is None else as_1d(raw_group, "group"),
+        cluster=None if raw_cluster is None else as_1d(raw_cluster, "cluster"),
+    )
+    if raw_group is None:
+        if min_groups > 1:
+            raise TypeError("group is required")
+        gcodes, labels = np.zeros(n, dtype=np.intp), np.array(["all"], dtype=object)
+    else:
+        gcodes, labels = as_groups(raw_group, "group", min_groups=min_groups)
+    if raw_cluster is not None:
+        ccodes, clabels = as_groups(raw_cluster, "cluster", min_groups=1)
+    else:
+        ccodes, clabels = None, None
+
+    # Rows kept: finite score (and y where needed), and score >= threshold for the
+    # marginal outcome test. Cluster sizes n_m count every row with a usable score, so a
+    # user's weight does not depend on how many of their rows pass the threshold.
+    nan_s = np.isnan(s)
+    dropped = 0
+    if nan_s.any():
+        if nan_policy == "raise":
+            raise ValueError(
+                f"score contains {int(nan_s.sum())} NaN values; pass nan_policy='omit' to drop "
+                "those rows"
+            )
+    keep = ~nan_s
+    sizes_all = None
+    if ccodes is not None and weighting == "per_user":
+        sizes_all = np.bincount(ccodes[keep], minlength=len(clabels)).astype(np.float64)
+    if threshold is not None:
+        keep &= s >= threshold
+    nan_y = np.isnan(yv) & keep
+    if nan_y.any():
+        if nan_policy == "raise":
+            raise ValueError(
+                f"y contains {int(nan_y.sum())} NaN values; pass nan_policy='omit' to drop "
+                "those rows"
+            )
+        keep &= ~nan_y
+    dropped = int(nan_s.sum() + nan_y.sum())
+    if not keep.all():
+        s, yv, gcodes = s[keep], yv[keep], gcodes[keep]
+        if ccodes is not None:
+            ccodes = ccodes[keep]
+    if s.size == 0:
+        what = "at or above the threshold" if threshold is not None else "left"
+        raise ValueError(f"no observations {what}")
+
+    K = len(labels)
+    if ccodes is None:
+        starts = np.arange(s.size + 1, dtype=np.intp)
+        cluster_group = gcodes
+        weight = np.ones(s.size)
+        n_rows = np.bincount(gcodes, minlength=K)
+        return _Prepared(
+            s,
+            yv,
+            starts,
+            cluster_group,
+            weight,
+            labels,
+            n_rows,
+            n_rows.copy(),
+            weighting,
+            False,
+            dropped,
+        )
+
+    M = len(clabels)
+    s_sorted, y_sorted, starts, cluster_group, conflict = _kernel_sums.sort_by_cluster(
+        ccodes, M, gcodes, s, yv
+    )
+    if conflict >= 0:
+        c = ccodes[conflict]
+        first = labels[cluster_group[c]]
+        other = labels[gcodes[conflict]]
+        n_bad = _count_conflicts(ccodes, gcodes, M)
+        raise ValueError(
+            f"cluster {_label(clabels[c])} has rows in group {_label(first)} and in group "
+            f"{_label(other)} "
+            f"({n_bad} cluster(s) span several groups): a cluster (user) must belong to one "
+            "group"
+        )
+    counts = np.diff(starts)
+    if weighting == "per_user":
+        with np.errstate(divide="ignore"):
+            weight = np.where(counts > 0, 1.0 / np.maximum(sizes_all, 1.0), 0.0)
+    else:
+        weight = np.ones(M)
+    present = counts > 0
+    n_rows = np.bincount(cluster_group[present], weights=counts[present], minlength=K)
+    n_clu = np.bincount(cluster_group[present], minlength=K)
+    return _Prepared(
+        s_sorted,
+        y_sorted,
+        starts,
+        cluster_group,
+        weight,
+        labels,
+        n_rows.astype(np.int64),
+        n_clu.astype(np.int64),
+        weighting,
+        True,
+        dropped,
+    )
+
+
+def _count_conflicts(ccodes, gcodes, n_clusters) -> int:
+    lo = np.full(n_clusters, np.iinfo(np.intp).max)
+    hi = np.full(n_clusters, -1)
+    np.minimum.at(lo, ccodes, gcodes)
+    np.maximum.at(hi, ccodes, gcodes)
+    return int(((hi >= 0) & (lo != hi)).sum())
+
+
+def _row_sample(prep: _Prepared):
+    """Systematic subsample of rows: (score, per-row weight, group code)."""
+    n = prep.score.size
+    step = max(1, math.ceil(n / _QUANTILE_ROWS))
+    idx = np.arange(0, n, step)
+    cl = np.searchsorted(prep.starts, idx, side="right") - 1
+    return prep.score[idx], prep.cluster_weight[cl], prep.cluster_group[cl]
+
+
+def _weighted_quantiles(x, w, probs):
+    order = np.argsort(x, kind="stable")
+    xs, ws = x[order], w[order]
+    total = ws.sum()
+    pos = (np.cumsum(ws) - 0.5 * ws) / total
+    return np.interp(probs, pos, xs)
+
+
+def _scale(x, w) -> float:
+    """min(sd, IQR / 1.349) of the weighted scores (Silverman's robust scale)."""
+    mean = np.average(x, weights=w)
+    sd = math.sqrt(max(np.average((x - mean) ** 2, weights=w), 0.0))
+    q1, q3 = _weighted_quantiles(x, w, [0.25, 0.75])
+    iqr = (q3 - q1) / 1.349
+    scale = min(sd, iqr) if iqr > 0 else sd
+    if not scale > 0:
+        raise ValueError("score is constant: no bandwidth can be chosen from its spread")
+    return scale
+
+
+# --------------------------------------------------------------------------------------
+# Grid and bandwidth
+
+
+def _make_grid(grid, prep: _Prepared) -> np.ndarray:
+    if isinstance(grid, numbers.Integral) and not isinstance(grid, bool):
+        n_points = check_int(grid, "grid", 1)
+        x, w, g = _row_sample(prep)
+        lo, hi = -np.inf, np.inf
+        for k in range(prep.n_groups):
+            sel = g == k
+            if not sel.any() or w[sel].sum() <= 0:
+                continue
+            q_lo, q_hi = _weighted_quantiles(x[sel], w[sel], GRID_QUANTILES)
+            lo, hi = max(lo, q_lo), min(hi, q_hi)
+        if not lo < hi:
+            if n_points == 1 and np.isfinite(lo):
+                return np.array([lo])
+            raise ValueError(
+                "the groups' central score ranges (2.5% to 97.5% quantiles) do not overlap; "
+                "pass grid explicitly"
+            )
+        return np.linspace(lo, hi, n_points) if n_points > 1 else np.array([(lo + hi) / 2])
+    if isinstance(grid, (str, bytes)) or grid is None:
+        raise TypeError(f"grid must be an integer or an array of scores, got {grid!r}")
+    arr = np.asarray(grid, dtype=np.float64)
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError("grid must be a non-empty 1-D array of scores")
+    if not np.isfinite(arr).all():
+        raise ValueError("grid contains NaN or infinite values")
+    out = np.unique(arr)
+    if out.size != arr.size:
+        raise ValueError("grid contains duplicate points")
+    if not np.array_equal(out, arr):
+        raise ValueError("grid must be increasing")
+    return out
+
+
+def _rule_of_thumb(prep: _Prepared, kernel: str, undersmooth: float) -> float:
+    x, w, _ = _row_sample(prep)
+    M = max(prep.total_clusters, 2)
+    h = 0.9 * _scale(x, w) * M ** (-0.2 - undersmooth)
+    return h * (_EPANECHNIKOV_FACTOR if kernel == "epanechnikov" else 1.0)
+
+
+def _subset_clusters(prep: _Prepared, idx: np.ndarray) -> _Prepared:
+    counts = np.diff(prep.starts)[idx]
+    new_starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.intp)
+    rows = np.repeat(prep.starts[idx] - new_starts[:-1], counts) + np.arange(new_starts[-1])
+    cg = prep.cluster_group[idx]
+    K = prep.n_groups
+    present = counts > 0
+    return _Prepared(
+        prep.score[rows],
+        prep.y[rows],
+        new_starts,
+        np.ascontiguousarray(cg),
+        np.ascontiguousarray(prep.cluster_weight[idx]),
+        prep.labels,
+        np.bincount(cg, weights=counts, minlength=K).astype(np.int64),
+        np.bincount(cg[present], minlength=K).astype(np.int64),
+        prep.weighting,
+        prep.clustered,
+    )
+
+
+def _cv_bandwidth(prep: _Prepared, kernel: str, undersmooth: float, n_threads: int):
+    """Leave-one-cluster-out CV on (a subsample of) clusters; returns (h, candidates, loss)."""
+    M_all = prep.starts.size - 1
+    present = np.flatnonzero(np.diff(prep.starts) > 0)
+    sub = prep
+    if present.size > _CV_CLUSTERS:
+        rng = np.random.default_rng(0)
+        idx = np.sort(rng.choice(present, _CV_CLUSTERS, replace=False))
+        sub = _subset_clusters(prep, idx)
+    elif present.size < M_all:
+        sub = _subset_clusters(prep, present)
+    m_sub, m_all = sub.total_clusters, prep.total_clusters
+    h0 = _rule_of_thumb(sub, kernel, 0.0)
+    candidates = h0 * 2.0 ** np.linspace(-3.0, 1.5, 16)
+    wsum = np.bincount(
+        sub.cluster_group, weights=sub.cluster_weight * np.diff(sub.starts), minlength=sub.n_groups
+    )
+    ysum = np.add.reduceat(sub.y, sub.starts[:-1]) if sub.y.size else np.zeros(0)
+    ysum = np.where(np.diff(sub.starts) > 0, ysum, 0.0)
+    fallback = np.bincount(
+        sub.cluster_group, weights=sub.cluster_weight * ysum, minlength=sub.n_groups
+    ) / np.maximum(wsum, 1e-300)
+    lo, hi = float(sub.score.min()), float(sub.score.max())
+    losses = np.empty(candidates.size)
+    for i, h in enumerate(candidates):
+        n_eval = int(np.clip(math.ceil((hi - lo) / (h / 4.0)) + 1, 32, 2048))
+        eval_grid = np.linspace(lo, hi, n_eval) if hi > lo else np.array([lo, lo + h])
+        losses[i] = _kernel_sums.loco_cv_loss(
+            sub.score,
+            sub.y,
+            None,
+            sub.starts,
+            sub.cluster_group,
+            sub.cluster_weight,
+            sub.n_groups,
+            eval_grid,
+            float(h),
+            fallback,
+            kernel,
+            n_threads,
+        )
+    best = float(candidates[int(np.nanargmin(losses))])
+    h = best * (m_sub / m_all) ** 0.2 * max(m_all, 2) ** (-undersmooth)
+    return h, candidates, losses
+
+
+def _bandwidth(prep, bandwidth, kernel, n_threads) -> tuple[float, str]:
+    if isinstance(bandwidth, str):
+        check_choice(bandwidth, "bandwidth", BANDWIDTH_METHODS)
+        if bandwidth == "cv":
+            return _cv_bandwidth(prep, kernel, UNDERSMOOTH, n_threads)[0], "cv"
+        return _rule_of_thumb(prep, kernel, UNDERSMOOTH), "rule_of_thumb"
+    if isinstance(bandwidth, bool) or not isinstance(bandwidth, numbers.Real):
+        raise TypeError(
+            f"bandwidth must be a positive number, 'rule_of_thumb' or 'cv', got {bandwidth!r}"
+        )
+    if not (np.isfinite(bandwidth) and bandwidth > 0):
+        raise ValueError(f"bandwidth must be a finite number > 0, got {bandwidth!r}")
+    return float(bandwidth), "fixed"
+
+
+def select_bandwidth(
+    y,
+    score,
+    group=None,
+    *,
+    cluster=None,
+    weighting: str = "per_user",
+    method: str = "rule_of_thumb",
+    kernel: str = "gaussian",
+    undersmooth: float = UNDERSMOOTH,
+    nan_policy: str = "raise",
+    data=None,
+    n_jobs: int | None = None,
+) -> float:
+    r"""Bandwidth for the clustered Nadaraya-Watson estimator, undersmoothed for inference.
+
+    Theorem 2 of the paper needs :math:`h \to 0` with :math:`M h \to \infty` (M users), and
+    a bias negligible against the standard error, :math:`\sqrt{M h}\, h^2 \to 0`. A
+    bandwidth of the MSE-optimal rate :math:`M^{-1/5}` leaves a bias of the order of the
+    standard error; multiplying it by :math:`M^{-\text{undersmooth}}` (default 0.05, so
+    :math:`h \propto M^{-1/4}`) meets both conditions: :math:`M h \propto M^{3/4}` and
+    :math:`\sqrt{Mh}\,h^2 \propto M^{-1/8}`. At M = 10^4 users the factor is 0.63, at
+    10^6 0.50.
+
+    ``"rule_of_thumb"``: Silverman's :math:`0.9 \min(\hat\sigma, \mathrm{IQR}/1.349)
+    M^{-1/5}` of the scores (weighted like the estimator: per user, each user's scores
+    carry total weight one), times the undersmoothing factor; for the Epanechnikov kernel
+    times 2.214 (equal smoothing in canonical units). M counts users, not rows: the
+    independent units.
+
+    ``"cv"``: leave-one-cluster-out cross-validation. For each of 16 candidates between
+    1/8 and 2.8 times the rule of thumb (without undersmoothing),
+    :math:`CV(h) = \sum_m w_m \sum_i (y_{mi} - \hat f^{(-m)}_{G_m}(s_{mi}))^2`, where
+    :math:`\hat f^{(-m)}` leaves out all rows of user m (so a heavy user cannot predict its
+    own rows). Beyond 20,000 users, CV runs on a random subsample of 20,000 users (fixed
+    seed) and the chosen h is rescaled by :math:`(M_{sub}/M)^{1/5}`. The minimizer is
+    then undersmoothed like the rule of thumb.
+
+    Parameters
+    ----------
+    y, score, group, cluster, weighting, kernel, nan_policy, data, n_jobs
+        As in :func:`calibration_curve`.
+    method : {"rule_of_thumb", "cv"}
+    undersmooth : float
+        Exponent of the undersmoothing factor :math:`M^{-\text{undersmooth}}`; 0 gives
+        the MSE-rate bandwidth (for display, not for tests).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.parity import select_bandwidth
+    >>> rng = np.random.default_rng(0)
+    >>> score = rng.beta(2, 2, 4000)
+    >>> y = rng.random(4000) < score
+    >>> user = rng.integers(0, 1000, 4000)
+    >>> round(select_bandwidth(y, score, cluster=user), 4)
+    0.0356
+    """
+    check_choice(method, "method", BANDWIDTH_METHODS)
+    check_choice(kernel, "kernel", KERNELS)
+    if isinstance(undersmooth, bool) or not isinstance(undersmooth, numbers.Real):
+        raise TypeError(f"undersmooth must be a number, got {undersmooth!r}")
+    if not 0 <= undersmooth < 0.8:
+        raise ValueError(f"undersmooth must be in [0, 0.8) so that M h -> inf, got {undersmooth}")
+    prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
+    if method == "cv":
+        return _cv_bandwidth(prep, kernel, float(undersmooth), effective_n_threads(n_jobs))[0]
+    return _rule_of_thumb(prep, kernel, float(undersmooth))
+
+
+# --------------------------------------------------------------------------------------
+# Curves
+
+
+@dataclass(repr=False)
+class CalibrationCurve:
+    """Result of :func:`calibration_curve`: per-group estimates of E[Y | S = s, G = g].
+
+    Arrays indexed [group, grid point] have shape (n_groups, n_grid).
+
+    Attributes
+    ----------
+    grid : ndarray
+        Scores s at which the curves are estimated.
+    groups : ndarray
+        Group labels.
+    estimate, std_error, lower, upper : ndarray
+        Nadaraya-Watson estimate, cluster-robust standard error and pointwise confidence
+        band at `confidence_level`. NaN where a group has no observation within the
+        kernel's reach (estimate) or fewer than `min_effective_clusters` effective clusters
+        (standard error and band); `notes` says which and why.
+    n_effective : ndarray
+        Effective number of clusters at each point, :math:`(\\sum_m v_m)^2 / \\sum_m v_m^2`
+        (Kish): how many users the estimate really rests on.
+    n_clusters_near : ndarray
+        Clusters with a positive kernel weight at each point.
+    bandwidth, bandwidth_method, kernel, weighting, confidence_level
+        Settings used (``bandwidth_method``: "fixed", "rule_of_thumb" or "cv").
+    n_observations, n_clusters : ndarray
+        Rows and clusters (users) per group; without `cluster` every row is a cluster.
+    n_out_of_reach : ndarray
+        Rows per group farther than the kernel's reach from every grid point (they do not
+        enter any estimate).
+    notes : list of str
+        Why some points are NaN.
+    """
+
+    grid: np.ndarray
+    groups: np.ndarray
+    estimate: np.ndarray
+    std_error: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    n_effective: np.ndarray
+    n_clusters_near: np.ndarray
+    bandwidth: float
+    bandwidth_method: str
+    kernel: str
+    weighting: str
+    confidence_level: float
+    n_observations: np.ndarray
+    n_clusters: np.ndarray
+    n_out_of_reach: np.ndarray
+    clustered: bool
+    notes: list = field(default_factory=list)
+
+    def to_frame(self):
+        """Long-format pandas DataFrame: one row per (group, score). Needs pandas."""
+        pd = _import_pandas()
+        K, G = self.estimate.shape
+        return pd.DataFrame(
+            {
+                "group": np.repeat(self.groups, G),
+                "score": np.tile(self.grid, K),
+                "estimate": self.estimate.ravel(),
+                "std_error": self.std_error.ravel(),
+                "lower": self.lower.ravel(),
+                "upper": self.upper.ravel(),
+                "n_effective": self.n_effective.ravel(),
+            }
+        )
+
+    def plot(self, ax=None, *, diagonal: bool = True):
+        """Plot each group's curve with its pointwise band (needs matplotlib); returns ax."""
+        if ax is None:
+            plt = _import_pyplot()
+            _, ax = plt.subplots()
+        for k, g in enumerate(self.groups):
+            (line,) = ax.plot(self.grid, self.estimate[k], label=str(g))
+            ax.fill_between(
+                self.grid,
+                self.lower[k],
+                self.upper[k],
+                alpha=0.25,
+                color=line.get_color(),
+                linewidth=0,
+            )
+        if diagonal:
+            lo, hi = float(self.grid[0]), float(self.grid[-1])
+            ax.plot([lo, hi], [lo, hi], color="grey", linestyle=":", linewidth=1)
+        ax.set_xlabel("score")
+        ax.set_ylabel("E[Y | score, group]")
+        ax.legend(title="group")
+        return ax
+
+    def _header(self) -> str:
+        per = ", ".join(
+            f"{g}: {n} rows / {c} {'users' if self.clustered else 'rows'}"
+            for g, n, c in zip(self.groups, self.n_observations, self.n_clusters)
+        )
+        return (
+            f"weighting={self.weighting!r}, kernel={self.kernel!r}, "
+            f"bandwidth={format_value(self.bandwidth)} ({self.bandwidth_method}), "
+            f"{len(self.grid)} grid points; {per}"
+        )
+
+    def __repr__(self) -> str:
+        level = f"{100 * self.confidence_level:g}%"
+        headers = ["score"]
+        for g in self.groups:
+            headers += [f"{g}", f"{level} band"]
+        rows = []
+        for j in _shown_rows(len(self.grid)):
+            if j is None:
+                rows.append(["..."] + [""] * (len(headers) - 1))
+                continue
+            row = [format_value(self.grid[j])]
+            for k in range(len(self.groups)):
+                row += [self.estimate[k, j], _band(self.lower[k, j], self.upper[k, j])]
+            rows.append(row)
+        lines = [f"CalibrationCurve({self._header()})", format_table(headers, rows)]
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def _band(lo, hi) -> str:
+    if np.isnan(lo):
+        return "-"
+    return f"[{format_value(lo)}, {format_value(hi)}]"
+
+
+def _shown_rows(n: int, limit: int = 16):
+    if n <= limit:
+        return list(range(n))
+    half = limit // 2
+    return [*range(half), None, *range(n - half, n)]
+
+
+def _import_pandas():
+    try:
+        import pandas as pd
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("to_frame() needs pandas: pip install pandas") from exc
+    return pd
+
+
+def _import_pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("plot() needs matplotlib: pip install matplotlib") from exc
+    return plt
+
+
+@dataclass
+class _Fit:
+    curve: CalibrationCurve
+    sums: dict
+
+
+def _fit(
+    prep, grid, bandwidth, kernel, confidence_level, min_effective_clusters, n_threads, covariance
+) -> _Fit:
+    check_choice(kernel, "kernel", KERNELS)
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
+        raise TypeError(f"confidence_level must be a number, got {confidence_level!r}")
+    if not 0 < confidence_level < 1:
+        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
+    if isinstance(min_effective_clusters, bool) or not isinstance(
+        min_effective_clusters, numbers.Real
+    ):
+        raise TypeError(f"min_effective_clusters must be a number, got {min_effective_clusters!r}")
+    if not min_effective_clusters >= 1:
+        raise ValueError(
+            f"min_effective_clusters must be >= 1 (a single cluster has no variance "
+            f"estimate), got {min_effective_clusters}"
+        )
+    # Threads only pay off beyond ~10^5 rows (results do not depend on the count).
+    n_threads = max(1, min(n_threads, prep.score.size // _ROWS_PER_THREAD + 1))
+    h, how = _bandwidth(prep, bandwidth, kernel, n_threads)
+    grid_arr = _make_grid(grid, prep)
+    sums = _kernel_sums.kernel_sums(
+        prep.score,
+        prep.y,
+        None,
+        prep.starts,
+        prep.cluster_group,
+        prep.cluster_weight,
+        prep.n_groups,
+        grid_arr,
+        h,
+        kernel,
+        covariance,
+        n_threads,
+    )
+    sa, sb = sums["sum_a"], sums["sum_b"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        est = np.where(sb > 0, sa / sb, np.nan)
+        f = np.where(sb > 0, est, 0.0)
+        num = sums["sum_aa"] - 2.0 * f * sums["sum_ab"] + f * f * sums["sum_bb"]
+        var = np.maximum(num, 0.0) / (sb * sb)
+        n_eff = np.where(sb > 0, sb * sb / sums["sum_bb"], 0.0)
+    ok = (sb > 0) & (n_eff >= min_effective_clusters)
+    se = np.where(ok, np.sqrt(var), np.nan)
+    zq = special.ndtri(0.5 + confidence_level / 2.0)
+    notes = _sparse_notes(prep, grid_arr, sb, n_eff, min_effective_clusters, h, kernel)
+    if notes:
+        warnings.warn("; ".join(notes), SparseGridWarning, stacklevel=3)
+    curve = CalibrationCurve(
+        grid=grid_arr,
+        groups=prep.labels,
+        estimate=est,
+        std_error=se,
+        lower=est - zq * se,
+        upper=est + zq * se,
+        n_effective=n_eff,
+        n_clusters_near=sums["n_clusters"],
+        bandwidth=h,
+        bandwidth_method=how,
+        kernel=kernel,
+        weighting=prep.weighting,
+        confidence_level=float(confidence_level),
+        n_observations=prep.n_rows,
+        n_clusters=prep.n_clusters,
+        n_out_of_reach=prep.n_rows - sums["n_in_reach"],
+        clustered=prep.clustered,
+        notes=notes,
+    )
+    return _Fit(curve, sums)
+
+
+def _sparse_notes(prep, grid, sb, n_eff, min_eff, h, kernel) -> list[str]:
+    notes = []
+    reach = _kernel_sums.kernel_reach(kernel)
+    for k, g in enumerate(prep.labels):
+        empty = np.flatnonzero(sb[k] <= 0)
+        thin = np.flatnonzero((sb[k] > 0) & (n_eff[k] < min_eff))
+        if empty.size:
+            notes.append(
+                f"group {_label(g)} has no observations within the kernel's reach ({reach:g} "
+                f"bandwidths = {format_value(reach * h)}) of {empty.size} grid point(s) "
+                f"{_points(grid[empty])}: estimate NaN"
+            )
+        if thin.size:
+            notes.append(
+                f"group {_label(g)} has fewer than {min_eff:g} effective clusters at {thin.size} "
+                f"grid point(s) {_points(grid[thin])}: standard error NaN"
+            )
+    return notes
+
+
+def _label(g) -> str:
+    return repr(g.item() if isinstance(g, np.generic) else g)
+
+
+def _points(values) -> str:
+    shown = ", ".join(format_value(v) for v in values[:4])
+    return f"(s = {shown}{', ...' if values.size > 4 else ''})"
+
+
+def calibration_curve(
+    y,
+    score,
+    group=None,
+    *,
+    cluster=None,
+    weighting: str = "per_user",
+    grid=DEFAULT_GRID_POINTS,
+    bandwidth="rule_of_thumb",
+    kernel: str = "gaussian",
+    confidence_level: float = 0.95,
+    min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
+    nan_policy: str = "raise",
+    data=None,
+    n_jobs: int | None = None,
+) -> CalibrationCurve:
+    r"""Nadaraya-Watson estimate of E[Y | S = s, G = g] with cluster-robust bands.
+
+    For each group g and grid score s (paper Sec. 3; Appendix D for per-observation),
+
+    .. math:: \hat f_g(s) = \frac{\sum_{m\in g} w_m \sum_i y_{mi} K((s_{mi}-s)/h)}
+                                 {\sum_{m\in g} w_m \sum_i K((s_{mi}-s)/h)},\qquad
+              \widehat{\mathrm{SE}}^2 = \frac{\sum_{m\in g} w_m^2
+                    \left(\sum_i (y_{mi}-\hat f_g(s)) K_{mi}\right)^2}
+                    {\left(\sum_{m\in g} w_m \sum_i K_{mi}\right)^2}
+
+    (METHODS.md 3), with pointwise bands :math:`\hat f \pm z_{(1+c)/2}\,\widehat{SE}`.
+    By Theorem 2, :math:`\sqrt{Mh}(\hat f_g(s) - f_g(s))` is asymptotically normal when
+    :math:`h \to 0`, :math:`Mh \to \infty` and the bandwidth undersmooths (see
+    :func:`select_bandwidth`); the band is for f_g(s), not for a smoothed version of it.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Outcomes (binary or any real values), or a column name of `data`.
+    score : array-like of shape (n,)
+        Model scores.
+    group : array-like of shape (n,), optional
+        Group of each row; None estimates one curve for all rows.
+    cluster : array-like of shape (n,), optional
+        User (cluster) of each row: integers or strings, in any order. Users are
+        independent, rows of a user may be dependent; a user must belong to one group.
+        None: every row is its own cluster (independent rows).
+    weighting : {"per_user", "per_observation"}
+        :math:`w_m = 1/n_m` (every user counts once: the paper's recommended estimand of
+        E[Y_m1 | S_m1 = s, G_m = g]) or :math:`w_m = 1` (every row counts once, Appendix
+        D: heavy users dominate). Both are identical without `cluster`.
+    grid : int or array-like
+        Number of equally spaced points from the largest group's 2.5% quantile of the
+        scores to the smallest group's 97.5% quantile (weighted like the estimator), or
+        the increasing scores themselves. Default 50.
+    bandwidth : float, "rule_of_thumb" or "cv"
+        h > 0, or a rule chosen by :func:`select_bandwidth` (both undersmoothed,
+        :math:`h \propto M^{-1/4}`).
+    kernel : {"gaussian", "epanechnikov"}
+        :math:`K(u) = e^{-u^2/2}` (cut at |u| = 8, where K < 1.3e-14) or
+        :math:`1 - u^2` on |u| < 1; constants cancel in every ratio.
+    confidence_level : float
+        Level of the pointwise bands.
+    min_effective_clusters : float
+        Standard errors (and bands, tests) are NaN where a group's effective number of
+        clusters :math:`(\sum v_m)^2/\sum v_m^2` is below this (default 5): the sandwich
+        variance rests on the number of users near the point, and is zero with one.
+    nan_policy : {"raise", "omit"}
+        NaN in `y` or `score`: raise (default), or drop those rows (a user's weight
+        :math:`1/n_m` counts their rows with a score).
+    data : pandas.DataFrame or mapping, optional
+        When given, `y`, `score`, `group` and `cluster` may be column names.
+    n_jobs : int, optional
+        Threads (None: all cores). Results do not depend on it.
+
+    Returns
+    -------
+    CalibrationCurve
+        With ``to_frame()`` (pandas) and ``plot()`` (matplotlib).
+
+    Warns
+    -----
+    SparseGridWarning
+        When a group has no observations within the kernel's reach of some grid point
+        (estimate NaN) or too few effective clusters there (standard error NaN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.parity import calibration_curve
+    >>> rng = np.random.default_rng(0)
+    >>> user = rng.integers(0, 2000, 10000)
+    >>> group = user % 2
+    >>> score = rng.beta(2, 2, 10000)
+    >>> y = rng.random(10000) < score
+    >>> curve = calibration_curve(y, score, group, cluster=user, grid=5)
+    >>> curve.grid.round(3)
+    array([0.094, 0.297, 0.5  , 0.703, 0.906])
+    >>> curve.estimate.shape  # (groups, grid points)
+    (2, 5)
+    >>> bool(np.all(np.abs(curve.estimate - curve.grid) < 0.1))  # calibrated: E[Y|S=s] = s
+    True
+    >>> bool(np.all(curve.lower < curve.upper))
+    True
+    """
+    prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
+    return _fit(
+        prep,
+        grid,
+        bandwidth,
+        kernel,
+        confidence_level,
+        min_effective_clusters,
+        effective_n_threads(n_jobs),
+        covariance=False,
+    ).curve
+
+
+# --------------------------------------------------------------------------------------
+# Tests
+
+
+def _bh(pvalues: np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (step-up; controls the FDR)."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    ranked = p[order] * m / np.arange(1, m + 1)
+    stepped = np.minimum.accumulate(ranked[::-1])[::-1]
+    out = np.empty(m)
+    out[order] = np.minimum(1.0, stepped)
+    return out
+
+
+def _wald(est, var):
+    """Per-point statistic: z (two groups, first minus second) or Wald chi-square (K-1 df)."""
+    if est.shape[0] == 2:
+        diff = est[0] - est[1]
+        se = np.sqrt(var[0] + var[1])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
+        return z, z * z
+    prec = 1.0 / var
+    mean = (est * prec).sum(axis=0) / prec.sum(axis=0)
+    w = ((est - mean) ** 2 * prec).sum(axis=0)
+    return w, w
+
+
+def _group_covariance(sums, est, g, points):
+    """Cluster-robust covariance of group g's estimates at `points` (cross-grid sandwich)."""
+    f = est[g, points]
+    b = sums["sum_b"][g, points]
+    ix = np.ix_(points, points)
+    aa, ab, bb = sums["cov_aa"][g][ix], sums["cov_ab"][g][ix], sums["cov_bb"][g][ix]
+    cov = aa - ab * f[None, :] - ab.T * f[:, None] + np.outer(f, f) * bb
+    cov = cov / np.outer(b, b)
+    return 0.5 * (cov + cov.T)
+
+
+def _multiplier_bootstrap(sums, est, points, n_bootstrap, key, n_threads):
+    """Null draws of max_j W_j: Gaussian multipliers over clusters, in closed form.
+
+    With xi_m ~ N(0, 1) independent over clusters, the multiplier-bootstrap estimate error
+    D_g(s_j) = sum_m xi_m u_m(s_j) / sum_m v_m(s_j) is, given the data, exactly
+    N(0, C_g) with C_g[j, k] = sum_m u_mj u_mk / (V_j V_k): drawing from it with a square
+    root of C_g is the same bootstrap at O(grid^2) instead of O(clusters x grid) per draw.
+    """
+    K = est.shape[0]
+    P = points.size
+    roots = np.empty((K, P, P))
+    variance = np.empty((K, P))
+    for g in range(K):
+        cov = _group_covariance(sums, est, g, points)
+        vals, vecs = np.linalg.eigh(cov)
+        roots[g] = vecs * np.sqrt(np.clip(vals, 0.0, None))[None, :]
+        variance[g] = np.diag(cov)
+    return _kernel_sums.max_wald_draws(
+        np.ascontiguousarray(roots), variance, n_bootstrap, key, 0, n_threads
+    ), variance
+
+
+@dataclass(repr=False)
+class PredictiveParityResult:
+    """Result of :func:`predictive_parity_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        Largest per-point statistic over the tested grid points: max |z| (two groups) or
+        max Wald chi-square (more groups).
+    pvalue : float
+        p-value of the simultaneous test of predictive parity over the whole grid: the
+        multiplier bootstrap over clusters when ``n_bootstrap > 0``, else the smallest
+        adjusted per-point p-value (`adjust`).
+    method : str
+        "multiplier_bootstrap" or the adjustment behind `pvalue`.
+    curve : CalibrationCurve
+        Per-group estimates, standard errors and pointwise bands.
+    grid : ndarray
+        Grid scores (same as ``curve.grid``).
+    difference, difference_se : ndarray or None
+        Two groups: first group minus second (sorted labels) and its standard error.
+    grid_statistic : ndarray
+        z (two groups) or Wald chi-square with K-1 df at each grid point (NaN where a
+        group lacks a standard error).
+    grid_pvalue, grid_pvalue_adjusted : ndarray
+        Two-sided pointwise p-values and their adjustment over the tested points.
+    adjust : str
+        "holm", "bonferroni", "bh" (Benjamini-Hochberg: false discovery rate), "maxT"
+        (single-step max-T from the multiplier bootstrap) or "none".
+    critical_value : float or None
+        Two groups with bootstrap: the `confidence_level` quantile of max |z*|, so
+        difference ± critical_value × difference_se is a simultaneous band.
+    n_bootstrap : int
+    tested : ndarray of bool
+        Grid points entering the tests.
+    """
+
+    statistic: float
+    pvalue: float
+    method: str
+    curve: CalibrationCurve
+    grid: np.ndarray
+    groups: np.ndarray
+    difference: np.ndarray | None
+    difference_se: np.ndarray | None
+    grid_statistic: np.ndarray
+    grid_pvalue: np.ndarray
+    grid_pvalue_adjusted: np.ndarray
+    adjust: str
+    critical_value: float | None
+    n_bootstrap: int
+    tested: np.ndarray
+    statistic_name: str = "z"
+    null_distribution: np.ndarray | None = field(default=None)
+
+    @property
+    def table(self) -> dict:
+        """Per-grid table as a dict of arrays (columns of :meth:`to_frame`)."""
+        out = {"score": self.grid}
+        for k, g in enumerate(self.groups):
+            out[f"estimate_{g}"] = self.curve.estimate[k]
+            out[f"se_{g}"] = self.curve.std_error[k]
+        if self.difference is not None:
+            out["difference"] = self.difference
+            out["se_difference"] = self.difference_se
+        out[self.statistic_name] = self.grid_statistic
+        out["pvalue"] = self.grid_pvalue
+        out[f"pvalue_{self.adjust}"] = self.grid_pvalue_adjusted
+        return out
+
+    def to_frame(self):
+        """Per-grid table as a pandas DataFrame (needs pandas)."""
+        return _import_pandas().DataFrame(self.table)
+
+    def plot(self, ax=None, *, alpha: float = 0.05):
+        """Curves with pointwise bands; grid points with adjusted p < alpha marked."""
+        ax = self.curve.plot(ax)
+        flagged = np.flatnonzero(self.grid_pvalue_adjusted < alpha)
+        if flagged.size:
+            top = np.nanmax(self.curve.estimate[:, flagged], axis=0)
+            ax.plot(self.grid[flagged], top, "k*", label=f"adjusted p < {alpha:g}")
+            ax.legend(title="group")
+        return ax
+
+    def __repr__(self) -> str:
+        head = (
+            f"PredictiveParityResult(statistic=max {self.statistic_name} = "
+            f"{format_value(self.statistic)}, pvalue={format_value(self.pvalue)}, "
+            f"method={self.method!r}, adjust={self.adjust!r})\n  {self.curve._header()}"
+        )
+        table = self.table
+        headers = list(table)
+        rows = []
+        for j in _shown_rows(len(self.grid)):
+            if j is None:
+                rows.append(["..."] + [""] * (len(headers) - 1))
+            else:
+                rows.append([format_value(table["score"][j])] + [table[c][j] for c in headers[1:]])
+        lines = [head, format_table(headers, rows)]
+        if self.critical_value is not None:
+            lines.append(
+                f"  simultaneous {100 * self.curve.confidence_level:g}% band for the "
+                f"difference: ± {format_value(self.critical_value)} SE"
+            )
+        lines += [f"  note: {n}" for n in self.curve.notes]
+        return "\n".join(lines)
+
+
+def predictive_parity_test(
+    y,
+    score,
+    group,
+    *,
+    cluster=None,
+    weighting: str = "per_user",
+    grid=DEFAULT_GRID_POINTS,
+    bandwidth="rule_of_thumb",
+    kernel: str = "gaussian",
+    adjust: str = "holm",
+    n_bootstrap: int = 9999,
+    confidence_level: float = 0.95,
+    min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
+    nan_policy: str = "raise",
+    data=None,
+    return_null: bool = False,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> PredictiveParityResult:
+    r"""Test predictive parity, E[Y | S = s, G = g] equal across groups, on a grid of scores.
+
+    At each grid point (paper Sec. 3, Theorem 2), with the estimates and cluster-robust
+    variances of :func:`calibration_curve`,
+
+    .. math:: z(s) = \frac{\hat f_1(s) - \hat f_2(s)}{\sqrt{\hat V_1(s) + \hat V_2(s)}}
+
+    for two groups, or for K groups the Wald statistic
+    :math:`W(s) = \sum_g (\hat f_g - \bar f)^2/\hat V_g` with the precision-weighted mean
+    :math:`\bar f`, chi-square with K-1 df (groups are independent: disjoint users). The
+    pointwise p-values are adjusted over the grid by Holm, Bonferroni or
+    Benjamini-Hochberg, as in the paper.
+
+    Simultaneous test over the whole grid (beyond the paper): the statistic
+    :math:`\max_s W(s)` (= max z^2) is referred to its multiplier-bootstrap distribution
+    over clusters: :math:`D^*_g(s) = \sum_{m\in g}\xi_m u_m(s) / \sum_{m\in g} v_m(s)` with
+    :math:`\xi_m \sim N(0,1)`, which keeps the correlation of neighbouring grid points and
+    of a user's rows, so it is less conservative than Bonferroni. Given the data,
+    :math:`D^*_g` is exactly Gaussian with the cross-grid sandwich covariance
+    :math:`\sum_m u_m(s_j) u_m(s_k) / (V_j V_k)`, accumulated in the single kernel pass;
+    draw b uses the random stream (random_state, b), so the result does not depend on
+    `n_jobs`. p-value :math:`(1 + \#\{b: \max W^*_b \ge \max W\}) / (1 + B)`.
+
+    Parameters
+    ----------
+    y, score, group, cluster, weighting, grid, bandwidth, kernel, confidence_level
+        As in :func:`calibration_curve`; at least two groups.
+    adjust : {"holm", "bonferroni", "bh", "maxT", "none"}
+        Adjustment of the pointwise p-values over the tested grid points. ``"maxT"``:
+        :math:`(1 + \#\{b: \max W^*_b \ge W(s)\})/(1 + B)`, the single-step max-T
+        adjustment from the bootstrap (needs ``n_bootstrap >= 1``).
+    n_bootstrap : int
+        Multiplier-bootstrap draws for the simultaneous test; 0 skips it (`pvalue` is then
+        the smallest adjusted pointwise p-value).
+    min_effective_clusters, nan_policy, data, n_jobs
+        As in :func:`calibration_curve`. Grid points where a group has no standard error
+        are not tested (NaN in the table, with a `SparseGridWarning`).
+    return_null : bool
+        Keep the bootstrap draws of max W in ``null_distribution``.
+    random_state : None, int, numpy.random.Generator or SeedSequence
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    PredictiveParityResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.parity import predictive_parity_test
+    >>> rng = np.random.default_rng(1)
+    >>> user = rng.integers(0, 4000, 20000)
+    >>> group = np.where(user % 2 == 0, "a", "b")
+    >>> score = rng.beta(2, 2, 20000)
+    >>> shift = np.where(group == "b", 0.08, 0.0)  # group b's outcomes are higher
+    >>> y = rng.random(20000) < np.clip(score + shift, 0, 1)
+    >>> res = predictive_parity_test(y, score, group, cluster=user, grid=10, random_state=0)
+    >>> res.pvalue < 0.001, res.method
+    (True, 'multiplier_bootstrap')
+    >>> round(float(np.mean(res.difference)), 2)
+    -0.09
+    """
+    check_choice(adjust, "adjust", ADJUSTMENTS)
+    n_bootstrap = check_int(n_bootstrap, "n_bootstrap", 0)
+    if adjust == "maxT" and n_bootstrap == 0:
+        raise ValueError("adjust='maxT' needs the bootstrap: n_bootstrap >= 1")
+    prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=2)
+    n_threads = effective_n_threads(n_jobs)
+    fit = _fit(
+        prep,
+        grid,
+        bandwidth,
+        kernel,
+        confidence_level,
+        min_effective_clusters,
+        n_threads,
+        covariance=n_bootstrap > 0,
+    )
+    curve = fit.curve
+    est, se = curve.estimate, curve.std_error
+    var = se * se
+    K, G = est.shape
+    tested = np.isfinite(se).all(axis=0)
+    stat = np.full(G, np.nan)
+    sq = np.full(G, np.nan)
+    if tested.any():
+        stat[tested], sq[tested] = _wald(est[:, tested], var[:, tested])
+    pvals = np.full(G, np.nan)
+    if K == 2:
+        pvals[tested] = asymptotic_pvalue(stat[tested])
+    else:
+        pvals[tested] = stats.chi2.sf(sq[tested], K - 1)
+
+    null = None
+    critical = None
+    points = np.flatnonzero(tested & (var > 0).all(axis=0))
+    observed_max = float(np.max(sq[tested])) if tested.any() else np.nan
+    if n_bootstrap > 0 and points.size:
+        null, _ = _multiplier_bootstrap(
+            fit.sums, est, points, n_bootstrap, stream_key(random_state), n_threads
+        )
+        # Points with zero variance in every group but a difference are infinite: p = 0.
+        boot_p = (1.0 + np.sum(null >= observed_max * (1 - 1e-12))) / (n_bootstrap + 1.0)
+        if K == 2:
+            critical = float(np.sqrt(np.quantile(null, confidence_level)))
+    elif n_bootstrap > 0:
+        boot_p = np.nan
+
+    adjusted = np.full(G, np.nan)
+    if tested.any():
+        if adjust == "bh":
+            adjusted[tested] = _bh(pvals[tested])
+        elif adjust == "maxT":
+            if null is None:
+                adjusted[tested] = 1.0
+            else:
+                thr = sq[tested][None, :] * (1 - 1e-12)
+                adjusted[tested] = (1.0 + np.sum(null[:, None] >= thr, axis=0)) / (
+                    n_bootstrap + 1.0
+                )
+                adjusted[tested] = np.maximum(adjusted[tested], pvals[tested])
+        else:
+            adjusted[tested] = adjust_pvalues(pvals[tested], adjust)
+    if n_bootstrap > 0:
+        pvalue, method = float(boot_p), "multiplier_bootstrap"
+    else:
+        pvalue = float(np.nanmin(adjusted)) if tested.any() else np.nan
+        method = adjust
+    if not tested.any():
+        warnings.warn(
+            "no grid point has a standard error in every group: nothing tested",
+            SparseGridWarning,
+            stacklevel=2,
+        )
+    diff = diff_se = None
+    if K == 2:
+        diff = est[0] - est[1]
+        diff_se = np.sqrt(var[0] + var[1])
+    statistic = float(np.sqrt(observed_max)) if K == 2 and tested.any() else float(observed_max)
+    return PredictiveParityResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        method=method,
+        curve=curve,
+        grid=curve.grid,
+        groups=curve.groups,
+        difference=diff,
+        difference_se=diff_se,
+        grid_statistic=stat,
+        grid_pvalue=pvals,
+        grid_pvalue_adjusted=adjusted,
+        adjust=adjust,
+        critical_value=critical,
+        n_bootstrap=n_bootstrap,
+        tested=tested,
+        statistic_name="z" if K == 2 else f"chi2({K - 1})",
+        null_distribution=null if return_null else None,
+    )
+
+
+@dataclass(repr=False)
+class MarginalOutcomeResult:
+    """Result of :func:`marginal_outcome_test`.
+
+    Attributes
+    ----------
+    threshold : float
+    groups : ndarray
+    estimate, std_error, n_effective : ndarray
+        Per group: marginal outcome E[Y | S = t, G = g] estimated from rows with S >= t,
+        its cluster-robust standard error and effective number of clusters.
+    statistic, pvalue : float
+        z (two groups, first minus second) or Wald chi-square with K-1 df; two-sided.
+    difference, difference_se : float or None
+        Two groups: first group minus second.
+    confidence_interval : tuple or None
+        Two groups: interval for the difference at `confidence_level`.
+    bandwidth, bandwidth_method, kernel, weighting : settings used
+    n_observations, n_clusters : ndarray
+        Rows at or above the threshold and their clusters, per group.
+    """
+
+    threshold: float
+    groups: np.ndarray
+    estimate: np.ndarray
+    std_error: np.ndarray
+    n_effective: np.ndarray
+    statistic: float
+    pvalue: float
+    difference: float | None
+    difference_se: float | None
+    confidence_interval: tuple | None
+    confidence_level: float
+    bandwidth: float
+    bandwidth_method: str
+    kernel: str
+    weighting: str
+    n_observations: np.ndarray
+    n_clusters: np.ndarray
+    statistic_name: str = "z"
+    notes: list = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        head = (
+            f"MarginalOutcomeResult(threshold={format_value(self.threshold)}, "
+            f"{self.statistic_name}={format_value(self.statistic)}, "
+            f"pvalue={format_value(self.pvalue)}, weighting={self.weighting!r}, "
+            f"bandwidth={format_value(self.bandwidth)} ({self.bandwidth_method}))"
+        )
+        rows = [
+            (
+                str(g),
+                self.estimate[k],
+                self.std_error[k],
+                self.n_effective[k],
+                int(self.n_observations[k]),
+                int(self.n_clusters[k]),
+            )
+            for k, g in enumerate(self.groups)
+        ]
+        lines = [
+            head,
+            format_table(
+                ["group", "marginal outcome", "SE", "eff. clusters", "rows", "clusters"], rows
+            ),
+        ]
+        if self.difference is not None:
+            lo, hi = self.confidence_interval
+            lines.append(
+                f"  difference {format_value(self.difference)}, "
+                f"{100 * self.confidence_level:g}% CI [{format_value(lo)}, {format_value(hi)}]"
+            )
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def marginal_outcome_test(
+    y,
+    score,
+    group,
+    threshold: float,
+    *,
+    cluster=None,
+    weighting: str = "per_user",
+    bandwidth="rule_of_thumb",
+    kernel: str = "gaussian",
+    confidence_level: float = 0.95,
+    min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
+    nan_policy: str = "raise",
+    data=None,
+    n_jobs: int | None = None,
+) -> MarginalOutcomeResult:
+    r"""Test marginal outcome fairness: equal E[Y | S = t, G = g] at the threshold t.
+
+    A classifier that accepts when S >= t is marginal outcome fair when the outcomes of
+    the marginal candidates agree across groups (paper Sec. 6). Outcomes are typically
+    observed only above the threshold, so the estimator uses rows with :math:`s \ge t`:
+
+    .. math:: \hat f_g(t) = \frac{\sum_{m\in g} w_m \sum_{i: s_{mi}\ge t} y_{mi}
+                                  K((s_{mi}-t)/h)}
+                                 {\sum_{m\in g} w_m \sum_{i: s_{mi}\ge t} K((s_{mi}-t)/h)},
+
+    with the cluster-robust variance of :func:`calibration_curve`, and the z statistic of
+    the difference (two groups) or a Wald chi-square (more groups); asymptotically normal
+    by the Theorem of Sec. 6. :math:`w_m = 1/n_m` counts all of user m's rows with a
+    score, so `y` may be NaN below the threshold (unobserved). The one-sided kernel has a
+    boundary bias of order h, the same in every group when the curves agree (it cancels in
+    the difference to first order); the per-group estimates carry it.
+
+    Parameters
+    ----------
+    y, score, group : array-like
+        As in :func:`predictive_parity_test`; `y` below the threshold is ignored.
+    threshold : float
+        Decision threshold t (accept when score >= t).
+    cluster, weighting, bandwidth, kernel, confidence_level, min_effective_clusters,
+    nan_policy, data, n_jobs
+        As in :func:`calibration_curve`; the bandwidth rule uses the rows above t.
+
+    Returns
+    -------
+    MarginalOutcomeResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.parity import marginal_outcome_test
+    >>> rng = np.random.default_rng(2)
+    >>> user = rng.integers(0, 6000, 30000)
+    >>> group = user % 2
+    >>> score = rng.beta(2, 2, 30000)
+    >>> y = np.where(score >= 0.6, rng.random(30000) < score - 0.15 * group, np.nan)
+    >>> res = marginal_outcome_test(y, score, group, 0.6, cluster=user)
+    >>> res.estimate.round(2), round(res.difference, 2), res.pvalue < 0.01
+    (array([0.6 , 0.46]), 0.14, True)
+    """
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+        raise TypeError(f"threshold must be a number, got {threshold!r}")
+    if not np.isfinite(threshold):
+        raise ValueError(f"threshold must be finite, got {threshold!r}")
+    prep = _prepare(
+        y,
+        score,
+        group,
+        cluster,
+        weighting,
+        nan_policy,
+        data,
+        min_groups=2,
+        threshold=float(threshold),
+    )
+    missing = [str(g) for g, n in zip(prep.labels, prep.n_rows) if n == 0]
+    if missing:
+        raise ValueError(f"group(s) {missing} have no observations at or above the threshold")
+    fit = _fit(
+        prep,
+        np.array([float(threshold)]),
+        bandwidth,
+        kernel,
+        confidence_level,
+        min_effective_clusters,
+        effective_n_threads(n_jobs),
+        covariance=False,
+    )
+    c = fit.curve
+    est, se = c.estimate[:, 0], c.std_error[:, 0]
+    K = len(prep.labels)
+    diff = diff_se = ci = None
+    if np.isfinite(se).all():
+        stat, sq = _wald(est[:, None], (se * se)[:, None])
+        stat, sq = float(stat[0]), float(sq[0])
+        pvalue = float(asymptotic_pvalue(stat)) if K == 2 else float(stats.chi2.sf(sq, K - 1))
+    else:
+        stat = pvalue = float("nan")
+    if K == 2:
+        diff = float(est[0] - est[1])
+        diff_se = float(np.sqrt(se[0] ** 2 + se[1] ** 2))
+        zq = special.ndtri(0.5 + confidence_level / 2.0)
+        ci = (diff - zq * diff_se, diff + zq * diff_se)
+    return MarginalOutcomeResult(
+        threshold=float(threshold),
+        groups=prep.labels,
+        estimate=est,
+        std_error=se,
+        n_effective=c.n_effective[:, 0],
+        statistic=stat,
+        pvalue=pvalue,
+        difference=diff,
+        difference_se=diff_se,
+        confidence_interval=ci,
+        confidence_level=float(confidence_level),
+        bandwidth=c.bandwidth,
+        bandwidth_method=c.bandwidth_method,
+        kernel=kernel,
+        weighting=weighting,
+        n_observations=prep.n_rows,
+        n_clusters=prep.n_clusters,
+        statistic_name="z" if K == 2 else f"chi2({K - 1})",
+        notes=c.notes,
+    )

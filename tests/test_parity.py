@@ -1,0 +1,442 @@
+"""Tests of fastfair.parity: clustered Nadaraya-Watson curves and predictive parity tests."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from fastfair import _kernel_sums
+from fastfair.parity import (
+    SparseGridWarning,
+    _bh,
+    calibration_curve,
+    marginal_outcome_test,
+    predictive_parity_test,
+    select_bandwidth,
+)
+
+
+def _kernel(u, kernel):
+    if kernel == "gaussian":
+        return np.exp(-0.5 * u * u)
+    return np.clip(1.0 - u * u, 0.0, None)
+
+
+def direct(y, s, group, cluster, grid, h, kernel="gaussian", weighting="per_user"):
+    """Straight numpy: estimate and sandwich variance (METHODS.md 3) per group."""
+    labels = np.unique(group)
+    est = np.empty((len(labels), len(grid)))
+    var = np.empty_like(est)
+    ks = _kernel((s[:, None] - grid[None, :]) / h, kernel)
+    for k, g in enumerate(labels):
+        rows = group == g
+        users, inv = np.unique(cluster[rows], return_inverse=True)
+        a = np.zeros((len(users), len(grid)))
+        b = np.zeros_like(a)
+        np.add.at(a, inv, y[rows, None] * ks[rows])
+        np.add.at(b, inv, ks[rows])
+        n_m = np.bincount(inv).astype(float)
+        w = 1.0 / n_m if weighting == "per_user" else np.ones(len(users))
+        f = (w[:, None] * a).sum(0) / (w[:, None] * b).sum(0)
+        u = w[:, None] * (a - f * b)
+        est[k] = f
+        var[k] = (u**2).sum(0) / (w[:, None] * b).sum(0) ** 2
+    return est, var
+
+
+def clustered_data(rng, n_users=300, heavy=0.05, heavy_n=40, sd_user=0.15, shift=0.0):
+    """Users with a random number of rows (a few heavy), user-level score and outcome effects."""
+    n_rows = np.where(rng.random(n_users) < heavy, heavy_n, 1 + rng.poisson(2, n_users))
+    user = np.repeat(np.arange(n_users), n_rows)
+    group = (np.arange(n_users) % 2)[user]
+    centre = rng.beta(2, 2, n_users)[user]
+    score = np.clip(centre + rng.normal(0, 0.08, user.size), 0.001, 0.999)
+    effect = rng.normal(0, sd_user, n_users)[user]
+    p = np.clip(score + effect + shift * group, 0, 1)
+    y = (rng.random(user.size) < p).astype(float)
+    perm = rng.permutation(user.size)  # rows arrive unsorted
+    return y[perm], score[perm], group[perm], user[perm]
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "epanechnikov"])
+@pytest.mark.parametrize("weighting", ["per_user", "per_observation"])
+def test_matches_direct_numpy(kernel, weighting):
+    rng = np.random.default_rng(0)
+    y, s, g, user = clustered_data(rng)
+    labels = np.array([f"u{u:04d}" for u in range(user.max() + 1)])[user]  # string clusters
+    grid = np.linspace(0.1, 0.9, 9)
+    h = 0.06
+    curve = calibration_curve(
+        y,
+        s,
+        g,
+        cluster=labels,
+        grid=grid,
+        bandwidth=h,
+        kernel=kernel,
+        weighting=weighting,
+        min_effective_clusters=1,
+    )
+    est, var = direct(y, s, g, user, grid, h, kernel, weighting)
+    np.testing.assert_allclose(curve.estimate, est, rtol=1e-10)
+    np.testing.assert_allclose(curve.std_error, np.sqrt(var), rtol=1e-8)
+    np.testing.assert_array_equal(curve.n_clusters, [np.unique(user[g == k]).size for k in (0, 1)])
+
+
+def test_no_cluster_means_one_row_per_cluster():
+    rng = np.random.default_rng(1)
+    y, s, g, _ = clustered_data(rng, n_users=100)
+    grid = np.linspace(0.2, 0.8, 7)
+    a = calibration_curve(y, s, g, grid=grid, bandwidth=0.05)
+    b = calibration_curve(y, s, g, cluster=np.arange(y.size), grid=grid, bandwidth=0.05)
+    np.testing.assert_allclose(a.estimate, b.estimate, rtol=1e-12)
+    np.testing.assert_allclose(a.std_error, b.std_error, rtol=1e-12)
+    _, var = direct(y, s, g, np.arange(y.size), grid, 0.05)
+    np.testing.assert_allclose(a.std_error, np.sqrt(var), rtol=1e-8)
+
+
+def test_gaussian_recurrence_equals_direct_evaluation():
+    rng = np.random.default_rng(2)
+    n = 2000
+    s, y = rng.random(n), rng.random(n)
+    starts = np.arange(n + 1, dtype=np.intp)
+    cg = np.zeros(n, dtype=np.intp)
+    w = np.ones(n)
+    grid = np.linspace(0.0, 1.0, 41)  # uniform: recurrence
+    for h in (0.004, 0.03, 0.3):
+        fast = _kernel_sums.kernel_sums(s, y, None, starts, cg, w, 1, grid, h)
+        for j in (0, 17, 40):  # one point: direct exp
+            one = _kernel_sums.kernel_sums(s, y, None, starts, cg, w, 1, grid[j : j + 1], h)
+            np.testing.assert_allclose(fast["sum_b"][0, j], one["sum_b"][0, 0], rtol=1e-12)
+            np.testing.assert_allclose(fast["sum_a"][0, j], one["sum_a"][0, 0], rtol=1e-12)
+
+
+def test_results_identical_for_any_thread_count():
+    rng = np.random.default_rng(3)
+    y, s, g, user = clustered_data(rng, n_users=3000)
+    kw = dict(cluster=user, grid=20, random_state=5, n_bootstrap=999)
+    one = predictive_parity_test(y, s, g, n_jobs=1, **kw)
+    two = predictive_parity_test(y, s, g, n_jobs=2, **kw)
+    np.testing.assert_array_equal(one.curve.estimate, two.curve.estimate)
+    np.testing.assert_array_equal(one.curve.std_error, two.curve.std_error)
+    assert one.pvalue == two.pvalue and one.critical_value == two.critical_value
+
+
+def test_bootstrap_matches_explicit_cluster_multipliers():
+    """Closed-form Gaussian multiplier bootstrap == xi_m-times-u_m bootstrap over clusters."""
+    rng = np.random.default_rng(4)
+    y, s, g, user = clustered_data(rng, n_users=400)
+    grid = np.linspace(0.2, 0.8, 6)
+    h = 0.08
+    res = predictive_parity_test(
+        y,
+        s,
+        g,
+        cluster=user,
+        grid=grid,
+        bandwidth=h,
+        n_bootstrap=4000,
+        return_null=True,
+        random_state=0,
+    )
+    # explicit: per-cluster u_m(s_j), draws sum_m xi_m u_m / V per group
+    ks = np.exp(-0.5 * ((s[:, None] - grid) / h) ** 2)
+    draws = []
+    est = res.curve.estimate
+    var = res.curve.std_error**2
+    xi_rng = np.random.default_rng(1)
+    d = []
+    for k in (0, 1):
+        rows = g == k
+        users, inv = np.unique(user[rows], return_inverse=True)
+        a = np.zeros((len(users), grid.size))
+        b = np.zeros_like(a)
+        np.add.at(a, inv, y[rows, None] * ks[rows])
+        np.add.at(b, inv, ks[rows])
+        w = 1.0 / np.bincount(inv)
+        u = w[:, None] * (a - est[k] * b)
+        vsum = (w[:, None] * b).sum(0)
+        xi = xi_rng.standard_normal((4000, len(users)))
+        d.append(xi @ u / vsum)
+    draws = ((d[0] - d[1]) ** 2 / (var[0] + var[1])).max(axis=1)
+    ours = res.null_distribution
+    for q in (0.5, 0.9, 0.95):
+        # MC error of a quantile of 4000 draws: about 2% here; allow 8%.
+        np.testing.assert_allclose(np.quantile(ours, q), np.quantile(draws, q), rtol=0.08)
+    assert res.critical_value == pytest.approx(np.sqrt(np.quantile(ours, 0.95)))
+    assert 2.0 < res.critical_value < 2.8  # between pointwise 1.96 and Bonferroni-6 2.64 + MC
+
+
+def test_benjamini_hochberg():
+    np.testing.assert_allclose(
+        _bh([0.01, 0.04, 0.03, 0.2]), [0.04, 0.04 * 4 / 3, 0.04 * 4 / 3, 0.2]
+    )
+    assert _bh([]).size == 0
+
+
+def test_adjustments_and_table():
+    rng = np.random.default_rng(5)
+    y, s, g, user = clustered_data(rng, n_users=2000, shift=0.1)
+    res = {
+        a: predictive_parity_test(
+            y, s, g, cluster=user, grid=12, adjust=a, random_state=0, n_bootstrap=499
+        )
+        for a in ("holm", "bonferroni", "bh", "maxT", "none")
+    }
+    p = res["none"].grid_pvalue_adjusted
+    np.testing.assert_allclose(res["none"].grid_pvalue, p)
+    assert np.all(
+        res["bonferroni"].grid_pvalue_adjusted >= res["holm"].grid_pvalue_adjusted - 1e-15
+    )
+    assert np.all(res["holm"].grid_pvalue_adjusted >= res["bh"].grid_pvalue_adjusted - 1e-15)
+    assert np.all(
+        res["maxT"].grid_pvalue_adjusted <= res["bonferroni"].grid_pvalue_adjusted + 0.01
+    )
+    r = res["holm"]
+    assert r.pvalue < 0.01 and r.method == "multiplier_bootstrap"
+    assert np.all(r.difference < 0)  # group 1 has higher outcomes; difference is 0 minus 1
+    assert set(r.table) >= {"score", "estimate_0", "se_1", "difference", "z", "pvalue_holm"}
+    assert "PredictiveParityResult" in repr(r) and "simultaneous" in repr(r)
+    no_boot = predictive_parity_test(y, s, g, cluster=user, grid=12, n_bootstrap=0)
+    assert no_boot.method == "holm" and no_boot.pvalue == np.nanmin(no_boot.grid_pvalue_adjusted)
+    pd = pytest.importorskip("pandas")
+    frame = r.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) == 12
+    assert len(r.curve.to_frame()) == 24
+
+
+def test_three_groups_wald():
+    rng = np.random.default_rng(6)
+    y, s, _, user = clustered_data(rng, n_users=1500)
+    g = np.array(["a", "b", "c"])[user % 3]
+    r = predictive_parity_test(y, s, g, cluster=user, grid=8, random_state=1, n_bootstrap=499)
+    assert r.statistic_name == "chi2(2)" and r.difference is None
+    est, se = r.curve.estimate, r.curve.std_error
+    prec = 1 / se**2
+    mean = (est * prec).sum(0) / prec.sum(0)
+    np.testing.assert_allclose(r.grid_statistic, ((est - mean) ** 2 * prec).sum(0))
+    assert r.statistic == pytest.approx(np.max(r.grid_statistic))
+
+
+def _null_rejections(reps, seed):
+    """Reject rates at alpha = 0.05 at the middle grid point: per-user clustered vs naive."""
+    rng = np.random.default_rng(seed)
+    clustered = naive = covered = 0
+    for _ in range(reps):
+        y, s, g, user = clustered_data(rng, n_users=400, heavy=0.1, heavy_n=40, sd_user=0.25)
+        grid = np.array([0.5])
+        a = predictive_parity_test(y, s, g, cluster=user, grid=grid, bandwidth=0.08, n_bootstrap=0)
+        b = predictive_parity_test(y, s, g, grid=grid, bandwidth=0.08, n_bootstrap=0)
+        clustered += a.grid_pvalue[0] < 0.05
+        naive += b.grid_pvalue[0] < 0.05
+        lo, hi = a.curve.lower[0, 0], a.curve.upper[0, 0]
+        covered += lo <= 0.5 <= hi  # E[Y | S = 0.5] = 0.5 per user (effects symmetric)
+    return clustered / reps, naive / reps, covered / reps
+
+
+def test_clustered_null_holds_level_naive_does_not():
+    reps = 300
+    clustered, naive, covered = _null_rejections(reps, 7)
+    se = np.sqrt(0.05 * 0.95 / reps)  # MC standard error of a rate near 0.05: 0.0126
+    assert abs(clustered - 0.05) < 3.5 * se + 0.02, clustered
+    assert naive > 0.05 + 4 * se, naive
+    assert abs(covered - 0.95) < 3.5 * se + 0.02, covered
+
+
+def section8(rng, n=50_000, n_heavy=10, rows_heavy=1000, b0=-0.15):
+    """Section 8: same Beta scores, group 1 slightly below group 2 (logit shift b0), and 10
+    injected users of group 1, user k with 1000 rows at scores from group 1's k-th decile
+    and outcome probability raised by 0.7 s."""
+    s1, s2 = rng.beta(2, 2, n), rng.beta(2, 2, n)
+
+    def f(s, shift):
+        return 1 / (1 + np.exp(-(shift + np.log(s / (1 - s)))))
+
+    y1 = rng.random(n) < f(s1, b0)
+    y2 = rng.random(n) < f(s2, 0.0)
+    edges = np.quantile(s1, np.linspace(0, 1, n_heavy + 1))
+    decile = np.clip(np.searchsorted(edges, s1, side="right") - 1, 0, n_heavy - 1)
+    sh = np.concatenate([rng.choice(s1[decile == k], rows_heavy) for k in range(n_heavy)])
+    yh = rng.random(sh.size) < np.clip(f(sh, b0) + 0.7 * sh, 0, 1)
+    score = np.concatenate([s1, s2, sh])
+    y = np.concatenate([y1, y2, yh]).astype(float)
+    group = np.concatenate([np.ones(n, int), np.full(n, 2), np.ones(sh.size, int)])
+    user = np.concatenate([np.arange(2 * n), 2 * n + np.repeat(np.arange(n_heavy), rows_heavy)])
+    return y, score, group, user
+
+
+def test_section8_per_observation_reverses_per_user_does_not():
+    rng = np.random.default_rng(8)
+    y, s, g, user = section8(rng)
+    kw = dict(cluster=user, grid=30, n_bootstrap=0)
+    per_user = predictive_parity_test(y, s, g, weighting="per_user", **kw)
+    per_obs = predictive_parity_test(y, s, g, weighting="per_observation", **kw)
+    assert np.nanmean(per_user.difference) < 0 and np.mean(per_user.difference < 0) > 0.7
+    assert np.nanmean(per_obs.difference) > 0 and np.mean(per_obs.difference > 0) > 0.5
+
+
+def test_marginal_outcome_matches_direct():
+    rng = np.random.default_rng(9)
+    y, s, g, user = clustered_data(rng, n_users=600)
+    t, h = 0.55, 0.05
+    y_obs = np.where(s >= t, y, np.nan)  # unobserved below the threshold
+    res = marginal_outcome_test(y_obs, s, g, t, cluster=user, bandwidth=h)
+    # direct: rows >= t, weights 1/n_m with n_m counting all of the user's rows
+    keep = s >= t
+    for k in (0, 1):
+        rows = keep & (g == k)
+        n_m = np.bincount(user)[user[rows]]
+        kk = np.exp(-0.5 * ((s[rows] - t) / h) ** 2) / n_m
+        _, inv = np.unique(user[rows], return_inverse=True)
+        f = (kk * y[rows]).sum() / kk.sum()
+        u = np.bincount(inv, weights=kk * (y[rows] - f))
+        assert res.estimate[k] == pytest.approx(f, rel=1e-10)
+        assert res.std_error[k] == pytest.approx(np.sqrt((u**2).sum()) / kk.sum(), rel=1e-8)
+    assert res.difference == pytest.approx(res.estimate[0] - res.estimate[1])
+    assert "MarginalOutcomeResult" in repr(res)
+
+
+def test_bandwidth_rules():
+    rng = np.random.default_rng(10)
+    n = 6000
+    s = rng.random(n)
+    user = rng.integers(0, 3000, n)
+    y_lin = rng.random(n) < s
+    y_wig = rng.random(n) < 0.5 + 0.4 * np.sin(6 * np.pi * s)
+    h_rot = select_bandwidth(y_lin, s, cluster=user)
+    sd_scale = min(s.std(), np.subtract(*np.quantile(s, [0.75, 0.25])) / 1.349)
+    m = np.unique(user).size
+    assert h_rot == pytest.approx(0.9 * sd_scale * m**-0.25, rel=0.03)
+    h0 = select_bandwidth(y_lin, s, cluster=user, undersmooth=0.0)
+    assert h0 == pytest.approx(h_rot * m**0.05, rel=1e-12)
+    assert select_bandwidth(y_lin, s, cluster=user, kernel="epanechnikov") == pytest.approx(
+        2.214 * h_rot
+    )
+    h_wig = select_bandwidth(y_wig, s, cluster=user, method="cv")
+    h_lin = select_bandwidth(y_lin, s, cluster=user, method="cv")
+    assert h_wig < h_lin
+    assert 0.005 < h_wig < 0.05  # wavelength 1/3: a wide kernel would flatten the sine
+
+
+# ---------------------------------------------------------------- bad input
+
+
+def test_bad_input_errors():
+    rng = np.random.default_rng(11)
+    y, s, g, _ = clustered_data(rng, n_users=200)
+    with pytest.raises(ValueError, match="bandwidth must be a finite number > 0"):
+        calibration_curve(y, s, g, bandwidth=0.0)
+    with pytest.raises(ValueError, match="bandwidth must be a finite number > 0"):
+        calibration_curve(y, s, g, bandwidth=-1.0)
+    with pytest.raises(TypeError, match="bandwidth"):
+        calibration_curve(y, s, g, bandwidth=[0.1])
+    with pytest.raises(ValueError, match="bandwidth must be one of"):
+        calibration_curve(y, s, g, bandwidth="silvermann")
+    with pytest.raises(ValueError, match="kernel must be one of"):
+        calibration_curve(y, s, g, kernel="box")
+    with pytest.raises(ValueError, match="weighting must be one of"):
+        calibration_curve(y, s, g, weighting="per_row")
+    with pytest.raises(ValueError, match="grid must be increasing"):
+        calibration_curve(y, s, g, grid=[0.5, 0.2])
+    with pytest.raises(ValueError, match="grid contains NaN"):
+        calibration_curve(y, s, g, grid=[0.2, np.nan])
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        predictive_parity_test(y, s, g, adjust="fdr")
+    with pytest.raises(ValueError, match="at least 2 groups"):
+        predictive_parity_test(y, s, np.zeros_like(g))
+    with pytest.raises(ValueError, match="same length"):
+        calibration_curve(y[:-1], s, g)
+    with pytest.raises(ValueError, match="score contains infinite"):
+        calibration_curve(y, np.where(s > 0.9, np.inf, s), g)
+
+
+def test_cluster_spanning_groups_is_an_error():
+    rng = np.random.default_rng(12)
+    y, s, g, user = clustered_data(rng, n_users=200)
+    g = g.copy()
+    g[np.flatnonzero(user == 7)[0]] = 1 - g[np.flatnonzero(user == 7)[0]]
+    if (user == 7).sum() == 1:  # make sure user 7 has two rows
+        pytest.skip("user 7 has one row")
+    with pytest.raises(
+        ValueError, match=r"cluster 7 has rows in group .* must belong to one group"
+    ):
+        calibration_curve(y, s, g, cluster=user)
+
+
+def test_nan_policy():
+    rng = np.random.default_rng(13)
+    y, s, g, user = clustered_data(rng, n_users=300)
+    y2, s2 = y.copy(), s.copy()
+    y2[3], s2[10] = np.nan, np.nan
+    with pytest.raises(ValueError, match="score contains 1 NaN"):
+        calibration_curve(y2, s2, g, cluster=user)
+    with pytest.raises(ValueError, match="y contains 1 NaN"):
+        calibration_curve(y2, s, g, cluster=user)
+    grid = np.linspace(0.2, 0.8, 5)
+    omitted = calibration_curve(
+        y2, s2, g, cluster=user, nan_policy="omit", grid=grid, bandwidth=0.05
+    )
+    keep = ~(np.isnan(y2) | np.isnan(s2))
+    # per-user weights count the user's rows with a score (row 3 has one, row 10 not)
+    ref = calibration_curve(
+        y[keep], s[keep], g[keep], cluster=user[keep], grid=grid, bandwidth=0.05
+    )
+    assert omitted.n_observations.sum() == keep.sum()
+    if user[3] not in user[~keep & ~np.isnan(s2)]:
+        np.testing.assert_allclose(omitted.estimate, ref.estimate, rtol=0.05)
+
+
+def test_sparse_points_are_nan_with_warning():
+    rng = np.random.default_rng(14)
+    y, s, g, user = clustered_data(rng, n_users=400)
+    s = np.where(g == 1, 0.1 + 0.3 * s, s)  # group 1 only in [0.1, 0.4]
+    grid = np.array([0.2, 0.3, 0.9, 5.0])  # 5.0: out of every score's reach
+    with pytest.warns(SparseGridWarning, match="no observations within the kernel's reach"):
+        res = predictive_parity_test(
+            y, s, g, cluster=user, grid=grid, bandwidth=0.02, random_state=0, n_bootstrap=99
+        )
+    assert np.isnan(res.curve.estimate[1, 2]) and np.isnan(res.curve.estimate[:, 3]).all()
+    assert np.isnan(res.grid_pvalue[2:]).all() and np.isfinite(res.grid_pvalue[:2]).all()
+    assert res.tested.tolist() == [True, True, False, False]
+    assert np.isfinite(res.pvalue)
+    assert any("group 1" in n for n in res.curve.notes)
+    assert res.curve.n_out_of_reach[0] > 0 and res.curve.n_out_of_reach[1] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        calibration_curve(y, s, g, cluster=user, grid=[0.2, 0.3], bandwidth=0.02)
+
+
+def test_single_cluster_near_a_point_has_no_standard_error():
+    s = np.array([0.1, 0.12, 0.5, 0.52, 0.9, 0.5, 0.55, 0.45] * 5)
+    y = (np.arange(s.size) % 3 == 0).astype(float)
+    user = np.array([0, 0, 1, 1, 2, 3, 4, 5] * 5) + 10 * np.repeat(np.arange(5), 8)
+    user[s < 0.2] = 0  # one user holds every row near 0.11
+    with pytest.warns(SparseGridWarning, match="effective clusters"):
+        c = calibration_curve(y, s, cluster=user, grid=[0.11, 0.5], bandwidth=0.02)
+    assert np.isnan(c.std_error).any()
+
+
+def test_marginal_bad_input():
+    rng = np.random.default_rng(15)
+    y, s, g, _ = clustered_data(rng, n_users=200)
+    with pytest.raises(ValueError, match="no observations at or above the threshold"):
+        marginal_outcome_test(y, s, g, 2.0)
+    with pytest.raises(TypeError, match="threshold must be a number"):
+        marginal_outcome_test(y, s, g, "0.5")
+    s2 = np.where(g == 1, s * 0.5, s)
+    with pytest.raises(ValueError, match=r"group\(s\) \['1'\] have no observations"):
+        marginal_outcome_test(y, s2, g, 0.6)
+
+
+def test_plot_smoke():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(16)
+    y, s, g, user = clustered_data(rng, n_users=500)
+    res = predictive_parity_test(y, s, g, cluster=user, grid=10, n_bootstrap=99)
+    ax = res.plot()
+    assert len(ax.lines) >= 2
