@@ -1,0 +1,402 @@
+"""Tests of the Wasserstein projection test (fastfair.wasserstein, METHODS.md 4)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, optimize, special, stats
+
+from fastfair import _wasserstein
+from fastfair.wasserstein import (
+    _chi2_mixture_tail,
+    _critical_points,
+    _weighted_chi2_sf,
+    wasserstein_test,
+)
+
+
+def _toy(n, rng, shift=0.0, d=3):
+    a = np.r_[0, 0, 1, 1, rng.integers(0, 2, n - 4)]
+    y = np.r_[0, 1, 0, 1, rng.integers(0, 2, n - 4)]
+    X = rng.normal(size=(n, d))
+    X[:, 0] += shift * a * y
+    return X, y, a
+
+
+def _authors_mixture(n, rng):
+    """The authors' null (METHODS.md 4): beta = (0, 1) is fair, theta = 3.70."""
+    while True:
+        counts = rng.multinomial(n, [0.4, 0.1, 0.3, 0.2])  # (a, y) = 00, 01, 10, 11
+        if counts[1] and counts[3]:
+            break
+    means = [(-6.0, 0.0), (-2.0, 0.0), (2.0, 0.0), (6.0, 0.0)]
+    sds = [math.sqrt(5.0)] * 2 + [math.sqrt(3.5)] * 2
+    X = np.vstack([rng.normal(size=(m, 2)) * s + mu for m, s, mu in zip(counts, sds, means)])
+    a = np.repeat([0, 0, 1, 1], counts)
+    y = np.repeat([0, 1, 0, 1], counts)
+    return X, y, a
+
+
+# ------------------------------------------------------------------ independent solutions
+
+
+def _scipy_dual(X, y, a, beta, b0, label):
+    """sup_gamma (1/N) sum_{y_i = label} min_x ||x - x_i||^2 + gamma lambda_i h(x), solved
+    with a generic d-dimensional optimizer for the inner problem (several starts) and a
+    bounded scalar search for gamma: no use of the one-dimensional reduction."""
+    n = len(y)
+    sel = np.flatnonzero(y == label)
+    n1 = np.sum(a[sel] == 1)
+    n0 = len(sel) - n1
+    lam = np.where(a == 1, n / n1, -n / n0)
+
+    def phi(g, i):
+        def f(x):
+            return np.sum((x - X[i]) ** 2) + g * lam[i] * special.expit(x @ beta + b0)
+
+        def jac(x):
+            s = special.expit(x @ beta + b0)
+            return 2 * (x - X[i]) + g * lam[i] * s * (1 - s) * beta
+
+        starts = [X[i] - k * g * lam[i] * beta for k in (0.0, 0.04, 0.08, 0.125)]
+        return min(
+            optimize.minimize(f, x0, jac=jac, method="BFGS", options={"gtol": 1e-12}).fun
+            for x0 in starts
+        )
+
+    def neg_dual(g):
+        return -sum(phi(g, i) for i in sel) / n
+
+    res = optimize.minimize_scalar(
+        neg_dual, bounds=(-40, 40), method="bounded", options={"xatol": 1e-9}
+    )
+    return -res.fun, res.x
+
+
+def _scipy_primal(X, y, a, beta, b0, label):
+    """min (1/N) sum ||x'_i - x_i||^2 s.t. the moved data are fair (SLSQP from x' = x)."""
+    sel = np.flatnonzero(y == label)
+    n = len(y)
+    Xs, As = X[sel], a[sel]
+
+    def gap(v):
+        h = special.expit(v.reshape(Xs.shape) @ beta + b0)
+        return h[As == 1].mean() - h[As == 0].mean()
+
+    res = optimize.minimize(
+        lambda v: np.sum((v - Xs.ravel()) ** 2) / n,
+        Xs.ravel(),
+        jac=lambda v: 2 * (v - Xs.ravel()) / n,
+        method="SLSQP",
+        constraints=[{"type": "eq", "fun": gap}],
+        options={"ftol": 1e-15, "maxiter": 500},
+    )
+    return res.fun, gap(res.x)
+
+
+@pytest.mark.parametrize("criterion", ["equal_opportunity", "equalized_odds"])
+def test_statistic_matches_scipy_dual_and_primal(criterion):
+    rng = np.random.default_rng(3)
+    X, y, a = _toy(26, rng, shift=0.8)
+    beta, b0 = np.array([0.9, -0.4, 0.3]), 0.3
+    res = wasserstein_test(X, y, a, beta, intercept=b0, criterion=criterion)
+    labels = [1] if criterion == "equal_opportunity" else [0, 1]
+    parts = np.atleast_1d(res.distance_parts)
+    gammas = np.atleast_1d(res.gamma)
+    for k, lab in enumerate(labels):
+        r_dual, g_dual = _scipy_dual(X, y, a, beta, b0, lab)
+        r_primal, gap = _scipy_primal(X, y, a, beta, b0, lab)
+        assert parts[k] == pytest.approx(r_dual, rel=1e-9)
+        assert parts[k] == pytest.approx(r_primal, rel=1e-7)
+        assert abs(gap) < 1e-9
+        assert gammas[k] == pytest.approx(g_dual, rel=1e-5, abs=1e-7)
+    assert res.statistic == pytest.approx(len(y) * parts.sum(), rel=1e-12)
+
+
+def test_nonconvex_inner_problem_matches_scipy_dual():
+    # a large coefficient and a strong disparity: |gamma lambda| ||beta||^2 / 2 > 6 sqrt(3)
+    rng = np.random.default_rng(5)
+    X, y, a = _toy(24, rng, d=2)
+    X[:, 0] += 3.0 * a
+    beta = np.array([3.0, 0.5])
+    res = wasserstein_test(X, y, a, beta, return_favorable=True)
+    assert abs(res.gamma * len(y) / res.cell_counts[1, 1]) * (beta @ beta) / 2 > 6 * math.sqrt(3)
+    r_dual, _ = _scipy_dual(X, y, a, beta, 0.0, 1)
+    assert res.distance == pytest.approx(r_dual, rel=1e-8)
+    fav = res.favorable
+    assert abs(fav.constraint) < 1e-12
+    assert fav.transport_cost == pytest.approx(res.distance, rel=1e-8)
+    moves = fav.X - X[fav.source]
+    assert np.dot(fav.weight, np.sum(moves**2, axis=1)) == pytest.approx(res.distance, rel=1e-8)
+    h = special.expit(fav.X @ beta)
+    pos1, pos0 = (fav.y == 1) & (fav.a == 1), (fav.y == 1) & (fav.a == 0)
+    gap = np.average(h[pos1], weights=fav.weight[pos1]) - np.average(
+        h[pos0], weights=fav.weight[pos0]
+    )
+    assert abs(gap) < 1e-12
+
+
+def test_kink_splits_mass_and_keeps_constraint_exact():
+    # strongly unfair with a steep classifier: the dual optimum sits at a kink of F', and
+    # tied samples are split between their two minimizers
+    rng = np.random.default_rng(0)
+    n = 4000
+    a, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    X = rng.normal(size=(n, 3))
+    X[:, 0] += 3.0 * a
+    beta = np.array([8.0, -0.5, 0.2])
+    res = wasserstein_test(X, y, a, beta, criterion="equalized_odds", return_favorable=True)
+    fav = res.favorable
+    assert len(fav.weight) > n  # some rows were split
+    assert fav.weight.min() >= 0 and fav.weight.sum() == pytest.approx(1.0)
+    np.testing.assert_array_less(np.abs(fav.constraint), 1e-14)
+    moves = fav.X - X[fav.source]
+    assert np.dot(fav.weight, np.sum(moves**2, axis=1)) == pytest.approx(res.distance, rel=1e-8)
+
+
+def test_inner_problem_is_global_minimum():
+    """cell_sums' minimizer is never beaten by a dense grid, for convex and non-convex c."""
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        b2 = rng.uniform(0.1, 5)
+        t = rng.choice([-1, 1]) * 10 ** rng.uniform(-3, 2.5)
+        c = t * b2 / 2
+        u = rng.normal(0, 4, size=20)
+        z = np.empty(20)
+        alt = np.empty(20)
+        gap = np.empty(20)
+        z1, z2 = _critical_points(c)
+        cost, ssig, _ = _wasserstein.cell_sums(u, t, b2, z1, z2, 1, z, alt, gap)
+        obj = (z - u) ** 2 / b2 + t * special.expit(z)
+        grid = u[:, None] + np.linspace(-abs(c) / 4, abs(c) / 4, 4001)[None, :]
+        brute = ((grid - u[:, None]) ** 2 / b2 + t * special.expit(grid)).min(axis=1)
+        assert np.all(obj <= brute + 1e-12 * np.maximum(1, abs(brute)))
+        assert cost == pytest.approx(np.sum((z - u) ** 2) / b2, rel=1e-12, abs=1e-300)
+        assert ssig == pytest.approx(special.expit(z).sum(), rel=1e-12)
+        # stationarity: z = u - c sigmoid'(z)
+        s = special.expit(z)
+        np.testing.assert_allclose(z, u - c * s * (1 - s), rtol=1e-12, atol=1e-12)
+
+
+# ------------------------------------------------------------------ favorable distribution
+
+
+@pytest.mark.parametrize("criterion", ["equal_opportunity", "equalized_odds"])
+def test_favorable_distribution_is_fair_and_costs_r(criterion):
+    rng = np.random.default_rng(1)
+    X, y, a = _toy(3000, rng, shift=0.5)
+    beta = np.array([1.0, -0.5, 0.2])
+    res = wasserstein_test(
+        X, y, a, beta, intercept=-0.2, criterion=criterion, return_favorable=True
+    )
+    fav = res.favorable
+    assert fav.weight.sum() == pytest.approx(1.0)
+    assert fav.transport_cost == pytest.approx(res.distance, rel=1e-10)
+    np.testing.assert_array_less(np.abs(np.atleast_1d(fav.constraint)), 1e-12)
+    # recompute the constraint from the moved points
+    h = special.expit(fav.X @ beta - 0.2)
+    labels = [1] if criterion == "equal_opportunity" else [0, 1]
+    for lab in labels:
+        m1 = (fav.y == lab) & (fav.a == 1)
+        m0 = (fav.y == lab) & (fav.a == 0)
+        gap = np.average(h[m1], weights=fav.weight[m1]) - np.average(h[m0], weights=fav.weight[m0])
+        assert abs(gap) < 1e-12
+    moves = fav.X - X[fav.source]
+    assert np.dot(fav.weight, np.sum(moves**2, axis=1)) == pytest.approx(res.distance, rel=1e-9)
+    if criterion == "equal_opportunity":
+        assert np.all(moves[fav.y == 0] == 0)
+    # every move is along beta
+    cross = moves - np.outer(moves @ beta / (beta @ beta), beta)
+    assert np.abs(cross).max() < 1e-12
+
+
+def test_large_n_statistic_close_to_quadratic_approximation():
+    rng = np.random.default_rng(2)
+    n = 200_000
+    X, y, a = _toy(n, rng, shift=0.01)
+    beta = np.array([1.0, -0.5, 0.2])
+    res = wasserstein_test(X, y, a, beta)
+    h = special.expit(X @ beta)
+    pos = y == 1
+    lam = np.where(a == 1, n / np.sum(pos & (a == 1)), -n / np.sum(pos & (a == 0)))
+    c = np.sum(lam[pos] * h[pos]) / n
+    m = np.sum(lam[pos] ** 2 * (h[pos] * (1 - h[pos])) ** 2) * (beta @ beta) / n
+    assert res.difference == pytest.approx(c, rel=1e-10)
+    assert res.statistic == pytest.approx(n * c * c / m, rel=0.01)
+    assert res.gamma == pytest.approx(2 * c / m, rel=0.01)
+
+
+# ------------------------------------------------------------------ null distribution
+
+
+def test_null_rejection_rate_authors_mixture():
+    """Quick version of validation/wasserstein_null.py (N = 500, 400 replications)."""
+    rng = np.random.default_rng(20210303)
+    reps, alpha = 400, 0.05
+    pvals = np.empty(reps)
+    thetas = np.empty(reps)
+    for r in range(reps):
+        X, y, a = _authors_mixture(500, rng)
+        res = wasserstein_test(X, y, a, [0.0, 1.0], alpha=alpha, n_jobs=1)
+        pvals[r], thetas[r] = res.pvalue, res.theta
+        assert res.reject == (res.pvalue < alpha)
+    tol = 3.5 * math.sqrt(alpha * (1 - alpha) / reps)
+    assert abs(np.mean(pvals < alpha) - alpha) < tol
+    assert np.mean(thetas) == pytest.approx(3.70, rel=0.05)
+    # p-values roughly uniform
+    assert stats.kstest(pvals, "uniform").pvalue > 1e-3
+
+
+def test_weighted_chi2_sum():
+    # equal weights: w chi2_2
+    assert _weighted_chi2_sf(3.0, [1.5, 1.5]) == pytest.approx(stats.chi2.sf(2.0, 2), rel=1e-10)
+    # against numerical convolution of the two densities
+    w0, w1, s = 0.7, 2.9, 5.0
+    inner = integrate.quad(
+        lambda x: stats.chi2.pdf(x, 1) * stats.chi2.sf((s - w0 * x) / w1, 1),
+        0,
+        s / w0,
+        limit=200,
+    )[0]
+    tail = stats.chi2.sf(s / w0, 1)
+    assert _weighted_chi2_sf(s, [w0, w1]) == pytest.approx(inner + tail, rel=1e-7)
+    p, thr = _chi2_mixture_tail(4.2, [w0, w1], 0.05)
+    assert _weighted_chi2_sf(thr, [w0, w1]) == pytest.approx(0.05, rel=1e-9)
+    assert p == pytest.approx(_weighted_chi2_sf(4.2, [w0, w1]))
+    # a zero weight reduces to one chi-square
+    assert _chi2_mixture_tail(3.0, [0.0, 2.0], 0.1)[1] == pytest.approx(
+        2.0 * stats.chi2.isf(0.1, 1)
+    )
+
+
+def test_equalized_odds_combines_both_labels():
+    rng = np.random.default_rng(4)
+    X, y, a = _toy(4000, rng, shift=0.3)
+    beta = np.array([1.0, -0.5, 0.2])
+    eo = wasserstein_test(X, y, a, beta)
+    eodds = wasserstein_test(X, y, a, beta, criterion="equalized_odds")
+    assert eodds.distance_parts[1] == pytest.approx(eo.distance, rel=1e-12)
+    assert eodds.theta[1] == pytest.approx(eo.theta, rel=1e-12)
+    assert eodds.statistic == pytest.approx(len(y) * eodds.distance_parts.sum(), rel=1e-12)
+    p = _weighted_chi2_sf(eodds.statistic, eodds.theta)
+    assert eodds.pvalue == pytest.approx(p)
+    assert "y = 0" in repr(eodds) and "threshold" in repr(eodds)
+
+
+# ------------------------------------------------------------------ options and invariances
+
+
+def test_threads_give_identical_results():
+    rng = np.random.default_rng(6)
+    X, y, a = _toy(50_000, rng, shift=0.2)
+    beta = np.array([0.5, 1.0, -1.0])
+    r1 = wasserstein_test(X, y, a, beta, criterion="equalized_odds", n_jobs=1)
+    r2 = wasserstein_test(X, y, a, beta, criterion="equalized_odds", n_jobs=2)
+    assert r1.statistic == r2.statistic
+    np.testing.assert_array_equal(r1.gamma, r2.gamma)
+
+
+def test_group_coding_and_intercept_invariances():
+    rng = np.random.default_rng(7)
+    X, y, a = _toy(2000, rng, shift=0.4)
+    beta = np.array([0.8, 0.3, -0.2])
+    base = wasserstein_test(X, y, a, beta, intercept=0.5)
+    swapped = wasserstein_test(X, y, np.where(a == 1, "x", "b"), beta, intercept=0.5)
+    assert swapped.statistic == pytest.approx(base.statistic, rel=1e-10)
+    assert list(swapped.groups) == ["b", "x"]
+    flipped = wasserstein_test(X, y, 1 - a, beta, intercept=0.5)
+    assert flipped.statistic == pytest.approx(base.statistic, rel=1e-10)
+    assert flipped.gamma == pytest.approx(-base.gamma, rel=1e-8)
+    # the intercept is a shift of the score, not a transportable feature
+    X_shift = X.copy()
+    X_shift[:, 0] += 0.5 / beta[0]
+    assert wasserstein_test(X_shift, y, a, beta).statistic == pytest.approx(
+        base.statistic, rel=1e-9
+    )
+
+
+def test_metric_matrix_equals_rescaled_features():
+    rng = np.random.default_rng(8)
+    X, y, a = _toy(3000, rng, shift=0.4)
+    beta = np.array([0.8, 0.3, -0.2])
+    scales = np.array([2.0, 0.5, 1.5])
+    res = wasserstein_test(X, y, a, beta, metric_matrix=np.diag(scales**2), return_favorable=True)
+    # cost sum s_j^2 dx_j^2 = Euclidean cost in x * s; the classifier has beta / s there
+    ref = wasserstein_test(X * scales, y, a, beta / scales, return_favorable=True)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
+    np.testing.assert_allclose(res.favorable.X * scales, ref.favorable.X, atol=1e-12)
+    ident = wasserstein_test(X, y, a, beta, metric_matrix=np.eye(3))
+    assert ident.statistic == pytest.approx(wasserstein_test(X, y, a, beta).statistic, rel=1e-12)
+
+
+def test_fitted_model_and_pandas_input():
+    sklearn = pytest.importorskip("sklearn.linear_model")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(9)
+    X, y, a = _toy(1500, rng, shift=0.4)
+    model = sklearn.LogisticRegression().fit(X, y)
+    res = wasserstein_test(pd.DataFrame(X), pd.Series(y), pd.Series(a), model)
+    ref = wasserstein_test(X, y, a, model.coef_[0], intercept=model.intercept_[0])
+    assert res.statistic == ref.statistic
+
+
+def test_constant_classifier_is_fair():
+    rng = np.random.default_rng(10)
+    X, y, a = _toy(200, rng)
+    res = wasserstein_test(X, y, a, np.zeros(3), intercept=1.0, return_favorable=True)
+    assert res.statistic == 0.0 and res.pvalue == 1.0 and not res.reject
+    np.testing.assert_array_equal(res.favorable.X, X)
+
+
+# ------------------------------------------------------------------ bad input
+
+
+def test_bad_input():
+    rng = np.random.default_rng(11)
+    X, y, a = _toy(100, rng)
+    beta = np.ones(3)
+    with pytest.raises(ValueError, match="no samples with a = 0 and y = 1"):
+        wasserstein_test(X, y, np.where(y == 1, 1, a), beta)
+    # an empty y = 0 cell matters for equalized odds only
+    a_eo = np.where(y == 0, 1, a)
+    wasserstein_test(X, y, a_eo, beta)
+    with pytest.raises(ValueError, match="y = 0"):
+        wasserstein_test(X, y, a_eo, beta, criterion="equalized_odds")
+    with pytest.raises(ValueError, match="coef has 2 entries but X has 3 columns"):
+        wasserstein_test(X, y, a, [1.0, 2.0])
+    with pytest.raises(ValueError, match="a must have exactly two values"):
+        wasserstein_test(X, y, a + (np.arange(100) % 3 == 0), beta)
+    with pytest.raises(ValueError, match="y must be binary"):
+        wasserstein_test(X, y + (np.arange(100) % 3 == 0), a, beta)
+    with pytest.raises(ValueError, match="at least 2 groups"):
+        wasserstein_test(X, y, np.zeros(100), beta)
+    X_nan = X.copy()
+    X_nan[7, 1] = np.nan
+    with pytest.raises(ValueError, match="X contains NaN"):
+        wasserstein_test(X_nan, y, a, beta)
+    with pytest.raises(ValueError, match="same length"):
+        wasserstein_test(X, y[:-1], a, beta)
+    with pytest.raises(ValueError, match="criterion"):
+        wasserstein_test(X, y, a, beta, criterion="demographic_parity")
+    with pytest.raises(ValueError, match="alpha"):
+        wasserstein_test(X, y, a, beta, alpha=1.5)
+    with pytest.raises(ValueError, match="X must be 2-D"):
+        wasserstein_test(X[:, 0], y, a, beta)
+    with pytest.raises(ValueError, match="positive definite"):
+        wasserstein_test(X, y, a, beta, metric_matrix=-np.eye(3))
+    with pytest.raises(ValueError, match="metric_matrix must have shape"):
+        wasserstein_test(X, y, a, beta, metric_matrix=np.eye(2))
+
+    class Model:
+        coef_ = np.ones((2, 3))
+        intercept_ = np.zeros(2)
+
+    with pytest.raises(ValueError, match="binary logistic"):
+        wasserstein_test(X, y, a, Model())
+    Model.coef_ = np.ones((1, 3))
+    with pytest.raises(ValueError, match="intercept"):
+        wasserstein_test(X, y, a, Model(), intercept=1.0)
+    with pytest.raises(TypeError, match="X must be numeric"):
+        wasserstein_test(X.astype(str), y, a, beta)
