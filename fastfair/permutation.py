@@ -163,7 +163,7 @@ def permutation_test(
     *,
     metric: str = "tpr",
     scheme: str = "conditional",
-    studentize: bool = True,
+    studentize: bool | str = True,
     variance: str = "pooled",
     method: str = "auto",
     n_permutations: int = 9999,
@@ -178,6 +178,9 @@ def permutation_test(
     return_null: bool = False,
     random_state=None,
     n_jobs: int | None = None,
+    n_bootstrap: int = 200,
+    vectorized: bool = False,
+    progress: bool | None = None,
 ) -> PermutationTestResult:
     r"""Test whether a confusion-matrix metric differs between groups.
 
@@ -262,6 +265,11 @@ def permutation_test(
         result is identical for any `n_jobs`.
     n_jobs : int, optional
         Threads for Monte Carlo (None: all cores; -1 all, -2 all but one).
+    n_bootstrap, vectorized, progress
+        For a callable `metric` or a row metric (``"mse"``, ``"mae"``, ``"mean_residual"``,
+        ``"mean_score"``, ``"mean_outcome"``), which are tested by
+        :func:`fastfair.generic.permutation_test_rows` (Algorithm 1): `studentize` may then
+        also be ``"bootstrap"``, ``"bootstrap-fast"`` or ``"welch"``; see there.
 
     Returns
     -------
@@ -287,6 +295,16 @@ def permutation_test(
     >>> res.method, round(res.difference, 3), round(res.pvalue, 4)
     ('exact', 0.097, 0.0077)
     """
+    from fastfair import generic  # callables and row metrics: Algorithm 1 (lazy import)
+
+    if callable(metric) or isinstance(studentize, str) or generic.is_row_metric(metric):
+        return generic.permutation_test_rows(
+            y_true, y_pred, group, metric=metric, studentize=studentize, method=method,
+            n_permutations=n_permutations, alternative=alternative, reference=reference,
+            comparisons=comparisons, adjust=adjust, sample_weight=sample_weight, data=data,
+            return_null=return_null, random_state=random_state, n_jobs=n_jobs,
+            n_bootstrap=n_bootstrap, vectorized=vectorized, progress=progress, scheme=scheme,
+        )  # fmt: skip
     y, yhat, weights, codes, labels = _coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
     )
