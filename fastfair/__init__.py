@@ -6,6 +6,25 @@ studentized where not), computed from sufficient statistics in a compiled core.
 
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair.auc import AUCTestResult, DeLongResult, auc_test, delong
+from fastfair.generic import (
+    BootstrapTestResult,
+    CorrelationTestResult,
+    GenericTestResult,
+    MetricError,
+    basic_bootstrap_test,
+    correlation_test,
+    mean_difference_test,
+)
+from fastfair.parity import (
+    CalibrationCurve,
+    MarginalOutcomeResult,
+    PredictiveParityResult,
+    SparseGridWarning,
+    calibration_curve,
+    marginal_outcome_test,
+    predictive_parity_test,
+    select_bandwidth,
+)
 from fastfair.permutation import (
     ExactInfeasibleError,
     PermutationTestResult,
@@ -20,24 +39,47 @@ from fastfair.planning import (
     sample_size,
     simulate_power,
 )
+from fastfair.wasserstein import (
+    FavorableDistribution,
+    WassersteinTestResult,
+    wasserstein_test,
+)
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
     "CONFUSION_METRICS",
     "AUCTestResult",
+    "BootstrapTestResult",
+    "CalibrationCurve",
+    "CorrelationTestResult",
     "DeLongResult",
     "ExactInfeasibleError",
+    "FavorableDistribution",
+    "GenericTestResult",
+    "MarginalOutcomeResult",
+    "MetricError",
     "PermutationTestResult",
+    "PredictiveParityResult",
+    "SparseGridWarning",
+    "WassersteinTestResult",
     "__version__",
     "auc_test",
+    "basic_bootstrap_test",
+    "calibration_curve",
     "confusion_counts",
+    "correlation_test",
     "delong",
     "detectable_difference",
+    "marginal_outcome_test",
+    "mean_difference_test",
     "permutation_test",
     "permutation_test_from_counts",
     "plan_from_data",
     "power",
+    "predictive_parity_test",
     "sample_size",
+    "select_bandwidth",
     "simulate_power",
+    "wasserstein_test",
 ]

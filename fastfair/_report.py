@@ -55,6 +55,11 @@ def audit_html(audit: dict, table: dict, args) -> str:
         )
     else:
         parts.append(_img(_group_plot(plt, counts, labels)))
+        if audit.get("parity"):
+            parts.append("<h2>Calibration curves by group (pointwise 95% bands)</h2>")
+            fig, ax = plt.subplots(figsize=(5, 4))
+            audit["parity"]["result"].plot(ax)
+            parts.append(_img(fig))
         if audit.get("_nulls"):
             parts.append("<h2>Permutation null distributions</h2>")
             parts.append(_img(_null_plot(plt, audit["_nulls"])))

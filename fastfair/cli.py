@@ -192,7 +192,9 @@ def run_audit(
         tick()
     parity = None
     if scores is not None and hasattr(fastfair, "predictive_parity_test"):
-        parity, parity_rows = _parity_rows(table, y, scores, groups, cluster, alpha, seed, jobs)
+        parity, parity_rows = _parity_rows(
+            table, y, scores, groups, cluster, permutations, seed, jobs
+        )
         tests.extend(parity_rows)
         tick()
 
@@ -272,25 +274,38 @@ def _auc_rows(y, scores, groups, reference, permutations, seed, jobs):
     return rows
 
 
-def _parity_rows(table, y, scores, groups, cluster, alpha, seed, jobs):
+def _parity_rows(table, y, scores, groups, cluster, permutations, seed, jobs):
     clusters = None if cluster is None else _column(table, cluster, "cluster")
     try:
         res = fastfair.predictive_parity_test(
-            y, scores, groups, cluster=clusters, random_state=seed, n_jobs=jobs
+            y,
+            scores,
+            groups,
+            cluster=clusters,
+            adjust="maxT",
+            n_bootstrap=permutations,
+            random_state=seed,
+            n_jobs=jobs,
         )
     except ValueError as exc:
         return None, [dict(family="parity", metric="predictive_parity", error=str(exc))]
-    summary = res.to_dict() if hasattr(res, "to_dict") else None
+    summary = dict(
+        bandwidth=float(res.curve.bandwidth),
+        weighting=res.curve.weighting,
+        clustered=bool(res.curve.clustered),
+        grid_table=res.table,
+        result=res,
+    )
     rows = [
         dict(
             family="parity",
-            metric="predictive_parity (grid, simultaneous)",
-            group="all",
-            reference="-",
-            statistic=float(np.nanmax(np.abs(np.atleast_1d(res.statistic)))),
+            metric="predictive_parity",
+            group=" / ".join(map(str, res.groups)),
+            reference="(all grid points)",
+            statistic=float(res.statistic),
             pvalue=float(res.pvalue),
-            method="multiplier bootstrap",
-            scheme="clustered" if cluster else "rows",
+            method=res.method,
+            scheme="per-user clustered" if cluster else "rows",
         )
     ]
     return summary, rows
@@ -378,6 +393,8 @@ def write_atomic(path: str, text: str) -> None:
 
 def audit_json(audit: dict) -> str:
     public = {k: v for k, v in audit.items() if not k.startswith("_")}
+    if public.get("parity"):
+        public["parity"] = {k: v for k, v in public["parity"].items() if k != "result"}
     return json.dumps(public, indent=2, default=_json_default)
 
 
