@@ -4,8 +4,21 @@ Permutation tests of group differences in fairness metrics (exact where possible
 studentized where not), computed from sufficient statistics in a compiled core.
 """
 
+from fastfair import simulate
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair.auc import AUCTestResult, DeLongResult, auc_test, delong
+from fastfair.calibration import (
+    GroupCalibrator,
+    MultiObjectiveCalibrator,
+    calibration_error,
+    check_composite_parity,
+    delta_pcc,
+    delta_rc,
+    ece,
+    fair_thresholds,
+    msce,
+    tce_nadaraya_watson,
+)
 from fastfair.generic import (
     BootstrapTestResult,
     CorrelationTestResult,
@@ -57,8 +70,10 @@ __all__ = [
     "ExactInfeasibleError",
     "FavorableDistribution",
     "GenericTestResult",
+    "GroupCalibrator",
     "MarginalOutcomeResult",
     "MetricError",
+    "MultiObjectiveCalibrator",
     "PermutationTestResult",
     "PredictiveParityResult",
     "SparseGridWarning",
@@ -67,12 +82,19 @@ __all__ = [
     "auc_test",
     "basic_bootstrap_test",
     "calibration_curve",
+    "calibration_error",
+    "check_composite_parity",
     "confusion_counts",
     "correlation_test",
     "delong",
+    "delta_pcc",
+    "delta_rc",
     "detectable_difference",
+    "ece",
+    "fair_thresholds",
     "marginal_outcome_test",
     "mean_difference_test",
+    "msce",
     "permutation_test",
     "permutation_test_from_counts",
     "plan_from_data",
@@ -80,6 +102,8 @@ __all__ = [
     "predictive_parity_test",
     "sample_size",
     "select_bandwidth",
+    "simulate",
     "simulate_power",
+    "tce_nadaraya_watson",
     "wasserstein_test",
 ]

@@ -1,0 +1,1199 @@
+r"""Mitigation and impact of predictive-parity violations: calibration, thresholds, errors.
+
+DiCiccio, Hsu, Yu, Nandy & Basu (FAccT 2023), Sections 4-7 (METHODS.md 3).
+
+- :class:`GroupCalibrator` (Sec. 4.1): replace a score s of group g by the clustered
+  Nadaraya-Watson estimate :math:`\hat f_g(s)` of E[Y | S = s, G = g], evaluated at bin
+  edges :math:`l_k < u_k` and linearly interpolated,
+  :math:`t(s, g) = \hat f_g(l_k) + (s - l_k)(\hat f_g(u_k) - \hat f_g(l_k))/(u_k - l_k)`;
+  Platt scaling and isotonic regression per group for comparison (Appendix C).
+- :class:`MultiObjectiveCalibrator` (Sec. 5): :math:`\tilde S^{(k)} = E[Y^{(k)} \mid
+  S^{(1)}, \dots, S^{(K)}, G]`, after which every composite :math:`\sum_k w_k \tilde
+  S^{(k)}` satisfies predictive parity (Theorem in Sec. 5.1); :func:`check_composite_parity`.
+- :func:`fair_thresholds` (Sec. 6.1, eqs. 3-4): group thresholds with equal marginal
+  outcomes, optionally keeping the overall positive rate.
+- Calibration error (Sec. 7.1, Appendix A, Sec. 8): :func:`tce_nadaraya_watson`,
+  :func:`ece` (equal mass / equal width), :func:`msce` (monotonic sweep), per group with
+  :func:`calibration_error`.
+- Impact (Sec. 7.2): :func:`delta_pcc`, :func:`delta_rc`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, special
+
+from fastfair import _kernel_sums
+from fastfair import parity as _parity
+from fastfair._parallel import effective_n_threads
+from fastfair._results import format_table
+from fastfair._validation import as_1d, as_groups, check_choice, check_int, check_same_length
+
+__all__ = [
+    "CalibrationErrorResult",
+    "CompositeParityCheck",
+    "FairThresholds",
+    "GroupCalibrator",
+    "ImpactResult",
+    "MultiObjectiveCalibrator",
+    "calibration_error",
+    "check_composite_parity",
+    "delta_pcc",
+    "delta_rc",
+    "ece",
+    "fair_thresholds",
+    "msce",
+    "tce_nadaraya_watson",
+]
+
+CALIBRATION_METHODS = ("nadaraya_watson", "platt", "isotonic")
+ERROR_ESTIMATORS = ("nadaraya_watson", "ece_equal_mass", "ece_equal_width", "msce")
+#: Default number of bins of the Nadaraya-Watson calibrator (bin edges = n_bins + 1 points).
+DEFAULT_CALIBRATION_BINS = 100
+
+
+def _key(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _as_float(values, name: str) -> np.ndarray:
+    arr = as_1d(values, name)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return arr
+
+
+def _row_weights(prep) -> np.ndarray:
+    if not prep.clustered:
+        return prep.cluster_weight
+    return np.repeat(prep.cluster_weight, np.diff(prep.starts))
+
+
+def _row_groups(prep) -> np.ndarray:
+    if not prep.clustered:
+        return prep.cluster_group
+    return np.repeat(prep.cluster_group, np.diff(prep.starts))
+
+
+def _logistic_irls(X, y, w, max_iter: int = 100, tol: float = 1e-10) -> np.ndarray:
+    """Weighted maximum-likelihood logistic regression by Newton's method (no penalty)."""
+    beta = np.zeros(X.shape[1])
+    ridge = 1e-12 * np.eye(X.shape[1])
+    for _ in range(max_iter):
+        p = special.expit(X @ beta)
+        grad = X.T @ (w * (y - p))
+        hess = (X * (w * p * (1.0 - p))[:, None]).T @ X + ridge
+        step = np.linalg.solve(hess, grad)
+        # Halve the step while the log-likelihood does not improve (separation guard).
+        ll0 = np.sum(w * (y * np.log(p + 1e-300) + (1 - y) * np.log(1 - p + 1e-300)))
+        for _ in range(30):
+            p1 = special.expit(X @ (beta + step))
+            ll1 = np.sum(w * (y * np.log(p1 + 1e-300) + (1 - y) * np.log(1 - p1 + 1e-300)))
+            if ll1 >= ll0 - 1e-12 * abs(ll0):
+                break
+            step = step / 2
+        beta = beta + step
+        if np.max(np.abs(step)) < tol * (1 + np.max(np.abs(beta))):
+            break
+    return beta
+
+
+def _check_binary(y, what: str):
+    if not np.isin(y, (0.0, 1.0)).all():
+        raise ValueError(f"{what} needs binary outcomes y (0/1 or bool)")
+
+
+# --------------------------------------------------------------------------------------
+# Group calibration (Sec. 4.1, Appendix C)
+
+
+class GroupCalibrator:
+    r"""Per-group calibration of scores to E[Y | S, G] (Sec. 4.1; Appendix C).
+
+    ``method="nadaraya_watson"`` (default): for each group g the clustered
+    Nadaraya-Watson estimate
+
+    .. math:: \hat f_g(s) = \frac{\sum_{m\in g} w_m \sum_i y_{mi} K((s_{mi}-s)/h)}
+                                 {\sum_{m\in g} w_m \sum_i K((s_{mi}-s)/h)}
+
+    (:math:`w_m = 1/n_m` per user, or 1 per observation) is evaluated at the
+    ``n_bins + 1`` equally spaced edges :math:`e_0 < \dots < e_B` spanning the group's
+    fitted scores, and a score s in bin :math:`[l_k, u_k)` is mapped to
+
+    .. math:: t(s, g) = \hat f_g(l_k) + \frac{\hat f_g(u_k) - \hat f_g(l_k)}{u_k - l_k}
+                        (s - l_k),
+
+    asymptotically unbiased at the edges (Sec. 4.1). The kernel sums come from the
+    compiled one-pass core shared with :func:`fastfair.parity.calibration_curve`; an edge
+    with no fitted score within the kernel's reach takes the value interpolated from its
+    neighbours. ``"platt"``: per-group logistic regression of y on s,
+    :math:`\sigma(\beta_0 + \beta_1 s)` (binary y; Appendix C.3). ``"isotonic"``:
+    per-group weighted isotonic regression (pool adjacent violators, ties in s pooled
+    first), linearly interpolated between the fitted scores, as scikit-learn's
+    ``IsotonicRegression`` (Appendix C.2). Platt and isotonic use the same row weights
+    as the Nadaraya-Watson fit (1/n_m per user).
+
+    Out of range: scores of group g outside the range of g's fitted scores are clipped to
+    it, i.e. mapped to the value at the first or last bin edge (for every method).
+
+    Parameters
+    ----------
+    method : {"nadaraya_watson", "platt", "isotonic"}
+    n_bins : int
+        Bins B of the Nadaraya-Watson interpolation (default 100).
+    bandwidth : float, "rule_of_thumb" or "cv"
+        As in :func:`fastfair.parity.calibration_curve`.
+    kernel : {"gaussian", "epanechnikov"}
+    weighting : {"per_user", "per_observation"}
+        :math:`w_m = 1/n_m` or 1; identical without `cluster`.
+    n_jobs : int, optional
+        Threads for the kernel pass (None: all cores); results do not depend on it.
+
+    Attributes
+    ----------
+    groups_ : ndarray
+        Group labels seen in fit (["all"] when fitted without groups).
+    knots_, values_ : list of ndarray
+        Per group, the scores (bin edges for Nadaraya-Watson) and calibrated values
+        between which transform interpolates.
+    bandwidth_ : float or None
+        Bandwidth used (Nadaraya-Watson).
+    coef_ : ndarray or None
+        Platt: (n_groups, 2) intercept and slope.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.calibration import GroupCalibrator
+    >>> rng = np.random.default_rng(0)
+    >>> group = rng.integers(0, 2, 20000)
+    >>> score = rng.beta(2, 2, 20000)
+    >>> y = (rng.random(20000) < np.clip(score + 0.15 * group, 0, 1)).astype(float)
+    >>> cal = GroupCalibrator(n_bins=20).fit(score, y, group)
+    >>> out = cal.transform([0.5, 0.5], [0, 1])
+    >>> bool(abs(out[0] - 0.5) < 0.04), bool(abs(out[1] - 0.65) < 0.04)
+    (True, True)
+    >>> cal.transform([2.0], [0])[0] == cal.values_[0][-1]  # clipped to the last edge
+    np.True_
+    """
+
+    _param_names = ("method", "n_bins", "bandwidth", "kernel", "weighting", "n_jobs")
+
+    def __init__(
+        self,
+        method: str = "nadaraya_watson",
+        *,
+        n_bins: int = DEFAULT_CALIBRATION_BINS,
+        bandwidth="rule_of_thumb",
+        kernel: str = "gaussian",
+        weighting: str = "per_user",
+        n_jobs: int | None = None,
+    ):
+        self.method = method
+        self.n_bins = n_bins
+        self.bandwidth = bandwidth
+        self.kernel = kernel
+        self.weighting = weighting
+        self.n_jobs = n_jobs
+
+    def get_params(self, deep: bool = True) -> dict:
+        """Parameters of the estimator (scikit-learn convention)."""
+        return {k: getattr(self, k) for k in self._param_names}
+
+    def set_params(self, **params) -> GroupCalibrator:
+        """Set parameters (scikit-learn convention); returns self."""
+        for k, v in params.items():
+            if k not in self._param_names:
+                raise ValueError(f"invalid parameter {k!r} for GroupCalibrator")
+            setattr(self, k, v)
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._param_names)
+        return f"GroupCalibrator({args})"
+
+    def fit(self, score, y, group=None, cluster=None) -> GroupCalibrator:
+        """Fit the per-group calibration maps.
+
+        Parameters
+        ----------
+        score, y : array-like of shape (n,)
+            Scores and outcomes (any real y for Nadaraya-Watson and isotonic; binary for
+            Platt). NaN or infinite values raise.
+        group : array-like of shape (n,), optional
+            Group of each row; None fits one map for all rows.
+        cluster : array-like of shape (n,), optional
+            User of each row (a user belongs to one group); None: rows independent.
+
+        Returns
+        -------
+        self
+        """
+        check_choice(self.method, "method", CALIBRATION_METHODS)
+        check_choice(self.kernel, "kernel", _parity.KERNELS)
+        n_bins = check_int(self.n_bins, "n_bins", 1)
+        s = _as_float(score, "score")
+        yv = _as_float(y, "y")
+        prep = _parity._prepare(yv, s, group, cluster, self.weighting, "raise", None, min_groups=1)
+        self._fitted_with_group = group is not None
+        self.groups_ = prep.labels
+        self.bandwidth_ = None
+        self.coef_ = None
+        self.n_empty_edges_ = None
+        rows_g = _row_groups(prep)
+        wrow = _row_weights(prep) if self.method != "nadaraya_watson" else None
+        K = prep.n_groups
+        knots, values = [], []
+        if self.method == "nadaraya_watson":
+            n_threads = effective_n_threads(self.n_jobs)
+            n_threads = max(1, min(n_threads, prep.score.size // _parity._ROWS_PER_THREAD + 1))
+            h, _ = _parity._bandwidth(prep, self.bandwidth, self.kernel, n_threads)
+            self.bandwidth_ = h
+            n_empty = np.zeros(K, dtype=np.int64)
+            for k in range(K):
+                sk = prep.score[rows_g == k]
+                lo, hi = float(sk.min()), float(sk.max())
+                if not hi > lo:
+                    hi = lo + h
+                edges = np.linspace(lo, hi, n_bins + 1)
+                cg = np.where(prep.cluster_group == k, 0, -1).astype(np.intp)
+                sums = _kernel_sums.kernel_sums(
+                    prep.score,
+                    prep.y,
+                    None,
+                    prep.starts,
+                    cg,
+                    prep.cluster_weight,
+                    1,
+                    edges,
+                    h,
+                    self.kernel,
+                    False,
+                    n_threads,
+                )
+                sa, sb = sums["sum_a"][0], sums["sum_b"][0]
+                ok = sb > 0
+                n_empty[k] = int((~ok).sum())
+                est = np.empty_like(sb)
+                est[ok] = sa[ok] / sb[ok]
+                if not ok.all():
+                    est[~ok] = np.interp(edges[~ok], edges[ok], est[ok])
+                knots.append(edges)
+                values.append(est)
+            self.n_empty_edges_ = n_empty
+        elif self.method == "platt":
+            _check_binary(prep.y, "method='platt'")
+            coef = np.zeros((K, 2))
+            for k in range(K):
+                sel = rows_g == k
+                sk = prep.score[sel]
+                X = np.column_stack([np.ones(sk.size), sk])
+                coef[k] = _logistic_irls(X, prep.y[sel], wrow[sel])
+                knots.append(np.array([sk.min(), sk.max()]))
+                values.append(special.expit(coef[k, 0] + coef[k, 1] * knots[-1]))
+            self.coef_ = coef
+        else:
+            for k in range(K):
+                sel = rows_g == k
+                sk, yk, wk = prep.score[sel], prep.y[sel], wrow[sel]
+                order = np.argsort(sk, kind="stable")
+                sk, yk, wk = sk[order], yk[order], wk[order]
+                xs, inv = np.unique(sk, return_inverse=True)
+                wsum = np.bincount(inv, weights=wk, minlength=xs.size)
+                ymean = np.bincount(inv, weights=wk * yk, minlength=xs.size) / wsum
+                fitted = optimize.isotonic_regression(ymean, weights=wsum, increasing=True).x
+                knots.append(xs)
+                values.append(np.asarray(fitted, dtype=np.float64))
+        self.knots_, self.values_ = knots, values
+        return self
+
+    def _codes(self, group, n):
+        if not hasattr(self, "groups_"):
+            raise RuntimeError("this GroupCalibrator is not fitted yet: call fit first")
+        if group is None:
+            if self._fitted_with_group:
+                raise TypeError("group is required: the calibrator was fitted with groups")
+            return np.zeros(n, dtype=np.intp)
+        codes, labels = as_groups(group, "group", min_groups=1)
+        index = {_key(g): k for k, g in enumerate(self.groups_)}
+        unseen = [_key(g) for g in labels if _key(g) not in index]
+        if unseen:
+            raise ValueError(
+                f"group contains label(s) {unseen[:5]} not seen in fit; fitted groups are "
+                f"{[_key(g) for g in self.groups_]}"
+            )
+        lookup = np.array([index[_key(g)] for g in labels], dtype=np.intp)
+        return lookup[codes]
+
+    def transform(self, score, group=None) -> np.ndarray:
+        """Calibrated scores t(s, g); scores outside g's fitted range are clipped to it.
+
+        Raises ValueError for a group not seen in fit.
+        """
+        s = _as_float(score, "score")
+        if group is not None:
+            check_same_length(score=s, group=as_1d(group, "group"))
+        codes = self._codes(group, s.size)
+        out = np.empty_like(s)
+        K = len(self.groups_)
+        if K == 1:
+            return self._map(0, s)
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(K + 1))
+        for k in range(K):
+            idx = order[bounds[k] : bounds[k + 1]]
+            if idx.size:
+                out[idx] = self._map(k, s[idx])
+        return out
+
+    def _map(self, k, s):
+        x, v = self.knots_[k], self.values_[k]
+        if self.method == "platt":
+            sc = np.clip(s, x[0], x[-1])
+            return special.expit(self.coef_[k, 0] + self.coef_[k, 1] * sc)
+        return np.interp(s, x, v)  # constant beyond the end knots: clipping
+
+    predict = transform
+
+    def fit_transform(self, score, y, group=None, cluster=None) -> np.ndarray:
+        """Fit, then transform the same scores."""
+        return self.fit(score, y, group, cluster).transform(score, group)
+
+
+# --------------------------------------------------------------------------------------
+# Multi-objective calibration (Sec. 5)
+
+
+class MultiObjectiveCalibrator:
+    r"""Multi-objective calibration, :math:`\tilde S^{(k)} = E[Y^{(k)} \mid S^{(1..K)}, G]`.
+
+    By the theorem of Sec. 5.1, after this transformation every weighted composite
+    :math:`\tilde S = \sum_k w_k \tilde S^{(k)}` is calibrated for
+    :math:`Y = \sum_k w_k Y^{(k)}` within each group, hence satisfies predictive parity
+    for any weights; it also cannot increase the mean squared error of any
+    :math:`\tilde S^{(k)}`.
+
+    ``method="nadaraya_watson"``: multivariate Nadaraya-Watson with a product Gaussian
+    kernel, :math:`\hat E[Y^{(k)} \mid s, g] = \sum_{j\in g} w_j y^{(k)}_j
+    \prod_l \phi((s_l - s_{jl})/h_l) / \sum_{j\in g} w_j \prod_l \phi(\cdot)`, row
+    weights :math:`w_j = 1/n_m` per user; bandwidth per score
+    :math:`h_l = c\,\hat\sigma_l M_g^{-1/(K+4)}` (Scott's rate, robust scale,
+    :math:`c` = `bandwidth_scale`). The fit stores the group's rows; transform costs
+    O(rows fitted x rows transformed x K) (dense, chunked), so it suits up to ~10^5 fitted
+    rows per group: the curse of dimensionality (Remark 3). ``"logistic"``: for binary
+    outcomes, per group and objective a logistic regression of :math:`Y^{(k)}` on all K
+    scores (Remark 3: small-data alternative).
+
+    Parameters
+    ----------
+    method : {"nadaraya_watson", "logistic"}
+    bandwidth_scale : float
+        Multiplier c of the per-score bandwidth (default 1).
+    weighting : {"per_user", "per_observation"}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.calibration import MultiObjectiveCalibrator
+    >>> rng = np.random.default_rng(1)
+    >>> s = rng.random((3000, 2))
+    >>> y = (rng.random((3000, 2)) < s[:, ::-1]).astype(float)  # Y1 depends on S2
+    >>> cal = MultiObjectiveCalibrator("logistic").fit(s, y)
+    >>> out = cal.transform(np.array([[0.1, 0.9]]))
+    >>> bool(out[0, 0] > 0.8), bool(out[0, 1] < 0.2)
+    (True, True)
+    """
+
+    _param_names = ("method", "bandwidth_scale", "weighting")
+
+    def __init__(
+        self,
+        method: str = "nadaraya_watson",
+        *,
+        bandwidth_scale: float = 1.0,
+        weighting: str = "per_user",
+    ):
+        self.method = method
+        self.bandwidth_scale = bandwidth_scale
+        self.weighting = weighting
+
+    def get_params(self, deep: bool = True) -> dict:
+        """Parameters of the estimator (scikit-learn convention)."""
+        return {k: getattr(self, k) for k in self._param_names}
+
+    def set_params(self, **params) -> MultiObjectiveCalibrator:
+        """Set parameters (scikit-learn convention); returns self."""
+        for k, v in params.items():
+            if k not in self._param_names:
+                raise ValueError(f"invalid parameter {k!r} for MultiObjectiveCalibrator")
+            setattr(self, k, v)
+        return self
+
+    @staticmethod
+    def _matrix(values, name, k=None):
+        arr = np.asarray(values, dtype=np.float64)
+        if arr.ndim == 1:
+            arr = arr[:, None]
+        if arr.ndim != 2:
+            raise ValueError(f"{name} must be a 2-D array (n, K)")
+        if k is not None and arr.shape[1] != k:
+            raise ValueError(f"{name} must have {k} columns, got {arr.shape[1]}")
+        if not np.isfinite(arr).all():
+            raise ValueError(f"{name} contains NaN or infinite values")
+        return arr
+
+    def fit(self, scores, outcomes, group=None, cluster=None) -> MultiObjectiveCalibrator:
+        """Fit on scores (n, K) and outcomes (n, K); group and cluster as in GroupCalibrator."""
+        check_choice(self.method, "method", ("nadaraya_watson", "logistic"))
+        check_choice(self.weighting, "weighting", _parity.WEIGHTINGS)
+        S = self._matrix(scores, "scores")
+        Y = self._matrix(outcomes, "outcomes", S.shape[1])
+        if Y.shape[0] != S.shape[0]:
+            raise ValueError("scores and outcomes must have the same number of rows")
+        n, K = S.shape
+        if group is None:
+            codes, labels = np.zeros(n, dtype=np.intp), np.array(["all"], dtype=object)
+        else:
+            codes, labels = as_groups(group, "group", min_groups=1)
+            check_same_length(scores=S, group=codes)
+        if cluster is not None and self.weighting == "per_user":
+            ccodes, _ = as_groups(cluster, "cluster", min_groups=1)
+            check_same_length(scores=S, cluster=ccodes)
+            w = 1.0 / np.bincount(ccodes)[ccodes]
+        else:
+            w = np.ones(n)
+        self._fitted_with_group = group is not None
+        self.groups_ = labels
+        self.n_scores_ = K
+        self._fits = []
+        if self.method == "logistic":
+            _check_binary(Y, "method='logistic'")
+        for g in range(len(labels)):
+            sel = codes == g
+            Sg, Yg, wg = S[sel], Y[sel], w[sel]
+            if self.method == "logistic":
+                X = np.column_stack([np.ones(Sg.shape[0]), Sg])
+                coef = np.array([_logistic_irls(X, Yg[:, k], wg) for k in range(K)])
+                self._fits.append(coef)
+            else:
+                m_eff = wg.sum()
+                q1, q3 = np.quantile(Sg, [0.25, 0.75], axis=0)
+                scale = np.minimum(Sg.std(axis=0), (q3 - q1) / 1.349)
+                scale = np.where(scale > 0, scale, Sg.std(axis=0) + 1e-12)
+                h = self.bandwidth_scale * scale * max(m_eff, 2.0) ** (-1.0 / (K + 4))
+                mean = (wg[:, None] * Yg).sum(axis=0) / wg.sum()
+                self._fits.append((Sg.copy(), Yg.copy(), wg.copy(), h, mean))
+        return self
+
+    def transform(self, scores, group=None) -> np.ndarray:
+        """Transformed scores (n, K): estimates of E[Y^(k) | S^(1..K), G]."""
+        if not hasattr(self, "groups_"):
+            raise RuntimeError("this MultiObjectiveCalibrator is not fitted yet: call fit first")
+        S = self._matrix(scores, "scores", self.n_scores_)
+        helper = GroupCalibrator()
+        helper.groups_ = self.groups_
+        helper._fitted_with_group = self._fitted_with_group
+        codes = helper._codes(group, S.shape[0])
+        out = np.empty_like(S)
+        for g in range(len(self.groups_)):
+            sel = np.flatnonzero(codes == g)
+            if not sel.size:
+                continue
+            if self.method == "logistic":
+                coef = self._fits[g]
+                out[sel] = special.expit(coef[:, 0] + S[sel] @ coef[:, 1:].T)
+            else:
+                out[sel] = self._nw(self._fits[g], S[sel])
+        return out
+
+    @staticmethod
+    def _nw(fit, Q, budget: int = 4_000_000):
+        Sg, Yg, wg, h, mean = fit
+        out = np.empty((Q.shape[0], Yg.shape[1]))
+        step = max(1, budget // max(Sg.shape[0], 1))
+        for a in range(0, Q.shape[0], step):
+            q = Q[a : a + step]
+            d = np.zeros((q.shape[0], Sg.shape[0]))
+            for k in range(Sg.shape[1]):
+                d += ((q[:, k : k + 1] - Sg[None, :, k]) / h[k]) ** 2
+            kw = np.exp(-0.5 * d) * wg
+            den = kw.sum(axis=1)
+            num = kw @ Yg
+            ok = den > 1e-300
+            out[a : a + step] = np.where(ok[:, None], num / np.where(ok, den, 1)[:, None], mean)
+        return out
+
+    def fit_transform(self, scores, outcomes, group=None, cluster=None) -> np.ndarray:
+        """Fit, then transform the same scores."""
+        return self.fit(scores, outcomes, group, cluster).transform(scores, group)
+
+
+@dataclass(repr=False)
+class CompositeParityCheck:
+    """Result of :func:`check_composite_parity`.
+
+    Attributes
+    ----------
+    weights : ndarray of shape (J, K)
+        Composite weight vectors checked.
+    pvalue : ndarray of shape (J,)
+        Predictive parity test p-value of each composite.
+    results : list of PredictiveParityResult
+    alpha : float
+    passed : bool
+        No composite rejects at level alpha (Bonferroni over the J composites).
+    """
+
+    weights: np.ndarray
+    pvalue: np.ndarray
+    results: list
+    alpha: float
+    passed: bool
+
+    def __repr__(self) -> str:
+        rows = [(str(np.round(w, 3).tolist()), p) for w, p in zip(self.weights, self.pvalue)]
+        verdict = "no composite rejects" if self.passed else "some composite rejects"
+        return (
+            f"CompositeParityCheck: {verdict} (alpha {self.alpha:g}, Bonferroni over "
+            f"{len(self.pvalue)} composites)\n" + format_table(["weights", "p-value"], rows)
+        )
+
+
+def check_composite_parity(
+    scores, outcomes, group, weights, *, cluster=None, alpha: float = 0.05, **test_kwargs
+) -> CompositeParityCheck:
+    r"""Test predictive parity of weighted composites :math:`\sum_k w_k S^{(k)}` (Sec. 5).
+
+    For each weight vector w, runs :func:`fastfair.parity.predictive_parity_test` on the
+    composite outcome :math:`\sum_k w_k Y^{(k)}` and composite score
+    :math:`\sum_k w_k S^{(k)}`; `passed` when no p-value is below alpha / J.
+
+    Parameters
+    ----------
+    scores, outcomes : array-like of shape (n, K)
+    group, cluster : array-like of shape (n,)
+    weights : array-like of shape (J, K) or (K,)
+    alpha : float
+    **test_kwargs
+        Passed to :func:`~fastfair.parity.predictive_parity_test` (e.g. ``grid``,
+        ``n_bootstrap``, ``random_state``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.calibration import check_composite_parity
+    >>> rng = np.random.default_rng(0)
+    >>> s = rng.random((4000, 2)); g = rng.integers(0, 2, 4000)
+    >>> y = (rng.random((4000, 2)) < s).astype(float)
+    >>> check_composite_parity(s, y, g, [[1, 1], [1, 3]], grid=10, random_state=0).passed
+    True
+    """
+    S = MultiObjectiveCalibrator._matrix(scores, "scores")
+    Y = MultiObjectiveCalibrator._matrix(outcomes, "outcomes", S.shape[1])
+    W = np.atleast_2d(np.asarray(weights, dtype=np.float64))
+    if W.shape[1] != S.shape[1]:
+        raise ValueError(f"weights must have {S.shape[1]} columns (one per score)")
+    results = [
+        _parity.predictive_parity_test(Y @ w, S @ w, group, cluster=cluster, **test_kwargs)
+        for w in W
+    ]
+    p = np.array([r.pvalue for r in results])
+    return CompositeParityCheck(W, p, results, float(alpha), bool(np.all(p >= alpha / len(p))))
+
+
+# --------------------------------------------------------------------------------------
+# Fair thresholds (Sec. 6.1)
+
+
+@dataclass(repr=False)
+class FairThresholds:
+    """Result of :func:`fair_thresholds`.
+
+    Attributes
+    ----------
+    groups : ndarray
+    thresholds : ndarray
+        Group threshold :math:`t^*_g` (positive decision when s > t_g).
+    marginal_outcome : float
+        Common marginal outcome :math:`\\hat f_g(t^*_g)` of every group.
+    threshold : float
+        Original common threshold t.
+    marginal_outcome_before : ndarray
+        :math:`\\hat f_g(t)` per group at the common threshold.
+    positive_rate_before, positive_rate_after : ndarray
+        Share of each group's rows above its threshold.
+    overall_rate_before, overall_rate_after : float
+    curve : CalibrationCurve
+        The Nadaraya-Watson curves used.
+    """
+
+    groups: np.ndarray
+    thresholds: np.ndarray
+    marginal_outcome: float
+    threshold: float
+    marginal_outcome_before: np.ndarray
+    positive_rate_before: np.ndarray
+    positive_rate_after: np.ndarray
+    overall_rate_before: float
+    overall_rate_after: float
+    curve: object = field(repr=False)
+
+    def __repr__(self) -> str:
+        rows = [
+            (str(_key(g)), t, m, a, b)
+            for g, t, m, a, b in zip(
+                self.groups,
+                self.thresholds,
+                self.marginal_outcome_before,
+                self.positive_rate_before,
+                self.positive_rate_after,
+            )
+        ]
+        return (
+            f"FairThresholds: common marginal outcome {self.marginal_outcome:.4f} "
+            f"(threshold {self.threshold:g}); overall positive rate "
+            f"{self.overall_rate_before:.4f} -> {self.overall_rate_after:.4f}\n"
+            + format_table(
+                ["group", "threshold", "f_g(t) before", "rate before", "rate after"], rows
+            )
+        )
+
+
+def _inverse_threshold(grid, fmono, v):
+    """Smallest s on the grid (linear interpolation) with running-max curve >= v; NaN if none."""
+    j = int(np.searchsorted(fmono, v, side="left"))
+    if j >= fmono.size or not np.isfinite(fmono[j]):
+        return np.nan
+    if j == 0:
+        return grid[0] if fmono[0] == v else -np.inf
+    f0, f1 = fmono[j - 1], fmono[j]
+    if not np.isfinite(f0) or f1 <= f0:
+        return grid[j]
+    return grid[j - 1] + (v - f0) / (f1 - f0) * (grid[j] - grid[j - 1])
+
+
+def fair_thresholds(
+    y,
+    score,
+    group,
+    threshold: float,
+    *,
+    keep_positive_rate: bool = False,
+    reference=None,
+    cluster=None,
+    weighting: str = "per_user",
+    bandwidth="rule_of_thumb",
+    kernel: str = "gaussian",
+    grid: int = 200,
+    n_jobs: int | None = None,
+) -> FairThresholds:
+    r"""Group thresholds with equal marginal outcomes (Sec. 6.1, eqs. 3-4).
+
+    With per-group Nadaraya-Watson curves :math:`\hat f_g` (as in
+    :func:`~fastfair.parity.calibration_curve`, on `grid` equally spaced points over the
+    0.5%-99.5% range of all scores), the thresholds solve eq. (3),
+    :math:`\hat f_{g}(t^*_{g}) = v` for every g. To invert a curve that the estimate makes
+    slightly non-monotone, :math:`t^*_g(v)` is the smallest score at which the running
+    maximum of :math:`\hat f_g` reaches v (linear interpolation between grid points).
+
+    The common marginal outcome v is, by default, the group-size weighted mean of
+    :math:`\hat f_g(t)`; with ``reference=g`` it is :math:`\hat f_g(t)`, so group g keeps
+    threshold t. With ``keep_positive_rate=True``, v is instead chosen so that the overall
+    share of rows with :math:`s > t^*_{G}` equals the share with s > t: the intent of eq.
+    (4) (the paper's display integrates :math:`\hat f \hat F`; we keep the positive rate
+    it describes). The rate is non-increasing in v, so v is found by bisection; Theorem 3
+    guarantees a solution for continuous curves and score distributions, and here one
+    exists whenever the target rate lies between the rates at the ends of the range of v
+    for which every group has a threshold inside the grid.
+
+    Raises
+    ------
+    ValueError
+        When no group thresholds in the scored range attain a common marginal outcome
+        (e.g. a group's curve never reaches the target), or the positive rate cannot be
+        kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.calibration import fair_thresholds
+    >>> rng = np.random.default_rng(0)
+    >>> g = rng.integers(0, 2, 40000); s = rng.random(40000)
+    >>> y = (rng.random(40000) < np.clip(s - 0.1 * g, 0, 1)).astype(float)
+    >>> res = fair_thresholds(y, s, g, 0.5, reference=0)
+    >>> res.thresholds.round(1)  # group 1 needs a higher score for the same outcome
+    array([0.5, 0.6])
+    """
+    check_choice(weighting, "weighting", _parity.WEIGHTINGS)
+    grid_n = check_int(grid, "grid", 3)
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+        raise TypeError(f"threshold must be a number, got {threshold!r}")
+    s = _as_float(score, "score")
+    lo, hi = np.quantile(s, [0.005, 0.995])
+    if not lo < threshold < hi:
+        raise ValueError(
+            f"threshold {threshold} is outside the central range of the scores "
+            f"[{lo:.4g}, {hi:.4g}]: no marginal outcome can be estimated there"
+        )
+    pts = np.linspace(lo, hi, grid_n)
+    curve = _parity.calibration_curve(
+        y,
+        s,
+        group,
+        cluster=cluster,
+        weighting=weighting,
+        grid=pts,
+        bandwidth=bandwidth,
+        kernel=kernel,
+        n_jobs=n_jobs,
+        min_effective_clusters=1,
+    )
+    codes, labels = as_groups(group, "group", min_groups=2)
+    K = len(labels)
+    est = curve.estimate
+    fmono = np.fmax.accumulate(np.where(np.isnan(est), -np.inf, est), axis=1)
+    at_t = np.array([np.interp(threshold, pts, np.nan_to_num(e, nan=np.nanmean(e))) for e in est])
+    n_g = np.bincount(codes, minlength=K)
+    sorted_s = [np.sort(s[codes == k]) for k in range(K)]
+
+    def rates(ts):
+        return np.array(
+            [1.0 - np.searchsorted(sorted_s[k], ts[k], side="right") / n_g[k] for k in range(K)]
+        )
+
+    def thresholds_for(v):
+        return np.array([_inverse_threshold(pts, fmono[k], v) for k in range(K)])
+
+    rate_before = rates(np.full(K, float(threshold)))
+    overall_before = float((rate_before * n_g).sum() / n_g.sum())
+    if keep_positive_rate:
+        if reference is not None:
+            raise ValueError("pass either reference or keep_positive_rate=True, not both")
+        v_lo = max(float(fmono[k][np.isfinite(fmono[k])][0]) for k in range(K))
+        v_hi = min(float(fmono[k][-1]) for k in range(K))
+        if not v_lo < v_hi:
+            raise ValueError(
+                "no common marginal outcome exists: the groups' estimated outcome ranges "
+                "do not overlap on the scored range"
+            )
+
+        def overall(v):
+            r = rates(thresholds_for(v))
+            return float((r * n_g).sum() / n_g.sum())
+
+        r_lo, r_hi = overall(v_lo), overall(v_hi)
+        if not r_hi <= overall_before <= r_lo:
+            raise ValueError(
+                f"no thresholds keep the overall positive rate {overall_before:.4f}: with equal "
+                f"marginal outcomes it ranges over [{r_hi:.4f}, {r_lo:.4f}] in the scored range"
+            )
+        a, b = v_lo, v_hi
+        for _ in range(100):
+            mid = 0.5 * (a + b)
+            if overall(mid) > overall_before:
+                a = mid
+            else:
+                b = mid
+        v = b if abs(overall(b) - overall_before) <= abs(overall(a) - overall_before) else a
+    elif reference is not None:
+        index = {_key(g): k for k, g in enumerate(labels)}
+        if _key(reference) not in index:
+            raise ValueError(f"reference {reference!r} is not a group label")
+        v = float(at_t[index[_key(reference)]])
+    else:
+        v = float((at_t * n_g).sum() / n_g.sum())
+    ts = thresholds_for(v)
+    if reference is not None:
+        ts[index[_key(reference)]] = float(threshold)
+    bad = [str(_key(labels[k])) for k in range(K) if not np.isfinite(ts[k])]
+    if bad:
+        raise ValueError(
+            f"no threshold in the scored range gives group(s) {bad} the marginal outcome "
+            f"{v:.4f}: their estimated outcome curve does not cross it"
+        )
+    rate_after = rates(ts)
+    return FairThresholds(
+        labels,
+        ts,
+        v,
+        float(threshold),
+        at_t,
+        rate_before,
+        rate_after,
+        overall_before,
+        float((rate_after * n_g).sum() / n_g.sum()),
+        curve,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Calibration error (Sec. 7.1, Appendix A, Sec. 8)
+
+
+def _prep_xy(y, score):
+    s = _as_float(score, "score")
+    yv = _as_float(y, "y")
+    check_same_length(y=yv, score=s)
+    if s.size == 0:
+        raise ValueError("score is empty")
+    return yv, s
+
+
+def _binned_error(ysum, ssum, count, n, p):
+    nz = count > 0
+    gap = np.abs(ysum[nz] / count[nz] - ssum[nz] / count[nz])
+    return float((np.sum(count[nz] / n * gap**p)) ** (1.0 / p))
+
+
+def ece(y, score, *, n_bins: int = 15, binning: str = "equal_mass", p: float = 2) -> float:
+    r"""Expected calibration error with equal-mass or equal-width bins.
+
+    .. math:: \mathrm{ECE}_p = \Big(\sum_b \frac{|B_b|}{n}\,|\bar y_b - \bar s_b|^p\Big)^{1/p}
+
+    Equal mass: rows sorted by score (stable), rank r (0-based) in bin
+    :math:`\min(B-1, \lfloor rB/n \rfloor)`. Equal width: B bins of equal width on [0, 1]
+    when the scores lie in it, else on [min s, max s]; empty bins are skipped. p = 1 is
+    the classical ECE (Guo et al. 2017), p = 2 the L2 version compared in Sec. 8.
+
+    Examples
+    --------
+    >>> from fastfair.calibration import ece
+    >>> round(ece([0, 1, 0, 1], [0.2, 0.4, 0.6, 0.8], n_bins=2), 6)  # gaps 0.2, 0.2
+    0.2
+    >>> round(ece([0, 1, 0, 1], [0.2, 0.4, 0.6, 0.8], n_bins=2, binning="equal_width", p=1), 6)
+    0.2
+    """
+    yv, s = _prep_xy(y, score)
+    B = check_int(n_bins, "n_bins", 1)
+    check_choice(binning, "binning", ("equal_mass", "equal_width"))
+    if not (isinstance(p, numbers.Real) and p >= 1):
+        raise ValueError(f"p must be a number >= 1, got {p!r}")
+    n = s.size
+    if binning == "equal_mass":
+        order = np.argsort(s, kind="stable")
+        b = np.minimum(B - 1, (np.arange(n) * B) // n)
+        ys, ss = yv[order], s[order]
+    else:
+        lo, hi = (0.0, 1.0) if s.min() >= 0 and s.max() <= 1 else (s.min(), s.max())
+        width = (hi - lo) or 1.0
+        b = np.clip(np.floor((s - lo) / width * B).astype(np.int64), 0, B - 1)
+        ys, ss = yv, s
+    count = np.bincount(b, minlength=B).astype(np.float64)
+    return _binned_error(
+        np.bincount(b, weights=ys, minlength=B),
+        np.bincount(b, weights=ss, minlength=B),
+        count,
+        n,
+        p,
+    )
+
+
+def msce(y, score, *, p: float = 2, return_bins: bool = False):
+    r"""Monotonic-sweep calibration error (Roelofs et al. 2022), equal-mass bins.
+
+    For b = 2, 3, ..., n - 1 build b equal-mass bins (rank r in bin
+    :math:`\lfloor r b / n \rfloor`); stop at the first b whose bin means of y are not
+    non-decreasing and use :math:`b^* = b - 1` (1 if b = 2 fails, n - 1 if none fails);
+    return :math:`\mathrm{ECE}_p` with :math:`b^*` equal-mass bins. With prefix sums of
+    the score-sorted y and s each b costs O(b): O(n log n + b^{*2}) in total instead of
+    the naive O(n b^*).
+
+    Examples
+    --------
+    >>> from fastfair.calibration import msce
+    >>> val, b = msce([0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], return_bins=True)
+    >>> b  # 4 bins have means 0, 1, 0.5, 1: not monotone
+    3
+    >>> round(val, 4)  # gaps 0.15, 0.15, 0.45
+    0.2872
+    """
+    yv, s = _prep_xy(y, score)
+    if not (isinstance(p, numbers.Real) and p >= 1):
+        raise ValueError(f"p must be a number >= 1, got {p!r}")
+    n = s.size
+    order = np.argsort(s, kind="stable")
+    cy = np.concatenate([[0.0], np.cumsum(yv[order])])
+    cs = np.concatenate([[0.0], np.cumsum(s[order])])
+    best = max(n - 1, 1)
+    for b in range(2, n):
+        k = np.arange(b + 1, dtype=np.int64)
+        edges = -((-k * n) // b)  # ceil(k n / b): first rank of bin k
+        cnt = np.diff(edges)
+        means = np.diff(cy[edges]) / cnt
+        if np.any(means[1:] < means[:-1]):
+            best = b - 1
+            break
+    k = np.arange(best + 1, dtype=np.int64)
+    edges = -((-k * n) // best)
+    cnt = np.diff(edges).astype(np.float64)
+    val = _binned_error(np.diff(cy[edges]), np.diff(cs[edges]), cnt, n, p)
+    return (val, best) if return_bins else val
+
+
+def tce_nadaraya_watson(
+    y,
+    score,
+    *,
+    cluster=None,
+    weighting: str = "per_user",
+    bandwidth="rule_of_thumb",
+    kernel: str = "gaussian",
+    at: str = "observations",
+    n_bins: int = DEFAULT_CALIBRATION_BINS,
+    n_jobs: int | None = None,
+) -> float:
+    r"""True calibration error estimated with the clustered Nadaraya-Watson curve (Sec. 7.1).
+
+    .. math:: \widehat{\mathrm{TCE}} = \Big(\frac{\sum_m w_m \sum_i (s_{mi} -
+              \hat f(s_{mi}))^2}{\sum_m w_m n_m}\Big)^{1/2}
+
+    with :math:`\hat f` the Nadaraya-Watson fit of :class:`GroupCalibrator` (one group),
+    :math:`w_m = 1/n_m` per user (each user counts once: the per-user TCE, consistent by
+    Appendix A.1) or 1 per observation. ``at="quantiles"``: the paper's Sec. 8 variant,
+    root mean square of :math:`\hat f(S_{(q)}) - S_{(q)}` over the 100 percentiles
+    q = 0.5%, 1.5%, ..., 99.5% of the (weighted) scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.calibration import tce_nadaraya_watson
+    >>> from fastfair.simulate import bbc_sample, bbc_true_tce
+    >>> s, y = bbc_sample(20000, 2, 2, 0.5, 1.0, random_state=0)
+    >>> round(bbc_true_tce(2, 2, 0.5, 1.0), 3), round(tce_nadaraya_watson(y, s), 3)
+    (0.102, 0.104)
+    """
+    check_choice(at, "at", ("observations", "quantiles"))
+    yv, s = _prep_xy(y, score)
+    cal = GroupCalibrator(
+        n_bins=n_bins, bandwidth=bandwidth, kernel=kernel, weighting=weighting, n_jobs=n_jobs
+    ).fit(s, yv, None, cluster)
+    if cluster is not None and weighting == "per_user":
+        codes, _ = as_groups(cluster, "cluster", min_groups=1)
+        w = 1.0 / np.bincount(codes)[codes]
+    else:
+        w = np.ones(s.size)
+    if at == "quantiles":
+        q = _parity._weighted_quantiles(s, w, (np.arange(100) + 0.5) / 100)
+        return float(np.sqrt(np.mean((q - cal.transform(q)) ** 2)))
+    f = cal.transform(s)
+    return float(np.sqrt(np.sum(w * (s - f) ** 2) / w.sum()))
+
+
+@dataclass(repr=False)
+class CalibrationErrorResult:
+    """Result of :func:`calibration_error`: one value per group.
+
+    Attributes
+    ----------
+    groups, value, n_observations : ndarray
+    estimator : str
+    """
+
+    groups: np.ndarray
+    value: np.ndarray
+    n_observations: np.ndarray
+    estimator: str
+
+    def to_dict(self) -> dict:
+        """{group label: calibration error}."""
+        return {_key(g): float(v) for g, v in zip(self.groups, self.value)}
+
+    def __repr__(self) -> str:
+        rows = [
+            (str(_key(g)), v, n) for g, v, n in zip(self.groups, self.value, self.n_observations)
+        ]
+        return f"CalibrationErrorResult ({self.estimator})\n" + format_table(
+            ["group", "error", "rows"], rows
+        )
+
+
+def calibration_error(
+    y,
+    score,
+    group=None,
+    *,
+    estimator: str = "nadaraya_watson",
+    cluster=None,
+    n_bins: int = 15,
+    p: float = 2,
+    **nw_kwargs,
+) -> CalibrationErrorResult:
+    r"""Calibration error per group: Nadaraya-Watson TCE, ECE (equal mass/width) or MSCE.
+
+    ``estimator``: "nadaraya_watson" (:func:`tce_nadaraya_watson`, cluster-aware; extra
+    keyword arguments go to it), "ece_equal_mass" / "ece_equal_width" (:func:`ece` with
+    `n_bins`, default 15, and `p`) or "msce" (:func:`msce`). ECE and MSCE treat rows as
+    independent (they ignore `cluster`): the bias Sec. 8 shows under dependence.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.calibration import calibration_error
+    >>> rng = np.random.default_rng(0)
+    >>> g = rng.integers(0, 2, 20000); s = rng.random(20000)
+    >>> y = (rng.random(20000) < np.clip(s + 0.2 * g, 0, 1)).astype(float)
+    >>> res = calibration_error(y, s, g, estimator="ece_equal_mass")
+    >>> res.value.round(2)
+    array([0.01, 0.18])
+    """
+    check_choice(estimator, "estimator", ERROR_ESTIMATORS)
+    yv, s = _prep_xy(y, score)
+    if group is None:
+        codes, labels = np.zeros(s.size, dtype=np.intp), np.array(["all"], dtype=object)
+    else:
+        codes, labels = as_groups(group, "group", min_groups=1)
+        check_same_length(score=s, group=codes)
+    cl = None
+    if cluster is not None:
+        cl = as_1d(cluster, "cluster")
+        check_same_length(score=s, cluster=cl)
+    vals = np.empty(len(labels))
+    counts = np.bincount(codes, minlength=len(labels))
+    for k in range(len(labels)):
+        sel = codes == k
+        if estimator == "nadaraya_watson":
+            vals[k] = tce_nadaraya_watson(
+                yv[sel], s[sel], cluster=None if cl is None else cl[sel], **nw_kwargs
+            )
+        elif estimator == "msce":
+            vals[k] = msce(yv[sel], s[sel], p=p)
+        else:
+            binning = estimator.removeprefix("ece_")
+            vals[k] = ece(yv[sel], s[sel], n_bins=n_bins, binning=binning, p=p)
+    return CalibrationErrorResult(labels, vals, counts, estimator)
+
+
+# --------------------------------------------------------------------------------------
+# Impact (Sec. 7.2)
+
+
+@dataclass(repr=False)
+class ImpactResult:
+    """Result of :func:`delta_pcc` / :func:`delta_rc`: one value per group.
+
+    Attributes
+    ----------
+    groups, value, n_observations : ndarray
+    metric : str
+        "delta_pcc" or "delta_rc".
+    calibrator : GroupCalibrator
+        The fitted calibrator that produced :math:`S^* = \\hat f_G(S)`.
+    """
+
+    groups: np.ndarray
+    value: np.ndarray
+    n_observations: np.ndarray
+    metric: str
+    calibrator: object = field(repr=False)
+
+    def to_dict(self) -> dict:
+        """{group label: value}."""
+        return {_key(g): float(v) for g, v in zip(self.groups, self.value)}
+
+    def __repr__(self) -> str:
+        rows = [
+            (str(_key(g)), v, n) for g, v, n in zip(self.groups, self.value, self.n_observations)
+        ]
+        return f"ImpactResult ({self.metric}; positive: the group gains from calibration)\n" + (
+            format_table(["group", self.metric, "rows"], rows)
+        )
+
+
+def _calibrated(y, score, group, cluster, calibrator):
+    s = _as_float(score, "score")
+    if calibrator is None:
+        if y is None:
+            raise TypeError("y is required when no fitted calibrator is given")
+        calibrator = GroupCalibrator().fit(s, y, group, cluster)
+    elif not hasattr(calibrator, "groups_"):
+        if y is None:
+            raise TypeError("y is required to fit the calibrator")
+        calibrator.fit(s, y, group, cluster)
+    codes, labels = as_groups(group, "group", min_groups=1)
+    return s, calibrator.transform(s, group), codes, labels, calibrator
+
+
+def delta_pcc(y, score, group, threshold: float, *, cluster=None, calibrator=None) -> ImpactResult:
+    r"""Change in positive classification rate due to miscalibration, per group (Sec. 7.2).
+
+    .. math:: \widehat{\Delta PCC}_g = \frac1{n_g}\sum_{i: G_i = g}
+              \big(I\{\hat f_g(s_i) > t\} - I\{s_i > t\}\big),
+
+    the sign of the paper's definition :math:`E(I\{S^* > t\} - I\{S > t\} \mid G = g)`
+    (its estimator display and METHODS.md write the opposite order): positive when the
+    group would gain positive decisions from calibration, i.e. miscalibration
+    disadvantages it. :math:`S^* = \hat f_G(S)` comes from `calibrator` (a
+    :class:`GroupCalibrator`, fitted on (score, y, group, cluster) when not fitted yet;
+    default Nadaraya-Watson).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.calibration import delta_pcc
+    >>> rng = np.random.default_rng(0)
+    >>> g = rng.integers(0, 2, 20000); s = rng.random(20000)
+    >>> y = (rng.random(20000) < np.clip(s + 0.1 * g, 0, 1)).astype(float)
+    >>> delta_pcc(y, s, g, 0.5).value.round(1)  # group 1 under-scored by 0.1
+    array([0. , 0.1])
+    """
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+        raise TypeError(f"threshold must be a number, got {threshold!r}")
+    s, f, codes, labels, cal = _calibrated(y, score, group, cluster, calibrator)
+    diff = (f > threshold).astype(np.float64) - (s > threshold)
+    n = np.bincount(codes, minlength=len(labels))
+    return ImpactResult(labels, np.bincount(codes, weights=diff) / n, n, "delta_pcc", cal)
+
+
+def _ranks_within(query_codes, x):
+    """Descending average ranks (1 = largest) of x within each query."""
+    n = x.size
+    order = np.lexsort((-x, query_codes))
+    q, xs = query_codes[order], x[order]
+    new_q = np.r_[True, q[1:] != q[:-1]]
+    qstart = np.maximum.accumulate(np.where(new_q, np.arange(n), 0))
+    pos = np.arange(n) - qstart + 1.0
+    new_tie = new_q | np.r_[True, xs[1:] != xs[:-1]]
+    tie_id = np.cumsum(new_tie) - 1
+    first = np.flatnonzero(new_tie)
+    last = np.r_[first[1:], n] - 1
+    avg = 0.5 * (pos[first] + pos[last])
+    ranks = np.empty(n)
+    ranks[order] = avg[tie_id]
+    return ranks
+
+
+def delta_rc(y, score, group, query, *, cluster=None, calibrator=None) -> ImpactResult:
+    r"""Change in rank within queries due to miscalibration, per group (Sec. 7.2).
+
+    .. math:: \widehat{\Delta RC}_g = \frac1{n_g}\sum_{(i,q): G_i = g}
+              \big(R(s_{iq}, q) - R(\hat f_{G_i}(s_{iq}), q)\big),
+
+    R the rank within query q (1 = highest score; ties get the average rank). Positive
+    when the group's items move up after calibration (miscalibration cost them exposure).
+    The paper sums over queries with a 1/m factor; we report the mean over the group's
+    (item, query) rows, the definition :math:`E(R(S) - R(S^*) \mid G = g)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.calibration import delta_rc
+    >>> rng = np.random.default_rng(0)
+    >>> n = 20000; q = np.repeat(np.arange(2000), 10)
+    >>> g = rng.integers(0, 2, n); s = rng.random(n)
+    >>> y = (rng.random(n) < np.clip(s + 0.1 * g, 0, 1)).astype(float)
+    >>> res = delta_rc(y, s, g, q)
+    >>> bool(res.value[1] > 0.3 > -0.3 > res.value[0])
+    True
+    """
+    s, f, codes, labels, cal = _calibrated(y, score, group, cluster, calibrator)
+    qcodes, _ = as_groups(query, "query", min_groups=1)
+    check_same_length(score=s, query=qcodes)
+    diff = _ranks_within(qcodes, s) - _ranks_within(qcodes, f)
+    n = np.bincount(codes, minlength=len(labels))
+    return ImpactResult(labels, np.bincount(codes, weights=diff) / n, n, "delta_rc", cal)

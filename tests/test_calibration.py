@@ -1,0 +1,349 @@
+"""Tests of fastfair.calibration and fastfair.simulate (issue 7)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from fastfair.calibration import (
+    GroupCalibrator,
+    MultiObjectiveCalibrator,
+    calibration_error,
+    check_composite_parity,
+    delta_pcc,
+    delta_rc,
+    ece,
+    fair_thresholds,
+    msce,
+    tce_nadaraya_watson,
+)
+from fastfair.parity import predictive_parity_test
+from fastfair.simulate import (
+    bbc_dependent,
+    bbc_dependent_true_tce,
+    bbc_mu,
+    bbc_sample,
+    bbc_true_tce,
+)
+
+
+def _data(n=6000, seed=0, shift=0.15, users=None):
+    rng = np.random.default_rng(seed)
+    if users is None:
+        group = rng.integers(0, 2, n)
+        user = None
+    else:
+        user = rng.integers(0, users, n)
+        group = user % 2
+    s = rng.beta(2, 2, n)
+    y = (rng.random(n) < np.clip(s + shift * group, 0, 1)).astype(float)
+    return s, y, group, user
+
+
+def _direct_nw(s, y, w, x, h):
+    k = np.exp(-0.5 * ((s[None, :] - x[:, None]) / h) ** 2)
+    return (k * (w * y)).sum(1) / (k * w).sum(1)
+
+
+# --------------------------------------------------------------------------------------
+# GroupCalibrator
+
+
+@pytest.mark.parametrize("weighting", ["per_user", "per_observation"])
+def test_nw_calibrator_matches_direct_numpy_at_edges(weighting):
+    s, y, g, user = _data(3000, users=400)
+    # make users heterogeneous so the two weightings differ
+    y = np.where((user < 20) & (g == 0), 1.0, y)
+    cal = GroupCalibrator(n_bins=12, bandwidth=0.05, weighting=weighting).fit(s, y, g, user)
+    counts = np.bincount(user)
+    w = 1.0 / counts[user] if weighting == "per_user" else np.ones(s.size)
+    for k in (0, 1):
+        sel = g == k
+        edges = np.linspace(s[sel].min(), s[sel].max(), 13)
+        np.testing.assert_allclose(cal.knots_[k], edges)
+        ref = _direct_nw(s[sel], y[sel], w[sel], edges, 0.05)
+        np.testing.assert_allclose(cal.values_[k], ref, rtol=1e-9, atol=1e-12)
+        # linear interpolation between edges
+        mid = 0.5 * (edges[3] + edges[4])
+        out = cal.transform([mid], [k])[0]
+        assert out == pytest.approx(0.5 * (ref[3] + ref[4]), rel=1e-12)
+
+
+def test_per_user_differs_from_per_observation_with_heavy_user():
+    rng = np.random.default_rng(1)
+    s = np.concatenate([rng.random(2000), np.full(500, 0.5) + rng.normal(0, 0.01, 500)])
+    y = np.concatenate([(rng.random(2000) < 0.5).astype(float), np.ones(500)])
+    user = np.concatenate([np.arange(2000), np.full(500, 5000)])
+    pu = GroupCalibrator(bandwidth=0.05).fit(s, y, None, user).transform([0.5])[0]
+    po = GroupCalibrator(bandwidth=0.05, weighting="per_observation").fit(s, y, None, user)
+    assert po.transform([0.5])[0] > 0.8 > 0.6 > pu
+
+
+def test_out_of_range_scores_clip_to_end_edges():
+    s, y, g, _ = _data()
+    for method in ("nadaraya_watson", "platt", "isotonic"):
+        cal = GroupCalibrator(method).fit(s, y, g)
+        for k in (0, 1):
+            lo, hi = cal.knots_[k][0], cal.knots_[k][-1]
+            out = cal.transform([lo - 5, lo, hi, hi + 5], [k] * 4)
+            assert out[0] == out[1] and out[2] == out[3], method
+    cal = GroupCalibrator(n_bins=10).fit(s, y, g)
+    assert cal.transform([-1.0], [1])[0] == cal.values_[1][0]
+
+
+def test_unseen_group_raises_and_other_errors():
+    s, y, g, _ = _data(2000)
+    cal = GroupCalibrator().fit(s, y, g)
+    with pytest.raises(ValueError, match="not seen in fit"):
+        cal.transform([0.5], [7])
+    with pytest.raises(TypeError, match="group is required"):
+        cal.transform([0.5])
+    with pytest.raises(RuntimeError, match="not fitted"):
+        GroupCalibrator().transform([0.5])
+    with pytest.raises(ValueError, match="method"):
+        GroupCalibrator("spline").fit(s, y, g)
+    with pytest.raises(ValueError, match="binary"):
+        GroupCalibrator("platt").fit(s, y * 2, g)
+    with pytest.raises(ValueError, match="score"):
+        GroupCalibrator().fit(np.r_[s[:-1], np.nan], y, g)
+    with pytest.raises(ValueError, match="same length"):
+        cal.transform([0.5, 0.6], [0])
+    assert GroupCalibrator(n_bins=7).get_params()["n_bins"] == 7
+    assert GroupCalibrator().set_params(kernel="epanechnikov").kernel == "epanechnikov"
+    # string labels
+    labels = np.where(g == 1, "b", "a")
+    cal = GroupCalibrator().fit(s, y, labels)
+    ref = GroupCalibrator().fit(s, y, g).transform(s[:50], g[:50])
+    np.testing.assert_allclose(cal.predict(s[:50], labels[:50]), ref)
+    with pytest.raises(ValueError, match="'c'"):
+        cal.transform([0.5], ["c"])
+
+
+def test_platt_and_isotonic_agree_with_sklearn():
+    sk = pytest.importorskip("sklearn")
+    from sklearn.isotonic import IsotonicRegression
+    from sklearn.linear_model import LogisticRegression
+
+    assert sk
+    s, y, g, _ = _data(4000, seed=3)
+    s = np.round(s, 3)  # ties
+    platt = GroupCalibrator("platt").fit(s, y, g)
+    iso = GroupCalibrator("isotonic").fit(s, y, g)
+    x = np.linspace(0.05, 0.95, 37)
+    for k in (0, 1):
+        sel = g == k
+        lr = LogisticRegression(C=1e12, tol=1e-12, max_iter=10_000).fit(s[sel, None], y[sel])
+        ref = lr.predict_proba(x[:, None])[:, 1]
+        np.testing.assert_allclose(platt.transform(x, np.full(x.size, k)), ref, atol=1e-5)
+        ir = IsotonicRegression(out_of_bounds="clip").fit(s[sel], y[sel])
+        np.testing.assert_allclose(iso.transform(x, np.full(x.size, k)), ir.predict(x), atol=1e-10)
+
+
+def test_calibration_removes_parity_violation_and_keeps_mse():
+    s, y, g, user = _data(12000, seed=5, shift=0.2, users=3000)
+    before = predictive_parity_test(y, s, g, cluster=user, grid=10, random_state=0)
+    assert before.pvalue < 0.01
+    cal = GroupCalibrator().fit(s, y, g, user)
+    # fresh data from the same model
+    s2, y2, g2, user2 = _data(12000, seed=6, shift=0.2, users=3000)
+    t2 = cal.transform(s2, g2)
+    after = predictive_parity_test(y2, t2, g2, cluster=user2, grid=10, random_state=0)
+    assert after.pvalue > 0.05
+    assert np.mean((y2 - t2) ** 2) <= np.mean((y2 - s2) ** 2)
+
+
+# --------------------------------------------------------------------------------------
+# Calibration error
+
+
+def _naive_ece(y, s, B, binning, p):
+    n = len(s)
+    if binning == "equal_mass":
+        order = np.argsort(s, kind="stable")
+        bins = [order[[r for r in range(n) if min(B - 1, (r * B) // n) == b]] for b in range(B)]
+    else:
+        bins = [np.flatnonzero(np.clip(np.floor(s * B), 0, B - 1) == b) for b in range(B)]
+    tot = 0.0
+    for idx in bins:
+        if len(idx):
+            tot += len(idx) / n * abs(y[idx].mean() - s[idx].mean()) ** p
+    return tot ** (1 / p)
+
+
+@pytest.mark.parametrize("binning", ["equal_mass", "equal_width"])
+@pytest.mark.parametrize("p", [1, 2])
+def test_ece_matches_direct(binning, p):
+    s, y = bbc_sample(997, 2, 5, 0.3, 0.8, random_state=1)
+    for B in (1, 7, 15):
+        assert ece(y, s, n_bins=B, binning=binning, p=p) == pytest.approx(
+            _naive_ece(y, s, B, binning, p), rel=1e-12
+        )
+
+
+def _naive_msce(y, s, p=2):
+    n = len(s)
+    order = np.argsort(s, kind="stable")
+    ys, ss = y[order], s[order]
+    best = n - 1
+    for b in range(2, n):
+        idx = np.minimum(b - 1, (np.arange(n) * b) // n)
+        means = np.array([ys[idx == k].mean() for k in range(b)])
+        if np.any(np.diff(means) < 0):
+            best = b - 1
+            break
+    idx = np.minimum(best - 1, (np.arange(n) * best) // n)
+    tot = sum(
+        (idx == k).sum() / n * abs(ys[idx == k].mean() - ss[idx == k].mean()) ** p
+        for k in range(best)
+    )
+    return tot ** (1 / p), best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_msce_matches_naive(seed):
+    n = [50, 113, 400, 31, 257, 600][seed]
+    s, y = bbc_sample(n, 1.5, 1.0, 0.4, 2.0, random_state=seed)
+    val, b = msce(y, s, return_bins=True)
+    ref, bref = _naive_msce(y, s)
+    assert b == bref
+    assert val == pytest.approx(ref, rel=1e-12)
+    # monotone labels: no b fails
+    s2 = np.sort(np.random.default_rng(seed).random(40))
+    val2, b2 = msce((s2 > 0.5).astype(float), s2, return_bins=True)
+    assert (val2, b2) == pytest.approx(_naive_msce((s2 > 0.5).astype(float), s2))
+
+
+def test_tce_nw_close_to_bbc_closed_form():
+    a, b, b0, b1 = 2.0, 5.0, 0.3, 0.7
+    # closed form by independent numerical integration
+    dist = stats.beta(a, b)
+    truth = np.sqrt(integrate.quad(lambda x: (x - bbc_mu(x, b0, b1)) ** 2 * dist.pdf(x), 0, 1)[0])
+    assert bbc_true_tce(a, b, b0, b1) == pytest.approx(truth, rel=1e-8)
+    s, y = bbc_sample(100_000, a, b, b0, b1, random_state=2)
+    assert tce_nadaraya_watson(y, s) == pytest.approx(truth, abs=0.006)
+    assert tce_nadaraya_watson(y, s, at="quantiles") == pytest.approx(truth, abs=0.01)
+
+
+def test_dependent_bbc_per_user_tce_unbiased_ece_biased():
+    truth = bbc_dependent_true_tce()
+    s, y, user = bbc_dependent(20000, random_state=3)
+    nw = tce_nadaraya_watson(y, s, cluster=user)
+    assert nw == pytest.approx(truth, abs=0.01)
+    assert abs(ece(y, s) - truth) > 3 * abs(nw - truth)
+    # Monte-Carlo check of the truth: f(s) from many one-row users
+    s1, y1, _ = bbc_dependent(200_000, one_row_per_user=True, random_state=4)
+    assert tce_nadaraya_watson(y1, s1) == pytest.approx(truth, abs=0.006)
+
+
+def test_calibration_error_per_group():
+    s, y, g, user = _data(8000, seed=7, shift=0.2, users=2000)
+    for est in ("nadaraya_watson", "ece_equal_mass", "ece_equal_width", "msce"):
+        res = calibration_error(y, s, g, estimator=est, cluster=user)
+        assert res.value[1] > 0.1 > 0.05 > res.value[0], est
+        assert set(res.to_dict()) == {0, 1}
+    sel = g == 1
+    assert calibration_error(y, s, g, estimator="msce").value[1] == msce(y[sel], s[sel])
+
+
+# --------------------------------------------------------------------------------------
+# Thresholds, multi-objective, impact
+
+
+def test_fair_thresholds_equalize_marginal_outcomes():
+    rng = np.random.default_rng(8)
+    n = 60000
+    g = rng.integers(0, 2, n)
+    s = rng.random(n)
+    y = (rng.random(n) < np.clip(s - 0.1 * g, 0, 1)).astype(float)
+    res = fair_thresholds(y, s, g, 0.5, reference=0)
+    curve = res.curve
+    f = [np.interp(res.thresholds[k], curve.grid, curve.estimate[k]) for k in (0, 1)]
+    assert f[0] == pytest.approx(f[1], abs=0.01)
+    assert res.thresholds[1] == pytest.approx(0.6, abs=0.03)
+    kept = fair_thresholds(y, s, g, 0.5, keep_positive_rate=True)
+    assert kept.overall_rate_after == pytest.approx(kept.overall_rate_before, abs=2e-3)
+    f = [np.interp(kept.thresholds[k], curve.grid, curve.estimate[k]) for k in (0, 1)]
+    assert f[0] == pytest.approx(f[1], abs=0.01)
+    assert kept.thresholds[0] < 0.5 < kept.thresholds[1]
+    assert "FairThresholds" in repr(kept)
+
+
+def test_fair_thresholds_no_solution_raises():
+    rng = np.random.default_rng(9)
+    n = 20000
+    g = rng.integers(0, 2, n)
+    s = rng.random(n)
+    # group 1's outcome never exceeds 0.3, group 0 at t=0.8 has ~0.8
+    y = (rng.random(n) < np.where(g == 1, 0.3 * s, s)).astype(float)
+    with pytest.raises(ValueError, match="no threshold"):
+        fair_thresholds(y, s, g, 0.8, reference=0)
+    with pytest.raises(ValueError, match="outside"):
+        fair_thresholds(y, s, g, 1.5)
+
+
+def test_multi_objective_composite_parity():
+    rng = np.random.default_rng(10)
+    n = 6000
+    g = rng.integers(0, 2, n)
+    S = rng.random((n, 2))
+    # Y1 depends on both scores and on the group: the raw composite violates parity
+    p1 = np.clip(0.5 * S[:, 0] + 0.4 * S[:, 1] * g + 0.05, 0, 1)
+    p2 = np.clip(S[:, 1] - 0.2 * g + 0.1, 0, 1)
+    Y = np.column_stack([rng.random(n) < p1, rng.random(n) < p2]).astype(float)
+    W = [[1.0, 1.0], [1.0, 3.0]]
+    raw = check_composite_parity(S, Y, g, W, grid=10, random_state=0)
+    assert not raw.passed
+    for method in ("logistic", "nadaraya_watson"):
+        cal = MultiObjectiveCalibrator(method).fit(S, Y, g)
+        T = cal.transform(S, g)
+        fixed = check_composite_parity(T, Y, g, W, grid=10, random_state=0)
+        assert fixed.passed, (method, fixed.pvalue)
+        assert np.mean((Y - T) ** 2) < np.mean((Y - S) ** 2)
+    # NW transform vs direct product-kernel computation for one group
+    cal = MultiObjectiveCalibrator().fit(S[:500], Y[:500], g[:500])
+    Sg, Yg, _wg, h, _ = cal._fits[1]
+    q = np.array([[0.3, 0.7]])
+    k = np.exp(-0.5 * (((q[:, None, :] - Sg[None]) / h) ** 2).sum(-1))[0]
+    np.testing.assert_allclose(cal.transform(q, [1])[0], k @ Yg / k.sum(), rtol=1e-10)
+    with pytest.raises(ValueError, match="not seen"):
+        cal.transform(q, [5])
+
+
+def test_delta_pcc_and_rc_match_direct():
+    s, y, g, user = _data(5000, seed=11, shift=0.15, users=1000)
+    cal = GroupCalibrator().fit(s, y, g, user)
+    f = cal.transform(s, g)
+    res = delta_pcc(y, s, g, 0.55, calibrator=cal)
+    for k in (0, 1):
+        sel = g == k
+        ref = np.mean((f[sel] > 0.55).astype(float) - (s[sel] > 0.55))
+        assert res.value[k] == pytest.approx(ref, abs=1e-14)
+    q = np.arange(s.size) // 7
+    rc = delta_rc(None, s, g, q, calibrator=cal)
+    r_s = np.concatenate([stats.rankdata(-s[q == j]) for j in np.unique(q)])
+    r_f = np.concatenate([stats.rankdata(-f[q == j]) for j in np.unique(q)])
+    for k in (0, 1):
+        assert rc.value[k] == pytest.approx(np.mean((r_s - r_f)[g == k]), abs=1e-12)
+    assert rc.value[1] > 0 > rc.value[0]
+    # ties in calibrated scores get average ranks
+    tied = delta_rc(
+        None,
+        np.array([0.1, 0.2, 0.3]),
+        [0, 0, 0],
+        [0, 0, 0],
+        calibrator=GroupCalibrator("isotonic").fit([0.1, 0.2, 0.3], [1, 0, 0], [0] * 3),
+    )
+    assert tied.value[0] == pytest.approx(0.0)
+    with pytest.raises(TypeError, match="y is required"):
+        delta_pcc(None, s, g, 0.5)
+
+
+def test_simulate_generators():
+    s, y = bbc_sample(20000, 2, 2, 0.0, 1.0, random_state=0)
+    assert abs(y.mean() - s.mean()) < 0.02
+    s, y, user = bbc_dependent(3000, lam=3.0, random_state=0)
+    sizes = np.bincount(user)
+    assert sizes.min() >= 1 and abs(sizes.mean() - 4.0) < 0.15
+    # heavier users score higher
+    assert np.corrcoef(sizes[user], s)[0, 1] > 0.2
