@@ -149,10 +149,14 @@ def as_groups(values, name: str = "group", min_groups: int = 2):
         if arr.dtype.kind in "iub":
             lo, hi = int(arr.min()), int(arr.max())
             if hi - lo < _MAX_DIRECT_RANGE:
-                shifted = (arr.astype(np.int64, copy=False) - lo).astype(np.intp, copy=False)
+                shifted = arr.astype(np.intp, copy=False)
+                if lo != 0:
+                    shifted = shifted - lo
                 present = np.bincount(shifted, minlength=hi - lo + 1) > 0
-                lookup = np.cumsum(present) - 1
-                codes = lookup[shifted].astype(np.intp, copy=False)
+                if present.all():  # labels lo..hi all occur: the shifted values are the codes
+                    codes = shifted
+                else:  # np.take: several times faster than fancy indexing here
+                    codes = np.take(np.cumsum(present) - 1, shifted)
                 labels = (np.flatnonzero(present) + lo).astype(arr.dtype)
         if codes is None:
             try:
