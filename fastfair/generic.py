@@ -949,6 +949,16 @@ def _mean_difference(
     return res
 
 
+def _comb_capped(n: int, k: int, cap: int) -> int:
+    """C(n, k), or cap + 1 as soon as it exceeds cap (math.comb(1e6, 5e5) takes seconds)."""
+    c = 1
+    for i in range(1, k + 1):
+        c = c * (n - k + i) // i  # C(n - k + i, i), increasing in i
+        if c > cap:
+            return cap + 1
+    return c
+
+
 def _mean_pair(va, vb, studentize, method, n_permutations, alternative, key, stream, n_threads):
     na, nb = len(va), len(vb)
     n = na + nb
@@ -983,12 +993,13 @@ def _mean_pair(va, vb, studentize, method, n_permutations, alternative, key, str
         out["pvalue"] = float(min(1.0, p))
         return out
     k = min(na, nb)
-    n_subsets = math.comb(n, k)
     exact = method == "exact"
+    n_subsets = _comb_capped(n, k, MAX_EXACT_SUBSETS) if exact else 0
     if exact and n_subsets > MAX_EXACT_SUBSETS:
         raise ValueError(
-            f"method='exact' would enumerate {n_subsets} splits (more than "
-            f"MAX_EXACT_SUBSETS = {MAX_EXACT_SUBSETS}); use 'monte_carlo'"
+            f"method='exact' would enumerate more than MAX_EXACT_SUBSETS = {MAX_EXACT_SUBSETS} "
+            "splits ("
+            f"C({n}, {k})); use 'monte_carlo'"
         )
     if exact:
         combos = np.fromiter(
