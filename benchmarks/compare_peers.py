@@ -44,7 +44,7 @@ def main() -> None:
         for row in module.run(args.quick):
             print(
                 f"| {family} | {row['task']} | {row['n']:,} | {row['fastfair_s']:.3g} | "
-                f"{row['peer']} | {row['peer_s']:.3g} | {row['ratio']:,.0f}x |"
+                f"{row['peer']} | {row['peer_s']:.3g} | {row['ratio']:,.3g}x |"
             )
         sys.stdout.flush()
 

@@ -23,7 +23,7 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from _core cimport ff_bounded_u32, ff_stream_init, ff_stream_t
+from _core cimport ff_fast_bounded_u32, ff_fast_init, ff_fast_t
 
 cdef enum:
     LABEL = 1
@@ -285,16 +285,16 @@ def permute(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] s
     cdef int64_t *ibuf
     cdef int *touched
     cdef double *dbuf
-    cdef ff_stream_t *stream
+    cdef ff_fast_t *stream
     cdef const uint8_t *pk = &packed[0]
     with nogil, parallel(num_threads=n_threads):
         codes = <uint8_t *> malloc((n + 1) * sizeof(uint8_t))
         ibuf = <int64_t *> malloc(6 * n_groups * sizeof(int64_t))
         touched = <int *> malloc(n_groups * sizeof(int))
         dbuf = <double *> malloc(4 * n_groups * sizeof(double))
-        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
+        stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_stream_init(stream, key, stream_id, <uint64_t> b)
+            ff_fast_init(stream, key, stream_id, <uint64_t> b)
             for k in range(2 * n_groups):
                 ibuf[k] = 0
             for st in range(n_strata):
@@ -313,7 +313,7 @@ def permute(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] s
                         continue
                     for i in range(sizes[st, g]):
                         while True:
-                            r = lo + <Py_ssize_t> ff_bounded_u32(&stream.philox,
+                            r = lo + <Py_ssize_t> ff_fast_bounded_u32(stream,
                                                                  <uint32_t> span)
                             if codes[r] == fill:
                                 break
@@ -374,7 +374,7 @@ def prepare(const Py_ssize_t[::1] order, const double[::1] score, const uint8_t[
     return packed_np, codes_np, n_pos
 
 
-cdef inline int64_t _floyd(ff_stream_t *stream, uint64_t *bits, Py_ssize_t lo, Py_ssize_t m,
+cdef inline int64_t _floyd(ff_fast_t *stream, uint64_t *bits, Py_ssize_t lo, Py_ssize_t m,
                            Py_ssize_t k, Py_ssize_t n_pos) noexcept nogil:
     """Set k uniformly chosen bits among lo..lo+m-1 (Floyd's algorithm: exactly k draws).
 
@@ -383,7 +383,7 @@ cdef inline int64_t _floyd(ff_stream_t *stream, uint64_t *bits, Py_ssize_t lo, P
     cdef Py_ssize_t j, t
     cdef int64_t pos = 0
     for j in range(m - k, m):
-        t = lo + <Py_ssize_t> ff_bounded_u32(&stream.philox, <uint32_t> (j + 1))
+        t = lo + <Py_ssize_t> ff_fast_bounded_u32(stream, <uint32_t> (j + 1))
         if (bits[t >> 6] >> (t & 63)) & 1:
             t = lo + j
         bits[t >> 6] |= (<uint64_t> 1) << (t & 63)
@@ -426,16 +426,16 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
     cdef int64_t *ibuf
     cdef int *touched
     cdef double *dbuf
-    cdef ff_stream_t *stream
+    cdef ff_fast_t *stream
     cdef const uint8_t *pk = &packed[0]
     with nogil, parallel(num_threads=n_threads):
         bits = <uint64_t *> malloc(words * sizeof(uint64_t))
         ibuf = <int64_t *> malloc(12 * sizeof(int64_t))
         touched = <int *> malloc(2 * sizeof(int))
         dbuf = <double *> malloc(8 * sizeof(double))
-        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
+        stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_stream_init(stream, key, stream_id, <uint64_t> b)
+            ff_fast_init(stream, key, stream_id, <uint64_t> b)
             memset(bits, 0, words * sizeof(uint64_t))
             pos_small = _floyd(stream, bits, lo0, m0, k0, n_pos)
             if within:
