@@ -298,6 +298,11 @@ def permutation_test(
     from fastfair import generic  # callables and row metrics: Algorithm 1 (lazy import)
 
     if callable(metric) or isinstance(studentize, str) or generic.is_row_metric(metric):
+        if variance != "pooled" or mid_p or pos_label is not None:
+            raise ValueError(
+                "variance, mid_p and pos_label apply to confusion-matrix metrics only, "
+                f"not to metric={getattr(metric, '__name__', metric)!r}"
+            )
         return generic.permutation_test_rows(
             y_true, y_pred, group, metric=metric, studentize=studentize, method=method,
             n_permutations=n_permutations, alternative=alternative, reference=reference,

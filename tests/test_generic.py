@@ -476,3 +476,11 @@ def test_progress_option():
     # off by default when stderr is not a terminal (as under pytest): no warning, no bar
     res = fastfair.permutation_test(y, y[::-1], group, **kw)
     assert res.variance == "bootstrap-fast"
+
+
+def test_confusion_only_options_are_refused_for_callables():
+    rng = np.random.default_rng(0)
+    y, p, g = rng.random(50), rng.random(50), rng.integers(0, 2, 50)
+    for option in (dict(variance="unpooled"), dict(mid_p=True), dict(pos_label=1)):
+        with pytest.raises(ValueError, match="confusion-matrix metrics only"):
+            fastfair.permutation_test(y, p, g, metric="mse", **option)
