@@ -16,6 +16,7 @@ from fastfair.parity import (
     predictive_parity_test,
     select_bandwidth,
 )
+from fastfair.simulate import heavy_user_injection
 
 
 def _kernel(u, kernel):
@@ -245,31 +246,8 @@ def test_clustered_null_holds_level_naive_does_not():
     assert abs(covered - 0.95) < 3.5 * se + 0.02, covered
 
 
-def section8(rng, n=50_000, n_heavy=10, rows_heavy=1000, b0=-0.15):
-    """Section 8: same Beta scores, group 1 slightly below group 2 (logit shift b0), and 10
-    injected users of group 1, user k with 1000 rows at scores from group 1's k-th decile
-    and outcome probability raised by 0.7 s."""
-    s1, s2 = rng.beta(2, 2, n), rng.beta(2, 2, n)
-
-    def f(s, shift):
-        return 1 / (1 + np.exp(-(shift + np.log(s / (1 - s)))))
-
-    y1 = rng.random(n) < f(s1, b0)
-    y2 = rng.random(n) < f(s2, 0.0)
-    edges = np.quantile(s1, np.linspace(0, 1, n_heavy + 1))
-    decile = np.clip(np.searchsorted(edges, s1, side="right") - 1, 0, n_heavy - 1)
-    sh = np.concatenate([rng.choice(s1[decile == k], rows_heavy) for k in range(n_heavy)])
-    yh = rng.random(sh.size) < np.clip(f(sh, b0) + 0.7 * sh, 0, 1)
-    score = np.concatenate([s1, s2, sh])
-    y = np.concatenate([y1, y2, yh]).astype(float)
-    group = np.concatenate([np.ones(n, int), np.full(n, 2), np.ones(sh.size, int)])
-    user = np.concatenate([np.arange(2 * n), 2 * n + np.repeat(np.arange(n_heavy), rows_heavy)])
-    return y, score, group, user
-
-
 def test_section8_per_observation_reverses_per_user_does_not():
-    rng = np.random.default_rng(8)
-    y, s, g, user = section8(rng)
+    y, s, g, user = heavy_user_injection(random_state=8)  # Section 8 data
     kw = dict(cluster=user, grid=30, n_bootstrap=0)
     per_user = predictive_parity_test(y, s, g, weighting="per_user", **kw)
     per_obs = predictive_parity_test(y, s, g, weighting="per_observation", **kw)

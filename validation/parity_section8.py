@@ -27,27 +27,7 @@ import time
 import numpy as np
 
 from fastfair.parity import predictive_parity_test
-
-
-def simulate(rng, n=50_000, n_heavy=10, rows_heavy=1000, b0=-0.15, inject=True):
-    s1, s2 = rng.beta(2, 2, n), rng.beta(2, 2, n)
-
-    def f(s, shift):
-        return 1 / (1 + np.exp(-(shift + np.log(s / (1 - s)))))
-
-    y1 = rng.random(n) < f(s1, b0)
-    y2 = rng.random(n) < f(s2, 0.0)
-    edges = np.quantile(s1, np.linspace(0, 1, n_heavy + 1))
-    decile = np.clip(np.searchsorted(edges, s1, side="right") - 1, 0, n_heavy - 1)
-    sh = np.concatenate([rng.choice(s1[decile == k], rows_heavy) for k in range(n_heavy)])
-    yh = rng.random(sh.size) < np.clip(f(sh, b0) + 0.7 * sh, 0, 1)
-    if not inject:
-        sh, yh = sh[:0], yh[:0]
-    score = np.concatenate([s1, s2, sh])
-    y = np.concatenate([y1, y2, yh]).astype(float)
-    group = np.concatenate([np.ones(n, int), np.full(n, 2), np.ones(sh.size, int)])
-    user = np.concatenate([np.arange(2 * n), 2 * n + np.repeat(np.arange(n_heavy), rows_heavy)])
-    return y, score, group, user[: y.size]
+from fastfair.simulate import heavy_user_injection
 
 
 def main(argv=None):
@@ -64,7 +44,7 @@ def main(argv=None):
     first = {}
     for r in range(reps):
         for inject in (False, True):
-            y, s, g, user = simulate(rng, inject=inject)
+            y, s, g, user = heavy_user_injection(inject=inject, random_state=rng)
             for weighting in ("per_user", "per_observation", "independent"):
                 # "independent": per-observation weights and rows treated as independent
                 # (cluster=None), the paper's "under independence" panel of Figure 1b.
