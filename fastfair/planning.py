@@ -42,10 +42,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from fastfair._pvalues import wilson_interval
 from fastfair._validation import as_binary, as_groups, check_same_length
+from fastfair.auc import delong
 
 __all__ = [
     "DetectableDifferenceResult",
@@ -978,12 +979,11 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
 
 
 def _auc_from_scores(y: np.ndarray, s: np.ndarray) -> float:
+    """Mann-Whitney AUC (compiled, one sort); NaN when a class is missing."""
     npos = int(y.sum())
-    nneg = y.size - npos
-    if npos == 0 or nneg == 0:
+    if npos == 0 or npos == y.size:
         return np.nan
-    r = stats.rankdata(s)
-    return (r[y == 1].sum() - npos * (npos + 1) / 2.0) / (npos * nneg)
+    return float(delong(y, s).auc[0])
 
 
 def _rates_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
@@ -1360,20 +1360,6 @@ def _studentize(diff: np.ndarray, var: np.ndarray) -> np.ndarray:
     return np.nan_to_num(s, nan=0.0)
 
 
-def _auc_delong(y: np.ndarray, s: np.ndarray) -> tuple[float, float]:
-    pos, neg = s[y == 1], s[y == 0]
-    m, n = pos.size, neg.size
-    if m < 2 or n < 2:
-        return 0.5, np.inf
-    r_all = stats.rankdata(s)
-    r_pos = stats.rankdata(pos)
-    r_neg = stats.rankdata(neg)
-    v10 = (r_all[y == 1] - r_pos) / n  # placements of positives
-    v01 = 1.0 - (r_all[y == 0] - r_neg) / m
-    auc = v10.mean()
-    return auc, v10.var(ddof=1) / m + v01.var(ddof=1) / n
-
-
 @dataclass(repr=False)
 class SimulatedPowerResult:
     """Result of :func:`simulate_power`.
@@ -1563,9 +1549,11 @@ def simulate_power(
             stat = np.empty(n_sim)
             for b in range(n_sim):
                 y, s, g = draw()
-                a0, v0 = _auc_delong(y[g == 0], s[g == 0])
-                a1, v1 = _auc_delong(y[g == 1], s[g == 1])
-                stat[b] = _studentize(np.asarray(a0 - a1), np.asarray(v0 + v1))
+                d = delong(y, s, g)
+                if min(d.n_pos.min(), d.n_neg.min()) < 2:  # DeLong variance undefined
+                    stat[b] = 0.0
+                    continue
+                stat[b] = _studentize(d.auc[0] - d.auc[1], d.variance.sum())
         else:
             m, v = _wald_rates(name, counts)
             stat = _studentize(m[:, 0] - m[:, 1], v[:, 0] + v[:, 1])
