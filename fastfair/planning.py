@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from fastfair import _counts
 from fastfair._pvalues import wilson_interval
 from fastfair._validation import as_binary, as_groups, check_same_length
 from fastfair.auc import delong
@@ -1211,9 +1212,8 @@ def plan_from_data(
                 boot["auc"][b, g] = _auc_from_scores(yt[j], yp[j])
                 boot["prevalence"][b, g] = yt[j].mean()
     else:
-        cell = (1 - yp) * 2 + (1 - yt)  # TP=0, FP=1, FN=2, TN=3
-        counts = np.zeros((k, 4), dtype=np.int64)
-        np.add.at(counts, (codes, cell), 1)
+        cells, _ = _counts.cell_sums((2 * yt + yp).astype(np.uint8), codes, k)  # TN FP FN TP
+        counts = cells[:, [3, 1, 2, 0]].astype(np.int64)  # TP, FP, FN, TN
         allr = _rates_from_counts(counts)
         point = {r: allr[r] for r in need}
         bc = np.empty((n_resamples, k, 4), dtype=np.int64)
