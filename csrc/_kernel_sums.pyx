@@ -347,7 +347,11 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
                 g = cluster_group[m]
                 if g < 0:
                     continue
+                # Assigned here, not only through the pointers below: Cython makes a variable
+                # thread-private in prange only when the loop body assigns it directly.
                 reach_count = 0
+                lo = G
+                hi = -1
                 _fill_cluster(&gr, s_ptr, y_ptr, o_ptr, starts[m], starts[m + 1],
                               bufa, bufb, &lo, &hi, &reach_count)
                 acc[6 * K * G + g] += reach_count
@@ -422,7 +426,9 @@ def cluster_contributions(const double[::1] score, const double[::1] y,
         return a_np, b_np
     with nogil:
         for m in prange(M, num_threads=n_threads, schedule='static'):
-            cnt = 0
+            cnt = 0  # cnt, lo, hi assigned directly so that they are thread-private
+            lo = G
+            hi = -1
             _fill_cluster(&gr, s_ptr, y_ptr, o_ptr, starts[m], starts[m + 1],
                           &a[m, 0], &b[m, 0], &lo, &hi, &cnt)
     return a_np, b_np
@@ -473,7 +479,9 @@ def loco_cv_loss(const double[::1] score, const double[::1] y, const Py_ssize_t[
                 g = cluster_group[m]
                 if g < 0:
                     continue
-                cnt = 0
+                cnt = 0  # cnt, lo, hi assigned directly so that they are thread-private
+                lo = G
+                hi = -1
                 _fill_cluster(&gr, s_ptr, y_ptr, o_ptr, starts[m], starts[m + 1],
                               bufa, bufb, &lo, &hi, &cnt)
                 w = cluster_weight[m]

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 
 from fastfair._counts import openmp_enabled
 
-__all__ = ["effective_n_threads"]
+__all__ = ["effective_n_threads", "force_parallel", "threads_for"]
+
+# Set by `force_parallel` (tests): ignore the work threshold so that small data run the
+# multithreaded path of every kernel, where a thread race would show.
+_FORCE_PARALLEL = False
 
 
 def _usable_cpus() -> int:
@@ -35,3 +41,26 @@ def effective_n_threads(n_jobs: int | None) -> int:
     if n_jobs < 0:
         return max(1, cpus + 1 + n_jobs)
     return n_jobs
+
+
+def threads_for(n_jobs: int | None, work: int, work_per_thread: int) -> int:
+    """Threads for a kernel call of `work` units: one per `work_per_thread`, at most n_jobs.
+
+    The one "do threads pay off" rule of the package: a thread costs about a millisecond to
+    start, so small calls run on one. Results never depend on the count returned.
+    """
+    n_threads = effective_n_threads(n_jobs)
+    if _FORCE_PARALLEL:
+        return n_threads
+    return max(1, min(n_threads, int(work) // int(work_per_thread)))
+
+
+@contextlib.contextmanager
+def force_parallel() -> Iterator[None]:
+    """Run every kernel with the threads asked for, however small the data (for tests)."""
+    global _FORCE_PARALLEL
+    old, _FORCE_PARALLEL = _FORCE_PARALLEL, True
+    try:
+        yield
+    finally:
+        _FORCE_PARALLEL = old

@@ -28,7 +28,7 @@ from scipy import optimize, special
 
 from fastfair import _kernel_sums
 from fastfair import parity as _parity
-from fastfair._parallel import effective_n_threads
+from fastfair._parallel import threads_for
 from fastfair._results import format_table
 from fastfair._validation import as_1d, as_groups, check_choice, check_int, check_same_length
 
@@ -251,8 +251,7 @@ class GroupCalibrator:
         K = prep.n_groups
         knots, values = [], []
         if self.method == "nadaraya_watson":
-            n_threads = effective_n_threads(self.n_jobs)
-            n_threads = max(1, min(n_threads, prep.score.size // _parity._ROWS_PER_THREAD + 1))
+            n_threads = threads_for(self.n_jobs, prep.score.size, _parity._ROWS_PER_THREAD)
             h, _ = _parity._bandwidth(prep, self.bandwidth, self.kernel, n_threads)
             self.bandwidth_ = h
             n_empty = np.zeros(K, dtype=np.int64)

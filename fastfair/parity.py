@@ -31,7 +31,7 @@ import numpy as np
 from scipy import special, stats
 
 from fastfair import _kernel_sums
-from fastfair._parallel import effective_n_threads
+from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue
 from fastfair._random import stream_key
 from fastfair._results import format_table, format_value
@@ -74,7 +74,7 @@ _EPANECHNIKOV_FACTOR = 2.214
 #: Scores used for quantiles and scales (systematic subsample beyond this many rows).
 _QUANTILE_ROWS = 200_000
 #: Rows per thread below which the kernel pass stays single-threaded (thread start-up).
-_ROWS_PER_THREAD = 100_000
+_ROWS_PER_THREAD = 50_000  # rows per thread in the kernel sums
 #: Clusters used by cross-validation (random fixed-seed subsample beyond this many).
 _CV_CLUSTERS = 20_000
 
@@ -658,8 +658,7 @@ def _fit(
             f"min_effective_clusters must be >= 1 (a single cluster has no variance "
             f"estimate), got {min_effective_clusters}"
         )
-    # Threads only pay off beyond ~10^5 rows (results do not depend on the count).
-    n_threads = max(1, min(n_threads, prep.score.size // _ROWS_PER_THREAD + 1))
+    n_threads = threads_for(n_threads, prep.score.size, _ROWS_PER_THREAD)
     h, how = _bandwidth(prep, bandwidth, kernel, n_threads)
     grid_arr = _make_grid(grid, prep)
     sums = _kernel_sums.kernel_sums(

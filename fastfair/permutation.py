@@ -18,7 +18,7 @@ from scipy import special
 
 from fastfair import _counts, _rows
 from fastfair._metrics import ConfusionMetric, get_metric
-from fastfair._parallel import effective_n_threads
+from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import (
     ALTERNATIVES,
     adjust_pvalues,
@@ -327,7 +327,7 @@ def permutation_test(
     )
     cell = (2 * y + yhat).astype(np.uint8)
     n_threads = effective_n_threads(n_jobs)
-    count_threads = max(1, min(n_threads, len(cell) // 1_000_000))  # threads pay off at ~1e6
+    count_threads = threads_for(n_jobs, len(cell), 1_000_000)
     w, w2 = _counts.cell_sums(cell, codes, len(labels), weights, count_threads)
     rows = None if weights is None else (cell, weights, codes)
     return _test_cells(
@@ -689,8 +689,7 @@ def _monte_carlo_null(
     else:
         weights = None
         work = n_permutations * 50
-    # Threads only pay off for enough work (~1 ms each); results do not depend on them.
-    n_threads = max(1, min(n_threads, work // 1_000_000))
+    n_threads = threads_for(n_threads, work, 1_000_000)
     if pair is not None:
         local_pairs = np.array([[0, 1]], dtype=np.intp)
         if weights is None:

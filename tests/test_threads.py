@@ -1,0 +1,188 @@
+"""Results are identical for any n_jobs, on the multithreaded path of every family.
+
+Every test here runs under `force_parallel`, which switches off the "too small to be worth a
+thread" rule, and on data large enough that each kernel splits its work into many chunks:
+a thread race (a variable shared between threads that should be private) changes the
+numbers here. Thread counts above the core count make the threads interleave more.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fastfair
+from fastfair import _counts, _kernel_sums, _parallel
+
+THREADS = (2, 3, 4)
+
+
+@pytest.fixture(autouse=True)
+def _parallel_path():
+    with _parallel.force_parallel():
+        yield
+
+
+def clustered(n_users=20_000, seed=0):
+    rng = np.random.default_rng(seed)
+    n_rows = 1 + rng.poisson(2, n_users)
+    user = np.repeat(np.arange(n_users), n_rows)
+    group = (np.arange(n_users) % 2)[user]
+    score = np.clip(rng.beta(2, 2, n_users)[user] + rng.normal(0, 0.05, user.size), 0.01, 0.99)
+    y = (rng.random(user.size) < score).astype(float)
+    return y, score, group, user
+
+
+def assert_same(a, b):
+    """Bit-identical fields of two results (numbers, arrays, nested results)."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for k in a:
+            assert_same(a[k], b[k])
+    elif hasattr(a, "__dataclass_fields__"):
+        for k in a.__dataclass_fields__:
+            assert_same(getattr(a, k), getattr(b, k))
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            assert_same(x, y)
+    elif isinstance(a, np.ndarray):
+        np.testing.assert_array_equal(a, b)
+    elif isinstance(a, float):
+        assert (a == b) or (np.isnan(a) and np.isnan(b)), (a, b)
+    else:
+        assert a == b
+
+
+def test_openmp_teams_really_start():
+    """Guard: the build has OpenMP, so the tests below exercise several threads."""
+    if not _counts.openmp_enabled():
+        pytest.skip("built without OpenMP: every kernel is sequential")
+    assert _parallel.threads_for(4, 1, 10**9) == 4
+
+
+def test_kernel_sums_and_cluster_contributions_are_thread_safe():
+    y, s, g, user = clustered()
+    order = np.argsort(user, kind="stable").astype(np.intp)
+    starts = np.searchsorted(user[order], np.arange(user.max() + 2)).astype(np.intp)
+    cg = np.zeros(starts.size - 1, dtype=np.intp)
+    w = np.ones(starts.size - 1)
+    grid = np.linspace(0.02, 0.98, 60)
+    args = (s, y, order, starts, cg, w, 1, grid, 0.02)
+    ref = _kernel_sums.kernel_sums(*args, "gaussian", True, 1)
+    ref_a, ref_b = _kernel_sums.cluster_contributions(s, y, order, starts, grid, 0.02)
+    for t in THREADS:
+        for _ in range(3):
+            assert_same(ref, _kernel_sums.kernel_sums(*args, "gaussian", True, t))
+        a, b = _kernel_sums.cluster_contributions(s, y, order, starts, grid, 0.02, n_threads=t)
+        np.testing.assert_array_equal(a, ref_a)
+        np.testing.assert_array_equal(b, ref_b)
+        for _ in range(3):
+            loss = _kernel_sums.loco_cv_loss(*args, np.array([0.5]), "gaussian", t)
+            assert loss == _kernel_sums.loco_cv_loss(*args, np.array([0.5]), "gaussian", 1)
+
+
+@pytest.mark.parametrize("bandwidth", ["rule_of_thumb", "cv"])
+def test_parity_family(bandwidth):
+    y, s, g, user = clustered()
+    kw = dict(cluster=user, grid=30, bandwidth=bandwidth)
+    ref = fastfair.predictive_parity_test(y, s, g, n_bootstrap=499, random_state=1, n_jobs=1, **kw)
+    curve = fastfair.calibration_curve(y, s, g, n_jobs=1, **kw)
+    for t in THREADS:
+        res = fastfair.predictive_parity_test(
+            y, s, g, n_bootstrap=499, random_state=1, n_jobs=t, **kw
+        )
+        assert_same(ref, res)
+        assert_same(curve, fastfair.calibration_curve(y, s, g, n_jobs=t, **kw))
+    mo = dict(cluster=user, bandwidth=bandwidth)
+    ref_mo = fastfair.marginal_outcome_test(y, s, g, 0.5, n_jobs=1, **mo)
+    for t in THREADS:
+        assert_same(ref_mo, fastfair.marginal_outcome_test(y, s, g, 0.5, n_jobs=t, **mo))
+
+
+def test_calibration_family():
+    y, s, g, user = clustered()
+    ref = fastfair.GroupCalibrator(n_jobs=1).fit(y, s, g, cluster=user).transform(s, g)
+    ref_tce = fastfair.tce_nadaraya_watson(y, s, cluster=user, n_jobs=1)
+    ref_bw = fastfair.select_bandwidth(y, s, g, cluster=user, method="cv", n_jobs=1)
+    for t in THREADS:
+        cal = fastfair.GroupCalibrator(n_jobs=t).fit(y, s, g, cluster=user)
+        np.testing.assert_array_equal(cal.transform(s, g), ref)
+        assert fastfair.tce_nadaraya_watson(y, s, cluster=user, n_jobs=t) == ref_tce
+        assert fastfair.select_bandwidth(y, s, g, cluster=user, method="cv", n_jobs=t) == ref_bw
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(metric="tpr", method="monte_carlo", n_permutations=2000),
+        dict(metric="equalized_odds", method="monte_carlo", n_permutations=2000),
+        dict(metric="fpr", method="exact"),
+        dict(metric="selection_rate", scheme="full", method="monte_carlo", n_permutations=500),
+    ],
+)
+def test_permutation_family(kw):
+    rng = np.random.default_rng(5)
+    n = 30_000
+    group = rng.integers(0, 3, n)
+    y = rng.integers(0, 2, n)
+    yhat = (rng.random(n) < 0.4 + 0.05 * group).astype(int)
+    ref = fastfair.permutation_test(y, yhat, group, random_state=2, n_jobs=1, **kw)
+    for t in THREADS:
+        assert_same(ref, fastfair.permutation_test(y, yhat, group, random_state=2, n_jobs=t, **kw))
+
+
+def test_weighted_rows_are_thread_safe():
+    rng = np.random.default_rng(6)
+    n = 20_000
+    group = rng.integers(0, 2, n)
+    y = rng.integers(0, 2, n)
+    yhat = rng.integers(0, 2, n)
+    wt = rng.exponential(size=n)
+    kw = dict(metric="tpr", n_permutations=300, sample_weight=wt, random_state=3)
+    ref = fastfair.permutation_test(y, yhat, group, n_jobs=1, **kw)
+    for t in THREADS:
+        assert_same(ref, fastfair.permutation_test(y, yhat, group, n_jobs=t, **kw))
+
+
+@pytest.mark.parametrize("scheme", ["within_outcome", "full"])
+def test_auc_family(scheme):
+    rng = np.random.default_rng(7)
+    n = 20_000
+    group = rng.integers(0, 3, n)
+    y = rng.integers(0, 2, n)
+    s = rng.random(n) + 0.3 * y
+    kw = dict(scheme=scheme, n_permutations=400, random_state=4)
+    ref = fastfair.auc_test(y, s, group, n_jobs=1, **kw)
+    two = fastfair.auc_test(y, s, group == 1, n_jobs=1, **kw)
+    for t in THREADS:
+        assert_same(ref, fastfair.auc_test(y, s, group, n_jobs=t, **kw))
+        assert_same(two, fastfair.auc_test(y, s, group == 1, n_jobs=t, **kw))
+
+
+def test_generic_family():
+    rng = np.random.default_rng(8)
+    n = 20_000
+    group = rng.integers(0, 3, n)
+    v = rng.normal(size=n) + 0.01 * group
+    x, e = rng.normal(size=n), rng.normal(size=n)
+    ref = fastfair.mean_difference_test(v, group, n_permutations=999, random_state=1, n_jobs=1)
+    ref_c = fastfair.correlation_test(x, e, n_permutations=999, random_state=1, n_jobs=1)
+    for t in THREADS:
+        res = fastfair.mean_difference_test(v, group, n_permutations=999, random_state=1, n_jobs=t)
+        assert_same(ref, res)
+        cor = fastfair.correlation_test(x, e, n_permutations=999, random_state=1, n_jobs=t)
+        assert_same(ref_c, cor)
+
+
+@pytest.mark.parametrize("criterion", ["equal_opportunity", "equalized_odds"])
+def test_wasserstein_family(criterion):
+    rng = np.random.default_rng(9)
+    n = 60_000  # several kernel chunks per group cell
+    X = rng.normal(size=(n, 3))
+    a = rng.integers(0, 2, n)
+    y = (rng.random(n) < 0.5).astype(int)
+    beta = np.array([0.3, -0.2, 0.1])
+    ref = fastfair.wasserstein_test(X, y, a, beta, criterion=criterion, n_jobs=1)
+    for t in THREADS:
+        assert_same(ref, fastfair.wasserstein_test(X, y, a, beta, criterion=criterion, n_jobs=t))
