@@ -25,7 +25,8 @@ import fastfair  # noqa: E402
 assert pathlib.Path(fastfair.__file__).parent == pkg, fastfair.__file__
 assert not fastfair._counts.openmp_enabled()
 assert fastfair._parallel.effective_n_threads(None) == 1
-tests = [str(root / "tests" / f) for f in ("test_permutation.py", "test_auc.py", "test_parity.py", "test_threads.py")]
+files = ("test_permutation.py", "test_auc.py", "test_parity.py", "test_threads.py")
+tests = [str(root / "tests" / f) for f in files]
 sys.exit(
     pytest.main(
         [

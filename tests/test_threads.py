@@ -62,7 +62,7 @@ def test_openmp_teams_really_start():
 
 
 def test_kernel_sums_and_cluster_contributions_are_thread_safe():
-    y, s, g, user = clustered()
+    y, s, _, user = clustered()
     order = np.argsort(user, kind="stable").astype(np.intp)
     starts = np.searchsorted(user[order], np.arange(user.max() + 2)).astype(np.intp)
     cg = np.zeros(starts.size - 1, dtype=np.intp)
