@@ -102,11 +102,11 @@ def test_parity_family(bandwidth):
 
 def test_calibration_family():
     y, s, g, user = clustered()
-    ref = fastfair.GroupCalibrator(n_jobs=1).fit(y, s, g, cluster=user).transform(s, g)
+    ref = fastfair.GroupCalibrator(n_jobs=1).fit(s, y, g, cluster=user).transform(s, g)
     ref_tce = fastfair.tce_nadaraya_watson(y, s, cluster=user, n_jobs=1)
     ref_bw = fastfair.select_bandwidth(y, s, g, cluster=user, method="cv", n_jobs=1)
     for t in THREADS:
-        cal = fastfair.GroupCalibrator(n_jobs=t).fit(y, s, g, cluster=user)
+        cal = fastfair.GroupCalibrator(n_jobs=t).fit(s, y, g, cluster=user)
         np.testing.assert_array_equal(cal.transform(s, g), ref)
         assert fastfair.tce_nadaraya_watson(y, s, cluster=user, n_jobs=t) == ref_tce
         assert fastfair.select_bandwidth(y, s, g, cluster=user, method="cv", n_jobs=t) == ref_bw

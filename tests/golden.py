@@ -1,0 +1,447 @@
+"""Golden results: a few hundred public calls whose outputs must stay bit-identical.
+
+`tests/golden_results.json` stores, for every call below, each result field (floats as
+`float.hex`, so equality is bit for bit). `tests/test_golden.py` replays the calls and
+compares. A deliberate change of a result regenerates the file in a commit of its own that
+lists every changed value and why:
+
+    python tests/golden.py --diff          # what differs from the stored file, by call/field
+    python tests/golden.py --write         # store the current outputs
+
+Calls run with n_jobs 1 and 2 where the function takes it; the data are drawn from fixed
+seeds with numpy's PCG64 (stable across numpy releases for the methods used here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import pathlib
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+import fastfair
+from fastfair import simulate
+
+PATH = pathlib.Path(__file__).with_name("golden_results.json")
+MAX_ARRAY = 64  # longer arrays are stored by length, sum and a hash of their bytes
+
+
+# --------------------------------------------------------------------------- encoding
+def encode(value, depth=0):
+    """A JSON-able, bit-exact description of a result (floats as hex)."""
+    if depth > 6:
+        return repr(type(value).__name__)
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value).hex()
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            return [encode(v, depth + 1) for v in value.ravel().tolist()]
+        arr = np.ascontiguousarray(value)
+        if arr.size <= MAX_ARRAY:
+            return {"shape": list(arr.shape), "data": [encode(v) for v in arr.ravel().tolist()]}
+        import hashlib
+
+        return {
+            "shape": list(arr.shape),
+            "dtype": str(arr.dtype),
+            "sha1": hashlib.sha1(arr.tobytes()).hexdigest(),
+        }
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            "__type__": type(value).__name__,
+            **{
+                f.name: encode(getattr(value, f.name), depth + 1)
+                for f in dataclasses.fields(value)
+            },
+        }
+    if isinstance(value, dict):
+        return {str(k): encode(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(v, depth + 1) for v in value]
+    if hasattr(value, "__dict__"):  # estimators: their fitted attributes
+        attrs = {k: v for k, v in vars(value).items() if k.endswith("_") and k[0] != "_"}
+        fitted = {k: encode(v, depth + 1) for k, v in attrs.items()}
+        return {"__type__": type(value).__name__, **fitted}
+    return repr(value)
+
+
+# --------------------------------------------------------------------------- data
+def binary_data(seed, n=400, k=2, shift=0.1):
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, k, n)
+    y = rng.integers(0, 2, n)
+    yhat = (rng.random(n) < 0.35 + 0.3 * y + shift * (group == 1)).astype(int)
+    score = np.clip(0.3 * y + 0.5 * rng.random(n) + 0.05 * group, 0.0, 1.0)
+    w = rng.exponential(size=n)
+    return y, yhat, group, score, w
+
+
+def _heavy(seed):
+    return simulate.heavy_user_injection(
+        n=3000, n_heavy=5, rows_heavy=60, inject=bool(seed % 2), random_state=seed
+    )
+
+
+# --------------------------------------------------------------------------- calls
+def calls() -> Iterator[tuple[str, Callable[[], object]]]:
+    """(name, thunk) for every golden call; names are unique and stable."""
+    metrics = [
+        "tpr", "fnr", "fpr", "tnr", "ppv", "fdr", "npv", "for",
+        "selection_rate", "accuracy", "error_rate", "equalized_odds",
+    ]  # fmt: skip
+    for seed, metric in enumerate(metrics):
+        y, yhat, g, _, w = binary_data(seed)
+        for scheme in ("conditional", "full"):
+            for method in ("exact", "monte_carlo", "asymptotic"):
+                if method == "exact" and metric == "equalized_odds" and scheme == "full":
+                    continue
+                for variance in ("pooled", "unpooled"):
+                    kw = dict(metric=metric, scheme=scheme, method=method, variance=variance)
+                    name = f"permutation_test/{metric}/{scheme}/{method}/{variance}"
+                    yield name, _bind(
+                        fastfair.permutation_test, y, yhat, g, n_permutations=299,
+                        random_state=seed, **kw,
+                    )  # fmt: skip
+        yield f"permutation_test/{metric}/raw", _bind(
+            fastfair.permutation_test, y, yhat, g, metric=metric, studentize=False,
+            method="monte_carlo", n_permutations=199, random_state=seed,
+        )  # fmt: skip
+        for alt in ("less", "greater"):
+            yield f"permutation_test/{metric}/{alt}", _bind(
+                fastfair.permutation_test, y, yhat, g, metric=metric, alternative=alt,
+                mid_p=True,
+            )  # fmt: skip
+        if metric != "equalized_odds":
+            for n_jobs in (1, 2):
+                yield f"permutation_test/{metric}/weighted/n_jobs={n_jobs}", _bind(
+                    fastfair.permutation_test, y, yhat, g, metric=metric, sample_weight=w,
+                    n_permutations=199, random_state=seed, n_jobs=n_jobs,
+                )  # fmt: skip
+    # several groups: every comparison mode and adjustment
+    y, yhat, g, _, _ = binary_data(20, n=600, k=4)
+    for comparisons in ("reference", "all"):
+        for adjust in ("holm", "bonferroni", "maxT", "none"):
+            for n_jobs in (1, 2):
+                yield f"permutation_test/k4/{comparisons}/{adjust}/n_jobs={n_jobs}", _bind(
+                    fastfair.permutation_test, y, yhat, g, metric="fpr",
+                    comparisons=comparisons, adjust=adjust, method="monte_carlo",
+                    n_permutations=499, random_state=3, n_jobs=n_jobs,
+                )  # fmt: skip
+    yield (
+        "permutation_test/k4/exact/return_null",
+        _bind(fastfair.permutation_test, y, yhat, g, metric="tpr", reference=2, return_null=True),
+    )
+    counts = fastfair.confusion_counts(y, yhat, g)
+    yield "confusion_counts/k4", lambda: fastfair.confusion_counts(y, yhat, g)
+    yield (
+        "confusion_counts/weighted",
+        _bind(fastfair.confusion_counts, y, yhat, g, sample_weight=np.arange(len(y)) % 3 + 0.5),
+    )
+    for metric in ("tpr", "ppv", "selection_rate"):
+        yield (
+            f"permutation_test_from_counts/{metric}",
+            _bind(fastfair.permutation_test_from_counts, *counts, metric=metric, random_state=1),
+        )
+    # callables (Algorithm 1) and row metrics
+    y, yhat, g, score, _ = binary_data(30, n=300)
+
+    def tpr(yt, yp):
+        return float(np.mean(yp[yt == 1])) if np.any(yt == 1) else 0.0
+
+    for stud in (True, False, "bootstrap", "bootstrap-fast"):
+        yield f"permutation_test/callable/studentize={stud}", _bind(
+            fastfair.permutation_test, y, yhat, g, metric=tpr, studentize=stud,
+            n_permutations=99, n_bootstrap=50, random_state=2,
+        )  # fmt: skip
+    yield (
+        "basic_bootstrap_test/tpr",
+        _bind(fastfair.basic_bootstrap_test, y, yhat, g, n_bootstrap=199, random_state=1),
+    )
+    yield (
+        "basic_bootstrap_test/callable",
+        _bind(
+            fastfair.basic_bootstrap_test, y, yhat, g, metric=tpr, n_bootstrap=99, random_state=1
+        ),
+    )
+    # AUC
+    for seed in range(3):
+        y, _, g, score, _ = binary_data(40 + seed, n=500, k=2 + seed)
+        for scheme in ("within_outcome", "full"):
+            for stud in (True, False):
+                for n_jobs in (1, 2):
+                    yield f"auc_test/{seed}/{scheme}/stud={stud}/n_jobs={n_jobs}", _bind(
+                        fastfair.auc_test, y, score, g, scheme=scheme, studentize=stud,
+                        n_permutations=299, random_state=seed, n_jobs=n_jobs,
+                    )  # fmt: skip
+        yield f"auc_test/{seed}/asymptotic", _bind(fastfair.auc_test, y, score, g, method="delong")
+        yield f"delong/{seed}", _bind(fastfair.delong, y, score, g, return_placements=True)
+        yield f"delong/{seed}/pooled", _bind(fastfair.delong, y, score)
+    # generic metrics
+    rng = np.random.default_rng(50)
+    v = rng.normal(size=300) + 0.2 * (np.arange(300) % 3 == 1)
+    gv = np.arange(300) % 3
+    for method in ("exact", "monte_carlo", "asymptotic"):
+        for stud in (True, False):
+            vv, gg = (v[:14], gv[:14] % 2) if method == "exact" else (v, gv)
+            yield f"mean_difference_test/{method}/stud={stud}", _bind(
+                fastfair.mean_difference_test, vv, gg, method=method, studentize=stud,
+                n_permutations=299, random_state=3,
+            )  # fmt: skip
+    for n_jobs in (1, 2):
+        yield f"mean_difference_test/n_jobs={n_jobs}", _bind(
+            fastfair.mean_difference_test, v, gv, n_permutations=299, random_state=3,
+            n_jobs=n_jobs,
+        )  # fmt: skip
+    x, e = rng.normal(size=200), rng.normal(size=200)
+    e = e + 0.2 * x
+    for stud in (True, False):
+        for n_jobs in (1, 2):
+            yield f"correlation_test/stud={stud}/n_jobs={n_jobs}", _bind(
+                fastfair.correlation_test, x, e, studentize=stud, n_permutations=299,
+                random_state=4, n_jobs=n_jobs,
+            )  # fmt: skip
+    # planning
+    rates = {"tpr": [0.7, 0.6], "fpr": [0.2, 0.25], "prevalence": [0.3, 0.4]}
+    for metric in ("tpr", "fpr", "selection_rate", "accuracy", "ppv", "npv", "auc"):
+        r = dict(rates)
+        r["selection_rate"] = [0.4, 0.35]
+        r["ppv"] = [0.6, 0.55]
+        r["npv"] = [0.8, 0.75]
+        r["auc"] = [0.8, 0.75]
+        r["accuracy"] = [0.8, 0.77]
+        for alloc in ("neyman", "equal"):
+            yield (
+                f"sample_size/{metric}/{alloc}",
+                _bind(_quiet(fastfair.sample_size), metric, rates=r, tau=0.05, allocation=alloc),
+            )
+            yield (
+                f"power/{metric}/{alloc}",
+                _bind(_quiet(fastfair.power), metric, rates=r, tau=0.05, n=5000, allocation=alloc),
+            )
+            yield f"detectable_difference/{metric}/{alloc}", _bind(
+                _quiet(fastfair.detectable_difference), metric, rates=r, n=5000,
+                allocation=alloc,
+            )  # fmt: skip
+    for u_tol in (0.0, 0.02):
+        yield f"sample_size/sigma2/u_tol={u_tol}", _bind(
+            fastfair.sample_size, sigma2=[0.2, 0.3, 0.25], tau=0.08, u_tol=u_tol,
+            alternative="greater", population_sizes=[1e5, 1e5, 1e5],
+        )  # fmt: skip
+    y, yhat, g, _, _ = binary_data(60, n=2000, k=3)
+    for metric in ("tpr", "ppv", "selection_rate"):
+        yield f"plan_from_data/{metric}", _bind(
+            fastfair.plan_from_data, y, yhat, g, metric, tau=0.05, n_resamples=200,
+            random_state=1,
+        )  # fmt: skip
+    for test in ("permutation", "wald"):
+        yield f"simulate_power/{test}", _bind(
+            _quiet(fastfair.simulate_power), "tpr",
+            rates={"tpr": [0.7, 0.6], "prevalence": [0.3, 0.4]}, n_per_group=[150, 150],
+            n_sim=40, test=test, n_permutations=99, random_state=2, n_jobs=1,
+        )  # fmt: skip
+    # predictive parity, calibration
+    for seed in (1, 2):
+        yc, sc, gc, uc = _heavy(seed)[:4]
+        for weighting in ("per_user", "per_observation"):
+            for n_jobs in (1, 2):
+                yield f"predictive_parity_test/{seed}/{weighting}/n_jobs={n_jobs}", _bind(
+                    _quiet(fastfair.predictive_parity_test), yc, sc, gc, cluster=uc,
+                    weighting=weighting, grid=15, n_bootstrap=299, random_state=seed,
+                    n_jobs=n_jobs,
+                )  # fmt: skip
+        yield f"predictive_parity_test/{seed}/epanechnikov/bh", _bind(
+            _quiet(fastfair.predictive_parity_test), yc, sc, gc, cluster=uc,
+            kernel="epanechnikov", adjust="bh", grid=10, n_bootstrap=199, random_state=seed,
+        )  # fmt: skip
+        yield (
+            f"calibration_curve/{seed}",
+            _bind(_quiet(fastfair.calibration_curve), yc, sc, gc, cluster=uc, grid=20),
+        )
+        yield (
+            f"calibration_curve/{seed}/cv",
+            _bind(
+                _quiet(fastfair.calibration_curve), yc, sc, gc, cluster=uc, grid=20, bandwidth="cv"
+            ),
+        )
+        yield (
+            f"marginal_outcome_test/{seed}",
+            _bind(_quiet(fastfair.marginal_outcome_test), yc, sc, gc, 0.5, cluster=uc),
+        )
+        yield (
+            f"select_bandwidth/{seed}/cv",
+            _bind(fastfair.select_bandwidth, yc, sc, gc, cluster=uc, method="cv"),
+        )
+        yield (
+            f"tce_nadaraya_watson/{seed}",
+            _bind(fastfair.tce_nadaraya_watson, yc, sc, cluster=uc),
+        )
+        for est in ("nadaraya_watson", "ece_equal_mass", "ece_equal_width", "msce"):
+            yield (
+                f"calibration_error/{seed}/{est}",
+                _bind(_quiet(fastfair.calibration_error), yc, sc, gc, estimator=est, cluster=uc),
+            )
+        yield f"ece/{seed}", _bind(fastfair.ece, yc, sc)
+        yield f"msce/{seed}", _bind(fastfair.msce, yc, sc, return_bins=True)
+        for method in ("nadaraya_watson", "platt", "isotonic"):
+            yb = (yc > 0.5).astype(int)  # platt/isotonic need 0/1 outcomes
+            yield (
+                f"GroupCalibrator/{seed}/{method}",
+                _fit_transform(fastfair.GroupCalibrator(method=method), yb, sc, gc, uc),
+            )
+        yield (
+            f"fair_thresholds/{seed}",
+            _bind(_quiet(fastfair.fair_thresholds), yc, sc, gc, 0.5, cluster=uc),
+        )
+        yield f"delta_pcc/{seed}", _bind(_quiet(fastfair.delta_pcc), yc, sc, gc, 0.5, cluster=uc)
+        yield (
+            f"delta_rc/{seed}",
+            _bind(_quiet(fastfair.delta_rc), yc, sc, gc, sc[::-1], cluster=uc),
+        )
+    rng = np.random.default_rng(70)
+    n = 600
+    gm = rng.integers(0, 2, n)
+    s1 = rng.random(n)
+    s2 = np.clip(s1 + rng.normal(0, 0.1, n), 0, 1)
+    o1 = (rng.random(n) < s1).astype(float)
+    o2 = (rng.random(n) < s2).astype(float)
+    yield "MultiObjectiveCalibrator", lambda: _moc(o1, o2, s1, s2, gm)
+    yield (
+        "check_composite_parity",
+        _bind(
+            _quiet(fastfair.check_composite_parity),
+            np.c_[s1, s2],
+            np.c_[o1, o2],
+            gm,
+            [0.5, 0.5],
+            random_state=5,
+            n_bootstrap=199,
+        ),
+    )
+    # Wasserstein
+    rng = np.random.default_rng(80)
+    n = 800
+    X = rng.normal(size=(n, 3))
+    a = rng.integers(0, 2, n)
+    yw = rng.integers(0, 2, n)
+    for criterion in ("equal_opportunity", "equalized_odds"):
+        for scale in (0.5, 2.0):
+            beta = scale * np.array([0.4, -0.3, 0.2])
+            yield f"wasserstein_test/{criterion}/{scale}", _bind(
+                fastfair.wasserstein_test, X + 0.2 * a[:, None], yw, a, beta,
+                criterion=criterion, return_favorable=True,
+            )  # fmt: skip
+    # simulators
+    yield "simulate/bbc_sample", _bind(simulate.bbc_sample, 50, random_state=1)
+    yield "simulate/bbc_dependent", _bind(simulate.bbc_dependent, 30, random_state=1)
+    yield (
+        "simulate/heavy_user_injection",
+        _bind(simulate.heavy_user_injection, n=500, n_heavy=2, rows_heavy=20, random_state=1),
+    )
+    yield "simulate/bbc_true_tce", simulate.bbc_true_tce
+    yield "simulate/bbc_dependent_true_tce", simulate.bbc_dependent_true_tce
+
+
+def _bind(f, *args, **kwargs):
+    return lambda: f(*args, **kwargs)
+
+
+def _quiet(f):
+    def g(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return f(*args, **kwargs)
+
+    return g
+
+
+def _fit_transform(cal, y, s, g, u):
+    def run():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cal.fit(s, y, g, cluster=u)
+            return {"fitted": cal, "transform": cal.transform(s, g)}
+
+    return run
+
+
+def _moc(o1, o2, s1, s2, g):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = fastfair.MultiObjectiveCalibrator(method="logistic")
+        m.fit(np.c_[s1, s2], np.c_[o1, o2], g)
+        return {"fitted": m, "transform": m.transform(np.c_[s1, s2], g)}
+
+
+def run_all() -> dict:
+    """Outputs of every call; an exception is recorded as its type and message."""
+    out = {}
+    for name, thunk in calls():
+        assert name not in out, f"duplicate golden call name {name}"
+        try:
+            out[name] = encode(thunk())
+        except Exception as exc:  # a refused call is a result too
+            out[name] = {"__error__": type(exc).__name__, "message": str(exc)}
+    return out
+
+
+def differences(stored, current, prefix="") -> list[str]:
+    """Paths at which two encoded results differ, with both values."""
+    if isinstance(stored, dict) and isinstance(current, dict):
+        diffs = []
+        for k in sorted(set(stored) | set(current)):
+            p = f"{prefix}.{k}" if prefix else k
+            if k not in stored:
+                diffs.append(f"{p}: new")
+            elif k not in current:
+                diffs.append(f"{p}: removed")
+            else:
+                diffs += differences(stored[k], current[k], p)
+        return diffs
+    if isinstance(stored, list) and isinstance(current, list) and len(stored) == len(current):
+        diffs = []
+        for i, (a, b) in enumerate(zip(stored, current)):
+            diffs += differences(a, b, f"{prefix}[{i}]")
+        return diffs
+    if stored != current:
+        return [f"{prefix}: {_show(stored)} -> {_show(current)}"]
+    return []
+
+
+def _show(v):
+    if isinstance(v, str) and v.startswith(("0x", "-0x")):
+        return repr(float.fromhex(v))
+    if isinstance(v, str) and v in ("inf", "-inf", "nan"):
+        return v
+    text = json.dumps(v)
+    return text if len(text) < 120 else text[:117] + "..."
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="store the current outputs")
+    parser.add_argument("--diff", action="store_true", help="list the differences")
+    args = parser.parse_args(argv)
+    current = run_all()
+    if args.write:
+        PATH.write_text(json.dumps(current, indent=0, sort_keys=True) + "\n")
+        print(f"wrote {len(current)} golden calls to {PATH}")
+        return 0
+    stored = json.loads(PATH.read_text())
+    diffs = differences(stored, current)
+    for d in diffs:
+        print(d)
+    print(f"{len(current)} calls, {len(diffs)} differences")
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
