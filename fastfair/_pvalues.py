@@ -9,7 +9,8 @@ exact p-value from the enumerated distribution has no +1. Statistics within a re
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+
+from fastfair._scipy import special, stats
 
 __all__ = [
     "ALTERNATIVES",

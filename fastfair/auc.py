@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import special
 
 from fastfair import _auc
 from fastfair._parallel import effective_n_threads
@@ -30,6 +29,7 @@ from fastfair._pvalues import (
 )
 from fastfair._random import stream_key
 from fastfair._results import format_table, format_value
+from fastfair._scipy import special
 from fastfair._validation import (
     as_binary,
     as_finite_float,

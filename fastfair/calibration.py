@@ -24,12 +24,12 @@ import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import optimize, special
 
 from fastfair import _kernel_sums
 from fastfair import parity as _parity
 from fastfair._parallel import threads_for
 from fastfair._results import format_table
+from fastfair._scipy import optimize, special
 from fastfair._validation import as_1d, as_groups, check_choice, check_int, check_same_length
 
 __all__ = [

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from fastfair import _means
 from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES, get_metric
@@ -40,6 +39,7 @@ from fastfair._pvalues import (
 )
 from fastfair._random import stream_key
 from fastfair._results import format_table, format_value
+from fastfair._scipy import stats
 from fastfair._validation import (
     as_1d,
     as_binary,

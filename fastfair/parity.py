@@ -28,13 +28,13 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import special, stats
 
 from fastfair import _kernel_sums
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue
 from fastfair._random import stream_key
 from fastfair._results import format_table, format_value
+from fastfair._scipy import special, stats
 from fastfair._validation import (
     as_1d,
     as_groups,

@@ -14,7 +14,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import special
 
 from fastfair import _counts, _rows
 from fastfair._metrics import ConfusionMetric, get_metric
@@ -30,6 +29,7 @@ from fastfair._pvalues import (
 )
 from fastfair._random import stream_key
 from fastfair._results import format_table, format_value
+from fastfair._scipy import special
 from fastfair._validation import (
     as_binary,
     as_finite_float,

@@ -42,10 +42,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import special
 
 from fastfair import _counts
 from fastfair._pvalues import wilson_interval
+from fastfair._scipy import special
 from fastfair._validation import as_binary, as_groups, check_same_length
 from fastfair.auc import delong
 

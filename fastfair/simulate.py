@@ -17,7 +17,8 @@ N_{max}, 1)`: heavy users score higher and are better calibrated.
 from __future__ import annotations
 
 import numpy as np
-from scipy import integrate, special, stats
+
+from fastfair._scipy import integrate, special, stats
 
 __all__ = [
     "bbc_dependent",

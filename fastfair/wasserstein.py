@@ -15,11 +15,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate, optimize, special, stats
 
 from fastfair import _wasserstein
 from fastfair._parallel import effective_n_threads
 from fastfair._results import format_table, format_value
+from fastfair._scipy import integrate, optimize, special, stats
 from fastfair._validation import as_binary, as_groups, check_choice, check_same_length
 
 __all__ = ["FavorableDistribution", "WassersteinTestResult", "wasserstein_test"]
