@@ -1,6 +1,7 @@
 """Wasserstein projection test of a logistic recidivism classifier on COMPAS.
 
-Data and preprocessing as in the authors' code (METHODS.md 4): compas-scores-two-years.csv with
+Data and preprocessing as in the authors' code (docs/wasserstein.md):
+compas-scores-two-years.csv with
 ProPublica's filters, African-American vs Caucasian (a = 1 for Caucasian), features age_cat
 one-hot, sex, standardized priors_count and c_charge_degree, label two_year_recid. A logistic
 regression is fitted on 70% of the rows and audited on the other 30%, for probabilistic equal

@@ -1,4 +1,4 @@
-"""Confusion-matrix metrics as ratios of cell counts (METHODS.md 1.2).
+"""Confusion-matrix metrics as ratios of cell counts (docs/permutation.md, "Metrics").
 
 Cells are indexed 2*y_true + y_pred: 0 TN, 1 FP, 2 FN, 3 TP; a metric is a bit mask of
 numerator cells over a bit mask of denominator cells. The compiled kernels take the masks.

@@ -1,7 +1,7 @@
 """AUC fairness tests: Mann-Whitney AUC with DeLong studentization.
 
 DiCiccio, Vasudevan, Basu, Kenthapadi & Agarwal (KDD 2020), "Evaluating fairness using
-permutation tests", Sec. 3.2 (Theorems 1-2; METHODS.md 1.5). Permuting the raw difference of
+permutation tests", Sec. 3.2 (Theorems 1-2; docs/auc.md). Permuting the raw difference of
 AUCs behaves as if both groups came from their mixture, so it is not a valid test of equal
 AUCs when the groups differ in prevalence or score distributions (Theorem 1); permuting the
 difference studentized by its DeLong standard error is (Theorem 2).
@@ -148,7 +148,7 @@ def delong(
     :math:`\text{AUC}_g = \overline{V_{10}} = \overline{V_{01}}` (Mann-Whitney) and
     :math:`\text{Var}(\text{AUC}_g) = S_{10}/n_g^+ + S_{01}/n_g^-` with :math:`S_{10}, S_{01}`
     the sample variances (ddof=1) of the placements (DeLong, DeLong & Clarke-Pearson 1988;
-    METHODS.md 1.5, KDD 2020 Sec. 3.2). The pooled scores are sorted once and one linear
+    docs/auc.md, KDD 2020 Sec. 3.2). The pooled scores are sorted once and one linear
     sweep gives every group's placements (Sun & Xu 2014): O(n log n) in all.
 
     Parameters

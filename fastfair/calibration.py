@@ -1,6 +1,6 @@
 r"""Mitigation and impact of predictive-parity violations: calibration, thresholds, errors.
 
-DiCiccio, Hsu, Yu, Nandy & Basu (FAccT 2023), Sections 4-7 (METHODS.md 3).
+DiCiccio, Hsu, Yu, Nandy & Basu (FAccT 2023), Sections 4-7 (docs/parity.md).
 
 - :class:`GroupCalibrator` (Sec. 4.1): replace a score s of group g by the clustered
   Nadaraya-Watson estimate :math:`\hat f_g(s)` of E[Y | S = s, G = g], evaluated at bin
@@ -1125,7 +1125,7 @@ def delta_pcc(y, score, group, threshold: float, *, cluster=None, calibrator=Non
               \big(I\{\hat f_g(s_i) > t\} - I\{s_i > t\}\big),
 
     the sign of the paper's definition :math:`E(I\{S^* > t\} - I\{S > t\} \mid G = g)`
-    (its estimator display and METHODS.md write the opposite order): positive when the
+    (its estimator display writes the opposite order): positive when the
     group would gain positive decisions from calibration, i.e. miscalibration
     disadvantages it. :math:`S^* = \hat f_G(S)` comes from `calibrator` (a
     :class:`GroupCalibrator`, fitted on (score, y, group, cluster) when not fitted yet;

@@ -1,7 +1,7 @@
 """Algorithm 1 for any metric: callables, regression metrics, means and correlations.
 
 DiCiccio, Vasudevan, Basu, Kenthapadi & Agarwal (KDD 2020), "Evaluating fairness using
-permutation tests", Sec. 3.4 (Algorithm 1), 4.1, 4.2 and 5 (METHODS.md 1.6-1.8).
+permutation tests", Sec. 3.4 (Algorithm 1), 4.1, 4.2 and 5 (docs/generic.md).
 
 * :func:`permutation_test_rows` (reached through ``fastfair.permutation_test`` with a
   callable or a row metric): the permutation test of ``metric(group A) - metric(group B)``
@@ -1051,7 +1051,7 @@ def mean_difference_test(
     .. math::
         S = \frac{\bar v_A - \bar v_B}{\sqrt{s_A^2/n_A + s_B^2/n_B}}
 
-    (KDD 2020 Sec. 3.4 and METHODS.md 1.6: a mean is asymptotically normal, so the Welch
+    (KDD 2020 Sec. 3.4 and docs/generic.md: a mean is asymptotically normal, so the Welch
     statistic is asymptotically pivotal and its permutation test is asymptotically valid
     for equal means and exact for equal distributions). Each permutation draws a uniform
     random subset of rows for the smaller group in the compiled core and updates the sums
@@ -1160,7 +1160,7 @@ def correlation_test(
     independence only: when x and e are uncorrelated but dependent (e.g. the error's
     variance changes with age) its permutation distribution has the wrong variance and the
     test rejects far too often (KDD 2020 Sec. 4.1, Table 1: 0.75 at level 0.05). The
-    studentized statistic (DiCiccio & Romano 2017; METHODS.md 1.7)
+    studentized statistic (DiCiccio & Romano 2017; docs/generic.md)
 
     .. math::
         S = \sqrt{n}\,r/\hat\tau,\quad

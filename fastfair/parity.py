@@ -1,7 +1,7 @@
 r"""Predictive parity under dependent data: clustered Nadaraya-Watson curves and tests.
 
 DiCiccio, Hsu, Yu, Nandy & Basu (FAccT 2023), "Detection and Mitigation of Algorithmic
-Bias via Predictive Parity" (METHODS.md 3). Users m = 1..M contribute n_m observations
+Bias via Predictive Parity" (docs/parity.md). Users m = 1..M contribute n_m observations
 (y_mi, s_mi); user m belongs to one group G_m. Users are independent, observations of a
 user are not. Per group, the conditional outcome E[Y | S = s, G = g] is estimated by
 
@@ -766,7 +766,7 @@ def calibration_curve(
                     \left(\sum_i (y_{mi}-\hat f_g(s)) K_{mi}\right)^2}
                     {\left(\sum_{m\in g} w_m \sum_i K_{mi}\right)^2}
 
-    (METHODS.md 3), with pointwise bands :math:`\hat f \pm z_{(1+c)/2}\,\widehat{SE}`.
+    (docs/parity.md), with pointwise bands :math:`\hat f \pm z_{(1+c)/2}\,\widehat{SE}`.
     By Theorem 2, :math:`\sqrt{Mh}(\hat f_g(s) - f_g(s))` is asymptotically normal when
     :math:`h \to 0`, :math:`Mh \to \infty` and the bandwidth undersmooths (see
     :func:`select_bandwidth`); the band is for f_g(s), not for a smoothed version of it.

@@ -1,7 +1,8 @@
 """Permutation tests of group differences in confusion-matrix fairness metrics.
 
 DiCiccio, Vasudevan, Basu, Kenthapadi & Agarwal (KDD 2020), "Evaluating fairness using
-permutation tests", with the corrections of METHODS.md 1.3b: the paper's unpooled
+permutation tests", with the corrections of docs/permutation.md ("The statistic"): the
+paper's unpooled
 studentized statistic under full permutation does not hold its level, while permuting
 within the metric's denominator ("conditional") is exact for equal rates and the pooled
 (score-type) variance holds the level under full permutation. Those are the defaults; every
@@ -185,7 +186,7 @@ def permutation_test(
     r"""Test whether a confusion-matrix metric differs between groups.
 
     For each compared pair of groups the statistic is the studentized difference of the
-    metric :math:`M = \text{num}/\text{den}` (METHODS.md 1.2),
+    metric :math:`M = \text{num}/\text{den}` (docs/permutation.md, "Metrics"),
 
     .. math::
         T = (M_A - M_B) / \sqrt{V},\quad
@@ -224,8 +225,8 @@ def permutation_test(
     variance : {"pooled", "unpooled"}
         Variance in the studentized statistic. ``"unpooled"`` is the paper's; under full
         permutation it rejects 0.07-0.08 at alpha = 0.05 in the paper's own setting and far
-        below alpha with unbalanced groups (METHODS.md 1.3b). Under the conditional scheme
-        both are exact.
+        below alpha with unbalanced groups (docs/permutation.md, "The statistic"). Under the
+        conditional scheme both are exact.
     method : {"auto", "exact", "monte_carlo", "asymptotic"}
         ``"exact"`` enumerates the permutation distribution of the cell counts (1-D under
         the conditional scheme: feasible at any n; raises `ExactInfeasibleError` when more

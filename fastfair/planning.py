@@ -1,8 +1,8 @@
 """Audit planning: sample size, power and minimum detectable unfairness.
 
 The formulas follow Singh & Chunara, "Sample size calculations for fairness audits" (2023),
-Section 2 and Appendices A-B (``shared/papers/sample-size-fairness-audits-2023.txt``) and
-METHODS.md section 2. Unfairness is a difference of a per-group metric,
+Section 2 and Appendices A-B, with the corrections in docs/planning.md. Unfairness is a
+difference of a per-group metric,
 ``U = M_ref - M_g``; the audit tests ``H0: U <= u_tol`` against ``H1: U > u_tol`` with the
 studentized difference ``(U_hat - u_tol) / se_hat``. Under stratified sampling with ``n_g`` units
 from group ``g`` the metric estimate has variance ``sigma_g^2 / n_g`` (Table 1, with the

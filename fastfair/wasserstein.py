@@ -1,7 +1,7 @@
 r"""Wasserstein projection test of probabilistic fairness for a logistic classifier.
 
 Taskesen, Blanchet, Kuhn & Nguyen (FAccT 2021), "A statistical test for probabilistic
-fairness", with the formulas of METHODS.md 4. The statistic is N times the squared
+fairness", with the formulas of docs/wasserstein.md. The statistic is N times the squared
 Wasserstein distance from the empirical distribution to the set of distributions under which
 the classifier :math:`h(x) = \sigma(\beta^\top x + b)` is fair, with transport allowed in the
 features only. The per-sample inner problem is solved exactly (to rounding) in the compiled
@@ -175,7 +175,7 @@ def wasserstein_test(
     :math:`E_Q[h(X) \mid A=1, Y=1] = E_Q[h(X) \mid A=0, Y=1]`; equalized odds asks the same
     for Y = 0 too. The statistic is :math:`NR`, with R the squared type-2 Wasserstein
     distance (ground cost :math:`\|x - x'\|^2`, infinite for changing a or y) from the
-    empirical distribution to the set of such Q. By duality (METHODS.md 4), with
+    empirical distribution to the set of such Q. By duality (docs/wasserstein.md), with
     :math:`\lambda_i = 1/\hat p_{1y}` for a = 1 and :math:`-1/\hat p_{0y}` for a = 0,
 
     .. math:: R_y = \sup_\gamma \frac1N \sum_{i: y_i = y} \min_{x}
