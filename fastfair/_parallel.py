@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import numbers
 import os
 from collections.abc import Iterator
+
+import numpy as np
 
 from fastfair._counts import openmp_enabled
 
@@ -29,7 +32,9 @@ def effective_n_threads(n_jobs: int | None) -> int:
     one); 0 is an error. Without OpenMP the kernels are sequential and this returns 1.
     Results never depend on this number (each permutation has its own random stream).
     """
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int)):
+    if n_jobs is not None and (
+        isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral)
+    ):
         raise TypeError(f"n_jobs must be an integer or None, got {n_jobs!r}")
     if n_jobs == 0:
         raise ValueError("n_jobs == 0 has no meaning; use None or -1 for all cores, or >= 1")
@@ -40,7 +45,7 @@ def effective_n_threads(n_jobs: int | None) -> int:
         return cpus
     if n_jobs < 0:
         return max(1, cpus + 1 + n_jobs)
-    return n_jobs
+    return int(n_jobs)
 
 
 def threads_for(n_jobs: int | None, work: int, work_per_thread: int) -> int:

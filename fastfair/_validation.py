@@ -16,6 +16,8 @@ __all__ = [
     "as_binary",
     "as_finite_float",
     "as_groups",
+    "check_int",
+    "check_resamples",
     "check_same_length",
     "resolve_columns",
 ]
@@ -181,13 +183,36 @@ def check_same_length(**arrays) -> int:
     return next(iter(lengths.values()))
 
 
-def check_int(value, name: str, minimum: int) -> int:
-    """Return `value` as int, raising TypeError/ValueError when not an integer >= minimum."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
+def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int:
+    """Return `value` as int, raising TypeError/ValueError unless an integer in range.
+
+    numpy integers are accepted like Python ints.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {_show(value)}")
     if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+        raise ValueError(f"{name} must be >= {minimum}, got {int(value)}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum:,}, got {int(value):,}")
     return int(value)
+
+
+MAX_RESAMPLES = 10**8
+"""Largest number of permutations or bootstrap samples: p-values to 1e-8, and at most
+800 MB for one comparison's null distribution."""
+
+
+def check_resamples(value, name: str, minimum: int = 1) -> int:
+    """`check_int` for a number of permutations or bootstrap samples (at most MAX_RESAMPLES),
+    checked before anything is allocated."""
+    return check_int(value, name, minimum, MAX_RESAMPLES)
+
+
+def _show(value) -> str:
+    """repr of a value as the user wrote it: numpy scalars shown as Python scalars."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
 
 
 def check_choice(value, name: str, choices) -> str:

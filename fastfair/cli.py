@@ -12,26 +12,28 @@ The JSON keys are documented in docs/cli.md.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
+import math
 import os
+import secrets
 import sys
-import tempfile
 import time
 from importlib import resources
 
 import numpy as np
 
 import fastfair
+from fastfair import _textfile
 from fastfair._pvalues import adjust_pvalues
 
 DEFAULT_METRICS = ["tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds"]
 DEMO_FILE = "adult_demo.csv"
+DEFAULT_MAX_ROWS = 100
 JSON_SCHEMA_VERSION = 1
 
 
-class CLIError(Exception):
-    """Bad input: reported as one line, exit status 2."""
+class CLIError(ValueError):
+    """Bad input: reported as one line, exit status 2 (a ValueError for library callers)."""
 
 
 # --------------------------------------------------------------------------------------
@@ -40,9 +42,15 @@ class CLIError(Exception):
 
 
 def read_table(path: str) -> dict[str, np.ndarray]:
-    """Columns of a CSV or Parquet file as numpy arrays (numeric where every value parses)."""
+    """Columns of a CSV or Parquet file as numpy arrays (numeric where every value parses).
+
+    CSV files are read as spreadsheets and databases export them: the quirks handled or
+    refused are listed in :mod:`fastfair._textfile` and docs/cli.md.
+    """
     if not os.path.exists(path):
         raise CLIError(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise CLIError(f"{path} is a directory, not a data file")
     if path.endswith((".parquet", ".pq")):
         try:
             import pyarrow.parquet as pq
@@ -52,31 +60,43 @@ def read_table(path: str) -> dict[str, np.ndarray]:
             table = pq.read_table(path)
         except Exception as exc:
             raise CLIError(f"cannot read {path} as Parquet: {exc}") from exc
-        return {name: table.column(name).to_numpy() for name in table.column_names}
+        names = table.column_names
+        duplicate = next((n for n in names if names.count(n) > 1), None)
+        if duplicate is not None:
+            raise CLIError(f"{path}: the column name {duplicate!r} appears more than once")
+        return {name: table.column(name).to_numpy() for name in names}
     try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            rows = list(csv.reader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise CLIError(f"cannot read {path} as CSV: {exc}") from exc
-    if len(rows) < 2:
-        raise CLIError(f"{path} has no data rows")
-    header, body = rows[0], rows[1:]
-    if any(len(r) != len(header) for r in body):
-        raise CLIError(f"{path}: rows have different numbers of fields than the header")
-    columns = {}
-    for j, name in enumerate(header):
-        raw = np.array([r[j] for r in body], dtype=object)
-        try:
-            columns[name] = raw.astype(np.float64)
-        except ValueError:
-            columns[name] = raw.astype(str)
-    return columns
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise CLIError(f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        text = _textfile.decode_text(raw, path)
+        delimiter, text = _textfile.detect_delimiter(text)
+        header, body = _textfile.split_records(text, delimiter, path)
+        return {
+            name: _textfile.parse_column([r[j] for r in body], name)
+            for j, name in enumerate(header)
+        }
+    except ValueError as exc:
+        raise CLIError(str(exc)) from exc
 
 
-def _column(table: dict, name: str, role: str) -> np.ndarray:
+def _column(table: dict, name: str, role: str, complete: bool = True) -> np.ndarray:
+    """Column `name` of the table; with `complete`, refuse missing cells (naming the first)."""
     if name not in table:
         raise CLIError(f"unknown {role} column {name!r}; available: {', '.join(table)}")
-    return table[name]
+    values = table[name]
+    if complete:
+        missing = _textfile.missing_cells(values)
+        if missing.any():
+            first = int(np.flatnonzero(missing)[0])
+            raise CLIError(
+                f"{role} column {name!r} has {int(missing.sum()):,} missing values "
+                f"(empty, NA, null or NaN; the first in data row {first + 1}); "
+                "drop or fill those rows"
+            )
+    return values
 
 
 def _binary(values: np.ndarray, name: str, pos_label) -> np.ndarray:
@@ -84,6 +104,23 @@ def _binary(values: np.ndarray, name: str, pos_label) -> np.ndarray:
         return fastfair._validation.as_binary(values, name, pos_label)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from exc
+
+
+def _pos_label(text: str | None, label: np.ndarray):
+    """--pos-label as a value of the label column's type (a number, a bool or text)."""
+    if text is None:
+        return None
+    if label.dtype.kind == "b":
+        lowered = text.strip().lower()
+        if lowered not in ("true", "false", "1", "0"):
+            raise CLIError(f"--pos-label {text!r}: the label column is true/false")
+        return np.bool_(lowered in ("true", "1"))
+    if label.dtype.kind in "fiu":
+        try:
+            return float(text)
+        except ValueError:
+            raise CLIError(f"--pos-label {text!r}: the label column is numeric") from None
+    return text
 
 
 # --------------------------------------------------------------------------------------
@@ -124,8 +161,9 @@ def run_audit(
         yhat = _binary(_column(table, pred, "prediction"), "prediction", pos_label)
     else:
         yhat = (scores >= threshold).astype(np.uint8)
-    groups = _column(table, group, "group")
-    labels, sizes = np.unique(groups, return_counts=True)
+    groups = _column(table, group, "group", complete=False)
+    clusters = None if cluster is None else _column(table, cluster, "cluster")
+    labels, group_codes, sizes = np.unique(groups, return_inverse=True, return_counts=True)
     if len(labels) < 2:
         raise CLIError(f"group column {group!r} has a single group ({labels[0]!r})")
     small = [(g, s) for g, s in zip(labels.tolist(), sizes.tolist()) if s < min_group_size]
@@ -192,9 +230,7 @@ def run_audit(
         tick()
     parity = None
     if scores is not None and hasattr(fastfair, "predictive_parity_test"):
-        parity, parity_rows = _parity_rows(
-            table, y, scores, groups, cluster, permutations, seed, jobs
-        )
+        parity, parity_rows = _parity_rows(y, scores, groups, clusters, permutations, seed, jobs)
         tests.extend(parity_rows)
         tick()
 
@@ -203,14 +239,12 @@ def run_audit(
     for t, p_adj in zip(valid, adjusted):
         t["pvalue_adjusted"] = float(p_adj)
         t["verdict"] = "DIFFERENCE" if p_adj <= alpha else "no evidence"
+    group_codes = group_codes.ravel()
+    positives = np.bincount(group_codes, weights=y, minlength=len(labels))
+    selected = np.bincount(group_codes, weights=yhat, minlength=len(labels))
     groups_summary = [
-        dict(
-            group=g,
-            n=int(s),
-            base_rate=float(y[groups == g].mean()),
-            selection_rate=float(yhat[groups == g].mean()),
-        )
-        for g, s in zip(labels.tolist(), sizes.tolist())
+        dict(group=g, n=int(s), base_rate=float(p / s), selection_rate=float(q / s))
+        for g, s, p, q in zip(labels.tolist(), sizes.tolist(), positives, selected)
     ]
     return dict(
         schema_version=JSON_SCHEMA_VERSION,
@@ -274,8 +308,7 @@ def _auc_rows(y, scores, groups, reference, permutations, seed, jobs):
     return rows
 
 
-def _parity_rows(table, y, scores, groups, cluster, permutations, seed, jobs):
-    clusters = None if cluster is None else _column(table, cluster, "cluster")
+def _parity_rows(y, scores, groups, clusters, permutations, seed, jobs):
     try:
         res = fastfair.predictive_parity_test(
             y,
@@ -305,7 +338,7 @@ def _parity_rows(table, y, scores, groups, cluster, permutations, seed, jobs):
             statistic=float(res.statistic),
             pvalue=float(res.pvalue),
             method=res.method,
-            scheme="per-user clustered" if cluster else "rows",
+            scheme="per-user clustered" if clusters is not None else "rows",
         )
     ]
     return summary, rows
@@ -328,11 +361,25 @@ def _fmt(x, digits=4):
     return f"{x:.{digits}f}"
 
 
-def format_audit(audit: dict) -> str:
-    """The printed table."""
+MAX_CELL = 40  # characters of a group name shown in the printed table
+MAX_GROUPS_LINE = 120  # characters of the printed list of groups
+
+
+def _clip(text: str, width: int = MAX_CELL) -> str:
+    text = str(text)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def format_audit(audit: dict, max_rows: int | None = None) -> str:
+    """The printed table: at most `max_rows` tests (all when None), cells of bounded width.
+
+    Its size is proportional to what it shows, not to the number of groups or to the
+    length of their names: every test is in the JSON.
+    """
+    tests = audit["tests"]
     head = (
         f"fastfair {audit['fastfair_version']} audit: {audit['n_rows']:,} rows, "
-        f"alpha = {audit['alpha']}, p-values adjusted (Holm) over all {len(audit['tests'])} tests"
+        f"alpha = {audit['alpha']}, p-values adjusted (Holm) over all {len(tests)} tests"
     )
     header = [
         "metric",
@@ -345,15 +392,17 @@ def format_audit(audit: dict) -> str:
         "adjusted",
         "verdict",
     ]
+    shown = tests if max_rows is None else tests[:max_rows]
     rows = []
-    for t in audit["tests"]:
+    for t in shown:
         if "error" in t:
-            rows.append([t["metric"], "-", "-", "-", "-", "-", "-", "-", "error: " + t["error"]])
+            error = _clip("error: " + t["error"], 3 * MAX_CELL)
+            rows.append([t["metric"], "-", "-", "-", "-", "-", "-", "-", error])
             continue
         rows.append(
             [
                 t["metric"],
-                f"{t['group']} vs {t['reference']}",
+                f"{_clip(t['group'])} vs {_clip(t['reference'])}",
                 _fmt(t.get("value_group")),
                 _fmt(t.get("value_reference")),
                 _fmt(t.get("difference")),
@@ -368,7 +417,19 @@ def format_audit(audit: dict) -> str:
     for r in [header, *rows]:
         lines.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
     lines.insert(3, "  ".join("-" * w for w in widths))
-    groups = ", ".join(f"{g['group']} (n={g['n']:,})" for g in audit["groups"])
+    if len(shown) < len(tests):
+        lines.append(
+            f"... {len(tests) - len(shown):,} more tests not shown (--max-rows; all are in --json)"
+        )
+    listed = []
+    for g in audit["groups"]:
+        item = f"{_clip(g['group'])} (n={g['n']:,})"
+        if listed and sum(len(x) + 2 for x in listed) + len(item) > MAX_GROUPS_LINE:
+            break
+        listed.append(item)
+    groups = ", ".join(listed)
+    if len(audit["groups"]) > len(listed):
+        groups += f", ... ({len(audit['groups']) - len(listed):,} more)"
     lines += [
         "",
         f"groups: {groups}",
@@ -377,10 +438,35 @@ def format_audit(audit: dict) -> str:
     return "\n".join(lines)
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write text to path through a temporary file in the same folder, then rename."""
+def check_output_path(path: str, option: str, force: bool = False) -> None:
+    """Raise CLIError unless `path` can be written: its folder exists and is writable, it
+    is not a folder, and it does not exist (unless `force`)."""
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fastfair-", suffix=".tmp")
+    if os.path.isdir(path):
+        raise CLIError(f"{option} {path}: is a directory; give a file name")
+    if not os.path.isdir(folder):
+        raise CLIError(f"{option} {path}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CLIError(f"{option} {path}: the directory {folder} is not writable")
+    if os.path.lexists(path) and not force:
+        raise CLIError(f"{option} {path}: the file exists; use --force to overwrite it")
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write text to path through a temporary file in the same folder, then rename.
+
+    The file gets the mode an ordinary new file would (0666 minus the umask).
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(100):
+        tmp = os.path.join(folder, f".fastfair-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise CLIError(f"cannot create a temporary file in {folder}")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -434,8 +520,15 @@ def _progress_factory(quiet: bool):
     return make
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the package's error convention: one line on stderr, exit status 2."""
+
+    def error(self, message):
+        raise CLIError(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fastfair", description="Statistical fairness audits.")
+    parser = _Parser(prog="fastfair", description="Statistical fairness audits.")
     parser.add_argument("--version", action="version", version=fastfair.__version__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -465,8 +558,15 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--seed", type=int, default=0)
     audit.add_argument("--jobs", type=int, default=None)
     audit.add_argument("--min-group-size", type=int, default=10)
+    audit.add_argument(
+        "--max-rows",
+        type=int,
+        default=DEFAULT_MAX_ROWS,
+        help=f"tests shown in the printed table (default {DEFAULT_MAX_ROWS}; all are in --json)",
+    )
     audit.add_argument("--json", metavar="OUT", help="write the results as JSON")
     audit.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
+    audit.add_argument("--force", action="store_true", help="overwrite existing output files")
     audit.add_argument("--quiet", action="store_true", help="no progress output")
 
     plan = sub.add_parser("plan", help="sample size for a fairness audit")
@@ -485,7 +585,61 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--allocation", default="neyman", help="neyman, equal, or a fraction")
     plan.add_argument("--alternative", default="two-sided", choices=["two-sided", "greater"])
     plan.add_argument("--json", metavar="OUT")
+    plan.add_argument("--force", action="store_true", help="overwrite an existing output file")
     return parser
+
+
+def check_audit_options(
+    *,
+    threshold: float = 0.5,
+    alpha: float = 0.05,
+    permutations: int = 9999,
+    seed: int | None = 0,
+    jobs: int | None = None,
+    min_group_size: int = 10,
+    metrics=None,
+    max_rows: int | None = None,
+) -> None:
+    """Raise CLIError (a ValueError) naming the first option with an impossible value.
+
+    Run before any data are read, so that a bad option never costs a long audit.
+    """
+    if not math.isfinite(threshold):
+        raise CLIError(f"--threshold must be a finite number, got {threshold}")
+    if not 0 < alpha < 1:
+        raise CLIError(f"--alpha must be in (0, 1), got {alpha}")
+    checks = [
+        ("--permutations", permutations, lambda v: fastfair._validation.check_resamples(
+            v, "--permutations", 1)),
+        ("--seed", seed, lambda v: v is None or fastfair._random.stream_key(v)),
+        ("--jobs", jobs, fastfair._parallel.effective_n_threads),
+        ("--min-group-size", min_group_size, lambda v: fastfair._validation.check_int(
+            v, "--min-group-size", 1)),
+        ("--max-rows", max_rows, lambda v: v is None or fastfair._validation.check_int(
+            v, "--max-rows", 0)),
+    ]  # fmt: skip
+    for option, value, check in checks:
+        try:
+            check(value)
+        except (TypeError, ValueError) as exc:
+            message = str(exc).replace("n_jobs", option).replace("random_state", option)
+            raise CLIError(
+                message if message.startswith(option) else f"{option}: {message}"
+            ) from exc
+    for metric in metrics or ():
+        try:
+            fastfair._metrics.get_metric(metric)
+        except (TypeError, ValueError) as exc:
+            raise CLIError(f"--metrics: {exc}") from exc
+
+
+def _check_outputs(args) -> None:
+    outputs = [(o, getattr(args, o[2:])) for o in ("--json", "--report")]
+    outputs = [(o, p) for o, p in outputs if p]
+    for option, path in outputs:
+        check_output_path(path, option, args.force)
+    if len(outputs) == 2 and os.path.abspath(outputs[0][1]) == os.path.abspath(outputs[1][1]):
+        raise CLIError("--json and --report name the same file")
 
 
 def _audit_command(args) -> int:
@@ -503,14 +657,21 @@ def _audit_command(args) -> int:
         missing = [o for o in ("label", "group") if getattr(args, o) is None]
         if missing:
             raise CLIError(f"--{missing[0]} is required")
-    if not 0 < args.alpha < 1:
-        raise CLIError(f"--alpha must be in (0, 1), got {args.alpha}")
-    if args.permutations < 1:
-        raise CLIError(f"--permutations must be >= 1, got {args.permutations}")
-    pos_label = args.pos_label
+    if args.pred is None and args.score is None:
+        raise CLIError("give --pred (binary predictions) or --score (scores to threshold)")
+    check_audit_options(
+        threshold=args.threshold,
+        alpha=args.alpha,
+        permutations=args.permutations,
+        seed=args.seed,
+        jobs=args.jobs,
+        min_group_size=args.min_group_size,
+        metrics=args.metrics,
+        max_rows=args.max_rows,
+    )
+    _check_outputs(args)
     table = read_table(path)
-    if pos_label is not None and table.get(args.label, np.array([])).dtype.kind == "f":
-        pos_label = float(pos_label)
+    pos_label = args.pos_label = _pos_label(args.pos_label, _column(table, args.label, "label"))
     start = time.perf_counter()
     audit = run_audit(
         table,
@@ -534,7 +695,7 @@ def _audit_command(args) -> int:
     audit["elapsed_seconds"] = round(time.perf_counter() - start, 3)
     if not args.quiet and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)
-    print(format_audit(audit))
+    print(format_audit(audit, args.max_rows))
     if args.demo:
         print(
             "data: UCI Adult test set (Kohavi 1996; CC BY 4.0), scored by a logistic "
@@ -550,6 +711,8 @@ def _audit_command(args) -> int:
 
 
 def _plan_command(args) -> int:
+    if args.json:
+        check_output_path(args.json, "--json", args.force)
     rates = {}
     for item in args.rate:
         name, _, values = item.partition("=")
@@ -588,8 +751,8 @@ def _plan_command(args) -> int:
 def main(argv=None) -> int:
     """Entry point of the `fastfair` console script."""
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         if args.command == "audit":
             return _audit_command(args)
         return _plan_command(args)

@@ -1,0 +1,304 @@
+"""The command line with impossible options, unwritable outputs, many groups and real files.
+
+Every bad input ends with exit status 2 and one line on stderr, before any data are read
+or any test is run; files as spreadsheets and databases export them are read or refused
+with a message naming the problem.
+"""
+
+import json
+import os
+import stat
+
+import numpy as np
+import pytest
+
+import fastfair
+from fastfair import cli
+from fastfair._textfile import decode_text, detect_delimiter, parse_column, split_records
+
+
+def _run(argv, capsys):
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _one_line_error(code, err, message):
+    assert code == 2
+    assert err.startswith("fastfair: error: ") and err.count("\n") == 1, err
+    assert message in err, err
+
+
+CLEAN = "y,score,pred,grp\n" + "".join(
+    f"{i % 2},{(i % 7) / 7:.4f},{(i * 3 % 5) > 1:d},{'ab'[i % 3 == 0]}\n" for i in range(60)
+)
+BASE = ["--label", "y", "--pred", "pred", "--group", "grp", "--metrics", "tpr", "--quiet"]
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text(CLEAN)
+    return path
+
+
+@pytest.fixture
+def no_reading(monkeypatch):
+    """Fail the test if the data file is read: options must be checked before any work."""
+
+    def refuse(path):
+        raise AssertionError("the data were read before the options were checked")
+
+    monkeypatch.setattr(cli, "read_table", refuse)
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--threshold", "nan"], "--threshold must be a finite number, got nan"),
+        (["--threshold", "inf"], "--threshold must be a finite number"),
+        (["--jobs", "0"], "--jobs == 0 has no meaning"),
+        (["--seed", "-1"], "--seed must be non-negative, got -1"),
+        (["--permutations", "0"], "--permutations must be >= 1"),
+        (["--permutations", "1000000000000"], "--permutations must be <= 100,000,000"),
+        (["--alpha", "nan"], "--alpha must be in (0, 1)"),
+        (["--alpha", "1"], "--alpha must be in (0, 1)"),
+        (["--min-group-size", "0"], "--min-group-size must be >= 1"),
+        (["--max-rows", "-1"], "--max-rows must be >= 0"),
+        (["--metrics", "tpr", "bogus"], "--metrics: unknown metric 'bogus'"),
+        (["--jobs", "two"], "argument --jobs: invalid int value: 'two'"),
+        (["--unknown-option"], "unrecognized arguments: --unknown-option"),
+    ],
+)
+def test_impossible_options_exit_2_before_reading(extra, message, data, no_reading, capsys):
+    code, out, err = _run(["audit", str(data), *BASE, *extra], capsys)
+    _one_line_error(code, err, message)
+    assert out == ""
+
+
+def test_argparse_errors_are_one_line(capsys):
+    assert cli.main(["audit", "--threshold", "x"]) == 2
+    _, err = capsys.readouterr()
+    assert err == "fastfair: error: argument --threshold: invalid float value: 'x'\n"
+    assert cli.main([]) == 2
+    _, err = capsys.readouterr()
+    assert err.startswith("fastfair: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "target,message",
+    [
+        ("missing_dir/out.json", "does not exist"),
+        ("a_dir", "is a directory"),
+        ("exists.json", "the file exists; use --force"),
+    ],
+)
+def test_output_paths_checked_before_reading(target, message, data, no_reading, capsys):
+    folder = data.parent
+    (folder / "a_dir").mkdir()
+    (folder / "exists.json").write_text("keep me")
+    for option in ("--json", "--report"):
+        code, _, err = _run(["audit", str(data), *BASE, option, str(folder / target)], capsys)
+        _one_line_error(code, err, message)
+    assert (folder / "exists.json").read_text() == "keep me"
+
+
+def test_same_file_for_json_and_report(data, no_reading, capsys):
+    out = str(data.parent / "o")
+    code, _, err = _run(["audit", str(data), *BASE, "--json", out, "--report", out], capsys)
+    _one_line_error(code, err, "--json and --report name the same file")
+
+
+def test_plan_output_checked_before_planning(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(fastfair, "sample_size", lambda *a, **k: pytest.fail("planned"))
+    (tmp_path / "p.json").write_text("keep me")
+    argv = ["plan", "--metric", "tpr", "--rate", "tpr=0.6,0.7", "--tau", "0.1"]
+    code, _, err = _run([*argv, "--json", str(tmp_path / "p.json")], capsys)
+    _one_line_error(code, err, "the file exists; use --force")
+
+
+def test_force_overwrites_and_mode_follows_umask(data, capsys):
+    out = data.parent / "r.json"
+    out.write_text("old")
+    old_umask = os.umask(0o022)
+    try:
+        code, _, _ = _run(["audit", str(data), *BASE, "--json", str(out), "--force"], capsys)
+        assert code == 0 and json.loads(out.read_text())["n_rows"] == 60
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+        os.umask(0o077)
+        fresh = data.parent / "fresh.json"
+        assert cli.main(["audit", str(data), *BASE, "--json", str(fresh)]) == 0
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
+    finally:
+        os.umask(old_umask)
+    assert sorted(p.name for p in data.parent.iterdir()) == ["d.csv", "fresh.json", "r.json"]
+
+
+def test_pos_label_of_the_wrong_type(data, capsys):
+    code, _, err = _run(["audit", str(data), *BASE, "--pos-label", "yes"], capsys)
+    _one_line_error(code, err, "--pos-label 'yes': the label column is numeric")
+
+
+# --------------------------------------------------------------------------------------
+# Thousands of groups: the printed output is proportional to what it shows
+# --------------------------------------------------------------------------------------
+
+
+def _audit_with_groups(k, name_length):
+    names = [f"{i:0{name_length}d}" for i in range(k)]
+    tests = [
+        dict(metric="tpr", group=g, reference=names[0], value_group=0.5, value_reference=0.5,
+             difference=0.0, statistic=0.0, pvalue=1.0, pvalue_adjusted=1.0,
+             verdict="no evidence")
+        for g in names[1:]
+    ] + [dict(metric="predictive_parity", group=" / ".join(names), reference="(all grid points)",
+              statistic=1.0, pvalue=0.5, pvalue_adjusted=1.0, verdict="no evidence")]  # fmt: skip
+    groups = [dict(group=g, n=10, base_rate=0.5, selection_rate=0.5) for g in names]
+    return dict(fastfair_version="x", n_rows=10 * k, alpha=0.05, tests=tests, groups=groups)
+
+
+def test_printed_table_bounded_for_thousands_of_groups():
+    small = cli.format_audit(_audit_with_groups(5, 60), max_rows=100)
+    large = cli.format_audit(_audit_with_groups(5000, 60), max_rows=100)
+    assert max(map(len, large.splitlines())) <= 200
+    assert len(large.splitlines()) <= 100 + 10
+    assert "4,900 more tests not shown" in large and "(4,998 more)" in large
+    assert max(map(len, small.splitlines())) <= 200
+    every = cli.format_audit(_audit_with_groups(300, 8))
+    assert len(every.splitlines()) == 300 + 7  # max_rows=None shows every test
+
+
+def test_cli_with_many_groups(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    k, per = 150, 12
+    group = np.repeat([f"group-with-a-long-name-{i:04d}-" + "x" * 40 for i in range(k)], per)
+    y = rng.integers(0, 2, k * per)
+    pred = rng.integers(0, 2, k * per)
+    path = tmp_path / "many.csv"
+    path.write_text("y,pred,grp\n" + "".join(f"{a},{b},{g}\n" for a, b, g in zip(y, pred, group)))
+    out_json = tmp_path / "r.json"
+    code, out, _ = _run(
+        ["audit", str(path), *BASE, "--max-rows", "20", "--json", str(out_json)], capsys
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) < 40 and max(map(len, lines)) < 200
+    assert "129 more tests not shown" in out
+    audit = json.loads(out_json.read_text())
+    assert len(audit["tests"]) == k - 1 and len(audit["groups"]) == k
+    sizes = {g["group"]: g for g in audit["groups"]}
+    first = group[0]
+    assert sizes[first]["n"] == per
+    assert sizes[first]["base_rate"] == pytest.approx(y[group == first].mean())
+    assert sizes[first]["selection_rate"] == pytest.approx(pred[group == first].mean())
+
+
+# --------------------------------------------------------------------------------------
+# Files as spreadsheets and databases export them
+# --------------------------------------------------------------------------------------
+
+QUIRKS_READ = {
+    "utf8_bom": lambda t: b"\xef\xbb\xbf" + t.encode(),
+    "utf16_bom": lambda t: t.replace(",", "\t").encode("utf-16"),
+    "crlf": lambda t: t.replace("\n", "\r\n").encode(),
+    "cr_only": lambda t: t.replace("\n", "\r").encode(),
+    "excel_sep_line": lambda t: ("sep=;\n" + t.replace(",", ";")).encode(),
+    "semicolon": lambda t: t.replace(",", ";").encode(),
+    "tab": lambda t: t.replace(",", "\t").encode(),
+    "quoted_everything": lambda t: "\n".join(
+        ",".join(f'"{c}"' for c in line.split(",")) for line in t.splitlines()
+    ).encode(),
+    "trailing_delimiter": lambda t: t.replace("\n", ",\n").encode(),
+    "blank_and_empty_rows": lambda t: t.replace("\n", "\n\n", 3).encode() + b",,,\n\n",
+    "spaces_around_values": lambda t: t.replace(",", " , ").encode(),
+    "no_final_newline": lambda t: t.rstrip("\n").encode(),
+}
+
+
+def _audit_of(path, capsys):
+    out = path.parent / (path.name + ".json")
+    code, _, err = _run(["audit", str(path), *BASE, "--json", str(out)], capsys)
+    assert code == 0, err
+    return [t["pvalue"] for t in json.loads(out.read_text())["tests"]]
+
+
+@pytest.mark.parametrize("quirk", sorted(QUIRKS_READ))
+def test_file_quirks_read_like_the_clean_file(quirk, tmp_path, capsys):
+    clean = tmp_path / "clean.csv"
+    clean.write_text(CLEAN)
+    odd = tmp_path / f"{quirk}.csv"
+    odd.write_bytes(QUIRKS_READ[quirk](CLEAN))
+    assert _audit_of(odd, capsys) == _audit_of(clean, capsys)
+
+
+def test_true_false_labels(tmp_path, capsys):
+    clean = tmp_path / "clean.csv"
+    clean.write_text(CLEAN)
+    lines = CLEAN.splitlines()
+    excel = [lines[0]] + [
+        ",".join(["TRUE" if r[0] == "1" else "FALSE", *r[1:2], "true" if r[2] == "1" else "false",
+                  r[3]])
+        for r in (line.split(",") for line in lines[1:])
+    ]  # fmt: skip
+    odd = tmp_path / "bools.csv"
+    odd.write_text("\n".join(excel) + "\n")
+    assert _audit_of(odd, capsys) == _audit_of(clean, capsys)
+
+
+def _with_cell(row, col, value):
+    lines = CLEAN.splitlines()
+    cells = lines[row].split(",")
+    cells[col] = value
+    lines[row] = ",".join(cells)
+    return "\n".join(lines) + "\n"
+
+
+QUIRKS_REFUSED = {
+    "label_empty": (_with_cell(5, 0, ""), "label column 'y' has 1 missing values"),
+    "label_NA": (_with_cell(5, 0, "NA"), "(empty, NA, null or NaN; the first in data row 5)"),
+    "label_null": (_with_cell(9, 0, "null"), "label column 'y' has 1 missing values"),
+    "pred_na": (_with_cell(9, 2, "N/A"), "prediction column 'pred' has 1 missing values"),
+    "duplicate_column": (CLEAN.replace("pred,grp", "pred,pred", 1), "'pred' appears more than"),
+    "ragged_row": (_with_cell(7, 3, "a,extra"), "line 8 has 5 fields, the header has 4"),
+    "decimal_comma": (
+        CLEAN.replace(",", ";").replace("0.", "0,"),
+        "column 'score' has numbers written with commas (e.g. '0,0000')",
+    ),
+    "header_only": ("y,score,pred,grp\n", "no data rows after the header"),
+    "empty": ("\n\n", "as CSV: it is empty"),
+}
+
+
+@pytest.mark.parametrize("quirk", sorted(QUIRKS_REFUSED))
+def test_file_quirks_refused_with_one_line(quirk, tmp_path, capsys):
+    text, message = QUIRKS_REFUSED[quirk]
+    path = tmp_path / "odd.csv"
+    path.write_text(text)
+    code, _, err = _run(["audit", str(path), *BASE], capsys)
+    _one_line_error(code, err, message)
+
+
+def test_score_missing_and_not_utf8(tmp_path, capsys):
+    path = tmp_path / "odd.csv"
+    path.write_text(_with_cell(3, 1, "NA"))
+    argv = ["--label", "y", "--score", "score", "--group", "grp", "--quiet"]
+    code, _, err = _run(["audit", str(path), *argv], capsys)
+    _one_line_error(code, err, "score column 'score' has 1 missing values")
+    path.write_bytes(CLEAN.replace("a\n", "\xe9\n").encode("latin-1"))
+    code, _, err = _run(["audit", str(path), *argv], capsys)
+    _one_line_error(code, err, "is not UTF-8 text (byte 0xe9 on line 3)")
+
+
+def test_quirk_functions():
+    assert decode_text(b"\xef\xbb\xbfa,b\n", "f") == "a,b\n"
+    assert detect_delimiter('"a;b",c\n1,2') == (",", '"a;b",c\n1,2')
+    assert detect_delimiter("sep=|\na|b\n") == ("|", "a|b\n")
+    assert detect_delimiter("single\n1\n") == (",", "single\n1\n")
+    header, rows = split_records("a,b,\n1,2,\n\n3,4,\n", ",", "f")
+    assert header == ["a", "b"] and rows == [["1", "2"], ["3", "4"]]
+    values = parse_column(["1", "NA", " 2.5"], "x")
+    assert values.dtype == np.float64 and np.isnan(values[1]) and values[2] == 2.5
+    assert parse_column(["TRUE", "false"], "x").tolist() == [True, False]
+    assert parse_column(["NA", "b"], "g").tolist() == ["NA", "b"]  # text: "NA" may be a name
+    with pytest.raises(ValueError, match="commas"):
+        parse_column(["1,234", "12"], "x")
