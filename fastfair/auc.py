@@ -28,7 +28,7 @@ from fastfair._pvalues import (
     wilson_interval,
 )
 from fastfair._random import stream_key
-from fastfair._results import format_table, format_value
+from fastfair._results import format_pvalue, format_table, format_value
 from fastfair._scipy import special
 from fastfair._validation import (
     as_binary,
@@ -285,6 +285,9 @@ class AUCTestResult:
     pvalue_interval: tuple | None = None
     null_distribution: np.ndarray | None = field(default=None)
 
+    def _p(self, pvalue) -> str:
+        return format_pvalue(pvalue, self.method, self.n_permutations)
+
     def __repr__(self) -> str:
         stat = "studentized (DeLong)" if self.studentize else "raw difference"
         head = (
@@ -320,9 +323,9 @@ class AUCTestResult:
             headers.append(f"adjusted ({self.adjust})")
         rows = []
         for c, (a, b) in enumerate(self.comparisons):
-            row = [f"{a} - {b}", diff_v[c], dlo[c], dhi[c], stat_v[c], p_v[c]]
+            row = [f"{a} - {b}", diff_v[c], dlo[c], dhi[c], stat_v[c], self._p(p_v[c])]
             if self.pvalue_adjusted is not None:
-                row.append(self.pvalue_adjusted[c])
+                row.append(self._p(self.pvalue_adjusted[c]))
             rows.append(row)
         lines = [head, group_table, format_table(headers, rows)]
         if self.pvalue_interval is not None:

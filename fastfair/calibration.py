@@ -28,7 +28,7 @@ import numpy as np
 from fastfair import _kernel_sums
 from fastfair import parity as _parity
 from fastfair._parallel import threads_for
-from fastfair._results import format_table
+from fastfair._results import format_pvalue, format_table
 from fastfair._scipy import optimize, special
 from fastfair._validation import as_1d, as_groups, check_choice, check_int, check_same_length
 
@@ -556,7 +556,10 @@ class CompositeParityCheck:
     passed: bool
 
     def __repr__(self) -> str:
-        rows = [(str(np.round(w, 3).tolist()), p) for w, p in zip(self.weights, self.pvalue)]
+        rows = [
+            (str(np.round(w, 3).tolist()), format_pvalue(p))
+            for w, p in zip(self.weights, self.pvalue)
+        ]
         verdict = "no composite rejects" if self.passed else "some composite rejects"
         return (
             f"CompositeParityCheck: {verdict} (alpha {self.alpha:g}, Bonferroni over "

@@ -33,7 +33,7 @@ from fastfair import _kernel_sums
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue
 from fastfair._random import stream_key
-from fastfair._results import format_table, format_value
+from fastfair._results import format_pvalue, format_table, format_value, pvalue_field
 from fastfair._scipy import special, stats
 from fastfair._validation import (
     as_1d,
@@ -1006,7 +1006,8 @@ class PredictiveParityResult:
     def __repr__(self) -> str:
         head = (
             f"PredictiveParityResult(statistic=max {self.statistic_name} = "
-            f"{format_value(self.statistic)}, pvalue={format_value(self.pvalue)}, "
+            f"{format_value(self.statistic)}, "
+            f"{pvalue_field(self.pvalue, self.method, self.n_bootstrap)}, "
             f"method={self.method!r}, adjust={self.adjust!r})\n  {self.curve._header()}"
         )
         table = self.table
@@ -1016,7 +1017,13 @@ class PredictiveParityResult:
             if j is None:
                 rows.append(["..."] + [""] * (len(headers) - 1))
             else:
-                rows.append([format_value(table["score"][j])] + [table[c][j] for c in headers[1:]])
+                rows.append(
+                    [format_value(table["score"][j])]
+                    + [
+                        format_pvalue(table[c][j]) if c.startswith("pvalue") else table[c][j]
+                        for c in headers[1:]
+                    ]
+                )
         lines = [head, format_table(headers, rows)]
         if self.critical_value is not None:
             lines.append(
@@ -1253,7 +1260,7 @@ class MarginalOutcomeResult:
         head = (
             f"MarginalOutcomeResult(threshold={format_value(self.threshold)}, "
             f"{self.statistic_name}={format_value(self.statistic)}, "
-            f"pvalue={format_value(self.pvalue)}, weighting={self.weighting!r}, "
+            f"{pvalue_field(self.pvalue)}, weighting={self.weighting!r}, "
             f"bandwidth={format_value(self.bandwidth)} ({self.bandwidth_method}))"
         )
         rows = [

@@ -18,7 +18,7 @@ import numpy as np
 
 from fastfair import _wasserstein
 from fastfair._parallel import effective_n_threads
-from fastfair._results import format_table, format_value
+from fastfair._results import format_pvalue, format_table, format_value
 from fastfair._scipy import integrate, optimize, special, stats
 from fastfair._validation import as_binary, as_groups, check_choice, check_same_length
 
@@ -146,7 +146,7 @@ class WassersteinTestResult:
                 (
                     format_value(self.statistic),
                     self.threshold,
-                    self.pvalue,
+                    format_pvalue(self.pvalue),
                     "yes" if self.reject else "no",
                 )
             ],
