@@ -6,12 +6,14 @@ errors name the argument and say what is wrong.
 
 from __future__ import annotations
 
+import ctypes
 import numbers
 from collections.abc import Mapping
 
 import numpy as np
 
 __all__ = [
+    "GroupCodes",
     "as_1d",
     "as_binary",
     "as_finite_float",
@@ -127,51 +129,296 @@ def _bad_pos(name, pos_label, values_seen=None):
     raise ValueError(f"pos_label={pos_label!r} does not occur in {name}{seen}")
 
 
-def as_groups(values, name: str = "group", min_groups: int = 2):
-    """Code group labels as 0..K-1 in sorted label order.
+class GroupCodes:
+    """Group labels already coded as 0..K-1: pass it wherever a group array is accepted.
 
-    Returns (codes, labels): codes is an intp array, labels[k] the label of code k. Integer
-    labels are coded in O(n) by table lookup; other labels by sorting. Categorical inputs
-    keep only the categories that occur.
+    ``codes[i]`` is the group of row i and ``labels[k]`` the label of code k (labels sorted, as
+    :func:`as_groups` returns them). An audit codes a group column once with
+    :func:`as_groups` and hands the result to every test, which then skips the coding.
     """
-    if hasattr(values, "cat") and hasattr(values.cat, "codes"):
+
+    __slots__ = ("codes", "labels")
+
+    def __init__(self, codes: np.ndarray, labels: np.ndarray):
+        self.codes = np.ascontiguousarray(codes, dtype=np.intp)
+        self.labels = np.asarray(labels)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def to_numpy(self) -> np.ndarray:
+        """The label of every row (materialised; the tests never need it)."""
+        return self.labels[self.codes]
+
+
+def as_groups(values, name: str = "group", min_groups: int = 2):
+    """Code group labels as 0..K-1 in sorted label order: the one ingest of group columns.
+
+    Returns (codes, labels): codes is an intp array, labels[k] the label of code k. Every
+    family codes its group (and cluster) columns here, whatever they arrive as:
+
+    - integer and boolean arrays: O(n) table lookup when the labels span a modest range;
+    - float arrays, object/string arrays and pandas extension arrays (``string``,
+      ``boolean``, ``Int64``, Arrow-backed): a hash coder (``pandas.factorize`` when pandas is
+      importable, else a dictionary pass), then the K distinct labels are sorted, so codes
+      and labels are those of ``np.unique`` without its O(n log n) sort of Python objects;
+    - pandas Categoricals keep their category order (unused categories dropped);
+    - :class:`GroupCodes` (already coded) pass through.
+
+    Missing and non-finite labels are refused, never made into a group: None, NaN, pandas NA
+    and NaT, empty or blank strings (how a blank cell of a file arrives), and +-inf each raise
+    a ValueError naming the argument, the kind of value and how many rows have it. Labels of
+    types that cannot be ordered together (e.g. 1 and "a") raise TypeError.
+    """
+    if isinstance(values, GroupCodes):
+        codes, labels = values.codes, values.labels
+    elif hasattr(values, "cat") and hasattr(values.cat, "codes"):
         codes = np.asarray(values.cat.codes, dtype=np.intp)
         if (codes < 0).any():
-            raise ValueError(f"{name} contains missing values")
+            _refuse_missing(name, "missing values (NaN/None/NA)", int((codes < 0).sum()))
         labels = np.asarray(values.cat.categories)
+        _check_label_values(labels, name, lambda k: int((codes == k).sum()))
         used = np.bincount(codes, minlength=len(labels)) > 0
         if not used.all():
             remap = np.cumsum(used) - 1
             codes, labels = remap[codes].astype(np.intp), labels[used]
     else:
-        arr = as_1d(values, name)
-        if _has_missing(arr):
-            raise ValueError(f"{name} contains missing values (NaN/None)")
-        codes = labels = None
-        if arr.dtype.kind in "iub":
-            lo, hi = int(arr.min()), int(arr.max())
-            if hi - lo < _MAX_DIRECT_RANGE:
-                shifted = arr.astype(np.intp, copy=False)
-                if lo != 0:
-                    shifted = shifted - lo
-                present = np.bincount(shifted, minlength=hi - lo + 1) > 0
-                if present.all():  # labels lo..hi all occur: the shifted values are the codes
-                    codes = shifted
-                else:  # np.take: several times faster than fancy indexing here
-                    codes = np.take(np.cumsum(present) - 1, shifted)
-                labels = (np.flatnonzero(present) + lo).astype(arr.dtype)
-        if codes is None:
-            try:
-                labels, codes = np.unique(arr, return_inverse=True)
-            except TypeError as exc:
-                raise TypeError(f"{name} mixes label types that cannot be ordered") from exc
-            codes = codes.astype(np.intp, copy=False).ravel()
+        codes, labels = _code_values(values, name)
     if len(labels) < min_groups:
         raise ValueError(
             f"{name} must contain at least {min_groups} groups, got {len(labels)}"
             + (f" ({labels.tolist()[0]!r})" if len(labels) == 1 else "")
         )
     return np.ascontiguousarray(codes), labels
+
+
+def _code_values(values, name: str):
+    """(codes, sorted labels) of a non-categorical column."""
+    if values is None:
+        raise TypeError(f"{name} is required, got None")
+    if _is_extension_array(values):  # pandas string/boolean/Int64/Arrow: keep NA visible
+        if len(values) == 0:
+            raise ValueError(f"{name} is empty")
+        if getattr(values.dtype, "storage", None) == "python":  # strings held as objects
+            values = values.to_numpy(dtype=object)
+        return _hash_code(values, name)
+    arr = as_1d(values, name)
+    kind = arr.dtype.kind
+    if kind == "U" and isinstance(values, (list, tuple)):  # np.asarray turns NaN into "nan"
+        n_nan = sum(1 for v in values if isinstance(v, float) and v != v)
+        if n_nan:
+            _refuse_missing(name, "missing values (NaN)", n_nan)
+    if kind in "iub":
+        coded = _lookup_code(arr)
+        if coded is not None:
+            return coded
+    if kind in "fc":
+        nan = np.isnan(arr)
+        if nan.any():
+            _refuse_missing(name, "missing values (NaN)", int(nan.sum()))
+        inf = np.isinf(arr)
+        if inf.any():
+            _refuse_missing(name, "infinite values", int(inf.sum()))
+    if kind not in "iubfcUSOmM":
+        raise TypeError(f"{name} must hold labels (numbers, strings or booleans), got {arr.dtype}")
+    return _hash_code(arr, name)
+
+
+def _is_extension_array(values) -> bool:
+    """pandas Series/Index/array with an extension dtype (its NA is not a numpy value)."""
+    dtype = getattr(values, "dtype", None)
+    return dtype is not None and not isinstance(dtype, np.dtype) and hasattr(values, "isna")
+
+
+def _lookup_code(arr: np.ndarray):
+    """Integer labels spanning a modest range: codes by table lookup, O(n), no sort."""
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi - lo >= _MAX_DIRECT_RANGE:
+        return None
+    shifted = arr.astype(np.intp, copy=False)
+    if lo != 0:
+        shifted = shifted - lo
+    present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+    if present.all():  # labels lo..hi all occur: the shifted values are the codes
+        codes = shifted
+    else:  # np.take: several times faster than fancy indexing here
+        codes = np.take(np.cumsum(present) - 1, shifted)
+    labels = (np.flatnonzero(present) + lo).astype(arr.dtype)
+    return codes, labels
+
+
+def _hash_code(values, name: str):
+    """Hash-code then sort the K distinct labels: the codes and labels of np.unique."""
+    arr = values if isinstance(values, np.ndarray) else None
+    shared = None
+    if arr is not None and arr.dtype.kind in "OUS" and len(arr) >= _MIN_FAST_ROWS:
+        shared = _object_identity_codes(arr) if arr.dtype.kind == "O" else _bytes_codes(arr)
+    if shared is not None:  # K distinct values found cheaply: code those by value
+        row_codes, distinct = shared
+        value_codes, uniques = _factorize(distinct)
+    else:
+        row_codes, uniques = _factorize(values)
+        value_codes = np.arange(len(uniques))
+
+    def rows_with(value_code_mask):  # rows whose value has one of the masked codes
+        return int(value_code_mask[row_codes].sum())
+
+    if (value_codes < 0).any() or (shared is None and len(row_codes) and row_codes.min() < 0):
+        if shared is None:
+            n_missing = int((row_codes < 0).sum())
+        else:
+            n_missing = int(np.isin(row_codes, np.flatnonzero(value_codes < 0)).sum())
+        _refuse_missing(name, "missing values (NaN/None/NA)", n_missing)
+    if uniques.dtype.kind in "OUf":
+        _check_label_values(uniques, name, lambda k: rows_with(value_codes == k))
+    try:
+        order = np.argsort(uniques, kind="stable")
+    except TypeError as exc:
+        raise TypeError(f"{name} mixes label types that cannot be ordered") from exc
+    labels = uniques[order]
+    rank = np.empty(len(order), dtype=np.intp)  # code of each unique in sorted label order
+    rank[order] = np.arange(len(order))
+    if uniques.dtype.kind == "O" and len(labels) > 1:
+        labels, rank = _merge_equal_labels(labels, rank)
+    final = np.take(rank, value_codes)  # sorted code of each value code
+    if np.array_equal(final, np.arange(len(final))):
+        return row_codes, labels  # values first seen in sorted order: codes already final
+    return np.take(final, row_codes), labels
+
+
+def _factorize(values):
+    """(codes, uniques) by hashing, in order of first appearance; code -1 marks a missing value.
+
+    pandas.factorize when pandas is importable, else one dictionary pass.
+    """
+    pd = _pandas()
+    if pd is not None:
+        codes, uniques = pd.factorize(values, sort=False, use_na_sentinel=True)
+        uniques = np.asarray(uniques.to_numpy() if hasattr(uniques, "to_numpy") else uniques)
+        return np.asarray(codes, dtype=np.intp), uniques
+    arr = np.asarray(values)
+    first: dict = {}
+    missing = -1
+    codes = np.fromiter(
+        (
+            missing
+            if v is None or (isinstance(v, float) and v != v)
+            else first.setdefault(v, len(first))
+            for v in arr.tolist()
+        ),
+        np.intp,
+        len(arr),
+    )
+    uniques = np.empty(len(first), dtype=arr.dtype)
+    uniques[:] = list(first)
+    return codes, uniques
+
+
+#: Below this many rows the plain hash coder is as fast as the shortcuts below.
+_MIN_FAST_ROWS = 4096
+
+
+def _object_identity_codes(arr: np.ndarray):
+    """Codes by object identity when the rows share few distinct objects, else None.
+
+    Strings from pandas readers, Categoricals and most generators are a handful of objects
+    repeated; coding their addresses (integers) is an order of magnitude faster than hashing
+    every string. The distinct objects are then coded by value (equal strings held in
+    different objects still meet there).
+    """
+    arr = np.ascontiguousarray(arr)
+    n = len(arr)
+    addresses = np.frombuffer((ctypes.c_size_t * n).from_address(arr.ctypes.data), np.uintp)
+    # mostly distinct objects (judged on a prefix first): hashing by value is no slower
+    if len(_integer_codes(addresses[:_MIN_FAST_ROWS])[1]) > _MIN_FAST_ROWS // 8:
+        return None
+    codes, first = _integer_codes(addresses)
+    if len(first) > n // 8:
+        return None
+    return codes, arr[first]
+
+
+def _bytes_codes(arr: np.ndarray):
+    """Codes of a fixed-width string array ('U'/'S') from a hash of its bytes, or None.
+
+    A polynomial hash of each row's code units is coded as an integer, then every row is
+    compared with its group's representative, so a hash collision cannot merge two labels
+    (on a collision the caller falls back to hashing the values).
+    """
+    if arr.dtype.itemsize == 0:
+        return None
+    arr = np.ascontiguousarray(arr)
+    unit = np.uint32 if arr.dtype.kind == "U" else np.uint8
+    units = arr.view(unit).reshape(len(arr), -1)
+    h = np.zeros(len(arr), dtype=np.uint64)
+    for j in range(units.shape[1]):
+        h *= np.uint64(1_000_003)
+        h ^= units[:, j]
+    codes, first = _integer_codes(h)
+    representatives = arr[first]
+    if not np.array_equal(arr, np.take(representatives, codes)):
+        return None
+    return codes, representatives
+
+
+def _integer_codes(values: np.ndarray):
+    """(codes, first row of each code) of an integer array, by hashing when possible."""
+    pd = _pandas()
+    if pd is not None:
+        codes, uniques = pd.factorize(values.view(np.int64), sort=False)
+        codes = np.asarray(codes, dtype=np.intp)
+        # codes number values in order of first appearance: code k first occurs where the
+        # running maximum of the codes reaches k
+        first = np.searchsorted(np.maximum.accumulate(codes), np.arange(len(uniques)))
+        return codes, first
+    _, first, codes = np.unique(values, return_index=True, return_inverse=True)
+    return codes.astype(np.intp, copy=False).ravel(), first
+
+
+def _merge_equal_labels(labels, rank):
+    """Distinct objects that compare equal (1, 1.0, True) form one group, as in np.unique."""
+    same = labels[1:] == labels[:-1]
+    if not np.any(same):
+        return labels, rank
+    keep = np.concatenate(([True], ~same.astype(bool)))
+    merged = np.cumsum(keep) - 1  # new code of each sorted position
+    return labels[keep], merged[rank]
+
+
+def _check_label_values(labels: np.ndarray, name: str, count_rows) -> None:
+    """Refuse blank strings and non-finite numbers among the distinct labels.
+
+    count_rows(k) is the number of rows holding labels[k].
+    """
+    for k, v in enumerate(labels.tolist()):
+        if isinstance(v, str) and not v.strip():
+            kind = "empty or blank labels (missing values, e.g. a blank cell of a file)"
+        elif isinstance(v, (float, np.floating)) and not np.isfinite(v):
+            kind = "missing values (NaN)" if v != v else "infinite values"
+        else:
+            continue
+        _refuse_missing(name, kind, count_rows(k))
+
+
+def _refuse_missing(name: str, kind: str, count: int) -> None:
+    raise ValueError(
+        f"{name} contains {kind} in {count:,} row{'s' * (count != 1)}; a group label must be "
+        "present and finite: drop those rows or give them a label of their own"
+    )
+
+
+_PANDAS: list = []
+
+
+def _pandas():
+    """pandas if importable (imported once, lazily), else None."""
+    if not _PANDAS:
+        try:
+            import pandas
+        except ImportError:
+            pandas = None
+        _PANDAS.append(pandas)
+    return _PANDAS[0]
 
 
 def check_same_length(**arrays) -> int:

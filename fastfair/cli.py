@@ -25,6 +25,7 @@ import numpy as np
 import fastfair
 from fastfair import _textfile
 from fastfair._pvalues import adjust_pvalues
+from fastfair._validation import GroupCodes, as_groups
 
 DEFAULT_METRICS = ["tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds"]
 DEMO_FILE = "adult_demo.csv"
@@ -161,9 +162,14 @@ def run_audit(
         yhat = _binary(_column(table, pred, "prediction"), "prediction", pos_label)
     else:
         yhat = (scores >= threshold).astype(np.uint8)
-    groups = _column(table, group, "group", complete=False)
     clusters = None if cluster is None else _column(table, cluster, "cluster")
-    labels, group_codes, sizes = np.unique(groups, return_inverse=True, return_counts=True)
+    try:  # coded once here (a hash coder); every test below reuses the codes
+        raw_groups = _column(table, group, "group", complete=False)
+        codes, labels = as_groups(raw_groups, "group", min_groups=1)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(f"group column {group!r}: {exc}") from exc
+    groups = GroupCodes(codes, labels)
+    sizes = np.bincount(codes, minlength=len(labels))
     if len(labels) < 2:
         raise CLIError(f"group column {group!r} has a single group ({labels[0]!r})")
     small = [(g, s) for g, s in zip(labels.tolist(), sizes.tolist()) if s < min_group_size]
@@ -239,9 +245,8 @@ def run_audit(
     for t, p_adj in zip(valid, adjusted):
         t["pvalue_adjusted"] = float(p_adj)
         t["verdict"] = "DIFFERENCE" if p_adj <= alpha else "no evidence"
-    group_codes = group_codes.ravel()
-    positives = np.bincount(group_codes, weights=y, minlength=len(labels))
-    selected = np.bincount(group_codes, weights=yhat, minlength=len(labels))
+    positives = np.bincount(codes, weights=y, minlength=len(labels))
+    selected = np.bincount(codes, weights=yhat, minlength=len(labels))
     groups_summary = [
         dict(group=g, n=int(s), base_rate=float(p / s), selection_rate=float(q / s))
         for g, s, p, q in zip(labels.tolist(), sizes.tolist(), positives, selected)

@@ -131,22 +131,16 @@ def _prepare(
     s = _as_float(cols["score"], "score")
     yv = _as_float(cols["y"], "y")
     raw_group, raw_cluster = cols["group"], cols["cluster"]
-    n = check_same_length(
-        y=yv,
-        score=s,
-        group=None if raw_group is None else as_1d(raw_group, "group"),
-        cluster=None if raw_cluster is None else as_1d(raw_cluster, "cluster"),
-    )
-    if raw_group is None:
-        if min_groups > 1:
-            raise TypeError("group is required")
-        gcodes, labels = np.zeros(n, dtype=np.intp), np.array(["all"], dtype=object)
-    else:
+    if raw_group is None and min_groups > 1:
+        raise TypeError("group is required")
+    gcodes = labels = ccodes = clabels = None
+    if raw_group is not None:
         gcodes, labels = as_groups(raw_group, "group", min_groups=min_groups)
     if raw_cluster is not None:
         ccodes, clabels = as_groups(raw_cluster, "cluster", min_groups=1)
-    else:
-        ccodes, clabels = None, None
+    n = check_same_length(y=yv, score=s, group=gcodes, cluster=ccodes)
+    if raw_group is None:
+        gcodes, labels = np.zeros(n, dtype=np.intp), np.array(["all"], dtype=object)
 
     # Rows kept: finite score (and y where needed), and score >= threshold for the
     # marginal outcome test. Cluster sizes n_m count every row with a usable score, so a

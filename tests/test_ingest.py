@@ -1,0 +1,211 @@
+"""The one ingest of group columns: fastfair._validation.as_groups.
+
+Codes and labels must be those of np.unique (sorted labels, so reference groups and golden
+outputs do not change) for every input type, reached by a hash coder instead of a sort;
+missing and non-finite labels are refused the same way for arrays, pandas and files.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import fastfair
+import fastfair.cli
+from fastfair import _validation
+from fastfair._validation import GroupCodes, as_groups
+
+
+def _unique(values):
+    labels, codes = np.unique(np.asarray(values), return_inverse=True)
+    return codes.ravel(), labels
+
+
+@pytest.fixture(params=["pandas", "no pandas"])
+def coder(request, monkeypatch):
+    """Run a test with the pandas hash coder and with the dictionary fallback."""
+    if request.param == "no pandas":
+        monkeypatch.setattr(_validation, "_PANDAS", [None])
+    return request.param
+
+
+def _cases(n):
+    rng = np.random.default_rng(3)
+    words = np.array(["zeta", "alpha", "Beta", "beta", "é", "b\x00", "10", "9"], dtype=object)
+    return {
+        "object str": words[rng.integers(0, len(words), n)],
+        "numpy str": words[rng.integers(0, len(words), n)].astype(str),
+        "small-range int": rng.integers(-3, 4, n),
+        "large-range int": rng.choice([-(2**40), 7, 2**40, 3], n),
+        "int32 large range": rng.choice([-(2**30), 7, 2**30], n).astype(np.int32),
+        "uint8 sparse": rng.choice([2, 200, 9], n).astype(np.uint8),
+        "float": rng.choice([2.5, -1.0, 0.0, 1e300, -1e-300], n),
+        "signed zeros": rng.choice([0.0, -0.0, 1.0], n),
+        "bool": rng.random(n) < 0.3,
+        "object numbers": rng.choice([3, 1.5, -2], n).astype(object),
+        "sorted order seen first": np.array(["b", "a", "c", "a", "b"] * n, dtype=object),
+        "distinct objects": np.array([str(i % 7) for i in range(n)], dtype=object),
+        "bytes": np.array([b"zeta", b"", b"alpha", b"b\x00"], dtype="S")[rng.integers(1, 4, n)],
+        "many labels": rng.integers(0, n, n).astype(str).astype(object),
+    }
+
+
+@pytest.mark.parametrize("n", [500, 6000])  # below and above the shortcuts' threshold
+@pytest.mark.parametrize("case", list(_cases(1)))
+def test_codes_and_labels_are_those_of_np_unique(case, n, coder):
+    values = _cases(n)[case]
+    codes, labels = as_groups(values, min_groups=1)
+    want_codes, want_labels = _unique(values)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert labels.tolist() == want_labels.tolist()
+    assert labels.dtype.kind == want_labels.dtype.kind or labels.dtype == object
+    assert codes.dtype == np.intp and codes.flags.c_contiguous
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda v: pd.Series(v, dtype="string"),
+        lambda v: pd.Series(v, dtype="string[pyarrow]"),
+        lambda v: pd.Series(v * 1000, dtype="string[python]").iloc[:7],
+        lambda v: pd.array(v, dtype="string"),
+        lambda v: pd.Series(v, dtype=object),
+        lambda v: pd.Categorical(v, categories=sorted(set(v))),
+    ],
+    ids=["string", "arrow string", "python string", "StringArray", "object Series", "Categorical"],
+)
+def test_pandas_inputs(convert):
+    values = ["b", "a", "c", "a", "b", "c", "c"]
+    codes, labels = as_groups(convert(values))
+    assert codes.tolist() == [1, 0, 2, 0, 1, 2, 2]
+    assert labels.tolist() == ["a", "b", "c"]
+
+
+def test_pandas_boolean_and_nullable_integers():
+    codes, labels = as_groups(pd.Series([True, False, True], dtype="boolean"))
+    assert codes.tolist() == [1, 0, 1] and labels.tolist() == [False, True]
+    codes, labels = as_groups(pd.Series([5, -2, 5, 9], dtype="Int64"))
+    assert codes.tolist() == [1, 0, 1, 2] and labels.tolist() == [-2, 5, 9]
+
+
+ARRAY_MISSING = [
+    ([1.0, np.nan, 2.0], "missing"),
+    (["a", None, "b"], "missing"),
+    (["a", np.nan, "b"], "missing"),
+    (np.array(["a", "", "b"]), "empty or blank"),
+    (["a", "  ", "b"], "empty or blank"),
+    ([1.0, np.inf, 2.0], "infinite"),
+    ([1.0, -np.inf, 2.0], "infinite"),
+    (np.array([1, np.inf, 2], dtype=object), "infinite"),
+]
+PANDAS_MISSING = [
+    (pd.Series(["a", pd.NA, "b"], dtype="string"), "missing"),
+    (pd.Series(["a", None, "b"], dtype="string[pyarrow]"), "missing"),
+    (pd.Series(["a", None, "b"] * 3000, dtype="string[python]"), "missing.* in 3,000 rows"),
+    (pd.Series([True, pd.NA, False], dtype="boolean"), "missing"),
+    (pd.Series([1, pd.NA, 2], dtype="Int64"), "missing"),
+    (pd.Categorical(["a", None, "b"]), "missing"),
+    (pd.Categorical([1.0, np.inf, 2.0]), "infinite"),
+    (pd.Series(["a", pd.NA, "b"], dtype=object), "missing"),
+    (pd.Series(["a", "", "b"]), "empty or blank"),
+]
+
+
+@pytest.mark.parametrize("values, kind", ARRAY_MISSING)
+def test_missing_and_non_finite_labels_are_refused(values, kind, coder):
+    with pytest.raises(ValueError, match=f"group contains {kind}.* in 1 row;"):
+        as_groups(values)
+
+
+@pytest.mark.parametrize("values, kind", PANDAS_MISSING)
+def test_missing_pandas_labels_are_refused(values, kind):
+    rows = "" if "rows" in kind else ".* in 1 row;"
+    with pytest.raises(ValueError, match=f"group contains {kind}{rows}"):
+        as_groups(values)
+
+
+def test_missing_group_refused_by_every_family():
+    y, s = [0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.2, 0.8, 0.7, 0.3]
+    group = ["a", "b", "", "b", "a", "b"]
+    for call in (
+        lambda: fastfair.permutation_test(y, y, group),
+        lambda: fastfair.auc_test(y, s, group),
+        lambda: fastfair.predictive_parity_test(y, s, group),
+        lambda: fastfair.calibration_error(y, s, group),
+    ):
+        with pytest.raises(ValueError, match="group contains empty or blank labels"):
+            call()
+
+
+def test_hash_collision_falls_back_to_values(monkeypatch):
+    """A collision of the byte hash (forced here: every row hashes alike) cannot merge labels."""
+    values = np.array(["x", "y", "z"] * 3000)
+    monkeypatch.setattr(
+        _validation, "_integer_codes", lambda v: (np.zeros(len(v), dtype=np.intp), 1)
+    )
+    codes, labels = as_groups(values)
+    assert labels.tolist() == ["x", "y", "z"] and codes[:4].tolist() == [0, 1, 2, 0]
+
+
+@pytest.mark.parametrize("n", [10, 6000])
+def test_missing_among_many_rows(n, coder):
+    values = np.array(["a", "b"] * n, dtype=object)
+    values[3] = None
+    with pytest.raises(ValueError, match="missing values.* in 1 row;"):
+        as_groups(values)
+    values[3] = " "
+    with pytest.raises(ValueError, match="empty or blank labels.* in 1 row;"):
+        as_groups(values)
+
+
+def test_mixed_label_types_cannot_be_ordered(coder):
+    with pytest.raises(TypeError, match="cannot be ordered"):
+        as_groups(np.array([1, "a", 1, "a"], dtype=object))
+
+
+def test_equal_objects_form_one_group(coder):
+    codes, labels = as_groups(np.array([1, 1.0, 2, True], dtype=object))
+    assert codes.tolist() == [0, 0, 1, 0] and len(labels) == 2
+
+
+def test_group_codes_pass_through_every_family():
+    rng = np.random.default_rng(0)
+    n = 400
+    y, yhat = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    score = rng.random(n)
+    group = rng.choice(np.array(["u", "v", "w"], dtype=object), n)
+    coded = GroupCodes(*as_groups(group))
+    assert len(coded) == n and coded.to_numpy().tolist() == group.tolist()
+    for call in (
+        lambda g: fastfair.permutation_test(y, yhat, g, random_state=1, n_permutations=99),
+        lambda g: fastfair.auc_test(y, score, g, random_state=1, n_permutations=99),
+        lambda g: fastfair.predictive_parity_test(
+            y, score, g, random_state=1, n_bootstrap=49, grid=[0.3, 0.6]
+        ),
+    ):
+        a, b = call(group), call(coded)
+        assert a.groups.tolist() == b.groups.tolist()
+        np.testing.assert_array_equal(a.pvalue, b.pvalue)
+        np.testing.assert_array_equal(a.statistic, b.statistic)
+
+
+def test_non_label_dtypes_are_refused():
+    with pytest.raises(TypeError, match="group must hold labels"):
+        as_groups(np.zeros(4, dtype=[("a", "i4")]))
+
+
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_cli_refuses_blank_group_cells(tmp_path, capsys, blank):
+    rng = np.random.default_rng(1)
+    rows = ["y,pred,grp"] + [
+        f"{rng.integers(0, 2)},{rng.integers(0, 2)},{'ab'[i % 2]}" for i in range(60)
+    ]
+    rows[7] = f"1,0,{blank}"
+    path = tmp_path / "blank.csv"
+    path.write_text("\n".join(rows) + "\n")
+    code = fastfair.cli.main(
+        ["audit", str(path), "--label", "y", "--pred", "pred", "--group", "grp", "--quiet"]
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "group column 'grp': group contains empty or blank labels" in err
+    assert "in 1 row" in err and len(err.strip().splitlines()) == 1
