@@ -150,10 +150,10 @@ def test_hash_collision_falls_back_to_values(monkeypatch):
 def test_missing_among_many_rows(n, coder):
     values = np.array(["a", "b"] * n, dtype=object)
     values[3] = None
-    with pytest.raises(ValueError, match="missing values.* in 1 row;"):
+    with pytest.raises(ValueError, match=r"missing values.* in 1 row;"):
         as_groups(values)
     values[3] = " "
-    with pytest.raises(ValueError, match="empty or blank labels.* in 1 row;"):
+    with pytest.raises(ValueError, match=r"empty or blank labels.* in 1 row;"):
         as_groups(values)
 
 
