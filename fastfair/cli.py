@@ -162,9 +162,9 @@ def run_audit(
         yhat = _binary(_column(table, pred, "prediction"), "prediction", pos_label)
     else:
         yhat = (scores >= threshold).astype(np.uint8)
+    raw_groups = _column(table, group, "group", complete=False)
     clusters = None if cluster is None else _column(table, cluster, "cluster")
     try:  # coded once here (a hash coder); every test below reuses the codes
-        raw_groups = _column(table, group, "group", complete=False)
         codes, labels = as_groups(raw_groups, "group", min_groups=1)
     except (ValueError, TypeError) as exc:
         raise CLIError(f"group column {group!r}: {exc}") from exc
