@@ -83,6 +83,35 @@ def read_table(path: str) -> dict[str, np.ndarray]:
         raise CLIError(str(exc)) from exc
 
 
+def _is_large_source(path: str) -> bool:
+    """Parquet files, directories and globs go through the batch reader (fastfair.io)."""
+    return (
+        path.lower().endswith((".parquet", ".pq"))
+        or os.path.isdir(path)
+        or (not os.path.exists(path) and any(c in path for c in "*?["))
+    )
+
+
+def _read_audit_columns(path: str, args) -> dict:
+    """Only the audit's columns, read in record batches; group and cluster coded once."""
+    from fastfair.io import read_columns
+
+    needed = [args.label, args.pred, args.score, args.group, args.cluster]
+    columns = [c for c in needed if c is not None]
+    coded = [c for c in (args.group, args.cluster) if c is not None]
+    numbers = [c for c in (args.label, args.pred, args.score) if c is not None]
+    binary = [c for c in (args.label, args.pred) if c is not None]
+    try:
+        table = read_columns(path, columns, codes=coded, complete=numbers, binary=binary)
+    except (ValueError, TypeError, ImportError) as exc:
+        raise CLIError(str(exc)) from exc
+    if args.cluster is not None:  # numeric ids as they are; text ids by their codes
+        coded = table[args.cluster]
+        numeric = coded.labels.dtype.kind in "biuf"
+        table[args.cluster] = coded.to_numpy() if numeric else coded.codes
+    return table
+
+
 def _column(table: dict, name: str, role: str, complete: bool = True) -> np.ndarray:
     """Column `name` of the table; with `complete`, refuse missing cells (naming the first)."""
     if name not in table:
@@ -675,7 +704,7 @@ def _audit_command(args) -> int:
         max_rows=args.max_rows,
     )
     _check_outputs(args)
-    table = read_table(path)
+    table = _read_audit_columns(path, args) if _is_large_source(path) else read_table(path)
     pos_label = args.pos_label = _pos_label(args.pos_label, _column(table, args.label, "label"))
     start = time.perf_counter()
     audit = run_audit(

@@ -1,0 +1,297 @@
+"""Reading audit columns from files too large to load whole: Parquet and CSV, in batches.
+
+A source is a file, a directory or a glob pattern of Parquet (``.parquet``, ``.pq``) or CSV
+(``.csv``) files. Only the named columns are read, one record batch at a time (a pyarrow
+dataset), and each is converted at once to a compact numpy column: numbers as float64,
+0/1 labels as small integers, and text columns named in `codes` as group codes (Arrow
+dictionary encoding per batch, one dictionary for the whole audit). Memory therefore holds
+the needed columns in compact form (about 17 bytes a row for a label, a score, a group and a
+cluster), never the file's other columns nor a Python object per cell.
+
+Without pyarrow, a single CSV file is read by pandas (C parser) when pandas is installed.
+
+Bad input is refused with a ValueError that names the file: a missing column, or missing
+values (null, NaN) in a column that needs every value.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from fastfair._validation import GroupCodes, _check_label_values, as_groups
+
+__all__ = ["iter_batches", "read_columns", "source_files"]
+
+#: Rows per record batch: bounds the memory of conversion, not of the result.
+BATCH_ROWS = 1 << 20
+_PARQUET = (".parquet", ".pq")
+_CSV = (".csv",)
+
+
+def source_files(source: str | os.PathLike) -> list[str]:
+    """The data files of `source`: a file, a directory (searched recursively) or a glob."""
+    source = os.fspath(source)
+    if os.path.isdir(source):
+        found = [
+            os.path.join(root, f)
+            for root, _, files in os.walk(source)
+            for f in files
+            if f.lower().endswith(_PARQUET + _CSV) and not f.startswith((".", "_"))
+        ]
+        if not found:
+            raise ValueError(f"directory {source} holds no .parquet or .csv files")
+    elif os.path.exists(source):
+        found = [source]
+    else:
+        found = [f for f in glob.glob(source, recursive=True) if os.path.isfile(f)]
+        if not found:
+            raise ValueError(f"no such file: {source}")
+    found.sort()
+    kinds = {_kind(f) for f in found}
+    if len(kinds) > 1:
+        raise ValueError(f"{source} mixes Parquet and CSV files; give one kind")
+    return found
+
+
+def _kind(path: str) -> str:
+    return "parquet" if path.lower().endswith(_PARQUET) else "csv"
+
+
+def iter_batches(
+    source: str | os.PathLike,
+    columns: Sequence[str],
+    *,
+    batch_rows: int = BATCH_ROWS,
+    dictionary: Sequence[str] = (),
+) -> Iterator[tuple[str, dict]]:
+    """Yield (file, {column: pyarrow Array}) record batches of only `columns`.
+
+    Text columns named in `dictionary` are read from Parquet already dictionary-encoded.
+    Raises ValueError naming the file when a column is missing.
+    """
+    try:
+        import pyarrow.dataset as ds
+    except ImportError as exc:
+        raise ImportError(
+            "reading Parquet, directories or globs needs pyarrow: pip install pyarrow"
+        ) from exc
+    files = source_files(source)
+    fmt = _kind(files[0])
+    for path in files:
+        file_format = fmt
+        if fmt == "parquet" and dictionary:
+            options = ds.ParquetReadOptions(dictionary_columns=list(dictionary))
+            file_format = ds.ParquetFileFormat(read_options=options)
+        try:
+            dataset = ds.dataset(path, format=file_format)
+        except Exception as exc:
+            raise ValueError(f"cannot read {path} as {fmt}: {exc}") from exc
+        names = dataset.schema.names
+        absent = [c for c in columns if c not in names]
+        if absent:
+            raise ValueError(f"{path}: no column {absent[0]!r}; available: {', '.join(names)}")
+        for batch in dataset.to_batches(columns=list(columns), batch_size=batch_rows):
+            yield path, {c: batch.column(c) for c in columns}
+
+
+def read_columns(
+    source: str | os.PathLike,
+    columns: Sequence[str],
+    *,
+    codes: Sequence[str] = (),
+    complete: Sequence[str] = (),
+    binary: Sequence[str] = (),
+    batch_rows: int = BATCH_ROWS,
+) -> dict:
+    """Only `columns` of `source`, as numpy arrays; columns in `codes` as group codes.
+
+    Columns named in `codes` come back as :class:`fastfair._validation.GroupCodes` (codes and
+    sorted labels, as :func:`fastfair._validation.as_groups` gives them), coded batch by batch
+    through Arrow dictionary encoding; other columns as numpy arrays of their Arrow type.
+    Missing values (null, NaN) are refused, naming the file and the count, in coded columns
+    and in the columns named in `complete`; a column named in `binary` may hold at most two
+    distinct values (the file where a third appears is named).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pyarrow as pa, pyarrow.parquet as pq
+    >>> from fastfair.io import read_columns
+    >>> folder = tempfile.mkdtemp()
+    >>> table = pa.table({"y": [0, 1, 1], "g": ["b", "a", "b"], "unused": [1.0, 2.0, 3.0]})
+    >>> pq.write_table(table, os.path.join(folder, "part-0.parquet"))
+    >>> cols = read_columns(folder, ["y", "g"], codes=["g"])
+    >>> cols["y"].tolist(), cols["g"].codes.tolist(), cols["g"].labels.tolist()
+    ([0, 1, 1], [1, 0, 1], ['a', 'b'])
+    """
+    columns = list(dict.fromkeys(columns))
+    files = source_files(source)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        if len(files) == 1 and _kind(files[0]) == "csv":
+            return _read_csv_without_arrow(files[0], columns, codes)
+        raise
+    plain = {c: [] for c in columns if c not in codes}
+    coders = {c: _DictionaryCoder(c) for c in columns if c in codes}
+    seen = {c: set() for c in binary}
+    last = files[-1]
+    batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=list(codes))
+    for path, batch in batches:
+        last = path
+        for c, values in batch.items():
+            if c in coders:
+                coders[c].add(values, path)
+                continue
+            array = _to_numpy(values)
+            if c in complete:
+                _check_complete(array, c, path)
+            if c in seen:
+                _check_binary(array, c, path, seen[c])
+            plain[c].append(array)
+    out = {}
+    for c in columns:
+        if c in coders:
+            out[c] = coders[c].result(last)
+        else:
+            parts = plain[c]
+            out[c] = np.concatenate(parts) if len(parts) != 1 else parts[0]
+    return out
+
+
+def _to_numpy(values) -> np.ndarray:
+    """An Arrow array as numpy: nulls become NaN in numbers (refused later by the tests)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if values.null_count and (
+        pa.types.is_integer(values.type) or pa.types.is_boolean(values.type)
+    ):
+        values = pc.cast(values, pa.float64())
+    if values.null_count and pa.types.is_floating(values.type):
+        values = pc.fill_null(values, float("nan"))
+    return values.to_numpy(zero_copy_only=False)
+
+
+def _check_complete(array: np.ndarray, name: str, path: str) -> None:
+    if array.dtype.kind == "f":
+        missing = int(np.isnan(array).sum())
+    elif array.dtype.kind == "O":
+        missing = sum(1 for v in array.tolist() if v is None)
+    else:
+        return
+    if missing:
+        raise ValueError(
+            f"{path}: column {name!r} contains missing values (null/NaN) in {missing:,} rows "
+            "of a batch; drop or fill those rows"
+        )
+
+
+def _check_binary(array: np.ndarray, name: str, path: str, seen: set) -> None:
+    """Refuse a third distinct value of a binary column, naming the file it appeared in."""
+    if array.dtype.kind in "biuf" and len(array):
+        lo, hi = array.min(), array.max()
+        if ((array == lo) | (array == hi)).all():
+            seen.update({lo.item(), hi.item()})
+        else:  # at least three distinct values here
+            seen.update(np.unique(array)[:3].tolist())
+    else:
+        seen.update(set(array.tolist()))
+    if len(seen) > 2:
+        shown = ", ".join(repr(v) for v in sorted(seen, key=repr)[:5])
+        raise ValueError(f"{path}: column {name!r} must be binary; values seen so far: {shown}")
+
+
+class _DictionaryCoder:
+    """Codes a text column batch by batch into one dictionary, then sorts the labels.
+
+    Numeric and boolean group columns are kept as numbers and coded at the end by
+    :func:`fastfair._validation.as_groups` (a table lookup), with its rules.
+    """
+
+    def __init__(self, name: str):
+        self.name = name
+        self.index: dict = {}  # label -> code in order of first appearance
+        self.parts: list[np.ndarray] = []
+        self.numeric: list[np.ndarray] = []
+
+    def add(self, values, path: str) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if values.null_count:
+            raise ValueError(
+                f"{path}: column {self.name!r} contains missing values (null) in "
+                f"{values.null_count:,} rows of a batch; a group label must be present: "
+                "drop those rows or give them a label of their own"
+            )
+        kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
+        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+            values = values.dictionary_decode() if kind is not values.type else values
+            self.numeric.append(values.to_numpy(zero_copy_only=False))
+            return
+        if not pa.types.is_dictionary(values.type):
+            values = pc.dictionary_encode(values)
+        index = self.index
+        local = np.fromiter(
+            (index.setdefault(v, len(index)) for v in values.dictionary.to_pylist()),
+            np.intp,
+            len(values.dictionary),
+        )
+        self.parts.append(np.take(local, values.indices.to_numpy(zero_copy_only=False)))
+
+    def result(self, path: str) -> GroupCodes:
+        if self.numeric:
+            if self.parts:
+                raise TypeError(f"{path}: column {self.name!r} is text in some files only")
+            values = np.concatenate(self.numeric)
+            try:
+                return GroupCodes(*as_groups(values, self.name, min_groups=1))
+            except ValueError as exc:
+                raise ValueError(f"{path}: {exc}") from exc
+        labels = np.empty(len(self.index), dtype=object)
+        labels[:] = list(self.index)
+        try:
+            _check_label_values(
+                labels, self.name, lambda k: int(sum((p == k).sum() for p in self.parts))
+            )
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from exc
+        order = np.argsort(labels, kind="stable")
+        rank = np.empty(len(order), dtype=np.intp)
+        rank[order] = np.arange(len(order))
+        codes = np.empty(sum(len(p) for p in self.parts), dtype=np.intp)
+        start = 0
+        for p in self.parts:
+            np.take(rank, p, out=codes[start : start + len(p)])
+            start += len(p)
+        self.parts = []
+        return GroupCodes(codes, labels[order])
+
+
+def _read_csv_without_arrow(path: str, columns: list[str], codes) -> dict:
+    """One CSV file through pandas' C parser, only `columns` (no pyarrow installed)."""
+    try:
+        import pandas as pd
+    except ImportError as exc:
+        raise ImportError(
+            f"reading {path} in batches needs pyarrow or pandas: pip install pyarrow"
+        ) from exc
+    try:
+        frame = pd.read_csv(path, usecols=columns, keep_default_na=False, na_values=[""])
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+    out = {}
+    for c in columns:
+        if c in codes:
+            try:
+                out[c] = GroupCodes(*as_groups(frame[c], c, min_groups=1))
+            except ValueError as exc:
+                raise ValueError(f"{path}: {exc}") from exc
+        else:
+            out[c] = frame[c].to_numpy()
+    return out

@@ -1,0 +1,132 @@
+"""fastfair.io: only the needed columns, read in batches, groups coded once."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+import fastfair  # noqa: E402
+import fastfair.cli  # noqa: E402
+from fastfair._validation import as_groups  # noqa: E402
+from fastfair.io import _read_csv_without_arrow, read_columns  # noqa: E402
+
+
+def _frame(n, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    user = rng.integers(0, n // 10, n)
+    group = np.array(["north", "south", "east"], dtype=object)[user % 3]
+    score = np.round(np.clip(0.3 * y + 0.6 * rng.random(n) + 0.05 * (group == "east"), 0, 1), 4)
+    return pd.DataFrame(
+        {
+            "label": y,
+            "score": score,
+            "pred": (score >= 0.5).astype(int),
+            "grp": group,
+            "user": user,
+            "unused": rng.random(n),
+        }
+    )
+
+
+@pytest.fixture
+def parts(tmp_path):
+    frame = _frame(3000)
+    folder = tmp_path / "log"
+    folder.mkdir()
+    for i, chunk in enumerate(frame.iloc[k : k + 1000] for k in (0, 1000, 2000)):
+        chunk.to_parquet(folder / f"part-{i}.parquet", index=False)
+        chunk.to_csv(tmp_path / f"part-{i}.csv", index=False)
+    return frame, folder, tmp_path
+
+
+def test_directory_glob_and_csv_give_the_columns(parts):
+    frame, folder, tmp = parts
+    want_codes, want_labels = as_groups(frame["grp"])
+    for source in (folder, str(folder / "*.parquet"), str(tmp / "part-*.csv")):
+        cols = read_columns(source, ["label", "score", "grp"], codes=["grp"], batch_rows=700)
+        assert set(cols) == {"label", "score", "grp"}
+        np.testing.assert_array_equal(cols["label"], frame["label"])
+        np.testing.assert_array_equal(cols["score"], frame["score"])
+        np.testing.assert_array_equal(cols["grp"].codes, want_codes)
+        assert cols["grp"].labels.tolist() == want_labels.tolist()
+
+
+def test_without_pyarrow_csv_is_read_by_pandas(parts):
+    frame, _, tmp = parts
+    cols = _read_csv_without_arrow(str(tmp / "part-0.csv"), ["label", "grp"], ["grp"])
+    first = frame.iloc[:1000]
+    np.testing.assert_array_equal(cols["label"], first["label"])
+    assert cols["grp"].to_numpy().tolist() == first["grp"].tolist()
+
+
+@pytest.mark.parametrize(
+    "change, kwargs, message",
+    [
+        (None, dict(columns=["label", "nope"]), r"part-0\.parquet: no column 'nope'"),
+        ("label_null", dict(complete=["label"]), r"part-1\.parquet: column 'label' contains mis"),
+        ("label_two", dict(binary=["label"]), r"part-1\.parquet: column 'label' must be binary"),
+        ("group_null", dict(codes=["grp"]), r"part-1\.parquet: column 'grp' contains missing"),
+        ("group_blank", dict(codes=["grp"]), r"part-\d\.parquet: grp contains empty or blank"),
+    ],
+)
+def test_bad_input_names_the_file(tmp_path, change, kwargs, message):
+    frame = _frame(200)
+    chunks = [frame.iloc[:100], frame.iloc[100:]]
+    good = chunks[1].copy()
+    if change == "label_null":
+        good["label"] = good["label"].astype("Int64")
+        good.loc[good.index[3], "label"] = pd.NA
+    elif change == "label_two":
+        good.loc[good.index[3], "label"] = 2
+    elif change == "group_null":
+        good.loc[good.index[3], "grp"] = None
+    elif change == "group_blank":
+        good.loc[good.index[3], "grp"] = ""
+    chunks[0].to_parquet(tmp_path / "part-0.parquet", index=False)
+    good.to_parquet(tmp_path / "part-1.parquet", index=False)
+    kwargs = {"columns": ["label", "grp"], **kwargs}
+    with pytest.raises(ValueError, match=message):
+        read_columns(tmp_path, **kwargs)
+
+
+def test_missing_source_and_mixed_kinds(tmp_path):
+    with pytest.raises(ValueError, match="no such file"):
+        read_columns(tmp_path / "none-*.parquet", ["a"])
+    _frame(50).to_parquet(tmp_path / "a.parquet")
+    _frame(50).to_csv(tmp_path / "b.csv")
+    with pytest.raises(ValueError, match="mixes Parquet and CSV"):
+        read_columns(tmp_path, ["label"])
+
+
+def test_cli_on_a_directory_matches_the_in_memory_audit(parts, capsys):
+    frame, folder, tmp = parts
+    common = ["--label", "label", "--score", "score", "--group", "grp", "--cluster", "user"]
+    common += ["--permutations", "99", "--quiet", "--metrics", "tpr", "ppv"]
+    csv_path = tmp / "whole.csv"
+    frame.to_csv(csv_path, index=False)
+    outs = []
+    for source in (folder, csv_path):
+        out = tmp / f"{source.name}.json"
+        assert fastfair.cli.main(["audit", str(source), *common, "--json", str(out)]) == 0
+        outs.append(json.loads(out.read_text()))
+    capsys.readouterr()
+    a, b = outs
+    assert a["groups"] == b["groups"]
+    assert len(a["tests"]) == len(b["tests"]) > 3
+    for ta, tb in zip(a["tests"], b["tests"]):
+        assert ta == tb
+
+
+def test_cli_bad_file_in_a_directory(tmp_path, capsys):
+    frame = _frame(100)
+    frame.to_parquet(tmp_path / "part-0.parquet", index=False)
+    frame.drop(columns="grp").to_parquet(tmp_path / "part-1.parquet", index=False)
+    argv = ["audit", str(tmp_path), "--label", "label", "--pred", "pred", "--group", "grp"]
+    assert fastfair.cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "part-1.parquet: no column 'grp'" in err and len(err.strip().splitlines()) == 1
