@@ -14,26 +14,31 @@ import numpy as np
 
 __all__ = [
     "GroupCodes",
+    "align_index",
     "as_1d",
     "as_binary",
+    "as_binary_pair",
     "as_finite_float",
     "as_groups",
+    "as_weights",
     "check_int",
     "check_resamples",
     "check_same_length",
     "resolve_columns",
+    "show_value",
 ]
 
 _MAX_DIRECT_RANGE = 1 << 22  # integer group labels spanning at most this are coded by lookup
 
 
 def resolve_columns(data, **columns):
-    """Replace column names by columns of `data` (a pandas DataFrame or a mapping).
+    """Replace column names by columns of `data` (a pandas DataFrame or a mapping), then
+    pair pandas inputs by their index (:func:`align_index`).
 
     Arguments that are not strings (already arrays) pass through unchanged; None stays None.
     """
     if data is None:
-        return columns
+        return align_index(**columns)
     if not (isinstance(data, Mapping) or hasattr(data, "columns")):
         raise TypeError(f"data must be a pandas DataFrame or a mapping, got {type(data).__name__}")
     available = list(data.columns) if hasattr(data, "columns") else list(data.keys())
@@ -47,7 +52,45 @@ def resolve_columns(data, **columns):
             resolved[arg] = data[value]
         else:
             resolved[arg] = value
-    return resolved
+    return align_index(**resolved)
+
+
+def _pandas_index(value):
+    """The index of a pandas Series/DataFrame (not of a plain Index or array), else None."""
+    index = getattr(value, "index", None)
+    if index is None or not hasattr(value, "to_numpy") or not hasattr(index, "equals"):
+        return None
+    return index
+
+
+def align_index(**columns):
+    """Pair the rows of pandas inputs by index label, as pandas does.
+
+    Inputs whose indexes hold the same unique labels in another order are reordered to the
+    order of the first pandas input; indexes with different labels (or duplicated labels in
+    another order) raise ValueError, since pairing them by position would be silently
+    wrong. numpy arrays and lists are paired by position.
+    """
+    indexed = [(k, _pandas_index(v)) for k, v in columns.items()]
+    indexed = [(k, ix) for k, ix in indexed if ix is not None]
+    if len(indexed) < 2:
+        return columns
+    first, ref = indexed[0]
+    out = dict(columns)
+    for name, index in indexed[1:]:
+        if index.equals(ref):
+            continue
+        same_labels = (
+            len(index) == len(ref) and index.is_unique and ref.is_unique
+            and index.sort_values().equals(ref.sort_values())
+        )  # fmt: skip
+        if not same_labels:
+            raise ValueError(
+                f"{name} and {first} are pandas objects whose indexes hold different labels; "
+                "align them (e.g. .reindex) or pass .to_numpy() to pair rows by position"
+            )
+        out[name] = columns[name].reindex(ref)
+    return out
 
 
 def as_1d(values, name: str) -> np.ndarray:
@@ -86,11 +129,34 @@ def as_finite_float(values, name: str) -> np.ndarray:
     return arr
 
 
-def as_binary(values, name: str, pos_label=None) -> np.ndarray:
+def as_weights(values, name: str = "sample_weight", return_exponent: bool = False):
+    """Non-negative finite weights, rescaled by a power of two 2**-e so that the largest is
+    in [0.5, 1) (with `return_exponent`, also e: sums reported to the user are multiplied
+    back by 2**e).
+
+    The rescaling is exact in floating point, so multiplying every weight by a constant
+    changes no result (weights of 1e-170 or 1e300 behave like weights of 1), and sums of
+    squares neither overflow nor underflow. All-zero weights raise ValueError.
+    """
+    w = as_finite_float(values, name)
+    if (w < 0).any():
+        raise ValueError(f"{name} must be non-negative")
+    top = float(w.max())
+    if top == 0.0:
+        raise ValueError(f"{name} is zero for every row")
+    exponent = int(np.frexp(top)[1])
+    if exponent != 0:
+        w = np.ldexp(w, -exponent)
+    return (w, exponent) if return_exponent else w
+
+
+def as_binary(values, name: str, pos_label=None, require_pos: bool = True) -> np.ndarray:
     """Return a binary label array as uint8 (1 = positive).
 
     Accepts bool, {0, 1}, and any two-valued labels with `pos_label` naming the positive one
-    ({-1, 1} is understood without it). A column with a single value is accepted.
+    ({-1, 1} is understood without it). A column with a single value is accepted; a
+    `pos_label` that does not occur in it is refused unless `require_pos` is False (then
+    check the pair with :func:`as_binary_pair`).
     """
     arr = as_1d(values, name)
     if arr.dtype == np.bool_:
@@ -105,7 +171,7 @@ def as_binary(values, name: str, pos_label=None) -> np.ndarray:
             return is_one.view(np.uint8)
     values_seen = np.unique(arr)
     if len(values_seen) > 2:
-        shown = ", ".join(repr(v) for v in values_seen[:5].tolist())
+        shown = ", ".join(show_value(v) for v in values_seen[:5].tolist())
         more = ", ..." if len(values_seen) > 5 else ""
         raise ValueError(
             f"{name} must be binary, got {len(values_seen)} distinct values ({shown}{more})"
@@ -119,14 +185,24 @@ def as_binary(values, name: str, pos_label=None) -> np.ndarray:
                 "pass pos_label to say which is positive"
             )
     if pos_label not in values_seen.tolist():
-        if len(values_seen) == 2:
+        if len(values_seen) == 2 or require_pos:
             _bad_pos(name, pos_label, values_seen)
     return (arr == pos_label).view(np.uint8)
 
 
+def as_binary_pair(y_true, y_pred, pos_label=None) -> tuple[np.ndarray, np.ndarray]:
+    """`as_binary` of labels and predictions; a given `pos_label` must occur in one of them
+    (a classifier may predict no positives, or a sample hold none)."""
+    y = as_binary(y_true, "y_true", pos_label, require_pos=False)
+    yhat = as_binary(y_pred, "y_pred", pos_label, require_pos=False)
+    if pos_label is not None and pos_label not in (1, True) and not (y.any() or yhat.any()):
+        raise ValueError(f"pos_label={show_value(pos_label)} occurs in neither y_true nor y_pred")
+    return y, yhat
+
+
 def _bad_pos(name, pos_label, values_seen=None):
     seen = "" if values_seen is None else f"; its values are {values_seen.tolist()}"
-    raise ValueError(f"pos_label={pos_label!r} does not occur in {name}{seen}")
+    raise ValueError(f"pos_label={show_value(pos_label)} does not occur in {name}{seen}")
 
 
 class GroupCodes:
@@ -436,7 +512,7 @@ def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int
     numpy integers are accepted like Python ints.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {_show(value)}")
+        raise TypeError(f"{name} must be an integer, got {show_value(value)}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {int(value)}")
     if maximum is not None and value > maximum:
@@ -455,7 +531,7 @@ def check_resamples(value, name: str, minimum: int = 1) -> int:
     return check_int(value, name, minimum, MAX_RESAMPLES)
 
 
-def _show(value) -> str:
+def show_value(value) -> str:
     """repr of a value as the user wrote it: numpy scalars shown as Python scalars."""
     if isinstance(value, np.generic):
         value = value.item()
@@ -465,5 +541,5 @@ def _show(value) -> str:
 def check_choice(value, name: str, choices) -> str:
     """Raise ValueError unless value is one of `choices`."""
     if value not in choices:
-        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
+        raise ValueError(f"{name} must be one of {list(choices)}, got {show_value(value)}")
     return value

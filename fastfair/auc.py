@@ -35,9 +35,10 @@ from fastfair._validation import (
     as_finite_float,
     as_groups,
     check_choice,
-    check_int,
+    check_resamples,
     check_same_length,
     resolve_columns,
+    show_value,
 )
 from fastfair.permutation import _comparison_pairs
 
@@ -223,7 +224,9 @@ def _check_defined(tot, labels, groups) -> None:
     for g in groups:
         if tot[g, 1] == 0 or tot[g, 0] == 0:
             kind = "positives" if tot[g, 1] == 0 else "negatives"
-            raise ValueError(f"group {labels[g]!r} has no {kind}, so its AUC is undefined")
+            raise ValueError(
+                f"group {show_value(labels[g])} has no {kind}, so its AUC is undefined"
+            )
 
 
 # --------------------------------------------------------------------------------------
@@ -471,7 +474,7 @@ def auc_test(
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_choice(comparisons, "comparisons", ("reference", "all"))
     check_choice(adjust, "adjust", ADJUSTMENTS)
-    n_permutations = check_int(n_permutations, "n_permutations", 1)
+    n_permutations = check_resamples(n_permutations, "n_permutations", 1)
     if not isinstance(studentize, (bool, np.bool_)):
         raise TypeError(f"studentize must be True or False, got {studentize!r}")
     if not isinstance(confidence_level, (float, int)) or not 0 < confidence_level < 1:

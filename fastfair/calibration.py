@@ -30,7 +30,15 @@ from fastfair import parity as _parity
 from fastfair._parallel import threads_for
 from fastfair._results import format_pvalue, format_table
 from fastfair._scipy import optimize, special
-from fastfair._validation import as_1d, as_groups, check_choice, check_int, check_same_length
+from fastfair._validation import (
+    align_index,
+    as_1d,
+    as_groups,
+    check_choice,
+    check_int,
+    check_same_length,
+    show_value,
+)
 
 __all__ = [
     "CalibrationErrorResult",
@@ -235,6 +243,9 @@ class GroupCalibrator:
         -------
         self
         """
+        score, y, group, cluster = align_index(
+            score=score, y=y, group=group, cluster=cluster
+        ).values()
         check_choice(self.method, "method", CALIBRATION_METHODS)
         check_choice(self.kernel, "kernel", _parity.KERNELS)
         n_bins = check_int(self.n_bins, "n_bins", 1)
@@ -335,6 +346,7 @@ class GroupCalibrator:
 
         Raises ValueError for a group not seen in fit.
         """
+        score, group = align_index(score=score, group=group).values()
         s = _as_float(score, "score")
         if group is not None:
             check_same_length(score=s, group=as_1d(group, "group"))
@@ -596,6 +608,9 @@ def check_composite_parity(
     >>> check_composite_parity(s, y, g, [[1, 1], [1, 3]], grid=10, random_state=0).passed
     True
     """
+    scores, outcomes, group, cluster = align_index(
+        scores=scores, outcomes=outcomes, group=group, cluster=cluster
+    ).values()
     S = MultiObjectiveCalibrator._matrix(scores, "scores")
     Y = MultiObjectiveCalibrator._matrix(outcomes, "outcomes", S.shape[1])
     W = np.atleast_2d(np.asarray(weights, dtype=np.float64))
@@ -732,6 +747,7 @@ def fair_thresholds(
     >>> res.thresholds.round(1)  # group 1 needs a higher score for the same outcome
     array([0.5, 0.6])
     """
+    y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
     check_choice(weighting, "weighting", _parity.WEIGHTINGS)
     grid_n = check_int(grid, "grid", 3)
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
@@ -806,7 +822,7 @@ def fair_thresholds(
     elif reference is not None:
         index = {_key(g): k for k, g in enumerate(labels)}
         if _key(reference) not in index:
-            raise ValueError(f"reference {reference!r} is not a group label")
+            raise ValueError(f"reference {show_value(reference)} is not a group label")
         v = float(at_t[index[_key(reference)]])
     else:
         v = float((at_t * n_g).sum() / n_g.sum())
@@ -871,6 +887,7 @@ def ece(y, score, *, n_bins: int = 15, binning: str = "equal_mass", p: float = 2
     >>> round(ece([0, 1, 0, 1], [0.2, 0.4, 0.6, 0.8], n_bins=2, binning="equal_width", p=1), 6)
     0.2
     """
+    y, score = align_index(y=y, score=score).values()
     yv, s = _prep_xy(y, score)
     B = check_int(n_bins, "n_bins", 1)
     check_choice(binning, "binning", ("equal_mass", "equal_width"))
@@ -915,6 +932,7 @@ def msce(y, score, *, p: float = 2, return_bins: bool = False):
     >>> round(val, 4)  # gaps 0.15, 0.15, 0.45
     0.2872
     """
+    y, score = align_index(y=y, score=score).values()
     yv, s = _prep_xy(y, score)
     if not (isinstance(p, numbers.Real) and p >= 1):
         raise ValueError(f"p must be a number >= 1, got {p!r}")
@@ -970,6 +988,7 @@ def tce_nadaraya_watson(
     >>> round(bbc_true_tce(2, 2, 0.5, 1.0), 3), round(tce_nadaraya_watson(y, s), 3)
     (0.102, 0.104)
     """
+    y, score, cluster = align_index(y=y, score=score, cluster=cluster).values()
     check_choice(at, "at", ("observations", "quantiles"))
     yv, s = _prep_xy(y, score)
     cal = GroupCalibrator(
@@ -1044,6 +1063,7 @@ def calibration_error(
     >>> res.value.round(2)
     array([0.01, 0.18])
     """
+    y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
     check_choice(estimator, "estimator", ERROR_ESTIMATORS)
     yv, s = _prep_xy(y, score)
     if group is None:
@@ -1144,6 +1164,7 @@ def delta_pcc(y, score, group, threshold: float, *, cluster=None, calibrator=Non
     >>> delta_pcc(y, s, g, 0.5).value.round(1)  # group 1 under-scored by 0.1
     array([0. , 0.1])
     """
+    y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be a number, got {threshold!r}")
     s, f, codes, labels, cal = _calibrated(y, score, group, cluster, calibrator)
@@ -1193,6 +1214,9 @@ def delta_rc(y, score, group, query, *, cluster=None, calibrator=None) -> Impact
     >>> bool(res.value[1] > 0.3 > -0.3 > res.value[0])
     True
     """
+    y, score, group, query, cluster = align_index(
+        y=y, score=score, group=group, query=query, cluster=cluster
+    ).values()
     s, f, codes, labels, cal = _calibrated(y, score, group, cluster, calibrator)
     qcodes, _ = as_groups(query, "query", min_groups=1)
     check_same_length(score=s, query=qcodes)

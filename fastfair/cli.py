@@ -200,7 +200,7 @@ def run_audit(
     groups = GroupCodes(codes, labels)
     sizes = np.bincount(codes, minlength=len(labels))
     if len(labels) < 2:
-        raise CLIError(f"group column {group!r} has a single group ({labels[0]!r})")
+        raise CLIError(f"group column {group!r} has a single group ({labels.tolist()[0]!r})")
     small = [(g, s) for g, s in zip(labels.tolist(), sizes.tolist()) if s < min_group_size]
     if small:
         g, s = small[0]

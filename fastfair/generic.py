@@ -42,11 +42,12 @@ from fastfair._results import format_table, format_value
 from fastfair._scipy import stats
 from fastfair._validation import (
     as_1d,
-    as_binary,
+    as_binary_pair,
     as_finite_float,
     as_groups,
+    as_weights,
     check_choice,
-    check_int,
+    check_resamples,
     check_same_length,
     resolve_columns,
 )
@@ -429,7 +430,7 @@ def _check_common(alternative, comparisons, adjust, n_permutations):
             "use 'holm' or 'bonferroni' here"
         )
     check_choice(adjust, "adjust", ADJUSTMENTS)
-    return check_int(n_permutations, "n_permutations", 1)
+    return check_resamples(n_permutations, "n_permutations", 1)
 
 
 def _safe_ratio(diff, var):
@@ -663,7 +664,7 @@ def permutation_test_rows(
     n_permutations = _check_common(alternative, comparisons, adjust, n_permutations)
     check_choice(method, "method", METHODS)
     check_choice(scheme, "scheme", ("full", "conditional"))
-    n_bootstrap = check_int(n_bootstrap, "n_bootstrap", 2)
+    n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 2)
     if method == "asymptotic" and mode == "none":
         raise ValueError("method='asymptotic' needs a studentized statistic")
     if method == "exact" and (
@@ -679,9 +680,7 @@ def permutation_test_rows(
     )
     weights = cols["sample_weight"]
     if weights is not None:
-        weights = as_finite_float(weights, "sample_weight")
-        if (weights < 0).any():
-            raise ValueError("sample_weight must be non-negative")
+        weights = as_weights(weights, "sample_weight")
     if row_metric:
         y = None if name == "mean_score" and cols["y_true"] is None else cols["y_true"]
         p = None if name == "mean_outcome" and cols["y_pred"] is None else cols["y_pred"]
@@ -1225,7 +1224,7 @@ def correlation_test(
     check_choice(alternative, "alternative", ALTERNATIVES)
     if not isinstance(studentize, (bool, np.bool_)):
         raise TypeError(f"studentize must be True or False, got {studentize!r}")
-    n_permutations = check_int(n_permutations, "n_permutations", 1)
+    n_permutations = check_resamples(n_permutations, "n_permutations", 1)
     xc = np.ascontiguousarray(xv - xv.mean())
     ec = np.ascontiguousarray(ev - ev.mean())
     sxx, see = float(xc @ xc), float(ec @ ec)
@@ -1349,7 +1348,7 @@ def basic_bootstrap_test(
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_choice(comparisons, "comparisons", ("reference", "all"))
     check_choice(adjust, "adjust", ADJUSTMENTS)
-    n_bootstrap = check_int(n_bootstrap, "n_bootstrap", 2)
+    n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 2)
     if not 0 < confidence_level < 1:
         raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
     cols = resolve_columns(
@@ -1363,8 +1362,7 @@ def basic_bootstrap_test(
             raise ValueError("equalized_odds combines two differences; test TPR and FPR")
         if cols["sample_weight"] is not None:
             raise ValueError("sample_weight with a confusion-matrix metric: pass a callable")
-        y = as_binary(cols["y_true"], "y_true", pos_label)
-        yhat = as_binary(cols["y_pred"], "y_pred", pos_label)
+        y, yhat = as_binary_pair(cols["y_true"], cols["y_pred"], pos_label)
         check_same_length(y_true=y, y_pred=yhat, group=cols["group"])
         codes, labels = as_groups(cols["group"], "group")
         cells = np.zeros((len(labels), 4))
@@ -1386,7 +1384,7 @@ def basic_bootstrap_test(
     else:
         weights = cols["sample_weight"]
         if weights is not None:
-            weights = as_finite_float(weights, "sample_weight")
+            weights = as_weights(weights, "sample_weight")
         if isinstance(metric, str):
             name = metric.lower()
             y = as_finite_float(cols["y_true"], "y_true") if name != "mean_score" else None

@@ -40,6 +40,7 @@ from fastfair._validation import (
     as_groups,
     check_choice,
     check_int,
+    check_resamples,
     check_same_length,
     resolve_columns,
 )
@@ -866,6 +867,26 @@ def _bh(pvalues: np.ndarray) -> np.ndarray:
     return out
 
 
+_ZERO_VARIANCE = 1e-12  # var * n_effective at or below this: outcomes constant near s
+
+
+def _studentizing_variance(est, se, n_eff):
+    """Variances that studentize the tests: se**2, except where a group's outcomes are
+    constant near the point (zero variance up to rounding: var * n_eff <= 1e-12). There the
+    estimate is shrunk by half a pseudo-observation, f~ = (f n_eff + 1/2) / (n_eff + 1), and
+    the variance is f~ (1 - f~) / n_eff, as in :func:`fastfair.permutation_test`. A
+    perfectly calibrated score then gives z ~ 0, not z = inf from a rounding difference
+    (1.0 vs 0.99999999), and all-positive against all-negative outcomes a large finite z.
+    Returns (variance, degenerate mask).
+    """
+    var = se * se
+    with np.errstate(invalid="ignore", divide="ignore"):
+        degenerate = np.isfinite(var) & (var * n_eff <= _ZERO_VARIANCE) & (n_eff > 0)
+        shrunk = (est * n_eff + 0.5) / (n_eff + 1.0)
+        floor = shrunk * (1.0 - shrunk) / n_eff
+    return np.where(degenerate, floor, var), degenerate
+
+
 def _wald(est, var):
     """Per-point statistic: z (two groups, first minus second) or Wald chi-square (K-1 df)."""
     if est.shape[0] == 2:
@@ -891,7 +912,7 @@ def _group_covariance(sums, est, g, points):
     return 0.5 * (cov + cov.T)
 
 
-def _multiplier_bootstrap(sums, est, points, n_bootstrap, key, n_threads):
+def _multiplier_bootstrap(sums, est, points, n_bootstrap, key, n_threads, floor=None):
     """Null draws of max_j W_j: Gaussian multipliers over clusters, in closed form.
 
     With xi_m ~ N(0, 1) independent over clusters, the multiplier-bootstrap estimate error
@@ -908,6 +929,9 @@ def _multiplier_bootstrap(sums, est, points, n_bootstrap, key, n_threads):
         vals, vecs = np.linalg.eigh(cov)
         roots[g] = vecs * np.sqrt(np.clip(vals, 0.0, None))[None, :]
         variance[g] = np.diag(cov)
+    if floor is not None:  # studentize degenerate points as the observed statistic does
+        degenerate, var = floor
+        variance = np.where(degenerate[:, points], var[:, points], variance)
     return _kernel_sums.max_wald_draws(
         np.ascontiguousarray(roots), variance, n_bootstrap, key, 0, n_threads
     ), variance
@@ -1094,6 +1118,15 @@ def predictive_parity_test(
     -------
     PredictiveParityResult
 
+    Notes
+    -----
+    Zero variance: where a group's outcomes are constant near a grid point (variance times
+    effective clusters at most 1e-12) the group is studentized with its estimate shrunk by
+    half a pseudo-observation, :math:`\tilde f = (f n + 1/2)/(n + 1)`, variance
+    :math:`\tilde f(1 - \tilde f)/n` (n effective clusters), here and in the bootstrap. A
+    perfectly calibrated score gets z near 0 (not inf from a rounding difference); constant
+    but different outcomes get a large finite z.
+
     Examples
     --------
     >>> import numpy as np
@@ -1111,7 +1144,7 @@ def predictive_parity_test(
     -0.09
     """
     check_choice(adjust, "adjust", ADJUSTMENTS)
-    n_bootstrap = check_int(n_bootstrap, "n_bootstrap", 0)
+    n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 0)
     if adjust == "maxT" and n_bootstrap == 0:
         raise ValueError("adjust='maxT' needs the bootstrap: n_bootstrap >= 1")
     prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=2)
@@ -1128,7 +1161,7 @@ def predictive_parity_test(
     )
     curve = fit.curve
     est, se = curve.estimate, curve.std_error
-    var = se * se
+    var, degenerate = _studentizing_variance(est, se, curve.n_effective)
     K, G = est.shape
     tested = np.isfinite(se).all(axis=0)
     stat = np.full(G, np.nan)
@@ -1147,9 +1180,14 @@ def predictive_parity_test(
     observed_max = float(np.max(sq[tested])) if tested.any() else np.nan
     if n_bootstrap > 0 and points.size:
         null, _ = _multiplier_bootstrap(
-            fit.sums, est, points, n_bootstrap, stream_key(random_state), n_threads
+            fit.sums,
+            est,
+            points,
+            n_bootstrap,
+            stream_key(random_state),
+            n_threads,
+            floor=(degenerate, var) if degenerate.any() else None,
         )
-        # Points with zero variance in every group but a difference are infinite: p = 0.
         boot_p = (1.0 + np.sum(null >= observed_max * (1 - 1e-12))) / (n_bootstrap + 1.0)
         if K == 2:
             critical = float(np.sqrt(np.quantile(null, confidence_level)))
@@ -1374,17 +1412,18 @@ def marginal_outcome_test(
     )
     c = fit.curve
     est, se = c.estimate[:, 0], c.std_error[:, 0]
+    var = _studentizing_variance(est, se, c.n_effective[:, 0])[0]
     K = len(prep.labels)
     diff = diff_se = ci = None
     if np.isfinite(se).all():
-        stat, sq = _wald(est[:, None], (se * se)[:, None])
+        stat, sq = _wald(est[:, None], var[:, None])
         stat, sq = float(stat[0]), float(sq[0])
         pvalue = float(asymptotic_pvalue(stat)) if K == 2 else float(stats.chi2.sf(sq, K - 1))
     else:
         stat = pvalue = float("nan")
     if K == 2:
         diff = float(est[0] - est[1])
-        diff_se = float(np.sqrt(se[0] ** 2 + se[1] ** 2))
+        diff_se = float(np.sqrt(var[0] + var[1]))
         zq = special.ndtri(0.5 + confidence_level / 2.0)
         ci = (diff - zq * diff_se, diff + zq * diff_se)
     return MarginalOutcomeResult(

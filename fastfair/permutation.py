@@ -12,6 +12,7 @@ variant of the paper stays available.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,14 +33,17 @@ from fastfair._random import stream_key
 from fastfair._results import format_table, format_value
 from fastfair._scipy import special
 from fastfair._validation import (
-    as_binary,
-    as_finite_float,
+    as_binary_pair,
     as_groups,
+    as_weights,
     check_choice,
-    check_int,
+    check_resamples,
     check_same_length,
     resolve_columns,
+    show_value,
 )
+
+_MAX_TOTAL_COUNT = 2**62  # all count sums of the exact and permutation kernels fit in int64
 
 __all__ = [
     "PermutationTestResult",
@@ -311,7 +315,7 @@ def permutation_test(
             return_null=return_null, random_state=random_state, n_jobs=n_jobs,
             n_bootstrap=n_bootstrap, vectorized=vectorized, progress=progress, scheme=scheme,
         )  # fmt: skip
-    y, yhat, weights, codes, labels = _coerce_rows(
+    y, yhat, weights, codes, labels, exponent = _coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
     )
     spec_metric = get_metric(metric)
@@ -331,7 +335,7 @@ def permutation_test(
     count_threads = threads_for(n_jobs, len(cell), 1_000_000)
     w, w2 = _counts.cell_sums(cell, codes, len(labels), weights, count_threads)
     rows = None if weights is None else (cell, weights, codes)
-    return _test_cells(
+    result = _test_cells(
         w,
         w2,
         labels,
@@ -351,6 +355,9 @@ def permutation_test(
         random_state,
         n_threads,
     )
+    if exponent:  # weighted denominators in the user's units (weights were rescaled)
+        result.group_denominators = np.ldexp(result.group_denominators, exponent)
+    return result
 
 
 def permutation_test_from_counts(
@@ -405,6 +412,11 @@ def permutation_test_from_counts(
         raise ValueError("counts must be non-negative integers")
     if (table < 0).any():
         raise ValueError("counts must be non-negative integers")
+    if sum(int(v) for v in table.ravel()) > _MAX_TOTAL_COUNT:
+        raise ValueError(
+            "counts sum to more than 2**62, beyond 64-bit integer arithmetic "
+            "(the permutation sums would overflow)"
+        )
     labels = np.arange(len(table)) if groups is None else np.asarray(groups)
     if labels.shape != (len(table),):
         raise ValueError(f"groups must have {len(table)} labels, got shape {labels.shape}")
@@ -462,28 +474,25 @@ def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=Non
     >>> counts.tolist(), groups.tolist()
     ([[1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]], ['a', 'b'])
     """
-    y, yhat, weights, codes, labels = _coerce_rows(
+    y, yhat, weights, codes, labels, exponent = _coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data, min_groups=1
     )
     w, _ = _counts.cell_sums((2 * y + yhat).astype(np.uint8), codes, len(labels), weights)
-    return w, labels
+    return (np.ldexp(w, exponent) if exponent else w), labels
 
 
 def _coerce_rows(y_true, y_pred, group, sample_weight, pos_label, data, min_groups=2):
     cols = resolve_columns(
         data, y_true=y_true, y_pred=y_pred, group=group, sample_weight=sample_weight
     )
-    y = as_binary(cols["y_true"], "y_true", pos_label)
-    yhat = as_binary(cols["y_pred"], "y_pred", pos_label)
-    weights = cols["sample_weight"]
+    y, yhat = as_binary_pair(cols["y_true"], cols["y_pred"], pos_label)
+    weights, exponent = cols["sample_weight"], 0
     if weights is not None:
-        weights = as_finite_float(weights, "sample_weight")
-        if (weights < 0).any():
-            raise ValueError("sample_weight must be non-negative")
+        weights, exponent = as_weights(weights, "sample_weight", return_exponent=True)
     raw_group = cols["group"]
     check_same_length(y_true=y, y_pred=yhat, group=raw_group, sample_weight=weights)
     codes, labels = as_groups(raw_group, "group", min_groups=min_groups)
-    return y, yhat, weights, codes, labels
+    return y, yhat, weights, codes, labels, exponent
 
 
 def _check_options(
@@ -503,7 +512,7 @@ def _check_options(
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_choice(comparisons, "comparisons", ("reference", "all"))
     check_choice(adjust, "adjust", ADJUSTMENTS)
-    n_permutations = check_int(n_permutations, "n_permutations", 1)
+    n_permutations = check_resamples(n_permutations, "n_permutations", 1)
     if not isinstance(studentize, (bool, np.bool_)):
         raise TypeError(f"studentize must be True or False, got {studentize!r}")
     if spec_metric.n_parts > 1 and alternative != "two-sided":
@@ -537,6 +546,13 @@ def _test_cells(
     weighted = rows is not None
     if weighted and method == "exact":
         raise ValueError("method='exact' needs unweighted data; use 'monte_carlo' with weights")
+    if not isinstance(mid_p, (bool, np.bool_)):
+        raise TypeError(f"mid_p must be True or False, got {mid_p!r}")
+    if mid_p and (method in ("monte_carlo", "asymptotic") or weighted):
+        raise ValueError(
+            "mid_p applies to exact p-values only, not to "
+            + ("weighted data (Monte Carlo)" if weighted else f"method={method!r}")
+        )
     pairs = _comparison_pairs(w.sum(axis=1), labels, reference, comparisons)
     _check_defined(spec_metric, w, labels, pairs)
     spec = spec_metric.spec(studentize, variance == "pooled")
@@ -589,6 +605,13 @@ def _test_cells(
         used.append(chosen)
 
     method_used = used[0] if len(set(used)) == 1 else "mixed"
+    if mid_p and method_used != "exact":
+        warnings.warn(
+            "mid_p applies to exact p-values only: comparisons too large to enumerate were "
+            "tested by Monte Carlo with ordinary p-values (the result has mid_p=False)",
+            stacklevel=3,
+        )
+        mid_p = False
     interval = None
     if method_used == "monte_carlo":
         interval = wilson_interval(mc_count, n_permutations)
@@ -659,7 +682,9 @@ def _comparison_pairs(sizes, labels, reference, comparisons) -> np.ndarray:
     else:
         matches = np.flatnonzero(labels == reference)
         if matches.size == 0:
-            raise ValueError(f"reference {reference!r} is not a group; groups: {labels.tolist()}")
+            raise ValueError(
+                f"reference {show_value(reference)} is not a group; groups: {labels.tolist()}"
+            )
         ref = int(matches[0])
     return np.array([(g, ref) for g in range(k) if g != ref], dtype=np.intp)
 

@@ -37,6 +37,7 @@ Conventions
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +47,15 @@ import numpy as np
 from fastfair import _counts
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
-from fastfair._validation import as_binary, as_groups, check_same_length
+from fastfair._validation import (
+    align_index,
+    as_binary,
+    as_binary_pair,
+    as_groups,
+    check_resamples,
+    check_same_length,
+    show_value,
+)
 from fastfair.auc import delong
 
 __all__ = [
@@ -260,23 +269,36 @@ def _check_alternative(alternative: Any) -> str:
     return alternative
 
 
-def _check_u_tol(u_tol: Any) -> float:
+def _check_u_tol(u_tol: Any, metric: str | None = None) -> float:
     try:
         v = float(u_tol)
     except (TypeError, ValueError):
         raise TypeError(f"u_tol must be a number; got {u_tol!r}") from None
     if not np.isfinite(v) or v < 0:
         raise ValueError(f"u_tol (the tolerated unfairness) must be finite and >= 0; got {v!r}")
+    if metric is not None and v >= 1:
+        raise ValueError(
+            f"u_tol (={v!r}) must be below 1: {metric} is a rate, so differences are below 1"
+        )
     return v
 
 
-def _check_tau(tau: Any, u_tol: float, *, strict: bool = True) -> np.ndarray:
+def _check_tau(
+    tau: Any, u_tol: float, *, strict: bool = True, metric: str | None = None
+) -> np.ndarray:
+    """tau as an array; finite, > u_tol when strict, and < 1 for a named metric (every
+    metric of the planner is a rate or an AUC, whose differences are below 1)."""
     try:
         t = np.asarray(tau, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(f"tau must be a number or an array of numbers; got {tau!r}") from None
     if not np.all(np.isfinite(t)):
         raise ValueError("tau must be finite")
+    if metric is not None and np.any(np.abs(t) >= 1):
+        bad = float(t.flat[int(np.flatnonzero(np.abs(t).ravel() >= 1)[0])])
+        raise ValueError(
+            f"tau (={bad!r}) must be below 1: {metric} is a rate, so differences are below 1"
+        )
     if strict and np.any(t <= u_tol):
         bad = float(t.flat[int(np.flatnonzero(t.ravel() <= u_tol)[0])])
         raise ValueError(
@@ -430,8 +452,17 @@ def _check_feasible(n_per_group: np.ndarray, population: np.ndarray | None) -> N
         )
 
 
+_MAX_UNITS = 2.0**62  # sample sizes are int64: refuse, rather than wrap, beyond this
+
+
 def _ceil(x: np.ndarray) -> np.ndarray:
-    return np.ceil(np.asarray(x) * (1.0 - 1e-12)).astype(np.int64)
+    x = np.asarray(x)
+    if not np.all(x <= _MAX_UNITS):  # also catches NaN
+        raise ValueError(
+            f"the sample size needed exceeds {_MAX_UNITS:.3g} units: tau - u_tol is too small "
+            "to detect with any audit"
+        )
+    return np.ceil(x * (1.0 - 1e-12)).astype(np.int64)
 
 
 # --------------------------------------------------------------------------------------------
@@ -698,8 +729,8 @@ def sample_size(
     """
     name, s2, rd = _sigma2_from_args(metric, rates, sigma2)
     k = s2.size
-    u_tol = _check_u_tol(u_tol)
-    t = _check_tau(tau, u_tol)
+    u_tol = _check_u_tol(u_tol, name)
+    t = _check_tau(tau, u_tol, metric=name)
     alpha = _check_open01(alpha, "alpha")
     power = _check_open01(power, "power")
     alternative = _check_alternative(alternative)
@@ -816,8 +847,8 @@ def power(
     """
     name, s2, rd = _sigma2_from_args(metric, rates, sigma2)
     k = s2.size
-    u_tol = _check_u_tol(u_tol)
-    t = _check_tau(tau, u_tol, strict=False)
+    u_tol = _check_u_tol(u_tol, name)
+    t = _check_tau(tau, u_tol, strict=False, metric=name)
     alpha = _check_open01(alpha, "alpha")
     alternative = _check_alternative(alternative)
     ref = _check_reference(reference, k)
@@ -882,6 +913,8 @@ def detectable_difference(
     Returns
     -------
     DetectableDifferenceResult
+        ``tau`` is ``inf``, with a warning, where no rate difference (below 1) reaches the
+        power with so few units.
 
     Examples
     --------
@@ -892,7 +925,7 @@ def detectable_difference(
     """
     name, s2, rd = _sigma2_from_args(metric, rates, sigma2)
     k = s2.size
-    u_tol = _check_u_tol(u_tol)
+    u_tol = _check_u_tol(u_tol, name)
     alpha = _check_open01(alpha, "alpha")
     power = _check_open01(power, "power")
     alternative = _check_alternative(alternative)
@@ -906,6 +939,13 @@ def detectable_difference(
     _check_feasible(npg, pop)
     se = _se_comparisons(s2, npg, ref, pop).max(axis=-1)
     t = u_tol + (z + zb) * se
+    if name is not None and np.any(t >= 1):
+        warnings.warn(
+            f"no difference of {name} (a rate: differences are below 1) is detectable at this "
+            "power with so few units; tau is inf there",
+            stacklevel=2,
+        )
+        t = np.where(t >= 1, np.inf, t)
     return DetectableDifferenceResult(
         metric=name,
         sigma2=s2,
@@ -1168,6 +1208,7 @@ def plan_from_data(
     >>> bool(lo < res.n < hi)
     True
     """
+    y_true, y_pred, group = align_index(y_true=y_true, y_pred=y_pred, group=group).values()
     name = _check_metric(metric)
     conf = _check_open01(confidence_level, "confidence_level")
     if not isinstance(n_resamples, int | np.integer) or n_resamples < 10:
@@ -1180,20 +1221,25 @@ def plan_from_data(
         yp = np.asarray(y_pred, dtype=float)
         if yp.ndim != 1 or not np.all(np.isfinite(yp)):
             raise ValueError("y_pred must be 1-d finite scores for metric='auc'")
-    else:
+    elif y_true is None:
         yp = np.asarray(as_binary(y_pred, "y_pred", pos_label), dtype=np.uint8)
     if y_true is None:
         if name != "selection_rate":
             raise ValueError(f"y_true is required for metric {name!r}")
         yt = np.zeros(yp.size, dtype=np.uint8)
-    else:
+    elif name == "auc":
         yt = np.asarray(as_binary(y_true, "y_true", pos_label), dtype=np.uint8)
+    else:
+        yt, yp = as_binary_pair(y_true, y_pred, pos_label)
     if reference is None:  # as in permutation_test: the group with the most rows
         ref = int(np.argmax(np.bincount(codes, minlength=k)))
     else:
         hits = np.flatnonzero(labels == reference)
         if hits.size == 0:
-            raise ValueError(f"reference {reference!r} is not a group label; labels: {labels}")
+            raise ValueError(
+                f"reference {show_value(reference)} is not a group label; "
+                f"labels: {labels.tolist()}"
+            )
         ref = int(hits[0])
     rng = np.random.default_rng(random_state)
     pilot_n = np.bincount(codes, minlength=k)
@@ -1499,8 +1545,7 @@ def simulate_power(
     if npg.shape != (2,) or not np.all(npg == np.round(npg)) or np.any(npg < 2):
         raise ValueError(f"n_per_group must be two integers >= 2; got {n_per_group!r}")
     npg = npg.astype(np.int64)
-    if not isinstance(n_sim, int | np.integer) or n_sim < 1:
-        raise ValueError(f"n_sim must be a positive integer; got {n_sim!r}")
+    n_sim = check_resamples(n_sim, "n_sim")
     if test not in ("permutation", "wald"):
         raise ValueError(f"test must be 'permutation' or 'wald'; got {test!r}")
     diff = float(vals[0] - vals[1])

@@ -20,13 +20,20 @@ from fastfair import _wasserstein
 from fastfair._parallel import effective_n_threads
 from fastfair._results import format_pvalue, format_table, format_value
 from fastfair._scipy import integrate, optimize, special, stats
-from fastfair._validation import as_binary, as_groups, check_choice, check_same_length
+from fastfair._validation import (
+    align_index,
+    as_binary,
+    as_groups,
+    check_choice,
+    check_same_length,
+)
 
 __all__ = ["FavorableDistribution", "WassersteinTestResult", "wasserstein_test"]
 
 CRITERIA = ("equal_opportunity", "equalized_odds")
 _CONVEX_LIMIT = 6.0 * math.sqrt(3.0)  # |c| above which the inner problem is non-convex
 _MAX_ITER = 300
+_MAX_NULL_MOVE = 4.0  # largest logit move of a null-size difference (level holds to ~4)
 
 
 @dataclass(repr=False)
@@ -233,6 +240,14 @@ def wasserstein_test(
     -------
     WassersteinTestResult
 
+    Raises
+    ------
+    ValueError
+        Also for a classifier saturated on the data: when undoing a difference of null
+        size would move some score by more than 4 on the logit scale, the linearization
+        behind the chi-square limit fails (theta explodes; a maximally unfair classifier got
+        p near 1). Test its thresholded predictions with :func:`fastfair.permutation_test`.
+
     Notes
     -----
     The inner minimum over z is found exactly: for :math:`|c| = |\gamma\lambda_i|
@@ -269,6 +284,7 @@ def wasserstein_test(
     >>> abs(mfd.constraint) < 1e-12, bool(np.isclose(mfd.transport_cost, unfair.distance))
     (True, True)
     """
+    X, y, a = align_index(X=X, y=y, a=a).values()
     X_arr = _as_features(X)
     n, d = X_arr.shape
     y01 = as_binary(y, "y", pos_label)
@@ -490,9 +506,34 @@ def _solve_part(u, idx, lam, n, b2, n_threads):
     if b2 == 0.0:  # constant classifier: always fair, nothing moves
         result.update(gamma=0.0, R=0.0, residual=0.0, iterations=0)
         return result
+    _check_not_saturated(dsig, cells, spread, m_scale, n, b2)
     gamma, value, residual, iterations = _maximize_dual(cells, c, m_scale, n, b2, n_threads)
     result.update(gamma=gamma, R=max(value, 0.0), residual=residual, iterations=iterations)
     return result
+
+
+def _check_not_saturated(dsig, cells, spread, m_scale, n, b2):
+    r"""Refuse a classifier too steep on these data for the chi-square limit law.
+
+    The limit law linearizes h around each sample. A difference of null size,
+    :math:`\mathrm{sd}(c) = \sqrt{\text{spread}/N}`, is undone by moving sample i's score
+    by about :math:`\Delta u_i = \mathrm{sd}(c)\, b_2 |\lambda_i| \sigma'(u_i) / M` (the
+    first Newton step of the dual). When the largest such move exceeds 1, the sigmoid's
+    curvature scale, the linearization (hence theta and the p-value) is meaningless: with
+    saturated scores (every :math:`\sigma'(u_i)` tiny or zero) theta explodes or becomes
+    NaN and a maximally unfair classifier would get p close to 1.
+    """
+    slope = max(abs(l_) * float(ds.max()) for ds, (_, l_) in zip(dsig, cells))
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        move = math.sqrt(spread / n) * b2 * slope / m_scale if m_scale > 0 else math.inf
+    if not move <= _MAX_NULL_MOVE:
+        raise ValueError(
+            "the classifier is saturated on these data (|beta'x + b| is large for almost "
+            f"every sample: a difference of null size moves scores by {move:.3g} on the "
+            "logit scale, beyond the sigmoid's linear range), so the test's chi-square limit "
+            "does not apply; test a less steep (e.g. regularized or calibrated) model, or "
+            "its thresholded predictions with permutation_test"
+        )
 
 
 def _maximize_dual(cells, c, m_scale, n, b2, n_threads):

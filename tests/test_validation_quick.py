@@ -24,3 +24,12 @@ def test_type1_error_quick():
     assert all(r[4] <= bound for r in default)
     text = module.format_rows(rows, n_sim, 99)
     assert "raw/full" in text and "conditional exact (default)" in text
+
+
+def test_wasserstein_steep_null_quick():
+    module = _load("wasserstein_steep_null")
+    rows = module.run(n=300, reps=30, seed=3, scales=(3.0, 300.0))
+    (_, rate, se, move_small), (_, _, _, move_large) = rows
+    assert rate <= 0.05 + 3 * se  # the level holds where the test is not refused
+    assert move_small < 4 < move_large  # and a saturated classifier would be refused
+    assert "median largest null move" in module.format_rows(rows, 300, 30, 3)
