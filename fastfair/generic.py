@@ -50,6 +50,7 @@ from fastfair._validation import (
     check_resamples,
     check_same_length,
     resolve_columns,
+    show_value,
 )
 from fastfair.permutation import PermutationTestResult, _comparison_pairs
 
@@ -464,8 +465,12 @@ class _PairEngine:
 
     def observed(self):
         a, b = self.labels
-        va = self.ev.values(self.rows_a[None], lambda i: f"the observed data of group {a!r}")
-        vb = self.ev.values(self.rows_b[None], lambda i: f"the observed data of group {b!r}")
+        va = self.ev.values(
+            self.rows_a[None], lambda i: f"the observed data of group {show_value(a)}"
+        )
+        vb = self.ev.values(
+            self.rows_b[None], lambda i: f"the observed data of group {show_value(b)}"
+        )
         return float(va[0]), float(vb[0])
 
     def permuted_differences(self, n_permutations, with_variance=False):
@@ -727,7 +732,9 @@ def permutation_test_rows(
     if mode == "welch":
         small = [labels[g] for g in np.unique(pairs) if sizes[g] < 2]
         if small:
-            raise ValueError(f"Welch studentization needs >= 2 rows per group; {small[0]!r}")
+            raise ValueError(
+                f"Welch studentization needs >= 2 rows per group; group {show_value(small[0])}"
+            )
     key = stream_key(random_state)
     per_pair = {
         "none": 2 * n_permutations,
@@ -904,7 +911,7 @@ def _mean_difference(
         if small:
             raise ValueError(
                 f"Welch studentization needs at least 2 rows in every group; group "
-                f"{small[0]!r} has {sizes[labels.tolist().index(small[0])]}"
+                f"{show_value(small[0])} has {sizes[labels.tolist().index(small[0])]}"
             )
     sums = np.bincount(codes, weights=values, minlength=len(labels))
     group_values = sums / sizes

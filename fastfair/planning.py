@@ -154,7 +154,7 @@ def _as_rate_dict(rates: Any) -> dict[str, np.ndarray]:
         if np.any(bad):
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                f"rates[{key!r}][{i}] = {arr[i]!r} is outside the open interval (0, 1); "
+                f"rates[{key!r}][{i}] = {show_value(arr[i])} is outside the open interval (0, 1); "
                 "planning needs every rate strictly between 0 and 1"
             )
         out[key] = arr
