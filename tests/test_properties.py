@@ -75,9 +75,19 @@ def rows(draw):
         elif target == "group" and group.dtype.kind == "f":
             group = group.copy()
             group[i] = bad
-    if draw(st.integers(0, 9)) == 0 and n > 1:  # one column of another length
-        score = score[:-1]
-    return dict(y=y, pred=pred, score=score, group=group, weights=weights, cluster=cluster)
+    columns = dict(y=y, pred=pred, score=score, group=group, weights=weights, cluster=cluster)
+    if draw(st.booleans()):  # pandas Series, some with their index in another order
+        import pandas as pd
+
+        for key in ("y", "score", "group"):
+            series = pd.Series(columns[key])
+            columns[key] = (
+                series.iloc[rng.permutation(len(series))] if rng.random() < 0.5 else series
+            )
+    if draw(st.integers(0, 4)) == 0 and n > 1:  # one column of another length
+        short = draw(st.sampled_from(sorted(k for k, v in columns.items() if v is not None)))
+        columns[short] = columns[short][: -draw(st.integers(1, n - 1))]
+    return columns
 
 
 def _y01(d):
@@ -222,6 +232,15 @@ def test_planning_fails_clearly_or_returns_finite_sizes(tau, rate, n):
         lambda: planning.sample_size("tpr", rates=rates, tau=tau),
         lambda: planning.power("tpr", rates=rates, tau=tau, n=n),
         lambda: planning.detectable_difference("tpr", rates=rates, n=n),
+        lambda: planning.simulate_power(
+            "tpr",
+            rates=rates,
+            n_per_group=[n, 50],
+            tau=tau,
+            n_sim=5,
+            n_permutations=19,
+            random_state=0,
+        ),
     ):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
