@@ -1,0 +1,104 @@
+"""End-to-end audit of a large synthetic log with the `fastfair audit` command line.
+
+Writes the log in chunks (never the whole table in memory): a binary label, a score with 4
+decimals, a group with 3 string values and a user id with n/10 users (each user in one
+group), as Parquet; then runs
+
+    fastfair audit LOG --label label --score score --group grp --cluster user
+
+in a child process and records wall time and the child's peak RSS (ru_maxrss), with the
+machine's load average, as a Markdown table row.
+
+    python benchmarks/large_audit.py --rows 1e6 1e7          # quick sizes
+    python benchmarks/large_audit.py --rows 1e8 --dir /tmp    # ~2 GB file, on a quiet machine
+
+Files go to --dir (default: the system temporary folder), never into the repository, and
+are reused when already there with the same size and seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+CHUNK = 1_000_000
+GROUPS = np.array(["group_a", "group_b", "group_c"])
+
+
+def write_log(path: str, n: int, seed: int = 0) -> None:
+    """The synthetic log, written chunk by chunk with a Parquet writer."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema(
+        [("label", pa.int8()), ("score", pa.float64()), ("grp", pa.string()), ("user", pa.int64())]
+    )
+    n_users = max(n // 10, 1)
+    rng = np.random.default_rng(seed)
+    tmp = path + ".partial"
+    with pq.ParquetWriter(tmp, schema) as writer:
+        for start in range(0, n, CHUNK):
+            m = min(CHUNK, n - start)
+            user = rng.integers(0, n_users, m)
+            g = user % 3
+            score = np.round(rng.beta(2, 3, m) + 0.03 * g, 4).clip(0, 1)
+            label = (rng.random(m) < score).astype(np.int8)
+            table = pa.table(
+                {"label": label, "score": score, "grp": GROUPS[g], "user": user}, schema=schema
+            )
+            writer.write_table(table)
+    os.replace(tmp, path)
+
+
+def run_audit(path: str, extra: list[str]) -> tuple[float, float, str]:
+    """(seconds, peak RSS in GiB of the child, last line of output) of one CLI audit."""
+    argv = [sys.executable, "-m", "fastfair", "audit", path, "--label", "label"]
+    argv += ["--score", "score", "--group", "grp", "--cluster", "user", "--quiet", *extra]
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"audit failed ({done.returncode}): {done.stderr.strip()}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20  # KiB -> GiB
+    return seconds, peak, done.stdout.strip().splitlines()[0]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", nargs="+", type=float, default=[1e6])
+    parser.add_argument("--dir", default=tempfile.gettempdir())
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--audit-args",
+        default="--permutations 999",
+        help="extra arguments for fastfair audit (quoted), default: %(default)s",
+    )
+    args = parser.parse_args(argv)
+    print("| rows | file size | write (s) | audit (s) | peak RSS (GiB) | load before | options |")
+    print("| ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    for rows in args.rows:
+        n = int(rows)
+        path = os.path.join(args.dir, f"fastfair_log_{n}_{args.seed}.parquet")
+        start = time.perf_counter()
+        if not os.path.exists(path):
+            write_log(path, n, args.seed)
+        written = time.perf_counter() - start
+        load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+        seconds, peak, _ = run_audit(path, args.audit_args.split())
+        size = os.path.getsize(path) / 2**20
+        print(
+            f"| {n:.0e} | {size:,.0f} MiB | {written:.1f} | {seconds:.1f} | {peak:.2f} | "
+            f"{load} | `{args.audit_args}` |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""Mergeable sufficient statistics: build them per batch or partition, add them, then test.
+
+Each object summarises some rows so that the test of the whole data needs only the sum of
+the summaries: ``ConfusionStats.from_arrays(batch_1) + ConfusionStats.from_arrays(batch_2)``
+equals ``ConfusionStats.from_arrays(both batches)``, and addition is associative and
+commutative, so batches may be merged in any order (a tree reduction on a cluster). The
+tests then run the same inference code as the in-memory functions.
+
+- :class:`ConfusionStats`: confusion counts (TN, FP, FN, TP) per group, or per intersection
+  of several group columns. ``.test()`` is :func:`fastfair.permutation_test_from_counts`,
+  identical to :func:`fastfair.permutation_test` on the rows (exact p-values and all).
+- :class:`ScoreStats`: per group, the counts of positives and negatives at each distinct
+  score. The Mann-Whitney AUC and the DeLong variance are exact functions of these counts,
+  so ``.delong()`` and ``.test()`` (the DeLong z-test) equal :func:`fastfair.delong` and
+  ``auc_test(method="delong")`` up to floating-point summation order (1e-12 relative).
+  Rounded scores (e.g. 4 decimals) keep the summary small; for continuous scores pass
+  ``resolution=h``: scores are binned to multiples of h, and the AUC of the binned form is
+  within ``auc_error_bound`` of the exact AUC (pairs sharing a bin count one half in the
+  summary, 0 or 1 in the data).
+- :class:`MeanStats`: count, sum and sum of squares of a value per group; the Welch
+  statistic and its normal p-value (``mean_difference_test(method="asymptotic")``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fastfair import _counts
+from fastfair._validation import (
+    as_binary,
+    as_finite_float,
+    as_groups,
+    check_same_length,
+)
+
+__all__ = ["ConfusionStats", "MeanStats", "ScoreStats"]
+
+
+def _merge_labels(a: np.ndarray, b: np.ndarray):
+    """Sorted union of two label arrays and where each input's labels go in it."""
+    if np.array_equal(a, b):
+        index = np.arange(len(a))
+        return a, index, index
+    try:
+        union = sorted(set(a.tolist()) | set(b.tolist()))
+    except TypeError as exc:
+        raise TypeError("group labels of the two summaries cannot be ordered together") from exc
+    labels = np.empty(len(union), dtype=object)
+    labels[:] = union
+    if a.dtype.kind != "O" and a.dtype == b.dtype:
+        labels = labels.astype(a.dtype)
+    position = {v: k for k, v in enumerate(union)}
+    ia = np.array([position[v] for v in a.tolist()], dtype=np.intp)
+    ib = np.array([position[v] for v in b.tolist()], dtype=np.intp)
+    return labels, ia, ib
+
+
+def _intersection_codes(groups, n: int):
+    """Codes and labels of one group column, or of the intersection of several."""
+    if len(groups) == 1:
+        return as_groups(groups[0], "group", min_groups=1)
+    codes = np.zeros(n, dtype=np.intp)
+    parts = []
+    for j, g in enumerate(groups):
+        c, labels = as_groups(g, f"group {j + 1}", min_groups=1)
+        check_same_length(first_group=codes, group=c)
+        codes = codes * len(labels) + c
+        parts.append(labels.tolist())
+    present, codes = np.unique(codes, return_inverse=True)
+    labels = np.empty(len(present), dtype=object)
+    for k, code in enumerate(present.tolist()):
+        combo = []
+        for part in reversed(parts):
+            code, r = divmod(code, len(part))
+            combo.append(part[r])
+        labels[k] = tuple(reversed(combo))
+    return codes.astype(np.intp).ravel(), labels
+
+
+@dataclass(frozen=True, eq=False)
+class ConfusionStats:
+    """Confusion counts per group: ``counts[k] = (TN, FP, FN, TP)`` of group ``labels[k]``.
+
+    With several group columns, the groups are their intersections and each label is a tuple.
+
+    Examples
+    --------
+    >>> from fastfair.stats import ConfusionStats
+    >>> a = ConfusionStats.from_arrays([1, 0, 1], [1, 0, 0], ["x", "y", "y"])
+    >>> b = ConfusionStats.from_arrays([1, 1], [1, 1], ["z", "x"])
+    >>> merged = a + b
+    >>> merged.labels.tolist(), merged.counts.tolist()
+    (['x', 'y', 'z'], [[0, 0, 0, 2], [1, 0, 1, 0], [0, 0, 0, 1]])
+    """
+
+    labels: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def from_arrays(cls, y_true, y_pred, *groups, pos_label=None) -> ConfusionStats:
+        """Counts of the rows given (one batch); `groups`: one or more group columns."""
+        if not groups:
+            raise TypeError("give at least one group column")
+        y = as_binary(y_true, "y_true", pos_label)
+        yhat = as_binary(y_pred, "y_pred", pos_label)
+        check_same_length(y_true=y, y_pred=yhat, group=groups[0])
+        codes, labels = _intersection_codes(groups, len(y))
+        check_same_length(y_true=y, group=codes)
+        cell = (2 * y + yhat).astype(np.uint8)
+        w, _ = _counts.cell_sums(cell, codes, len(labels), None)
+        return cls(labels, w.astype(np.int64))
+
+    def __add__(self, other: ConfusionStats) -> ConfusionStats:
+        if not isinstance(other, ConfusionStats):
+            return NotImplemented
+        labels, ia, ib = _merge_labels(self.labels, other.labels)
+        counts = np.zeros((len(labels), 4), dtype=np.int64)
+        np.add.at(counts, ia, self.counts)
+        np.add.at(counts, ib, other.counts)
+        return ConfusionStats(labels, counts)
+
+    def test(self, **options):
+        """:func:`fastfair.permutation_test_from_counts` on these counts."""
+        from fastfair.permutation import permutation_test_from_counts
+
+        groups = self.labels
+        if groups.dtype.kind == "O" and groups.size and isinstance(groups[0], tuple):
+            groups = np.array([" & ".join(map(str, g)) for g in groups.tolist()], dtype=object)
+        return permutation_test_from_counts(self.counts, groups=groups, **options)
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreStats:
+    """Counts of negatives and positives at each distinct score, per group.
+
+    ``counts[k, 0, v]`` and ``counts[k, 1, v]`` are the negatives and positives of group
+    ``labels[k]`` with score ``values[v]``. With ``resolution=h``, ``values`` are the bins
+    ``floor(score / h) * h`` and the AUC is summarised, exact to within `auc_error_bound`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import fastfair
+    >>> from fastfair.stats import ScoreStats
+    >>> rng = np.random.default_rng(0)
+    >>> y, g = rng.integers(0, 2, 400), rng.integers(0, 2, 400)
+    >>> s = np.round(0.3 * y + 0.7 * rng.random(400), 2)
+    >>> stats = ScoreStats.from_arrays(y[:150], s[:150], g[:150]) + ScoreStats.from_arrays(
+    ...     y[150:], s[150:], g[150:])
+    >>> np.allclose(stats.delong().auc, fastfair.delong(y, s, g).auc, rtol=1e-12)
+    True
+    """
+
+    labels: np.ndarray
+    values: np.ndarray
+    counts: np.ndarray
+    resolution: float | None = None
+
+    @classmethod
+    def from_arrays(
+        cls, y_true, y_score, group, *, resolution: float | None = None, pos_label=None
+    ) -> ScoreStats:
+        y = as_binary(y_true, "y_true", pos_label)
+        score = as_finite_float(y_score, "y_score")
+        check_same_length(y_true=y, y_score=score, group=group)
+        codes, labels = as_groups(group, "group", min_groups=1)
+        if resolution is not None:
+            if not resolution > 0:
+                raise ValueError(f"resolution must be positive, got {resolution!r}")
+            score = np.floor(score / resolution) * resolution
+        values, where = np.unique(score, return_inverse=True)
+        cell = (codes * 2 + y) * len(values) + where.ravel()
+        counts = np.bincount(cell, minlength=len(labels) * 2 * len(values))
+        counts = counts.reshape(len(labels), 2, len(values)).astype(np.int64)
+        return cls(labels, values, counts, resolution)
+
+    def __add__(self, other: ScoreStats) -> ScoreStats:
+        if not isinstance(other, ScoreStats):
+            return NotImplemented
+        if self.resolution != other.resolution:
+            raise ValueError("cannot add summaries binned at different resolutions")
+        labels, ia, ib = _merge_labels(self.labels, other.labels)
+        values = np.union1d(self.values, other.values)
+        va = np.searchsorted(values, self.values)
+        vb = np.searchsorted(values, other.values)
+        counts = np.zeros((len(labels), 2, len(values)), dtype=np.int64)
+        counts[np.ix_(ia, [0, 1], va)] += self.counts
+        counts[np.ix_(ib, [0, 1], vb)] += other.counts
+        return ScoreStats(labels, values, counts, self.resolution)
+
+    @property
+    def auc_error_bound(self) -> np.ndarray:
+        """Per group, the largest possible |AUC of this summary - AUC of the rows|.
+
+        Zero for unbinned scores. Binned: a positive and a negative in the same bin count one
+        half here and 0 or 1 in the data, so the error is at most
+        sum_v pos_v neg_v / (2 n_pos n_neg).
+        """
+        if self.resolution is None:
+            return np.zeros(len(self.labels))
+        neg, pos = self.counts[:, 0, :], self.counts[:, 1, :]
+        n0, n1 = neg.sum(axis=1), pos.sum(axis=1)
+        return (neg * pos).sum(axis=1) / (2.0 * n0 * n1)
+
+    def delong(self):
+        """Per-group AUC and DeLong variance: :class:`fastfair.auc.DeLongResult`.
+
+        With P_v, N_v the positives and negatives at score v: a positive at v outranks
+        V10 = (N_{<v} + N_v/2)/n_neg of the negatives, a negative at v is outranked by
+        V01 = (P_{>v} + P_v/2)/n_pos of the positives; AUC is the mean of V10 (and of V01),
+        s10 and s01 their sample variances, variance = s10/n_pos + s01/n_neg (DeLong 1988).
+        """
+        from fastfair.auc import DeLongResult, _check_defined
+
+        neg = self.counts[:, 0, :].astype(np.float64)
+        pos = self.counts[:, 1, :].astype(np.float64)
+        n0, n1 = neg.sum(axis=1), pos.sum(axis=1)
+        tot = np.column_stack([n0, n1]).astype(np.int64)
+        _check_defined(tot, self.labels, range(len(self.labels)))
+        below = np.cumsum(neg, axis=1) - neg
+        above = n1[:, None] - np.cumsum(pos, axis=1)
+        v10 = (below + neg / 2.0) / n0[:, None]
+        v01 = (above + pos / 2.0) / n1[:, None]
+        auc = (pos * v10).sum(axis=1) / n1
+        s10 = np.where(n1 > 1, (pos * (v10 - auc[:, None]) ** 2).sum(axis=1) / (n1 - 1), 0.0)
+        s01 = np.where(n0 > 1, (neg * (v01 - auc[:, None]) ** 2).sum(axis=1) / (n0 - 1), 0.0)
+        return DeLongResult(
+            groups=self.labels,
+            auc=auc,
+            variance=s10 / n1 + s01 / n0,
+            s10=s10,
+            s01=s01,
+            n_pos=tot[:, 1].copy(),
+            n_neg=tot[:, 0].copy(),
+        )
+
+    def test(
+        self,
+        *,
+        alternative: str = "two-sided",
+        reference=None,
+        comparisons: str = "reference",
+        adjust: str = "holm",
+        confidence_level: float = 0.95,
+    ):
+        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows."""
+        from fastfair._pvalues import ALTERNATIVES, adjust_pvalues, asymptotic_pvalue
+        from fastfair._scipy import special
+        from fastfair._validation import check_choice
+        from fastfair.auc import AUCTestResult
+        from fastfair.permutation import _comparison_pairs
+
+        check_choice(alternative, "alternative", ALTERNATIVES)
+        check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+        d = self.delong()
+        auc, var = d.auc, d.variance
+        sizes = d.n_pos + d.n_neg
+        pairs = _comparison_pairs(sizes, self.labels, reference, comparisons)
+        a, b = pairs[:, 0], pairs[:, 1]
+        difference = auc[a] - auc[b]
+        se_diff = np.sqrt(var[a] + var[b])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            statistic = np.where(se_diff > 0, difference / se_diff, 0.0)
+        pvalues = np.array([asymptotic_pvalue(t, alternative) for t in statistic])
+        z = special.ndtri(0.5 + confidence_level / 2.0)
+        se = np.sqrt(var)
+        single = len(pairs) == 1
+
+        def pick(x):
+            return float(x[0]) if single else x
+
+        return AUCTestResult(
+            statistic=pick(statistic),
+            pvalue=pick(pvalues),
+            difference=pick(difference),
+            difference_interval=(pick(difference - z * se_diff), pick(difference + z * se_diff)),
+            groups=self.labels,
+            group_auc=auc,
+            group_variance=var,
+            group_interval=(np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0)),
+            group_n_pos=d.n_pos,
+            group_n_neg=d.n_neg,
+            comparisons=[(self.labels[i], self.labels[j]) for i, j in pairs],
+            method="delong",
+            scheme=None,
+            studentize=True,
+            alternative=alternative,
+            confidence_level=float(confidence_level),
+            pvalue_adjusted=None if single else adjust_pvalues(pvalues, adjust),
+            adjust=None if single else adjust,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class MeanStats:
+    """Count, sum and sum of squares of a value per group (the Welch statistic's inputs).
+
+    Sums of squares are taken about a fixed shift (the first batch's first value) so that
+    the variance does not suffer cancellation when the mean is large.
+    """
+
+    labels: np.ndarray
+    n: np.ndarray
+    total: np.ndarray
+    squares: np.ndarray
+    shift: float
+
+    @classmethod
+    def from_arrays(cls, values, group, *, shift: float | None = None) -> MeanStats:
+        x = as_finite_float(values, "values")
+        check_same_length(values=x, group=group)
+        codes, labels = as_groups(group, "group", min_groups=1)
+        shift = float(x[0]) if shift is None else float(shift)
+        d = x - shift
+        n = np.bincount(codes, minlength=len(labels)).astype(np.int64)
+        total = np.bincount(codes, weights=d, minlength=len(labels))
+        squares = np.bincount(codes, weights=d * d, minlength=len(labels))
+        return cls(labels, n, total, squares, shift)
+
+    def __add__(self, other: MeanStats) -> MeanStats:
+        if not isinstance(other, MeanStats):
+            return NotImplemented
+        labels, ia, ib = _merge_labels(self.labels, other.labels)
+        delta = other.shift - self.shift  # re-centre other's sums on self's shift
+        o_total = other.total + other.n * delta
+        o_squares = other.squares + 2 * delta * other.total + other.n * delta * delta
+        n = np.zeros(len(labels), dtype=np.int64)
+        total, squares = np.zeros(len(labels)), np.zeros(len(labels))
+        for idx, (nn, t, q) in (
+            (ia, (self.n, self.total, self.squares)),
+            (ib, (other.n, o_total, o_squares)),
+        ):
+            np.add.at(n, idx, nn)
+            np.add.at(total, idx, t)
+            np.add.at(squares, idx, q)
+        return MeanStats(labels, n, total, squares, self.shift)
+
+    @property
+    def mean(self) -> np.ndarray:
+        return self.shift + self.total / self.n
+
+    @property
+    def variance(self) -> np.ndarray:
+        """Sample variance (ddof=1) of each group."""
+        centred = self.squares - self.total**2 / self.n
+        return centred / (self.n - 1)
+
+    def welch(self, a, b) -> tuple[float, float]:
+        """(difference of means, Welch statistic) of groups `a` minus `b` (labels)."""
+        index = {g: k for k, g in enumerate(self.labels.tolist())}
+        i, j = index[a], index[b]
+        diff = self.mean[i] - self.mean[j]
+        se = np.sqrt(self.variance[i] / self.n[i] + self.variance[j] / self.n[j])
+        return float(diff), float(diff / se) if se > 0 else 0.0

@@ -1,0 +1,88 @@
+"""fastfair.dask on a real dask.distributed LocalCluster with two worker processes."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+import fastfair  # noqa: E402
+import fastfair.dask as fdask  # noqa: E402
+import fastfair.stats  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def frame():
+    rng = np.random.default_rng(11)
+    n = 6000
+    g = rng.choice(["north", "south", "east"], n)
+    y = rng.integers(0, 2, n)
+    score = np.round(np.clip(0.25 * y + 0.7 * rng.random(n) + 0.05 * (g == "east"), 0, 1), 4)
+    return pd.DataFrame({"y": y, "pred": (score > 0.5).astype(int), "score": score, "grp": g})
+
+
+def test_workers_are_processes(client):
+    assert len(client.scheduler_info()["workers"]) == 2
+
+
+@pytest.mark.parametrize("method", ["exact", "monte_carlo"])
+def test_permutation_test_identical_on_the_cluster(client, frame, method):
+    df = dd.from_pandas(frame, npartitions=5)
+    for metric in ("tpr", "fpr", "selection_rate", "equalized_odds"):
+        a = fdask.permutation_test(
+            df, "y", "pred", "grp", metric=metric, method=method, random_state=4,
+            n_permutations=999,
+        )  # fmt: skip
+        b = fastfair.permutation_test(
+            frame.y, frame.pred, frame.grp, metric=metric, method=method, random_state=4,
+            n_permutations=999,
+        )  # fmt: skip
+        np.testing.assert_array_equal(a.pvalue, b.pvalue)
+        np.testing.assert_array_equal(a.statistic, b.statistic)
+        np.testing.assert_array_equal(a.group_denominators, b.group_denominators)
+        assert a.groups.tolist() == b.groups.tolist()
+
+
+def test_auc_on_the_cluster(client, frame):
+    df = dd.from_pandas(frame, npartitions=4)
+    a = fdask.auc_test(df, "y", "score", "grp")
+    b = fastfair.auc_test(frame.y, frame.score, frame.grp, method="delong")
+    np.testing.assert_allclose(a.statistic, b.statistic, rtol=1e-12)
+    np.testing.assert_allclose(a.pvalue, b.pvalue, rtol=1e-12)
+    np.testing.assert_array_equal(a.group_n_pos, b.group_n_pos)
+    d = fdask.delong(df, "y", "score", "grp")
+    np.testing.assert_allclose(
+        d.variance, fastfair.delong(frame.y, frame.score, frame.grp).variance, rtol=1e-12
+    )
+
+
+def test_intersections_on_the_cluster(client, frame):
+    frame = frame.assign(sex=np.where(np.arange(len(frame)) % 3 == 0, "f", "m"))
+    stats = fdask.confusion_stats(dd.from_pandas(frame, npartitions=3), "y", "pred", "grp", "sex")
+    local = fastfair.stats.ConfusionStats.from_arrays(frame.y, frame.pred, frame.grp, frame.sex)
+    assert stats.labels.tolist() == local.labels.tolist()
+    np.testing.assert_array_equal(stats.counts, local.counts)
+
+
+def test_errors_name_the_partition(client, frame):
+    bad = frame.copy()
+    bad.loc[4500, "y"] = 2
+    with pytest.raises(ValueError, match=r"partition 3: y_true must be binary"):
+        fdask.permutation_test(dd.from_pandas(bad, npartitions=4), "y", "pred", "grp")
+    bad = frame.astype({"grp": object})
+    bad.loc[10, "grp"] = None
+    with pytest.raises(ValueError, match=r"partition 0: group contains missing"):
+        fdask.permutation_test(dd.from_pandas(bad, npartitions=4), "y", "pred", "grp")
+    with pytest.raises(ValueError, match="no column 'label'"):
+        fdask.permutation_test(dd.from_pandas(frame, npartitions=2), "label", "pred", "grp")

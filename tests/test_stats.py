@@ -1,0 +1,140 @@
+"""Mergeable sufficient statistics: merging batches equals summarising all rows, and the
+tests on the merged summaries equal the in-memory tests."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import fastfair
+from fastfair.generic import mean_difference_test
+from fastfair.stats import ConfusionStats, MeanStats, ScoreStats
+
+
+def _data(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    g = rng.choice(np.array(["north", "south", "east"], dtype=object), n)
+    y = rng.integers(0, 2, n)
+    score = np.round(np.clip(0.25 * y + 0.7 * rng.random(n) + 0.05 * (g == "east"), 0, 1), 3)
+    pred = (score > 0.5).astype(int)
+    sex = rng.choice(np.array(["f", "m"], dtype=object), n)
+    return y, pred, score, g, sex
+
+
+def _batches(n, sizes, *arrays):
+    edges = np.cumsum([0, *sizes])
+    assert edges[-1] == n
+    return [[a[lo:hi] for a in arrays] for lo, hi in itertools.pairwise(edges)]
+
+
+@pytest.mark.parametrize("method", ["exact", "monte_carlo", "asymptotic"])
+def test_confusion_merged_equals_rows(method):
+    y, pred, _, g, _ = _data()
+    parts = [
+        ConfusionStats.from_arrays(*b) for b in _batches(3000, [700, 1, 1299, 1000], y, pred, g)
+    ]
+    merged = parts[3] + (parts[0] + parts[2]) + parts[1]  # any order, any grouping
+    for metric in ("tpr", "ppv", "equalized_odds"):
+        a = merged.test(metric=metric, method=method, random_state=3, n_permutations=999)
+        b = fastfair.permutation_test(
+            y, pred, g, metric=metric, method=method, random_state=3, n_permutations=999
+        )
+        assert a.groups.tolist() == b.groups.tolist()
+        np.testing.assert_array_equal(a.pvalue, b.pvalue)
+        np.testing.assert_array_equal(a.statistic, b.statistic)
+        np.testing.assert_array_equal(a.pvalue_adjusted, b.pvalue_adjusted)
+
+
+def test_batch_missing_a_group_merges_by_label():
+    a = ConfusionStats.from_arrays([1, 0], [1, 1], ["b", "c"])
+    b = ConfusionStats.from_arrays([0, 1, 1], [0, 0, 1], ["a", "c", "c"])
+    assert (a + b).labels.tolist() == ["a", "b", "c"]
+    assert (a + b).counts.tolist() == [[1, 0, 0, 0], [0, 0, 0, 1], [0, 1, 1, 1]]
+    assert (b + a).counts.tolist() == (a + b).counts.tolist()
+
+
+def test_intersection_counts_by_brute_force():
+    y, pred, _, g, sex = _data(500)
+    stats = ConfusionStats.from_arrays(y, pred, g, sex)
+    combos = sorted(set(zip(g.tolist(), sex.tolist())))
+    assert stats.labels.tolist() == combos
+    for k, (gg, ss) in enumerate(combos):
+        rows = (g == gg) & (sex == ss)
+        cells = 2 * y[rows] + pred[rows]
+        assert stats.counts[k].tolist() == np.bincount(cells, minlength=4).tolist()
+    res = stats.test(metric="selection_rate", method="asymptotic")
+    assert len(res.groups) == len(combos) and "east & f" in res.groups.tolist()
+
+
+def test_auc_summary_is_exact_for_bounded_scores():
+    y, _, score, g, _ = _data()
+    parts = [ScoreStats.from_arrays(*b) for b in _batches(3000, [1000, 1500, 500], y, score, g)]
+    merged = parts[2] + parts[0] + parts[1]
+    d, ref = merged.delong(), fastfair.delong(y, score, g)
+    np.testing.assert_allclose(d.auc, ref.auc, rtol=1e-12)
+    np.testing.assert_allclose(d.variance, ref.variance, rtol=1e-12)
+    np.testing.assert_allclose(d.s10, ref.s10, rtol=1e-12)
+    np.testing.assert_array_equal(d.n_pos, ref.n_pos)
+    a, b = merged.test(), fastfair.auc_test(y, score, g, method="delong")
+    np.testing.assert_allclose(a.statistic, b.statistic, rtol=1e-12)
+    np.testing.assert_allclose(a.pvalue, b.pvalue, rtol=1e-12)
+    np.testing.assert_allclose(a.pvalue_adjusted, b.pvalue_adjusted, rtol=1e-12)
+    np.testing.assert_allclose(a.difference_interval, b.difference_interval, rtol=1e-12)
+    assert a.comparisons == b.comparisons
+    assert merged.auc_error_bound.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_binned_auc_within_its_bound():
+    rng = np.random.default_rng(5)
+    n = 4000
+    y, g = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    score = rng.normal(0.6 * y, 1.0)  # continuous: every score distinct
+    exact = fastfair.delong(y, score, g).auc
+    for h in (0.5, 0.05, 0.005):
+        stats = ScoreStats.from_arrays(y, score, g, resolution=h)
+        error = np.abs(stats.delong().auc - exact)
+        bound = stats.auc_error_bound
+        assert (error <= bound + 1e-15).all()
+        assert bound.max() < {0.5: 0.1, 0.05: 0.012, 0.005: 0.0012}[h]
+    # the bound is attained when every tie in a bin breaks the same way
+    y2 = np.array([0, 1, 0, 1])
+    s2 = np.array([0.10, 0.11, 0.20, 0.21])
+    stats = ScoreStats.from_arrays(y2, s2, [0, 0, 0, 0], resolution=0.1)
+    gap = fastfair.delong(y2, s2).auc[0] - stats.delong().auc[0]
+    assert gap == pytest.approx(stats.auc_error_bound[0])
+
+
+@pytest.mark.parametrize("centre", [5.0, 1e6])
+def test_welch_from_merged_means(centre):
+    rng = np.random.default_rng(2)
+    v = rng.normal(centre, 2.0, 3000)
+    g = rng.integers(0, 3, 3000)
+    parts = [MeanStats.from_arrays(v[lo:hi], g[lo:hi]) for lo, hi in ((0, 1000), (1000, 3000))]
+    merged = parts[1] + parts[0]
+    res = mean_difference_test(v, g, method="asymptotic")
+    for (a, b), stat, diff in zip(res.comparisons, res.statistic, res.difference):
+        d, t = merged.welch(a, b)
+        # reference: exactly rounded sums (math.fsum), then the Welch formula
+        va, vb = v[g == a], v[g == b]
+        ma, mb = math.fsum(va) / len(va), math.fsum(vb) / len(vb)
+        sa = math.fsum((va - ma) ** 2) / (len(va) - 1)
+        sb = math.fsum((vb - mb) ** 2) / (len(vb) - 1)
+        want = (ma - mb) / math.sqrt(sa / len(va) + sb / len(vb))
+        assert t == pytest.approx(want, rel=1e-9 if centre > 100 else 1e-12)
+        if centre < 100:  # the in-memory test, at a modest centre (no cancellation there)
+            assert d == pytest.approx(diff, rel=1e-12) and t == pytest.approx(stat, rel=1e-12)
+    np.testing.assert_allclose(merged.variance, [v[g == k].var(ddof=1) for k in range(3)])
+
+
+def test_bad_merges():
+    with pytest.raises(ValueError, match="resolution"):
+        ScoreStats.from_arrays(
+            [0, 1], [0.1, 0.2], [0, 0], resolution=0.1
+        ) + ScoreStats.from_arrays([0, 1], [0.1, 0.2], [0, 0])
+    with pytest.raises(TypeError, match="cannot be ordered"):
+        ConfusionStats.from_arrays([0, 1], [0, 1], ["a", "a"]) + ConfusionStats.from_arrays(
+            [0, 1], [0, 1], [1, 1]
+        )
+    with pytest.raises(ValueError, match="group contains missing"):
+        ConfusionStats.from_arrays([0, 1], [0, 1], ["a", None])
