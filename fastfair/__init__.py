@@ -52,6 +52,7 @@ from fastfair.planning import (
     sample_size,
     simulate_power,
 )
+from fastfair.sweep import ThresholdSweepResult, threshold_sweep
 from fastfair.wasserstein import (
     FavorableDistribution,
     WassersteinTestResult,
@@ -77,6 +78,7 @@ __all__ = [
     "PermutationTestResult",
     "PredictiveParityResult",
     "SparseGridWarning",
+    "ThresholdSweepResult",
     "WassersteinTestResult",
     "__version__",
     "auc_test",
@@ -105,5 +107,6 @@ __all__ = [
     "simulate",
     "simulate_power",
     "tce_nadaraya_watson",
+    "threshold_sweep",
     "wasserstein_test",
 ]

@@ -1,0 +1,571 @@
+r"""Fairness across thresholds: permutation tests of outcome rates at every threshold.
+
+A score s becomes a decision at a threshold t: predicted positive when :math:`s \ge t`
+(the one convention of fastfair). The permutation-test paper (DiCiccio et al., KDD 2020,
+Sec. 5.1, Figure 2) varies t from 0 to 1 and, at each t, compares the equalized-odds
+distances (TPR and FPR gaps between two groups) with the 95th percentile of their
+permutation distribution. :func:`threshold_sweep` does this for every threshold at once:
+
+- the scores are sorted once and each group's confusion counts at every threshold are running
+  sums from the top score down (compiled, ``fastfair._sweep``);
+- each threshold is tested on its counts exactly as :func:`fastfair.permutation_test` tests
+  them (conditional scheme, pooled studentization: exact under equal rates), by the same
+  count-level machinery;
+- joint permutations of group labels, one per random stream, give at every threshold the
+  statistic of the same permuted data (sequential hypergeometric draws over the score bins:
+  O(1) per threshold and permutation), hence the single-step max-T adjustment over thresholds
+  and a simultaneous band.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass
+
+import numpy as np
+
+from fastfair import _counts, _sweep
+from fastfair._metrics import ALL, NEGATIVES, POSITIVES, get_metric
+from fastfair._parallel import effective_n_threads, threads_for
+from fastfair._pvalues import ALTERNATIVES, _oriented, _tolerance, monte_carlo_pvalue
+from fastfair._random import stream_key
+from fastfair._results import format_table, format_value
+from fastfair._validation import (
+    as_binary,
+    as_finite_float,
+    as_groups,
+    check_choice,
+    check_int,
+    check_same_length,
+    resolve_columns,
+)
+from fastfair.permutation import _check_defined, _comparison_pairs, _exact_pair
+
+__all__ = ["ThresholdSweepResult", "html_section", "threshold_sweep"]
+
+SWEEP_METHODS = ("exact", "monte_carlo")
+#: Label strata whose rows exchange group labels, by denominator of the rate (bit y set).
+_STRATUM = {POSITIVES: 2, NEGATIVES: 1, ALL: 3}
+
+
+@dataclass(repr=False)
+class ThresholdSweepResult:
+    """Result of :func:`threshold_sweep`.
+
+    Arrays have shape (n_metrics, n_thresholds), in the order of `metrics` and `thresholds`.
+
+    Attributes
+    ----------
+    thresholds : ndarray
+        Ascending thresholds t; a row is predicted positive when score >= t.
+    metrics : tuple of str
+        Rates tested.
+    comparison : tuple
+        (group, reference): differences are group minus reference.
+    group_values : ndarray of shape (n_metrics, n_thresholds, 2)
+        Rate of the group and of the reference at each threshold.
+    difference, statistic : ndarray
+        Observed rate gap and its pooled studentized statistic.
+    standard_error : ndarray
+        Pooled standard error of the gap, :math:`\\sqrt{p(1-p)(1/n_A + 1/n_B)}`.
+    pvalue : ndarray
+        Per-threshold p-value, not adjusted for multiplicity (exact, or Monte Carlo).
+    critical_value : ndarray
+        Per-threshold critical value on the scale of the gap (the paper's 95th percentile of
+        the permutation distribution for alpha = 0.05): the test at threshold t rejects when
+        the gap exceeds it (two-sided: ``abs(difference) > critical_value``).
+    pvalue_adjusted : ndarray
+        Single-step max-T p-values over the thresholds of each metric (Westfall-Young).
+    band : ndarray
+        Simultaneous critical value on the scale of the gap: the gaps lie inside
+        ``[-band, band]`` at every threshold at once with probability 1 - alpha when the
+        groups' score distributions are equal within the rate's denominator.
+    max_critical : ndarray of shape (n_metrics,)
+        (1 - alpha) quantile of the largest studentized statistic over thresholds.
+    alpha, alternative, method, n_permutations
+        Options of the sweep.
+    null_maxima : ndarray of shape (n_metrics, n_permutations)
+        Largest oriented statistic over thresholds in each joint permutation.
+    """
+
+    thresholds: np.ndarray
+    metrics: tuple
+    comparison: tuple
+    group_values: np.ndarray
+    difference: np.ndarray
+    statistic: np.ndarray
+    standard_error: np.ndarray
+    pvalue: np.ndarray
+    critical_value: np.ndarray
+    pvalue_adjusted: np.ndarray
+    band: np.ndarray
+    max_critical: np.ndarray
+    alpha: float
+    alternative: str
+    method: str
+    n_permutations: int
+    null_maxima: np.ndarray
+
+    @property
+    def reject(self) -> np.ndarray:
+        """Thresholds where the per-threshold test rejects at `alpha` (no adjustment)."""
+        return self.pvalue <= self.alpha
+
+    @property
+    def reject_simultaneous(self) -> np.ndarray:
+        """Thresholds where the max-T adjusted test rejects at `alpha` (family-wise)."""
+        return self.pvalue_adjusted <= self.alpha
+
+    def to_frame(self):
+        """One row per (metric, threshold) as a pandas DataFrame (needs pandas)."""
+        import pandas as pd
+
+        m, k = self.difference.shape
+        a, b = (str(g) for g in self.comparison)
+        return pd.DataFrame(
+            {
+                "metric": np.repeat(np.array(self.metrics, dtype=object), k),
+                "threshold": np.tile(self.thresholds, m),
+                f"value {a}": self.group_values[..., 0].ravel(),
+                f"value {b}": self.group_values[..., 1].ravel(),
+                "difference": self.difference.ravel(),
+                "standard_error": self.standard_error.ravel(),
+                "statistic": self.statistic.ravel(),
+                "pvalue": self.pvalue.ravel(),
+                "critical_value": self.critical_value.ravel(),
+                "pvalue_adjusted": self.pvalue_adjusted.ravel(),
+                "band": self.band.ravel(),
+            }
+        )
+
+    def plot(self, axes=None):
+        """The paper's Figure 2: each metric's gap against its permutation critical values.
+
+        One panel per metric: the gap (absolute for a two-sided test) at each threshold, the
+        per-threshold critical value (the 1 - alpha percentile of the permutation
+        distribution) and the simultaneous max-T band. Needs matplotlib; returns the axes.
+        """
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("plot() needs matplotlib: pip install matplotlib") from exc
+        if axes is None:
+            _, axes = plt.subplots(
+                1, len(self.metrics), figsize=(4.5 * len(self.metrics), 3.6), squeeze=False
+            )
+            axes = axes[0]
+        axes = np.atleast_1d(axes)
+        if len(axes) != len(self.metrics):
+            raise ValueError(f"axes must hold {len(self.metrics)} axes, got {len(axes)}")
+        gap = np.abs(self.difference) if self.alternative == "two-sided" else self.difference
+        sign = -1.0 if self.alternative == "less" else 1.0
+        level = f"{100 * (1 - self.alpha):g}"
+        a, b = (str(g) for g in self.comparison)
+        for m, (ax, name) in enumerate(zip(axes, self.metrics)):
+            ax.plot(self.thresholds, gap[m], color="C0", label=f"{name} gap ({a} - {b})")
+            ax.plot(
+                self.thresholds,
+                sign * self.critical_value[m],
+                color="C1",
+                label=f"{level}th percentile of the permutations",
+            )
+            ax.plot(
+                self.thresholds,
+                sign * self.band[m],
+                color="C1",
+                linestyle="--",
+                label=f"simultaneous {level}% band (max-T)",
+            )
+            flagged = self.reject_simultaneous[m]
+            if flagged.any():
+                ax.plot(
+                    self.thresholds[flagged], gap[m][flagged], "k.", label="adjusted p <= alpha"
+                )
+            ax.set_xlabel("threshold (score >= t is positive)")
+            ax.set_ylabel(f"|{name} difference|" if self.alternative == "two-sided" else name)
+            ax.set_title(name)
+            ax.legend(fontsize="small")
+        return axes
+
+    def __repr__(self) -> str:
+        a, b = self.comparison
+        t = self.thresholds
+        head = (
+            f"ThresholdSweepResult({a!r} - {b!r}, {len(t)} thresholds in "
+            f"[{format_value(t[0])}, {format_value(t[-1])}], score >= t is positive;\n"
+            f"  method={self.method!r}, n_permutations={self.n_permutations}, "
+            f"alpha={self.alpha:g}, alternative={self.alternative!r})"
+        )
+        rows = []
+        for m, name in enumerate(self.metrics):
+            oriented = _oriented(self.statistic[m], self.statistic[m], self.alternative)[0]
+            k = int(np.argmax(oriented))
+            rows.append(
+                [
+                    name,
+                    t[k],
+                    self.difference[m, k],
+                    self.statistic[m, k],
+                    self.pvalue[m, k],
+                    self.pvalue_adjusted[m, k],
+                    int(self.reject[m].sum()),
+                    int(self.reject_simultaneous[m].sum()),
+                    self.max_critical[m],
+                ]
+            )
+        headers = ["metric", "at t", "gap", "T", "pvalue", "max-T p", "rejected", "max-T rej."]
+        headers.append("max-T crit.")
+        note = "  at t: threshold of the most extreme T; rejected: count of p <= alpha"
+        note += " (raw, max-T)"
+        return "\n".join([head, format_table(headers, rows), note])
+
+
+def threshold_sweep(
+    y_true,
+    score,
+    group,
+    *,
+    metrics=("tpr", "fpr"),
+    thresholds=100,
+    method: str = "exact",
+    n_permutations: int = 999,
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    reference=None,
+    pos_label=None,
+    data=None,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> ThresholdSweepResult:
+    r"""Test a rate gap between two groups at every threshold of a score.
+
+    At each threshold t (predicted positive when :math:`s \ge t`) the gap of a rate
+    :math:`M = \text{num}/\text{den}` between the group and the reference is tested as
+    :func:`fastfair.permutation_test` tests it (its defaults): the pooled studentized
+    difference :math:`T = (M_A - M_B)/\sqrt{p(1-p)(1/\text{den}_A + 1/\text{den}_B)}`,
+    permuted among the rows of the denominator (positives for TPR/FNR, negatives for
+    FPR/TNR, all rows for selection rate and accuracy): exact under equal rates. The
+    per-threshold p-values equal a loop of ``permutation_test(y_true, score >= t, group)``.
+
+    Across thresholds the sweep adds a single-step max-T adjustment (Westfall & Young
+    1993): joint permutations of the group labels give, for each permutation, the largest
+    :math:`|T|` over all thresholds; its 1 - alpha quantile :math:`c` gives adjusted
+    p-values and the simultaneous band :math:`\pm c\,\mathrm{SE}(t)` of the gap. Max-T
+    rather than Bonferroni or Holm because neighbouring thresholds share almost all their
+    rows: max-T uses that dependence (its band is not much wider than one threshold's critical
+    value, however many thresholds), while Bonferroni over 1,000 thresholds would divide alpha
+    by 1,000. Studentized rather than raw gaps, so that thresholds where the gap is
+    naturally small (extreme t) weigh as much as central ones and the band follows
+    :math:`\mathrm{SE}(t)`. Under the complete null (equal score distributions of the two
+    groups within the denominator rows) the permutation is exact, so the family-wise error
+    of the band is at most alpha up to Monte-Carlo error (checked by simulation in
+    validation/sweep_familywise.py); a threshold with unequal rates among equal ones is
+    covered asymptotically only.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (bool, 0/1, or two values with `pos_label`), or a column of `data`.
+    score : array-like of shape (n,)
+        Finite scores, or a column of `data`.
+    group : array-like of shape (n,)
+        Exactly two groups, or a column of `data`.
+    metrics : sequence of str
+        Rates whose denominator does not depend on the threshold: ``"tpr"`` (``"recall"``),
+        ``"fnr"``, ``"fpr"``, ``"tnr"``, ``"selection_rate"``, ``"accuracy"``,
+        ``"error_rate"``. Default TPR and FPR: the two equalized-odds distances of the paper.
+    thresholds : int or array-like
+        An int k: k thresholds at evenly spaced quantiles of the scores (observed score
+        values; duplicates dropped). Or the thresholds themselves (distinct, any order;
+        returned ascending).
+    method : {"exact", "monte_carlo"}
+        Per-threshold p-values and critical values from the exact permutation distribution
+        of the counts (default) or from the joint permutations. The max-T adjustment always
+        uses the `n_permutations` joint permutations.
+    n_permutations : int
+        Joint permutations (the paper uses 1,000).
+    alpha : float
+        Level of the critical values, the band and `reject`.
+    alternative : {"two-sided", "greater", "less"}
+        ``"greater"``: the group's rate exceeds the reference's.
+    reference : label, optional
+        The group the other is compared with (default: the group with more rows).
+    pos_label : optional
+        Positive label of `y_true` when it is not bool or 0/1.
+    data : pandas.DataFrame or mapping, optional
+        When given, `y_true`, `score` and `group` may be column names.
+    random_state : None, int, numpy.random.Generator or SeedSequence
+        Seed of the joint permutations (metric m uses random stream m).
+    n_jobs : int, optional
+        Threads for the permutations; results do not depend on it.
+
+    Returns
+    -------
+    ThresholdSweepResult
+
+    Notes
+    -----
+    Cost: one sort of the scores, one pass over the rows, then O(1) per threshold and
+    permutation. Exact per-threshold p-values add the enumeration of a 1-D hypergeometric
+    distribution per threshold (about :math:`\sqrt{n}` support points). Under the
+    conditional scheme the pooled variance is the same in every permutation, so the
+    studentized test and the test of the raw gap agree at each threshold, and the critical
+    value of :math:`T` times :math:`\mathrm{SE}(t)` is the critical value of the gap. A
+    threshold at which a rate is 0 or 1 in both groups (t above or below every score in
+    the denominator) has a zero gap, statistic 0 and p-value 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import fastfair
+    >>> rng = np.random.default_rng(1)
+    >>> group = rng.choice(["a", "b"], 4000)
+    >>> y = rng.random(4000) < 0.4
+    >>> score = rng.normal(1.0 * y + 0.3 * (y & (group == "b")), 1.0)
+    >>> res = fastfair.threshold_sweep(
+    ...     y, score, group, thresholds=np.linspace(-1, 2, 31), random_state=0)
+    >>> res.comparison, res.metrics
+    (('a', 'b'), ('tpr', 'fpr'))
+    >>> res  # group b's recall is higher at most thresholds; its FPR is not
+    ThresholdSweepResult('a' - 'b', 31 thresholds in [-1.0000, 2.0000], score >= t is positive;
+      method='exact', n_permutations=999, alpha=0.05, alternative='two-sided')
+      metric    at t      gap        T     pvalue  max-T p  rejected  max-T rej.  max-T crit.
+      tpr     1.6000  -0.1338  -5.6832  1.333e-08   0.0010        27          20       2.8934
+      fpr     0.7000   0.0307   1.7664     0.0855   0.5310         0           0       2.8339
+      at t: threshold of the most extreme T; rejected: count of p <= alpha (raw, max-T)
+    >>> k = 15  # threshold 0.5: the recall gap, its 95th percentile and simultaneous band
+    >>> print(res.thresholds[k], round(res.difference[0, k], 3),
+    ...       round(res.critical_value[0, k], 3), round(res.band[0, k], 3))
+    0.5 -0.094 0.044 0.064
+    """
+    cols = resolve_columns(data, y_true=y_true, score=score, group=group)
+    y = as_binary(cols["y_true"], "y_true", pos_label)
+    s = as_finite_float(cols["score"], "score")
+    codes, labels = as_groups(cols["group"], "group")
+    check_same_length(y_true=y, score=s, group=codes)
+    if len(labels) != 2:
+        raise ValueError(
+            f"threshold_sweep compares two groups; group has {len(labels)} "
+            f"({labels.tolist()[:5]}): select the rows of two groups"
+        )
+    specs = _check_metrics(metrics)
+    check_choice(method, "method", SWEEP_METHODS)
+    check_choice(alternative, "alternative", ALTERNATIVES)
+    n_permutations = check_int(n_permutations, "n_permutations", 1)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise ValueError(f"alpha must be a number in (0, 1), got {alpha!r}")
+    thr = _thresholds(thresholds, s)
+
+    sizes = np.bincount(codes, minlength=2)
+    pair = _comparison_pairs(sizes, labels, reference, "reference")[0]
+    pair_labels = labels[pair]
+    second = (codes == pair[1]).astype(np.uint8)  # 0: the group, 1: the reference
+    order = np.argsort(s, kind="stable")
+    code = (2 * second + y)[order]
+    above = _sweep.counts_above(s[order], code, thr, 4)
+    totals = np.bincount(2 * second + y, minlength=4).reshape(2, 2).astype(np.int64)
+    tables = _tables(above, totals)
+    n_thr = len(thr)
+    key = stream_key(random_state)
+    orient = {"two-sided": 0, "greater": 1, "less": -1}[alternative]
+    n_threads = threads_for(n_jobs, n_permutations * n_thr, 200_000)
+    effective_n_threads(n_jobs)  # validates n_jobs even when one thread is enough
+
+    shape = (len(specs), n_thr)
+    out = {k: np.empty(shape) for k in ("diff", "stat", "se", "p", "crit", "padj", "band")}
+    values = np.empty((*shape, 2))
+    max_crit = np.empty(len(specs))
+    null_maxima = np.empty((len(specs), n_permutations))
+    pair_codes = np.array([[0, 1]], dtype=np.intp)
+    for m, spec_metric in enumerate(specs):
+        _check_defined(spec_metric, tables[0].reshape(2, 4), pair_labels, pair_codes)
+        spec = spec_metric.spec(True, True)
+        observed = _counts.metric_statistics(tables, tables, spec, pair_codes)[:, 0]
+        num, den = spec_metric.rates(tables.reshape(n_thr, 2, 4))
+        rate = num[..., 0] / den[..., 0]
+        pooled = num[..., 0].sum(axis=1) / den[..., 0].sum(axis=1)
+        se = np.sqrt(pooled * (1 - pooled) * (1 / den[:, 0, 0] + 1 / den[:, 1, 0]))
+        maxima, null = _sweep.permute_sweep(
+            above,
+            totals,
+            _STRATUM[spec_metric.den_masks[0]],
+            spec,
+            orient,
+            n_permutations,
+            key,
+            m,
+            method == "monte_carlo",
+            n_threads,
+        )
+        if method == "exact":
+            strata = spec_metric.strata("conditional")
+            crit = np.empty(n_thr)
+            p = np.empty(n_thr)
+            for k in range(n_thr):
+                p[k], support, probs = _exact_pair(
+                    tables[k].reshape(2, 4).astype(np.int64),
+                    spec_metric,
+                    spec,
+                    strata,
+                    observed[k],
+                    alternative,
+                    False,
+                    want_null=True,
+                )
+                crit[k] = _exact_critical(_oriented(support, 0.0, alternative)[0], probs, alpha)
+        else:
+            p = monte_carlo_pvalue(null, observed, alternative)[0]
+            crit = _monte_carlo_critical(_oriented(null, 0.0, alternative)[0], alpha)
+        obs_o = _oriented(observed, observed, alternative)[0]
+        p_maxt = monte_carlo_pvalue(maxima[:, None], obs_o, "greater")[0]
+        c_max = _monte_carlo_critical(maxima[:, None], alpha)[0]
+        values[m] = rate
+        out["diff"][m] = rate[:, 0] - rate[:, 1]
+        out["stat"][m] = observed
+        out["se"][m] = se
+        out["p"][m] = p
+        out["crit"][m] = _gap_scale(crit, se)
+        out["padj"][m] = np.maximum(p_maxt, p)
+        out["band"][m] = np.maximum(_gap_scale(c_max, se), out["crit"][m])
+        max_crit[m] = c_max
+        null_maxima[m] = maxima
+    return ThresholdSweepResult(
+        thresholds=thr,
+        metrics=tuple(sm.name for sm in specs),
+        comparison=tuple(pair_labels.tolist()),
+        group_values=values,
+        difference=out["diff"],
+        statistic=out["stat"],
+        standard_error=out["se"],
+        pvalue=out["p"],
+        critical_value=out["crit"],
+        pvalue_adjusted=out["padj"],
+        band=out["band"],
+        max_critical=max_crit,
+        alpha=float(alpha),
+        alternative=alternative,
+        method=method,
+        n_permutations=n_permutations,
+        null_maxima=null_maxima,
+    )
+
+
+def _check_metrics(metrics):
+    if isinstance(metrics, str):
+        metrics = (metrics,)
+    specs = [get_metric(name) for name in metrics]
+    if not specs:
+        raise ValueError("metrics must name at least one rate")
+    for sm in specs:
+        if sm.n_parts != 1 or sm.den_masks[0] not in _STRATUM:
+            raise ValueError(
+                f"metric {sm.name!r} cannot be swept: its denominator changes with the threshold "
+                "or it has two parts; use 'tpr', 'fnr', 'fpr', 'tnr', 'selection_rate', "
+                "'accuracy' or 'error_rate' (equalized odds: metrics=('tpr', 'fpr'))"
+            )
+    if len({sm.name for sm in specs}) != len(specs):
+        raise ValueError(f"metrics must be distinct, got {list(metrics)}")
+    return specs
+
+
+def _thresholds(thresholds, s) -> np.ndarray:
+    if isinstance(thresholds, (int, np.integer)) and not isinstance(thresholds, bool):
+        k = check_int(int(thresholds), "thresholds", 1)
+        return np.unique(np.quantile(s, np.linspace(0.0, 1.0, k), method="inverted_cdf"))
+    thr = np.sort(as_finite_float(thresholds, "thresholds"))
+    if (np.diff(thr) == 0).any():
+        raise ValueError("thresholds must be distinct")
+    return thr
+
+
+def _tables(above, totals) -> np.ndarray:
+    """(K, 8) cell counts (TN, FP, FN, TP of the group, then of the reference)."""
+    tables = np.empty((len(above), 8), dtype=np.float64)
+    for g in range(2):
+        tables[:, 4 * g + 0] = totals[g, 0] - above[:, 2 * g]
+        tables[:, 4 * g + 1] = above[:, 2 * g]
+        tables[:, 4 * g + 2] = totals[g, 1] - above[:, 2 * g + 1]
+        tables[:, 4 * g + 3] = above[:, 2 * g + 1]
+    return tables
+
+
+def _exact_critical(values, probabilities, alpha) -> float:
+    """Largest support value v with P(V >= v) > alpha: the test rejects above it."""
+    order = np.argsort(values, kind="stable")
+    v, pr = values[order], probabilities[order]
+    tail = np.append(np.cumsum(pr[::-1])[::-1], 0.0)
+    first = np.searchsorted(v, v - _tolerance(v), side="left")
+    return float(v[tail[first] > alpha].max())
+
+
+def _monte_carlo_critical(null, alpha) -> np.ndarray:
+    """Per column of null (B, C): the value above which (1 + #{T_b >= t})/(1 + B) <= alpha.
+
+    It is the j-th largest permuted value, j the smallest integer with (1 + j)/(1 + B) >
+    alpha (ties do not change it); infinite when no statistic can reach alpha.
+    """
+    b = null.shape[0]
+    j = int(np.floor(alpha * (b + 1) - 1)) + 1
+    if j <= 0:
+        return np.full(null.shape[1], np.inf)
+    return np.sort(null, axis=0)[b - j]
+
+
+def _gap_scale(critical, se):
+    """Critical values of T as gaps: times the standard error (0 where the gap is always 0).
+
+    An infinite critical value (too few permutations to reach alpha) stays infinite.
+    """
+    return np.where(se > 0, np.asarray(critical, dtype=np.float64) * np.where(se > 0, se, 1), 0.0)
+
+
+def html_section(result: ThresholdSweepResult) -> str:
+    """HTML fragment of a sweep for the audit report: the Figure 2 plot and a summary.
+
+    The plot is an embedded PNG when matplotlib is installed; the table always appears.
+    """
+    a, b = (html.escape(str(g)) for g in result.comparison)
+    parts = [
+        "<h2>Fairness across thresholds</h2>",
+        f"<p>Rate gaps {a} &minus; {b} at {len(result.thresholds)} thresholds (score &ge; t "
+        f"is positive), with the {100 * (1 - result.alpha):g}th percentile of the "
+        "permutation distribution at each threshold and the simultaneous max-T band over "
+        f"thresholds ({result.n_permutations} joint permutations).</p>",
+        "<table><tr><th>metric</th><th>largest gap</th><th>at threshold</th>"
+        "<th>p-value</th><th>max-T adjusted</th><th>thresholds rejected</th>"
+        "<th>rejected (max-T)</th></tr>",
+    ]
+    for m, name in enumerate(result.metrics):
+        oriented = _oriented(result.statistic[m], result.statistic[m], result.alternative)[0]
+        k = int(np.argmax(oriented))
+        cells = [
+            format_value(result.difference[m, k]),
+            format_value(result.thresholds[k]),
+            format_value(result.pvalue[m, k]),
+            format_value(result.pvalue_adjusted[m, k]),
+            str(int(result.reject[m].sum())),
+            str(int(result.reject_simultaneous[m].sum())),
+        ]
+        parts.append(
+            f"<tr><td>{html.escape(name)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+        )
+    parts.append("</table>")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        parts.append("<p><em>The plot needs matplotlib.</em></p>")
+        return "\n".join(parts)
+    axes = result.plot()
+    fig = axes[0].figure
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    parts.append(f"<img alt='rate gaps across thresholds' src='data:image/png;base64,{data}'>")
+    return "\n".join(parts)

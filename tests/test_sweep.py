@@ -1,0 +1,235 @@
+"""threshold_sweep: per-threshold tests equal a loop of permutation_test; joint permutations."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import pathlib
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import fastfair
+from fastfair import _parallel, _sweep
+
+
+def grid_data(n=600, seed=0, shift=0.0):
+    """Scores on a 0.1 grid (ties at the thresholds), two groups of unequal size."""
+    rng = np.random.default_rng(seed)
+    group = np.where(rng.random(n) < 0.35, "b", "a")
+    y = rng.random(n) < np.where(group == "a", 0.3, 0.5)
+    score = np.clip(np.round(rng.normal(0.4 + 0.2 * y + shift * (group == "b"), 0.2), 1), 0, 1)
+    return y, score, group
+
+
+SWEPT = ("tpr", "fnr", "fpr", "tnr", "selection_rate", "accuracy", "error_rate")
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_exact_pvalues_equal_a_loop_of_permutation_test(alternative):
+    y, score, group = grid_data()
+    thresholds = np.round(np.arange(-0.1, 1.15, 0.1), 1)  # grid points: ties with scores
+    res = fastfair.threshold_sweep(
+        y, score, group, metrics=SWEPT, thresholds=thresholds, alternative=alternative,
+        n_permutations=50, random_state=0,
+    )  # fmt: skip
+    assert res.comparison == ("b", "a")  # reference: the larger group
+    for m, metric in enumerate(SWEPT):
+        for k, t in enumerate(res.thresholds):
+            ref = fastfair.permutation_test(
+                y, score >= t, group, metric=metric, alternative=alternative
+            )
+            assert ref.method == "exact"
+            assert res.pvalue[m, k] == ref.pvalue
+            assert res.statistic[m, k] == ref.statistic
+            assert res.difference[m, k] == ref.difference
+
+
+def test_counts_above_match_brute_force_with_ties():
+    y, score, group = grid_data(n=300, seed=3)
+    code = (2 * (group == "a") + y).astype(np.uint8)
+    thresholds = np.array([-1.0, 0.0, 0.3, 0.30000000000000004, 0.5, 1.0, 2.0])
+    order = np.argsort(score, kind="stable")
+    got = _sweep.counts_above(score[order], code[order], thresholds, 4)
+    want = [[np.sum((score >= t) & (code == c)) for c in range(4)] for t in thresholds]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_exact_critical_value_from_the_hypergeometric():
+    # TPR under the conditional scheme: the group's TP among all positives is
+    # Hypergeometric(P, TP, P_group); the gap is affine in it.
+    y, score, group = grid_data(n=500, seed=4)
+    t = 0.5
+    res = fastfair.threshold_sweep(y, score, group, metrics=["tpr"], thresholds=[t], alpha=0.05)
+    pos = y.astype(bool)
+    p_b, p_a = np.sum(pos & (group == "b")), np.sum(pos & (group == "a"))
+    tp = np.sum(pos & (score >= t))
+    x = np.arange(max(0, tp - p_a), min(tp, p_b) + 1)
+    gaps = np.abs(x / p_b - (tp - x) / p_a)
+    pmf = stats.hypergeom(p_a + p_b, tp, p_b).pmf(x)
+    tail = np.array([pmf[gaps >= g - 1e-12].sum() for g in gaps])
+    assert res.critical_value[0, 0] == pytest.approx(gaps[tail > 0.05].max(), rel=1e-9)
+    # and the per-threshold decision is "gap above the critical value"
+    assert res.reject[0, 0] == (abs(res.difference[0, 0]) > res.critical_value[0, 0] + 1e-12)
+
+
+@pytest.mark.parametrize("method", ["exact", "monte_carlo"])
+def test_reject_iff_gap_exceeds_critical_value(method):
+    y, score, group = grid_data(n=2000, seed=5, shift=0.08)
+    res = fastfair.threshold_sweep(
+        y, score, group, method=method, thresholds=np.linspace(0.05, 0.95, 10),
+        n_permutations=999, random_state=1,
+    )  # fmt: skip
+    gap = np.abs(res.difference)
+    assert res.reject.any() and not res.reject.all()
+    np.testing.assert_array_equal(res.reject, gap > res.critical_value * (1 + 1e-9))
+    np.testing.assert_array_equal(res.reject_simultaneous, gap > res.band * (1 + 1e-9))
+    assert (res.band >= res.critical_value).all()
+    assert (res.pvalue_adjusted >= res.pvalue).all()
+
+
+def test_monte_carlo_pvalues_agree_with_exact():
+    # Marginally, the joint permutations are the conditional permutation test at each
+    # threshold: with B = 20,000 the Monte-Carlo p-values are within 4 binomial SEs.
+    y, score, group = grid_data(n=400, seed=6, shift=0.05)
+    thr = np.linspace(0.15, 0.85, 8)
+    kw = dict(metrics=("tpr", "fpr", "selection_rate"), thresholds=thr, random_state=2)
+    exact = fastfair.threshold_sweep(y, score, group, **kw)
+    mc = fastfair.threshold_sweep(
+        y, score, group, method="monte_carlo", n_permutations=20000, **kw
+    )
+    se = np.sqrt(exact.pvalue * (1 - exact.pvalue) / 20000) + 1 / 20001
+    assert (np.abs(mc.pvalue - exact.pvalue) <= 4 * se).all()
+    assert np.abs(mc.pvalue - exact.pvalue).max() > 0  # not the same computation
+
+
+def test_joint_maxima_match_row_level_permutations():
+    # The max over thresholds of |T| when the group labels of the positives are shuffled
+    # (rows, not counts) and T, the pooled studentized TPR gap, is computed from scratch.
+    y, score, group = grid_data(n=300, seed=7)
+    thr = np.round(np.arange(0.1, 1.0, 0.1), 1)
+    b = 4000
+    res = fastfair.threshold_sweep(
+        y, score, group, metrics=["tpr"], thresholds=thr, n_permutations=b, random_state=3
+    )
+    rng = np.random.default_rng(0)
+    pos = np.flatnonzero(y)
+    labels = np.argsort(rng.random((b, pos.size)), axis=1)  # a permutation per row
+    is_b = (group[pos] == "b")[labels]  # (b, positives): permuted group labels
+    above = score[pos][None, :, None] >= thr[None, None, :]  # (1, positives, thresholds)
+    n_b, n_a = is_b.sum(axis=1)[0], (~is_b).sum(axis=1)[0]
+    tp_b = np.einsum("bp,opt->bt", is_b.astype(float), above.astype(float))
+    tp = above.sum(axis=1)[0]
+    p = tp / (n_a + n_b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (tp_b / n_b - (tp - tp_b) / n_a) / np.sqrt(p * (1 - p) * (1 / n_a + 1 / n_b))
+    brute = np.nan_to_num(np.abs(z)).max(axis=1)
+    for c in np.quantile(brute, [0.5, 0.9, 0.95]):
+        p1, p2 = np.mean(res.null_maxima[0] >= c - 1e-9), np.mean(brute >= c - 1e-9)
+        pooled = (p1 + p2) / 2
+        assert abs(p1 - p2) <= 4 * math.sqrt(2 * pooled * (1 - pooled) / b)
+
+
+def test_identical_for_any_thread_count():
+    y, score, group = grid_data(n=1000, seed=8)
+    kw = dict(method="monte_carlo", n_permutations=500, random_state=4, thresholds=40)
+    with _parallel.force_parallel():
+        one = fastfair.threshold_sweep(y, score, group, n_jobs=1, **kw)
+        for n_jobs in (2, 3):
+            other = fastfair.threshold_sweep(y, score, group, n_jobs=n_jobs, **kw)
+            np.testing.assert_array_equal(one.null_maxima, other.null_maxima)
+            np.testing.assert_array_equal(one.pvalue, other.pvalue)
+            np.testing.assert_array_equal(one.pvalue_adjusted, other.pvalue_adjusted)
+
+
+def test_degenerate_thresholds_have_zero_gap_and_pvalue_one():
+    y, score, group = grid_data(n=200, seed=9)
+    res = fastfair.threshold_sweep(y, score, group, thresholds=[-5.0, 5.0], n_permutations=99)
+    np.testing.assert_array_equal(res.difference, 0.0)
+    np.testing.assert_array_equal(res.statistic, 0.0)
+    np.testing.assert_array_equal(res.pvalue, 1.0)
+    np.testing.assert_array_equal(res.critical_value, 0.0)
+    assert not np.isnan(res.band).any()
+
+
+def test_default_thresholds_are_score_quantiles():
+    y, score, group = grid_data(n=500, seed=10)
+    res = fastfair.threshold_sweep(y, score, group, n_permutations=9)
+    np.testing.assert_array_equal(res.thresholds, np.unique(score))  # 100 quantiles of 11 values
+    res = fastfair.threshold_sweep(y, np.arange(500.0), group, thresholds=5, n_permutations=9)
+    np.testing.assert_array_equal(res.thresholds, [0.0, 124.0, 249.0, 374.0, 499.0])
+
+
+def test_power_twin_detects_a_shifted_group():
+    # The same data as test_reject_iff..., without a shift nothing is flagged family-wise;
+    # with a shift of the reference group's scores most central thresholds are.
+    y, score, group = grid_data(n=4000, seed=11)
+    null = fastfair.threshold_sweep(y, score, group, thresholds=np.linspace(0.1, 0.9, 9))
+    y, score, group = grid_data(n=4000, seed=11, shift=0.15)
+    alt = fastfair.threshold_sweep(y, score, group, thresholds=np.linspace(0.1, 0.9, 9))
+    assert not null.reject_simultaneous.any()
+    assert alt.reject_simultaneous.sum() >= 8
+
+
+def test_inputs_are_checked():
+    y, score, group = grid_data(n=100)
+    with pytest.raises(ValueError, match="two groups"):
+        fastfair.threshold_sweep(y, score, np.arange(100) % 3)
+    with pytest.raises(ValueError, match="denominator changes"):
+        fastfair.threshold_sweep(y, score, group, metrics=["ppv"])
+    with pytest.raises(ValueError, match="denominator changes"):
+        fastfair.threshold_sweep(y, score, group, metrics=["equalized_odds"])
+    with pytest.raises(ValueError, match="distinct"):
+        fastfair.threshold_sweep(y, score, group, thresholds=[0.5, 0.5])
+    with pytest.raises(ValueError, match="alpha"):
+        fastfair.threshold_sweep(y, score, group, alpha=1.5)
+    with pytest.raises(ValueError, match="method"):
+        fastfair.threshold_sweep(y, score, group, method="asymptotic")
+    with pytest.raises(ValueError, match="score contains NaN"):
+        fastfair.threshold_sweep(y, np.where(score > 0.5, np.nan, score), group)
+    with pytest.raises(ValueError, match="same length"):
+        fastfair.threshold_sweep(y[:-1], score, group)
+    with pytest.raises(ValueError, match="has no positives"):
+        fastfair.threshold_sweep(y & (group == "a"), score, group)
+
+
+def test_columns_repr_frame_and_report_section():
+    pd = pytest.importorskip("pandas")
+    y, score, group = grid_data(n=800, seed=12, shift=0.1)
+    df = pd.DataFrame({"label": y, "s": score, "g": group})
+    res = fastfair.threshold_sweep("label", "s", "g", data=df, thresholds=[0.3, 0.5, 0.7])
+    text = repr(res)
+    assert "ThresholdSweepResult('b' - 'a', 3 thresholds in [0.3000, 0.7000]" in text
+    lines = text.splitlines()
+    header = "metric at t gap T pvalue max-T p rejected max-T rej. max-T crit."
+    assert lines[2].split() == header.split()
+    assert lines[3].split()[0] == "tpr" and lines[4].split()[0] == "fpr"
+    frame = res.to_frame()
+    assert frame.shape == (6, 11)
+    np.testing.assert_array_equal(frame["pvalue"], res.pvalue.ravel())
+    section = fastfair.sweep.html_section(res)
+    assert "Fairness across thresholds" in section and section.count("<tr>") == 3
+    assert "data:image/png;base64," in section
+
+
+def test_familywise_error_quick():
+    # validation/sweep_familywise.py in quick mode (the full run is recorded in
+    # validation/results/sweep_familywise.txt): the band's family-wise error under the null
+    # is within 3 binomial SEs of alpha, while reading thresholds one by one is not, and
+    # the power twin flags TPR (shifted) but not FPR (unchanged).
+    path = pathlib.Path(__file__).resolve().parents[1] / "validation" / "sweep_familywise.py"
+    spec = importlib.util.spec_from_file_location("sweep_familywise", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    n_sim = 100
+    rows = module.run(n_sim=n_sim, n_permutations=99, seed=5, settings=[0, 2])
+    bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+    null = [r for r in rows if r[0] == "null"]
+    assert len(null) == 4
+    assert all(r[3] <= bound for r in null)
+    assert all(r[5] > bound for r in null)  # unadjusted: well above alpha
+    power = {(r[1], r[2]): r[3] for r in rows if r[0] == "power"}
+    assert power[(0, "tpr")] > 0.4 and power[(2, "tpr")] > 0.4
+    assert power[(0, "fpr")] <= bound
+    assert "max-T" in module.format_rows(rows, n_sim, 99)
