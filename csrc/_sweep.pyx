@@ -1,19 +1,21 @@
 """Threshold sweeps of outcome rates: counts at every threshold and joint permutations.
 
-Convention: a row is predicted positive at threshold t when score >= t. With the rows
-sorted by score once, the counts of rows with score >= t per (group, label) at ascending
-thresholds t_0 < ... < t_{K-1} are running sums from the top score down (one pass, O(n + K)).
+Convention: a row is predicted positive at threshold t when score >= t. Each row falls in
+one score bin between consecutive thresholds t_0 < ... < t_{K-1} (found by binary search,
+no sort of the rows); the counts of rows with score >= t_k per (group, label) are then
+running sums over the bins from the top threshold down, updated from one threshold to the
+next: one pass over the rows, O(K) for all thresholds.
 
 Permuting group labels among the rows of a stratum (positives, negatives, or all rows)
 leaves the pooled counts in every score bin [t_k, t_{k+1}) fixed; group A's counts in the
-bins are then sequential hypergeometric draws, so one permutation of all K
-thresholds jointly costs O(K): O(1) per threshold and permutation, whatever the number of
-rows. The same permutation is applied at every threshold, which is what a simultaneous
-(max-T) band over thresholds needs.
+bins are then sequential hypergeometric draws, so one permutation of all K thresholds
+jointly costs O(K): O(1) per threshold and permutation, whatever the number of rows. The
+same permutation is applied at every threshold, which is what a simultaneous (max-T) band
+over thresholds needs.
 """
 import numpy as np
 
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport parallel, prange, threadid
 from libc.math cimport fabs
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
@@ -24,27 +26,35 @@ from _core cimport (
 )
 
 
-def counts_above(const double[::1] sorted_score, const uint8_t[::1] sorted_code,
-                 const double[::1] thresholds, Py_ssize_t n_codes):
+def counts_above(const double[::1] score, const uint8_t[::1] code,
+                 const double[::1] thresholds, Py_ssize_t n_codes, int n_threads=1):
     """Rows of each code with score >= thresholds[k]: an (K, n_codes) int64 array.
 
-    sorted_score ascending with sorted_code (codes 0..n_codes-1) in the same order;
-    thresholds strictly ascending. One pass from the top score down.
+    thresholds strictly ascending; codes in 0..n_codes-1. Each thread counts its rows per
+    bin (the number of thresholds <= score, by binary search); integer counts, so the
+    result does not depend on n_threads. Then running sums from the top bin down.
     """
-    cdef Py_ssize_t n = sorted_score.shape[0], n_thresholds = thresholds.shape[0]
-    cdef Py_ssize_t i = n - 1, k, c
-    out = np.zeros((n_thresholds, n_codes), dtype=np.int64)
-    cdef int64_t[:, ::1] o = out
-    running = np.zeros(n_codes, dtype=np.int64)
-    cdef int64_t[::1] r = running
-    with nogil:
-        for k in range(n_thresholds - 1, -1, -1):
-            while i >= 0 and sorted_score[i] >= thresholds[k]:
-                r[sorted_code[i]] += 1
-                i -= 1
-            for c in range(n_codes):
-                o[k, c] = r[c]
-    return out
+    cdef Py_ssize_t n = score.shape[0], n_thr = thresholds.shape[0]
+    cdef Py_ssize_t i, lo, hi, mid
+    cdef int tid
+    partial = np.zeros((n_threads, n_thr + 1, n_codes), dtype=np.int64)
+    cdef int64_t[:, :, ::1] part = partial
+    cdef double s
+    with nogil, parallel(num_threads=n_threads):
+        tid = threadid()
+        for i in prange(n, schedule='static'):
+            s = score[i]
+            lo = 0
+            hi = n_thr
+            while lo < hi:  # lo = number of thresholds <= s
+                mid = (lo + hi) // 2
+                if thresholds[mid] <= s:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            part[tid, lo, code[i]] += 1
+    per_bin = partial.sum(axis=0)
+    return np.cumsum(per_bin[::-1], axis=0)[::-1][1:].copy()
 
 
 cdef inline int64_t _draw(ff_stream_t *stream, int64_t in_bin, int64_t pool,

@@ -6,15 +6,17 @@ Sec. 5.1, Figure 2) varies t from 0 to 1 and, at each t, compares the equalized-
 distances (TPR and FPR gaps between two groups) with the 95th percentile of their
 permutation distribution. :func:`threshold_sweep` does this for every threshold at once:
 
-- the scores are sorted once and each group's confusion counts at every threshold are running
-  sums from the top score down (compiled, ``fastfair._sweep``);
-- each threshold is tested on its counts exactly as :func:`fastfair.permutation_test` tests
-  them (conditional scheme, pooled studentization: exact under equal rates), by the same
-  count-level machinery;
+- one pass over the rows puts each in its score bin between consecutive thresholds; each
+  group's confusion counts at every threshold are then running sums over the bins, updated
+  threshold to threshold (compiled, ``fastfair._sweep``);
 - joint permutations of group labels, one per random stream, give at every threshold the
   statistic of the same permuted data (sequential hypergeometric draws over the score bins:
-  O(1) per threshold and permutation), hence the single-step max-T adjustment over thresholds
-  and a simultaneous band.
+  O(1) per threshold and permutation): the per-threshold tests (the paper's 1,000
+  permutations and 95th percentile), the single-step max-T adjustment over thresholds and a
+  simultaneous band;
+- or each threshold is tested on its counts exactly as :func:`fastfair.permutation_test`
+  tests them (conditional scheme, pooled studentization: exact under equal rates), by the
+  same count-level machinery (``method="exact"``).
 """
 
 from __future__ import annotations
@@ -229,7 +231,7 @@ def threshold_sweep(
     *,
     metrics=("tpr", "fpr"),
     thresholds=100,
-    method: str = "exact",
+    method: str = "monte_carlo",
     n_permutations: int = 999,
     alpha: float = 0.05,
     alternative: str = "two-sided",
@@ -246,8 +248,10 @@ def threshold_sweep(
     :func:`fastfair.permutation_test` tests it (its defaults): the pooled studentized
     difference :math:`T = (M_A - M_B)/\sqrt{p(1-p)(1/\text{den}_A + 1/\text{den}_B)}`,
     permuted among the rows of the denominator (positives for TPR/FNR, negatives for
-    FPR/TNR, all rows for selection rate and accuracy): exact under equal rates. The
-    per-threshold p-values equal a loop of ``permutation_test(y_true, score >= t, group)``.
+    FPR/TNR, all rows for selection rate and accuracy): exact under equal rates. With
+    ``method="exact"`` the per-threshold p-values equal a loop of
+    ``permutation_test(y_true, score >= t, group)``; by default they come from the same
+    joint permutations as the band (Monte Carlo, the paper's procedure).
 
     Across thresholds the sweep adds a single-step max-T adjustment (Westfall & Young
     1993): joint permutations of the group labels give, for each permutation, the largest
@@ -280,10 +284,13 @@ def threshold_sweep(
         An int k: k thresholds at evenly spaced quantiles of the scores (observed score
         values; duplicates dropped). Or the thresholds themselves (distinct, any order;
         returned ascending).
-    method : {"exact", "monte_carlo"}
-        Per-threshold p-values and critical values from the exact permutation distribution
-        of the counts (default) or from the joint permutations. The max-T adjustment always
-        uses the `n_permutations` joint permutations.
+    method : {"monte_carlo", "exact"}
+        Per-threshold p-values and critical values from the joint permutations (default:
+        one set of permutations serves every threshold and the band, O(1) per threshold
+        and permutation) or from the exact permutation distribution of each threshold's
+        counts (no Monte-Carlo error; costs one hypergeometric enumeration of about
+        :math:`\sqrt{n}` points per threshold). The max-T adjustment always uses the
+        `n_permutations` joint permutations.
     n_permutations : int
         Joint permutations (the paper uses 1,000).
     alpha : float
@@ -307,9 +314,9 @@ def threshold_sweep(
 
     Notes
     -----
-    Cost: one sort of the scores, one pass over the rows, then O(1) per threshold and
-    permutation. Exact per-threshold p-values add the enumeration of a 1-D hypergeometric
-    distribution per threshold (about :math:`\sqrt{n}` support points). Under the
+    Cost: one pass over the rows (a binary search among the thresholds per row; no sort),
+    then O(1) per threshold and permutation. Exact per-threshold p-values add the
+    enumeration of a 1-D hypergeometric distribution per threshold. Under the
     conditional scheme the pooled variance is the same in every permutation, so the
     studentized test and the test of the raw gap agree at each threshold, and the critical
     value of :math:`T` times :math:`\mathrm{SE}(t)` is the critical value of the gap. A
@@ -330,15 +337,19 @@ def threshold_sweep(
     (('a', 'b'), ('tpr', 'fpr'))
     >>> res  # group b's recall is higher at most thresholds; its FPR is not
     ThresholdSweepResult('a' - 'b', 31 thresholds in [-1.0000, 2.0000], score >= t is positive;
-      method='exact', n_permutations=999, alpha=0.05, alternative='two-sided')
-      metric    at t      gap        T     pvalue  max-T p  rejected  max-T rej.  max-T crit.
-      tpr     1.6000  -0.1338  -5.6832  1.333e-08   0.0010        27          20       2.8934
-      fpr     0.7000   0.0307   1.7664     0.0855   0.5310         0           0       2.8339
+      method='monte_carlo', n_permutations=999, alpha=0.05, alternative='two-sided')
+      metric    at t      gap        T  pvalue  max-T p  rejected  max-T rej.  max-T crit.
+      tpr     1.6000  -0.1338  -5.6832  0.0010   0.0010        27          20       2.8934
+      fpr     0.7000   0.0307   1.7664  0.0800   0.5310         0           0       2.8339
       at t: threshold of the most extreme T; rejected: count of p <= alpha (raw, max-T)
     >>> k = 15  # threshold 0.5: the recall gap, its 95th percentile and simultaneous band
     >>> print(res.thresholds[k], round(res.difference[0, k], 3),
     ...       round(res.critical_value[0, k], 3), round(res.band[0, k], 3))
     0.5 -0.094 0.044 0.064
+    >>> exact = fastfair.threshold_sweep(
+    ...     y, score, group, thresholds=np.linspace(-1, 2, 31), method="exact", random_state=0)
+    >>> exact.pvalue[:, k].round(5)  # equal to permutation_test(y, score >= 0.5, group)
+    array([3.0000e-05, 1.0232e-01])
     """
     cols = resolve_columns(data, y_true=y_true, score=score, group=group)
     y = as_binary(cols["y_true"], "y_true", pos_label)
@@ -362,10 +373,10 @@ def threshold_sweep(
     pair = _comparison_pairs(sizes, labels, reference, "reference")[0]
     pair_labels = labels[pair]
     second = (codes == pair[1]).astype(np.uint8)  # 0: the group, 1: the reference
-    order = np.argsort(s, kind="stable")
-    code = (2 * second + y)[order]
-    above = _sweep.counts_above(s[order], code, thr, 4)
-    totals = np.bincount(2 * second + y, minlength=4).reshape(2, 2).astype(np.int64)
+    code = (2 * second + y).astype(np.uint8)
+    count_threads = threads_for(n_jobs, len(s), 1_000_000)
+    above = _sweep.counts_above(s, code, thr, 4, count_threads)
+    totals = np.bincount(code, minlength=4).reshape(2, 2).astype(np.int64)
     tables = _tables(above, totals)
     n_thr = len(thr)
     key = stream_key(random_state)
@@ -510,7 +521,7 @@ def _monte_carlo_critical(null, alpha) -> np.ndarray:
     j = int(np.floor(alpha * (b + 1) - 1)) + 1
     if j <= 0:
         return np.full(null.shape[1], np.inf)
-    return np.sort(null, axis=0)[b - j]
+    return np.partition(null, b - j, axis=0)[b - j]
 
 
 def _gap_scale(critical, se):

@@ -32,7 +32,7 @@ def test_exact_pvalues_equal_a_loop_of_permutation_test(alternative):
     thresholds = np.round(np.arange(-0.1, 1.15, 0.1), 1)  # grid points: ties with scores
     res = fastfair.threshold_sweep(
         y, score, group, metrics=SWEPT, thresholds=thresholds, alternative=alternative,
-        n_permutations=50, random_state=0,
+        method="exact", n_permutations=50, random_state=0,
     )  # fmt: skip
     assert res.comparison == ("b", "a")  # reference: the larger group
     for m, metric in enumerate(SWEPT):
@@ -50,10 +50,11 @@ def test_counts_above_match_brute_force_with_ties():
     y, score, group = grid_data(n=300, seed=3)
     code = (2 * (group == "a") + y).astype(np.uint8)
     thresholds = np.array([-1.0, 0.0, 0.3, 0.30000000000000004, 0.5, 1.0, 2.0])
-    order = np.argsort(score, kind="stable")
-    got = _sweep.counts_above(score[order], code[order], thresholds, 4)
     want = [[np.sum((score >= t) & (code == c)) for c in range(4)] for t in thresholds]
-    np.testing.assert_array_equal(got, want)
+    for n_threads in (1, 2, 3):
+        with _parallel.force_parallel():
+            got = _sweep.counts_above(score, code, thresholds, 4, n_threads)
+        np.testing.assert_array_equal(got, want)
 
 
 def test_exact_critical_value_from_the_hypergeometric():
@@ -61,7 +62,9 @@ def test_exact_critical_value_from_the_hypergeometric():
     # Hypergeometric(P, TP, P_group); the gap is affine in it.
     y, score, group = grid_data(n=500, seed=4)
     t = 0.5
-    res = fastfair.threshold_sweep(y, score, group, metrics=["tpr"], thresholds=[t], alpha=0.05)
+    res = fastfair.threshold_sweep(
+        y, score, group, metrics=["tpr"], thresholds=[t], alpha=0.05, method="exact"
+    )
     pos = y.astype(bool)
     p_b, p_a = np.sum(pos & (group == "b")), np.sum(pos & (group == "a"))
     tp = np.sum(pos & (score >= t))
@@ -95,7 +98,7 @@ def test_monte_carlo_pvalues_agree_with_exact():
     y, score, group = grid_data(n=400, seed=6, shift=0.05)
     thr = np.linspace(0.15, 0.85, 8)
     kw = dict(metrics=("tpr", "fpr", "selection_rate"), thresholds=thr, random_state=2)
-    exact = fastfair.threshold_sweep(y, score, group, **kw)
+    exact = fastfair.threshold_sweep(y, score, group, method="exact", **kw)
     mc = fastfair.threshold_sweep(
         y, score, group, method="monte_carlo", n_permutations=20000, **kw
     )
