@@ -235,29 +235,9 @@ def run_audit(
             tests.append(dict(family="confusion", metric=metric, error=str(exc)))
             tick()
             continue
-        stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
-        values = res.group_values.reshape(len(res.groups), -1)
-        dens = res.group_denominators.reshape(len(res.groups), -1)
-        index = {g: k for k, g in enumerate(res.groups.tolist())}
-        for c, (a, b) in enumerate(res.comparisons):
-            row = dict(
-                family="confusion",
-                metric=metric,
-                group=a,
-                reference=b,
-                value_group=_num(values[index[a]]),
-                value_reference=_num(values[index[b]]),
-                difference=_num(values[index[a]] - values[index[b]]),
-                statistic=float(stats[c]),
-                pvalue=float(pvals[c]),
-                method=res.method,
-                scheme=res.scheme,
-                n_group=_num(dens[index[a]]),
-                n_reference=_num(dens[index[b]]),
-            )
-            tests.append(row)
-            if keep_nulls and len(res.comparisons) == 1:
-                nulls[metric] = (res.null_distribution, res.null_probabilities, res.statistic)
+        tests.extend(_confusion_rows(metric, res))
+        if keep_nulls and len(res.comparisons) == 1:
+            nulls[metric] = (res.null_distribution, res.null_probabilities, res.statistic)
         tick()
 
     if scores is not None and hasattr(fastfair, "auc_test"):
@@ -269,11 +249,7 @@ def run_audit(
         tests.extend(parity_rows)
         tick()
 
-    valid = [t for t in tests if "pvalue" in t]
-    adjusted = adjust_pvalues([t["pvalue"] for t in valid], "holm") if valid else []
-    for t, p_adj in zip(valid, adjusted):
-        t["pvalue_adjusted"] = float(p_adj)
-        t["verdict"] = "DIFFERENCE" if p_adj <= alpha else "no evidence"
+    _adjust(tests, alpha)
     positives = np.bincount(codes, weights=y, minlength=len(labels))
     selected = np.bincount(codes, weights=yhat, minlength=len(labels))
     groups_summary = [
@@ -302,9 +278,44 @@ def run_audit(
     )
 
 
+def _adjust(tests: list[dict], alpha: float) -> None:
+    """Holm-adjusted p-values and verdicts over every test of the table."""
+    valid = [t for t in tests if "pvalue" in t]
+    adjusted = adjust_pvalues([t["pvalue"] for t in valid], "holm") if valid else []
+    for t, p_adj in zip(valid, adjusted):
+        t["pvalue_adjusted"] = float(p_adj)
+        t["verdict"] = "DIFFERENCE" if p_adj <= alpha else "no evidence"
+
+
 def _num(x):
     x = np.asarray(x, dtype=float)
     return float(x.ravel()[0]) if x.size == 1 else [float(v) for v in x.ravel()]
+
+
+def _confusion_rows(metric: str, res) -> list[dict]:
+    """One table row per comparison of a permutation_test result."""
+    stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
+    values = res.group_values.reshape(len(res.groups), -1)
+    dens = res.group_denominators.reshape(len(res.groups), -1)
+    index = {g: k for k, g in enumerate(res.groups.tolist())}
+    return [
+        dict(
+            family="confusion",
+            metric=metric,
+            group=a,
+            reference=b,
+            value_group=_num(values[index[a]]),
+            value_reference=_num(values[index[b]]),
+            difference=_num(values[index[a]] - values[index[b]]),
+            statistic=float(stats[c]),
+            pvalue=float(pvals[c]),
+            method=res.method,
+            scheme=res.scheme,
+            n_group=_num(dens[index[a]]),
+            n_reference=_num(dens[index[b]]),
+        )
+        for c, (a, b) in enumerate(res.comparisons)
+    ]
 
 
 def _auc_rows(y, scores, groups, reference, permutations, seed, jobs):
@@ -320,6 +331,11 @@ def _auc_rows(y, scores, groups, reference, permutations, seed, jobs):
         )
     except ValueError as exc:
         return [dict(family="auc", metric="auc", error=str(exc))]
+    return _auc_result_rows(res)
+
+
+def _auc_result_rows(res) -> list[dict]:
+    """One table row per comparison of an auc_test result."""
     stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
     auc = dict(zip(res.groups.tolist(), np.atleast_1d(res.group_auc).tolist()))
     rows = []
@@ -602,6 +618,16 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
     audit.add_argument("--force", action="store_true", help="overwrite existing output files")
     audit.add_argument("--quiet", action="store_true", help="no progress output")
+    audit.add_argument(
+        "--engine",
+        choices=["memory", "arrow", "dask"],
+        default=None,
+        help="memory (default: every test, rows in memory); arrow or dask: tests from "
+        "summaries built batch by batch, memory bounded by the batch (docs/data.md)",
+    )
+    audit.add_argument(
+        "--scheduler", metavar="ADDRESS", help="dask scheduler address (implies --engine dask)"
+    )
 
     plan = sub.add_parser("plan", help="sample size for a fairness audit")
     plan.add_argument("--metric", required=True)
@@ -704,6 +730,11 @@ def _audit_command(args) -> int:
         max_rows=args.max_rows,
     )
     _check_outputs(args)
+    engine = args.engine or ("dask" if args.scheduler else "memory")
+    if args.scheduler and engine != "dask":
+        raise CLIError("--scheduler needs --engine dask")
+    if engine != "memory":
+        return _summary_audit_command(path, engine, args)
     table = _read_audit_columns(path, args) if _is_large_source(path) else read_table(path)
     pos_label = args.pos_label = _pos_label(args.pos_label, _column(table, args.label, "label"))
     start = time.perf_counter()
@@ -741,6 +772,68 @@ def _audit_command(args) -> int:
         from fastfair._report import audit_html
 
         write_atomic(args.report, audit_html(audit, table=table, args=args))
+    return 0
+
+
+def _summary_audit_command(path: str, engine: str, args) -> int:
+    """The audit from mergeable summaries (fastfair._summary_audit): arrow or dask engine."""
+    from fastfair import _summary_audit as summary_audit
+
+    if args.report:
+        raise CLIError(f"--report needs the rows in memory; not available with --engine {engine}")
+    options = dict(
+        label=args.label,
+        group=args.group,
+        pred=args.pred,
+        score=args.score,
+        threshold=args.threshold,
+        pos_label=args.pos_label,
+    )
+    start = time.perf_counter()
+    try:
+        if engine == "arrow":
+            summary = summary_audit.summarise_arrow(path, batch_rows=1 << 20, **options)
+        else:
+            summary = summary_audit.summarise_dask(path, scheduler=args.scheduler, **options)
+    except (ValueError, TypeError, ImportError) as exc:
+        raise CLIError(str(exc)) from exc
+    tests, groups, n_rows = summary_audit.audit_from_summary(
+        summary,
+        engine=engine,
+        reference=args.reference,
+        metrics=args.metrics or DEFAULT_METRICS,
+        permutations=args.permutations,
+        seed=args.seed,
+        jobs=args.jobs,
+        min_group_size=args.min_group_size,
+        alpha=args.alpha,
+    )
+    _adjust(tests, args.alpha)
+    audit = dict(
+        schema_version=JSON_SCHEMA_VERSION,
+        fastfair_version=fastfair.__version__,
+        n_rows=n_rows,
+        alpha=args.alpha,
+        adjustment="holm over all tests in the table",
+        columns=dict(
+            label=args.label,
+            pred=args.pred,
+            score=args.score,
+            threshold=args.threshold if args.pred is None else None,
+            group=args.group,
+            cluster=args.cluster,
+        ),
+        seed=args.seed,
+        engine=engine,
+        groups=groups,
+        tests=tests,
+        parity=None,
+        _nulls={},
+    )
+    audit["elapsed_seconds"] = round(time.perf_counter() - start, 3)
+    print(format_audit(audit, args.max_rows))
+    if args.json:
+        write_atomic(args.json, audit_json(audit))
     return 0
 
 

@@ -86,3 +86,18 @@ def test_errors_name_the_partition(client, frame):
         fdask.permutation_test(dd.from_pandas(bad, npartitions=4), "y", "pred", "grp")
     with pytest.raises(ValueError, match="no column 'label'"):
         fdask.permutation_test(dd.from_pandas(frame, npartitions=2), "label", "pred", "grp")
+
+
+def test_cli_on_the_cluster(client, frame, tmp_path, capsys):
+    for i in range(3):
+        frame.iloc[i * 2000 : (i + 1) * 2000].to_parquet(tmp_path / f"p{i}.parquet", index=False)
+    argv = ["audit", str(tmp_path), "--label", "y", "--pred", "pred", "--group", "grp"]
+    argv += ["--quiet", "--metrics", "tpr", "--json", str(tmp_path / "a.json")]
+    address = client.scheduler.address
+    assert fastfair.cli.main([*argv, "--scheduler", address]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    import json
+
+    rows = json.loads((tmp_path / "a.json").read_text())["tests"]
+    res = fastfair.permutation_test(frame.y, frame.pred, frame.grp, metric="tpr", random_state=0)
+    assert [t["pvalue"] for t in rows] == np.atleast_1d(res.pvalue).tolist()

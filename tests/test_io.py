@@ -130,3 +130,55 @@ def test_cli_bad_file_in_a_directory(tmp_path, capsys):
     assert fastfair.cli.main(argv) == 2
     err = capsys.readouterr().err
     assert "part-1.parquet: no column 'grp'" in err and len(err.strip().splitlines()) == 1
+
+
+def _engine_audit(source, tmp, engine, capsys, extra=()):
+    out = tmp / f"{engine}.json"
+    argv = ["audit", str(source), "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--permutations", "199", "--quiet", "--json", str(out), *extra]
+    if engine != "memory":
+        argv += ["--engine", engine]
+    assert fastfair.cli.main(argv) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    return json.loads(out.read_text())
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_summary_engines_match_the_in_memory_audit(parts, capsys, engine):
+    frame, folder, tmp = parts
+    memory = _engine_audit(folder, tmp, "memory", capsys)
+    summary = _engine_audit(
+        folder, tmp, engine, capsys, ["--scheduler", "sync"] * (engine == "dask")
+    )
+    assert summary["groups"] == memory["groups"] and summary["n_rows"] == 3000
+
+    def confusion(audit):  # Holm adjustment spans the table, whose other rows differ
+        return [
+            {k: v for k, v in t.items() if k not in ("pvalue_adjusted", "verdict")}
+            for t in audit["tests"]
+            if t["family"] == "confusion"
+        ]
+
+    assert confusion(summary) == confusion(memory) and len(confusion(memory)) == 12
+    auc = fastfair.auc_test(frame.label, frame.score, frame.grp, method="delong")
+    rows = [t for t in summary["tests"] if t["family"] == "auc"]
+    np.testing.assert_allclose([t["statistic"] for t in rows], auc.statistic, rtol=1e-12)
+    np.testing.assert_allclose([t["pvalue"] for t in rows], auc.pvalue, rtol=1e-12)
+    (parity,) = [t for t in summary["tests"] if t["family"] == "parity"]
+    assert "not run with --engine" in parity["error"]
+
+
+def test_summary_engine_names_the_bad_file(tmp_path, capsys):
+    frame = _frame(200)
+    frame.iloc[:100].to_parquet(tmp_path / "part-0.parquet", index=False)
+    bad = frame.iloc[100:].copy()
+    bad.loc[bad.index[5], "label"] = 3
+    bad.to_parquet(tmp_path / "part-1.parquet", index=False)
+    argv = ["audit", str(tmp_path), "--label", "label", "--pred", "pred", "--group", "grp"]
+    assert fastfair.cli.main([*argv, "--engine", "arrow"]) == 2
+    err = capsys.readouterr().err
+    assert "part-1.parquet: label must be binary" in err and len(err.strip().splitlines()) == 1
+    assert (
+        fastfair.cli.main([*argv, "--engine", "arrow", "--report", str(tmp_path / "r.html")]) == 2
+    )
+    assert "--report needs the rows in memory" in capsys.readouterr().err
