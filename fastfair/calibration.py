@@ -636,7 +636,7 @@ class FairThresholds:
     ----------
     groups : ndarray
     thresholds : ndarray
-        Group threshold :math:`t^*_g` (positive decision when s > t_g).
+        Group threshold :math:`t^*_g` (positive decision when :math:`s \\ge t^*_g`).
     marginal_outcome : float
         Common marginal outcome :math:`\\hat f_g(t^*_g)` of every group.
     threshold : float
@@ -644,7 +644,7 @@ class FairThresholds:
     marginal_outcome_before : ndarray
         :math:`\\hat f_g(t)` per group at the common threshold.
     positive_rate_before, positive_rate_after : ndarray
-        Share of each group's rows above its threshold.
+        Share of each group's rows at or above its threshold.
     overall_rate_before, overall_rate_after : float
     curve : CalibrationCurve
         The Nadaraya-Watson curves used.
@@ -722,12 +722,14 @@ def fair_thresholds(
     The common marginal outcome v is, by default, the group-size weighted mean of
     :math:`\hat f_g(t)`; with ``reference=g`` it is :math:`\hat f_g(t)`, so group g keeps
     threshold t. With ``keep_positive_rate=True``, v is instead chosen so that the overall
-    share of rows with :math:`s > t^*_{G}` equals the share with s > t: the intent of eq.
-    (4) (the paper's display integrates :math:`\hat f \hat F`; we keep the positive rate
-    it describes). The rate is non-increasing in v, so v is found by bisection; Theorem 3
-    guarantees a solution for continuous curves and score distributions, and here one
-    exists whenever the target rate lies between the rates at the ends of the range of v
-    for which every group has a threshold inside the grid.
+    share of rows with :math:`s \ge t^*_{G}` equals the share with :math:`s \ge t`: the
+    intent of eq. (4) (the paper's display integrates :math:`\hat f \hat F`; we keep the
+    positive rate it describes). A score at or above a threshold is a positive decision
+    (fastfair's one convention; the paper writes >). The rate is non-increasing in v, so
+    v is found by bisection; Theorem 3 guarantees a solution for continuous curves and
+    score distributions, and here one exists whenever the target rate lies between the
+    rates at the ends of the range of v for which every group has a threshold inside the
+    grid.
 
     Raises
     ------
@@ -782,7 +784,7 @@ def fair_thresholds(
 
     def rates(ts):
         return np.array(
-            [1.0 - np.searchsorted(sorted_s[k], ts[k], side="right") / n_g[k] for k in range(K)]
+            [1.0 - np.searchsorted(sorted_s[k], ts[k], side="left") / n_g[k] for k in range(K)]
         )
 
     def thresholds_for(v):
@@ -1145,10 +1147,13 @@ def delta_pcc(y, score, group, threshold: float, *, cluster=None, calibrator=Non
     r"""Change in positive classification rate due to miscalibration, per group (Sec. 7.2).
 
     .. math:: \widehat{\Delta PCC}_g = \frac1{n_g}\sum_{i: G_i = g}
-              \big(I\{\hat f_g(s_i) > t\} - I\{s_i > t\}\big),
+              \big(I\{\hat f_g(s_i) \ge t\} - I\{s_i \ge t\}\big),
 
     the sign of the paper's definition :math:`E(I\{S^* > t\} - I\{S > t\} \mid G = g)`
-    (its estimator display writes the opposite order): positive when the
+    (its estimator display writes the opposite order), with fastfair's one threshold
+    convention (a score at or above t is a positive decision, as in the audit,
+    :func:`~fastfair.marginal_outcome_test` and :func:`~fastfair.threshold_sweep`; the
+    paper writes >, which differs only for scores equal to t): positive when the
     group would gain positive decisions from calibration, i.e. miscalibration
     disadvantages it. :math:`S^* = \hat f_G(S)` comes from `calibrator` (a
     :class:`GroupCalibrator`, fitted on (score, y, group, cluster) when not fitted yet;
@@ -1168,7 +1173,7 @@ def delta_pcc(y, score, group, threshold: float, *, cluster=None, calibrator=Non
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be a number, got {threshold!r}")
     s, f, codes, labels, cal = _calibrated(y, score, group, cluster, calibrator)
-    diff = (f > threshold).astype(np.float64) - (s > threshold)
+    diff = (f >= threshold).astype(np.float64) - (s >= threshold)
     n = np.bincount(codes, minlength=len(labels))
     return ImpactResult(labels, np.bincount(codes, weights=diff) / n, n, "delta_pcc", cal)
 
