@@ -306,6 +306,23 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
             f"delta_rc/{seed}",
             _bind(_quiet(fastfair.delta_rc), yc, sc, gc, sc[::-1], cluster=uc),
         )
+        # scores on a grid, threshold on a grid point: pins the ">= t is positive" boundary
+        sg = np.round(sc, 1)
+        yield (
+            f"fair_thresholds/{seed}/grid",
+            _bind(_quiet(fastfair.fair_thresholds), yc, sg, gc, 0.5, cluster=uc),
+        )
+        yield f"delta_pcc/{seed}/grid", _bind(_quiet(fastfair.delta_pcc), yc, sg, gc, 0.5)
+    # threshold sweep: scores on a grid, thresholds on grid points
+    y, _, g, score, _ = binary_data(90, n=600)
+    score = np.round(score, 1)
+    for method in ("monte_carlo", "exact"):
+        for n_jobs in (1, 2):
+            yield f"threshold_sweep/{method}/n_jobs={n_jobs}", _bind(
+                fastfair.threshold_sweep, y, score, g, thresholds=np.linspace(0, 1, 11),
+                metrics=("tpr", "fpr", "selection_rate"), method=method, n_permutations=199,
+                random_state=3, n_jobs=n_jobs,
+            )  # fmt: skip
     rng = np.random.default_rng(70)
     n = 600
     gm = rng.integers(0, 2, n)
