@@ -1,0 +1,182 @@
+"""Unit tests of the p-value helpers in fastfair/_pvalues.py against independent computations.
+
+Oracles: brute-force counting loops written from the definitions (Phipson & Smyth 2010 for
+the Monte-Carlo add-one; Westfall & Young 1993 for single-step max-T; Holm 1979 as a
+step-down loop), scipy.stats (Fisher's exact test, the normal and chi-square laws,
+binomtest's Wilson interval) and the defining equation of the Wilson score interval.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from fastfair import _pvalues as pv
+
+ALTS = ("two-sided", "greater", "less")
+
+
+def _extreme(t, obs, alternative):
+    if alternative == "two-sided":
+        return abs(t) >= abs(obs)
+    if alternative == "greater":
+        return t >= obs
+    return t <= obs
+
+
+# -------------------------------------------------------------------- Monte-Carlo p-values
+
+
+def test_monte_carlo_pvalue_hand_example():
+    null = np.array([1.0, 2.0, 3.0, -4.0])
+    # two-sided: |T_b| >= 2 for 2, 3, -4; greater: 2, 3; less: 1, 2, -4
+    assert pv.monte_carlo_pvalue(null, 2.0, "two-sided") == (4 / 5, 3)
+    assert pv.monte_carlo_pvalue(null, 2.0, "greater") == (3 / 5, 2)
+    assert pv.monte_carlo_pvalue(null, 2.0, "less") == (4 / 5, 3)
+    # nothing as extreme: the smallest attainable value is 1 / (B + 1), never 0
+    assert pv.monte_carlo_pvalue(null, 10.0, "two-sided") == (1 / 5, 0)
+
+
+@pytest.mark.parametrize("alternative", ALTS)
+def test_monte_carlo_pvalue_matches_brute_force(alternative):
+    rng = np.random.default_rng(0)
+    null = np.round(rng.normal(size=(199, 3)), 1)  # rounded: many ties with observed
+    observed = np.array([0.5, -1.2, 2.0])
+    p, count = pv.monte_carlo_pvalue(null, observed, alternative)
+    for c in range(3):
+        k = sum(_extreme(t, observed[c], alternative) for t in null[:, c])
+        assert count[c] == k
+        assert p[c] == (1 + k) / (1 + 199)
+
+
+# -------------------------------------------------------------------- exact p-values
+
+
+@pytest.mark.parametrize("table", [[[7, 2], [3, 8]], [[5, 5], [1, 9]], [[2, 6], [6, 2]]])
+def test_exact_pvalue_is_fishers_test(table):
+    """The exact permutation distribution of a 2x2 table is hypergeometric: Fisher."""
+    (a, b), (c, d) = table
+    dist = stats.hypergeom(a + b + c + d, a + c, a + b)
+    x = np.arange(max(0, a + b - b - d), min(a + b, a + c) + 1)
+    probs = dist.pmf(x)
+    for alternative in ("greater", "less"):
+        ref = stats.fisher_exact(table, alternative=alternative).pvalue
+        got = pv.exact_pvalue(x, probs, a, alternative)
+        assert got == pytest.approx(ref, rel=1e-12)
+    # mid-p: P(X > a) + P(X = a) / 2 (Lancaster)
+    mid = pv.exact_pvalue(x, probs, a, "greater", mid_p=True)
+    assert mid == pytest.approx(dist.sf(a) + 0.5 * dist.pmf(a), rel=1e-12)
+    # two-sided on the centred statistic: P(|X - EX| >= |a - EX|) by brute force
+    mean = dist.mean()
+    ref2 = sum(p for v, p in zip(x, probs) if abs(v - mean) >= abs(a - mean) - 1e-9)
+    assert pv.exact_pvalue(x - mean, probs, a - mean) == pytest.approx(ref2, rel=1e-12)
+
+
+# -------------------------------------------------------------------- normal and chi-square
+
+
+def test_asymptotic_pvalue_against_scipy():
+    z = np.array([-2.5, -0.3, 0.0, 1.7])
+    norm = stats.norm
+    np.testing.assert_allclose(pv.asymptotic_pvalue(z), 2 * norm.sf(np.abs(z)), rtol=1e-14)
+    np.testing.assert_allclose(pv.asymptotic_pvalue(z, "greater"), norm.sf(z), rtol=1e-14)
+    np.testing.assert_allclose(pv.asymptotic_pvalue(z, "less"), norm.cdf(z), rtol=1e-14)
+    np.testing.assert_allclose(
+        pv.asymptotic_pvalue(np.array([0.5, 6.0]), df=2), stats.chi2.sf([0.5, 6.0], 2)
+    )
+
+
+# -------------------------------------------------------------------- Wilson interval
+
+
+@pytest.mark.parametrize("level", [0.8, 0.9, 0.95, 0.99])
+@pytest.mark.parametrize("count,n", [(0, 50), (3, 50), (17, 40), (40, 40), (250, 9999)])
+def test_wilson_interval_matches_scipy(count, n, level):
+    ref = stats.binomtest(count, n).proportion_ci(confidence_level=level, method="wilson")
+    lo, hi = pv.wilson_interval(count, n, level)
+    assert lo == pytest.approx(ref.low, abs=1e-12)
+    assert hi == pytest.approx(ref.high, abs=1e-12)
+
+
+def test_wilson_endpoints_solve_the_score_equation():
+    """Wilson (1927): the endpoints p solve |phat - p| = z sqrt(p (1 - p) / n)."""
+    count, n = np.array([2, 11, 30]), 37
+    lo, hi = pv.wilson_interval(count, n, 0.95)
+    z = stats.norm.ppf(0.975)
+    phat = count / n
+    for p in (lo, hi):
+        np.testing.assert_allclose(np.abs(phat - p), z * np.sqrt(p * (1 - p) / n), rtol=1e-10)
+
+
+# -------------------------------------------------------------------- multiplicity
+
+
+def _holm_loop(p):
+    """Holm (1979) adjusted p-values from the definition: max over j <= i of (m - j) p_(j)."""
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        out[i] = running
+    return out
+
+
+@pytest.mark.parametrize(
+    "p",
+    [[0.01, 0.04, 0.03], [0.2, 0.001, 0.02, 0.015], [0.5, 0.6], [0.01, 0.011, 0.5, 0.04, 0.3]],
+)
+def test_holm_and_bonferroni_against_their_definitions(p):
+    np.testing.assert_allclose(pv.adjust_pvalues(p, "holm"), _holm_loop(p), rtol=1e-14)
+    np.testing.assert_allclose(
+        pv.adjust_pvalues(p, "bonferroni"), [min(1.0, len(p) * x) for x in p], rtol=1e-14
+    )
+    np.testing.assert_array_equal(pv.adjust_pvalues(p, "none"), p)
+
+
+def test_holm_differs_from_bonferroni_where_it_should():
+    # sorted 0.01, 0.03, 0.04: Holm 3*0.01, max(0.03, 2*0.03), max(0.06, 1*0.04)
+    np.testing.assert_allclose(pv.adjust_pvalues([0.01, 0.04, 0.03], "holm"), [0.03, 0.06, 0.06])
+    np.testing.assert_allclose(
+        pv.adjust_pvalues([0.01, 0.04, 0.03], "bonferroni"), [0.03, 0.12, 0.09]
+    )
+
+
+def _maxt_loop(joint, observed, alternative):
+    B, C = joint.shape
+    out = []
+    for c in range(C):
+        k = 0
+        for b in range(B):
+            if alternative == "two-sided":
+                k += max(abs(t) for t in joint[b]) >= abs(observed[c])
+            elif alternative == "greater":
+                k += max(joint[b]) >= observed[c]
+            else:
+                k += min(joint[b]) <= observed[c]
+        out.append((1 + k) / (1 + B))
+    return out
+
+
+def test_maxt_hand_example():
+    joint = np.array([[-3.0, 0.5], [1.0, -0.2], [0.1, 0.3]])
+    # two-sided maxima of |T|: 3, 1, 0.3; |2| is reached once, |-1| twice
+    np.testing.assert_allclose(pv.maxt_pvalues(joint, np.array([2.0, -1.0])), [2 / 4, 3 / 4])
+    # 'less': minima -3, -0.2, 0.1; -1 is reached (<=) once
+    np.testing.assert_allclose(
+        pv.maxt_pvalues(joint, np.array([2.0, -1.0]), "less"), [4 / 4, 2 / 4]
+    )
+
+
+@pytest.mark.parametrize("alternative", ALTS)
+def test_maxt_matches_brute_force(alternative):
+    rng = np.random.default_rng(1)
+    joint = np.round(rng.normal(size=(150, 4)), 1)
+    observed = np.array([2.1, -2.3, 0.4, -0.1])
+    np.testing.assert_allclose(
+        pv.maxt_pvalues(joint, observed, alternative),
+        _maxt_loop(joint, observed, alternative),
+        rtol=1e-14,
+    )
