@@ -468,8 +468,8 @@ def test_several_groups_pairwise_pvalues_and_adjustments():
     maxt = fastfair.permutation_test(
         y, p, g, metric="tpr", reference="a", adjust="maxT", n_permutations=4999, random_state=0
     )
-    assert np.all(maxt.pvalue_adjusted >= maxt.pvalue)
     assert maxt.pvalue_adjusted[2] < 0.01
+    assert np.all(maxt.pvalue_adjusted[:2] > 0.05)  # b and c do not differ from a
     bonf = fastfair.permutation_test(y, p, g, metric="tpr", reference="a", adjust="bonferroni")
     np.testing.assert_allclose(bonf.pvalue_adjusted, np.minimum(1, 3 * bonf.pvalue))
     every = fastfair.permutation_test(y, p, g, metric="tpr", comparisons="all")
