@@ -256,6 +256,24 @@ def pair_statistics(const uint8_t[::1] packed, const uint8_t[::1] codes, Py_ssiz
     return out
 
 
+def _check_sizes(sizes, Py_ssize_t n, Py_ssize_t n_pos, bint within):
+    """Raise ValueError unless sizes[s, g] fits the strata: (1, K) summing to n, or (2, K)
+    with the positives' row summing to n_pos and the negatives' row to n - n_pos. The
+    kernels index rows by these sizes inside nogil code, so they must be checked here."""
+    arr = np.asarray(sizes)
+    expected = [n_pos, n - n_pos] if within else [n]
+    if arr.ndim != 2 or arr.shape[0] != len(expected):
+        raise ValueError(
+            f"sizes must have {len(expected)} stratum row(s), got shape {arr.shape}"
+        )
+    if (arr < 0).any() or arr.sum(axis=1).tolist() != expected:
+        raise ValueError(
+            f"sizes {arr.tolist()} do not match the strata: their rows must sum to "
+            f"{expected} (positives, then negatives)" if within else
+            f"sizes {arr.tolist()} do not match the strata: they must sum to {n}"
+        )
+
+
 def permute(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] sizes,
             bint within, const Py_ssize_t[:, ::1] pairs, bint studentize,
             Py_ssize_t n_permutations, uint64_t key, unsigned int stream_id,
@@ -275,6 +293,9 @@ def permute(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] s
     cdef int64_t assigned0, assigned1
     if n_groups > 255:
         raise ValueError("at most 255 groups")
+    _check_sizes(sizes, n, n_pos, within)
+    if n_pairs and (np.min(pairs) < 0 or np.max(pairs) >= n_groups):
+        raise ValueError(f"pairs must hold group codes in [0, {n_groups})")
     fills_np = np.ascontiguousarray(np.argmax(np.asarray(sizes), axis=1), dtype=np.intc)
     cdef const int[::1] fills = fills_np
     bounds_np = np.array([0, n_pos, n] if within else [0, n], dtype=np.intp)
@@ -402,6 +423,9 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
     cdef Py_ssize_t n = packed.shape[0], b, k, words = (n + 63) // 64 + 1
     cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
     cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
+    _check_sizes(sizes, n, n_pos, within)
+    if sizes.shape[1] != 2:
+        raise ValueError(f"sizes must have two groups (columns), got {sizes.shape[1]}")
     # the group drawn into the bitmap: the smaller one of each stratum
     cdef int small0, small1
     cdef Py_ssize_t k0, k1
