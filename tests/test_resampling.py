@@ -39,6 +39,10 @@ def _data(seed, n=500):
     return y, p, s, g
 
 
+def _mse(y_true, y_pred):
+    return np.mean((y_true - y_pred) ** 2, axis=-1)
+
+
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
 def test_monte_carlo_pvalues_have_the_add_one(alternative):
     y, p, s, g = _data(0)
@@ -51,6 +55,9 @@ def test_monte_carlo_pvalues_have_the_add_one(alternative):
         auc_test(y, s, g, **kw),
         fastfair.mean_difference_test(s, g, method="monte_carlo", **kw),
         fastfair.permutation_test(y, s, g, metric="mse", **kw),
+        fastfair.permutation_test(
+            y, s, g, metric=_mse, vectorized=True, studentize="bootstrap-fast", **kw
+        ),
     ]
     for res in results:
         assert len(res.null_distribution) == B
@@ -92,6 +99,44 @@ def test_bootstrap_fast_studentizes_with_ddof_one():
     assert np.std(res.null_distribution, ddof=1) == pytest.approx(1.0, rel=1e-12)
 
 
+def test_algorithm1_bootstrap_variance_is_centred_at_the_statistic():
+    """studentize='bootstrap' (KDD 2020 Algorithm 1, eq. 1): V = mean((T* - T)^2), about the
+    statistic of the data it resamples (observed, then each permutation)."""
+    rng = np.random.default_rng(6)
+    n_o, n_r, nb, n_perm = 12, 15, 6, 4
+    group = np.array(["o"] * n_o + ["r"] * n_r)
+    y = rng.normal(size=n_o + n_r)
+    pred = y + rng.normal(scale=np.where(group == "o", 1.5, 1.0))
+    calls = []
+
+    def mse(y_true, y_pred):
+        calls.append(float(np.mean((y_true - y_pred) ** 2)))
+        return calls[-1]
+
+    res = fastfair.permutation_test(
+        y,
+        pred,
+        group,
+        metric=mse,
+        studentize="bootstrap",
+        reference="r",
+        n_bootstrap=nb,
+        n_permutations=n_perm,
+        random_state=0,
+        return_null=True,
+    )
+    block = 2 + 2 * nb  # metric of A, of B, then nb resamples of A and nb of B
+    assert len(calls) == block * (1 + n_perm)
+    studentized = []
+    for k in range(1 + n_perm):
+        c = calls[k * block : (k + 1) * block]
+        t = c[0] - c[1]
+        boot = np.array(c[2 : 2 + nb]) - np.array(c[2 + nb :])
+        studentized.append(t / np.sqrt(np.mean((boot - t) ** 2)))
+    assert res.statistic == pytest.approx(studentized[0], rel=1e-12)
+    np.testing.assert_allclose(res.null_distribution, studentized[1:], rtol=1e-12)
+
+
 # -------------------------------------------------------------------- multiplier bootstrap
 
 
@@ -131,6 +176,30 @@ def test_multiplier_bootstrap_pvalue_and_maxt_formulas(shift):
     assert res.critical_value == pytest.approx(np.sqrt(np.quantile(null, 0.95)))
     if shift == 0.15:
         assert res.pvalue == 1 / (B + 1)
+
+
+def test_multiplier_bootstrap_covariance_is_the_cluster_sandwich():
+    """The bootstrap draws from N(0, C_g), C_g[j, k] = sum_m u_mj u_mk / (B_j B_k) with
+    u_mj = a_mj - f_j b_mj (per-cluster kernel sums): written out here per cluster."""
+    from fastfair import parity
+
+    y, s, g, user = _parity_data(7, 0.05)
+    grid = np.array([0.2, 0.35, 0.5, 0.65, 0.8])
+    prep = parity._prepare(y, s, g, user, "per_user", "raise", None, min_groups=2)
+    fit = parity._fit(prep, grid, 0.1, "gaussian", 0.95, 1, 1, covariance=True)
+    _, inv, n_m = np.unique(user, return_inverse=True, return_counts=True)
+    k = np.exp(-0.5 * ((s[:, None] - grid[None, :]) / 0.1) ** 2) / n_m[inv][:, None]
+    for grp in (0, 1):
+        sel = g == grp
+        a = np.zeros((n_m.size, grid.size))
+        b = np.zeros((n_m.size, grid.size))
+        np.add.at(a, inv[sel], k[sel] * y[sel, None])
+        np.add.at(b, inv[sel], k[sel])
+        f = a.sum(axis=0) / b.sum(axis=0)
+        u = a - f * b
+        expected = u.T @ u / np.outer(b.sum(axis=0), b.sum(axis=0))
+        cov = parity._group_covariance(fit.sums, fit.curve.estimate, grp, np.arange(grid.size))
+        np.testing.assert_allclose(cov, expected, rtol=1e-8, atol=1e-14)
 
 
 # -------------------------------------------------------------------- max-T orientation
