@@ -1,0 +1,290 @@
+"""Curated mutation run: plant plausible bugs in the statistics code, one at a time.
+
+Each mutant in ``scripts/mutants.py`` replaces one exact snippet of a source file (Python
+or Cython) by a wrong variant -- a formula, a boundary, an orientation, an allocation, a
+kernel detail -- and the tests chosen for it are run against the mutated copy. A mutant is
+
+* ``killed`` when a test fails, the run crashes (e.g. a segfault) or exceeds the timeout;
+* ``survived`` when every selected test passes (a gap in the suite, or an equivalent
+  mutant: see docs/testing.md for the recorded survivors and why they are accepted);
+* ``not applicable`` when its snippet no longer occurs exactly once (the code changed
+  since the mutant was written); these are reported, never silently skipped;
+* ``error`` when pytest cannot run (collection or usage error): a broken mutant.
+
+The score is killed / (killed + survived). Golden results (tests/test_golden.py) and
+doctests are excluded on purpose: they pin printed values, so they would "kill" almost any
+change without checking that the statistics are right, which is what this run measures.
+
+Everything happens in a private copy of the tree (``--workdir``, default a new temporary
+directory): the files of ``--source`` (default: this repository) are copied there,
+built once with meson/ninja, and mutated in place with the original text restored after
+each mutant (also on error or Ctrl-C). A Cython mutant rebuilds its extension with ninja.
+The worktree you run it from is never modified, so it is safe to run on a shared checkout.
+
+Needs the build tools (meson, ninja, cython) and the test dependencies in the running
+Python. Not part of the default CI run: a full run takes about 20-40 minutes on two cores.
+
+Usage::
+
+    python scripts/mutation.py                      # every mutant, report on stdout
+    python scripts/mutation.py --list               # list the mutants and their tests
+    python scripts/mutation.py --only auc-ci-z,pv-mc-add-one
+    python scripts/mutation.py --source /work/main --report mutation.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from mutants import MUTANTS, Mutant  # noqa: E402
+
+# Runs pytest on the copy: drops an editable install's import hook (which would shadow the
+# copy, as in .ci/no_openmp.py) and checks that the copy is what gets imported.
+RUNNER = """\
+import pathlib, sys
+src = pathlib.Path(sys.argv[1])
+sys.meta_path = [f for f in sys.meta_path if "Mesonpy" not in type(f).__name__]
+sys.path.insert(0, str(src))
+import fastfair
+assert pathlib.Path(fastfair.__file__).parent == src / "fastfair", fastfair.__file__
+import pytest
+sys.exit(pytest.main(["-q", "-x", "-p", "no:cacheprovider", "--import-mode=importlib",
+                      "-o", "addopts=", "-m", "not slow", "--rootdir", str(src),
+                      *sys.argv[2:]]))
+"""
+
+
+def copy_tree(source: pathlib.Path, dest: pathlib.Path) -> None:
+    """Copy the files of the checkout `source` (tracked, and untracked but not ignored, with
+    their working-tree contents) into `dest`."""
+    files = subprocess.run(
+        ["git", "-C", str(source), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, files):
+        rel = name.decode()
+        src = source / rel
+        if not src.is_file():
+            continue
+        out = dest / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, out)
+
+
+# -O1 without debug info: compiled mutants rebuild about twice as fast as with the default
+# -O2 -g, and the kernels stay fast enough for the tests.
+MESON_ARGS = ("-Doptimization=1", "-Ddebug=false")
+
+
+def build(src: pathlib.Path, build_dir: pathlib.Path) -> None:
+    if not (build_dir / "build.ninja").exists():
+        subprocess.run(
+            ["meson", "setup", *MESON_ARGS, str(build_dir), str(src)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    subprocess.run(["ninja", "-C", str(build_dir)], check=True, stdout=subprocess.DEVNULL)
+
+
+def extension(build_dir: pathlib.Path, stem: str) -> pathlib.Path:
+    found = sorted((build_dir / "csrc").glob(f"{stem}.*.so")) or sorted(
+        (build_dir / "csrc").glob(f"{stem}*.pyd")
+    )
+    if not found:
+        raise FileNotFoundError(f"no built extension {stem} in {build_dir / 'csrc'}")
+    return found[0]
+
+
+def install_extensions(src: pathlib.Path, build_dir: pathlib.Path, saved: pathlib.Path):
+    """Copy every built extension into the copy's package and keep the originals."""
+    saved.mkdir(exist_ok=True)
+    for so in (build_dir / "csrc").glob("*.so"):
+        shutil.copy2(so, src / "fastfair" / so.name)
+        shutil.copy2(so, saved / so.name)
+
+
+def run_tests(src: pathlib.Path, runner: pathlib.Path, tests, timeout: float):
+    """(outcome, seconds, tail of output) of pytest on `tests` in the copy."""
+    start = time.perf_counter()
+    cmd = [sys.executable, str(runner), str(src), *tests]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    try:
+        proc = subprocess.run(
+            cmd, cwd=src, capture_output=True, text=True, timeout=timeout, env=env
+        )
+    except subprocess.TimeoutExpired:
+        return "killed (timeout)", time.perf_counter() - start, ""
+    seconds = time.perf_counter() - start
+    lines = (proc.stdout + proc.stderr).strip().splitlines()
+    tail = "\n".join(lines[-6:])
+    if proc.returncode == 0:
+        return "survived", seconds, tail
+    if proc.returncode == 1:  # the failing test, for the report
+        failed = [x for x in lines if x.startswith(("FAILED", "ERROR"))]
+        return "killed", seconds, (failed[0] if failed else tail)[:300]
+    if proc.returncode < 0:
+        return f"killed (signal {-proc.returncode})", seconds, tail
+    return f"error (pytest exit {proc.returncode})", seconds, tail
+
+
+def run_mutant(m: Mutant, src, build_dir, saved, runner, timeout):
+    path = src / m.file
+    if not path.exists():
+        return "not applicable", 0.0, f"{m.file} does not exist"
+    text = path.read_text()
+    count = text.count(m.old)
+    if count != 1:
+        why = "snippet not found" if count == 0 else f"snippet occurs {count} times"
+        return "not applicable", 0.0, why
+    stat = path.stat()
+    try:
+        path.write_text(text.replace(m.old, m.new))
+        if path.suffix != ".py":  # Cython source or C header: rebuild what depends on it
+            with open(src.parent / "mutated-sources.txt", "a") as fh:
+                fh.write(m.file + "\n")
+            before = {so: so.stat().st_mtime_ns for so in (build_dir / "csrc").glob("*.so")}
+            try:
+                subprocess.run(
+                    ["ninja", "-C", str(build_dir)], check=True, capture_output=True, text=True
+                )
+            except subprocess.CalledProcessError as exc:
+                return "error (build failed)", 0.0, exc.stdout[-800:]
+            for so, mtime in before.items():
+                if so.stat().st_mtime_ns != mtime:
+                    shutil.copy2(so, src / "fastfair" / so.name)
+        return run_tests(src, runner, m.tests, timeout)
+    finally:
+        path.write_text(text)
+        # the original mtime: ninja will not rebuild the restored source on its own (its
+        # build outputs stay mutated, but only extensions rebuilt for a mutant are copied)
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        if path.suffix != ".py":
+            for so in saved.iterdir():
+                shutil.copy2(so, src / "fastfair" / so.name)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--source", default=str(HERE.parent), help="tree to copy (git checkout)")
+    ap.add_argument("--workdir", help="where the copy and its build live (default: temporary)")
+    ap.add_argument("--only", help="comma-separated mutant ids")
+    ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
+    ap.add_argument("--report", help="write the results as JSON to this file")
+    ap.add_argument(
+        "--tests", nargs="+", help="run these tests for every mutant instead of its own list"
+    )
+    args = ap.parse_args(argv)
+
+    mutants = MUTANTS
+    ids = [m.id for m in MUTANTS]
+    dupes = {i for i in ids if ids.count(i) > 1}
+    if dupes:
+        raise SystemExit(f"duplicate mutant ids: {sorted(dupes)}")
+    if args.only:
+        wanted = args.only.split(",")
+        unknown = set(wanted) - set(ids)
+        if unknown:
+            raise SystemExit(f"unknown mutant ids: {sorted(unknown)}")
+        mutants = [m for m in MUTANTS if m.id in wanted]
+    if args.tests:
+        mutants = [dataclasses.replace(m, tests=tuple(args.tests)) for m in mutants]
+    if args.list:
+        for m in mutants:
+            print(f"{m.id:28s} {m.file:26s} {m.why}\n{'':28s} tests: {' '.join(m.tests)}")
+        print(f"{len(mutants)} mutants")
+        return 0
+
+    work = pathlib.Path(args.workdir or tempfile.mkdtemp(prefix="fastfair-mutation-"))
+    src, build_dir, saved = work / "src", work / "build", work / "original-extensions"
+    source = pathlib.Path(args.source).resolve()
+    if src.resolve() == source or source in src.resolve().parents:
+        raise SystemExit("--workdir must be outside --source")
+    print(f"copy of {source} in {src}", flush=True)
+    if src.exists():  # a fresh copy each run; the build directory is reused
+        shutil.rmtree(src)
+    copy_tree(source, src)
+    # A reused build directory holds extensions built from the compiled mutants of the last
+    # run (their restored sources keep old mtimes, see run_mutant): make those sources newer
+    # so that ninja rebuilds them from the original text.
+    dirty = work / "mutated-sources.txt"
+    if dirty.exists():
+        for rel in set(dirty.read_text().split()):
+            if (src / rel).exists():
+                os.utime(src / rel)
+        dirty.unlink()
+    build(src, build_dir)
+    install_extensions(src, build_dir, saved)
+    runner = work / "run_pytest.py"
+    runner.write_text(RUNNER)
+
+    selected = sorted({t for m in mutants for t in m.tests})
+    outcome, seconds, tail = run_tests(src, runner, selected, args.timeout * 4)
+    print(f"unmutated baseline ({len(selected)} selections): {outcome} in {seconds:.0f} s")
+    if outcome != "survived":
+        print(tail)
+        raise SystemExit("the selected tests fail without any mutant: fix that first")
+
+    results = []
+    started = time.perf_counter()
+    for i, m in enumerate(mutants, 1):
+        outcome, seconds, detail = run_mutant(m, src, build_dir, saved, runner, args.timeout)
+        results.append(
+            {
+                "id": m.id,
+                "file": m.file,
+                "why": m.why,
+                "outcome": outcome,
+                "seconds": round(seconds, 1),
+                "detail": detail,
+            }
+        )
+        print(f"[{i:3d}/{len(mutants)}] {m.id:28s} {outcome:24s} {seconds:6.1f} s", flush=True)
+        if outcome == "killed":
+            print(f"      {detail}", flush=True)
+    killed = sum(r["outcome"].startswith("killed") for r in results)
+    survived = [r for r in results if r["outcome"] == "survived"]
+    missing = [r for r in results if r["outcome"] == "not applicable"]
+    errors = [r for r in results if r["outcome"].startswith("error")]
+    applicable = killed + len(survived)
+    score = killed / applicable if applicable else float("nan")
+    print(
+        f"\n{killed} killed, {len(survived)} survived, {len(missing)} not applicable, "
+        f"{len(errors)} errors; score {killed}/{applicable} = {100 * score:.1f}% "
+        f"({(time.perf_counter() - started) / 60:.1f} min)"
+    )
+    for title, rows in (("survived", survived), ("not applicable", missing), ("errors", errors)):
+        for r in rows:
+            print(f"  {title}: {r['id']} ({r['file']}): {r['why']}\n      {r['detail']}")
+    if args.report:
+        commit = subprocess.run(
+            ["git", "-C", str(source), "rev-parse", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+        summary = {
+            "source": str(source),
+            "commit": commit,
+            "killed": killed,
+            "survived": len(survived),
+            "not_applicable": len(missing),
+            "errors": len(errors),
+            "score": score,
+            "results": results,
+        }
+        pathlib.Path(args.report).write_text(json.dumps(summary, indent=1) + "\n")
+    return 0 if not errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
