@@ -16,8 +16,8 @@ from fastfair.parity import marginal_outcome_test
 
 
 def accepted(score, threshold):
-    """The documented decision rule of delta_pcc and fair_thresholds (positive when s > t)."""
-    return score > threshold
+    """The documented decision rule of delta_pcc and fair_thresholds (positive when s >= t)."""
+    return score >= threshold
 
 
 def _grid_data(seed, n=4000, users=800):
