@@ -5,6 +5,7 @@ studentized where not), computed from sufficient statistics in a compiled core.
 """
 
 from fastfair import simulate
+from fastfair._audit import AuditResult, audit
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair.auc import AUCTestResult, DeLongResult, auc_test, delong
 from fastfair.calibration import (
@@ -64,6 +65,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "CONFUSION_METRICS",
     "AUCTestResult",
+    "AuditResult",
     "BootstrapTestResult",
     "CalibrationCurve",
     "CorrelationTestResult",
@@ -82,6 +84,7 @@ __all__ = [
     "WassersteinTestResult",
     "__version__",
     "auc_test",
+    "audit",
     "basic_bootstrap_test",
     "calibration_curve",
     "calibration_error",

@@ -1,4 +1,15 @@
-"""Self-contained HTML report of an audit (tables always; plots when matplotlib is present)."""
+"""Renderings of an :class:`fastfair.AuditResult`: the printed table and the HTML report.
+
+The HTML report is one self-contained file an auditor reads in a minute: a summary first
+(is there a gap, how big, could this audit have seen one), one forest plot of every
+difference with its interval (inline SVG, so it needs no plotting library), the tests, the
+power of each comparison, the groups, calibration curves by group (PNG, needs matplotlib:
+``pip install "fastfair[plot]"``; without it the report says so and keeps everything else),
+and method notes in plain words. It fits a 1,200 px window.
+
+`SECTIONS` lists the functions that render the report's sections in order; each takes the
+result and returns HTML, so a new section is one more function.
+"""
 
 from __future__ import annotations
 
@@ -8,171 +19,801 @@ import io
 
 import numpy as np
 
-import fastfair
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._pvalues import wilson_interval
 
+COLOURS = {
+    "difference": "#c62828",
+    "no_evidence": "#1565c0",
+    "underpowered": "#8a8a8a",
+    "error": "#8a8a8a",
+}
+SHORT_VERDICTS = {
+    "difference": "DIFFERENCE",
+    "no_evidence": "no evidence",
+    "underpowered": "too small to tell",
+    "error": "not tested",
+}
+METRIC_TITLES = {
+    "tpr": "TPR",
+    "fnr": "FNR",
+    "fpr": "FPR",
+    "tnr": "TNR",
+    "ppv": "PPV",
+    "fdr": "FDR",
+    "npv": "NPV",
+    "for": "FOR",
+    "selection_rate": "selection rate",
+    "accuracy": "accuracy",
+    "error_rate": "error rate",
+    "equalized_odds": "equalized odds",
+    "auc": "AUC",
+    "predictive_parity": "predictive parity",
+}
 
-def audit_html(audit: dict, table: dict, args) -> str:
-    """The report: summary table, group metrics with 95% intervals, null distributions."""
-    parts = [
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>fastfair audit</title>",
-        "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}"
-        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;"
-        "text-align:right}th{background:#eee}.bad{color:#b00;font-weight:bold}</style>",
-        "</head><body>",
-        f"<h1>fastfair audit</h1><p>{audit['n_rows']:,} rows; alpha = {audit['alpha']}; "
-        f"p-values adjusted by Holm over all tests; fastfair {audit['fastfair_version']}.</p>",
-        "<h2>Tests</h2>",
-        _tests_table(audit["tests"]),
+
+def _pvalue(row, key="pvalue") -> str:
+    from fastfair._audit import pvalue_text
+
+    return pvalue_text(row, key)
+
+
+def _pvalue_phrase(row, key="pvalue") -> str:
+    """ "= 0.012" or "< 1e-16": a p-value to follow the letter p in a sentence."""
+    text = _pvalue(row, key)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def _v(x, digits=3) -> str:
+    """A value or a list of values (equalized odds: TPR / FPR)."""
+    if x is None:
+        return "-"
+    if isinstance(x, list):
+        return " / ".join(_v(v, digits) for v in x)
+    return f"{x:.{digits}f}".replace("-", "\u2212") if isinstance(x, float) else str(x)
+
+
+def _ci(row, digits=3) -> str:
+    """difference [low, high], per component for equalized odds."""
+    diff = row.get("difference")
+    if diff is None:
+        return "-"
+    if "ci_low" not in row:
+        return _v(diff, digits)
+    if isinstance(diff, list):
+        return " / ".join(
+            f"{_v(d, digits)} [{_v(lo, digits)}, {_v(hi, digits)}]"
+            for d, lo, hi in zip(diff, row["ci_low"], row["ci_high"])
+        )
+    return f"{_v(diff, digits)} [{_v(row['ci_low'], digits)}, {_v(row['ci_high'], digits)}]"
+
+
+def _mde(row) -> str:
+    return "-" if row.get("mde") is None else f"{row['mde']:.3f}"
+
+
+def _power(row) -> str:
+    return "-" if row.get("power_at_tau") is None else f"{row['power_at_tau']:.2f}"
+
+
+def _needed(row) -> str:
+    return "-" if row.get("n_needed") is None else f"{row['n_needed']:,}"
+
+
+def _comparison(row) -> str:
+    if row["family"] == "parity":
+        return "all groups"
+    return f"{row['group']} vs {row['reference']}"
+
+
+def _by_attribute(result):
+    """(attribute, its tests ordered by comparison, then in the audit's metric order)."""
+    for attr in result.attributes:
+        by_comparison: dict = {}
+        for t in result.tests:
+            if t["attribute"] == attr["name"]:
+                by_comparison.setdefault(_comparison(t), []).append(t)
+        yield attr, [t for tests in by_comparison.values() for t in tests]
+
+
+# --------------------------------------------------------------------------------------
+# Text
+# --------------------------------------------------------------------------------------
+
+
+MAX_CELL = 40  # characters of a group name shown in the printed table
+MAX_GROUPS_LINE = 120  # characters of a printed list of groups
+
+
+def _clip(text, width: int = MAX_CELL) -> str:
+    text = str(text)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def audit_text(result, max_rows: int | None = None) -> str:
+    """The printed audit: a header, one table per attribute, the summary.
+
+    At most `max_rows` tests are shown (all when None) and group names are clipped, so the
+    output is proportional to what it shows, not to the number or names of the groups.
+    """
+    s = result.summary
+    lines = [
+        f"fastfair audit: {result.n_rows:,} rows; {len(result.tests)} tests over "
+        f"{', '.join(a['name'] for a in result.attributes)}; p-values adjusted "
+        f"({result.adjust}) over all tests; alpha = {result.alpha:g}",
+        f"MDE: smallest difference detected with {result.power:.0%} power at alpha = "
+        f"{result.alpha:g} (one comparison; asymptotic planner); tau = {result.tau:g}",
     ]
+    header = [
+        "metric",
+        "comparison",
+        "value",
+        "reference",
+        "difference [95% CI]",
+        "p-value",
+        "adjusted",
+        "MDE",
+        "verdict",
+    ]
+    left = len(result.tests) if max_rows is None else max_rows
+    for attr, tests in _by_attribute(result):
+        lines += ["", _attribute_line(attr, result.min_group_size)]
+        rows = []
+        for t in tests[: max(left, 0)]:
+            comparison = f"{_clip(t['group'])} vs {_clip(t['reference'])}"
+            if t["family"] == "parity":
+                comparison = _comparison(t)
+            if "error" in t:
+                rows.append([t["metric"], comparison, *["-"] * 6, _clip(t["verdict"], 120)])
+                continue
+            rows.append(
+                [
+                    t["metric"],
+                    comparison,
+                    _v(t.get("value_group")),
+                    _v(t.get("value_reference")),
+                    _ci(t),
+                    _pvalue(t),
+                    _pvalue(t, "pvalue_adjusted"),
+                    _mde(t),
+                    t["verdict"],
+                ]
+            )
+        left -= len(rows)
+        if not rows:
+            continue
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        for r in [header, ["-" * w for w in widths], *rows]:
+            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    if left < 0 or (max_rows is not None and max_rows < len(result.tests)):
+        hidden = len(result.tests) - (max_rows or 0)
+        lines += ["", f"... {hidden:,} more tests not shown (--max-rows; all are in --json)"]
+    lines += ["", *_summary_sentences(result, s)]
+    return "\n".join(lines).replace("\u2212", "-")
+
+
+def _attribute_line(attr, min_group_size) -> str:
+    ref = _clip(attr["reference"])
+    text = f"{attr['name']}: reference {ref}; groups {_group_list(attr['groups'], True)}"
+    if attr["skipped"]:
+        text += f"; skipped (fewer than {min_group_size} rows): " + _group_list(
+            attr["skipped"], False
+        )
+    if attr.get("note"):
+        text += f"; {attr['note']}"
+    return text
+
+
+def _group_list(groups, tested: bool) -> str:
+    """ "a (1,234), b (56)" within MAX_GROUPS_LINE characters, then "... (N more)"."""
+    chosen = [g for g in groups if g.get("tested", True) == tested] if tested else groups
+    listed = []
+    for g in chosen:
+        item = f"{_clip(g['group'])} ({'n=' if not tested else ''}{g['n']:,})"
+        if listed and sum(len(x) + 2 for x in listed) + len(item) > MAX_GROUPS_LINE:
+            break
+        listed.append(item)
+    text = ", ".join(listed)
+    if len(chosen) > len(listed):
+        text += f", ... ({len(chosen) - len(listed):,} more)"
+    return text
+
+
+def _summary_sentences(result, s) -> list[str]:
+    out = [
+        f"Gaps: {s['n_differences']} of {s['n_tests']} tests show a DIFFERENCE "
+        f"(adjusted p <= {result.alpha:g})."
+    ]
+    big = s["largest"]
+    if big is not None:
+        what = "Largest" if big["significant"] else "Largest difference (not significant)"
+        out.append(
+            f"{what}: {big['metric']}, {big['group']} vs {big['reference']} "
+            f"({big['attribute']}): {_ci(big)}."
+        )
+    if s["n_with_mde"]:
+        lo, hi = s["mde_range"]
+        out.append(
+            f"Power: {s['n_detectable']} of {s['n_with_mde']} comparisons could detect a "
+            f"difference of tau = {result.tau:g} with {result.power:.0%} power "
+            f"(MDE {lo:.3f} to {hi:.3f}); {s['n_underpowered']} non-significant ones are "
+            "too small to tell."
+        )
+    if s["n_errors"]:
+        out.append(f"{s['n_errors']} tests could not run (see the table).")
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# HTML
+# --------------------------------------------------------------------------------------
+
+STYLE = """
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;max-width:1140px;
+margin:16px auto;padding:0 12px;color:#222;font-size:14px;line-height:1.4}
+h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;
+border-bottom:1px solid #ddd;padding-bottom:3px}
+.meta{color:#555;margin:0 0 12px}
+.cards{display:grid;grid-template-columns:repeat(3,1fr);gap:12px;margin:10px 0}
+.card{border:1px solid #ddd;border-radius:6px;padding:10px 12px;background:#fafafa}
+.card .q{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:#666}
+.card .a{font-size:19px;font-weight:600;margin:4px 0}
+.card.alert{border-color:#c62828;background:#fdf3f3}.card.ok{border-color:#2e7d32}
+.card.warn{border-color:#b26a00;background:#fff8ec}
+ul.found{margin:6px 0 0;padding-left:20px}ul.found li{margin:1px 0}
+table{border-collapse:collapse;font-size:12.5px;width:100%}
+td,th{border-bottom:1px solid #e3e3e3;padding:3px 5px;text-align:right;white-space:nowrap}
+th{background:#f2f2f2;font-weight:600}td.l,th.l{text-align:left}
+tr.attr td{background:#e6eef7;font-weight:600;text-align:left;white-space:normal}
+tr.comp td{text-align:left;font-style:italic;color:#333;padding-top:6px}
+.difference{color:#c62828;font-weight:600}.underpowered{color:#777}
+.mde-ok{background:#e8f5e9}.mde-low{background:#f3f3f3;color:#777}
+.note{color:#555;font-size:13px}svg text{font-family:inherit}
+img{max-width:100%}
+.legend span{display:inline-block;margin-right:16px}
+.dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;
+vertical-align:-1px}
+"""
+
+
+def audit_html(result, sections=None) -> str:
+    """The report as one HTML string (`sections` default `SECTIONS`)."""
+    body = "\n".join(section(result) for section in (sections or SECTIONS))
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>fastfair audit</title><style>{STYLE}</style></head><body>\n{body}\n"
+        "</body></html>\n"
+    )
+
+
+def _e(x) -> str:
+    return html.escape(str(x))
+
+
+def _summary_section(result) -> str:
+    import fastfair
+
+    s = result.summary
+    attrs = ", ".join(a["name"] for a in result.attributes)
+    meta = (
+        f"{result.n_rows:,} rows · attributes {_e(attrs)} · {s['n_tests']} tests · "
+        f"&alpha; = {result.alpha:g} (p-values adjusted by {result.adjust} over all tests) · "
+        f"τ = {result.tau:g} · fastfair {fastfair.__version__} · seed {result.seed}"
+    )
+    found = s["n_differences"]
+    gap_card = (
+        f"<div class='card {'alert' if found else 'ok'}'><div class='q'>Is there a gap?</div>"
+        f"<div class='a'>{'Yes' if found else 'No evidence'}: {found} of {s['n_tests']} "
+        f"tests</div>show a difference at adjusted p ≤ {result.alpha:g}.</div>"
+    )
+    big = s["largest"]
+    if big is None:
+        size_card = "<div class='card'><div class='q'>How big?</div>no test ran</div>"
+    else:
+        size_card = (
+            "<div class='card'><div class='q'>How big?</div>"
+            f"<div class='a'>{_ci(big)}</div>"
+            f"{'largest difference' if big['significant'] else 'largest, not significant'}: "
+            f"{_e(METRIC_TITLES.get(big['metric'], big['metric']))}, "
+            f"{_e(big['group'])} vs {_e(big['reference'])} ({_e(big['attribute'])})"
+            f"{', 95% CI' if 'ci_low' in big else ''}.</div>"
+        )
+    if s["n_with_mde"]:
+        lo, hi = s["mde_range"]
+        under = s["n_underpowered"]
+        power_card = (
+            f"<div class='card {'warn' if under else 'ok'}'>"
+            "<div class='q'>Could this audit have seen one?</div>"
+            f"<div class='a'>{s['n_detectable']} of {s['n_with_mde']} comparisons</div>"
+            f"could detect a gap of τ = {result.tau:g} with {result.power:.0%} power "
+            f"(smallest detectable gap {lo:.3f} to {hi:.3f}); {under} non-significant "
+            f"test{'s are' if under != 1 else ' is'} too small to tell.</div>"
+        )
+    else:
+        power_card = (
+            "<div class='card'><div class='q'>Could this audit have seen one?</div>"
+            "no planner figure</div>"
+        )
+    items = []
+    ranked = sorted(
+        (t for t in result.tests if t["decision"] == "difference"),
+        key=lambda t: -max(np.abs(np.atleast_1d(t.get("difference", 0.0)))),
+    )
+    for t in ranked[:6]:
+        items.append(
+            f"<li><b>{_e(METRIC_TITLES.get(t['metric'], t['metric']))}</b>, "
+            f"{_e(_comparison(t))} "
+            f"({_e(t['attribute'])}): {_e(_ci(t))}, "
+            f"adjusted p {_e(_pvalue_phrase(t, 'pvalue_adjusted'))}</li>"
+        )
+    if len(ranked) > 6:
+        items.append(f"<li>and {len(ranked) - 6} more (table below)</li>")
+    listing = f"<ul class='found'>{''.join(items)}</ul>" if items else ""
+    skipped = [
+        f"{_e(a['name'])}: " + ", ".join(f"{_e(g['group'])} (n={g['n']})" for g in a["skipped"])
+        for a in result.attributes
+        if a["skipped"]
+    ]
+    skipped_line = (
+        f"<p class='note'>Skipped, fewer than {result.min_group_size} rows: "
+        + "; ".join(skipped)
+        + ".</p>"
+        if skipped
+        else ""
+    )
+    return (
+        f"<h1>Fairness audit</h1><p class='meta'>{meta}</p>"
+        f"<div class='cards'>{gap_card}{size_card}{power_card}</div>{listing}{skipped_line}"
+    )
+
+
+# ---- forest plot (inline SVG) ---------------------------------------------------------
+
+
+def _nice_limit(x: float) -> float:
+    for step in (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0):
+        if x <= step:
+            return step
+    return float(np.ceil(x * 2) / 2)
+
+
+def _forest_rows(result):
+    """Columns (metrics with one difference per comparison) and rows (attribute, comparison)."""
+    plotted = [
+        t
+        for t in result.tests
+        if t["family"] in ("confusion", "auc") and t["metric"] != "equalized_odds"
+    ]
+    columns = list(dict.fromkeys(t["metric"] for t in plotted))
+    cells, rows = {}, []
+    for attr in result.attributes:
+        comps = list(
+            dict.fromkeys(
+                (t["group"], t["reference"]) for t in plotted if t["attribute"] == attr["name"]
+            )
+        )
+        if comps:
+            rows.append(("attribute", attr))
+            rows += [("comparison", (attr["name"], g, r)) for g, r in comps]
+    for t in plotted:
+        cells[(t["attribute"], t["group"], t["reference"], t["metric"])] = t
+    return columns, rows, cells
+
+
+def forest_svg(result, width: int = 1110) -> str:
+    """Forest plot of every difference with its interval: one column per metric, one row per
+    comparison, grouped by attribute; colour = verdict, dashed lines at ±tau."""
+    columns, rows, cells = _forest_rows(result)
+    if not columns:
+        return "<p class='note'>No differences to plot.</p>"
+    diffs = [abs(t["difference"]) for t in cells.values() if "difference" in t]
+    lim = _nice_limit(max([*diffs, 0.0]) * 1.2 if diffs else 0.1)
+    lim = max(lim, _nice_limit(2 * result.tau))
+    lim = min(lim, 1.0) if max(diffs or [0]) <= 1 else lim
+    label_w, gap, top, row_h, head_h = 250, 14, 34, 19, 22
+    panel_w = (width - label_w - gap * (len(columns) - 1) - 6) / len(columns)
+    height = top + sum(head_h if kind == "attribute" else row_h for kind, _ in rows) + 30
+    out = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' "
+        f"width='100%' style='max-width:{width}px' role='img' "
+        "aria-label='forest plot of differences with 95% intervals'>",
+        "<style>.t{font-size:12px;fill:#222}.s{font-size:10.5px;fill:#666}"
+        ".h{font-size:12.5px;font-weight:600;fill:#222}</style>",
+    ]
+
+    def x_of(c, v):
+        x0 = label_w + c * (panel_w + gap)
+        return x0 + (np.clip(v, -lim, lim) + lim) / (2 * lim) * panel_w
+
+    y_end = height - 30
+    for c, metric in enumerate(columns):
+        x0 = label_w + c * (panel_w + gap)
+        out.append(
+            f"<rect x='{x0:.1f}' y='{top - 4}' width='{panel_w:.1f}' height='{y_end - top + 8}' "
+            "fill='#fafafa' stroke='#ddd'/>"
+        )
+        out.append(
+            f"<text class='h' x='{x0 + panel_w / 2:.1f}' y='{top - 12}' text-anchor='middle'>"
+            f"{_e(METRIC_TITLES.get(metric, metric))}</text>"
+        )
+        for v in (-result.tau, result.tau):
+            if abs(v) < lim:
+                out.append(
+                    f"<line x1='{x_of(c, v):.1f}' x2='{x_of(c, v):.1f}' y1='{top - 4}' "
+                    f"y2='{y_end + 4}' stroke='#9ccc65' stroke-dasharray='3,3'/>"
+                )
+        out.append(
+            f"<line x1='{x_of(c, 0):.1f}' x2='{x_of(c, 0):.1f}' y1='{top - 4}' y2='{y_end + 4}' "
+            "stroke='#555'/>"
+        )
+        for v in (-lim, 0.0, lim):
+            anchor = "start" if v < 0 else "end" if v > 0 else "middle"
+            out.append(
+                f"<text class='s' x='{x_of(c, v):.1f}' y='{y_end + 18}' text-anchor='{anchor}'>"
+                f"{_v(v, 2) if v else '0'}</text>"
+            )
+    y = top
+    shade = False
+    for kind, item in rows:
+        if kind == "attribute":
+            ref = item["reference"]
+            out.append(
+                f"<text class='h' x='4' y='{y + 15}'>{_e(item['name'])}"
+                f"<tspan class='s' dx='6'>vs {_e(ref)}</tspan></text>"
+            )
+            y += head_h
+            shade = False
+            continue
+        attribute, group, reference = item
+        if shade:
+            out.append(
+                f"<rect x='0' y='{y}' width='{label_w - 4}' height='{row_h}' fill='#f4f4f4'/>"
+            )
+        shade = not shade
+        n = _group_size(result, attribute, group)
+        out.append(
+            f"<text class='t' x='14' y='{y + 13.5}'>{_e(_short(group, 30))}"
+            f"<tspan class='s' dx='5'>n={n:,}</tspan></text>"
+        )
+        yc = y + row_h / 2
+        for c, metric in enumerate(columns):
+            t = cells.get((attribute, group, reference, metric))
+            if t is None:
+                continue
+            if "error" in t:
+                out.append(
+                    f"<text class='s' x='{x_of(c, 0) + 4:.1f}' y='{yc + 4:.1f}'>n/a"
+                    f"<title>{_e(t['error'])}</title></text>"
+                )
+                continue
+            out.append(_forest_mark(t, c, yc, lim, x_of))
+        y += row_h
+    out.append("</svg>")
+    legend = (
+        "<p class='legend note'>"
+        f"<span><i class='dot' style='background:{COLOURS['difference']}'></i>DIFFERENCE</span>"
+        f"<span><i class='dot' style='background:{COLOURS['no_evidence']}'></i>no evidence, "
+        f"could detect τ</span><span><i class='dot' style='border:2px solid "
+        f"{COLOURS['underpowered']};width:7px;height:7px'></i>too small to tell</span>"
+        f"<span>dashed green: ±τ = {result.tau:g}; intervals beyond ±{lim:g} end in an "
+        "arrow. Hover a point for its numbers.</span></p>"
+    )
+    return legend + "\n".join(out)
+
+
+def _forest_mark(t, c, yc, lim, x_of) -> str:
+    colour = COLOURS[t["decision"]]
+    parts = []
+    title = (
+        f"{t['metric']} {t['group']} vs {t['reference']}: {_ci(t)}; p {_pvalue_phrase(t)}, "
+        f"adjusted {_pvalue(t, 'pvalue_adjusted')}; MDE {_mde(t)}; {t['verdict']}"
+    )
+    if "ci_low" in t:
+        lo, hi = t["ci_low"], t["ci_high"]
+        parts.append(
+            f"<line x1='{x_of(c, lo):.1f}' x2='{x_of(c, hi):.1f}' y1='{yc:.1f}' y2='{yc:.1f}' "
+            f"stroke='{colour}' stroke-width='1.6'/>"
+        )
+        for bound, sign in ((lo, -1), (hi, 1)):
+            if abs(bound) > lim:
+                xe = x_of(c, bound)
+                parts.append(
+                    f"<path d='M{xe:.1f},{yc:.1f} l{-6 * sign},-4 l0,8 z' fill='{colour}'/>"
+                )
+    x = x_of(c, t["difference"])
+    fill = "white" if t["decision"] == "underpowered" else colour
+    parts.append(
+        f"<circle cx='{x:.1f}' cy='{yc:.1f}' r='4' fill='{fill}' stroke='{colour}' "
+        f"stroke-width='1.6'><title>{_e(title)}</title></circle>"
+    )
+    return "".join(parts)
+
+
+def _short(text, n) -> str:
+    text = str(text)
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _group_size(result, attribute, group) -> int:
+    for attr in result.attributes:
+        if attr["name"] == attribute:
+            for g in attr["groups"]:
+                if g["group"] == group:
+                    return g["n"]
+    return 0
+
+
+def _forest_section(result) -> str:
+    return (
+        "<h2>Every difference with its 95% interval</h2>"
+        "<p class='note'>Group minus reference, one column per metric; intervals are "
+        "pointwise (not adjusted for the number of tests), verdicts use the adjusted "
+        "p-values.</p>" + forest_svg(result)
+    )
+
+
+# ---- tables ---------------------------------------------------------------------------
+
+
+def _tests_section(result) -> str:
+    head = [
+        ("metric", "l"),
+        ("value", ""),
+        ("reference", ""),
+        ("difference [95% CI]", ""),
+        ("p-value", ""),
+        ("adjusted", ""),
+        ("MDE", ""),
+        (f"power at τ={result.tau:g}", ""),
+        ("rows for τ", ""),
+        ("verdict", "l"),
+    ]
+    rows = ["<table><tr>" + "".join(f"<th class='{c}'>{_e(h)}</th>" for h, c in head) + "</tr>"]
+    for attr, tests in _by_attribute(result):
+        rows.append(
+            f"<tr class='attr'><td colspan='{len(head)}'>"
+            f"{_e(_attribute_line(attr, result.min_group_size))}</td></tr>"
+        )
+        previous = None
+        for t in tests:
+            if _comparison(t) != previous:
+                previous = _comparison(t)
+                rows.append(f"<tr class='comp'><td colspan='{len(head)}'>{_e(previous)}</td></tr>")
+            if "error" in t:
+                rows.append(
+                    f"<tr><td class='l'>{_e(METRIC_TITLES.get(t['metric'], t['metric']))}</td>"
+                    f"<td colspan='{len(head) - 1}' class='l underpowered'>{_e(t['verdict'])}"
+                    "</td></tr>"
+                )
+                continue
+            cells = [
+                (METRIC_TITLES.get(t["metric"], t["metric"]), "l"),
+                (_v(t.get("value_group")), ""),
+                (_v(t.get("value_reference")), ""),
+                (_ci(t), ""),
+                (_pvalue(t), ""),
+                (_pvalue(t, "pvalue_adjusted"), ""),
+                (_mde(t), ""),
+                (_power(t), ""),
+                (_needed(t), ""),
+                (SHORT_VERDICTS[t["decision"]], f"l {t['decision']}"),
+            ]
+            title = f" title='{_e(t['verdict'])}{'; ' + _e(t['note']) if t.get('note') else ''}'"
+            rows.append(
+                f"<tr{title}>"
+                + "".join(f"<td class='{c}'>{_e(v)}</td>" for v, c in cells)
+                + "</tr>"
+            )
+    return (
+        "<h2>All tests</h2><p class='note'>MDE: the smallest difference this comparison "
+        f"detects with {result.power:.0%} power at &alpha; = {result.alpha:g} (asymptotic planner "
+        "figure for one comparison); rows for τ: rows of the two groups, in their observed "
+        f"proportion, that give {result.power:.0%} power at τ.</p>" + "\n".join(rows) + "</table>"
+    )
+
+
+def _power_section(result) -> str:
+    metrics = list(dict.fromkeys(t["metric"] for t in result.tests if t.get("mde") is not None))
+    if not metrics:
+        return ""
+    head = "<tr><th class='l'>comparison</th>" + "".join(
+        f"<th>{_e(METRIC_TITLES.get(m, m))}</th>" for m in metrics
+    )
+    rows = [f"<table>{head}</tr>"]
+    for attr, tests in _by_attribute(result):
+        by = {}
+        for t in tests:
+            if t.get("mde") is not None:
+                by.setdefault((t["group"], t["reference"]), {})[t["metric"]] = t
+        if not by:
+            continue
+        rows.append(
+            f"<tr class='attr'><td colspan='{len(metrics) + 1}'>{_e(attr['name'])}</td></tr>"
+        )
+        for (g, r), per in by.items():
+            cells = []
+            for m in metrics:
+                t = per.get(m)
+                if t is None:
+                    cells.append("<td>-</td>")
+                    continue
+                cls = "mde-ok" if t["mde"] <= result.tau else "mde-low"
+                cells.append(
+                    f"<td class='{cls}' title='power at τ {_power(t)}; rows for τ "
+                    f"{_needed(t)}'>{t['mde']:.3f} <span class='note'>({_power(t)})</span></td>"
+                )
+            rows.append(f"<tr><td class='l'>{_e(g)} vs {_e(r)}</td>{''.join(cells)}</tr>")
+    return (
+        "<h2>Could the audit detect a gap? Minimum detectable difference (power at τ)</h2>"
+        f"<p class='note'>Each cell: the smallest difference detected with {result.power:.0%} "
+        f"power at &alpha; = {result.alpha:g}, and in brackets the power to detect τ = "
+        f"{result.tau:g}. Green: the comparison could detect τ. Planner's asymptotic "
+        "(normal-approximation) figure at the observed group sizes and rates, for one "
+        "comparison; the Holm adjustment makes the audit somewhat less powerful.</p>"
+        + "\n".join(rows)
+        + "</table>"
+    )
+
+
+def _groups_section(result) -> str:
+    names = ["tpr", "fpr", "ppv", "selection_rate", "accuracy"]
+    head = (
+        "<tr><th class='l'>group</th><th>rows</th><th>base rate</th>"
+        + "".join(f"<th>{METRIC_TITLES[m]} [95% CI]</th>" for m in names)
+        + "</tr>"
+    )
+    rows = [f"<table>{head}"]
+    for attr in result.attributes:
+        cells = result.group_cells[attr["name"]]
+        n = cells.sum(axis=1)
+        rows.append(
+            f"<tr class='attr'><td colspan='{len(names) + 3}'>{_e(attr['name'])}</td></tr>"
+        )
+        labels = [g["group"] for g in attr["groups"]]
+        present = np.flatnonzero(n > 0)
+        for k, g in zip(present, labels):
+            out = [f"<td class='l'>{_e(g)}</td><td>{int(n[k]):,}</td>"]
+            out.append(f"<td>{(cells[k, 2] + cells[k, 3]) / n[k]:.3f}</td>")
+            for m in names:
+                num, den = CONFUSION_METRICS[m].rates(cells[k : k + 1])
+                num, den = float(num[0, 0]), float(den[0, 0])
+                if den == 0:
+                    out.append("<td>-</td>")
+                    continue
+                lo, hi = wilson_interval(num, den)
+                out.append(f"<td>{num / den:.3f} [{float(lo):.3f}, {float(hi):.3f}]</td>")
+            rows.append("<tr>" + "".join(out) + "</tr>")
+    return (
+        "<h2>Groups</h2><p class='note'>Each group's rates with 95% Wilson intervals "
+        "(skipped groups included).</p>" + "\n".join(rows) + "</table>"
+    )
+
+
+# ---- calibration curves (matplotlib) ---------------------------------------------------
+
+
+def _pyplot():
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        plt = None
-    y = fastfair._validation.as_binary(
-        table[audit["columns"]["label"]],
-        "label",
-        args.pos_label
-        if args.pos_label is None
-        else type(table[audit["columns"]["label"]][0])(args.pos_label),
-    )
-    groups = table[audit["columns"]["group"]]
-    if audit["columns"]["pred"]:
-        yhat = fastfair._validation.as_binary(
-            table[audit["columns"]["pred"]], "pred", args.pos_label
-        )
-    else:
-        yhat = (table[audit["columns"]["score"]] >= audit["columns"]["threshold"]).astype(np.uint8)
-    counts, labels = fastfair.confusion_counts(y, yhat, groups)
-    parts += ["<h2>Group metrics (95% Wilson intervals)</h2>", _group_table(counts, labels)]
+        return None
+    return plt
+
+
+def _calibration_section(result) -> str:
+    if not result.parity:
+        return ""
+    head = "<h2>Calibration curves by group</h2>"
+    plt = _pyplot()
     if plt is None:
-        parts.append(
-            "<p><em>Plots need matplotlib: <code>pip install fastfair[plot]</code></em></p>"
+        return head + (
+            "<p class='note'>The calibration curves need matplotlib: "
+            '<code>pip install "fastfair[plot]"</code>. The predictive-parity tests are in '
+            "the table of all tests.</p>"
         )
-    else:
-        parts.append(_img(_group_plot(plt, counts, labels)))
-        if audit.get("parity"):
-            parts.append("<h2>Calibration curves by group (pointwise 95% bands)</h2>")
-            fig, ax = plt.subplots(figsize=(5, 4))
-            audit["parity"]["result"].plot(ax)
-            parts.append(_img(fig))
-        if audit.get("_nulls"):
-            parts.append("<h2>Permutation null distributions</h2>")
-            parts.append(_img(_null_plot(plt, audit["_nulls"])))
-    parts.append("</body></html>")
-    return "\n".join(parts)
-
-
-def _tests_table(tests) -> str:
-    head = [
-        "metric",
-        "group",
-        "reference",
-        "value",
-        "reference value",
-        "difference",
-        "statistic",
-        "p-value",
-        "adjusted",
-        "verdict",
-    ]
-    rows = ["<table><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
-    for t in tests:
-        if "error" in t:
-            rows.append(
-                f"<tr><td>{html.escape(t['metric'])}</td><td colspan=9>"
-                f"{html.escape(t['error'])}</td></tr>"
-            )
-            continue
-        cls = " class='bad'" if t["verdict"] == "DIFFERENCE" else ""
-        cells = [
-            t["metric"],
-            t["group"],
-            t["reference"],
-            _f(t.get("value_group")),
-            _f(t.get("value_reference")),
-            _f(t.get("difference")),
-            _f(t["statistic"]),
-            _f(t["pvalue"]),
-            _f(t["pvalue_adjusted"]),
-            t["verdict"],
-        ]
-        rows.append(
-            f"<tr{cls}>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>"
+    k = len(result.parity)
+    fig, axes = plt.subplots(1, k, figsize=(3.7 * k, 4.4), squeeze=False)
+    tests = {t["attribute"]: t for t in result.tests if t["family"] == "parity"}
+    for ax, (name, res) in zip(axes[0], result.parity.items()):
+        curve = res.curve
+        bands = len(curve.groups) <= 3  # more bands than that hide the curves
+        for j, g in enumerate(curve.groups):
+            shown = np.where(np.isfinite(curve.std_error[j]), curve.estimate[j], np.nan)
+            (line,) = ax.plot(curve.grid, shown, lw=1.4, label=str(g))
+            if bands:
+                ax.fill_between(
+                    curve.grid, curve.lower[j], curve.upper[j], color=line.get_color(),
+                    alpha=0.2, linewidth=0,
+                )  # fmt: skip
+        lo, hi = float(curve.grid[0]), float(curve.grid[-1])
+        ax.plot([lo, hi], [lo, hi], color="grey", ls=":", lw=1)
+        t = tests.get(name, {})
+        ax.set_title(f"{name}: p {_pvalue_phrase(t)}" if "pvalue" in t else name, fontsize=10)
+        ax.set_xlabel("score", fontsize=9)
+        ax.set_ylabel("observed outcome rate", fontsize=9)
+        ax.set_ylim(-0.02, 1.02)
+        ax.tick_params(labelsize=8)
+        ax.legend(
+            fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False
         )
-    return "\n".join(rows) + "</table>"
-
-
-def _rates(counts):
-    out = {}
-    for name in ("tpr", "fpr", "ppv", "npv", "selection_rate", "accuracy"):
-        num, den = CONFUSION_METRICS[name].rates(counts)
-        num, den = num[:, 0], den[:, 0]
-        lo, hi = wilson_interval(num, np.maximum(den, 1))
-        out[name] = (num / np.where(den > 0, den, np.nan), lo, hi)
-    return out
-
-
-def _group_table(counts, labels) -> str:
-    rates = _rates(counts)
-    head = "<tr><th>group</th><th>n</th>" + "".join(f"<th>{m}</th>" for m in rates) + "</tr>"
-    rows = [f"<table>{head}"]
-    for k, g in enumerate(labels.tolist()):
-        cells = "".join(
-            f"<td>{v[k]:.3f} [{lo[k]:.3f}, {hi[k]:.3f}]</td>" for v, lo, hi in rates.values()
-        )
-        rows.append(
-            f"<tr><td>{html.escape(str(g))}</td><td>{int(counts[k].sum()):,}</td>{cells}</tr>"
-        )
-    return "\n".join(rows) + "</table>"
-
-
-def _group_plot(plt, counts, labels):
-    rates = _rates(counts)
-    fig, axes = plt.subplots(1, len(rates), figsize=(3 * len(rates), 3), sharey=False)
-    for ax, (name, (value, lo, hi)) in zip(axes, rates.items()):
-        x = np.arange(len(labels))
-        ax.errorbar(x, value, yerr=[value - lo, hi - value], fmt="o", capsize=4)
-        ax.set_xticks(x, [str(g) for g in labels], rotation=45, ha="right")
-        ax.set_title(name)
     fig.tight_layout()
-    return fig
+    return head + (
+        "<p class='note'>Observed outcome rate against the score (Nadaraya-Watson; pointwise "
+        "95% bands when at most three groups), drawn where a group has enough data for a "
+        "standard error; dotted: perfect calibration. Predictive parity "
+        "holds when the curves coincide; the p-value tests all groups over the whole score "
+        "range.</p>" + _img(fig, plt)
+    )
 
 
-def _null_plot(plt, nulls):
-    fig, axes = plt.subplots(1, len(nulls), figsize=(3.2 * len(nulls), 2.8), squeeze=False)
-    for ax, (metric, (support, probs, observed)) in zip(axes[0], nulls.items()):
-        if support is None:
-            continue
-        if probs is not None:  # exact: the enumerated distribution
-            order = np.argsort(support)
-            ax.plot(support[order], probs[order], lw=1)
-            ax.set_ylabel("probability")
-        else:
-            ax.hist(support, bins=60, density=True)
-        ax.axvline(observed, color="red", lw=1.5)
-        ax.set_title(f"{metric}: observed (red)")
-    fig.tight_layout()
-    return fig
-
-
-def _img(fig) -> str:
+def _img(fig, plt) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90)
-    fig.clf()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f"<p><img alt='plot' src='data:image/png;base64,{data}'></p>"
+    return f"<p><img alt='calibration curves by group' src='data:image/png;base64,{data}'></p>"
 
 
-def _f(x):
-    if x is None:
-        return "-"
-    if isinstance(x, list):
-        return "/".join(_f(v) for v in x)
-    if isinstance(x, str):
-        return x
-    return f"{x:.4g}"
+# ---- method notes ---------------------------------------------------------------------
+
+
+def _notes_section(result) -> str:
+    families = {t["family"] for t in result.tests}
+    notes = [
+        "<b>Rates</b> (TPR, FPR, PPV, selection rate, accuracy): an exact permutation test. "
+        "Among the rows that define the rate (e.g. the people with a positive outcome, for "
+        "TPR), group labels are shuffled: if the rate is the same in both groups, any "
+        "shuffle is as likely as the observed data. It assumes one row per independent "
+        "person and no large-sample approximation; the p-value is exact.",
+        "<b>Equalized odds</b> tests TPR and FPR together (sum of the squared studentized "
+        "differences); its two differences are the TPR and FPR columns of the forest plot.",
+    ]
+    if "auc" in families:
+        notes.append(
+            "<b>AUC</b>: how well the score ranks positives above negatives in each group. "
+            "Permutation test of the AUC difference divided by its DeLong standard error "
+            "(labels shuffled within positives and within negatives, random permutations); "
+            "the interval is DeLong's. Assumes independent rows."
+        )
+    if "parity" in families:
+        notes.append(
+            "<b>Predictive parity</b>: does the same score mean the same outcome rate in "
+            "every group? Calibration curves estimated by kernel smoothing and compared over "
+            "the whole score range at once (multiplier bootstrap; with a cluster column, one "
+            "user's rows may depend on each other)."
+        )
+    notes += [
+        f"<b>Several tests</b>: the {len(result.tests)} p-values are adjusted together "
+        f"({result.adjust}), so the chance of any false DIFFERENCE in the whole audit is at "
+        f"most &alpha; = {result.alpha:g}, whatever the dependence between the tests. "
+        "Intervals are 95% for each difference alone.",
+        "<b>Power</b>: the smallest detectable difference (MDE) is the planner's figure "
+        "(normal approximation, Singh &amp; Chunara 2023) for a two-sided test at &alpha; with "
+        f"{result.power:.0%} power, at the observed group sizes and rates. 'No evidence' with "
+        "an MDE below τ means a gap of τ would probably have been seen; 'too small to tell' "
+        "means it could have been missed: collect more rows (column 'rows for τ').",
+        "<b>p-values</b> print at the precision their method has: a Monte-Carlo p-value "
+        "with no permutation as extreme as the data prints as &lt; 1/(B+1); exact or "
+        "asymptotic values below 1e-16 print as &lt; 1e-16. The JSON keeps every float.",
+        f"<b>Groups</b> with fewer than {result.min_group_size} rows are skipped and listed; "
+        "intersections combine attributes (e.g. 'Female &amp; Black').",
+        "'No evidence' is not evidence of fairness: read it with the interval and the MDE.",
+    ]
+    return (
+        "<h2>How to read this audit</h2><ul>" + "".join(f"<li>{n}</li>" for n in notes) + "</ul>"
+    )
+
+
+SECTIONS = [
+    _summary_section,
+    _forest_section,
+    _tests_section,
+    _power_section,
+    _calibration_section,
+    _groups_section,
+    _notes_section,
+]

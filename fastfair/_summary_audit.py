@@ -153,64 +153,78 @@ def audit_from_summary(
     summary: AuditSummary,
     *,
     engine: str,
-    reference,
-    metrics,
-    permutations: int,
-    seed,
-    jobs,
-    min_group_size: int,
-    alpha: float,
-) -> tuple[list[dict], list[dict], int]:
-    """(tests, groups summary, rows) of the audit table, from a merged summary."""
-    from fastfair.cli import CLIError, _auc_result_rows, _confusion_rows
+    columns: dict,
+    reference=None,
+    metrics=None,
+    n_permutations: int = 9999,
+    random_state=0,
+    n_jobs=None,
+    min_group_size: int = 10,
+    alpha: float = 0.05,
+    tau: float = 0.05,
+    power: float = 0.8,
+    adjust: str = "holm",
+):
+    """The AuditResult of one group column from a merged summary (as fastfair.audit's)."""
+    import time
 
+    from fastfair import _audit
+
+    start = time.perf_counter()
+    settings = _audit._settings(
+        alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs, False,
+        min_group_size,
+    )  # fmt: skip
     conf = summary.confusion
-    labels, counts = conf.labels, conf.counts
-    sizes = counts.sum(axis=1)
-    if len(labels) < 2:
-        raise CLIError(f"the group column has a single group ({labels.tolist()[0]!r})")
-    for g, n in zip(labels.tolist(), sizes.tolist()):
-        if n < min_group_size:
-            raise CLIError(
-                f"group {g!r} has only {n} rows (at least {min_group_size} needed; "
-                "see --min-group-size)"
-            )
-    if reference is not None:
-        matches = [g for g in labels.tolist() if str(g) == str(reference)]
-        if not matches:
-            raise CLIError(f"reference {reference!r} is not a group; groups: {labels.tolist()}")
-        reference = matches[0]
+    cells = np.asarray(conf.counts)
+    name = columns["groups"][0]
+    attr = _audit.attribute_from_sizes(
+        name, conf.labels.tolist(), cells.sum(axis=1), min_group_size=min_group_size,
+        reference=reference,
+    )  # fmt: skip
+    _audit._check_something_tested([attr], min_group_size)
+    options = settings["options"]
     tests = []
-    for metric in metrics:
-        try:
-            res = conf.test(
-                metric=metric,
-                reference=reference,
-                n_permutations=permutations,
-                random_state=seed,
-                n_jobs=jobs,
-            )
-        except ValueError as exc:
-            tests.append(dict(family="confusion", metric=metric, error=str(exc)))
-            continue
-        tests.extend(_confusion_rows(metric, res))
+    for metric in settings["metrics"]:
+        tests += _audit._confusion_rows(attr, cells, metric, options)
     if summary.scores is not None:
+        tested = [attr.labels[g] for g, _ in attr.comparisons]
         try:
-            tests.extend(_auc_result_rows(summary.scores.test(reference=reference)))
+            res = summary.scores.test(reference=attr.labels[attr.reference])
         except ValueError as exc:
-            tests.append(dict(family="auc", metric="auc", error=str(exc)))
+            tests.append(dict(attribute=name, family="auc", metric="auc", error=str(exc)))
+        else:
+            pairs = [
+                (attr.labels.index(a), attr.reference) for a, _ in res.comparisons if a in tested
+            ]
+            keep = [c for c, (a, _) in enumerate(res.comparisons) if a in tested]
+            res.comparisons = [res.comparisons[c] for c in keep]
+            for key in ("statistic", "pvalue"):
+                setattr(res, key, np.atleast_1d(getattr(res, key))[keep])
+            res.difference_interval = tuple(
+                np.atleast_1d(x)[keep] for x in res.difference_interval
+            )
+            tests += _audit.auc_result_rows(attr, res, pairs)
         tests.append(
             dict(
+                attribute=name,
                 family="parity",
                 metric="predictive_parity",
+                group="all groups",
+                reference="each other",
+                groups=[attr.labels[g] for g in np.flatnonzero(attr.tested)],
                 error=f"not run with --engine {engine}: it needs each cluster's rows "
                 "together; run the audit in memory (--engine memory)",
             )
         )
-    positives = counts[:, 2] + counts[:, 3]
-    selected = counts[:, 1] + counts[:, 3]
-    groups = [
-        dict(group=g, n=int(n), base_rate=float(p / n), selection_rate=float(q / n))
-        for g, n, p, q in zip(labels.tolist(), sizes.tolist(), positives, selected)
-    ]
-    return tests, groups, int(sizes.sum())
+    return _audit._result(
+        tests,
+        [attr],
+        {name: cells},
+        settings,
+        n_rows=int(cells.sum()),
+        columns=columns,
+        parity={},
+        start=start,
+        engine=engine,
+    )

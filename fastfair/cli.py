@@ -1,12 +1,14 @@
 """The `fastfair` command line: a complete fairness audit of a table of predictions.
 
-    fastfair audit DATA --label COL (--pred COL | --score COL [--threshold T]) --group COL
+    fastfair audit DATA --label COL (--pred COL | --score COL [--threshold T])
+                   --group COL [COL ...] [--intersections]
     fastfair audit --demo
     fastfair plan --metric tpr --rate tpr=0.68,0.79 --rate prevalence=0.35,0.44 --tau 0.1
 
 Exit status 0 on success, 2 with a one-line reason on bad input. Nothing is written unless
 asked (--json, --report); files are written atomically (temporary file, then rename).
-The JSON keys are documented in docs/cli.md.
+The audit itself is :func:`fastfair.audit`; this module reads the file, checks the options
+and writes what that returns. The JSON keys are documented in docs/cli.md.
 """
 
 from __future__ import annotations
@@ -17,20 +19,17 @@ import math
 import os
 import secrets
 import sys
-import time
 from importlib import resources
 
 import numpy as np
 
 import fastfair
 from fastfair import _textfile
-from fastfair._pvalues import adjust_pvalues
-from fastfair._validation import GroupCodes, as_groups
+from fastfair._audit import ADJUSTMENTS, DEFAULT_METRICS
 
-DEFAULT_METRICS = ["tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds"]
 DEMO_FILE = "adult_demo.csv"
-DEFAULT_MAX_ROWS = 100
-JSON_SCHEMA_VERSION = 1
+DEMO_GROUPS = ["sex", "race"]
+DEFAULT_MAX_ROWS = 150
 
 
 class CLIError(ValueError):
@@ -129,13 +128,6 @@ def _column(table: dict, name: str, role: str, complete: bool = True) -> np.ndar
     return values
 
 
-def _binary(values: np.ndarray, name: str, pos_label) -> np.ndarray:
-    try:
-        return fastfair._validation.as_binary(values, name, pos_label)
-    except (ValueError, TypeError) as exc:
-        raise CLIError(str(exc)) from exc
-
-
 def _pos_label(text: str | None, label: np.ndarray):
     """--pos-label as a value of the label column's type (a number, a bool or text)."""
     if text is None:
@@ -154,338 +146,8 @@ def _pos_label(text: str | None, label: np.ndarray):
 
 
 # --------------------------------------------------------------------------------------
-# The audit
+# Output files
 # --------------------------------------------------------------------------------------
-
-
-def run_audit(
-    table: dict,
-    *,
-    label: str,
-    group: str,
-    pred: str | None = None,
-    score: str | None = None,
-    threshold: float = 0.5,
-    cluster: str | None = None,
-    reference=None,
-    metrics=None,
-    permutations: int = 9999,
-    alpha: float = 0.05,
-    seed: int | None = 0,
-    jobs: int | None = None,
-    pos_label=None,
-    min_group_size: int = 10,
-    progress=None,
-    keep_nulls: bool = False,
-) -> dict:
-    """Run every applicable test; return the JSON-ready audit (see docs/cli.md)."""
-    if pred is None and score is None:
-        raise CLIError("give --pred (binary predictions) or --score (scores to threshold)")
-    y = _binary(_column(table, label, "label"), "label", pos_label)
-    scores = None
-    if score is not None:
-        scores = np.asarray(_column(table, score, "score"))
-        if scores.dtype.kind not in "fiu" or not np.isfinite(scores).all():
-            raise CLIError(f"score column {score!r} must be numeric with no missing values")
-    if pred is not None:
-        yhat = _binary(_column(table, pred, "prediction"), "prediction", pos_label)
-    else:
-        yhat = (scores >= threshold).astype(np.uint8)
-    raw_groups = _column(table, group, "group", complete=False)
-    clusters = None if cluster is None else _column(table, cluster, "cluster")
-    try:  # coded once here (a hash coder); every test below reuses the codes
-        codes, labels = as_groups(raw_groups, "group", min_groups=1)
-    except (ValueError, TypeError) as exc:
-        raise CLIError(f"group column {group!r}: {exc}") from exc
-    groups = GroupCodes(codes, labels)
-    sizes = np.bincount(codes, minlength=len(labels))
-    if len(labels) < 2:
-        raise CLIError(f"group column {group!r} has a single group ({labels.tolist()[0]!r})")
-    small = [(g, s) for g, s in zip(labels.tolist(), sizes.tolist()) if s < min_group_size]
-    if small:
-        g, s = small[0]
-        raise CLIError(
-            f"group {g!r} has only {s} rows (at least {min_group_size} needed; "
-            "see --min-group-size)"
-        )
-    if reference is not None:
-        matches = [g for g in labels.tolist() if str(g) == str(reference)]
-        if not matches:
-            raise CLIError(f"reference {reference!r} is not a group; groups: {labels.tolist()}")
-        reference = matches[0]
-    metrics = metrics or DEFAULT_METRICS
-    tests, nulls = [], {}
-    steps = len(metrics) + (scores is not None) * 2
-    tick = progress(steps) if progress else (lambda: None)
-
-    for metric in metrics:
-        try:
-            res = fastfair.permutation_test(
-                y,
-                yhat,
-                groups,
-                metric=metric,
-                reference=reference,
-                n_permutations=permutations,
-                random_state=seed,
-                n_jobs=jobs,
-                return_null=keep_nulls,
-            )
-        except ValueError as exc:
-            tests.append(dict(family="confusion", metric=metric, error=str(exc)))
-            tick()
-            continue
-        tests.extend(_confusion_rows(metric, res))
-        if keep_nulls and len(res.comparisons) == 1:
-            nulls[metric] = (res.null_distribution, res.null_probabilities, res.statistic)
-        tick()
-
-    if scores is not None and hasattr(fastfair, "auc_test"):
-        tests.extend(_auc_rows(y, scores, groups, reference, permutations, seed, jobs))
-        tick()
-    parity = None
-    if scores is not None and hasattr(fastfair, "predictive_parity_test"):
-        parity, parity_rows = _parity_rows(y, scores, groups, clusters, permutations, seed, jobs)
-        tests.extend(parity_rows)
-        tick()
-
-    _adjust(tests, alpha)
-    positives = np.bincount(codes, weights=y, minlength=len(labels))
-    selected = np.bincount(codes, weights=yhat, minlength=len(labels))
-    groups_summary = [
-        dict(group=g, n=int(s), base_rate=float(p / s), selection_rate=float(q / s))
-        for g, s, p, q in zip(labels.tolist(), sizes.tolist(), positives, selected)
-    ]
-    return dict(
-        schema_version=JSON_SCHEMA_VERSION,
-        fastfair_version=fastfair.__version__,
-        n_rows=len(y),
-        alpha=alpha,
-        adjustment="holm over all tests in the table",
-        columns=dict(
-            label=label,
-            pred=pred,
-            score=score,
-            threshold=threshold if pred is None else None,
-            group=group,
-            cluster=cluster,
-        ),
-        seed=seed,
-        groups=groups_summary,
-        tests=tests,
-        parity=parity,
-        _nulls=nulls,
-    )
-
-
-def _adjust(tests: list[dict], alpha: float) -> None:
-    """Holm-adjusted p-values and verdicts over every test of the table."""
-    valid = [t for t in tests if "pvalue" in t]
-    adjusted = adjust_pvalues([t["pvalue"] for t in valid], "holm") if valid else []
-    for t, p_adj in zip(valid, adjusted):
-        t["pvalue_adjusted"] = float(p_adj)
-        t["verdict"] = "DIFFERENCE" if p_adj <= alpha else "no evidence"
-
-
-def _num(x):
-    x = np.asarray(x, dtype=float)
-    return float(x.ravel()[0]) if x.size == 1 else [float(v) for v in x.ravel()]
-
-
-def _confusion_rows(metric: str, res) -> list[dict]:
-    """One table row per comparison of a permutation_test result."""
-    stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
-    values = res.group_values.reshape(len(res.groups), -1)
-    dens = res.group_denominators.reshape(len(res.groups), -1)
-    index = {g: k for k, g in enumerate(res.groups.tolist())}
-    return [
-        dict(
-            family="confusion",
-            metric=metric,
-            group=a,
-            reference=b,
-            value_group=_num(values[index[a]]),
-            value_reference=_num(values[index[b]]),
-            difference=_num(values[index[a]] - values[index[b]]),
-            statistic=float(stats[c]),
-            pvalue=float(pvals[c]),
-            method=res.method,
-            scheme=res.scheme,
-            n_group=_num(dens[index[a]]),
-            n_reference=_num(dens[index[b]]),
-        )
-        for c, (a, b) in enumerate(res.comparisons)
-    ]
-
-
-def _auc_rows(y, scores, groups, reference, permutations, seed, jobs):
-    try:
-        res = fastfair.auc_test(
-            y,
-            scores,
-            groups,
-            reference=reference,
-            n_permutations=permutations,
-            random_state=seed,
-            n_jobs=jobs,
-        )
-    except ValueError as exc:
-        return [dict(family="auc", metric="auc", error=str(exc))]
-    return _auc_result_rows(res)
-
-
-def _auc_result_rows(res) -> list[dict]:
-    """One table row per comparison of an auc_test result."""
-    stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
-    auc = dict(zip(res.groups.tolist(), np.atleast_1d(res.group_auc).tolist()))
-    rows = []
-    for c, (a, b) in enumerate(res.comparisons):
-        rows.append(
-            dict(
-                family="auc",
-                metric="auc",
-                group=a,
-                reference=b,
-                value_group=auc[a],
-                value_reference=auc[b],
-                difference=auc[a] - auc[b],
-                statistic=float(stats[c]),
-                pvalue=float(pvals[c]),
-                method=res.method,
-                scheme=res.scheme,
-            )
-        )
-    return rows
-
-
-def _parity_rows(y, scores, groups, clusters, permutations, seed, jobs):
-    try:
-        res = fastfair.predictive_parity_test(
-            y,
-            scores,
-            groups,
-            cluster=clusters,
-            adjust="maxT",
-            n_bootstrap=permutations,
-            random_state=seed,
-            n_jobs=jobs,
-        )
-    except ValueError as exc:
-        return None, [dict(family="parity", metric="predictive_parity", error=str(exc))]
-    summary = dict(
-        bandwidth=float(res.curve.bandwidth),
-        weighting=res.curve.weighting,
-        clustered=bool(res.curve.clustered),
-        grid_table=res.table,
-        result=res,
-    )
-    rows = [
-        dict(
-            family="parity",
-            metric="predictive_parity",
-            group=" / ".join(map(str, res.groups)),
-            reference="(all grid points)",
-            statistic=float(res.statistic),
-            pvalue=float(res.pvalue),
-            method=res.method,
-            scheme="per-user clustered" if clusters is not None else "rows",
-        )
-    ]
-    return summary, rows
-
-
-# --------------------------------------------------------------------------------------
-# Output
-# --------------------------------------------------------------------------------------
-
-
-def _fmt(x, digits=4):
-    if x is None:
-        return "-"
-    if isinstance(x, list):
-        return "/".join(_fmt(v, digits) for v in x)
-    if isinstance(x, str):
-        return x
-    if x != 0 and abs(x) < 10 ** (-digits):
-        return f"{x:.1e}"
-    return f"{x:.{digits}f}"
-
-
-MAX_CELL = 40  # characters of a group name shown in the printed table
-MAX_GROUPS_LINE = 120  # characters of the printed list of groups
-
-
-def _clip(text: str, width: int = MAX_CELL) -> str:
-    text = str(text)
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def format_audit(audit: dict, max_rows: int | None = None) -> str:
-    """The printed table: at most `max_rows` tests (all when None), cells of bounded width.
-
-    Its size is proportional to what it shows, not to the number of groups or to the
-    length of their names: every test is in the JSON.
-    """
-    tests = audit["tests"]
-    head = (
-        f"fastfair {audit['fastfair_version']} audit: {audit['n_rows']:,} rows, "
-        f"alpha = {audit['alpha']}, p-values adjusted (Holm) over all {len(tests)} tests"
-    )
-    header = [
-        "metric",
-        "group vs reference",
-        "value",
-        "reference",
-        "difference",
-        "statistic",
-        "p-value",
-        "adjusted",
-        "verdict",
-    ]
-    shown = tests if max_rows is None else tests[:max_rows]
-    rows = []
-    for t in shown:
-        if "error" in t:
-            error = _clip("error: " + t["error"], 3 * MAX_CELL)
-            rows.append([t["metric"], "-", "-", "-", "-", "-", "-", "-", error])
-            continue
-        rows.append(
-            [
-                t["metric"],
-                f"{_clip(t['group'])} vs {_clip(t['reference'])}",
-                _fmt(t.get("value_group")),
-                _fmt(t.get("value_reference")),
-                _fmt(t.get("difference")),
-                _fmt(t["statistic"], 3),
-                _fmt(t["pvalue"]),
-                _fmt(t["pvalue_adjusted"]),
-                t["verdict"],
-            ]
-        )
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    lines = [head, ""]
-    for r in [header, *rows]:
-        lines.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
-    lines.insert(3, "  ".join("-" * w for w in widths))
-    if len(shown) < len(tests):
-        lines.append(
-            f"... {len(tests) - len(shown):,} more tests not shown (--max-rows; all are in --json)"
-        )
-    listed = []
-    for g in audit["groups"]:
-        item = f"{_clip(g['group'])} (n={g['n']:,})"
-        if listed and sum(len(x) + 2 for x in listed) + len(item) > MAX_GROUPS_LINE:
-            break
-        listed.append(item)
-    groups = ", ".join(listed)
-    if len(audit["groups"]) > len(listed):
-        groups += f", ... ({len(audit['groups']) - len(listed):,} more)"
-    lines += [
-        "",
-        f"groups: {groups}",
-        "verdict DIFFERENCE: the metric differs between the groups at the adjusted level.",
-    ]
-    return "\n".join(lines)
 
 
 def check_output_path(path: str, option: str, force: bool = False) -> None:
@@ -525,13 +187,6 @@ def write_atomic(path: str, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-
-
-def audit_json(audit: dict) -> str:
-    public = {k: v for k, v in audit.items() if not k.startswith("_")}
-    if public.get("parity"):
-        public["parity"] = {k: v for k, v in public["parity"].items() if k != "result"}
-    return json.dumps(public, indent=2, default=_json_default)
 
 
 def _json_default(obj):
@@ -593,9 +248,24 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--pred", help="binary prediction column")
     audit.add_argument("--score", help="score column (predictions = score >= threshold)")
     audit.add_argument("--threshold", type=float, default=0.5)
-    audit.add_argument("--group", help="protected-group column")
+    audit.add_argument(
+        "--group",
+        nargs="+",
+        metavar="COL",
+        help="protected-attribute column(s); each is audited (demo: sex race)",
+    )
+    audit.add_argument(
+        "--intersections",
+        action="store_true",
+        help="also audit every combination of the --group columns (e.g. sex & race)",
+    )
     audit.add_argument("--cluster", help="user/cluster column (dependent rows, predictive parity)")
-    audit.add_argument("--reference", help="reference group (default: the largest)")
+    audit.add_argument(
+        "--reference",
+        nargs="+",
+        metavar="GROUP",
+        help="reference group (default: the largest); with several columns COL=GROUP ...",
+    )
     audit.add_argument(
         "--metrics",
         nargs="+",
@@ -605,9 +275,26 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--pos-label", help="positive value of label/prediction if not 0/1")
     audit.add_argument("--permutations", type=int, default=9999)
     audit.add_argument("--alpha", type=float, default=0.05)
+    audit.add_argument(
+        "--tau",
+        type=float,
+        default=0.05,
+        help="the difference the audit should detect (power, rows needed; default 0.05)",
+    )
+    audit.add_argument(
+        "--adjust",
+        default="holm",
+        choices=list(ADJUSTMENTS),
+        help="adjustment over all tests of the audit (default holm)",
+    )
     audit.add_argument("--seed", type=int, default=0)
     audit.add_argument("--jobs", type=int, default=None)
-    audit.add_argument("--min-group-size", type=int, default=10)
+    audit.add_argument(
+        "--min-group-size",
+        type=int,
+        default=10,
+        help="groups with fewer rows are skipped and listed (default 10)",
+    )
     audit.add_argument(
         "--max-rows",
         type=int,
@@ -653,6 +340,7 @@ def check_audit_options(
     *,
     threshold: float = 0.5,
     alpha: float = 0.05,
+    tau: float = 0.05,
     permutations: int = 9999,
     seed: int | None = 0,
     jobs: int | None = None,
@@ -668,6 +356,8 @@ def check_audit_options(
         raise CLIError(f"--threshold must be a finite number, got {threshold}")
     if not 0 < alpha < 1:
         raise CLIError(f"--alpha must be in (0, 1), got {alpha}")
+    if not 0 < tau <= 1:
+        raise CLIError(f"--tau must be in (0, 1], got {tau}")
     checks = [
         ("--permutations", permutations, lambda v: fastfair._validation.check_resamples(
             v, "--permutations", 1)),
@@ -709,7 +399,8 @@ def _audit_command(args) -> int:
         path = str(resources.files("fastfair") / "data" / DEMO_FILE)
         args.label = args.label or "label"
         args.score = args.score or ("score" if not args.pred else None)
-        args.group = args.group or "sex"
+        if args.group is None:
+            args.group, args.intersections = DEMO_GROUPS, True
     else:
         if not args.data:
             raise CLIError("give a DATA file (CSV or Parquet) or --demo")
@@ -722,6 +413,7 @@ def _audit_command(args) -> int:
     check_audit_options(
         threshold=args.threshold,
         alpha=args.alpha,
+        tau=args.tau,
         permutations=args.permutations,
         seed=args.seed,
         jobs=args.jobs,
@@ -729,112 +421,134 @@ def _audit_command(args) -> int:
         metrics=args.metrics,
         max_rows=args.max_rows,
     )
+    reference = _reference(args.reference, args.group)
     _check_outputs(args)
     engine = args.engine or ("dask" if args.scheduler else "memory")
     if args.scheduler and engine != "dask":
         raise CLIError("--scheduler needs --engine dask")
     if engine != "memory":
-        return _summary_audit_command(path, engine, args)
-    table = _read_audit_columns(path, args) if _is_large_source(path) else read_table(path)
-    pos_label = args.pos_label = _pos_label(args.pos_label, _column(table, args.label, "label"))
-    start = time.perf_counter()
-    audit = run_audit(
-        table,
-        label=args.label,
-        group=args.group,
-        pred=args.pred,
-        score=args.score,
-        threshold=args.threshold,
-        cluster=args.cluster,
-        reference=args.reference,
-        metrics=args.metrics,
-        permutations=args.permutations,
-        alpha=args.alpha,
-        seed=args.seed,
-        jobs=args.jobs,
-        pos_label=pos_label,
-        min_group_size=args.min_group_size,
-        progress=_progress_factory(args.quiet),
-        keep_nulls=bool(args.report),
-    )
-    audit["elapsed_seconds"] = round(time.perf_counter() - start, 3)
+        result = _summary_audit(path, engine, reference, args)
+    else:
+        result = _memory_audit(path, reference, args)
     if not args.quiet and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)
-    print(format_audit(audit, args.max_rows))
+    _print(result.format(max_rows=args.max_rows))
     if args.demo:
         print(
             "data: UCI Adult test set (Kohavi 1996; CC BY 4.0), scored by a logistic "
             "regression fitted on Adult's training set (scripts/build_demo_data.py)"
         )
     if args.json:
-        write_atomic(args.json, audit_json(audit))
+        write_atomic(args.json, result.to_json())
     if args.report:
-        from fastfair._report import audit_html
-
-        write_atomic(args.report, audit_html(audit, table=table, args=args))
+        write_atomic(args.report, result.to_html())
     return 0
 
 
-def _summary_audit_command(path: str, engine: str, args) -> int:
+def _memory_audit(path: str, reference, args):
+    """fastfair.audit on the file's columns, read into memory."""
+    table = read_table(path)
+    for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score")):
+        if name is not None:
+            _column(table, name, role)
+    for name in args.group:
+        _column(table, name, "group", complete=False)
+    if args.cluster is not None:
+        _column(table, args.cluster, "cluster")
+    pos_label = _pos_label(args.pos_label, table[args.label])
+    try:
+        return fastfair.audit(
+            args.label,
+            args.pred,
+            args.group,
+            y_score=args.score,
+            threshold=args.threshold,
+            data=table,
+            cluster=args.cluster,
+            metrics=args.metrics,
+            reference=reference,
+            intersections=args.intersections,
+            min_group_size=args.min_group_size,
+            alpha=args.alpha,
+            tau=args.tau,
+            adjust=args.adjust,
+            n_permutations=args.permutations,
+            pos_label=pos_label,
+            random_state=args.seed,
+            n_jobs=args.jobs,
+            progress=_progress_factory(args.quiet),
+        )
+    except (TypeError, ValueError) as exc:
+        raise CLIError(str(exc)) from exc
+
+
+def _summary_audit(path: str, engine: str, reference, args):
     """The audit from mergeable summaries (fastfair._summary_audit): arrow or dask engine."""
     from fastfair import _summary_audit as summary_audit
 
-    if args.report:
-        raise CLIError(f"--report needs the rows in memory; not available with --engine {engine}")
+    if len(args.group) != 1 or args.intersections:
+        raise CLIError(f"--engine {engine} audits one --group column, without --intersections")
+    group = args.group[0]
     options = dict(
         label=args.label,
-        group=args.group,
+        group=group,
         pred=args.pred,
         score=args.score,
         threshold=args.threshold,
         pos_label=args.pos_label,
     )
-    start = time.perf_counter()
     try:
         if engine == "arrow":
             summary = summary_audit.summarise_arrow(path, batch_rows=1 << 20, **options)
         else:
             summary = summary_audit.summarise_dask(path, scheduler=args.scheduler, **options)
+        return summary_audit.audit_from_summary(
+            summary,
+            engine=engine,
+            columns=dict(
+                label=args.label,
+                pred=args.pred,
+                score=args.score,
+                threshold=args.threshold if args.pred is None else None,
+                cluster=args.cluster,
+                groups=[group],
+            ),
+            reference=reference,
+            metrics=args.metrics,
+            n_permutations=args.permutations,
+            random_state=args.seed,
+            n_jobs=args.jobs,
+            min_group_size=args.min_group_size,
+            alpha=args.alpha,
+            tau=args.tau,
+            adjust=args.adjust,
+        )
     except (ValueError, TypeError, ImportError) as exc:
         raise CLIError(str(exc)) from exc
-    tests, groups, n_rows = summary_audit.audit_from_summary(
-        summary,
-        engine=engine,
-        reference=args.reference,
-        metrics=args.metrics or DEFAULT_METRICS,
-        permutations=args.permutations,
-        seed=args.seed,
-        jobs=args.jobs,
-        min_group_size=args.min_group_size,
-        alpha=args.alpha,
+
+
+def _reference(values, groups):
+    """--reference as fastfair.audit takes it: a label (one column) or {column: label}."""
+    if values is None:
+        return None
+    if all("=" in v and v.split("=", 1)[0] in groups for v in values):
+        return dict(v.split("=", 1) for v in values)
+    if len(values) == 1 and len(groups) == 1:
+        return values[0]
+    raise CLIError(
+        "--reference: with several --group columns give COLUMN=GROUP for each, e.g. "
+        f"--reference {groups[0]}=..."
     )
-    _adjust(tests, args.alpha)
-    audit = dict(
-        schema_version=JSON_SCHEMA_VERSION,
-        fastfair_version=fastfair.__version__,
-        n_rows=n_rows,
-        alpha=args.alpha,
-        adjustment="holm over all tests in the table",
-        columns=dict(
-            label=args.label,
-            pred=args.pred,
-            score=args.score,
-            threshold=args.threshold if args.pred is None else None,
-            group=args.group,
-            cluster=args.cluster,
-        ),
-        seed=args.seed,
-        engine=engine,
-        groups=groups,
-        tests=tests,
-        parity=None,
-        _nulls={},
-    )
-    audit["elapsed_seconds"] = round(time.perf_counter() - start, 3)
-    print(format_audit(audit, args.max_rows))
-    if args.json:
-        write_atomic(args.json, audit_json(audit))
-    return 0
+
+
+def _print(text: str) -> None:
+    """Print, writing "≥" as ">=" where the terminal's encoding lacks it."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = text.replace("\u2265", ">=")
+    print(text)
 
 
 def _plan_command(args) -> int:
@@ -892,4 +606,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["main", "read_table", "run_audit"]
+__all__ = ["main", "read_table"]

@@ -20,20 +20,53 @@ def _run(argv, capsys):
     return code, out, err
 
 
+DEMO = ["audit", "--demo", "--quiet", "--permutations", "999"]
+
+
 @pytest.fixture(scope="module")
 def demo_json(tmp_path_factory):
     path = tmp_path_factory.mktemp("demo") / "audit.json"
-    assert main(["audit", "--demo", "--quiet", "--permutations", "999", "--json", str(path)]) == 0
+    assert main([*DEMO, "--json", str(path)]) == 0
     return json.loads(path.read_text())
 
 
-def test_demo_matches_library(demo_json):
+def _demo_table():
     from importlib import resources
 
-    table = fastfair.cli.read_table(str(resources.files("fastfair") / "data" / "adult_demo.csv"))
+    return fastfair.cli.read_table(str(resources.files("fastfair") / "data" / "adult_demo.csv"))
+
+
+def test_demo_audits_sex_race_and_their_intersection(demo_json):
+    assert demo_json["schema_version"] == 2 and demo_json["n_rows"] == 16281
+    names = [a["name"] for a in demo_json["attributes"]]
+    assert names == ["sex", "race", "sex & race"]
+    assert {g["group"] for g in demo_json["attributes"][0]["groups"]} == {"Female", "Male"}
+    assert len(demo_json["attributes"][2]["groups"]) == 10  # 2 sexes x 5 races
+    assert {t["attribute"] for t in demo_json["tests"]} == set(names)
+
+
+def test_library_audit_equals_the_cli_json(demo_json):
+    """fastfair.audit on the demo gives the CLI's JSON (all but the run time)."""
+    result = fastfair.audit(
+        "label",
+        y_score="score",
+        sensitive_features=["sex", "race"],
+        intersections=True,
+        data=_demo_table(),
+        n_permutations=999,
+    )
+    library = result.to_dict()
+    cli_json = dict(demo_json)
+    for d in (library, cli_json):
+        assert d.pop("elapsed_seconds") > 0
+    assert library == cli_json
+
+
+def test_demo_sex_tests_match_the_library_tests(demo_json):
+    table = _demo_table()
     y, score, sex = table["label"], table["score"], table["sex"]
     pred = (score >= 0.5).astype(int)
-    by_metric = {t["metric"]: t for t in demo_json["tests"]}
+    by_metric = {t["metric"]: t for t in demo_json["tests"] if t["attribute"] == "sex"}
     for metric in ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds"):
         res = fastfair.permutation_test(y, pred, sex, metric=metric, random_state=0)
         assert by_metric[metric]["pvalue"] == pytest.approx(res.pvalue, rel=1e-12)
@@ -46,15 +79,15 @@ def test_demo_matches_library(demo_json):
         [t["pvalue_adjusted"] for t in demo_json["tests"] if "pvalue" in t],
         fastfair._pvalues.adjust_pvalues(p, "holm"),
     )
-    assert demo_json["schema_version"] == 1 and demo_json["n_rows"] == 16281
-    assert {g["group"] for g in demo_json["groups"]} == {"Female", "Male"}
 
 
 def test_printed_table(capsys, tmp_path):
     os.chdir(tmp_path)
-    code, out, _ = _run(["audit", "--demo", "--quiet", "--metrics", "tpr", "fpr"], capsys)
+    argv = ["audit", "--demo", "--quiet", "--metrics", "tpr", "fpr", "--permutations", "99"]
+    code, out, _ = _run(argv, capsys)
     assert code == 0
     assert "tpr" in out and "Female vs Male" in out and "verdict" in out
+    assert "Black vs White" in out and "Female & Black vs Male & White" in out
     assert "Kohavi 1996" in out
     assert os.listdir(tmp_path) == []  # nothing written unless asked
 
@@ -143,16 +176,14 @@ class _ImageCollector(html.parser.HTMLParser):
             self.images.append(dict(attrs)["src"])
 
 
-def test_html_report_embeds_images(tmp_path, capsys):
+def test_html_report_embeds_forest_and_calibration(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     report = tmp_path / "r.html"
-    code, _, _ = _run(
-        ["audit", "--demo", "--quiet", "--permutations", "199", "--report", str(report)], capsys
-    )
+    code, _, _ = _run([*DEMO[:3], "--permutations", "199", "--report", str(report)], capsys)
     assert code == 0
     parser = _ImageCollector()
     parser.feed(report.read_text())
-    assert "table" in parser.tags and len(parser.images) >= 2
+    assert "table" in parser.tags and "svg" in parser.tags and len(parser.images) == 1
     for src in parser.images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
@@ -172,12 +203,12 @@ def test_html_report_embeds_images(tmp_path, capsys):
         ),
         (
             ["audit", "{csv}", "--label", "score", "--pred", "pred", "--group", "grp"],
-            "label must be binary",
+            "label column 'score' must be binary",
         ),
         (["audit", "{bin}", "--label", "y", "--pred", "pred", "--group", "grp"], "cannot read"),
         (
             ["audit", "{csv}", "--label", "y", "--pred", "pred", "--group", "user"],
-            "has only 4 rows",
+            "no attribute has two groups with at least 10 rows (user: 0.0 (4)",
         ),
         (["audit", "{csv}", "--label", "y", "--group", "grp"], "give --pred"),
     ],

@@ -14,6 +14,7 @@ import pytest
 
 import fastfair
 from fastfair import cli
+from fastfair._audit import AuditResult
 from fastfair._textfile import decode_text, detect_delimiter, parse_column, split_records
 
 
@@ -147,25 +148,33 @@ def test_pos_label_of_the_wrong_type(data, capsys):
 def _audit_with_groups(k, name_length):
     names = [f"{i:0{name_length}d}" for i in range(k)]
     tests = [
-        dict(metric="tpr", group=g, reference=names[0], value_group=0.5, value_reference=0.5,
-             difference=0.0, statistic=0.0, pvalue=1.0, pvalue_adjusted=1.0,
-             verdict="no evidence")
+        dict(attribute="g", family="confusion", metric="tpr", group=g, reference=names[0],
+             value_group=0.5, value_reference=0.5, difference=0.0, statistic=0.0, pvalue=1.0,
+             pvalue_adjusted=1.0, method="exact", mde=0.5, decision="underpowered",
+             verdict="too small to tell (could detect only ≥ 0.5)")
         for g in names[1:]
-    ] + [dict(metric="predictive_parity", group=" / ".join(names), reference="(all grid points)",
-              statistic=1.0, pvalue=0.5, pvalue_adjusted=1.0, verdict="no evidence")]  # fmt: skip
-    groups = [dict(group=g, n=10, base_rate=0.5, selection_rate=0.5) for g in names]
-    return dict(fastfair_version="x", n_rows=10 * k, alpha=0.05, tests=tests, groups=groups)
+    ] + [dict(attribute="g", family="parity", metric="predictive_parity", group="all groups",
+              reference="each other", groups=names, statistic=1.0, pvalue=0.5,
+              pvalue_adjusted=1.0, method="multiplier_bootstrap", decision="no_evidence",
+              verdict="no evidence")]  # fmt: skip
+    groups = [dict(group=g, n=10, base_rate=0.5, selection_rate=0.5, tested=True) for g in names]
+    attributes = [dict(name="g", columns=["g"], reference=names[0], groups=groups, skipped=[])]
+    return AuditResult(
+        tests=tests, attributes=attributes, n_rows=10 * k, alpha=0.05, tau=0.05, power=0.8,
+        adjust="holm", metrics=["tpr"], intersections=False, min_group_size=10, columns={},
+        seed=0, n_permutations=99, elapsed_seconds=0.0,
+    )  # fmt: skip
 
 
 def test_printed_table_bounded_for_thousands_of_groups():
-    small = cli.format_audit(_audit_with_groups(5, 60), max_rows=100)
-    large = cli.format_audit(_audit_with_groups(5000, 60), max_rows=100)
-    assert max(map(len, large.splitlines())) <= 200
-    assert len(large.splitlines()) <= 100 + 10
+    small = _audit_with_groups(5, 60).format(max_rows=100)
+    large = _audit_with_groups(5000, 60).format(max_rows=100)
+    assert max(map(len, large.splitlines())) <= 250
+    assert len(large.splitlines()) <= 100 + 12
     assert "4,900 more tests not shown" in large and "(4,998 more)" in large
-    assert max(map(len, small.splitlines())) <= 200
-    every = cli.format_audit(_audit_with_groups(300, 8))
-    assert len(every.splitlines()) == 300 + 7  # max_rows=None shows every test
+    assert max(map(len, small.splitlines())) <= 250
+    every = _audit_with_groups(300, 8).format()
+    assert len(every.splitlines()) == 300 + 10  # max_rows=None shows every test
 
 
 def test_cli_with_many_groups(tmp_path, capsys):
@@ -182,11 +191,12 @@ def test_cli_with_many_groups(tmp_path, capsys):
     )
     assert code == 0
     lines = out.splitlines()
-    assert len(lines) < 40 and max(map(len, lines)) < 200
+    assert len(lines) < 40 and max(map(len, lines)) < 250
     assert "129 more tests not shown" in out
     audit = json.loads(out_json.read_text())
-    assert len(audit["tests"]) == k - 1 and len(audit["groups"]) == k
-    sizes = {g["group"]: g for g in audit["groups"]}
+    groups = audit["attributes"][0]["groups"]
+    assert len(audit["tests"]) == k - 1 and len(groups) == k
+    sizes = {g["group"]: g for g in groups}
     first = group[0]
     assert sizes[first]["n"] == per
     assert sizes[first]["base_rate"] == pytest.approx(y[group == first].mean())

@@ -150,11 +150,12 @@ def test_summary_engines_match_the_in_memory_audit(parts, capsys, engine):
     summary = _engine_audit(
         folder, tmp, engine, capsys, ["--scheduler", "sync"] * (engine == "dask")
     )
-    assert summary["groups"] == memory["groups"] and summary["n_rows"] == 3000
+    assert summary["attributes"] == memory["attributes"] and summary["n_rows"] == 3000
+    assert summary["engine"] == engine and memory["engine"] == "memory"
 
     def confusion(audit):  # Holm adjustment spans the table, whose other rows differ
         return [
-            {k: v for k, v in t.items() if k not in ("pvalue_adjusted", "verdict")}
+            {k: v for k, v in t.items() if k not in ("pvalue_adjusted", "decision", "verdict")}
             for t in audit["tests"]
             if t["family"] == "confusion"
         ]
@@ -178,7 +179,16 @@ def test_summary_engine_names_the_bad_file(tmp_path, capsys):
     assert fastfair.cli.main([*argv, "--engine", "arrow"]) == 2
     err = capsys.readouterr().err
     assert "part-1.parquet: label must be binary" in err and len(err.strip().splitlines()) == 1
-    assert (
-        fastfair.cli.main([*argv, "--engine", "arrow", "--report", str(tmp_path / "r.html")]) == 2
-    )
-    assert "--report needs the rows in memory" in capsys.readouterr().err
+    assert fastfair.cli.main([*argv, "--engine", "arrow", "--group", "grp", "grp2"]) == 2
+    assert "audits one --group column" in capsys.readouterr().err
+
+
+def test_summary_engine_report(parts, capsys):
+    """The report needs no rows: the arrow engine writes it (without calibration curves)."""
+    _, folder, tmp = parts
+    report = tmp / "summary.html"
+    argv = ["audit", str(folder), "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--permutations", "99", "--quiet", "--engine", "arrow", "--report", str(report)]
+    assert fastfair.cli.main(argv) == 0, capsys.readouterr().err
+    text = report.read_text()
+    assert "<svg" in text and "not run with --engine arrow" in text

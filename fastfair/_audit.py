@@ -1,0 +1,1114 @@
+"""The whole fairness audit as one call: every test, every attribute, verdicts with power.
+
+:func:`audit` runs, for each protected attribute (and with ``intersections=True`` each
+combination of attributes), every applicable test of each group against a reference group:
+the confusion-matrix metrics (:func:`fastfair.permutation_test_from_counts`, exact
+conditional tests), the AUC (:func:`fastfair.auc_test`) and predictive parity
+(:func:`fastfair.predictive_parity_test`) when scores are given. It adjusts every p-value of
+the audit together (Holm by default) and reads each comparison with the power the audit
+had: the minimum detectable difference (MDE) at the audit's alpha and 80% power, from the
+asymptotic formula of :func:`fastfair.planning.detectable_difference`.
+
+The steps are separate functions, so each can be replaced on its own: reading the inputs
+(:func:`_inputs`), coding the groups (:func:`code_attributes`), running the tests
+(:func:`_confusion_rows`, :func:`_auc_rows`, :func:`_parity_row`), power
+(:func:`_add_power`), the verdict of each comparison (:func:`verdict`), and rendering
+(:class:`AuditResult`: text, JSON, a pandas frame, HTML).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import time
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from fastfair import _counts, planning
+from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, get_metric
+from fastfair._pvalues import adjust_pvalues
+from fastfair._results import PVALUE_FLOOR, format_pvalue
+from fastfair._validation import (
+    as_1d,
+    as_binary,
+    as_groups,
+    check_int,
+    resolve_columns,
+)
+
+__all__ = ["Attribute", "AuditResult", "audit", "code_attributes", "verdict"]
+
+DEFAULT_METRICS = ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds")
+ADJUSTMENTS = ("holm", "bonferroni", "none")
+#: Version of the dictionary of :meth:`AuditResult.to_dict` (the CLI's ``--json``).
+SCHEMA_VERSION = 2
+#: Joins the labels of an intersection ("Female & Black") and the names of its attributes.
+JOIN = " & "
+
+
+# --------------------------------------------------------------------------------------
+# Coding the groups
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Attribute:
+    """One protected attribute (or intersection) of the audit, with its groups coded.
+
+    Attributes
+    ----------
+    name : str
+        The column name, or names joined by " & " for an intersection.
+    columns : list of str
+        The columns it is made of.
+    codes : ndarray of intp or None
+        Group code (0..k-1, in sorted label order) of every row (None when the audit runs
+        on summaries, without the rows).
+    labels : list
+        Label of each code; an intersection's label joins its parts with " & ".
+    sizes : ndarray
+        Rows per group.
+    tested : ndarray of bool
+        Groups with at least `min_group_size` rows; the others are skipped.
+    reference : int or None
+        Code of the reference group (None when fewer than two groups are tested).
+    """
+
+    name: str
+    columns: list
+    codes: np.ndarray | None
+    labels: list
+    sizes: np.ndarray
+    tested: np.ndarray
+    reference: int | None = None
+
+    @property
+    def comparisons(self) -> list[tuple[int, int]]:
+        """(group code, reference code) for every tested group but the reference."""
+        if self.reference is None:
+            return []
+        return [(g, self.reference) for g in np.flatnonzero(self.tested) if g != self.reference]
+
+    @property
+    def skipped(self) -> list[dict]:
+        """Groups with fewer than `min_group_size` rows: {"group", "n"}."""
+        return [
+            {"group": _py(self.labels[g]), "n": int(self.sizes[g])}
+            for g in np.flatnonzero(~self.tested)
+        ]
+
+
+def _named_features(sensitive_features, data) -> list[tuple[str, Any]]:
+    """(name, values) for each attribute, from the forms fairlearn accepts."""
+    sf = sensitive_features
+    if sf is None:
+        raise TypeError("sensitive_features is required (a column, several, or a mapping)")
+    if isinstance(sf, str) or (
+        data is not None and isinstance(sf, list | tuple) and all(isinstance(s, str) for s in sf)
+    ):
+        names = [sf] if isinstance(sf, str) else list(sf)
+        if not names:
+            raise ValueError("sensitive_features is an empty list")
+        cols = resolve_columns(data, **{f"_{i}": n for i, n in enumerate(names)})
+        return [(n, cols[f"_{i}"]) for i, n in enumerate(names)]
+    if hasattr(sf, "columns") and hasattr(sf, "iloc"):  # pandas DataFrame
+        return [(str(c), sf[c]) for c in sf.columns]
+    if isinstance(sf, Mapping):
+        if not sf:
+            raise ValueError("sensitive_features is an empty mapping")
+        return [(str(k), v) for k, v in sf.items()]
+    if hasattr(sf, "to_numpy") and getattr(sf, "ndim", 1) == 1:  # pandas Series
+        return [(str(sf.name) if sf.name is not None else "group", sf)]
+    arr = np.asarray(sf)
+    if arr.ndim == 2:
+        return [(f"sensitive_feature_{j}", arr[:, j]) for j in range(arr.shape[1])]
+    return [("group", sf)]
+
+
+def code_attributes(
+    sensitive_features,
+    *,
+    data=None,
+    intersections: bool = False,
+    min_group_size: int = 10,
+    reference=None,
+    n_rows: int | None = None,
+) -> list[Attribute]:
+    """Code each protected attribute (and their combinations) into groups.
+
+    Parameters
+    ----------
+    sensitive_features : array-like, pandas Series/DataFrame, mapping, str or list of str
+        As fairlearn's ``sensitive_features``: one column of labels, a DataFrame or a mapping
+        {name: labels} of several, or column names of `data`.
+    data : pandas.DataFrame or mapping, optional
+    intersections : bool
+        Also code every combination of two or more attributes ("sex & race").
+    min_group_size : int
+        Groups with fewer rows are not tested (they are reported as skipped).
+    reference : label or mapping, optional
+        Reference group: a label (one attribute only) or {attribute name: label}.
+        Default: the largest tested group of each attribute.
+    n_rows : int, optional
+        Required length of every attribute.
+
+    Returns
+    -------
+    list of Attribute
+
+    Examples
+    --------
+    >>> from fastfair._audit import code_attributes
+    >>> sex = ["F", "M", "M", "F", "M"]
+    >>> race = ["a", "a", "b", "b", "a"]
+    >>> attrs = code_attributes({"sex": sex, "race": race}, intersections=True,
+    ...                         min_group_size=1)
+    >>> [a.name for a in attrs], attrs[2].labels
+    (['sex', 'race', 'sex & race'], ['F & a', 'F & b', 'M & a', 'M & b'])
+    """
+    min_group_size = check_int(min_group_size, "min_group_size", 1)
+    features = _named_features(sensitive_features, data)
+    names = [n for n, _ in features]
+    if len(set(names)) != len(names):
+        raise ValueError(f"sensitive_features has repeated names: {names}")
+    by_name = data is not None and not isinstance(sensitive_features, Mapping)
+    base = []
+    for name, values in features:
+        what = f"group column {name!r}" if by_name else f"sensitive feature {name!r}"
+        arr = as_1d(values, what)
+        if n_rows is not None and len(arr) != n_rows:
+            raise ValueError(f"{what} has {len(arr)} rows, the labels have {n_rows}")
+        try:
+            codes, labels = as_groups(values, "group", min_groups=1)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{what}: {exc}") from exc
+        base.append((name, [name], codes, list(labels.tolist())))
+    coded = list(base)
+    if intersections and len(base) > 1:
+        for size in range(2, len(base) + 1):
+            for combo in itertools.combinations(base, size):
+                codes = np.zeros(len(combo[0][2]), dtype=np.int64)
+                for _, _, c, labels in combo:
+                    codes = codes * len(labels) + c
+                codes, present = as_groups(codes, "intersection", min_groups=1)
+                labels = []
+                for key in present.tolist():
+                    parts = []
+                    for _, _, _, part_labels in reversed(combo):
+                        key, j = divmod(key, len(part_labels))
+                        parts.append(str(part_labels[j]))
+                    labels.append(JOIN.join(reversed(parts)))
+                name = JOIN.join(c[0] for c in combo)
+                coded.append((name, [c[0] for c in combo], codes, labels))
+    references = _reference_by_attribute(reference, [c[0] for c in coded], len(base))
+    attributes = []
+    for name, columns, codes, labels in coded:
+        sizes = np.bincount(codes, minlength=len(labels))
+        attr = Attribute(name, columns, codes, labels, sizes, sizes >= min_group_size)
+        attr.reference = _pick_reference(attr, references.get(name), min_group_size)
+        attributes.append(attr)
+    return attributes
+
+
+def _reference_by_attribute(reference, names, n_base) -> dict:
+    if reference is None:
+        return {}
+    if isinstance(reference, Mapping):
+        unknown = [k for k in reference if k not in names]
+        if unknown:
+            raise ValueError(f"reference names unknown attributes {unknown}; attributes: {names}")
+        return dict(reference)
+    if n_base > 1:
+        raise ValueError(
+            "with several sensitive features give reference as {attribute: group}, "
+            f"e.g. {{{names[0]!r}: ...}}"
+        )
+    return {names[0]: reference}
+
+
+def attribute_from_sizes(name, labels, sizes, *, min_group_size, reference=None) -> Attribute:
+    """An attribute known by its groups' sizes only (an audit from summaries)."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    attr = Attribute(name, [name], None, list(labels), sizes, sizes >= min_group_size)
+    wanted = _reference_by_attribute(reference, [name], 1).get(name)
+    attr.reference = _pick_reference(attr, wanted, min_group_size)
+    return attr
+
+
+def _pick_reference(attr: Attribute, wanted, min_group_size) -> int | None:
+    if wanted is None:
+        if attr.tested.sum() < 2:
+            return None
+        return int(np.argmax(np.where(attr.tested, attr.sizes, -1)))
+    matches = [k for k, g in enumerate(attr.labels) if g == wanted or str(g) == str(wanted)]
+    if not matches:
+        raise ValueError(
+            f"reference {wanted!r} is not a group of {attr.name!r}; groups: {attr.labels}"
+        )
+    ref = matches[0]
+    if not attr.tested[ref]:
+        raise ValueError(
+            f"reference {wanted!r} of {attr.name!r} has {attr.sizes[ref]} rows, fewer than "
+            f"min_group_size={min_group_size}"
+        )
+    return ref
+
+
+# --------------------------------------------------------------------------------------
+# Running the tests: one row (a dict) per metric and comparison
+# --------------------------------------------------------------------------------------
+
+
+def _confusion_rows(attr, cells, metric, options) -> list[dict]:
+    """Exact conditional tests of one metric, each group against the reference.
+
+    `cells` are the attribute's per-group counts (TN, FP, FN, TP): every test runs on the
+    two groups' counts, so a group whose metric is undefined fails alone.
+    """
+    import fastfair
+
+    rows = []
+    for g, r in attr.comparisons:
+        row = _row_head(attr, "confusion", metric, g, r)
+        try:
+            res = fastfair.permutation_test_from_counts(
+                cells[[g, r]],
+                [0, 1],
+                metric=metric,
+                reference=1,
+                n_permutations=options["n_permutations"],
+                random_state=options["random_state"],
+                n_jobs=options["n_jobs"],
+            )
+        except ValueError as exc:
+            row["error"] = (
+                str(exc)
+                .replace("group 0", repr(row["group"]))
+                .replace("group 1", repr(row["reference"]))
+            )
+            rows.append(row)
+            continue
+        values = res.group_values.reshape(2, -1)
+        dens = res.group_denominators.reshape(2, -1)
+        row.update(
+            value_group=_num(values[0]),
+            value_reference=_num(values[1]),
+            difference=_num(values[0] - values[1]),
+            **_interval(getattr(res, "difference_interval", None), res),
+            statistic=float(res.statistic),
+            pvalue=float(res.pvalue),
+            method=res.method,
+            scheme=res.scheme,
+            n_permutations=res.n_permutations,
+            n_group=_num(dens[0]),
+            n_reference=_num(dens[1]),
+        )
+        rows.append(row)
+    return rows
+
+
+def _auc_rows(attr, y, scores, options) -> list[dict]:
+    """Studentized permutation tests of the AUC, each group against the reference."""
+    import fastfair
+
+    rows = []
+    for g, r in attr.comparisons:
+        keep = (attr.codes == g) | (attr.codes == r)
+        try:
+            res = fastfair.auc_test(
+                y[keep],
+                scores[keep],
+                (attr.codes[keep] == r).astype(np.intp),
+                reference=1,
+                n_permutations=options["n_permutations"],
+                random_state=options["random_state"],
+                n_jobs=options["n_jobs"],
+            )
+        except ValueError as exc:
+            rows.append(dict(_row_head(attr, "auc", "auc", g, r), error=str(exc)))
+            continue
+        rows += auc_result_rows(attr, res, [(g, r)])
+    return rows
+
+
+def auc_result_rows(attr, res, pairs) -> list[dict]:
+    """Rows of an AUC test result: comparison c of `res` is the pair of codes pairs[c]."""
+    auc = np.atleast_1d(np.asarray(res.group_auc, dtype=float))
+    n_pos, n_neg = np.atleast_1d(res.group_n_pos), np.atleast_1d(res.group_n_neg)
+    stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
+    lo, hi = (np.atleast_1d(x) for x in res.difference_interval)
+    index = {g: k for k, g in enumerate(np.asarray(res.groups).tolist())}
+    rows = []
+    for c, ((g, r), (a, b)) in enumerate(zip(pairs, res.comparisons)):
+        i, j = index[a], index[b]
+        rows.append(
+            dict(
+                _row_head(attr, "auc", "auc", g, r),
+                value_group=float(auc[i]),
+                value_reference=float(auc[j]),
+                difference=float(auc[i] - auc[j]),
+                ci_low=float(lo[c]),
+                ci_high=float(hi[c]),
+                confidence_level=float(res.confidence_level),
+                statistic=float(stats[c]),
+                pvalue=float(pvals[c]),
+                method=res.method,
+                scheme=res.scheme,
+                n_permutations=res.n_permutations,
+                n_group=int(n_pos[i] + n_neg[i]),
+                n_reference=int(n_pos[j] + n_neg[j]),
+                _prevalence=[float(n_pos[k] / (n_pos[k] + n_neg[k])) for k in (i, j)],
+            )
+        )
+    return rows
+
+
+def _parity_row(attr, y, scores, clusters, options):
+    """Predictive parity over the score grid, all tested groups of the attribute at once.
+
+    Returns (row, result or None).
+    """
+    import fastfair
+
+    tested = np.flatnonzero(attr.tested)
+    keep = np.isin(attr.codes, tested)
+    row = dict(
+        attribute=attr.name,
+        family="parity",
+        metric="predictive_parity",
+        group="all groups",
+        reference="each other",
+        groups=[_py(attr.labels[g]) for g in tested],
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            res = fastfair.predictive_parity_test(
+                y[keep],
+                scores[keep],
+                attr.codes[keep],
+                cluster=None if clusters is None else clusters[keep],
+                adjust="maxT",
+                n_bootstrap=options["n_permutations"],
+                random_state=options["random_state"],
+                n_jobs=options["n_jobs"],
+            )
+        except ValueError as exc:
+            row["error"] = str(exc)
+            return row, None
+    res.groups = np.asarray([attr.labels[g] for g in res.groups.tolist()], dtype=object)
+    res.curve.groups = res.groups
+    row.update(
+        statistic=float(res.statistic),
+        pvalue=float(res.pvalue),
+        method=res.method,
+        scheme="per-user clustered" if clusters is not None else "rows",
+        n_permutations=res.n_bootstrap or None,
+    )
+    notes = sorted({str(w.message) for w in caught})
+    if notes:
+        row["note"] = "; ".join(notes)
+    return row, res
+
+
+def _row_head(attr, family, metric, g, r) -> dict:
+    return dict(
+        attribute=attr.name,
+        family=family,
+        metric=metric,
+        group=_py(attr.labels[g]),
+        reference=_py(attr.labels[r]),
+        _codes=(g, r),
+    )
+
+
+def _interval(interval, res) -> dict:
+    """ci_low / ci_high of a result's difference interval (absent when it has none)."""
+    if interval is None:
+        return {}
+    lo, hi = interval
+    return dict(
+        ci_low=_num(lo),
+        ci_high=_num(hi),
+        confidence_level=float(getattr(res, "confidence_level", 0.95)),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Power: the planner's minimum detectable difference for each comparison
+# --------------------------------------------------------------------------------------
+
+#: Denominator of a rate -> (planner rate key, whether the planner's rate is den/n or 1 - den/n)
+_PLANNER_DENOMINATOR = {
+    POSITIVES: ("prevalence", True),
+    NEGATIVES: ("prevalence", False),
+    TP | FP: ("selection_rate", True),
+    ALL & ~(TP | FP): ("selection_rate", False),
+    ALL: (None, True),
+}
+
+
+def _shrunk(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num/den, with 0 and 1 moved in by half a pseudo-observation, (num + 1/2)/(den + 1).
+
+    The planner needs rates inside (0, 1); a small group often has a rate of 0 or 1.
+    """
+    rate = num / den
+    edge = (num <= 0) | (num >= den)
+    return np.where(edge, (num + 0.5) / (den + 1.0), rate)
+
+
+def _planner_inputs(metric_name: str, part: int, cells: np.ndarray) -> tuple[str, dict]:
+    """Planner metric name and per-group rates for one rate of a confusion metric."""
+    spec = get_metric(metric_name)
+    name = spec.part_names[part]
+    num, den = spec.rates(cells)
+    num, den = num[:, part].astype(float), den[:, part].astype(float)
+    rates = {name: _shrunk(num, den)}
+    key, direct = _PLANNER_DENOMINATOR[spec.den_masks[part]]
+    if key is not None:
+        n = cells.sum(axis=1).astype(float)
+        share = den if direct else n - den
+        rates[key] = _shrunk(share, n)
+    return name, rates
+
+
+def _planner_figures(metric, rates, n_per_group, options) -> dict:
+    """MDE at 80% power, power at tau and rows needed for tau, for one two-group comparison."""
+    alpha, tau, target = options["alpha"], options["tau"], options["power"]
+    common = dict(rates=rates, alpha=alpha, reference=1)
+    mde = planning.detectable_difference(
+        metric, n_per_group=n_per_group, power=target, **common
+    ).tau
+    achieved = planning.power(metric, tau=tau, n_per_group=n_per_group, **common).power
+    share = np.asarray(n_per_group, dtype=float) / np.sum(n_per_group)
+    needed = planning.sample_size(
+        metric, tau=tau, power=target, allocation=share, **common
+    ).n_total_ceil
+    return dict(mde=float(mde), power_at_tau=float(achieved), n_needed=int(needed))
+
+
+def _add_power(row: dict, cells: np.ndarray | None, options) -> None:
+    """Add the planner's MDE, power at tau and rows needed to a test row (in place).
+
+    Equalized odds: the figures of its TPR and FPR parts (largest MDE, smallest power,
+    most rows). Predictive parity has no planner formula: no figures.
+    """
+    if "error" in row or row["family"] == "parity":
+        return
+    n_per_group = None
+    try:
+        if row["family"] == "auc":
+            n_per_group = [row["n_group"], row["n_reference"]]
+            rates = {
+                "auc": np.array([row["value_group"], row["value_reference"]]),
+                "prevalence": np.array(row["_prevalence"]),
+            }
+            figures = [_planner_figures("auc", rates, n_per_group, options)]
+        else:
+            pair = cells[list(row["_codes"])]
+            n_per_group = pair.sum(axis=1).astype(float)
+            spec = get_metric(row["metric"])
+            figures = []
+            for part in range(spec.n_parts):
+                name, rates = _planner_inputs(row["metric"], part, pair)
+                figures.append(_planner_figures(name, rates, n_per_group, options))
+    except ValueError as exc:  # e.g. an AUC of exactly 0 or 1
+        row["power_note"] = f"no planner figure: {exc}"
+        return
+    row.update(
+        mde=max(f["mde"] for f in figures),
+        power_at_tau=min(f["power_at_tau"] for f in figures),
+        n_needed=max(f["n_needed"] for f in figures),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Verdicts
+# --------------------------------------------------------------------------------------
+
+
+def _round_up(x: float) -> str:
+    """x rounded up to two significant digits, as text (0.0412 -> "0.042", 0.31 -> "0.31")."""
+    if not x > 0:
+        return "0"
+    exponent = math.floor(math.log10(x)) - 1
+    value = math.ceil(x / 10.0**exponent - 1e-9) * 10.0**exponent
+    text = f"{value:.{max(0, -exponent)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
+    """The verdict of one comparison: (decision, text).
+
+    decision is "difference" (adjusted p-value <= alpha), "no_evidence" (not significant,
+    and the audit could detect a difference of `tau`: MDE <= tau), "underpowered" (not
+    significant, MDE > tau), or "error" (the test could not run). Without an MDE (predictive
+    parity) a non-significant test reads "no evidence".
+
+    Examples
+    --------
+    >>> from fastfair._audit import verdict
+    >>> verdict({"pvalue_adjusted": 0.2, "mde": 0.0412}, alpha=0.05, tau=0.05)
+    ('no_evidence', 'no evidence (could detect ≥ 0.042)')
+    >>> verdict({"pvalue_adjusted": 0.2, "mde": 0.305}, alpha=0.05, tau=0.05)
+    ('underpowered', 'too small to tell (could detect only ≥ 0.31)')
+    """
+    if "error" in row:
+        return "error", "not tested: " + row["error"]
+    if row["pvalue_adjusted"] <= alpha:
+        return "difference", "DIFFERENCE"
+    mde = row.get("mde")
+    if mde is None:
+        return "no_evidence", "no evidence"
+    if mde <= tau:
+        return "no_evidence", f"no evidence (could detect ≥ {_round_up(mde)})"
+    return "underpowered", f"too small to tell (could detect only ≥ {_round_up(mde)})"
+
+
+# --------------------------------------------------------------------------------------
+# The audit
+# --------------------------------------------------------------------------------------
+
+
+def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
+    """Labels, predictions, scores and clusters as arrays, and the column names used."""
+    names = {
+        "label": y_true if isinstance(y_true, str) else None,
+        "pred": y_pred if isinstance(y_pred, str) else None,
+        "score": y_score if isinstance(y_score, str) else None,
+        "cluster": cluster if isinstance(cluster, str) else None,
+    }
+    cols = resolve_columns(data, y_true=y_true, y_pred=y_pred, y_score=y_score, cluster=cluster)
+    if cols["y_pred"] is None and cols["y_score"] is None:
+        raise TypeError("give y_pred (binary predictions) or y_score (scores to threshold)")
+
+    def called(arg, role):  # errors name the column when the argument is one
+        return f"{role} column {names[role]!r}" if names[role] else arg
+
+    y = as_binary(cols["y_true"], called("y_true", "label"), pos_label)
+    scores = None
+    if cols["y_score"] is not None:
+        scores = as_1d(cols["y_score"], called("y_score", "score"))
+        if scores.dtype.kind not in "biuf" or not np.isfinite(scores.astype(float)).all():
+            raise ValueError(f"{called('y_score', 'score')} must be numeric and finite")
+        scores = scores.astype(np.float64)
+    if cols["y_pred"] is not None:
+        yhat = as_binary(cols["y_pred"], called("y_pred", "pred"), pos_label)
+    else:
+        if not np.isfinite(threshold):
+            raise ValueError(f"threshold must be finite, got {threshold!r}")
+        yhat = (scores >= threshold).astype(np.uint8)
+    clusters = None if cols["cluster"] is None else as_1d(cols["cluster"], "cluster")
+    for name, arr in (("y_pred", yhat), ("y_score", scores), ("cluster", clusters)):
+        if arr is not None and len(arr) != len(y):
+            raise ValueError(f"{name} has {len(arr)} rows, y_true has {len(y)}")
+    names["threshold"] = float(threshold) if cols["y_pred"] is None else None
+    return y, yhat, scores, clusters, names
+
+
+def _check_options(alpha, tau, power, adjust, n_permutations, metrics):
+    for name, value in (("alpha", alpha), ("power", power)):
+        if not (isinstance(value, int | float) and 0 < value < 1):
+            raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+    if not (isinstance(tau, int | float) and 0 < tau <= 1):
+        raise ValueError(f"tau must be in (0, 1], got {tau!r}")
+    if adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {list(ADJUSTMENTS)}, got {adjust!r}")
+    check_int(n_permutations, "n_permutations", 1)
+    metrics = list(DEFAULT_METRICS if metrics is None else metrics)
+    if not metrics:
+        raise ValueError("metrics is empty")
+    return [get_metric(m).name for m in metrics]
+
+
+def audit(
+    y_true,
+    y_pred=None,
+    sensitive_features=None,
+    *,
+    y_score=None,
+    threshold: float = 0.5,
+    data=None,
+    cluster=None,
+    metrics=None,
+    reference=None,
+    intersections: bool = False,
+    min_group_size: int = 10,
+    alpha: float = 0.05,
+    tau: float = 0.05,
+    power: float = 0.8,
+    adjust: str = "holm",
+    n_permutations: int = 9999,
+    pos_label=None,
+    random_state: int | None = 0,
+    n_jobs: int | None = None,
+    progress=None,
+) -> AuditResult:
+    """Audit a model's predictions for every protected attribute: tests, intervals, power.
+
+    For each attribute (and combination of attributes with `intersections`), each group
+    with at least `min_group_size` rows is compared with the reference group:
+
+    * each confusion metric of `metrics` by the exact conditional permutation test
+      (:func:`fastfair.permutation_test_from_counts` on the two groups' counts);
+    * with `y_score`, the AUC by the DeLong-studentized permutation test
+      (:func:`fastfair.auc_test`) and predictive parity over the score grid
+      (:func:`fastfair.predictive_parity_test`, all groups at once, clustered by `cluster`).
+
+    The p-values of all tests of the audit are adjusted together (`adjust`). Each comparison
+    also gets the minimum detectable difference (MDE): the smallest difference a two-sided
+    test at `alpha` (one comparison) detects with probability `power`, from the planner's
+    asymptotic formula (:func:`fastfair.planning.detectable_difference`) at the observed
+    group sizes and rates; the power achieved at a difference `tau`; and the rows (of the two
+    groups, in their observed proportion) a test needs to reach `power` at `tau`. Verdicts
+    (:func:`verdict`): "DIFFERENCE" when the adjusted p-value is at most `alpha`, else
+    "no evidence (could detect ≥ MDE)" when MDE <= `tau`, else "too small to tell (could
+    detect only ≥ MDE)".
+
+    Parameters
+    ----------
+    y_true : array-like or str
+        Binary outcomes (or a column name of `data`).
+    y_pred : array-like or str, optional
+        Binary predictions. Give `y_pred` or `y_score` (or both).
+    sensitive_features : array-like, pandas Series/DataFrame, mapping, str or list of str
+        Protected attributes, as fairlearn's ``sensitive_features``: one array of group
+        labels, a DataFrame or mapping {name: labels} of several, or column names of `data`.
+    y_score : array-like or str, optional
+        Scores; predictions are ``y_score >= threshold`` when `y_pred` is not given. Adds
+        the AUC and predictive-parity tests.
+    threshold : float
+        Threshold of `y_score` for the predictions.
+    data : pandas.DataFrame or mapping, optional
+        Table whose columns the string arguments name.
+    cluster : array-like or str, optional
+        User (cluster) of each row, for predictive parity with dependent rows.
+    metrics : list of str, optional
+        Confusion metrics (default tpr, fpr, ppv, selection_rate, accuracy, equalized_odds).
+    reference : label or mapping, optional
+        Reference group (one attribute) or {attribute: label}; default the largest group.
+    intersections : bool
+        Also audit every combination of two or more attributes ("sex & race").
+    min_group_size : int
+        Groups with fewer rows are skipped and reported with their size.
+    alpha : float
+        Family-wise level of the audit.
+    tau : float
+        The difference the audit should be able to detect (power and rows needed).
+    power : float
+        Target power of the MDE and of the rows needed (default 0.8).
+    adjust : {"holm", "bonferroni", "none"}
+        Adjustment over every test of the audit.
+    n_permutations : int
+        Permutations for Monte-Carlo tests (the AUC) and bootstrap draws (parity).
+    pos_label : optional
+        Positive value of `y_true` / `y_pred` when they are not 0/1 or bool.
+    random_state : int or None
+        Seed of every Monte-Carlo test (recorded in the result).
+    n_jobs : int, optional
+        Threads (None: all cores).
+    progress : callable, optional
+        ``progress(total)`` returning a function called once per finished step.
+
+    Returns
+    -------
+    AuditResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import fastfair
+    >>> rng = np.random.default_rng(0)
+    >>> n = 4000
+    >>> sex = rng.choice(["F", "M"], n)
+    >>> y = rng.random(n) < 0.4
+    >>> pred = np.where(y, rng.random(n) < np.where(sex == "F", 0.7, 0.8), rng.random(n) < 0.1)
+    >>> res = fastfair.audit(y, pred, {"sex": sex}, metrics=["tpr", "fpr"])
+    >>> for t in res.tests:
+    ...     print(t["metric"], t["group"], "vs", t["reference"], round(t["difference"], 3),
+    ...           t["verdict"])
+    tpr F vs M -0.089 DIFFERENCE
+    fpr F vs M -0.002 no evidence (could detect ≥ 0.036)
+    >>> res.to_frame().shape
+    (2, 22)
+    """
+    start = time.perf_counter()
+    settings = _settings(
+        alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs,
+        intersections, min_group_size,
+    )  # fmt: skip
+    options, metric_names = settings["options"], settings["metrics"]
+    y, yhat, scores, clusters, names = _inputs(
+        y_true, y_pred, y_score, threshold, cluster, data, pos_label
+    )
+    attributes = code_attributes(
+        sensitive_features,
+        data=data,
+        intersections=intersections,
+        min_group_size=min_group_size,
+        reference=reference,
+        n_rows=len(y),
+    )
+    _check_something_tested(attributes, min_group_size)
+    steps = sum(len(metric_names) + 2 * (scores is not None) for _ in attributes)
+    tick = progress(steps) if progress else (lambda: None)
+    cell = (2 * y + yhat).astype(np.uint8)
+    tests, parity, cells_by_attribute = [], {}, {}
+    for attr in attributes:
+        cells, _ = _counts.cell_sums(cell, attr.codes, len(attr.labels))
+        cells_by_attribute[attr.name] = cells
+        for metric in metric_names:
+            tests += _confusion_rows(attr, cells, metric, options)
+            tick()
+        if scores is not None:
+            tests += _auc_rows(attr, y, scores, options)
+            tick()
+            if attr.reference is not None:
+                row, res = _parity_row(attr, y, scores, clusters, options)
+                tests.append(row)
+                if res is not None:
+                    parity[attr.name] = res
+            tick()
+
+    return _result(
+        tests,
+        attributes,
+        cells_by_attribute,
+        settings,
+        n_rows=len(y),
+        columns=dict(names, groups=[a.name for a in attributes if len(a.columns) == 1]),
+        parity=parity,
+        start=start,
+    )
+
+
+def _settings(
+    alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs, intersections,
+    min_group_size,
+) -> dict:  # fmt: skip
+    """Checked settings of an audit: the options every test reads, and the rest."""
+    metric_names = _check_options(alpha, tau, power, adjust, n_permutations, metrics)
+    if random_state is not None and not isinstance(random_state, int | np.integer):
+        raise TypeError(f"random_state must be an int or None, got {random_state!r}")
+    options = dict(
+        alpha=float(alpha),
+        tau=float(tau),
+        power=float(power),
+        n_permutations=int(n_permutations),
+        random_state=random_state,
+        n_jobs=n_jobs,
+    )
+    return dict(
+        options=options,
+        metrics=metric_names,
+        adjust=adjust,
+        intersections=bool(intersections),
+        min_group_size=check_int(min_group_size, "min_group_size", 1),
+    )
+
+
+def _check_something_tested(attributes, min_group_size) -> None:
+    if any(a.reference is not None for a in attributes):
+        return
+    sizes = "; ".join(
+        f"{a.name}: "
+        + ", ".join(f"{g} ({n})" for g, n in zip(a.labels[:5], a.sizes[:5]))
+        + (", ..." if len(a.labels) > 5 else "")
+        for a in attributes
+    )
+    raise ValueError(
+        f"no attribute has two groups with at least {min_group_size} rows ({sizes}); "
+        "see min_group_size"
+    )
+
+
+def _result(
+    tests, attributes, cells_by_attribute, settings, *, n_rows, columns, parity, start,
+    engine="memory",
+) -> AuditResult:  # fmt: skip
+    """Power, the adjustment over every test, verdicts, and the AuditResult."""
+    options = settings["options"]
+    for t in tests:
+        cells = cells_by_attribute[t["attribute"]] if t["family"] == "confusion" else None
+        _add_power(t, cells, options)
+    valid = [t for t in tests if "error" not in t]
+    adjusted = adjust_pvalues([t["pvalue"] for t in valid], settings["adjust"]) if valid else []
+    for t, p_adj in zip(valid, adjusted):
+        t["pvalue_adjusted"] = float(p_adj)
+    for t in tests:
+        t["decision"], t["verdict"] = verdict(t, alpha=options["alpha"], tau=options["tau"])
+        for key in [k for k in t if k.startswith("_")]:
+            del t[key]
+    return AuditResult(
+        tests=tests,
+        attributes=[_attribute_summary(a, cells_by_attribute[a.name]) for a in attributes],
+        n_rows=int(n_rows),
+        alpha=options["alpha"],
+        tau=options["tau"],
+        power=options["power"],
+        adjust=settings["adjust"],
+        metrics=settings["metrics"],
+        intersections=settings["intersections"],
+        min_group_size=settings["min_group_size"],
+        columns=columns,
+        seed=options["random_state"],
+        n_permutations=options["n_permutations"],
+        elapsed_seconds=round(time.perf_counter() - start, 3),
+        parity=parity,
+        group_cells=dict(cells_by_attribute),
+        engine=engine,
+    )
+
+
+def _attribute_summary(attr: Attribute, cells) -> dict:
+    """JSON-ready description of an attribute: its groups with sizes and base rates."""
+    n = cells.sum(axis=1)
+    positives = cells[:, 2] + cells[:, 3]
+    selected = cells[:, 1] + cells[:, 3]
+    groups = [
+        dict(
+            group=_py(attr.labels[k]),
+            n=int(n[k]),
+            base_rate=float(positives[k] / n[k]),
+            selection_rate=float(selected[k] / n[k]),
+            tested=bool(attr.tested[k]),
+        )
+        for k in range(len(attr.labels))
+        if n[k] > 0
+    ]
+    return dict(
+        name=attr.name,
+        columns=list(attr.columns),
+        reference=None if attr.reference is None else _py(attr.labels[attr.reference]),
+        groups=groups,
+        skipped=attr.skipped,
+        note=None
+        if attr.reference is not None
+        else "fewer than two groups have enough rows: nothing tested",
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The result
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(repr=False)
+class AuditResult:
+    """Result of :func:`audit`.
+
+    Attributes
+    ----------
+    tests : list of dict
+        One entry per test and comparison (keys in docs/cli.md): attribute, family, metric,
+        group, reference, values, difference with its interval (ci_low, ci_high), statistic,
+        pvalue, pvalue_adjusted, mde, power_at_tau, n_needed, decision, verdict.
+    attributes : list of dict
+        Each attribute: name, columns, reference, groups (n, base and selection rates),
+        skipped groups (with their sizes).
+    parity : dict
+        Attribute name -> :class:`fastfair.PredictiveParityResult` (with scores).
+    group_cells : dict
+        Attribute name -> per-group confusion counts (TN, FP, FN, TP).
+    """
+
+    tests: list
+    attributes: list
+    n_rows: int
+    alpha: float
+    tau: float
+    power: float
+    adjust: str
+    metrics: list
+    intersections: bool
+    min_group_size: int
+    columns: dict
+    seed: int | None
+    n_permutations: int
+    elapsed_seconds: float
+    parity: dict = field(default_factory=dict)
+    group_cells: dict = field(default_factory=dict)
+    engine: str = "memory"
+
+    # ---- summaries ------------------------------------------------------------------
+
+    @property
+    def summary(self) -> dict:
+        """Counts of verdicts, the largest significant difference, and power."""
+        decisions = [t["decision"] for t in self.tests]
+        scalar = [
+            t for t in self.tests if "error" not in t and isinstance(t.get("difference"), float)
+        ]
+        found = [t for t in scalar if t["decision"] == "difference"]
+        pool = found or scalar
+        largest = max(pool, key=lambda t: abs(t["difference"])) if pool else None
+        powered = [t for t in self.tests if t.get("mde") is not None]
+        keys = ("attribute", "metric", "group", "reference", "difference", "ci_low", "ci_high")
+        return dict(
+            n_tests=len(self.tests),
+            n_differences=decisions.count("difference"),
+            n_no_evidence=decisions.count("no_evidence"),
+            n_underpowered=decisions.count("underpowered"),
+            n_errors=decisions.count("error"),
+            n_detectable=sum(t["mde"] <= self.tau for t in powered),
+            n_with_mde=len(powered),
+            largest=None
+            if largest is None
+            else dict(
+                {k: largest[k] for k in keys if k in largest},
+                significant=largest["decision"] == "difference",
+            ),
+            mde_range=[min(t["mde"] for t in powered), max(t["mde"] for t in powered)]
+            if powered
+            else None,
+            n_skipped_groups=sum(len(a["skipped"]) for a in self.attributes),
+        )
+
+    # ---- exports ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """The audit as a JSON-ready dict (schema_version 2; keys in docs/cli.md)."""
+        import fastfair
+
+        out = dict(
+            schema_version=SCHEMA_VERSION,
+            fastfair_version=fastfair.__version__,
+            n_rows=self.n_rows,
+            alpha=self.alpha,
+            tau=self.tau,
+            power=self.power,
+            adjustment=f"{self.adjust} over all {len(self.tests)} tests of the audit",
+            power_method=(
+                "asymptotic planner (fastfair.planning.detectable_difference): two-sided "
+                f"z-test at alpha = {self.alpha:g} for one comparison, power {self.power:g}, "
+                "observed group sizes and rates"
+            ),
+            columns=self.columns,
+            metrics=self.metrics,
+            intersections=self.intersections,
+            min_group_size=self.min_group_size,
+            seed=self.seed,
+            n_permutations=self.n_permutations,
+            engine=self.engine,
+            elapsed_seconds=self.elapsed_seconds,
+            summary=self.summary,
+            attributes=self.attributes,
+            tests=self.tests,
+            parity={
+                name: dict(
+                    bandwidth=float(res.curve.bandwidth),
+                    weighting=res.curve.weighting,
+                    clustered=bool(res.curve.clustered),
+                    grid_table=res.table,
+                )
+                for name, res in self.parity.items()
+            },
+        )
+        return json.loads(json.dumps(out, default=_json_default))
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text (p-values as full-precision floats)."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_frame(self):
+        """Tidy pandas DataFrame: one row per test, comparison and component.
+
+        Equalized odds gives two rows (component "tpr" and "fpr") with the same statistic,
+        p-values and verdict; every other test has component equal to its metric.
+        """
+        import pandas as pd
+
+        columns = [
+            "attribute",
+            "family",
+            "metric",
+            "component",
+            "group",
+            "reference",
+            "value_group",
+            "value_reference",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "statistic",
+            "pvalue",
+            "pvalue_adjusted",
+            "mde",
+            "power_at_tau",
+            "n_needed",
+            "n_group",
+            "n_reference",
+            "method",
+            "decision",
+            "verdict",
+        ]
+        records = []
+        for t in self.tests:
+            parts = ["tpr", "fpr"] if isinstance(t.get("difference"), list) else [t["metric"]]
+            for j, part in enumerate(parts):
+                rec = {c: t.get(c) for c in columns}
+                rec["component"] = part
+                for key in ("value_group", "value_reference", "difference", "ci_low", "ci_high",
+                            "n_group", "n_reference"):  # fmt: skip
+                    if isinstance(rec[key], list):
+                        rec[key] = rec[key][j]
+                records.append(rec)
+        frame = pd.DataFrame.from_records(records, columns=columns)
+        for c in ("value_group", "value_reference", "difference", "ci_low", "ci_high"):
+            frame[c] = frame[c].astype(float)
+        return frame
+
+    def to_html(self) -> str:
+        """A self-contained HTML report (see docs/cli.md); plots need matplotlib."""
+        from fastfair._report import audit_html
+
+        return audit_html(self)
+
+    # ---- text -----------------------------------------------------------------------
+
+    def format(self, max_rows: int | None = None) -> str:
+        """The printed audit: one table per attribute (at most `max_rows` tests in all),
+        then the summary."""
+        from fastfair._report import audit_text
+
+        return audit_text(self, max_rows)
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+def _num(x):
+    x = np.asarray(x, dtype=float)
+    return float(x.ravel()[0]) if x.size == 1 else [float(v) for v in x.ravel()]
+
+
+def _py(value):
+    """A numpy scalar as the equivalent Python value (labels in JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _json_default(obj):
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    raise TypeError(f"cannot serialize {type(obj).__name__}")
+
+
+def pvalue_text(row: dict, key: str = "pvalue") -> str:
+    """A test row's p-value at the precision its method has (see format_pvalue)."""
+    if key not in row:
+        return "-"
+    text = format_pvalue(row["pvalue"], row.get("method"), row.get("n_permutations"))
+    if key == "pvalue":
+        return text
+    if text.startswith("<"):  # the raw p-value is a bound, so is its adjustment
+        adjusted = row[key]
+        return "< 1e-16" if adjusted < PVALUE_FLOOR else f"< {adjusted:.3g}"
+    return format_pvalue(row[key])

@@ -1,0 +1,393 @@
+"""fastfair.audit: every test of every attribute, checked against independent computations."""
+
+import html
+import html.parser
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import fastfair
+from fastfair import _audit, _report
+
+Z_ALPHA = stats.norm.ppf(0.975)  # two-sided alpha = 0.05
+Z_POWER = stats.norm.ppf(0.8)
+
+
+def _data(n=3000, seed=0):
+    """Two attributes (sex: F/M; race: a, b and a small c) with a TPR gap for F."""
+    rng = np.random.default_rng(seed)
+    sex = rng.choice(["F", "M"], n, p=[0.4, 0.6])
+    race = rng.choice(["a", "b"], n, p=[0.7, 0.3])
+    race[:8] = "c"  # 8 rows: below min_group_size=10
+    y = (rng.random(n) < np.where(sex == "F", 0.3, 0.4)).astype(int)
+    tpr = np.where(sex == "F", 0.6, 0.75)
+    score = np.where(y == 1, rng.beta(4, 2, n), rng.beta(2, 4, n))
+    pred = np.where(y == 1, rng.random(n) < tpr, rng.random(n) < 0.1).astype(int)
+    return pd.DataFrame({"y": y, "pred": pred, "score": score, "sex": sex, "race": race})
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return _data()
+
+
+@pytest.fixture(scope="module")
+def result(frame):
+    return fastfair.audit(
+        "y",
+        "pred",
+        ["sex", "race"],
+        y_score="score",
+        data=frame,
+        intersections=True,
+        n_permutations=199,
+    )
+
+
+def _rows(result, **match):
+    return [t for t in result.tests if all(t.get(k) == v for k, v in match.items())]
+
+
+def test_attributes_and_intersections_match_pandas(frame, result):
+    names = [a["name"] for a in result.attributes]
+    assert names == ["sex", "race", "sex & race"]
+    inter = result.attributes[2]
+    sizes = frame.groupby(["sex", "race"]).size()
+    expected = {f"{s} & {r}": int(n) for (s, r), n in sizes.items()}
+    assert {g["group"]: g["n"] for g in inter["groups"]} == expected
+    # groups below min_group_size are skipped, listed with their size, and never tested
+    small = {k: v for k, v in expected.items() if v < 10}
+    assert {g["group"]: g["n"] for g in inter["skipped"]} == small
+    assert result.attributes[1]["skipped"] == [{"group": "c", "n": 8}]
+    tested_groups = {t["group"] for t in result.tests if t["family"] != "parity"}
+    assert "c" not in tested_groups and not set(small) & tested_groups
+    # reference: the largest group of each attribute
+    assert [a["reference"] for a in result.attributes] == ["M", "a", "M & a"]
+
+
+def test_confusion_rows_equal_two_group_tests_on_rows(frame, result):
+    """Each comparison is the exact test on the two groups' rows (the audit uses counts)."""
+    for t in _rows(result, family="confusion", attribute="race"):
+        keep = frame["race"].isin([t["group"], t["reference"]]).to_numpy()
+        sub = frame[keep]
+        res = fastfair.permutation_test(
+            sub["y"], sub["pred"], sub["race"], metric=t["metric"], reference=t["reference"]
+        )
+        assert t["pvalue"] == pytest.approx(res.pvalue, rel=1e-12, abs=1e-300)
+        assert t["statistic"] == pytest.approx(res.statistic, rel=1e-12)
+        np.testing.assert_allclose(t["difference"], res.difference, rtol=1e-12)
+
+
+def test_auc_rows_equal_auc_test_on_the_pair(frame, result):
+    for t in _rows(result, family="auc", attribute="sex & race"):
+        label = frame["sex"] + " & " + frame["race"]
+        keep = label.isin([t["group"], t["reference"]]).to_numpy()
+        res = fastfair.auc_test(
+            frame["y"][keep],
+            frame["score"][keep],
+            label[keep],
+            reference=t["reference"],
+            n_permutations=199,
+            random_state=0,
+        )
+        assert t["pvalue"] == res.pvalue
+        assert t["difference"] == pytest.approx(res.difference, rel=1e-12)
+        assert [t["ci_low"], t["ci_high"]] == pytest.approx(list(res.difference_interval))
+
+
+def test_holm_over_every_test_of_the_audit(result):
+    valid = [t for t in result.tests if "pvalue" in t]
+    p = np.array([t["pvalue"] for t in valid])
+    order = np.argsort(p, kind="stable")
+    m, running, expected = len(p), 0.0, np.empty(len(p))
+    for rank, i in enumerate(order):  # Holm step-down, written out
+        running = max(running, (m - rank) * p[i])
+        expected[i] = min(1.0, running)
+    np.testing.assert_allclose([t["pvalue_adjusted"] for t in valid], expected, rtol=1e-12)
+    for t in valid:
+        assert (t["decision"] == "difference") == (t["pvalue_adjusted"] <= 0.05)
+
+
+def _group_counts(frame, column, group):
+    g = frame[frame[column] == group]
+    tp = int(((g.y == 1) & (g.pred == 1)).sum())
+    fn = int(((g.y == 1) & (g.pred == 0)).sum())
+    fp = int(((g.y == 0) & (g.pred == 1)).sum())
+    tn = int(((g.y == 0) & (g.pred == 0)).sum())
+    return tp, fn, fp, tn
+
+
+@pytest.mark.parametrize("metric", ["tpr", "fpr", "ppv", "npv", "selection_rate", "accuracy"])
+def test_mde_power_and_rows_needed_by_hand(frame, result, metric):
+    """The planner's figures from the two groups' rates, written out per metric."""
+    t = _rows(result, attribute="sex", metric=metric)
+    if not t:
+        res = fastfair.audit("y", "pred", "sex", data=frame, metrics=[metric])
+        t = _rows(res, metric=metric)
+    (t,) = t
+    sig2, share = [], []
+    for group in ("F", "M"):
+        tp, fn, fp, tn = _group_counts(frame, "sex", group)
+        n = tp + fn + fp + tn
+        num, den = {
+            "tpr": (tp, tp + fn),
+            "fpr": (fp, fp + tn),
+            "ppv": (tp, tp + fp),
+            "npv": (tn, tn + fn),
+            "selection_rate": (tp + fp, n),
+            "accuracy": (tp + tn, n),
+        }[metric]
+        r = num / den
+        sig2.append(r * (1 - r) / (den / n))  # variance per row of the group
+        share.append(n)
+    n = np.array(share, dtype=float)
+    sig2 = np.array(sig2)
+    se = np.sqrt((sig2 / n).sum())
+    assert t["mde"] == pytest.approx((Z_ALPHA + Z_POWER) * se, rel=1e-10)
+    assert t["power_at_tau"] == pytest.approx(stats.norm.cdf(0.05 / se - Z_ALPHA), rel=1e-10)
+    p = n / n.sum()
+    total = (Z_ALPHA + Z_POWER) ** 2 * (sig2 / p).sum() / 0.05**2
+    assert t["n_needed"] == int(np.ceil(total * p - 1e-9).sum())
+
+
+def test_mde_auc_hanley_mcneil_by_hand(frame, result):
+    (t,) = _rows(result, attribute="sex", metric="auc")
+    var = []
+    for group in ("F", "M"):
+        g = frame[frame.sex == group]
+        a = fastfair.delong(g.y, g.score).auc[0]
+        prev = g.y.mean()
+        q1, q2 = a / (2 - a), 2 * a * a / (1 + a)
+        var.append(((q1 - a * a) / (1 - prev) + (q2 - a * a) / prev) / len(g))
+    assert t["mde"] == pytest.approx((Z_ALPHA + Z_POWER) * np.sqrt(sum(var)), rel=1e-10)
+
+
+def test_rates_of_zero_or_one_are_shrunk_for_the_planner():
+    """A group whose TPR is 1 still gets an MDE: rates (num + 1/2) / (den + 1)."""
+    rng = np.random.default_rng(3)
+    n = 400
+    group = np.repeat(["small", "big"], [40, n - 40])
+    y = rng.random(n) < 0.5
+    y[:2] = True
+    pred = np.where(group == "small", y, rng.random(n) < 0.7) & y
+    res = fastfair.audit(y, pred, group, metrics=["tpr"])
+    (t,) = res.tests
+    pos = [int(y[group == g].sum()) for g in ("small", "big")]
+    tp = [int((pred & y)[group == g].sum()) for g in ("small", "big")]
+    assert tp[0] == pos[0]  # TPR = 1 in the small group
+    r = [(tp[0] + 0.5) / (pos[0] + 1), tp[1] / pos[1]]
+    se = np.sqrt(sum(ri * (1 - ri) / p for ri, p in zip(r, pos)))
+    assert t["mde"] == pytest.approx((Z_ALPHA + Z_POWER) * se, rel=1e-10)
+
+
+@pytest.mark.parametrize(
+    "row,decision,text",
+    [
+        ({"pvalue_adjusted": 0.05, "mde": 0.5}, "difference", "DIFFERENCE"),
+        (
+            {"pvalue_adjusted": 0.06, "mde": 0.05},
+            "no_evidence",
+            "no evidence (could detect ≥ 0.05)",
+        ),
+        (
+            {"pvalue_adjusted": 0.2, "mde": 0.0501},
+            "underpowered",
+            "too small to tell (could detect only ≥ 0.051)",
+        ),
+        (
+            {"pvalue_adjusted": 1, "mde": 0.0412},
+            "no_evidence",
+            "no evidence (could detect ≥ 0.042)",
+        ),
+        ({"pvalue_adjusted": 0.2}, "no_evidence", "no evidence"),
+        ({"error": "no positives"}, "error", "not tested: no positives"),
+    ],
+)
+def test_verdicts(row, decision, text):
+    assert _audit.verdict(row, alpha=0.05, tau=0.05) == (decision, text)
+
+
+@pytest.mark.parametrize(
+    "x,text",
+    [(0.0412, "0.042"), (0.31, "0.31"), (0.305, "0.31"), (0.04, "0.04"), (1.234, "1.3"),
+     (0.00123, "0.0013"), (0.1, "0.1")],
+)  # fmt: skip
+def test_mde_rounds_up_to_two_digits(x, text):
+    assert _audit._round_up(x) == text
+
+
+def test_sensitive_feature_forms_agree(frame):
+    kw = dict(metrics=["tpr", "selection_rate"], intersections=True)
+    base = fastfair.audit("y", "pred", ["sex", "race"], data=frame, **kw).to_dict()
+    others = [
+        fastfair.audit(frame.y, frame.pred, frame[["sex", "race"]], **kw),
+        fastfair.audit(frame.y.to_numpy(), frame.pred, dict(sex=frame.sex, race=frame.race), **kw),
+    ]
+    for other in others:
+        d = other.to_dict()
+        assert d["tests"] == base["tests"] and d["attributes"] == base["attributes"]
+    one = fastfair.audit(frame.y, frame.pred, frame.sex, metrics=["tpr"])
+    assert one.attributes[0]["name"] == "sex"  # a Series keeps its name
+    arr = fastfair.audit(frame.y, frame.pred, frame.sex.to_numpy(), metrics=["tpr"])
+    assert arr.attributes[0]["name"] == "group"
+    assert arr.tests[0]["pvalue"] == one.tests[0]["pvalue"]
+
+
+@pytest.mark.parametrize(
+    "kwargs,error,message",
+    [
+        (dict(alpha=1.5), ValueError, "alpha must be in (0, 1)"),
+        (dict(tau=0), ValueError, "tau must be in (0, 1]"),
+        (dict(adjust="maxT"), ValueError, "adjust must be one of"),
+        (dict(metrics=["nope"]), ValueError, "unknown metric 'nope'"),
+        (dict(sensitive_features=None), TypeError, "sensitive_features is required"),
+        (dict(y_pred=None), TypeError, "give y_pred"),
+        (dict(reference="M"), ValueError, "give reference as {attribute: group}"),
+        (dict(reference={"sex": "X"}), ValueError, "reference 'X' is not a group of 'sex'"),
+        (dict(reference={"race": "c"}), ValueError, "has 8 rows, fewer than min_group_size"),
+        (dict(reference={"age": "1"}), ValueError, "unknown attributes ['age']"),
+        (dict(min_group_size=0), ValueError, "min_group_size must be >= 1"),
+        (dict(n_permutations=0), ValueError, "n_permutations must be >= 1"),
+    ],
+)
+def test_bad_arguments_name_the_problem(frame, kwargs, error, message):
+    args = dict(y_pred="pred", sensitive_features=["sex", "race"], data=frame)
+    args.update(kwargs)
+    with pytest.raises(error, match=None) as info:
+        fastfair.audit("y", **args)
+    assert message in str(info.value)
+
+
+def test_length_mismatch(frame):
+    with pytest.raises(ValueError, match="sensitive feature 'sex' has 10 rows"):
+        fastfair.audit(frame.y, frame.pred, {"sex": frame.sex[:10]})
+
+
+def test_exports_frame_and_json(result):
+    d = result.to_dict()
+    assert json.loads(result.to_json()) == d
+    assert d["schema_version"] == 2 and d["n_rows"] == 3000
+    assert d["summary"]["n_tests"] == len(result.tests)
+    frame = result.to_frame()
+    n_eo = len(_rows(result, metric="equalized_odds"))
+    assert len(frame) == len(result.tests) + n_eo  # equalized odds: one row per component
+    eo = frame[frame.metric == "equalized_odds"]
+    assert set(eo.component) == {"tpr", "fpr"}
+    tpr = frame[(frame.metric == "tpr") & (frame.attribute == "sex")].iloc[0]
+    eo_tpr = eo[(eo.component == "tpr") & (eo.attribute == "sex")].iloc[0]
+    assert tpr.difference == eo_tpr.difference
+    # p-values keep full precision in the exports, whatever the tables print
+    assert list(frame.drop_duplicates(["attribute", "metric", "group"]).pvalue) == [
+        t["pvalue"] for t in result.tests
+    ]
+
+
+def test_adjusted_pvalue_of_a_monte_carlo_bound_is_a_bound():
+    row = {"pvalue": 1 / 200, "pvalue_adjusted": 9 / 200, "method": "permutation",
+           "n_permutations": 199}  # fmt: skip
+    assert _audit.pvalue_text(row) == "< 0.005"
+    assert _audit.pvalue_text(row, "pvalue_adjusted") == "< 0.045"
+    row.update(pvalue=0.01, pvalue_adjusted=0.09)
+    assert _audit.pvalue_text(row, "pvalue_adjusted") == "0.0900"
+
+
+def test_printed_audit(result):
+    text = str(result)
+    assert text.splitlines()[0].startswith("fastfair audit: 3,000 rows")
+    assert "skipped (fewer than 10 rows): c (n=8)" in text
+    sex_tpr = _rows(result, attribute="sex", metric="tpr")[0]
+    assert sex_tpr["verdict"] in text
+
+
+def test_tiny_pvalues_print_as_a_bound_and_json_keeps_the_float():
+    rng = np.random.default_rng(5)
+    group = np.repeat(["a", "b"], 2000)
+    pred = rng.random(4000) < np.where(group == "a", 0.1, 0.6)
+    y = rng.random(4000) < 0.5
+    res = fastfair.audit(y, pred, group, metrics=["selection_rate"])
+    (t,) = res.tests
+    # the exact p-value is the enumeration's truncation bound (4e-20), kept in the JSON
+    assert 0 < t["pvalue"] < 1e-16 and res.to_dict()["tests"][0]["pvalue"] == t["pvalue"]
+    for text in (str(res), html.unescape(res.to_html())):
+        assert "< 1e-16" in text and "e-20" not in text
+
+
+class _Parser(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.order, self.circles, self.images, self.viewbox = [], 0, [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("h1", "h2", "svg", "table", "img") or attrs.get("class") == "cards":
+            self.order.append(tag if tag != "div" else "cards")
+        if tag == "circle":
+            self.circles += 1
+        if tag == "svg":
+            self.viewbox = attrs["viewbox"]
+        if tag == "img":
+            self.images.append(attrs["src"])
+
+
+def test_html_report_summary_first_and_forest_of_every_difference(result, monkeypatch):
+    parser = _Parser()
+    parser.feed(result.to_html())
+    assert parser.order[:3] == ["h1", "cards", "h2"] and parser.order[3] == "svg"
+    plotted = [
+        t
+        for t in result.tests
+        if t["family"] in ("confusion", "auc")
+        and t["metric"] != "equalized_odds"
+        and "error" not in t
+    ]
+    assert parser.circles == len(plotted)
+    assert int(parser.viewbox.split()[2]) <= 1140  # fits a 1,200 px window
+    assert len(parser.images) == 1 and parser.images[0].startswith("data:image/png;base64,")
+    # without matplotlib: the same report, no image, a note saying how to get the curves
+    monkeypatch.setattr(_report, "_pyplot", lambda: None)
+    bare = result.to_html()
+    parser = _Parser()
+    parser.feed(bare)
+    assert parser.images == [] and parser.circles == len(plotted)
+    assert 'pip install "fastfair[plot]"' in bare
+
+
+def _tpr_counts(rng, n, prevalence, tpr):
+    pos = rng.binomial(n, prevalence)
+    tp = rng.binomial(pos, tpr)
+    return [n - pos, 0, pos - tp, tp]  # TN, FP, FN, TP (no false positives: FPR unused)
+
+
+def test_mde_is_detected_with_the_promised_power():
+    """At a true TPR gap equal to the MDE the exact test rejects ~80% of the time; at no gap,
+    at most alpha (level twin). 600 simulated audits each; tolerance 3 binomial SEs.
+
+    The audit computes the MDE at the observed rates, so the gap d solves d = MDE(rates
+    0.7 - d and 0.7): the MDE an audit reports when its rates are the true ones.
+    """
+    rng = np.random.default_rng(20261122)
+    n, prevalence, tpr_ref = 1500, 0.4, 0.7
+    options = dict(alpha=0.05, tau=0.05, power=0.8)
+    mde = 0.0
+    for _ in range(20):
+        rates = {"tpr": np.array([tpr_ref - mde, tpr_ref]), "prevalence": np.full(2, prevalence)}
+        mde = _audit._planner_figures("tpr", rates, [n, n], options)["mde"]
+    assert 0.07 < mde < 0.08
+    reps = 600
+    for gap, target in ((mde, 0.8), (0.0, 0.05)):
+        rejected = 0
+        for _ in range(reps):
+            counts = [
+                _tpr_counts(rng, n, prevalence, tpr_ref - gap),
+                _tpr_counts(rng, n, prevalence, tpr_ref),
+            ]
+            res = fastfair.permutation_test_from_counts(counts, metric="tpr", reference=1)
+            rejected += res.pvalue <= 0.05
+        se = np.sqrt(target * (1 - target) / reps)
+        if gap:
+            assert abs(rejected / reps - target) <= 3 * se
+        else:
+            assert rejected / reps <= target + 3 * se
