@@ -7,10 +7,11 @@ Adult data), then
 
 and prints the path and size of the PNG. Chromium from Debian: ``apt-get install chromium``.
 The default output is the screenshot the docs show (docs/img/audit_report.png, the first
-screen of the report in a 1,200 px window).
+screen of the report in a 1,200 px window), reduced to a 64-colour palette with Pillow
+(installed with matplotlib) to keep the repository small; ``--colors 0`` keeps the full PNG.
 
     python scripts/report_screenshot.py [--out docs/img/audit_report.png] [--height 1000]
-        [--permutations 9999] [--report audit.html] [--browser chromium]
+        [--permutations 9999] [--report audit.html] [--browser chromium] [--colors 64]
 """
 
 from __future__ import annotations
@@ -56,6 +57,15 @@ def screenshot(browser: str, report: str, out: str, width: int, height: int) -> 
         subprocess.run(cmd, check=True, capture_output=True, timeout=180)
 
 
+def reduce_palette(path: str, colors: int) -> None:
+    """Rewrite the PNG with a `colors`-colour palette (text and flat plots lose nothing)."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=colors, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join("docs", "img", "audit_report.png"))
@@ -64,12 +74,15 @@ def main(argv=None) -> None:
     parser.add_argument("--height", type=int, default=1000)
     parser.add_argument("--permutations", type=int, default=9999)
     parser.add_argument("--browser", default="chromium")
+    parser.add_argument("--colors", type=int, default=64, help="palette size; 0: full colour")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         report = args.report or os.path.join(tmp, "audit.html")
         render(report, args.permutations)
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         screenshot(args.browser, report, args.out, args.width, args.height)
+    if args.colors:
+        reduce_palette(args.out, args.colors)
     print(f"{args.out}: {os.path.getsize(args.out):,} bytes ({args.width}x{args.height} window)")
 
 
