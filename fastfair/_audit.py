@@ -180,9 +180,12 @@ def code_attributes(
     base = []
     for name, values in features:
         what = f"group column {name!r}" if by_name else f"sensitive feature {name!r}"
-        arr = as_1d(values, what)
-        if n_rows is not None and len(arr) != n_rows:
-            raise ValueError(f"{what} has {len(arr)} rows, the labels have {n_rows}")
+        try:  # GroupCodes (already coded by a reader) and pandas columns keep their form
+            length = len(values)
+        except TypeError:
+            length = len(as_1d(values, what))
+        if n_rows is not None and length != n_rows:
+            raise ValueError(f"{what} has {length} rows, the labels have {n_rows}")
         try:
             codes, labels = as_groups(values, "group", min_groups=1)
         except (TypeError, ValueError) as exc:

@@ -95,9 +95,9 @@ def _read_audit_columns(path: str, args) -> dict:
     """Only the audit's columns, read in record batches; group and cluster coded once."""
     from fastfair.io import read_columns
 
-    needed = [args.label, args.pred, args.score, args.group, args.cluster]
-    columns = [c for c in needed if c is not None]
-    coded = [c for c in (args.group, args.cluster) if c is not None]
+    needed = [args.label, args.pred, args.score, *args.group, args.cluster]
+    columns = list(dict.fromkeys(c for c in needed if c is not None))
+    coded = [c for c in (*args.group, args.cluster) if c is not None]
     numbers = [c for c in (args.label, args.pred, args.score) if c is not None]
     binary = [c for c in (args.label, args.pred) if c is not None]
     try:
@@ -447,7 +447,7 @@ def _audit_command(args) -> int:
 
 def _memory_audit(path: str, reference, args):
     """fastfair.audit on the file's columns, read into memory."""
-    table = read_table(path)
+    table = _read_audit_columns(path, args) if _is_large_source(path) else read_table(path)
     for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score")):
         if name is not None:
             _column(table, name, role)
