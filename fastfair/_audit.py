@@ -485,15 +485,22 @@ def _planner_figures(metric, rates, n_per_group, options) -> dict:
     """MDE at 80% power, power at tau and rows needed for tau, for one two-group comparison."""
     alpha, tau, target = options["alpha"], options["tau"], options["power"]
     common = dict(rates=rates, alpha=alpha, reference=1)
-    mde = planning.detectable_difference(
-        metric, n_per_group=n_per_group, power=target, **common
-    ).tau
+    with warnings.catch_warnings():  # inf: no rate difference below 1 is detectable
+        warnings.simplefilter("ignore")
+        mde = planning.detectable_difference(
+            metric, n_per_group=n_per_group, power=target, **common
+        ).tau
     achieved = planning.power(metric, tau=tau, n_per_group=n_per_group, **common).power
     share = np.asarray(n_per_group, dtype=float) / np.sum(n_per_group)
-    needed = planning.sample_size(
-        metric, tau=tau, power=target, allocation=share, **common
-    ).n_total_ceil
-    return dict(mde=float(mde), power_at_tau=float(achieved), n_needed=int(needed))
+    try:
+        needed = int(
+            planning.sample_size(
+                metric, tau=tau, power=target, allocation=share, **common
+            ).n_total_ceil
+        )
+    except ValueError:  # beyond any real audit (more than 2**62 rows)
+        needed = None
+    return dict(mde=float(mde), power_at_tau=float(achieved), n_needed=needed)
 
 
 def _add_power(row: dict, cells: np.ndarray | None, options) -> None:
@@ -527,7 +534,9 @@ def _add_power(row: dict, cells: np.ndarray | None, options) -> None:
     row.update(
         mde=max(f["mde"] for f in figures),
         power_at_tau=min(f["power_at_tau"] for f in figures),
-        n_needed=max(f["n_needed"] for f in figures),
+        n_needed=None
+        if any(f["n_needed"] is None for f in figures)
+        else max(f["n_needed"] for f in figures),
     )
 
 
@@ -569,6 +578,8 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
     mde = row.get("mde")
     if mde is None:
         return "no_evidence", "no evidence"
+    if math.isinf(mde):
+        return "underpowered", "too small to tell (no difference below 1 is detectable)"
     if mde <= tau:
         return "no_evidence", f"no evidence (could detect ≥ {_round_up(mde)})"
     return "underpowered", f"too small to tell (could detect only ≥ {_round_up(mde)})"
@@ -619,8 +630,8 @@ def _check_options(alpha, tau, power, adjust, n_permutations, metrics):
     for name, value in (("alpha", alpha), ("power", power)):
         if not (isinstance(value, int | float) and 0 < value < 1):
             raise ValueError(f"{name} must be in (0, 1), got {value!r}")
-    if not (isinstance(tau, int | float) and 0 < tau <= 1):
-        raise ValueError(f"tau must be in (0, 1], got {tau!r}")
+    if not (isinstance(tau, int | float) and 0 < tau < 1):
+        raise ValueError(f"tau must be in (0, 1), got {tau!r}")
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust must be one of {list(ADJUSTMENTS)}, got {adjust!r}")
     check_int(n_permutations, "n_permutations", 1)
@@ -952,6 +963,7 @@ class AuditResult:
         pool = found or scalar
         largest = max(pool, key=lambda t: abs(t["difference"])) if pool else None
         powered = [t for t in self.tests if t.get("mde") is not None]
+        mdes = [t["mde"] for t in powered]
         keys = ("attribute", "metric", "group", "reference", "difference", "ci_low", "ci_high")
         return dict(
             n_tests=len(self.tests),
@@ -967,9 +979,7 @@ class AuditResult:
                 {k: largest[k] for k in keys if k in largest},
                 significant=largest["decision"] == "difference",
             ),
-            mde_range=[min(t["mde"] for t in powered), max(t["mde"] for t in powered)]
-            if powered
-            else None,
+            mde_range=[min(mdes), max(mdes)] if mdes else None,
             n_skipped_groups=sum(len(a["skipped"]) for a in self.attributes),
         )
 
@@ -1013,7 +1023,7 @@ class AuditResult:
                 for name, res in self.parity.items()
             },
         )
-        return json.loads(json.dumps(out, default=_json_default))
+        return _finite(json.loads(json.dumps(out, default=_json_default)))
 
     def to_json(self, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text (p-values as full-precision floats)."""
@@ -1094,6 +1104,17 @@ def _num(x):
 def _py(value):
     """A numpy scalar as the equivalent Python value (labels in JSON)."""
     return value.item() if isinstance(value, np.generic) else value
+
+
+def _finite(value):
+    """JSON has no infinity: an infinite MDE (nothing below 1 detectable) becomes null."""
+    if isinstance(value, float) and math.isinf(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _json_default(obj):

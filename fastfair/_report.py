@@ -89,7 +89,12 @@ def _ci(row, digits=3) -> str:
 
 
 def _mde(row) -> str:
-    return "-" if row.get("mde") is None else f"{row['mde']:.3f}"
+    return "-" if row.get("mde") is None else _mde_value(row["mde"])
+
+
+def _mde_value(x: float) -> str:
+    """An MDE; infinite (no difference below 1 detectable) as "> 1"."""
+    return f"{x:.3f}" if np.isfinite(x) else "> 1"
 
 
 def _power(row) -> str:
@@ -236,8 +241,8 @@ def _summary_sentences(result, s) -> list[str]:
         out.append(
             f"Power: {s['n_detectable']} of {s['n_with_mde']} comparisons could detect a "
             f"difference of tau = {result.tau:g} with {result.power:.0%} power "
-            f"(MDE {lo:.3f} to {hi:.3f}); {s['n_underpowered']} non-significant ones are "
-            "too small to tell."
+            f"(MDE {_mde_value(lo)} to {_mde_value(hi)}); {s['n_underpowered']} "
+            "non-significant ones are too small to tell."
         )
     if s["n_errors"]:
         out.append(f"{s['n_errors']} tests could not run (see the table).")
@@ -327,8 +332,8 @@ def _summary_section(result) -> str:
             "<div class='q'>Could this audit have seen one?</div>"
             f"<div class='a'>{s['n_detectable']} of {s['n_with_mde']} comparisons</div>"
             f"could detect a gap of τ = {result.tau:g} with {result.power:.0%} power "
-            f"(smallest detectable gap {lo:.3f} to {hi:.3f}); {under} non-significant "
-            f"test{'s are' if under != 1 else ' is'} too small to tell.</div>"
+            f"(smallest detectable gap {_mde_value(lo)} to {_mde_value(hi)}); {under} "
+            f"non-significant test{'s are' if under != 1 else ' is'} too small to tell.</div>"
         )
     else:
         power_card = (
@@ -641,7 +646,7 @@ def _power_section(result) -> str:
                 cls = "mde-ok" if t["mde"] <= result.tau else "mde-low"
                 cells.append(
                     f"<td class='{cls}' title='power at τ {_power(t)}; rows for τ "
-                    f"{_needed(t)}'>{t['mde']:.3f} <span class='note'>({_power(t)})</span></td>"
+                    f"{_needed(t)}'>{_mde(t)} <span class='note'>({_power(t)})</span></td>"
                 )
             rows.append(f"<tr><td class='l'>{_e(g)} vs {_e(r)}</td>{''.join(cells)}</tr>")
     return (

@@ -356,8 +356,8 @@ def check_audit_options(
         raise CLIError(f"--threshold must be a finite number, got {threshold}")
     if not 0 < alpha < 1:
         raise CLIError(f"--alpha must be in (0, 1), got {alpha}")
-    if not 0 < tau <= 1:
-        raise CLIError(f"--tau must be in (0, 1], got {tau}")
+    if not 0 < tau < 1:
+        raise CLIError(f"--tau must be in (0, 1), got {tau}")
     checks = [
         ("--permutations", permutations, lambda v: fastfair._validation.check_resamples(
             v, "--permutations", 1)),

@@ -240,7 +240,8 @@ def test_sensitive_feature_forms_agree(frame):
     "kwargs,error,message",
     [
         (dict(alpha=1.5), ValueError, "alpha must be in (0, 1)"),
-        (dict(tau=0), ValueError, "tau must be in (0, 1]"),
+        (dict(tau=0), ValueError, "tau must be in (0, 1)"),
+        (dict(tau=1), ValueError, "tau must be in (0, 1)"),
         (dict(adjust="maxT"), ValueError, "adjust must be one of"),
         (dict(metrics=["nope"]), ValueError, "unknown metric 'nope'"),
         (dict(sensitive_features=None), TypeError, "sensitive_features is required"),
@@ -259,6 +260,20 @@ def test_bad_arguments_name_the_problem(frame, kwargs, error, message):
     with pytest.raises(error, match=None) as info:
         fastfair.audit("y", **args)
     assert message in str(info.value)
+
+
+def test_groups_too_small_for_any_difference():
+    """With 1 row a group could not show even a difference of 1: MDE inf, null in JSON."""
+    group = np.array(["a"] + ["b"] * 200)
+    y = np.tile([0, 1], 101)[:201]
+    pred = y.copy()
+    res = fastfair.audit(y, pred, group, metrics=["accuracy"], min_group_size=1)
+    (t,) = res.tests
+    assert t["mde"] == np.inf and t["decision"] == "underpowered"
+    assert t["verdict"] == "too small to tell (no difference below 1 is detectable)"
+    assert res.to_dict()["tests"][0]["mde"] is None
+    json.dumps(res.to_dict(), allow_nan=False)  # strict JSON
+    assert "> 1" in res.to_html() and "> 1" in str(res)
 
 
 def test_length_mismatch(frame):
