@@ -66,11 +66,11 @@ def test_audit_of_a_calibrated_score_finds_no_parity_difference(tmp_path):
     y, score, group = _two_valued()
     path = tmp_path / "d.csv"
     path.write_text("y,s,g\n" + "".join(f"{a},{b},{c}\n" for a, b, c in zip(y, score, group)))
-    audit = fastfair.cli.run_audit(
-        fastfair.cli.read_table(str(path)), label="y", score="s", group="g",
-        metrics=["tpr"], permutations=199,
+    audit = fastfair.audit(
+        "y", y_score="s", sensitive_features="g", data=fastfair.cli.read_table(str(path)),
+        metrics=["tpr"], n_permutations=199,
     )  # fmt: skip
-    parity = [t for t in audit["tests"] if t["family"] == "parity"]
+    parity = [t for t in audit.tests if t["family"] == "parity"]
     assert parity and parity[0]["verdict"] == "no evidence"
 
 
