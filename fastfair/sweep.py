@@ -34,6 +34,7 @@ from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import ALTERNATIVES, _oriented, _tolerance, monte_carlo_pvalue
 from fastfair._random import stream_key
 from fastfair._results import format_table, format_value
+from fastfair._scipy import special
 from fastfair._validation import (
     as_binary,
     as_finite_float,
@@ -398,16 +399,20 @@ def threshold_sweep(
         rate = num[..., 0] / den[..., 0]
         pooled = num[..., 0].sum(axis=1) / den[..., 0].sum(axis=1)
         se = np.sqrt(pooled * (1 - pooled) * (1 / den[:, 0, 0] + 1 / den[:, 1, 0]))
+        stratum = _STRATUM[spec_metric.den_masks[0]]
+        rows = sum(int(totals[:, y].sum()) for y in (0, 1) if stratum & (1 << y))
+        logfact = special.gammaln(np.arange(rows + 1, dtype=np.float64) + 1.0)
         maxima, null = _sweep.permute_sweep(
             above,
             totals,
-            _STRATUM[spec_metric.den_masks[0]],
+            stratum,
             spec,
             orient,
             n_permutations,
             key,
             m,
             method == "monte_carlo",
+            logfact,
             n_threads,
         )
         if method == "exact":
