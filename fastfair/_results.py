@@ -21,6 +21,12 @@ def format_value(value) -> str:
     return f"{value:.3e}"
 
 
+def format_interval(interval, c: int = 0, j: int = 0, n_c: int = 1, n_parts: int = 1) -> str:
+    """ "[lo, hi]" of comparison `c`, part `j` of an interval (lower, upper) of any shape."""
+    lo, hi = (np.reshape(x, (n_c, n_parts))[c, j] for x in interval)
+    return f"[{format_value(lo)}, {format_value(hi)}]"
+
+
 def format_table(headers, rows) -> str:
     """Left-aligned first column, right-aligned others; cells formatted by format_value."""
     cells = [[str(h) for h in headers]]

@@ -543,3 +543,12 @@ def check_choice(value, name: str, choices) -> str:
     if value not in choices:
         raise ValueError(f"{name} must be one of {list(choices)}, got {show_value(value)}")
     return value
+
+
+def check_level(value, name: str) -> float:
+    """A probability strictly between 0 and 1 (a confidence level or alpha)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.floating)):
+        raise TypeError(f"{name} must be a number in (0, 1), got {value!r}")
+    if not 0.0 < float(value) < 1.0:
+        raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+    return float(value)

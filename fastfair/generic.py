@@ -38,8 +38,8 @@ from fastfair._pvalues import (
     wilson_interval,
 )
 from fastfair._random import stream_key
-from fastfair._results import format_table, format_value
-from fastfair._scipy import stats
+from fastfair._results import format_interval, format_table, format_value
+from fastfair._scipy import special, stats
 from fastfair._validation import (
     as_1d,
     as_binary_pair,
@@ -47,6 +47,7 @@ from fastfair._validation import (
     as_groups,
     as_weights,
     check_choice,
+    check_level,
     check_resamples,
     check_same_length,
     resolve_columns,
@@ -139,12 +140,18 @@ class GenericTestResult(PermutationTestResult):
         diff, stat_v, p_v = (
             np.atleast_1d(x) for x in (self.difference, self.statistic, self.pvalue)
         )
-        headers = ["comparison", "difference", "statistic", "pvalue"]
+        ci = self.difference_interval is not None
+        headers = ["comparison", "difference"]
+        headers += [f"{100 * self.confidence_level:g}% CI"] if ci else []
+        headers += ["statistic", "pvalue"]
         if self.pvalue_adjusted is not None:
             headers.append(f"adjusted ({self.adjust})")
         rows = []
+        n_c = len(self.comparisons)
         for c, (a, b) in enumerate(self.comparisons):
-            row = [f"{a} - {b}", diff[c], stat_v[c], p_v[c]]
+            row = [f"{a} - {b}", diff[c]]
+            row += [format_interval(self.difference_interval, c, 0, n_c)] if ci else []
+            row += [stat_v[c], p_v[c]]
             if self.pvalue_adjusted is not None:
                 row.append(self.pvalue_adjusted[c])
             rows.append(row)
@@ -558,6 +565,7 @@ def permutation_test_rows(
     vectorized: bool = False,
     progress: bool | None = None,
     scheme: str = "full",
+    confidence_level: float = 0.95,
 ) -> GenericTestResult:
     r"""Permutation test (Algorithm 1) of a callable or row-level metric between groups.
 
@@ -620,6 +628,12 @@ def permutation_test_rows(
         gathered values instead of one per sample.
     progress : bool or None
         Progress bar (needs tqdm). None: shown for long runs when stderr is a terminal.
+    confidence_level : float
+        Level of `difference_interval`: the normal interval
+        :math:`T \pm z_{(1+\text{level})/2}\,\text{SE}` with the standard error that
+        studentizes the statistic (Welch or bootstrap); with ``studentize=False`` the SE is
+        Welch's for row metrics and the SD of `n_bootstrap` bootstrap differences for a
+        callable (no interval, None, when the metric is undefined on a resample).
     scheme : {"full"}
         Only full permutation applies (``"conditional"``, the default of
         :func:`fastfair.permutation_test`, is read as ``"full"`` here).
@@ -670,6 +684,7 @@ def permutation_test_rows(
     check_choice(method, "method", METHODS)
     check_choice(scheme, "scheme", ("full", "conditional"))
     n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 2)
+    check_level(confidence_level, "confidence_level")
     if method == "asymptotic" and mode == "none":
         raise ValueError("method='asymptotic' needs a studentized statistic")
     if method == "exact" and (
@@ -710,6 +725,7 @@ def permutation_test_rows(
                 return_null,
                 random_state,
                 effective_n_threads(n_jobs),
+                confidence_level,
             )
         arrays = (values,) if weights is None else (values, weights)
         evaluator = _Evaluator(_mean_fn, arrays, name, True, variance_fn=_mean_variance_fn)
@@ -773,6 +789,7 @@ def permutation_test_rows(
         adjust,
         return_null,
         weights is not None,
+        confidence_level,
     )
 
 
@@ -795,6 +812,7 @@ def _run_pair(engine, mode, method, n_permutations, n_bootstrap, alternative) ->
         var = np.mean((boot - t_obs) ** 2) if mode == "bootstrap" else np.var(boot, ddof=1)
         observed, out["se"] = float(_safe_ratio(t_obs, var)), math.sqrt(var)
     out["statistic"] = observed
+    out["interval_se"] = out["se"]
     if method == "asymptotic":
         out["pvalue"] = float(asymptotic_pvalue(observed, alternative))
         return out
@@ -811,6 +829,14 @@ def _run_pair(engine, mode, method, n_permutations, n_bootstrap, alternative) ->
     out["pvalue"], out["count"] = monte_carlo_pvalue(null, observed, alternative)
     out["pvalue"] = float(out["pvalue"])
     out["null"] = null
+    if mode == "none":  # the interval's standard error: bootstrap SD of the difference
+        try:
+            boot = engine.bootstrap_differences(
+                engine.rows_a, engine.rows_b, n_bootstrap, _OBSERVED, "the observed data"
+            )
+            out["interval_se"] = float(np.std(boot, ddof=1))
+        except MetricError:  # undefined on a resample: no interval, the test stands
+            out["interval_se"] = None
     return out
 
 
@@ -829,6 +855,7 @@ def _assemble(
     adjust,
     return_null,
     weighted,
+    confidence_level=0.95,
 ) -> GenericTestResult:
     single = len(pairs) == 1
     pick = (
@@ -847,6 +874,11 @@ def _assemble(
         null = results[0]["null"] if single else np.column_stack([r["null"] for r in results])
     label_list = labels.tolist()
     se = None if results[0]["se"] is None else pick("se")
+    difference_interval = None
+    if all(r["interval_se"] is not None for r in results):
+        z = special.ndtri(0.5 + confidence_level / 2.0)
+        diff, half = pick("difference"), z * pick("interval_se")
+        difference_interval = (diff - half, diff + half)
     return GenericTestResult(
         statistic=pick("statistic"),
         pvalue=pick("pvalue"),
@@ -869,6 +901,8 @@ def _assemble(
         null_distribution=null,
         n_bootstrap=n_bootstrap if mode.startswith("bootstrap") else None,
         standard_error=se,
+        difference_interval=difference_interval,
+        confidence_level=float(confidence_level),
     )
 
 
@@ -903,6 +937,7 @@ def _mean_difference(
     return_null,
     random_state,
     n_threads,
+    confidence_level=0.95,
 ) -> GenericTestResult:
     sizes = np.bincount(codes, minlength=len(labels))
     pairs = _comparison_pairs(sizes, labels, reference, comparisons)
@@ -948,6 +983,7 @@ def _mean_difference(
         adjust,
         return_null,
         False,
+        confidence_level,
     )
     if exact and return_null and len(pairs) == 1:
         res.null_distribution = results[0]["null"]
@@ -986,6 +1022,9 @@ def _mean_pair(va, vb, studentize, method, n_permutations, alternative, key, str
     }
     if studentize:
         out["se"] = math.sqrt(va.var(ddof=1) / na + vb.var(ddof=1) / nb)
+    out["interval_se"] = (
+        math.sqrt(va.var(ddof=1) / na + vb.var(ddof=1) / nb) if min(na, nb) >= 2 else None
+    )
     if method == "asymptotic":
         ua, ub = va.var(ddof=1) / na, vb.var(ddof=1) / nb
         df = (ua + ub) ** 2 / (ua**2 / (na - 1) + ub**2 / (nb - 1)) if ua + ub > 0 else 1.0

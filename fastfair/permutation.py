@@ -30,13 +30,15 @@ from fastfair._pvalues import (
     wilson_interval,
 )
 from fastfair._random import stream_key
-from fastfair._results import format_table, format_value
+from fastfair._results import format_interval, format_table, format_value
 from fastfair._scipy import special
+from fastfair._score import kish_counts, score_interval
 from fastfair._validation import (
     as_binary_pair,
     as_groups,
     as_weights,
     check_choice,
+    check_level,
     check_resamples,
     check_same_length,
     resolve_columns,
@@ -91,6 +93,14 @@ class PermutationTestResult:
     pvalue_interval : tuple of ndarray or None
         Wilson 95% interval of a Monte-Carlo p-value: where the p-value of infinitely many
         permutations lies.
+    difference_interval : tuple or None
+        (lower, upper) confidence interval of each difference at `confidence_level`
+        (pointwise, one per comparison and, for equalized odds, per component; same shape as
+        `difference`). Confusion-matrix metrics: the Miettinen-Nurminen score interval, the
+        differences a two-sided score test does not reject (Kish effective sizes when
+        weighted); callable and row metrics: difference +- z * `standard_error`.
+    confidence_level : float
+        Level of `difference_interval`.
     null_distribution, null_probabilities : ndarray or None
         With ``return_null=True``: permuted statistics (Monte Carlo, shape (B,) or (B, C)),
         or the support and probabilities of the exact distribution (two groups).
@@ -115,6 +125,8 @@ class PermutationTestResult:
     adjust: str | None = None
     pvalue_interval: tuple | None = None
     weighted: bool = False
+    difference_interval: tuple | None = None
+    confidence_level: float = 0.95
     null_distribution: np.ndarray | None = field(default=None)
     null_probabilities: np.ndarray | None = field(default=None)
 
@@ -138,17 +150,25 @@ class PermutationTestResult:
         group_table = format_table(["group", *parts, *den_names], group_rows)
         stat_v = np.atleast_1d(self.statistic)
         p_v = np.atleast_1d(self.pvalue)
-        diff_v = np.atleast_1d(self.difference) if values.shape[1] == 1 else None
-        headers = ["comparison", "statistic", "pvalue"]
-        if diff_v is not None:
-            headers.insert(1, "difference")
+        n_c = len(self.comparisons)
+        diff_v = np.reshape(self.difference, (n_c, len(parts)))
+        prefix = [f"{p} " for p in parts] if len(parts) > 1 else [""]
+        level = f"{100 * self.confidence_level:g}% CI"
+        headers = ["comparison"]
+        for pre in prefix:
+            headers += [f"{pre}difference"]
+            if self.difference_interval is not None:
+                headers += [f"{pre}{level}"]
+        headers += ["statistic", "pvalue"]
         if self.pvalue_adjusted is not None:
             headers.append(f"adjusted ({self.adjust})")
         rows = []
         for c, (a, b) in enumerate(self.comparisons):
             row = [f"{a} - {b}"]
-            if diff_v is not None:
-                row.append(diff_v[c])
+            for j in range(len(parts)):
+                row.append(diff_v[c, j])
+                if self.difference_interval is not None:
+                    row.append(format_interval(self.difference_interval, c, j, n_c, len(parts)))
             row += [stat_v[c], p_v[c]]
             if self.pvalue_adjusted is not None:
                 row.append(self.pvalue_adjusted[c])
@@ -186,6 +206,7 @@ def permutation_test(
     n_bootstrap: int = 200,
     vectorized: bool = False,
     progress: bool | None = None,
+    confidence_level: float = 0.95,
 ) -> PermutationTestResult:
     r"""Test whether a confusion-matrix metric differs between groups.
 
@@ -270,6 +291,12 @@ def permutation_test(
         result is identical for any `n_jobs`.
     n_jobs : int, optional
         Threads for Monte Carlo (None: all cores; -1 all, -2 all but one).
+    confidence_level : float
+        Level of the confidence interval of each difference (`difference_interval`),
+        pointwise for each comparison. For confusion-matrix metrics it is the
+        Miettinen-Nurminen score interval (the differences d that the two-sided score test
+        of :math:`H_0: M_A - M_B = d` does not reject),
+        computed with Kish effective sizes for weighted data.
     n_bootstrap, vectorized, progress
         For a callable `metric` or a row metric (``"mse"``, ``"mae"``, ``"mean_residual"``,
         ``"mean_score"``, ``"mean_outcome"``), which are tested by
@@ -314,6 +341,7 @@ def permutation_test(
             comparisons=comparisons, adjust=adjust, sample_weight=sample_weight, data=data,
             return_null=return_null, random_state=random_state, n_jobs=n_jobs,
             n_bootstrap=n_bootstrap, vectorized=vectorized, progress=progress, scheme=scheme,
+            confidence_level=confidence_level,
         )  # fmt: skip
     y, yhat, weights, codes, labels, exponent = _coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
@@ -329,6 +357,7 @@ def permutation_test(
         adjust,
         n_permutations,
         studentize,
+        confidence_level,
     )
     cell = (2 * y + yhat).astype(np.uint8)
     n_threads = effective_n_threads(n_jobs)
@@ -354,6 +383,7 @@ def permutation_test(
         return_null,
         random_state,
         n_threads,
+        confidence_level,
     )
     if exponent:  # weighted denominators in the user's units (weights were rescaled)
         result.group_denominators = np.ldexp(result.group_denominators, exponent)
@@ -378,6 +408,7 @@ def permutation_test_from_counts(
     return_null: bool = False,
     random_state=None,
     n_jobs: int | None = None,
+    confidence_level: float = 0.95,
 ) -> PermutationTestResult:
     """:func:`permutation_test` on confusion-matrix counts instead of rows.
 
@@ -403,6 +434,45 @@ def permutation_test_from_counts(
     >>> res.comparisons, round(res.pvalue, 4)
     ([('b', 'a')], 0.0002)
     """
+    w, labels = _check_counts(counts, groups)
+    spec_metric = get_metric(metric)
+    n_permutations = _check_options(
+        spec_metric,
+        scheme,
+        variance,
+        method,
+        alternative,
+        comparisons,
+        adjust,
+        n_permutations,
+        studentize,
+        confidence_level,
+    )
+    return _test_cells(
+        w,
+        w.copy(),
+        labels,
+        None,
+        spec_metric,
+        scheme,
+        studentize,
+        variance,
+        method,
+        n_permutations,
+        alternative,
+        mid_p,
+        reference,
+        comparisons,
+        adjust,
+        return_null,
+        random_state,
+        effective_n_threads(n_jobs),
+        confidence_level,
+    )
+
+
+def _check_counts(counts, groups) -> tuple[np.ndarray, np.ndarray]:
+    """Validated (n_groups, 4) counts as float64 and the group labels."""
     table = np.asarray(counts)
     if table.ndim != 2 or table.shape[1] != 4 or table.shape[0] < 2:
         raise ValueError(f"counts must have shape (n_groups >= 2, 4), got {table.shape}")
@@ -425,39 +495,7 @@ def permutation_test_from_counts(
     empty = np.flatnonzero(table.sum(axis=1) == 0)
     if empty.size:
         raise ValueError(f"group {labels.tolist()[empty[0]]!r} is empty (all counts are zero)")
-    spec_metric = get_metric(metric)
-    n_permutations = _check_options(
-        spec_metric,
-        scheme,
-        variance,
-        method,
-        alternative,
-        comparisons,
-        adjust,
-        n_permutations,
-        studentize,
-    )
-    w = table.astype(np.float64)
-    return _test_cells(
-        w,
-        w.copy(),
-        labels,
-        None,
-        spec_metric,
-        scheme,
-        studentize,
-        variance,
-        method,
-        n_permutations,
-        alternative,
-        mid_p,
-        reference,
-        comparisons,
-        adjust,
-        return_null,
-        random_state,
-        effective_n_threads(n_jobs),
-    )
+    return table.astype(np.float64), labels
 
 
 def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=None, data=None):
@@ -505,6 +543,7 @@ def _check_options(
     adjust,
     n_permutations,
     studentize,
+    confidence_level=0.95,
 ) -> int:
     check_choice(scheme, "scheme", SCHEMES)
     check_choice(variance, "variance", VARIANCES)
@@ -517,6 +556,7 @@ def _check_options(
         raise TypeError(f"studentize must be True or False, got {studentize!r}")
     if spec_metric.n_parts > 1 and alternative != "two-sided":
         raise ValueError("equalized_odds combines two differences; only 'two-sided' applies")
+    check_level(confidence_level, "confidence_level")
     if method == "asymptotic" and not studentize:
         raise ValueError("method='asymptotic' needs a studentized statistic (studentize=True)")
     return n_permutations
@@ -541,6 +581,7 @@ def _test_cells(
     return_null,
     random_state,
     n_threads,
+    confidence_level=0.95,
 ) -> PermutationTestResult:
     """The test on per-group cell sums; `rows` = (cell, weights, codes) when weighted."""
     weighted = rows is not None
@@ -562,8 +603,10 @@ def _test_cells(
     values = num / den
     a, b = pairs[:, 0], pairs[:, 1]
     difference = values[a] - values[b]
+    lower, upper = difference_interval(spec_metric, w, w2, pairs, weighted, confidence_level)
     if spec_metric.n_parts == 1:
         values, difference, den = values[:, 0], difference[:, 0], den[:, 0]
+        lower, upper = lower[:, 0], upper[:, 0]
 
     key = stream_key(random_state) if method != "asymptotic" or adjust == "maxT" else 0
     pvalues = np.empty(len(pairs))
@@ -665,9 +708,33 @@ def _test_cells(
             else (interval if not single else tuple(float(x[0]) for x in interval))
         ),
         weighted=weighted,
+        difference_interval=(
+            (lower[0], upper[0])
+            if single and spec_metric.n_parts > 1
+            else (float(lower[0]), float(upper[0]))
+            if single
+            else (lower, upper)
+        ),
+        confidence_level=float(confidence_level),
         null_distribution=null_out if null_out is not None else (null_values if single else None),
         null_probabilities=null_probs if single and null_out is None else None,
     )
+
+
+def difference_interval(spec_metric, w, w2, pairs, weighted, confidence_level):
+    """Miettinen-Nurminen interval of each pair's difference, shape (n_pairs, n_parts) each.
+
+    Unweighted: the numerator and denominator counts. Weighted: Kish effective counts,
+    n = (sum w)^2 / sum w^2 over the denominator rows and x = rate * n.
+    """
+    num, den = spec_metric.rates(w)
+    if weighted:
+        _, den2 = spec_metric.rates(w2)
+        x, n = kish_counts(num / den, den, den2)
+    else:
+        x, n = num, den
+    a, b = pairs[:, 0], pairs[:, 1]
+    return score_interval(x[a], n[a], x[b], n[b], confidence_level)
 
 
 def _comparison_pairs(sizes, labels, reference, comparisons) -> np.ndarray:

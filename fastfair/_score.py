@@ -1,0 +1,118 @@
+"""Score statistics and intervals for a difference of two independent proportions.
+
+Miettinen & Nurminen (1985), "Comparative analysis of two rates", Stat. Med. 4: 213-226;
+Farrington & Manning (1990), Stat. Med. 9: 1447-1454. For proportions p1 = x1/n1 and
+p2 = x2/n2 and a hypothesised difference d = p1 - p2, the score statistic is
+
+    Z(d) = (p1_hat - p2_hat - d) / sqrt(V(d)),
+    V(d) = (p1~ (1 - p1~) / n1 + p2~ (1 - p2~) / n2) * N / (N - 1),
+
+with (p1~, p2~ = p1~ - d) the maximum-likelihood estimates restricted to p1 - p2 = d (the
+root of a cubic, closed form below) and N = n1 + n2; without the factor N / (N - 1) it is the
+Farrington-Manning statistic. Z(d) decreases in d, so the interval {d : |Z(d)| <= z} is found
+by bisection; it is the set of tolerances a two-sided score test does not reject, which is
+what makes the intervals, tolerance tests and equivalence tests of fastfair agree.
+
+Weighted rates use Kish effective sizes: n = (sum w)^2 / sum w^2 and x = p_hat * n.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastfair._scipy import special
+
+#: Bisection steps on [-1, 1]: 2^-60 is below double precision of a difference.
+_BISECTION_STEPS = 60
+
+
+def restricted_mle(x1, n1, x2, n2, d):
+    """Maximum-likelihood (p1, p2) under p1 - p2 = d (Farrington & Manning 1990, eq. 13).
+
+    Arrays broadcast; returns (p1~, p2~) clipped to [0, 1].
+    """
+    x1, n1, x2, n2, d = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (x1, n1, x2, n2, d))
+    )
+    p1, p2 = x1 / n1, x2 / n2
+    theta = n2 / n1
+    a = 1.0 + theta
+    b = -(1.0 + theta + p1 + theta * p2 + d * (theta + 2.0))
+    c = d * d + d * (2.0 * p1 + theta + 1.0) + p1 + theta * p2
+    e = -p1 * d * (1.0 + d)
+    v = b**3 / (27.0 * a**3) - b * c / (6.0 * a * a) + e / (2.0 * a)
+    u = np.sqrt(np.maximum(b * b / (9.0 * a * a) - c / (3.0 * a), 0.0))
+    u = np.where(v < 0, -u, u)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(u == 0, 0.0, v / u**3)
+    w = (np.pi + np.arccos(np.clip(ratio, -1.0, 1.0))) / 3.0
+    q1 = np.clip(2.0 * u * np.cos(w) - b / (3.0 * a), 0.0, 1.0)
+    q2 = np.clip(q1 - d, 0.0, 1.0)
+    return q1, q2
+
+
+def score_statistic(x1, n1, x2, n2, d, *, correction: bool = True):
+    """Z(d) of Miettinen-Nurminen (`correction`) or Farrington-Manning; 0/0 gives 0.
+
+    A non-zero numerator with zero restricted variance (only at d = +-1) gives +-inf.
+    """
+    x1, n1, x2, n2, d = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (x1, n1, x2, n2, d))
+    )
+    q1, q2 = restricted_mle(x1, n1, x2, n2, d)
+    var = q1 * (1.0 - q1) / n1 + q2 * (1.0 - q2) / n2
+    if correction:
+        total = n1 + n2
+        var = var * total / np.maximum(total - 1.0, 1e-300)
+    num = x1 / n1 - x2 / n2 - d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(var > 0, num / np.sqrt(var), np.copysign(np.inf, num))
+    # |num| below rounding of the rates counts as zero
+    return np.where(np.abs(num) <= 1e-14, 0.0, z)
+
+
+def score_interval(x1, n1, x2, n2, confidence_level: float = 0.95, *, correction: bool = True):
+    """Two-sided score interval of p1 - p2 (Miettinen-Nurminen by default).
+
+    The interval is {d : -z <= Z(d) <= z}, z = z_{(1 + level) / 2}; its ends are found by
+    bisection (Z decreases in d). Returns (lower, upper) arrays of the broadcast shape.
+    """
+    z = special.ndtri(0.5 + confidence_level / 2.0)
+    return score_bound(x1, n1, x2, n2, z, "lower", correction=correction), score_bound(
+        x1, n1, x2, n2, z, "upper", correction=correction
+    )
+
+
+def score_bound(x1, n1, x2, n2, z, side: str, *, correction: bool = True):
+    """One end of the score interval: the d with Z(d) = z (lower) or Z(d) = -z (upper).
+
+    `z` may be an array (broadcast). Lower: the smallest d not rejected by the one-sided
+    test of H0: p1 - p2 <= d at level Phi(-z), i.e. inf{d : Z(d) <= z}; upper symmetrically.
+    """
+    x1, n1, x2, n2, z = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (x1, n1, x2, n2, z))
+    )
+    diff = x1 / n1 - x2 / n2
+    if side == "lower":
+        lo, hi = np.full(diff.shape, -1.0), diff.copy()  # Z(lo) > z >= Z(hi) = 0 (z >= 0)
+        target = z
+    else:
+        lo, hi = diff.copy(), np.full(diff.shape, 1.0)  # Z(lo) = 0 >= -z > Z(hi)
+        target = -z
+    for _ in range(_BISECTION_STEPS):
+        mid = 0.5 * (lo + hi)
+        zm = score_statistic(x1, n1, x2, n2, mid, correction=correction)
+        if side == "lower":
+            above = zm > target
+            lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+        else:
+            above = zm >= target
+            lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+    out = hi if side == "lower" else lo
+    return out if out.ndim else float(out)
+
+
+def kish_counts(rate, sum_w, sum_w2):
+    """Effective (x, n) of a weighted rate: n = (sum w)^2 / sum w^2, x = rate * n."""
+    n = np.asarray(sum_w, dtype=np.float64) ** 2 / np.asarray(sum_w2, dtype=np.float64)
+    return np.asarray(rate, dtype=np.float64) * n, n
