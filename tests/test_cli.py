@@ -165,6 +165,39 @@ def test_generated_csv_and_parquet(tmp_path, capsys):
     )
 
 
+def test_several_groups_references_and_adjustment(tmp_path, capsys):
+    """--group a b --intersections --reference a=X b=Y --adjust: as fastfair.audit."""
+    rng = np.random.default_rng(4)
+    n = 600
+    a, b = rng.choice(["P", "Q"], n), rng.choice(["X", "Y", "Z"], n)
+    y, pred = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    path = tmp_path / "d.csv"
+    path.write_text("y,pred,a,b\n" + "".join(f"{r[0]},{r[1]},{r[2]},{r[3]}\n"
+                                            for r in zip(y, pred, a, b)))  # fmt: skip
+    out = tmp_path / "r.json"
+    argv = ["audit", str(path), "--label", "y", "--pred", "pred", "--group", "a", "b"]
+    argv += ["--intersections", "--reference", "a=Q", "b=Z", "--adjust", "bonferroni"]
+    argv += ["--metrics", "tpr", "--quiet", "--json", str(out)]
+    code, _, err = _run(argv, capsys)
+    assert code == 0, err
+    got = json.loads(out.read_text())
+    frame = {"y": y, "pred": pred, "a": a, "b": b}
+    want = fastfair.audit(
+        "y", "pred", ["a", "b"], data=frame, metrics=["tpr"], intersections=True,
+        reference={"a": "Q", "b": "Z"}, adjust="bonferroni",
+    ).to_dict()  # fmt: skip
+    for d in (got, want):
+        d.pop("elapsed_seconds")
+    assert got["tests"] == want["tests"] and got["attributes"] == want["attributes"]
+    combos, sizes = np.unique(np.char.add(np.char.add(a, " & "), b), return_counts=True)
+    largest = combos[np.argmax(sizes)]  # the intersection's reference: its largest group
+    assert [x["reference"] for x in got["attributes"]] == ["Q", "Z", largest]
+    p = np.array([t["pvalue"] for t in got["tests"]])
+    assert [t["pvalue_adjusted"] for t in got["tests"]] == list(np.minimum(1, p * len(p)))
+    code, _, err = _run([*argv[:-2], "--reference", "Q"], capsys)
+    assert code == 2 and "give COLUMN=GROUP for each" in err
+
+
 class _ImageCollector(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
