@@ -302,7 +302,7 @@ def _confusion_rows(attr, cells, metric, options) -> list[dict]:
             value_group=_num(values[0]),
             value_reference=_num(values[1]),
             difference=_num(values[0] - values[1]),
-            **_interval(getattr(res, "difference_interval", None), res),
+            **_interval(res.difference_interval, res),
             statistic=float(res.statistic),
             pvalue=float(res.pvalue),
             method=res.method,

@@ -38,7 +38,7 @@ from fastfair._pvalues import (
     wilson_interval,
 )
 from fastfair._random import stream_key
-from fastfair._results import format_interval, format_table, format_value
+from fastfair._results import format_interval, format_pvalue, format_table, format_value
 from fastfair._scipy import special, stats
 from fastfair._validation import (
     as_1d,
@@ -151,9 +151,9 @@ class GenericTestResult(PermutationTestResult):
         for c, (a, b) in enumerate(self.comparisons):
             row = [f"{a} - {b}", diff[c]]
             row += [format_interval(self.difference_interval, c, 0, n_c)] if ci else []
-            row += [stat_v[c], p_v[c]]
+            row += [stat_v[c], self._p(p_v[c])]
             if self.pvalue_adjusted is not None:
-                row.append(self.pvalue_adjusted[c])
+                row.append(self._p(self.pvalue_adjusted[c]))
             rows.append(row)
         lines.append(format_table(headers, rows))
         if self.pvalue_interval is not None:
@@ -208,7 +208,14 @@ class CorrelationTestResult:
         )
         table = format_table(
             ["r", "tau", "statistic", "pvalue"],
-            [[format_value(self.r), self.tau, self.statistic, self.pvalue]],
+            [
+                [
+                    format_value(self.r),
+                    self.tau,
+                    self.statistic,
+                    format_pvalue(self.pvalue, self.method, self.n_permutations),
+                ]
+            ],
         )
         lines = [head, table]
         if self.pvalue_interval is not None:
@@ -269,9 +276,9 @@ class BootstrapTestResult:
             headers.append(f"adjusted ({self.adjust})")
         rows = []
         for c, (a, b) in enumerate(self.comparisons):
-            row = [f"{a} - {b}", diff[c], lo[c], hi[c], p_v[c]]
+            row = [f"{a} - {b}", diff[c], lo[c], hi[c], format_pvalue(p_v[c])]
             if self.pvalue_adjusted is not None:
-                row.append(self.pvalue_adjusted[c])
+                row.append(format_pvalue(self.pvalue_adjusted[c]))
             rows.append(row)
         return "\n".join([head, groups, format_table(headers, rows)])
 

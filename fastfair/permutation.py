@@ -30,7 +30,7 @@ from fastfair._pvalues import (
     wilson_interval,
 )
 from fastfair._random import stream_key
-from fastfair._results import format_interval, format_table, format_value
+from fastfair._results import format_interval, format_pvalue, format_table, format_value
 from fastfair._scipy import special
 from fastfair._score import kish_counts, score_interval
 from fastfair._validation import (
@@ -130,6 +130,10 @@ class PermutationTestResult:
     null_distribution: np.ndarray | None = field(default=None)
     null_probabilities: np.ndarray | None = field(default=None)
 
+    def _p(self, pvalue) -> str:
+        """A p-value at the precision of this result's method (format_pvalue)."""
+        return format_pvalue(pvalue, self.method, self.n_permutations)
+
     def __repr__(self) -> str:
         stat = "studentized" if self.studentize else "raw difference"
         head = (
@@ -169,9 +173,9 @@ class PermutationTestResult:
                 row.append(diff_v[c, j])
                 if self.difference_interval is not None:
                     row.append(format_interval(self.difference_interval, c, j, n_c, len(parts)))
-            row += [stat_v[c], p_v[c]]
+            row += [stat_v[c], self._p(p_v[c])]
             if self.pvalue_adjusted is not None:
-                row.append(self.pvalue_adjusted[c])
+                row.append(self._p(self.pvalue_adjusted[c]))
             rows.append(row)
         lines = [head, group_table, format_table(headers, rows)]
         if self.pvalue_interval is not None:

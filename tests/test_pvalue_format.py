@@ -28,3 +28,16 @@ def test_reprs_print_the_bounds():
         y, np.clip(score / 2, 0, 1), group, grid=5, n_bootstrap=199, random_state=0
     )
     assert pp.pvalue == 1 / 200 and "pvalue < 0.005," in repr(pp)
+
+
+def test_permutation_repr_prints_the_bounds():
+    rng = np.random.default_rng(0)
+    group = np.repeat([0, 1], 2000)
+    y = rng.random(4000) < 0.5
+    pred = rng.random(4000) < np.where(group == 0, 0.1, 0.6)
+    exact = fastfair.permutation_test(y, pred, group, metric="selection_rate")
+    assert exact.pvalue < 1e-16 and "< 1e-16" in repr(exact) and "e-20" not in repr(exact)
+    mc = fastfair.permutation_test(
+        y, pred, group, metric="selection_rate", method="monte_carlo", n_permutations=199
+    )
+    assert mc.pvalue == 1 / 200 and "< 0.005" in repr(mc)
