@@ -607,7 +607,9 @@ def _tests_section(result) -> str:
             title = f" title='{_e(t['verdict'])}{'; ' + _e(t['note']) if t.get('note') else ''}'"
             rows.append(
                 f"<tr{title}>"
-                + "".join(f"<td class='{c}'>{_e(v)}</td>" for v, c in cells)
+                + "".join(
+                    f"<td class='{c}'>{_e(v).replace(' / ', '<br>')}</td>" for v, c in cells
+                )  # equalized odds: its TPR and FPR parts on two lines
                 + "</tr>"
             )
     return (
