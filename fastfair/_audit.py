@@ -419,6 +419,32 @@ def _parity_row(attr, y, scores, clusters, options):
     return row, res
 
 
+def _threshold_sweep(attr, y, scores, options):
+    """TPR and FPR gaps at 100 score quantiles (:func:`fastfair.threshold_sweep`) when the
+    attribute has exactly two tested groups, for the report; None otherwise or when a group
+    lacks positives or negatives."""
+    import fastfair
+
+    tested = np.flatnonzero(attr.tested)
+    if len(tested) != 2:
+        return None
+    keep = np.isin(attr.codes, tested)
+    labels = np.asarray([attr.labels[g] for g in attr.codes[keep]], dtype=object)
+    try:
+        return fastfair.threshold_sweep(
+            y[keep],
+            scores[keep],
+            labels,
+            reference=attr.labels[attr.reference],
+            n_permutations=options["n_permutations"],
+            alpha=options["alpha"],
+            random_state=options["random_state"],
+            n_jobs=options["n_jobs"],
+        )
+    except ValueError:
+        return None
+
+
 def _row_head(attr, family, metric, g, r) -> dict:
     return dict(
         attribute=attr.name,
@@ -773,7 +799,7 @@ def audit(
     steps = sum(len(metric_names) + 2 * (scores is not None) for _ in attributes)
     tick = progress(steps) if progress else (lambda: None)
     cell = (2 * y + yhat).astype(np.uint8)
-    tests, parity, cells_by_attribute = [], {}, {}
+    tests, parity, sweeps, cells_by_attribute = [], {}, {}, {}
     for attr in attributes:
         cells, _ = _counts.cell_sums(cell, attr.codes, len(attr.labels))
         cells_by_attribute[attr.name] = cells
@@ -788,6 +814,9 @@ def audit(
                 tests.append(row)
                 if res is not None:
                     parity[attr.name] = res
+                sweep = _threshold_sweep(attr, y, scores, options)
+                if sweep is not None:
+                    sweeps[attr.name] = sweep
             tick()
 
     return _result(
@@ -799,6 +828,7 @@ def audit(
         columns=dict(names, groups=[a.name for a in attributes if len(a.columns) == 1]),
         parity=parity,
         start=start,
+        sweeps=sweeps,
     )
 
 
@@ -844,7 +874,7 @@ def _check_something_tested(attributes, min_group_size) -> None:
 
 def _result(
     tests, attributes, cells_by_attribute, settings, *, n_rows, columns, parity, start,
-    engine="memory",
+    engine="memory", sweeps=None,
 ) -> AuditResult:  # fmt: skip
     """Power, the adjustment over every test, verdicts, and the AuditResult."""
     options = settings["options"]
@@ -877,6 +907,7 @@ def _result(
         parity=parity,
         group_cells=dict(cells_by_attribute),
         engine=engine,
+        sweeps=sweeps or {},
     )
 
 
@@ -930,6 +961,9 @@ class AuditResult:
         Attribute name -> :class:`fastfair.PredictiveParityResult` (with scores).
     group_cells : dict
         Attribute name -> per-group confusion counts (TN, FP, FN, TP).
+    sweeps : dict
+        Attribute name -> :class:`fastfair.ThresholdSweepResult` (with scores, attributes
+        with two tested groups): TPR and FPR gaps at every score threshold.
     """
 
     tests: list
@@ -949,6 +983,7 @@ class AuditResult:
     parity: dict = field(default_factory=dict)
     group_cells: dict = field(default_factory=dict)
     engine: str = "memory"
+    sweeps: dict = field(default_factory=dict)
 
     # ---- summaries ------------------------------------------------------------------
 

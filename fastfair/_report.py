@@ -757,6 +757,20 @@ def _calibration_section(result) -> str:
     )
 
 
+def _sweep_section(result) -> str:
+    """TPR and FPR gaps across score thresholds (attributes with two tested groups)."""
+    from fastfair.sweep import html_section
+
+    plot = _pyplot() is not None
+    return "\n".join(
+        html_section(res, plot=plot).replace(
+            "<h2>Fairness across thresholds</h2>",
+            f"<h2>Fairness across thresholds: {_e(name)}</h2>",
+        )
+        for name, res in result.sweeps.items()
+    )
+
+
 def _img(fig, plt) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)
@@ -821,6 +835,7 @@ SECTIONS = [
     _tests_section,
     _power_section,
     _calibration_section,
+    _sweep_section,
     _groups_section,
     _notes_section,
 ]

@@ -537,10 +537,11 @@ def _gap_scale(critical, se):
     return np.where(se > 0, np.asarray(critical, dtype=np.float64) * np.where(se > 0, se, 1), 0.0)
 
 
-def html_section(result: ThresholdSweepResult) -> str:
+def html_section(result: ThresholdSweepResult, *, plot: bool = True) -> str:
     """HTML fragment of a sweep for the audit report: the Figure 2 plot and a summary.
 
-    The plot is an embedded PNG when matplotlib is installed; the table always appears.
+    The plot is an embedded PNG when `plot` and matplotlib is installed; the table always
+    appears.
     """
     a, b = (html.escape(str(g)) for g in result.comparison)
     parts = [
@@ -568,6 +569,8 @@ def html_section(result: ThresholdSweepResult) -> str:
             f"<tr><td>{html.escape(name)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
         )
     parts.append("</table>")
+    if not plot:
+        return "\n".join(parts)
     try:
         import matplotlib
 

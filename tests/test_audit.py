@@ -360,7 +360,9 @@ def test_html_report_summary_first_and_forest_of_every_difference(result, monkey
     ]
     assert parser.circles == len(plotted)
     assert int(parser.viewbox.split()[2]) <= 1140  # fits a 1,200 px window
-    assert len(parser.images) == 1 and parser.images[0].startswith("data:image/png;base64,")
+    # calibration curves, then one rate-gaps-across-thresholds plot per two-group attribute
+    assert len(parser.images) == 1 + len(result.sweeps)
+    assert all(src.startswith("data:image/png;base64,") for src in parser.images)
     # without matplotlib: the same report, no image, a note saying how to get the curves
     monkeypatch.setattr(_report, "_pyplot", lambda: None)
     bare = result.to_html()

@@ -237,3 +237,25 @@ def test_familywise_error_quick():
     assert power[(0, "tpr")] > 0.4 and power[(2, "tpr")] > 0.4
     assert power[(0, "fpr")] <= bound
     assert "max-T" in module.format_rows(rows, n_sim, 99)
+
+
+def test_audit_with_scores_sweeps_two_group_attributes_into_the_report():
+    rng = np.random.default_rng(13)
+    n = 3000
+    sex = rng.choice(["F", "M"], n)
+    race = rng.choice(["a", "b", "c"], n)
+    y = rng.random(n) < 0.4
+    score = rng.normal(1.0 * y + 0.4 * (y & (sex == "F")), 1.0)
+    res = fastfair.audit(
+        y, None, {"sex": sex, "race": race}, y_score=score, metrics=["tpr"],
+        n_permutations=99, random_state=0,
+    )  # fmt: skip
+    assert list(res.sweeps) == ["sex"]  # race has three tested groups: not swept
+    sweep = res.sweeps["sex"]
+    ref = next(a["reference"] for a in res.attributes if a["name"] == "sex")
+    assert sweep.comparison[1] == ref and sweep.n_permutations == 99
+    direct = fastfair.threshold_sweep(
+        y, score, sex, reference=ref, n_permutations=99, random_state=0
+    )
+    np.testing.assert_array_equal(sweep.pvalue, direct.pvalue)
+    assert "<h2>Fairness across thresholds: sex</h2>" in res.to_html()
