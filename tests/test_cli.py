@@ -216,7 +216,8 @@ def test_html_report_embeds_forest_and_calibration(tmp_path, capsys):
     assert code == 0
     parser = _ImageCollector()
     parser.feed(report.read_text())
-    assert "table" in parser.tags and "svg" in parser.tags and len(parser.images) == 1
+    # calibration curves, and the rate gaps across thresholds of the two-group attribute
+    assert "table" in parser.tags and "svg" in parser.tags and len(parser.images) == 2
     for src in parser.images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
