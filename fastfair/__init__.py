@@ -54,6 +54,14 @@ from fastfair.planning import (
     simulate_power,
 )
 from fastfair.sweep import ThresholdSweepResult, threshold_sweep
+from fastfair.tolerance import (
+    EquivalenceTestResult,
+    ToleranceTestResult,
+    equivalence_test,
+    equivalence_test_from_counts,
+    tolerance_test,
+    tolerance_test_from_counts,
+)
 from fastfair.wasserstein import (
     FavorableDistribution,
     WassersteinTestResult,
@@ -70,6 +78,7 @@ __all__ = [
     "CalibrationCurve",
     "CorrelationTestResult",
     "DeLongResult",
+    "EquivalenceTestResult",
     "ExactInfeasibleError",
     "FavorableDistribution",
     "GenericTestResult",
@@ -81,6 +90,7 @@ __all__ = [
     "PredictiveParityResult",
     "SparseGridWarning",
     "ThresholdSweepResult",
+    "ToleranceTestResult",
     "WassersteinTestResult",
     "__version__",
     "auc_test",
@@ -96,6 +106,8 @@ __all__ = [
     "delta_rc",
     "detectable_difference",
     "ece",
+    "equivalence_test",
+    "equivalence_test_from_counts",
     "fair_thresholds",
     "marginal_outcome_test",
     "mean_difference_test",
@@ -111,5 +123,7 @@ __all__ = [
     "simulate_power",
     "tce_nadaraya_watson",
     "threshold_sweep",
+    "tolerance_test",
+    "tolerance_test_from_counts",
     "wasserstein_test",
 ]

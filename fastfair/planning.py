@@ -47,6 +47,7 @@ import numpy as np
 from fastfair import _counts
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
+from fastfair._score import score_statistic
 from fastfair._validation import (
     align_index,
     as_binary,
@@ -509,6 +510,60 @@ def _alt_text(alternative: str, z: float, alpha_c: float) -> str:
     return f"greater (one-sided: z_(1-alpha) = {z:.4f} at alpha = {alpha_c:.4g})"
 
 
+def _margin_line(res: Any) -> str:
+    if res.delta is not None:
+        return f"  tau, delta      : {_fmt(res.tau)}, {res.delta:g} (H1: |U| < delta)"
+    return f"  tau, u_tol      : {_fmt(res.tau)}, {res.u_tol:g}"
+
+
+def _check_delta(delta: Any, u_tol: float) -> float | None:
+    if delta is None:
+        return None
+    try:
+        v = float(delta)
+    except (TypeError, ValueError):
+        raise TypeError(f"delta must be a number; got {delta!r}") from None
+    if not np.isfinite(v) or v <= 0:
+        raise ValueError(f"delta (the equivalence margin) must be finite and > 0; got {delta!r}")
+    if u_tol != 0:
+        raise ValueError("give u_tol (a tolerance test) or delta (an equivalence test), not both")
+    return v
+
+
+def _tost_power(t: np.ndarray, delta: float, se: np.ndarray, z: float) -> np.ndarray:
+    """Asymptotic TOST power: Phi((delta - tau)/se - z) + Phi((delta + tau)/se - z) - 1."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.asarray(t)[..., None]
+        pw = special.ndtr((delta - a) / se - z) + special.ndtr((delta + a) / se - z) - 1.0
+    return np.maximum(pw, 0.0)
+
+
+def _n_required_tost(
+    sigma2: np.ndarray,
+    p: np.ndarray,
+    ref: int,
+    t: np.ndarray,
+    delta: float,
+    z: float,
+    power: float,
+) -> np.ndarray:
+    """Smallest total n giving every comparison TOST power >= `power` (bisection in log n)."""
+    k = sigma2.shape[-1]
+    oth = _others(k, ref)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(sigma2 > 0, sigma2 / p, 0.0)
+    unit = ratio[..., ref : ref + 1] + ratio[..., oth]  # se^2 * n per comparison
+    t = np.asarray(t, dtype=float)
+    lo = np.full(t.shape, 0.0)
+    hi = np.full(t.shape, 40.0)  # log n in [0, 40]
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        se = np.sqrt(unit / np.exp(mid)[..., None])
+        ok = _tost_power(t, delta, se, z).min(axis=-1) >= power
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
+    return np.exp(hi)
+
+
 @dataclass(repr=False)
 class _PlanBase:
     metric: str | None
@@ -522,17 +577,23 @@ class _PlanBase:
     z_critical: float
     population_sizes: np.ndarray | None
 
-    def _common_lines(self) -> list[str]:
+    def _common_lines(self, equivalence: bool = False) -> list[str]:
         k = self.sigma2.shape[-1]
         lines = [f"  metric          : {self.metric}"]
         if self.rates is not None:
             for key, val in self.rates.items():
                 lines.append(f"  rates[{key!r}]".ljust(20) + f": {_fmt(val)}")
         lines.append(f"  sigma^2 (unit)  : {_fmt(self.sigma2)}")
-        lines.append(
-            "  alternative     : "
-            + _alt_text(self.alternative, self.z_critical, self.alpha_per_comparison)
-        )
+        if equivalence:
+            lines.append(
+                f"  test            : TOST, two one-sided tests at z_(1-alpha) = "
+                f"{self.z_critical:.4f} (alpha {self.alpha_per_comparison:.4g})"
+            )
+        else:
+            lines.append(
+                "  alternative     : "
+                + _alt_text(self.alternative, self.z_critical, self.alpha_per_comparison)
+            )
         if k > 2:
             lines.append(
                 f"  comparisons     : {k - 1} against reference group {self.reference}, "
@@ -570,18 +631,20 @@ class SampleSizeResult(_PlanBase):
     tau: float | np.ndarray
     power: float
     z_power: float
+    delta: float | None = None
 
     def __repr__(self) -> str:
         lines = ["SampleSizeResult"]
-        lines.append(f"  n (eq. 2/3)     : {_fmt(self.n, 7)}")
+        label = "n (TOST)       " if self.delta is not None else "n (eq. 2/3)    "
+        lines.append(f"  {label} : {_fmt(self.n, 7)}")
         lines.append(
             f"  n per group     : {_fmt(self.n_per_group, 6)} -> collect "
             f"{_fmt(self.n_per_group_ceil)} (total {_fmt(self.n_total_ceil)})"
         )
         lines.append(f"  allocation      : {self.allocation_rule} {_fmt(self.allocation)}")
-        lines.append(f"  tau, u_tol      : {_fmt(self.tau)}, {self.u_tol:g}")
+        lines.append(_margin_line(self))
         lines.append(f"  alpha, power    : {self.alpha:g}, {self.power:g}")
-        lines += self._common_lines()
+        lines += self._common_lines(self.delta is not None)
         return _align(lines)
 
     def plot(self, n: Any = None, ax: Any = None) -> Any:
@@ -603,6 +666,7 @@ class PowerResult(_PlanBase):
     n_per_group: np.ndarray
     allocation: np.ndarray | None
     tau: float | np.ndarray
+    delta: float | None = None
 
     def __repr__(self) -> str:
         lines = ["PowerResult"]
@@ -611,9 +675,9 @@ class PowerResult(_PlanBase):
         lines.append(f"  n per group     : {_fmt(self.n_per_group, 6)}")
         if self.allocation is not None:
             lines.append(f"  allocation      : {_fmt(self.allocation)}")
-        lines.append(f"  tau, u_tol      : {_fmt(self.tau)}, {self.u_tol:g}")
+        lines.append(_margin_line(self))
         lines.append(f"  alpha           : {self.alpha:g}")
-        lines += self._common_lines()
+        lines += self._common_lines(self.delta is not None)
         return _align(lines)
 
 
@@ -660,6 +724,7 @@ def sample_size(
     alternative: str = "two-sided",
     reference: int = 0,
     population_sizes: float | Sequence[float] | None = None,
+    delta: float | None = None,
 ) -> SampleSizeResult:
     """Total and per-group sample size to detect an unfairness ``tau`` (Sec. 2, eq. 2-3).
 
@@ -705,7 +770,15 @@ def sample_size(
     reference : int, default 0
         Index of the reference group.
     population_sizes : float or sequence of float, optional
-        Group population sizes ``N_g`` for the finite-population correction.
+        Group population sizes ``N_g`` for the finite-population correction (not with
+        `delta`).
+    delta : float, optional
+        Equivalence mode: size an equivalence test (TOST, :func:`fastfair.equivalence_test`)
+        of :math:`H_1: |U| < \\delta` when the true gap is ``tau`` (``0 <= tau < delta``):
+        the smallest n with
+        :math:`\\Phi((\\delta - \\tau)/\\sigma_U - z_{1-a}) +
+        \\Phi((\\delta + \\tau)/\\sigma_U - z_{1-a}) - 1 \\ge` power, found by bisection,
+        ``a = alpha / (k - 1)``; `alternative` and `u_tol` do not apply.
 
     Returns
     -------
@@ -730,6 +803,11 @@ def sample_size(
     name, s2, rd = _sigma2_from_args(metric, rates, sigma2)
     k = s2.size
     u_tol = _check_u_tol(u_tol, name)
+    delta = _check_delta(delta, u_tol)
+    if delta is not None:
+        return _sample_size_tost(
+            name, s2, rd, tau, delta, alpha, power, allocation, reference, population_sizes
+        )
     t = _check_tau(tau, u_tol, metric=name)
     alpha = _check_open01(alpha, "alpha")
     power = _check_open01(power, "power")
@@ -771,6 +849,51 @@ def sample_size(
     )
 
 
+def _sample_size_tost(
+    name, s2, rd, tau, delta, alpha, power, allocation, reference, population_sizes
+) -> SampleSizeResult:
+    k = s2.size
+    t = np.abs(np.asarray(tau, dtype=float))
+    if not np.all(np.isfinite(t)) or np.any(t >= delta):
+        raise ValueError(
+            f"tau (the true gap) must satisfy |tau| < delta (={delta:g}); got {tau!r}"
+        )
+    alpha = _check_open01(alpha, "alpha")
+    power = _check_open01(power, "power")
+    ref = _check_reference(reference, k)
+    if population_sizes is not None:
+        raise ValueError(
+            "population_sizes (finite-population correction) does not apply with delta"
+        )
+    z, a_c = _critical(alpha, k, "greater")
+    p, rule = _allocation_fractions(allocation, s2, ref)
+    n = _n_required_tost(s2, p, ref, t, delta, z, power)
+    npg = n[..., None] * p
+    ceil = _ceil(npg)
+    return SampleSizeResult(
+        metric=name,
+        sigma2=s2,
+        rates=rd,
+        u_tol=0.0,
+        alpha=alpha,
+        alternative="equivalence",
+        reference=ref,
+        alpha_per_comparison=a_c,
+        z_critical=z,
+        population_sizes=None,
+        n=float(n) if n.ndim == 0 else n,
+        n_per_group=npg,
+        n_per_group_ceil=ceil,
+        n_total_ceil=int(ceil.sum()) if ceil.ndim == 1 else ceil.sum(axis=-1),
+        allocation=p,
+        allocation_rule=rule,
+        tau=float(t) if t.ndim == 0 else t,
+        power=power,
+        z_power=float(special.ndtri(power)),
+        delta=delta,
+    )
+
+
 def _n_per_group_from_args(
     n: Any, n_per_group: Any, allocation: Any, s2: np.ndarray, ref: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -808,6 +931,7 @@ def power(
     alternative: str = "two-sided",
     reference: int = 0,
     population_sizes: float | Sequence[float] | None = None,
+    delta: float | None = None,
 ) -> PowerResult:
     """Asymptotic power of the audit test for a given sample size (inverse of eq. 2).
 
@@ -832,6 +956,11 @@ def power(
         Total sample size, split by ``allocation``.
     n_per_group : array_like, optional
         Group sizes directly, last axis of length ``k`` (``allocation`` is then ignored).
+    delta : float, optional
+        Equivalence mode: the power of TOST to show :math:`|U| < \\delta` when the true gap
+        is ``tau``, :math:`\\Phi((\\delta - \\tau)/\\sigma_U - z_{1-a}) +
+        \\Phi((\\delta + \\tau)/\\sigma_U - z_{1-a}) - 1` (at least 0),
+        ``a = alpha / (k - 1)``.
 
     Returns
     -------
@@ -848,17 +977,28 @@ def power(
     name, s2, rd = _sigma2_from_args(metric, rates, sigma2)
     k = s2.size
     u_tol = _check_u_tol(u_tol, name)
-    t = _check_tau(tau, u_tol, strict=False, metric=name)
+    delta = _check_delta(delta, u_tol)
+    if delta is None:
+        t = _check_tau(tau, u_tol, strict=False, metric=name)
+    else:
+        t = np.abs(np.asarray(tau, dtype=float))
+        if not np.all(np.isfinite(t)):
+            raise ValueError(f"tau must be finite; got {tau!r}")
+        alternative = "equivalence"
     alpha = _check_open01(alpha, "alpha")
-    alternative = _check_alternative(alternative)
+    if delta is None:
+        alternative = _check_alternative(alternative)
     ref = _check_reference(reference, k)
     pop = _check_population(population_sizes, k)
-    z, a_c = _critical(alpha, k, alternative)
+    z, a_c = _critical(alpha, k, "greater" if delta is not None else alternative)
     nn, npg, p = _n_per_group_from_args(n, n_per_group, allocation, s2, ref)
     _check_feasible(npg, pop)
     se = _se_comparisons(s2, npg, ref, pop)
-    with np.errstate(divide="ignore"):
-        per = special.ndtr(np.asarray(t - u_tol)[..., None] / se - z)
+    if delta is not None:
+        per = _tost_power(t, delta, se, z)
+    else:
+        with np.errstate(divide="ignore"):
+            per = special.ndtr(np.asarray(t - u_tol)[..., None] / se - z)
     pw = per.min(axis=-1)
     return PowerResult(
         metric=name,
@@ -877,6 +1017,7 @@ def power(
         n_per_group=npg,
         allocation=p,
         tau=float(t) if t.ndim == 0 else t,
+        delta=delta,
     )
 
 
@@ -1372,9 +1513,10 @@ def _cell_probabilities(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray
     return from_prev(p, acc, acc)
 
 
-def _wald_rates(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _num_den(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Numerator and denominator counts of a rate metric from cells (TP, FP, FN, TN)."""
     tp, fp, fn, tn = (c[..., i].astype(float) for i in range(4))
-    num, den = {
+    return {
         "tpr": (tp, tp + fn),
         "fnr": (fn, tp + fn),
         "tnr": (tn, tn + fp),
@@ -1387,16 +1529,14 @@ def _wald_rates(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         "accuracy": (tp + tn, tp + fp + fn + tn),
         "error_rate": (fp + fn, tp + fp + fn + tn),
     }[metric]
+
+
+def _wald_rates(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    num, den = _num_den(metric, c)
     with np.errstate(divide="ignore", invalid="ignore"):
         m = np.where(den > 0, num / np.maximum(den, 1), 0.5)
         v = np.where(den > 0, m * (1 - m) / np.maximum(den, 1), np.inf)
     return m, v
-
-
-def _decide(stat: np.ndarray, alpha: float, alternative: str) -> np.ndarray:
-    if alternative == "two-sided":
-        return np.abs(stat) > special.ndtri(1 - alpha / 2)
-    return stat > special.ndtri(1 - alpha)
 
 
 def _studentize(diff: np.ndarray, var: np.ndarray) -> np.ndarray:
@@ -1438,15 +1578,22 @@ class SimulatedPowerResult:
     se: float
     ci: tuple[float, float]
     formula_power: float
+    u_tol: float = 0.0
+    delta: float | None = None
 
     def __repr__(self) -> str:
         test = self.test + (f" (method={self.method!r})" if self.method else "")
+        if self.delta is not None:
+            test += f", TOST |U| < {self.delta:g}"
+        elif self.u_tol:
+            test += f", H0: U <= {self.u_tol:g}"
         return _align(
             [
                 "SimulatedPowerResult",
                 f"  metric          : {self.metric}",
-                f"  test            : {test}, alternative {self.alternative!r}, "
-                f"alpha {self.alpha:g}",
+                f"  test            : {test}"
+                + ("" if self.delta is not None else f", alternative {self.alternative!r}")
+                + f", alpha {self.alpha:g}",
                 f"  n per group     : {_fmt(self.n_per_group)}",
                 f"  true difference : {self.true_difference:.4g} (M_0 - M_1)",
                 f"  simulated power : {self.power:.4f} (se {self.se:.4f}, 95% Wilson "
@@ -1471,6 +1618,8 @@ def simulate_power(
     random_state: Any = None,
     n_jobs: int | None = None,
     permutation_kwargs: Mapping[str, Any] | None = None,
+    u_tol: float = 0.0,
+    delta: float | None = None,
 ) -> SimulatedPowerResult:
     """Power of an actual fairness test at a planned design, by simulation (beyond the paper).
 
@@ -1482,11 +1631,18 @@ def simulate_power(
     * ``"permutation"``: :func:`fastfair.permutation_test` (studentized, default scheme) with
       the given ``method``; ``alternative="two-sided"`` rejects in either direction,
       ``"greater"`` one-sided in the direction of the true difference.
-    * ``"wald"``: the paper's studentized z-test ``U_hat / se_hat`` with plug-in per-group
-      variances ``M_hat (1 - M_hat) / den`` (DeLong's variance for AUC), critical value as in
-      ``alternative``. Vectorized with numpy; fast.
+    * ``"wald"``: the paper's studentized z-test ``(U_hat - u_tol) / se_hat`` with plug-in
+      per-group variances ``M_hat (1 - M_hat) / den`` (DeLong's variance for AUC), critical
+      value as in ``alternative``. Vectorized with numpy; fast.
+    * ``"score"``: the Miettinen-Nurminen score test of :func:`fastfair.tolerance_test`
+      (rate metrics; vectorized), ``H0: U <= u_tol`` with ``U`` the gap in the direction of
+      the true difference (``"two-sided"``: ``|U| > u_tol``).
 
-    The null hypothesis is equality (``u_tol = 0``). Two groups only.
+    With ``delta`` the simulated test is the equivalence test (TOST) of
+    :func:`fastfair.equivalence_test` with the ``"score"`` or ``"wald"`` statistic, and
+    power is the rate at which it shows ``|U| < delta``; ``formula_power`` is then
+    :func:`power` with ``delta``. Permutation tests have ``u_tol = 0`` and no ``delta``.
+    Two groups only.
 
     Parameters
     ----------
@@ -1511,6 +1667,10 @@ def simulate_power(
     permutation_kwargs : mapping, optional
         Further arguments of :func:`fastfair.permutation_test`, e.g.
         ``{"variance": "unpooled"}`` or ``{"scheme": "full"}``.
+    u_tol : float, default 0
+        Tolerance of the null hypothesis (tests "wald" and "score").
+    delta : float, optional
+        Equivalence margin: simulate TOST instead (tests "wald" and "score").
 
     Notes
     -----
@@ -1546,19 +1706,28 @@ def simulate_power(
         raise ValueError(f"n_per_group must be two integers >= 2; got {n_per_group!r}")
     npg = npg.astype(np.int64)
     n_sim = check_resamples(n_sim, "n_sim")
-    if test not in ("permutation", "wald"):
-        raise ValueError(f"test must be 'permutation' or 'wald'; got {test!r}")
+    if test not in ("permutation", "wald", "score"):
+        raise ValueError(f"test must be 'permutation', 'wald' or 'score'; got {test!r}")
+    u_tol = _check_u_tol(u_tol, name)
+    delta = _check_delta(delta, u_tol)
+    if test == "permutation" and (u_tol != 0 or delta is not None):
+        raise ValueError(
+            "permutation tests test equality: use test='score' or 'wald' with u_tol or delta"
+        )
+    if test == "score" and name == "auc":
+        raise ValueError("test='score' is for rate metrics; use test='wald' (DeLong) for AUC")
     diff = float(vals[0] - vals[1])
-    if diff == 0:
+    if diff == 0 and delta is None:
         raise ValueError("the rates give no difference between the groups (power = size)")
     if tau is not None and abs(abs(diff) - float(tau)) > 1e-3:
         raise ValueError(
             f"tau (={tau!r}) does not match the difference implied by rates ({abs(diff):.6g})"
         )
-    sign = np.sign(diff)
+    sign = 1.0 if diff == 0 else float(np.sign(diff))
     formula = power(
-        sigma2=s2, tau=abs(diff), n_per_group=npg, alpha=alpha, alternative=alternative
-    ).power
+        sigma2=s2, tau=abs(diff), n_per_group=npg, alpha=alpha, alternative=alternative,
+        u_tol=u_tol, delta=delta,
+    ).power  # fmt: skip
     rng = np.random.default_rng(random_state)
 
     if name == "auc":
@@ -1589,20 +1758,44 @@ def simulate_power(
                 np.repeat(np.repeat(np.arange(2, dtype=np.intp), 4), reps),
             )
 
-    if test == "wald":
+    if test in ("wald", "score"):
         if name == "auc":
-            stat = np.empty(n_sim)
+            est, var = np.zeros(n_sim), np.full(n_sim, np.inf)
             for b in range(n_sim):
                 y, s, g = draw()
                 d = delong(y, s, g)
-                if min(d.n_pos.min(), d.n_neg.min()) < 2:  # DeLong variance undefined
-                    stat[b] = 0.0
-                    continue
-                stat[b] = _studentize(d.auc[0] - d.auc[1], d.variance.sum())
-        else:
+                if min(d.n_pos.min(), d.n_neg.min()) >= 2:  # else DeLong's variance is undefined
+                    est[b], var[b] = d.auc[0] - d.auc[1], d.variance.sum()
+
+            def z_of(d: float) -> np.ndarray:  # Z(d) of H0: M_0 - M_1 = d
+                return _studentize(est - d, var)
+
+        elif test == "wald":
             m, v = _wald_rates(name, counts)
-            stat = _studentize(m[:, 0] - m[:, 1], v[:, 0] + v[:, 1])
-        reject = _decide(sign * stat, alpha, alternative)
+
+            def z_of(d: float) -> np.ndarray:
+                return _studentize(m[:, 0] - m[:, 1] - d, v[:, 0] + v[:, 1])
+
+        else:
+            num, den = _num_den(name, counts)
+            ok = (den > 0).all(axis=1)  # an empty denominator: the audit cannot test, no reject
+
+            def z_of(d: float) -> np.ndarray:
+                x, n_ = np.where(ok[:, None], num, 0.5), np.where(ok[:, None], den, 1.0)
+                z = score_statistic(x[:, 0], n_[:, 0], x[:, 1], n_[:, 1], d)
+                return np.where(ok, z, np.nan)
+
+        with np.errstate(invalid="ignore"):
+            if delta is not None:
+                zc = special.ndtri(1 - alpha)
+                reject = (z_of(-delta) > zc) & (z_of(delta) < -zc)
+            else:  # oriented gap sign * (M_0 - M_1): Z_oriented(u) = sign * Z(sign * u)
+                upper = sign * z_of(sign * u_tol)
+                if alternative == "two-sided":
+                    zc = special.ndtri(1 - alpha / 2)
+                    reject = (upper > zc) | (sign * z_of(-sign * u_tol) < -zc)
+                else:
+                    reject = upper > special.ndtri(1 - alpha)
         method_used = None
     else:
         if name == "auc":
@@ -1652,4 +1845,6 @@ def simulate_power(
         se=float(np.sqrt(pw * (1 - pw) / n_sim)),
         ci=tuple(float(v) for v in wilson_interval(x, n_sim)),
         formula_power=float(formula),
+        u_tol=u_tol,
+        delta=delta,
     )

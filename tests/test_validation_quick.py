@@ -48,3 +48,30 @@ def test_difference_interval_coverage_quick():
     for row in api + api_w:
         assert all(cov >= bound for cov in row[-1].values())
     assert "miettinen-nurminen" in "\n".join(module.summarize_exact(exact_rows))
+
+
+def test_tolerance_level_quick():
+    module = _load("tolerance_level")
+    rows, api, auc, n_sim = module.run(quick=True)
+    tol = [r for r in rows if r[0] == "tolerance" and min(r[2], r[3]) >= 50]
+    score = [r[6]["score"] for r in tol]
+    wald_small = [r[6]["wald"] for r in rows if r[0] == "tolerance" and r[2] == 10]
+    # exact level at the boundary: the score test near alpha once the groups have 50 rows,
+    # the Wald test far above it with 10 (the check can fail)
+    assert max(score) <= 0.065 and sum(score) / len(score) >= 0.04
+    assert max(wald_small) > 0.1
+    bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+    assert all(r[-1] <= bound for r in api)
+    assert all(r[-1] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / (n_sim // 2)) for r in auc)
+
+
+def test_tolerance_planning_quick():
+    module = _load("tolerance_planning")
+    n_sim = 400
+    rows = module.tolerance_rows(n_sim, 5, metrics=["tpr"])
+    bound = 3 * math.sqrt(0.8 * 0.2 / n_sim) + 0.02
+    for *_, score, wald in rows:
+        assert abs(score.power - 0.8) <= bound and abs(wald.power - 0.8) <= bound
+    eqv = module.equivalence_rows(n_sim, 5)
+    assert all(abs(sim.power - 0.8) <= bound for *_, sim in eqv)
+    assert "Equivalence" in "\n".join(module.format_rows(rows, eqv, n_sim))

@@ -1,0 +1,277 @@
+"""Tolerance tests (H0: U <= u_tol) and equivalence tests (TOST) of issue 17."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import optimize, special
+from statsmodels.stats import proportion as sm_proportion
+
+import fastfair
+
+COUNTS = [[500, 40, 30, 170], [450, 60, 55, 120]]  # TN, FP, FN, TP; TPR 0.85 and 0.686
+
+
+def _brute_z(x1, n1, x2, n2, d):
+    """Miettinen-Nurminen Z(d) with the restricted MLE found numerically."""
+
+    def negloglik(p2):
+        p1 = p2 + d
+        return -(
+            special.xlogy(x1, p1)
+            + special.xlogy(n1 - x1, 1 - p1)
+            + special.xlogy(x2, p2)
+            + special.xlogy(n2 - x2, 1 - p2)
+        )
+
+    res = optimize.minimize_scalar(
+        negloglik, bounds=(max(0, -d), min(1, 1 - d)), method="bounded", options={"xatol": 1e-13}
+    )
+    q2 = res.x
+    q1 = q2 + d
+    var = (q1 * (1 - q1) / n1 + q2 * (1 - q2) / n2) * (n1 + n2) / (n1 + n2 - 1)
+    return (x1 / n1 - x2 / n2 - d) / math.sqrt(var)
+
+
+@pytest.mark.parametrize("u_tol", [0.0, 0.02, 0.1, 0.2])
+def test_tolerance_pvalue_matches_brute_force(u_tol):
+    res = fastfair.tolerance_test_from_counts(
+        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="less"
+    )
+    assert res.comparisons == [("b", "a")]  # U = TPR_b - TPR_a = 120/175 - 170/200 < 0
+    z = _brute_z(120, 175, 170, 200, -u_tol)
+    assert res.statistic == pytest.approx(z, rel=1e-5)
+    assert res.pvalue == pytest.approx(special.ndtr(z), rel=1e-4)
+    greater = fastfair.tolerance_test_from_counts(
+        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="greater"
+    )
+    assert greater.pvalue == pytest.approx(special.ndtr(-_brute_z(120, 175, 170, 200, u_tol)))
+    assert greater.pvalue > 0.99  # the gap is negative: no evidence that U > u_tol
+    # swapping the reference turns "less" into "greater"
+    swapped = fastfair.tolerance_test_from_counts(
+        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="greater", reference="b"
+    )
+    assert swapped.pvalue == pytest.approx(res.pvalue, rel=1e-9)
+
+
+def test_tolerance_zero_two_sided_is_the_score_test_of_equality():
+    res = fastfair.tolerance_test_from_counts(COUNTS, metric="tpr", u_tol=0.0, reference=0)
+    ref = sm_proportion.test_proportions_2indep(120, 175, 170, 200, method="score")
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-9)
+
+
+@pytest.mark.parametrize("u_tol", np.linspace(0, 0.3, 31))
+def test_tolerance_test_agrees_with_the_interval(u_tol):
+    """Two-sided: p <= alpha exactly when the 1 - alpha interval misses [-u_tol, u_tol]."""
+    res = fastfair.tolerance_test_from_counts(
+        COUNTS, metric="tpr", u_tol=float(u_tol), confidence_level=0.95
+    )
+    lo, hi = res.confidence_interval
+    outside = hi < -u_tol or lo > u_tol
+    assert (res.pvalue <= 0.05) == outside or abs(res.pvalue - 0.05) < 1e-9
+    perm = fastfair.permutation_test_from_counts(COUNTS, metric="tpr")
+    assert res.confidence_interval == pytest.approx(perm.difference_interval, abs=1e-12)
+
+
+def test_equivalence_test_is_tost_and_agrees_with_its_interval():
+    big = [[5000, 400, 300, 1700], [4500, 420, 320, 1650]]
+    res = fastfair.equivalence_test_from_counts(big, metric="tpr", delta=0.04)
+    (a, b) = res.comparisons[0]
+    lo, hi = res.equivalence_interval
+    assert lo > -0.04 and hi < 0.04 and res.equivalent
+    # the 90% interval of the same statistic
+    perm = fastfair.permutation_test_from_counts(big, metric="tpr", confidence_level=0.9)
+    assert (lo, hi) == pytest.approx(perm.difference_interval, abs=1e-12)
+    # p-value: the larger one-sided p-value, from the brute-force statistic
+    x = {0: (1700, 2000), 1: (1650, 1970)}
+    xa, na = x[a]
+    xb, nb = x[b]
+    p_low = special.ndtr(-_brute_z(xa, na, xb, nb, -0.04))
+    p_up = special.ndtr(_brute_z(xa, na, xb, nb, 0.04))
+    assert res.pvalue == pytest.approx(max(p_low, p_up), rel=1e-4)
+    # a margin inside the interval's reach: not shown
+    narrow = fastfair.equivalence_test_from_counts(big, metric="tpr", delta=0.02)
+    assert not narrow.equivalent and narrow.pvalue > 0.05
+    small = fastfair.equivalence_test_from_counts(
+        [[50, 4, 3, 17], [45, 4, 3, 16]], metric="tpr", delta=0.03
+    )
+    assert not small.equivalent  # same rates, too few positives to show it
+    text = repr(res)
+    assert "90% CI" in text and "equivalent" in text and "yes" in text
+
+
+def test_tolerance_and_equivalence_on_rows_weights_and_groups():
+    rng = np.random.default_rng(0)
+    n = 3000
+    group = rng.choice(["a", "b", "c"], n, p=[0.5, 0.3, 0.2])
+    y = rng.random(n) < 0.4
+    yhat = np.where(y, rng.random(n) < 0.8, rng.random(n) < 0.1)
+    res = fastfair.tolerance_test(y, yhat, group, metric="tpr", u_tol=0.02)
+    counts, labels = fastfair.confusion_counts(y, yhat, group)
+    ref = fastfair.tolerance_test_from_counts(counts, labels, metric="tpr", u_tol=0.02)
+    assert np.allclose(res.pvalue, ref.pvalue) and res.comparisons == [("b", "a"), ("c", "a")]
+    assert np.allclose(res.pvalue_adjusted, fastfair._pvalues.adjust_pvalues(res.pvalue, "holm"))
+    same = fastfair.tolerance_test(
+        y, yhat, group, metric="tpr", u_tol=0.02, sample_weight=np.full(n, 3.0)
+    )
+    assert np.allclose(same.pvalue, res.pvalue) and same.weighted
+    eq = fastfair.equivalence_test(y, yhat, group, metric="tpr", delta=0.1)
+    assert eq.equivalent.shape == (2,)
+    assert np.array_equal(eq.equivalent, eq.pvalue_adjusted <= 0.05)
+    assert "ToleranceTestResult" in repr(res) and "|U| > 0.02" in repr(res)
+
+
+def test_wald_method_is_the_plug_in_statistic():
+    res = fastfair.tolerance_test_from_counts(
+        COUNTS, metric="tpr", u_tol=0.05, alternative="greater", method="wald", reference=1
+    )
+    p1, p2 = 170 / 200, 120 / 175
+    z = (p1 - p2 - 0.05) / math.sqrt(p1 * (1 - p1) / 200 + p2 * (1 - p2) / 175)
+    assert res.statistic == pytest.approx(z) and res.method == "wald"
+    fm = fastfair.tolerance_test_from_counts(
+        COUNTS, metric="tpr", u_tol=0.05, method="farrington-manning", reference=1,
+        alternative="greater",
+    )  # fmt: skip
+    mn = fastfair.tolerance_test_from_counts(
+        COUNTS, metric="tpr", u_tol=0.05, reference=1, alternative="greater"
+    )
+    assert fm.statistic == pytest.approx(mn.statistic * math.sqrt(375 / 374))
+
+
+def test_auc_tolerance_uses_the_delong_standard_error():
+    rng = np.random.default_rng(1)
+    n = 800
+    group = rng.integers(0, 2, n)
+    y = rng.random(n) < 0.4
+    score = rng.normal(size=n) + y * (1.2 - 0.4 * group)
+    res = fastfair.tolerance_test(
+        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1
+    )
+    d = fastfair.delong(y, score, group)
+    diff = d.auc[0] - d.auc[1]
+    z = (diff - 0.02) / math.sqrt(d.variance.sum())
+    assert res.difference == pytest.approx(diff) and res.statistic == pytest.approx(z)
+    assert res.pvalue == pytest.approx(special.ndtr(-z)) and res.method == "delong"
+
+
+def test_row_metric_tolerance_uses_welch():
+    rng = np.random.default_rng(2)
+    group = np.repeat([0, 1], [300, 200])
+    y = rng.normal(size=500)
+    pred = y + rng.normal(scale=np.where(group == 0, 1.0, 1.2))
+    res = fastfair.tolerance_test(
+        y, pred, group, metric="mse", u_tol=0.1, alternative="greater", reference=0
+    )
+    sq = (y - pred) ** 2
+    a, b = sq[group == 1], sq[group == 0]
+    se = math.sqrt(a.var(ddof=1) / 200 + b.var(ddof=1) / 300)
+    assert res.statistic == pytest.approx((a.mean() - b.mean() - 0.1) / se)
+    assert res.method == "welch"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"u_tol": -0.1}, ValueError, "u_tol"),
+        ({"u_tol": 1.0}, ValueError, "u_tol"),
+        ({"u_tol": "a"}, TypeError, "u_tol"),
+        ({"metric": "equalized_odds"}, ValueError, "separately"),
+        ({"method": "delong"}, ValueError, "method"),
+        ({"alternative": "both"}, ValueError, "alternative"),
+        ({"adjust": "maxT"}, ValueError, "adjust"),
+        ({"confidence_level": 1.0}, ValueError, "confidence_level"),
+    ],
+)
+def test_tolerance_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        fastfair.tolerance_test_from_counts(COUNTS, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"delta": 0.0}, "delta"), ({"delta": 0.05, "alpha": 0.5}, "alpha")],
+)
+def test_equivalence_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        fastfair.equivalence_test_from_counts(COUNTS, **kwargs)
+
+
+# --------------------------------------------------------------------------------------
+# Planning for these tests
+# --------------------------------------------------------------------------------------
+
+
+def test_equivalence_sample_size_closed_form_at_zero_gap():
+    from fastfair.planning import power, sample_size
+
+    # sigma^2 = 0.25 in both groups, half each: sigma_U = 1 / sqrt(n); TOST power at tau = 0
+    # is 2 Phi(delta sqrt(n) - z_(1-alpha)) - 1, so n = ((z_0.95 + z_0.9) / delta)^2
+    res = sample_size(sigma2=[0.25, 0.25], tau=0.0, delta=0.05)
+    expected = ((special.ndtri(0.95) + special.ndtri(0.9)) / 0.05) ** 2
+    assert res.n == pytest.approx(expected, rel=1e-9)
+    assert "TOST" in repr(res) and res.delta == 0.05
+    # a true gap of 0.02: power from the two one-sided terms, checked by the formula
+    res = sample_size(sigma2=[0.25, 0.25], tau=0.02, delta=0.05)
+    se = 1 / math.sqrt(res.n)
+    z = special.ndtri(0.95)
+    pw = special.ndtr((0.05 - 0.02) / se - z) + special.ndtr((0.05 + 0.02) / se - z) - 1
+    assert pw == pytest.approx(0.8, abs=1e-9)
+    assert power(sigma2=[0.25, 0.25], tau=0.02, n=res.n, delta=0.05).power == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="delta"):
+        sample_size(sigma2=[0.25, 0.25], tau=0.06, delta=0.05)
+    with pytest.raises(ValueError, match="not both"):
+        power(sigma2=[0.25, 0.25], tau=0.01, n=100, delta=0.05, u_tol=0.01)
+
+
+TABLE2_TPR = {"tpr": [0.6835, 0.7894], "prevalence": [0.3478, 0.4404]}
+
+
+def test_planned_n_gives_the_promised_power_of_the_score_tolerance_test():
+    from fastfair.planning import sample_size, simulate_power
+
+    plan = sample_size("tpr", rates=TABLE2_TPR, tau=0.7894 - 0.6835, u_tol=0.02)
+    sim = simulate_power(
+        "tpr", rates=TABLE2_TPR, n_per_group=plan.n_per_group_ceil, u_tol=0.02, test="score",
+        n_sim=2000, random_state=3,
+    )  # fmt: skip
+    assert abs(sim.power - 0.8) <= 3 * math.sqrt(0.16 / 2000) + 0.02
+    assert "H0: U <= 0.02" in repr(sim)
+
+
+def test_score_tolerance_level_at_the_boundary_in_simulate_power():
+    from fastfair.planning import simulate_power
+
+    rates = {"tpr": [0.72, 0.70], "prevalence": [0.4, 0.4]}  # gap exactly u_tol
+    sim = simulate_power(
+        "tpr", rates=rates, n_per_group=[2000, 2000], u_tol=0.02, alternative="greater",
+        test="score", n_sim=4000, random_state=4,
+    )  # fmt: skip
+    assert abs(sim.power - 0.05) <= 3 * math.sqrt(0.05 * 0.95 / 4000)
+
+
+def test_planned_n_gives_the_promised_power_of_tost():
+    from fastfair.planning import sample_size, simulate_power
+
+    rates = {"tpr": [0.7894, 0.7894], "prevalence": [0.3478, 0.4404]}
+    plan = sample_size("tpr", rates=rates, tau=0.0, delta=0.05)
+    sim = simulate_power(
+        "tpr", rates=rates, n_per_group=plan.n_per_group_ceil, delta=0.05, test="score",
+        n_sim=2000, random_state=5,
+    )  # fmt: skip
+    assert abs(sim.power - 0.8) <= 3 * math.sqrt(0.16 / 2000) + 0.02
+    assert sim.formula_power == pytest.approx(0.8, abs=2e-3)
+    # level twin: at a true gap equal to delta TOST shows equivalence at most alpha of the time
+    edge = {"tpr": [0.7394, 0.7894], "prevalence": [0.3478, 0.4404]}
+    sim = simulate_power(
+        "tpr", rates=edge, n_per_group=plan.n_per_group_ceil, delta=0.05, test="score",
+        n_sim=4000, random_state=6,
+    )  # fmt: skip
+    assert sim.power <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / 4000)
+
+
+def test_simulate_power_refuses_a_margin_for_permutation_tests():
+    from fastfair.planning import simulate_power
+
+    with pytest.raises(ValueError, match="equality"):
+        simulate_power("tpr", rates=TABLE2_TPR, n_per_group=[100, 100], u_tol=0.02)
