@@ -33,6 +33,7 @@ from fastfair import _counts, planning
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, get_metric
 from fastfair._pvalues import adjust_pvalues
 from fastfair._results import PVALUE_FLOOR, format_pvalue
+from fastfair._scipy import special
 from fastfair._validation import (
     as_1d,
     as_binary,
@@ -581,12 +582,66 @@ def _round_up(x: float) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
+    """Tolerance and equivalence p-values of one comparison (audit options tolerance and
+    equivalence): the score tests of :mod:`fastfair.tolerance` on the two groups' counts;
+    for the AUC, DeLong's standard error, read from the row's DeLong interval. Equalized
+    odds: Bonferroni over its two components for the tolerance test, the larger p-value
+    (intersection-union) for equivalence."""
+    u_tol, delta = options.get("tolerance"), options.get("equivalence")
+    if (u_tol is None and delta is None) or "error" in row:
+        return
+    if row["family"] == "confusion":
+        from fastfair import tolerance
+
+        g, r = row["_codes"]
+        parts = ["tpr", "fpr"] if row["metric"] == "equalized_odds" else [row["metric"]]
+        pair = cells[[g, r]]
+
+        def pvalue(kind: str, part: str) -> float:
+            if kind == "tolerance":
+                res = tolerance.tolerance_test_from_counts(
+                    pair, [0, 1], metric=part, u_tol=u_tol, reference=1
+                )
+            else:
+                res = tolerance.equivalence_test_from_counts(
+                    pair, [0, 1], metric=part, delta=delta, alpha=options["alpha"], reference=1
+                )
+            return float(res.pvalue)
+
+    elif row["family"] == "auc" and "ci_low" in row:
+        z = special.ndtri(0.5 + row["confidence_level"] / 2)
+        se = (row["ci_high"] - row["ci_low"]) / (2 * z)
+        diff = row["difference"]
+        parts = ["auc"]
+
+        def pvalue(kind: str, part: str) -> float:
+            if kind == "tolerance":  # H1: |U| > u_tol, the smaller one-sided p-value doubled
+                one_sided = min(
+                    special.ndtr(-(diff - u_tol) / se), special.ndtr((diff + u_tol) / se)
+                )
+                return float(min(1.0, 2.0 * one_sided))
+            return float(
+                max(special.ndtr(-(diff + delta) / se), special.ndtr((diff - delta) / se))
+            )
+
+    else:
+        return
+    if u_tol is not None:
+        p = [pvalue("tolerance", part) for part in parts]
+        row.update(u_tol=u_tol, pvalue_tolerance=min(1.0, len(p) * min(p)))
+    if delta is not None:
+        row.update(delta=delta, pvalue_equivalence=max(pvalue("equivalence", p) for p in parts))
+
+
 def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
     """The verdict of one comparison: (decision, text).
 
-    decision is "difference" (adjusted p-value <= alpha), "no_evidence" (not significant,
-    and the audit could detect a difference of `tau`: MDE <= tau), "underpowered" (not
-    significant, MDE > tau), or "error" (the test could not run). Without an MDE (predictive
+    decision is "difference" (adjusted p-value <= alpha), "equivalent" (not significant, and
+    the equivalence test's adjusted p-value <= alpha: "FAIR within ±δ"), "no_evidence" (not
+    significant, and the audit could detect a difference of `tau`: MDE <= tau),
+    "underpowered" (not significant, MDE > tau), or "error" (the test could not run). A
+    difference shown within ±δ reads "DIFFERENCE, within ±δ". Without an MDE (predictive
     parity) a non-significant test reads "no evidence".
 
     Examples
@@ -596,11 +651,22 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
     ('no_evidence', 'no evidence (could detect ≥ 0.042)')
     >>> verdict({"pvalue_adjusted": 0.2, "mde": 0.305}, alpha=0.05, tau=0.05)
     ('underpowered', 'too small to tell (could detect only ≥ 0.31)')
+    >>> verdict({"pvalue_adjusted": 0.4, "pvalue_equivalence_adjusted": 0.01, "delta": 0.05},
+    ...         alpha=0.05, tau=0.05)
+    ('equivalent', 'FAIR within ±0.05')
+    >>> verdict({"pvalue_adjusted": 1e-6, "pvalue_equivalence_adjusted": 0.01, "delta": 0.05},
+    ...         alpha=0.05, tau=0.05)
+    ('difference', 'DIFFERENCE, within ±0.05')
     """
     if "error" in row:
         return "error", "not tested: " + row["error"]
+    within = row.get("pvalue_equivalence_adjusted", 1.0) <= alpha
+    margin = f"±{row['delta']:g}" if within else ""
     if row["pvalue_adjusted"] <= alpha:
-        return "difference", "DIFFERENCE"
+        beyond = f" beyond ±{row['u_tol']:g}" if row.get("u_tol") else ""
+        return "difference", "DIFFERENCE" + beyond + (f", within {margin}" if within else "")
+    if within:
+        return "equivalent", f"FAIR within {margin}"
     mde = row.get("mde")
     if mde is None:
         return "no_evidence", "no evidence"
@@ -689,6 +755,8 @@ def audit(
     random_state: int | None = 0,
     n_jobs: int | None = None,
     progress=None,
+    tolerance: float | None = None,
+    equivalence: float | None = None,
 ) -> AuditResult:
     """Audit a model's predictions for every protected attribute: tests, intervals, power.
 
@@ -755,6 +823,18 @@ def audit(
         Threads (None: all cores).
     progress : callable, optional
         ``progress(total)`` returning a function called once per finished step.
+    tolerance : float, optional
+        Test the confusion metrics and the AUC for a gap beyond ``±tolerance``
+        (:func:`fastfair.tolerance_test`, two-sided, H1: :math:`|U| > u_{tol}`) instead of
+        any gap: these p-values (``pvalue_tolerance``) then replace the tests of equality in
+        the family of difference tests, and "DIFFERENCE" reads "DIFFERENCE beyond ±u".
+    equivalence : float, optional
+        Also test every confusion metric and AUC for a gap within ``±equivalence``
+        (:func:`fastfair.equivalence_test`, TOST at `alpha`; ``pvalue_equivalence``),
+        adjusted (`adjust`) as a family of its own. Verdicts: "FAIR within ±δ" when
+        equivalence is shown and no difference, "DIFFERENCE, within ±δ" when both (a real
+        but small gap). Equalized odds is within ±δ when both components are (the larger
+        p-value); its tolerance p-value is Bonferroni over the two components.
 
     Returns
     -------
@@ -781,7 +861,7 @@ def audit(
     start = time.perf_counter()
     settings = _settings(
         alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs,
-        intersections, min_group_size,
+        intersections, min_group_size, tolerance=tolerance, equivalence=equivalence,
     )  # fmt: skip
     options, metric_names = settings["options"], settings["metrics"]
     y, yhat, scores, clusters, names = _inputs(
@@ -834,10 +914,15 @@ def audit(
 
 def _settings(
     alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs, intersections,
-    min_group_size,
+    min_group_size, tolerance=None, equivalence=None,
 ) -> dict:  # fmt: skip
     """Checked settings of an audit: the options every test reads, and the rest."""
     metric_names = _check_options(alpha, tau, power, adjust, n_permutations, metrics)
+    for name, value in (("tolerance", tolerance), ("equivalence", equivalence)):
+        if value is not None and not (
+            isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1
+        ):
+            raise ValueError(f"{name} must be in (0, 1) (a gap between rates), got {value!r}")
     if random_state is not None and not isinstance(random_state, int | np.integer):
         raise TypeError(f"random_state must be an int or None, got {random_state!r}")
     options = dict(
@@ -847,6 +932,8 @@ def _settings(
         n_permutations=int(n_permutations),
         random_state=random_state,
         n_jobs=n_jobs,
+        tolerance=None if tolerance is None else float(tolerance),
+        equivalence=None if equivalence is None else float(equivalence),
     )
     return dict(
         options=options,
@@ -881,10 +968,17 @@ def _result(
     for t in tests:
         cells = cells_by_attribute[t["attribute"]] if t["family"] == "confusion" else None
         _add_power(t, cells, options)
+        _add_margins(t, cells, options)
     valid = [t for t in tests if "error" not in t]
-    adjusted = adjust_pvalues([t["pvalue"] for t in valid], settings["adjust"]) if valid else []
+    family = [t.get("pvalue_tolerance", t["pvalue"]) for t in valid]
+    adjusted = adjust_pvalues(family, settings["adjust"]) if valid else []
     for t, p_adj in zip(valid, adjusted):
         t["pvalue_adjusted"] = float(p_adj)
+    equivalence = [t for t in valid if "pvalue_equivalence" in t]  # a family of its own
+    if equivalence:
+        p_eq = [t["pvalue_equivalence"] for t in equivalence]
+        for t, p_adj in zip(equivalence, adjust_pvalues(p_eq, settings["adjust"])):
+            t["pvalue_equivalence_adjusted"] = float(p_adj)
     for t in tests:
         t["decision"], t["verdict"] = verdict(t, alpha=options["alpha"], tau=options["tau"])
         for key in [k for k in t if k.startswith("_")]:
@@ -1004,6 +1098,7 @@ class AuditResult:
             n_tests=len(self.tests),
             n_differences=decisions.count("difference"),
             n_no_evidence=decisions.count("no_evidence"),
+            n_equivalent=decisions.count("equivalent"),
             n_underpowered=decisions.count("underpowered"),
             n_errors=decisions.count("error"),
             n_detectable=sum(t["mde"] <= self.tau for t in powered),

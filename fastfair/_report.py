@@ -25,12 +25,14 @@ from fastfair._pvalues import wilson_interval
 COLOURS = {
     "difference": "#c62828",
     "no_evidence": "#1565c0",
+    "equivalent": "#2e7d32",
     "underpowered": "#8a8a8a",
     "error": "#8a8a8a",
 }
 SHORT_VERDICTS = {
     "difference": "DIFFERENCE",
     "no_evidence": "no evidence",
+    "equivalent": "FAIR within ±δ",
     "underpowered": "too small to tell",
     "error": "not tested",
 }
@@ -229,6 +231,13 @@ def _summary_sentences(result, s) -> list[str]:
         f"Gaps: {s['n_differences']} of {s['n_tests']} tests show a DIFFERENCE "
         f"(adjusted p <= {result.alpha:g})."
     ]
+    deltas = sorted({t["delta"] for t in result.tests if "delta" in t})
+    if deltas:
+        within = sum("within ±" in t["verdict"] for t in result.tests)
+        out.append(
+            f"Equivalence: {within} of {s['n_tests']} tests shown within "
+            f"±{deltas[0]:g} (TOST, adjusted separately); 'no evidence' alone is not that."
+        )
     big = s["largest"]
     if big is not None:
         what = "Largest" if big["significant"] else "Largest difference (not significant)"

@@ -164,6 +164,8 @@ def audit_from_summary(
     tau: float = 0.05,
     power: float = 0.8,
     adjust: str = "holm",
+    tolerance: float | None = None,
+    equivalence: float | None = None,
 ):
     """The AuditResult of one group column from a merged summary (as fastfair.audit's)."""
     import time
@@ -173,7 +175,7 @@ def audit_from_summary(
     start = time.perf_counter()
     settings = _audit._settings(
         alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs, False,
-        min_group_size,
+        min_group_size, tolerance=tolerance, equivalence=equivalence,
     )  # fmt: skip
     conf = summary.confusion
     cells = np.asarray(conf.counts)

@@ -282,6 +282,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="the difference the audit should detect (power, rows needed; default 0.05)",
     )
     audit.add_argument(
+        "--tolerance",
+        type=float,
+        default=None,
+        metavar="U_TOL",
+        help="test for gaps beyond ±U_TOL instead of any gap (tolerance tests, docs/tolerance.md)",
+    )
+    audit.add_argument(
+        "--equivalence",
+        type=float,
+        default=None,
+        metavar="DELTA",
+        help="also test whether each gap is within ±DELTA (equivalence tests): verdicts "
+        "'FAIR within ±DELTA' and 'DIFFERENCE, within ±DELTA'",
+    )
+    audit.add_argument(
         "--adjust",
         default="holm",
         choices=list(ADJUSTMENTS),
@@ -347,6 +362,8 @@ def check_audit_options(
     min_group_size: int = 10,
     metrics=None,
     max_rows: int | None = None,
+    tolerance: float | None = None,
+    equivalence: float | None = None,
 ) -> None:
     """Raise CLIError (a ValueError) naming the first option with an impossible value.
 
@@ -358,6 +375,9 @@ def check_audit_options(
         raise CLIError(f"--alpha must be in (0, 1), got {alpha}")
     if not 0 < tau < 1:
         raise CLIError(f"--tau must be in (0, 1), got {tau}")
+    for option, value in (("--tolerance", tolerance), ("--equivalence", equivalence)):
+        if value is not None and not 0 < value < 1:
+            raise CLIError(f"{option} must be in (0, 1), got {value}")
     checks = [
         ("--permutations", permutations, lambda v: fastfair._validation.check_resamples(
             v, "--permutations", 1)),
@@ -420,6 +440,8 @@ def _audit_command(args) -> int:
         min_group_size=args.min_group_size,
         metrics=args.metrics,
         max_rows=args.max_rows,
+        tolerance=args.tolerance,
+        equivalence=args.equivalence,
     )
     reference = _reference(args.reference, args.group)
     _check_outputs(args)
@@ -477,6 +499,8 @@ def _memory_audit(path: str, reference, args):
             random_state=args.seed,
             n_jobs=args.jobs,
             progress=_progress_factory(args.quiet),
+            tolerance=args.tolerance,
+            equivalence=args.equivalence,
         )
     except (TypeError, ValueError) as exc:
         raise CLIError(str(exc)) from exc
@@ -522,6 +546,8 @@ def _summary_audit(path: str, engine: str, reference, args):
             alpha=args.alpha,
             tau=args.tau,
             adjust=args.adjust,
+            tolerance=args.tolerance,
+            equivalence=args.equivalence,
         )
     except (ValueError, TypeError, ImportError) as exc:
         raise CLIError(str(exc)) from exc

@@ -275,3 +275,83 @@ def test_simulate_power_refuses_a_margin_for_permutation_tests():
 
     with pytest.raises(ValueError, match="equality"):
         simulate_power("tpr", rates=TABLE2_TPR, n_per_group=[100, 100], u_tol=0.02)
+
+
+# --------------------------------------------------------------------------------------
+# The audit: --tolerance and --equivalence
+# --------------------------------------------------------------------------------------
+
+
+def _demo():
+    from importlib.resources import files
+
+    import pandas as pd
+
+    return pd.read_csv(files("fastfair") / "data" / "adult_demo.csv")
+
+
+def test_audit_equivalence_verdicts_and_separate_family():
+    df = _demo()
+    res = fastfair.audit(
+        "label", "prediction", ["race"], data=df, metrics=["fpr", "equalized_odds"],
+        equivalence=0.05,
+    )  # fmt: skip
+    fpr = {t["group"]: t for t in res.tests if t["metric"] == "fpr"}
+    cells, labels = fastfair.confusion_counts("label", "prediction", "race", data=df)
+    index = {g: k for k, g in enumerate(labels.tolist())}
+    for group, t in fpr.items():
+        pair = cells[[index[group], index["White"]]]
+        ref = fastfair.equivalence_test_from_counts(pair, [0, 1], metric="fpr", delta=0.05)
+        assert t["pvalue_equivalence"] == pytest.approx(ref.pvalue, rel=1e-12)
+    rows = [t for t in res.tests if "pvalue_equivalence" in t]
+    adjusted = fastfair._pvalues.adjust_pvalues([t["pvalue_equivalence"] for t in rows], "holm")
+    assert [t["pvalue_equivalence_adjusted"] for t in rows] == pytest.approx(list(adjusted))
+    assert fpr["Black"]["verdict"] == "DIFFERENCE, within ±0.05"
+    assert fpr["Asian-Pac-Islander"]["verdict"] == "FAIR within ±0.05"
+    assert fpr["Asian-Pac-Islander"]["decision"] == "equivalent"
+    assert res.summary["n_equivalent"] >= 1
+    eo = next(t for t in res.tests if t["metric"] == "equalized_odds" and "error" not in t)
+    pair = cells[[index[eo["group"]], index["White"]]]
+    parts = [
+        fastfair.equivalence_test_from_counts(pair, [0, 1], metric=m, delta=0.05).pvalue
+        for m in ("tpr", "fpr")
+    ]
+    assert eo["pvalue_equivalence"] == pytest.approx(max(parts))
+    assert "FAIR" in res.to_html() and "FAIR within ±0.05" in res.format()
+
+
+def test_audit_tolerance_replaces_the_difference_family():
+    df = _demo()
+    plain = fastfair.audit("label", "prediction", ["sex"], data=df, metrics=["tpr", "fpr"])
+    res = fastfair.audit(
+        "label", "prediction", ["sex"], data=df, metrics=["tpr", "fpr"], tolerance=0.02
+    )
+    cells, labels = fastfair.confusion_counts("label", "prediction", "sex", data=df)
+    for t, t0 in zip(res.tests, plain.tests):
+        ref = fastfair.tolerance_test_from_counts(cells, labels, metric=t["metric"], u_tol=0.02)
+        assert t["pvalue_tolerance"] == pytest.approx(ref.pvalue, rel=1e-12)
+        assert t["pvalue"] == t0["pvalue"]  # the test of equality is still reported
+    adjusted = fastfair._pvalues.adjust_pvalues([t["pvalue_tolerance"] for t in res.tests], "holm")
+    assert [t["pvalue_adjusted"] for t in res.tests] == pytest.approx(list(adjusted))
+    assert any(t["verdict"] == "DIFFERENCE beyond ±0.02" for t in res.tests)
+    with pytest.raises(ValueError, match="equivalence"):
+        fastfair.audit("label", "prediction", ["sex"], data=df, equivalence=0.0)
+
+
+def test_cli_equivalence_flag(tmp_path, capsys):
+    import json
+
+    from fastfair.cli import main
+
+    out = tmp_path / "audit.json"
+    code = main(
+        ["audit", "--demo", "--pred", "prediction", "--group", "race", "--metrics", "fpr",
+         "--equivalence", "0.05", "--tolerance", "0.01", "--quiet", "--json", str(out)]
+    )  # fmt: skip
+    assert code == 0
+    tests = json.loads(out.read_text())["tests"]
+    verdicts = {t["group"]: t["verdict"] for t in tests}
+    assert verdicts["Asian-Pac-Islander"] == "FAIR within ±0.05"
+    assert all("pvalue_equivalence" in t and "pvalue_tolerance" in t for t in tests)
+    assert "FAIR within ±0.05" in capsys.readouterr().out
+    assert main(["audit", "--demo", "--equivalence", "1.5", "--quiet"]) == 2
