@@ -485,3 +485,24 @@ def test_confusion_only_options_are_refused_for_callables():
     for option in (dict(variance="unpooled"), dict(mid_p=True), dict(pos_label=1)):
         with pytest.raises(ValueError, match="confusion-matrix metrics only"):
             fastfair.permutation_test(y, p, g, metric="mse", **option)
+
+
+@pytest.mark.parametrize(
+    "metric,row",
+    [
+        ("mse", lambda y, p: (y - p) ** 2),
+        ("mae", lambda y, p: np.abs(y - p)),
+        ("mean_residual", lambda y, p: y - p),
+        ("mean_score", lambda y, p: p),
+    ],
+)
+def test_row_metrics_are_means_of_their_row_values(metric, row):
+    rng = np.random.default_rng(13)
+    g = np.repeat(["a", "b"], [40, 60])
+    y = rng.normal(size=100)
+    p = y + rng.normal(scale=0.5, size=100)
+    res = fastfair.permutation_test(y, p, g, metric=metric, method="asymptotic")
+    v = row(y, p)
+    means = [v[g == "a"].mean(), v[g == "b"].mean()]
+    np.testing.assert_allclose(res.group_values, means, rtol=1e-12)
+    assert res.difference == pytest.approx(means[0] - means[1], rel=1e-12)

@@ -725,3 +725,17 @@ def test_hypergeometric_window_matches_scipy(good, bad, draws):
     np.testing.assert_allclose(_hypergeom_pmf(good, bad, draws, lo, hi), expected, rtol=1e-12)
     assert stats.hypergeom.cdf(lo - 1, good + bad, good, draws) < 1e-20
     assert stats.hypergeom.sf(hi, good + bad, good, draws) < 1e-20
+
+
+def test_default_reference_is_the_largest_group():
+    """Documented default: every group is compared with the group with the most rows."""
+    rng = np.random.default_rng(12)
+    g = np.repeat(["a", "b", "c"], [150, 400, 250])
+    rng.shuffle(g)
+    y = rng.integers(0, 2, g.size)
+    p = rng.integers(0, 2, g.size)
+    s = rng.normal(size=g.size)
+    expected = [("a", "b"), ("c", "b")]
+    assert fastfair.permutation_test(y, p, g, metric="tpr").comparisons == expected
+    assert fastfair.auc_test(y, s, g, method="delong").comparisons == expected
+    assert fastfair.mean_difference_test(s, g, method="asymptotic").comparisons == expected

@@ -400,3 +400,14 @@ def test_bad_input():
         wasserstein_test(X, y, a, Model(), intercept=1.0)
     with pytest.raises(TypeError, match="X must be numeric"):
         wasserstein_test(X.astype(str), y, a, beta)
+
+
+def test_critical_points_are_where_sigmoid_curvature_is_minus_one_over_c():
+    """The fold of z -> z + c sigmoid'(z): 0 < z1 < z2 with sigmoid''(z) = -1/|c|."""
+    for c in (10.5, 12.0, 30.0, -50.0, 1e3, 1e6):
+        z1, z2 = _critical_points(c)
+        assert 0 < z1 < z2
+        for z in (z1, z2):
+            s = special.expit(z)
+            assert s * (1 - s) * (1 - 2 * s) == pytest.approx(-1 / abs(c), rel=1e-9)
+    assert _critical_points(6 * math.sqrt(3)) == (0.0, 0.0)  # convex: no fold
