@@ -402,8 +402,8 @@ MUTANTS = [
     m(
         "perm-difference-sign",
         "fastfair/permutation.py",
-        "    difference = values[a] - values[b]\n    if spec_metric.n_parts == 1:",
-        "    difference = values[b] - values[a]\n    if spec_metric.n_parts == 1:",
+        "    difference = values[a] - values[b]\n    lower, upper",
+        "    difference = values[b] - values[a]\n    lower, upper",
         PERM,
         "difference reported as reference minus group",
     ),

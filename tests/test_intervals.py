@@ -173,3 +173,16 @@ def test_pvalue_intervals_are_wilson_intervals_of_the_exceedance_count():
         lo, hi = _wilson(count, B)
         assert res.pvalue_interval[0] == pytest.approx(lo, abs=1e-12)
         assert res.pvalue_interval[1] == pytest.approx(hi, abs=1e-12)
+
+
+def test_zero_delong_variance_uses_the_documented_pseudo_pair_variance():
+    """auc_test Notes: a non-zero difference with zero DeLong variance is studentized with
+    sum_g A'_g (1 - A'_g) / (n+_g n-_g), A' = (A n+ n- + 1/2) / (n+ n- + 1)."""
+    y = np.r_[1, 1, 1, 0, 0, 1, 1, 0, 0, 0]
+    s = np.r_[0.9, 0.8, 0.7, 0.2, 0.1, 0.5, 0.5, 0.5, 0.5, 0.5]  # A: perfect, B: constant
+    g = np.r_[0, 0, 0, 0, 0, 1, 1, 1, 1, 1]
+    res = auc_test(y, s, g, method="delong", reference=1)
+    assert res.group_variance.tolist() == [0.0, 0.0]
+    shrunk = [(1.0 * 6 + 0.5) / 7, (0.5 * 6 + 0.5) / 7]  # 3x2 and 2x3 pairs
+    var = sum(a * (1 - a) / 6 for a in shrunk)
+    assert res.statistic == pytest.approx(0.5 / np.sqrt(var), rel=1e-12)

@@ -252,3 +252,45 @@ def test_maxt_adjusted_pvalues_match_an_independent_joint_permutation(alternativ
     se = np.sqrt(2 * expected * (1 - expected) / n_perm)  # two independent MC estimates
     assert np.all(np.abs(res.pvalue_adjusted - expected) <= 4 * se + 1e-9)
     assert 0.05 < oracle[0] < 0.9  # a comparison where a wrong orientation would show
+
+
+def test_auc_permutation_null_has_the_right_orientation():
+    """The permuted AUC_0 - AUC_1 against an independent within-outcome permutation.
+
+    Group 0 has 2 positives and 2 negatives, group 1 has 40 of each, and the scores
+    separate the labels well, so the null of AUC_0 - AUC_1 is far from symmetric (an atom
+    where group 0's four pairs are all ordered, AUC_0 = 1): a permuted statistic of the
+    wrong sign (AUC_1 - AUC_0) shows in its distribution function.
+    """
+    rng = np.random.default_rng(8)
+    y = np.r_[1, 1, 0, 0, np.ones(40, int), np.zeros(40, int)]
+    g = np.r_[np.zeros(4, int), np.ones(80, int)]
+    s = rng.normal(size=84) + 2.0 * y
+    B = 4000
+    res = auc_test(
+        y,
+        s,
+        g,
+        scheme="within_outcome",
+        studentize=False,
+        n_permutations=B,
+        random_state=0,
+        return_null=True,
+    )
+    pos, neg = s[y == 1], s[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    total = psi.sum()
+    oracle = np.empty(B)
+    orng = np.random.default_rng(9)
+    for b in range(B):
+        sp = orng.choice(42, 2, replace=False)
+        sn = orng.choice(42, 2, replace=False)
+        inner = psi[np.ix_(sp, sn)].sum()
+        auc0 = inner / 4
+        auc1 = (total - psi[sp].sum() - psi[:, sn].sum() + inner) / (40 * 40)
+        oracle[b] = auc0 - auc1
+    for cut in (-0.4, -0.15, 0.05):
+        p_ff, p_or = np.mean(res.null_distribution <= cut), np.mean(oracle <= cut)
+        se = np.sqrt(2 * p_or * (1 - p_or) / B) + 1 / B
+        assert abs(p_ff - p_or) <= 4 * se, (cut, p_ff, p_or)
+    assert np.mean(oracle >= 0.1) > np.mean(oracle <= -0.1) + 0.2  # skewed, as designed
