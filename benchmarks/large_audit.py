@@ -11,6 +11,13 @@ machine's load average, as a Markdown table row.
 
     python benchmarks/large_audit.py --rows 1e6 1e7          # quick sizes
     python benchmarks/large_audit.py --rows 1e8 --dir /tmp    # ~2 GB file, on a quiet machine
+    python benchmarks/large_audit.py --rows 1e7 --engine arrow --audit-args "--metrics tpr"
+    python benchmarks/large_audit.py --rows 1e7 --compare-engines
+
+--compare-engines times the one-machine out-of-core step itself (the audit's summaries:
+confusion counts per group and score histograms per group and label) computed by plain
+Arrow record batches (fastfair's --engine arrow), by dask's local threaded scheduler and by
+DuckDB (SQL GROUP BY), in this process.
 
 Files go to --dir (default: the system temporary folder), never into the repository, and
 are reused when already there with the same size and seed.
@@ -58,7 +65,11 @@ def write_log(path: str, n: int, seed: int = 0) -> None:
 
 
 def run_audit(path: str, extra: list[str]) -> tuple[float, float, str]:
-    """(seconds, peak RSS in GiB of the child, last line of output) of one CLI audit."""
+    """(seconds, peak RSS in GiB of the child, first line of output) of one CLI audit.
+
+    Each audit runs in a fresh child process, so ru_maxrss of RUSAGE_CHILDREN is the largest
+    peak among the children run so far: run the sizes in increasing order.
+    """
     argv = [sys.executable, "-m", "fastfair", "audit", path, "--label", "label"]
     argv += ["--score", "score", "--group", "grp", "--cluster", "user", "--quiet", *extra]
     start = time.perf_counter()
@@ -68,6 +79,44 @@ def run_audit(path: str, extra: list[str]) -> tuple[float, float, str]:
         raise SystemExit(f"audit failed ({done.returncode}): {done.stderr.strip()}")
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20  # KiB -> GiB
     return seconds, peak, done.stdout.strip().splitlines()[0]
+
+
+def compare_engines(path: str) -> None:
+    """Time the audit's summaries by Arrow batches, dask (local threads) and DuckDB."""
+    import duckdb
+
+    from fastfair._summary_audit import summarise_arrow, summarise_dask
+
+    options = dict(label="label", group="grp", pred=None, score="score", threshold=0.5)
+    runs = {
+        "Arrow record batches (--engine arrow)": lambda: summarise_arrow(
+            path, pos_label=None, batch_rows=1 << 20, **options
+        ),
+        "dask, local threads (--engine dask)": lambda: summarise_dask(
+            path, pos_label=None, scheduler="threads", **options
+        ),
+        "DuckDB GROUP BY": lambda: _duckdb_summary(duckdb, path),
+    }
+    print("| engine | seconds | load before |")
+    print("| --- | ---: | --- |")
+    for name, run in runs.items():
+        load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+        start = time.perf_counter()
+        run()
+        print(f"| {name} | {time.perf_counter() - start:.2f} | {load} |", flush=True)
+
+
+def _duckdb_summary(duckdb, path: str):
+    """The same counts by SQL: confusion cells and score histograms per group."""
+    con = duckdb.connect()
+    cells = con.execute(
+        f"SELECT grp, label, score >= 0.5 AS pred, count(*) FROM read_parquet('{path}') "
+        "GROUP BY ALL"
+    ).fetchall()
+    hist = con.execute(
+        f"SELECT grp, label, score, count(*) FROM read_parquet('{path}') GROUP BY ALL"
+    ).fetchnumpy()
+    return cells, hist
 
 
 def main(argv=None) -> None:
@@ -80,7 +129,17 @@ def main(argv=None) -> None:
         default="--permutations 999",
         help="extra arguments for fastfair audit (quoted), default: %(default)s",
     )
+    parser.add_argument("--engine", default="memory", choices=["memory", "arrow", "dask"])
+    parser.add_argument("--compare-engines", action="store_true")
     args = parser.parse_args(argv)
+    if args.compare_engines:
+        for rows in args.rows:
+            path = os.path.join(args.dir, f"fastfair_log_{int(rows)}_{args.seed}.parquet")
+            if not os.path.exists(path):
+                write_log(path, int(rows), args.seed)
+            print(f"\n{int(rows):.0e} rows:")
+            compare_engines(path)
+        return
     print("| rows | file size | write (s) | audit (s) | peak RSS (GiB) | load before | options |")
     print("| ---: | ---: | ---: | ---: | ---: | --- | --- |")
     for rows in args.rows:
@@ -91,11 +150,12 @@ def main(argv=None) -> None:
             write_log(path, n, args.seed)
         written = time.perf_counter() - start
         load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-        seconds, peak, _ = run_audit(path, args.audit_args.split())
+        extra = [*args.audit_args.split(), "--engine", args.engine]
+        seconds, peak, _ = run_audit(path, extra)
         size = os.path.getsize(path) / 2**20
         print(
             f"| {n:.0e} | {size:,.0f} MiB | {written:.1f} | {seconds:.1f} | {peak:.2f} | "
-            f"{load} | `{args.audit_args}` |",
+            f"{load} | `--engine {args.engine} {args.audit_args}` |",
             flush=True,
         )
 

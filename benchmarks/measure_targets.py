@@ -69,6 +69,18 @@ def main() -> None:
         ("permutation_test, Monte Carlo, full scheme", "1e7 rows, 1e5 permutations", t, "< 0.5 s")
     )
     y6, pred6, group6 = y[: 10**6], pred[: 10**6], group[: 10**6]
+    words = np.array(["group_a", "group_b", "group_c"], dtype=object)
+    three = words[np.random.default_rng(3).integers(0, 3, 10**6)]
+    for kind, labels in (("object strings", three), ("numpy <U strings", three.astype(str))):
+        t = best(lambda g=labels: fastfair.permutation_test(y6, pred6, g, metric="tpr"), r)
+        rows.append(
+            (
+                f"permutation_test, exact, groups as {kind} (hash coder)",
+                "1e6 rows, 3 groups",
+                t,
+                "< 0.05 s",
+            )
+        )
     w = np.random.default_rng(1).random(10**6)
     for metric in ("tpr", "selection_rate"):
         t = best(

@@ -345,7 +345,8 @@ def _hash_code(values, name: str):
         else:
             n_missing = int(np.isin(row_codes, np.flatnonzero(value_codes < 0)).sum())
         _refuse_missing(name, "missing values (NaN/None/NA)", n_missing)
-    if uniques.dtype.kind in "OUf":
+    if uniques.dtype.kind in "OU" or (uniques.dtype.kind == "f" and arr is None):
+        # (float arrays were checked for NaN and inf before coding)
         _check_label_values(uniques, name, lambda k: rows_with(value_codes == k))
     try:
         order = np.argsort(uniques, kind="stable")

@@ -170,8 +170,8 @@ class ScoreStats:
             if not resolution > 0:
                 raise ValueError(f"resolution must be positive, got {resolution!r}")
             score = np.floor(score / resolution) * resolution
-        values, where = np.unique(score, return_inverse=True)
-        cell = (codes * 2 + y) * len(values) + where.ravel()
+        where, values = as_groups(score, "y_score", min_groups=1)  # a hash, not a sort
+        cell = (codes * 2 + y) * len(values) + where
         counts = np.bincount(cell, minlength=len(labels) * 2 * len(values))
         counts = counts.reshape(len(labels), 2, len(values)).astype(np.int64)
         return cls(labels, values, counts, resolution)
