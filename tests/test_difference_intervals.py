@@ -8,7 +8,7 @@ from scipy import optimize, special
 from statsmodels.stats import proportion as sm_proportion
 
 import fastfair
-from fastfair._score import restricted_mle, score_interval, score_statistic
+from fastfair._score import _z_scalar, restricted_mle, score_interval, score_statistic
 
 CASES = [  # x1, n1, x2, n2: interior, zeros, all-ones, unbalanced, rates near 0 and 1
     (5, 20, 12, 25),
@@ -198,3 +198,16 @@ def test_confidence_level_is_checked(bad):
         fastfair.permutation_test_from_counts([[5, 5, 5, 5], [5, 5, 5, 5]], confidence_level=bad)
     with pytest.raises(TypeError, match="confidence_level"):
         fastfair.permutation_test_from_counts([[5, 5, 5, 5], [5, 5, 5, 5]], confidence_level="x")
+
+
+def test_scalar_and_array_paths_agree():
+    """Up to 64 comparisons are bisected on floats, more on arrays: the same interval."""
+    rng = np.random.default_rng(7)
+    n1, n2 = rng.integers(1, 400, 80).astype(float), rng.integers(1, 400, 80).astype(float)
+    x1, x2 = np.floor(rng.random(80) * (n1 + 1)), np.floor(rng.random(80) * (n2 + 1))
+    lo, hi = score_interval(x1, n1, x2, n2)  # 80 > 64: array path
+    for k in range(80):
+        lo_k, hi_k = score_interval(x1[k], n1[k], x2[k], n2[k])  # scalar path
+        assert lo_k == pytest.approx(lo[k], abs=1e-12) and hi_k == pytest.approx(hi[k], abs=1e-12)
+        z = score_statistic(x1[k], n1[k], x2[k], n2[k], 0.1)
+        assert _z_scalar(x1[k], n1[k], x2[k], n2[k], 0.1, True) == pytest.approx(z, rel=1e-12)
