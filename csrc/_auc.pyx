@@ -19,7 +19,7 @@ import numpy as np
 
 from cython.parallel cimport parallel, prange
 from libc.math cimport sqrt, fabs
-from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -277,14 +277,14 @@ def _check_sizes(sizes, Py_ssize_t n, Py_ssize_t n_pos, bint within):
 def permute(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] sizes,
             bint within, const Py_ssize_t[:, ::1] pairs, bint studentize,
             Py_ssize_t n_permutations, uint64_t key, unsigned int stream_id,
-            int n_threads=1):
+            int n_threads=1, Py_ssize_t start=0):
     """Statistics of `pairs` under random permutations of the group labels.
 
     sizes[s, g]: rows of group g in stratum s; one stratum (all rows, `within` False) or two
     (positives, then negatives: permutation within outcome). Permutation b fills each
     stratum with its largest group, then gives every other group (in code order) its rows
-    by rejection sampling of uniform positions from stream (key, stream_id, b): a uniformly
-    random assignment, whatever thread computes it. Returns (n_permutations, n_pairs).
+    by rejection sampling of uniform positions from stream (key, stream_id, start + b): a
+    uniformly random assignment, whatever thread computes it. Returns (n_permutations, n_pairs).
     """
     cdef Py_ssize_t n = packed.shape[0], n_pairs = pairs.shape[0]
     cdef int n_groups = sizes.shape[1], n_strata = sizes.shape[0]
@@ -315,7 +315,7 @@ def permute(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] s
         dbuf = <double *> malloc(4 * n_groups * sizeof(double))
         stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_fast_init(stream, key, stream_id, <uint64_t> b)
+            ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
             for k in range(2 * n_groups):
                 ibuf[k] = 0
             for st in range(n_strata):
@@ -414,11 +414,12 @@ cdef inline int64_t _floyd(ff_fast_t *stream, uint64_t *bits, Py_ssize_t lo, Py_
 
 def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] sizes,
                 bint within, bint studentize, Py_ssize_t n_permutations, uint64_t key,
-                unsigned int stream_id, int n_threads=1):
+                unsigned int stream_id, int n_threads=1, Py_ssize_t start=0):
     """Statistic AUC_0 - AUC_1 (studentized or raw) under random permutations, two groups.
 
     The smaller group of each stratum is drawn by Floyd's algorithm into a bitmap (one bit
-    per row, cache-resident), from stream (key, stream_id, b). Returns (n_permutations,).
+    per row, cache-resident), from stream (key, stream_id, start + b). Returns
+    (n_permutations,).
     """
     cdef Py_ssize_t n = packed.shape[0], b, k, words = (n + 63) // 64 + 1
     cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
@@ -459,7 +460,7 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
         dbuf = <double *> malloc(8 * sizeof(double))
         stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_fast_init(stream, key, stream_id, <uint64_t> b)
+            ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
             memset(bits, 0, words * sizeof(uint64_t))
             pos_small = _floyd(stream, bits, lo0, m0, k0, n_pos)
             if within:
@@ -483,6 +484,289 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
         free(bits)
         free(ibuf)
         free(touched)
+        free(dbuf)
+        free(stream)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Permutations that cost the drawn group, not n
+# --------------------------------------------------------------------------------------
+#
+# Rows in tie blocks t = 0..nb-1 (ascending score). Against ALL rows, a positive in block t
+# has the half-unit placement A(t) = 2 (negatives in blocks < t) + (negatives in t), a
+# negative D(t) = 2 (positives in blocks > t) + (positives in t). Let S be the drawn rows
+# (the smaller group) and L the rest. For a positive, B(t) = its placement against S's
+# negatives; L's positives have placement A - B. B is a step function of t that changes
+# only at the blocks of S's negatives, so sums over ALL positives of B, B^2 and A B follow
+# from prefix sums over blocks (counts and sums of A) between those blocks: O(|S|) work.
+# Subtracting S's own positives leaves L's sums; symmetrically for negatives with E(t) =
+# placement against S's positives. With one sort up front a permutation costs the Floyd
+# draws of S, a scan of its bitmap (n / 64 words) and O(|S|) integer arithmetic; the sums
+# are exact integers (128-bit), so the statistic equals the sweep's wherever the sweep's
+# double sums are exact (below 2^53).
+
+cdef extern from *:
+    """
+    typedef __int128 ff_i128;
+    """
+    ctypedef long long ff_i128
+
+
+def sparse_tables(const uint8_t[::1] packed, Py_ssize_t n_pos):
+    """Block tables of sorted rows for `permute_two_sparse` (one O(n) pass).
+
+    Returns (blk, npos_b, nneg_b, cp_pos, cp_neg, a_b, d_b, sa, sd, totals): blk[i] the tie
+    block of label-space index i (int32); per block the counts and A, D; cp_*, sa, sd the
+    prefix sums over blocks (length nb + 1) of counts, npos*A and nneg*D; totals = (sum A,
+    sum D) over all positives / negatives (the squared sums are formed in the kernel).
+    """
+    cdef Py_ssize_t n = packed.shape[0], r, nb = 0, ip = 0, ineg = 0, t
+    for r in range(n):
+        if not (packed[r] & TIED):
+            nb += 1
+    blk_np = np.empty(n, dtype=np.int32)
+    npos_np = np.zeros(nb, dtype=np.int64)
+    nneg_np = np.zeros(nb, dtype=np.int64)
+    cdef int32_t[::1] blk = blk_np
+    cdef int64_t[::1] npos_b = npos_np
+    cdef int64_t[::1] nneg_b = nneg_np
+    t = 0
+    with nogil:
+        for r in range(n):
+            if packed[r] & LABEL:
+                blk[ip] = <int32_t> t
+                npos_b[t] += 1
+                ip += 1
+            else:
+                blk[n_pos + ineg] = <int32_t> t
+                nneg_b[t] += 1
+                ineg += 1
+            if not (packed[r] & TIED):
+                t += 1
+    cp_pos_np = np.zeros(nb + 1, dtype=np.int64)
+    cp_neg_np = np.zeros(nb + 1, dtype=np.int64)
+    cp_pos_np[1:] = np.cumsum(npos_np)
+    cp_neg_np[1:] = np.cumsum(nneg_np)
+    a_np = 2 * cp_neg_np[:-1] + nneg_np
+    d_np = 2 * (n_pos - cp_pos_np[1:]) + npos_np
+    sa_np = np.zeros(nb + 1, dtype=np.int64)
+    sd_np = np.zeros(nb + 1, dtype=np.int64)
+    sa_np[1:] = np.cumsum(npos_np * a_np)
+    sd_np[1:] = np.cumsum(nneg_np * d_np)
+    return (blk_np, npos_np, nneg_np, cp_pos_np, cp_neg_np, a_np, d_np, sa_np, sd_np)
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline Py_ssize_t _collect(const uint64_t *bits, Py_ssize_t lo, Py_ssize_t hi,
+                                const int32_t *blk, int32_t *out) noexcept nogil:
+    """Blocks of the set bits lo <= i < hi, ascending; returns their number."""
+    cdef Py_ssize_t w, w0 = lo >> 6, w1 = (hi + 63) >> 6, k = 0, i
+    cdef uint64_t word
+    for w in range(w0, w1):
+        word = bits[w]
+        while word:
+            i = (w << 6) + __builtin_ctzll(word)
+            word &= word - 1
+            if i >= lo and i < hi:
+                out[k] = blk[i]
+                k += 1
+    return k
+
+
+cdef void _sparse_sums(const int32_t *ps, Py_ssize_t kp, const int32_t *ns, Py_ssize_t kn,
+                       const int64_t *npos_b, const int64_t *nneg_b, const int64_t *cp_pos,
+                       const int64_t *cp_neg, const int64_t *a_b, const int64_t *d_b,
+                       const int64_t *sa, const int64_t *sd, Py_ssize_t nb,
+                       int64_t sum_a, ff_i128 sum_a2, int64_t sum_d, ff_i128 sum_d2,
+                       int64_t n_pos, int64_t n_neg,
+                       int64_t *tot, double *s, double *q) noexcept nogil:
+    """tot, s, q (as _sweep fills them) for groups 0 = L (the rest) and 1 = S (drawn):
+    S's positives have blocks ps[0..kp), its negatives ns[0..kn), both ascending."""
+    cdef Py_ssize_t i, j, jlt, jle, u, prev, nxt
+    cdef int64_t p_s, a, dd, m, mp, sp_s = 0, sq_s = 0, sa_s = 0, sd_s = 0, sumb = 0, r
+    cdef ff_i128 qp_s = 0, qq_s = 0, aa_s = 0, dd_s = 0, ap_s = 0, dq_s = 0
+    cdef ff_i128 b2 = 0, ab = 0, e2 = 0, de = 0, x
+    cdef int32_t b, c
+    # S's positives against S's negatives (P^S), and A at S's positives
+    jlt = 0
+    for i in range(kp):
+        b = ps[i]
+        while jlt < kn and ns[jlt] < b:
+            jlt += 1
+        jle = jlt
+        while jle < kn and ns[jle] == b:
+            jle += 1
+        p_s = 2 * jlt + (jle - jlt)
+        a = a_b[b]
+        sp_s += p_s
+        qp_s += <ff_i128> p_s * p_s
+        sa_s += a
+        aa_s += <ff_i128> a * a
+        ap_s += <ff_i128> a * p_s
+    # S's negatives against S's positives (Q^S), and D at S's negatives
+    jlt = 0
+    for j in range(kn):
+        c = ns[j]
+        while jlt < kp and ps[jlt] < c:
+            jlt += 1
+        jle = jlt
+        while jle < kp and ps[jle] == c:
+            jle += 1
+        p_s = 2 * (kp - jle) + (jle - jlt)
+        dd = d_b[c]
+        sq_s += p_s
+        qq_s += <ff_i128> p_s * p_s
+        sd_s += dd
+        dd_s += <ff_i128> dd * dd
+        dq_s += <ff_i128> dd * p_s
+    # B over all positives: steps at the distinct blocks of S's negatives
+    m = 0
+    prev = -1
+    j = 0
+    while j <= kn:
+        nxt = ns[j] if j < kn else nb
+        # positives in blocks prev+1 .. nxt-1 have B = 2m
+        if m:
+            x = <ff_i128> (2 * m)
+            b2 += x * x * (cp_pos[nxt] - cp_pos[prev + 1])
+            ab += x * (sa[nxt] - sa[prev + 1])
+        if j == kn:
+            break
+        mp = 0
+        while j < kn and ns[j] == nxt:
+            mp += 1
+            j += 1
+        x = <ff_i128> (2 * m + mp)
+        b2 += x * x * npos_b[nxt]
+        ab += x * npos_b[nxt] * a_b[nxt]
+        m += mp
+        prev = nxt
+    sumb = sd_s  # sum over all positives of B = sum over S's negatives of D
+    # E over all negatives: steps at the distinct blocks of S's positives
+    r = kp
+    prev = -1
+    i = 0
+    while i <= kp:
+        nxt = ps[i] if i < kp else nb
+        if r:
+            x = <ff_i128> (2 * r)
+            e2 += x * x * (cp_neg[nxt] - cp_neg[prev + 1])
+            de += x * (sd[nxt] - sd[prev + 1])
+        if i == kp:
+            break
+        mp = 0
+        while i < kp and ps[i] == nxt:
+            mp += 1
+            i += 1
+        r -= mp
+        x = <ff_i128> (2 * r + mp)
+        e2 += x * x * nneg_b[nxt]
+        de += x * nneg_b[nxt] * d_b[nxt]
+        prev = nxt
+    # group totals: tot[2g] negatives, tot[2g + 1] positives
+    tot[2] = kn
+    tot[3] = kp
+    tot[0] = n_neg - kn
+    tot[1] = n_pos - kp
+    _centre(sp_s, qp_s, kp, tot[2], &s[3], &q[3])
+    _centre(sq_s, qq_s, kn, tot[3], &s[2], &q[2])
+    _centre((sum_a - sa_s) - (sumb - sp_s),
+            (sum_a2 - aa_s) - 2 * (ab - ap_s) + (b2 - qp_s), tot[1], tot[0], &s[1], &q[1])
+    _centre((sum_d - sd_s) - (sa_s - sq_s),
+            (sum_d2 - dd_s) - 2 * (de - dq_s) + (e2 - qq_s), tot[0], tot[1], &s[0], &q[0])
+
+
+cdef inline void _centre(int64_t sx, ff_i128 sxx, int64_t m, int64_t t, double *s,
+                         double *q) noexcept nogil:
+    """Sums of x - t and (x - t)^2 over m values from sums of x and x^2 (exact)."""
+    cdef ff_i128 c1 = <ff_i128> sx - <ff_i128> m * t
+    cdef ff_i128 c2 = sxx - 2 * (<ff_i128> t) * sx + (<ff_i128> m) * t * t
+    s[0] = <double> c1
+    q[0] = <double> c2
+
+
+def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
+                       const int64_t[:, ::1] sizes, bint within, bint studentize,
+                       Py_ssize_t n_permutations, uint64_t key, unsigned int stream_id,
+                       int n_threads, Py_ssize_t start, tuple tables):
+    """`permute_two` (same draws, same statistics) at O(drawn rows + n / 64) per permutation.
+
+    tables: `sparse_tables(packed, n_pos)`. Returns (n_permutations,).
+    """
+    cdef Py_ssize_t n = packed.shape[0], b, words = (n + 63) // 64 + 1
+    cdef const int32_t[::1] blk = tables[0]
+    cdef const int64_t[::1] npos_b = tables[1]
+    cdef const int64_t[::1] nneg_b = tables[2]
+    cdef const int64_t[::1] cp_pos = tables[3]
+    cdef const int64_t[::1] cp_neg = tables[4]
+    cdef const int64_t[::1] a_b = tables[5]
+    cdef const int64_t[::1] d_b = tables[6]
+    cdef const int64_t[::1] sa = tables[7]
+    cdef const int64_t[::1] sd = tables[8]
+    cdef Py_ssize_t nb = npos_b.shape[0], t
+    cdef int64_t sum_a = sa[nb], sum_d = sd[nb]
+    cdef ff_i128 sum_a2 = 0, sum_d2 = 0
+    for t in range(nb):
+        sum_a2 += (<ff_i128> a_b[t]) * a_b[t] * npos_b[t]
+        sum_d2 += (<ff_i128> d_b[t]) * d_b[t] * nneg_b[t]
+    cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
+    cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
+    cdef int small0, small1
+    cdef Py_ssize_t k0, k1
+    small0 = 0 if sizes[0, 0] <= sizes[0, 1] else 1
+    k0 = sizes[0, small0]
+    small1 = 0
+    k1 = 0
+    if within:
+        small1 = 0 if sizes[1, 0] <= sizes[1, 1] else 1
+        k1 = sizes[1, small1]
+    if within and small0 != small1:
+        small0 = 1
+        small1 = 1
+        k0 = sizes[0, 1]
+        k1 = sizes[1, 1]
+    cdef int small = small0
+    cdef Py_ssize_t kmax = k0 + k1 + 1
+    cdef Py_ssize_t kp, kn
+    cdef int64_t npos_all = n_pos, nneg_all = n - n_pos
+    out = np.empty(n_permutations, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef uint64_t *bits
+    cdef int32_t *ps
+    cdef int32_t *ns
+    cdef int64_t *ibuf
+    cdef double *dbuf
+    cdef ff_fast_t *stream
+    with nogil, parallel(num_threads=n_threads):
+        bits = <uint64_t *> malloc(words * sizeof(uint64_t))
+        ps = <int32_t *> malloc(kmax * sizeof(int32_t))
+        ns = <int32_t *> malloc(kmax * sizeof(int32_t))
+        ibuf = <int64_t *> malloc(4 * sizeof(int64_t))
+        dbuf = <double *> malloc(8 * sizeof(double))
+        stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
+        for b in prange(n_permutations, schedule='static'):
+            ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
+            memset(bits, 0, words * sizeof(uint64_t))
+            _floyd(stream, bits, lo0, m0, k0, n_pos)
+            if within:
+                _floyd(stream, bits, lo1, m1, k1, n_pos)
+            kp = _collect(bits, 0, n_pos, &blk[0], ps)
+            kn = _collect(bits, n_pos, n, &blk[0], ns)
+            _sparse_sums(ps, kp, ns, kn, &npos_b[0], &nneg_b[0], &cp_pos[0], &cp_neg[0],
+                         &a_b[0], &d_b[0], &sa[0], &sd[0], nb, sum_a, sum_a2, sum_d, sum_d2,
+                         npos_all, nneg_all, ibuf, dbuf, dbuf + 4)
+            if small == 1:
+                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)
+            else:
+                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)
+        free(bits)
+        free(ps)
+        free(ns)
+        free(ibuf)
         free(dbuf)
         free(stream)
     return out

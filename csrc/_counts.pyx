@@ -94,14 +94,14 @@ def metric_statistics(const double[:, ::1] w, const double[:, ::1] w2, tuple spe
 
 def permute_counts(const int64_t[:, ::1] counts, tuple strata, tuple spec,
                    const Py_ssize_t[:, ::1] pairs, Py_ssize_t n_permutations,
-                   uint64_t key, unsigned int stream_id, int n_threads=1):
+                   uint64_t key, unsigned int stream_id, int n_threads=1, Py_ssize_t start=0):
     """Statistics of `pairs` under random permutations of group labels within strata.
 
     counts: (n_groups, 4) observed cell counts. strata: tuple of cell bit masks; rows of the
     cells of one stratum are permuted among themselves, cells outside every stratum keep their
     observed group counts. Permutation b draws group cell counts from the multivariate
     hypergeometric distribution (sequential hypergeometric draws) using the random stream
-    (key, stream_id, b). Returns an (n_permutations, n_pairs) array.
+    (key, stream_id, start + b). Returns an (n_permutations, n_pairs) array.
     """
     cdef Py_ssize_t n_groups = counts.shape[0], n_pairs = pairs.shape[0]
     cdef Py_ssize_t width = n_groups * 4
@@ -125,7 +125,7 @@ def permute_counts(const int64_t[:, ::1] counts, tuple strata, tuple spec,
         stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
         pool = <int64_t *> malloc(4 * sizeof(int64_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_stream_init(stream, key, stream_id, <uint64_t> b)
+            ff_stream_init(stream, key, stream_id, <uint64_t> (start + b))
             memcpy(table, &obs[0], width * sizeof(double))
             for s in range(n_strata):
                 for c in range(4):

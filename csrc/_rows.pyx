@@ -29,10 +29,11 @@ from _core cimport (
 def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
                  const Py_ssize_t[::1] codes, Py_ssize_t n_groups, tuple strata, tuple spec,
                  const Py_ssize_t[:, ::1] pairs, Py_ssize_t n_permutations,
-                 uint64_t key, unsigned int stream_id, int n_threads=1):
+                 uint64_t key, unsigned int stream_id, int n_threads=1, Py_ssize_t start=0):
     """Statistics of `pairs` under random permutations of group labels within strata.
 
-    cell, weight, codes: per-row cell index (2*y_true + y_pred), weight and group code.
+    Permutation b draws from stream (key, stream_id, start + b). cell, weight, codes:
+    per-row cell index (2*y_true + y_pred), weight and group code.
     strata: tuple of cell bit masks (rows whose cell is in a mask are permuted among
     themselves; other rows keep their group). Returns an (n_permutations, n_pairs) array.
     """
@@ -108,7 +109,7 @@ def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
         chosen = <int32_t *> malloc((max_stratum + 1) * sizeof(int32_t))
         stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_fast_init(stream, key, stream_id, <uint64_t> b)
+            ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
             memcpy(w, &fix[0, 0], width * sizeof(double))
             memcpy(w2, &fix[1, 0], width * sizeof(double))
             for s in range(ns):

@@ -7,6 +7,7 @@ studentized where not), computed from sufficient statistics in a compiled core.
 from fastfair import simulate
 from fastfair._audit import AuditResult, audit
 from fastfair._metrics import CONFUSION_METRICS
+from fastfair._sequential import MultipleMonteCarloResult, Sequential, multiple_monte_carlo
 from fastfair.auc import AUCTestResult, DeLongResult, auc_test, delong
 from fastfair.calibration import (
     GroupCalibrator,
@@ -86,8 +87,10 @@ __all__ = [
     "MarginalOutcomeResult",
     "MetricError",
     "MultiObjectiveCalibrator",
+    "MultipleMonteCarloResult",
     "PermutationTestResult",
     "PredictiveParityResult",
+    "Sequential",
     "SparseGridWarning",
     "ThresholdSweepResult",
     "ToleranceTestResult",
@@ -112,6 +115,7 @@ __all__ = [
     "marginal_outcome_test",
     "mean_difference_test",
     "msce",
+    "multiple_monte_carlo",
     "permutation_test",
     "permutation_test_from_counts",
     "plan_from_data",

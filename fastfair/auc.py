@@ -24,18 +24,17 @@ from fastfair._pvalues import (
     adjust_pvalues,
     asymptotic_pvalue,
     maxt_pvalues,
-    monte_carlo_pvalue,
     wilson_interval,
 )
 from fastfair._random import stream_key
 from fastfair._results import format_pvalue, format_table, format_value
 from fastfair._scipy import special
+from fastfair._sequential import Sampler, Sequential, describe, draw_all, resolve, summarize
 from fastfair._validation import (
     as_binary,
     as_finite_float,
     as_groups,
     check_choice,
-    check_resamples,
     check_same_length,
     resolve_columns,
     show_value,
@@ -48,6 +47,7 @@ SCHEMES = ("within_outcome", "full")
 METHODS = ("permutation", "delong")
 ADJUSTMENTS = ("holm", "bonferroni", "maxT", "none")
 _MAX_GROUPS = 255
+SPARSE_COST_RATIO = 6  # drawn rows cost about this many sweep rows (benchmarks/RESULTS.md)
 
 
 # --------------------------------------------------------------------------------------
@@ -260,10 +260,21 @@ class AUCTestResult:
         DeLong (Wald) confidence interval of each group's AUC, clipped to [0, 1].
     comparisons : list of tuple
         (group, other group) for each comparison; the difference is group minus other.
+    n_permutations : int, ndarray or None
+        Permutations drawn (per comparison, when sequential with several comparisons).
     pvalue_interval : tuple or None
-        Wilson 95% interval of a Monte-Carlo p-value.
+        Interval of a Monte-Carlo p-value: Wilson 95% for a fixed number of permutations;
+        sequential: Robbins' confidence sequence at level 1 - epsilon (1 - epsilon / C over
+        C comparisons with an adjustment), valid at the data-dependent stopping time.
+    decision : str, ndarray or None
+        Sequential tests: "reject", "retain" or "undecided" (the cap was reached with the
+        p-value's interval still straddling the level) at `sequential.alpha`, under `adjust`
+        with several comparisons. None with a fixed number of permutations.
+    sequential : Sequential or None
+        The options of a sequential test.
     null_distribution : ndarray or None
-        With ``return_null=True``: the permuted statistics, shape (B,) or (B, C).
+        With ``return_null=True``: the permuted statistics, shape (B,) or (B, C) (sequential
+        with several comparisons: NaN-padded columns).
     """
 
     statistic: float | np.ndarray
@@ -287,9 +298,12 @@ class AUCTestResult:
     adjust: str | None = None
     pvalue_interval: tuple | None = None
     null_distribution: np.ndarray | None = field(default=None)
+    decision: str | np.ndarray | None = None
+    sequential: Sequential | None = None
 
-    def _p(self, pvalue) -> str:
-        return format_pvalue(pvalue, self.method, self.n_permutations)
+    def _p(self, pvalue, c: int = 0) -> str:
+        n = None if self.n_permutations is None else int(np.atleast_1d(self.n_permutations)[c])
+        return format_pvalue(pvalue, self.method, n)
 
     def __repr__(self) -> str:
         stat = "studentized (DeLong)" if self.studentize else "raw difference"
@@ -297,7 +311,11 @@ class AUCTestResult:
             f"AUCTestResult(method={self.method!r}"
             + (f", scheme={self.scheme!r}" if self.scheme else "")
             + f", statistic={stat}, alternative={self.alternative!r}"
-            + (f", n_permutations={self.n_permutations}" if self.n_permutations else "")
+            + (
+                f", n_permutations={self.n_permutations}"
+                if self.n_permutations is not None and self.sequential is None
+                else ""
+            )
             + ")"
         )
         level = f"{100 * self.confidence_level:g}%"
@@ -326,15 +344,19 @@ class AUCTestResult:
             headers.append(f"adjusted ({self.adjust})")
         rows = []
         for c, (a, b) in enumerate(self.comparisons):
-            row = [f"{a} - {b}", diff_v[c], dlo[c], dhi[c], stat_v[c], self._p(p_v[c])]
+            row = [f"{a} - {b}", diff_v[c], dlo[c], dhi[c], stat_v[c], self._p(p_v[c], c)]
             if self.pvalue_adjusted is not None:
-                row.append(self._p(self.pvalue_adjusted[c]))
+                row.append(self._p(self.pvalue_adjusted[c], c))
             rows.append(row)
         lines = [head, group_table, format_table(headers, rows)]
         if self.pvalue_interval is not None:
             plo, phi = (np.atleast_1d(x) for x in self.pvalue_interval)
             spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(plo, phi))
-            lines.append(f"  95% Monte-Carlo interval of the p-value: {spans}")
+            what = "95%" if self.sequential is None else "confidence-sequence"
+            lines.append(f"  {what} Monte-Carlo interval of the p-value: {spans}")
+        seq = describe(self.sequential, self.decision, self.n_permutations)
+        if seq:
+            lines.append(seq)
         return "\n".join(lines)
 
 
@@ -346,7 +368,8 @@ def auc_test(
     method: str = "permutation",
     scheme: str = "within_outcome",
     studentize: bool = True,
-    n_permutations: int = 9999,
+    n_permutations: int | None = None,
+    sequential: Sequential | None = None,
     alternative: str = "two-sided",
     reference=None,
     comparisons: str = "reference",
@@ -397,8 +420,15 @@ def auc_test(
         Divide the difference by its DeLong standard error (default). ``False`` permutes
         the raw difference: not a valid test of equal AUCs (Theorem 1; kept to show the
         pitfall).
-    n_permutations : int
-        Number of random permutations (and of joint permutations for max-T).
+    n_permutations : int, optional
+        Fixed number of random permutations (and of joint permutations for max-T). None
+        (default): a sequential test (`sequential`), except with ``adjust="maxT"``, which
+        draws 9,999 joint permutations.
+    sequential : Sequential, optional
+        Options of the sequential test used when `n_permutations` is None (default
+        ``Sequential()``: alpha 0.05, resampling risk epsilon 1e-3): permutations are drawn
+        in blocks only until the p-value's confidence sequence excludes alpha (with several
+        comparisons: until the `adjust` procedure is decided, MMCTest); see the Notes.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: the first group of a comparison has the larger AUC.
     reference : label, optional
@@ -434,6 +464,13 @@ def auc_test(
 
     Notes
     -----
+    Sequential testing (the default since 0.1: earlier releases ran 9,999 permutations
+    whatever the data) stops after a few dozen permutations when the p-value is far above
+    alpha and a few hundred when it is far below; the decision agrees with the one of the
+    exact permutation p-value with probability at least 1 - epsilon (Ding, Gandy & Hahn
+    2020; docs/sequential.md). The reported `pvalue` is (1 + S) / (1 + n) after n
+    permutations with S exceedances, `pvalue_interval` a confidence-sequence interval.
+
     One permutation costs one O(n) sweep over the rows of the compared groups, sorted
     once. Degenerate statistics never give NaN: a permuted group without positives or
     without negatives (possible with ``scheme="full"``) has statistic 0; a zero difference
@@ -474,7 +511,9 @@ def auc_test(
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_choice(comparisons, "comparisons", ("reference", "all"))
     check_choice(adjust, "adjust", ADJUSTMENTS)
-    n_permutations = check_resamples(n_permutations, "n_permutations", 1)
+    fixed, seq_options = resolve(n_permutations, sequential)
+    if adjust == "maxT" and seq_options is not None and method == "permutation":
+        fixed, seq_options = 9999, None
     if not isinstance(studentize, (bool, np.bool_)):
         raise TypeError(f"studentize must be True or False, got {studentize!r}")
     if not isinstance(confidence_level, (float, int)) or not 0 < confidence_level < 1:
@@ -505,8 +544,7 @@ def auc_test(
     key = stream_key(random_state) if method == "permutation" else 0
     observed = np.empty(len(pairs))
     pvalues = np.empty(len(pairs))
-    counts = np.zeros(len(pairs))
-    nulls = []
+    samplers = []
     local = np.array([[0, 1]], dtype=np.intp)
     for c, (ga, gb) in enumerate(pairs):
         if n_groups == 2 and (ga, gb) == (0, 1):
@@ -525,20 +563,13 @@ def auc_test(
         if method == "delong":
             pvalues[c] = asymptotic_pvalue(observed[c], alternative)
             continue
-        sizes = _strata_sizes(sub, 2, scheme)
-        null = _auc.permute_two(
-            sub.packed,
-            sub.n_pos,
-            sizes,
-            scheme == "within_outcome",
-            studentize,
-            n_permutations,
-            key,
-            c,
-            n_threads,
-        )
-        pvalues[c], counts[c] = monte_carlo_pvalue(null, observed[c], alternative)
-        nulls.append(null)
+        draw = _pair_sampler(sub, scheme, studentize, key, c, n_threads)
+        samplers.append(Sampler(draw, observed[c], alternative, return_null))
+
+    decision = None
+    if method == "permutation":
+        decision = draw_all(samplers, fixed, seq_options, adjust)
+        pvalues = np.array([s.pvalue for s in samplers])
 
     adjusted = None
     if len(pairs) > 1:
@@ -551,7 +582,7 @@ def auc_test(
                 scheme == "within_outcome",
                 pairs,
                 studentize,
-                n_permutations,
+                fixed,
                 key,
                 len(pairs),
                 n_threads,
@@ -562,17 +593,23 @@ def auc_test(
 
     single = len(pairs) == 1
     interval = None
-    if method == "permutation":
-        lo, hi = wilson_interval(counts, n_permutations)
-        interval = (float(lo[0]), float(hi[0])) if single else (lo, hi)
     null_out = None
-    if return_null and nulls:
-        null_out = nulls[0] if single else np.column_stack(nulls)
+    used = None
+    if method == "permutation" and seq_options is None:
+        counts = np.array([s.count for s in samplers], dtype=np.float64)
+        lo, hi = wilson_interval(counts, fixed)
+        interval = (float(lo[0]), float(hi[0])) if single else (lo, hi)
+        used = fixed
+        if return_null:
+            nulls = [s.null() for s in samplers]
+            null_out = nulls[0] if single else np.column_stack(nulls)
+    elif method == "permutation":
+        _, interval, used, decision, null_out = summarize(samplers, decision, single)
 
     def pick(x):
         return float(x[0]) if single else x
 
-    return AUCTestResult(
+    res = AUCTestResult(
         statistic=pick(observed),
         pvalue=pick(pvalues),
         difference=pick(difference),
@@ -589,12 +626,57 @@ def auc_test(
         studentize=bool(studentize),
         alternative=alternative,
         confidence_level=float(confidence_level),
-        n_permutations=n_permutations if method == "permutation" else None,
+        n_permutations=used,
         pvalue_adjusted=adjusted,
         adjust=adjust if adjusted is not None else None,
         pvalue_interval=interval,
         null_distribution=null_out,
+        decision=decision,
+        sequential=seq_options if method == "permutation" else None,
     )
+    res._samplers = samplers or None  # for multiple_monte_carlo (a family of tests)
+    return res
+
+
+def _pair_sampler(
+    sub: _Sorted, scheme: str, studentize: bool, key: int, stream: int, n_threads, path="auto"
+):
+    """draw(start, count): permuted statistics of one pair (codes 0, 1) from its streams."""
+    sizes = _strata_sizes(sub, 2, scheme)
+    within = scheme == "within_outcome"
+    tables = []
+
+    def draw(start: int, count: int) -> np.ndarray:
+        if not sparse:
+            return _auc.permute_two(
+                sub.packed, sub.n_pos, sizes, within, studentize, count, key, stream,
+                n_threads, start,
+            )  # fmt: skip
+        if not tables:
+            tables.append(_auc.sparse_tables(sub.packed, sub.n_pos))
+        return _auc.permute_two_sparse(
+            sub.packed, sub.n_pos, sizes, within, studentize, count, key, stream, n_threads,
+            start, tables[0],
+        )  # fmt: skip
+
+    sparse = _sparse_is_cheaper(sizes, len(sub.packed)) if path == "auto" else path == "sparse"
+    return draw
+
+
+def _sparse_is_cheaper(sizes: np.ndarray, n: int) -> bool:
+    """The sparse path costs ~ SPARSE_COST_RATIO ns per drawn row plus a bitmap scan, the
+    sweep ~ 1 per row: draw the smaller group sparsely when it is a small share of n."""
+    drawn = int(sizes.min(axis=1).sum()) if sizes.shape[0] == 1 else _drawn_within(sizes)
+    return drawn * SPARSE_COST_RATIO < n
+
+
+def _drawn_within(sizes: np.ndarray) -> int:
+    """Rows permute_two draws within outcome: the smaller group of each stratum, or group
+    1's rows in both strata when the smaller groups differ."""
+    small = sizes.argmin(axis=1)
+    if small[0] != small[1]:
+        return int(sizes[:, 1].sum())
+    return int(sizes[0, small[0]] + sizes[1, small[1]])
 
 
 def _strata_sizes(srt: _Sorted, n_groups: int, scheme: str) -> np.ndarray:

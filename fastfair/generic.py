@@ -34,12 +34,12 @@ from fastfair._pvalues import (
     adjust_pvalues,
     asymptotic_pvalue,
     exact_pvalue,
-    monte_carlo_pvalue,
     wilson_interval,
 )
 from fastfair._random import stream_key
 from fastfair._results import format_interval, format_pvalue, format_table, format_value
 from fastfair._scipy import special, stats
+from fastfair._sequential import Sampler, Sequential, describe, draw_all, resolve, summarize
 from fastfair._validation import (
     as_1d,
     as_binary_pair,
@@ -88,6 +88,8 @@ ADJUSTMENTS = ("holm", "bonferroni", "none")
 #: Largest number of subsets that method="exact" enumerates for a difference of means.
 MAX_EXACT_SUBSETS = 200_000
 _CHUNK_ELEMENTS = 1 << 20  # gathered values per call of a vectorized metric (per array)
+SCALE_BLOCK = 999  # "bootstrap-fast", sequential: permutations that fix the scale
+_PROGRESS_GUESS = 1000  # progress-bar length of a sequential test (it has no fixed count)
 _OBSERVED = 1 << 62  # bootstrap stream index of the observed data (permutation b uses b)
 
 
@@ -127,7 +129,11 @@ class GenericTestResult(PermutationTestResult):
         head = (
             f"GenericTestResult(metric={self.metric!r}, method={self.method!r}, "
             f"statistic={stat}, alternative={self.alternative!r}"
-            + (f", n_permutations={self.n_permutations}" if self.n_permutations else "")
+            + (
+                f", n_permutations={self.n_permutations}"
+                if self.n_permutations is not None and self.sequential is None
+                else ""
+            )
             + (f", n_bootstrap={self.n_bootstrap}" if self.n_bootstrap else "")
             + ")"
         )
@@ -159,7 +165,11 @@ class GenericTestResult(PermutationTestResult):
         if self.pvalue_interval is not None:
             lo, hi = (np.atleast_1d(x) for x in self.pvalue_interval)
             spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(lo, hi))
-            lines.append(f"  95% Monte-Carlo interval of the p-value: {spans}")
+            what = "95%" if self.sequential is None else "confidence-sequence"
+            lines.append(f"  {what} Monte-Carlo interval of the p-value: {spans}")
+        seq = describe(self.sequential, self.decision, self.n_permutations)
+        if seq:
+            lines.append(seq)
         return "\n".join(lines)
 
 
@@ -179,11 +189,16 @@ class CorrelationTestResult:
         :math:`\\hat\\tau`, the asymptotic standard deviation of :math:`\\sqrt{n}\\,r`
         without assuming independence (1 under independence with finite fourth moments).
     studentize, method, alternative, n, n_permutations
-        The options used and the sample size.
+        The options used, the sample size and the permutations drawn.
     pvalue_interval : tuple or None
-        Wilson 95% interval of a Monte-Carlo p-value.
+        Interval of a Monte-Carlo p-value: Wilson 95% for a fixed number of permutations,
+        Robbins' confidence sequence at level 1 - epsilon for a sequential test.
     null_distribution : ndarray or None
         Permuted statistics, with ``return_null=True``.
+    decision : str or None
+        Sequential test: "reject", "retain" or "undecided" at `sequential.alpha`.
+    sequential : Sequential or None
+        The options of a sequential test.
     """
 
     statistic: float
@@ -197,13 +212,19 @@ class CorrelationTestResult:
     n_permutations: int | None = None
     pvalue_interval: tuple | None = None
     null_distribution: np.ndarray | None = field(default=None)
+    decision: str | None = None
+    sequential: Sequential | None = None
 
     def __repr__(self) -> str:
         stat = "studentized" if self.studentize else "pearson r"
         head = (
             f"CorrelationTestResult(statistic={stat}, method={self.method!r}, "
             f"alternative={self.alternative!r}, n={self.n}"
-            + (f", n_permutations={self.n_permutations}" if self.n_permutations else "")
+            + (
+                f", n_permutations={self.n_permutations}"
+                if self.n_permutations is not None and self.sequential is None
+                else ""
+            )
             + ")"
         )
         table = format_table(
@@ -220,10 +241,14 @@ class CorrelationTestResult:
         lines = [head, table]
         if self.pvalue_interval is not None:
             lo, hi = self.pvalue_interval
+            what = "95%" if self.sequential is None else "confidence-sequence"
             lines.append(
-                f"  95% Monte-Carlo interval of the p-value: "
+                f"  {what} Monte-Carlo interval of the p-value: "
                 f"[{format_value(lo)}, {format_value(hi)}]"
             )
+        seq = describe(self.sequential, self.decision, self.n_permutations)
+        if seq:
+            lines.append(seq)
         return "\n".join(lines)
 
 
@@ -436,7 +461,7 @@ def _studentize_mode(studentize, row_metric: bool) -> str:
     )
 
 
-def _check_common(alternative, comparisons, adjust, n_permutations):
+def _check_common(alternative, comparisons, adjust, n_permutations, sequential):
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_choice(comparisons, "comparisons", ("reference", "all"))
     if adjust == "maxT":
@@ -445,7 +470,7 @@ def _check_common(alternative, comparisons, adjust, n_permutations):
             "use 'holm' or 'bonferroni' here"
         )
     check_choice(adjust, "adjust", ADJUSTMENTS)
-    return check_resamples(n_permutations, "n_permutations", 1)
+    return resolve(n_permutations, sequential)
 
 
 def _safe_ratio(diff, var):
@@ -487,23 +512,24 @@ class _PairEngine:
         )
         return float(va[0]), float(vb[0])
 
-    def permuted_differences(self, n_permutations, with_variance=False):
-        """T_b = metric(A_b) - metric(B_b) (and Welch variances) for b < B."""
+    def permuted_differences(self, first, n_permutations, with_variance=False):
+        """T_b = metric(A_b) - metric(B_b) (and Welch variances), first <= b < first + B."""
         n, n_a = len(self.pooled), len(self.rows_a)
         step = self._chunk(n)
         t = np.empty(n_permutations)
         var = np.empty(n_permutations) if with_variance else None
-        for start in range(0, n_permutations, step):
-            count = min(step, n_permutations - start)
+        for j in range(0, n_permutations, step):
+            count = min(step, n_permutations - j)
+            start = first + j
             perm = _means.permutation_indices(n, start, count, self.key, 3 * self.stream)
             rows = self.pooled[perm]
             ia, ib = rows[:, :n_a], rows[:, n_a:]
 
             va = self.ev.values(ia, lambda i, s=start: f"permutation {s + i}, first group")
             vb = self.ev.values(ib, lambda i, s=start: f"permutation {s + i}, second group")
-            t[start : start + count] = va - vb
+            t[j : j + count] = va - vb
             if with_variance:
-                var[start : start + count] = self.ev.variances(ia) + self.ev.variances(ib)
+                var[j : j + count] = self.ev.variances(ia) + self.ev.variances(ib)
             self._tick(2 * count)
         return t, var
 
@@ -529,11 +555,12 @@ class _PairEngine:
             self._tick(2 * count)
         return out
 
-    def full_algorithm1(self, n_permutations, n_bootstrap):
-        """Permuted T_b / sqrt(V_b), V_b the bootstrap variance (eq. 1) of permutation b."""
+    def full_algorithm1(self, first, n_permutations, n_bootstrap):
+        """Permuted T_b / sqrt(V_b), V_b the bootstrap variance (eq. 1) of permutation b,
+        for first <= b < first + n_permutations."""
         n, n_a = len(self.pooled), len(self.rows_a)
         out = np.empty(n_permutations)
-        for b in range(n_permutations):
+        for b in range(first, first + n_permutations):
             perm = _means.permutation_indices(n, b, 1, self.key, 3 * self.stream)[0]
             rows = self.pooled[perm]
             ra, rb = rows[:n_a], rows[n_a:]
@@ -541,7 +568,7 @@ class _PairEngine:
             vb = self.ev.values(rb[None], lambda i, b=b: f"permutation {b}, second group")
             t = va[0] - vb[0]
             boot = self.bootstrap_differences(ra, rb, n_bootstrap, b, f"permutation {b}")
-            out[b] = _safe_ratio(t, np.mean((boot - t) ** 2))
+            out[b - first] = _safe_ratio(t, np.mean((boot - t) ** 2))
             self._tick(2)
         return out
 
@@ -558,7 +585,8 @@ def permutation_test_rows(
     metric,
     studentize: bool | str = True,
     method: str = "auto",
-    n_permutations: int = 9999,
+    n_permutations: int | None = None,
+    sequential: Sequential | None = None,
     alternative: str = "two-sided",
     reference=None,
     comparisons: str = "reference",
@@ -618,8 +646,13 @@ def permutation_test_rows(
         Satterthwaite's degrees of freedom for "welch"). ``"exact"`` (unweighted row metrics
         only) enumerates every split of the rows, at most `MAX_EXACT_SUBSETS`. ``"auto"``:
         Monte Carlo.
-    n_permutations : int
-        Random permutations :math:`n_p`.
+    n_permutations : int, optional
+        Fixed number of random permutations :math:`n_p`; None (default): sequential.
+    sequential : Sequential, optional
+        Options of the sequential test used when `n_permutations` is None (see
+        :func:`fastfair.permutation_test`). With ``studentize="bootstrap-fast"`` the scale
+        (SD of the permuted differences) then comes from a first block of 999
+        permutations, and exceedances are counted on the permutations after it.
     alternative, reference, comparisons, data, return_null, random_state, n_jobs
         As in :func:`fastfair.permutation_test`. `n_jobs` applies to the compiled kernels.
     adjust : {"holm", "bonferroni", "none"}
@@ -687,7 +720,10 @@ def permutation_test_rows(
     elif not callable(metric):
         raise TypeError(f"metric must be a string or a callable, got {type(metric).__name__}")
     mode = _studentize_mode(studentize, row_metric)
-    n_permutations = _check_common(alternative, comparisons, adjust, n_permutations)
+    fixed, seq_options = _check_common(
+        alternative, comparisons, adjust, n_permutations, sequential
+    )
+    n_permutations = fixed if fixed is not None else _PROGRESS_GUESS
     check_choice(method, "method", METHODS)
     check_choice(scheme, "scheme", ("full", "conditional"))
     n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 2)
@@ -724,7 +760,7 @@ def permutation_test_rows(
                 name,
                 mode == "welch",
                 method,
-                n_permutations,
+                (fixed, seq_options),
                 alternative,
                 reference,
                 comparisons,
@@ -775,9 +811,18 @@ def permutation_test_rows(
                 evaluator, rows_of[ga], rows_of[gb], (labels[ga], labels[gb]), key, c, bar
             )
             results.append(
-                _run_pair(engine, mode, method, n_permutations, n_bootstrap, alternative)
+                _run_pair(
+                    engine,
+                    mode,
+                    method,
+                    n_bootstrap,
+                    alternative,
+                    return_null,
+                    seq_options is not None,
+                )
             )
             group_values[ga], group_values[gb] = results[-1]["values"]
+        decision = _draw_pairs(results, fixed, seq_options, adjust)
     finally:
         if bar is not None:
             bar.close()
@@ -790,7 +835,7 @@ def permutation_test_rows(
         metric_label,
         mode,
         method,
-        n_permutations,
+        (fixed, seq_options, decision),
         n_bootstrap,
         alternative,
         adjust,
@@ -800,7 +845,19 @@ def permutation_test_rows(
     )
 
 
-def _run_pair(engine, mode, method, n_permutations, n_bootstrap, alternative) -> dict:
+def _draw_pairs(results, fixed, seq_options, adjust):
+    """Draw every pair's permutations (fixed or sequential); fill p-values and counts."""
+    samplers = [r["sampler"] for r in results if r.get("sampler") is not None]
+    if not samplers:
+        return None
+    decision = draw_all(samplers, fixed, seq_options, adjust)
+    for r in results:
+        s = r["sampler"]
+        r["pvalue"], r["count"], r["null"] = s.pvalue, s.count, s.null()
+    return decision
+
+
+def _run_pair(engine, mode, method, n_bootstrap, alternative, keep_null, sequential) -> dict:
     va, vb = engine.observed()
     t_obs = va - vb
     out = {"values": (va, vb), "difference": t_obs, "se": None, "null": None, "count": None}
@@ -823,19 +880,8 @@ def _run_pair(engine, mode, method, n_permutations, n_bootstrap, alternative) ->
     if method == "asymptotic":
         out["pvalue"] = float(asymptotic_pvalue(observed, alternative))
         return out
-    if mode == "bootstrap":
-        null = engine.full_algorithm1(n_permutations, n_bootstrap)
-    else:
-        t, var = engine.permuted_differences(n_permutations, with_variance=mode == "welch")
-        if mode == "none":
-            null = t
-        elif mode == "welch":
-            null = _safe_ratio(t, var)
-        else:
-            null = _safe_ratio(t, np.var(t, ddof=1))
-    out["pvalue"], out["count"] = monte_carlo_pvalue(null, observed, alternative)
-    out["pvalue"] = float(out["pvalue"])
-    out["null"] = null
+    draw = _pair_draw(engine, mode, n_bootstrap, sequential)
+    out["sampler"] = Sampler(draw, observed, alternative, keep_null)
     if mode == "none":  # the interval's standard error: bootstrap SD of the difference
         try:
             boot = engine.bootstrap_differences(
@@ -847,6 +893,34 @@ def _run_pair(engine, mode, method, n_permutations, n_bootstrap, alternative) ->
     return out
 
 
+def _pair_draw(engine, mode, n_bootstrap, sequential):
+    """draw(start, count): the permuted statistics of one pair.
+
+    "bootstrap-fast" divides by the SD of the permuted differences: with a fixed number
+    of permutations (one draw from start 0) that of all of them, as in Sec. 5; a sequential
+    test takes it from the first SCALE_BLOCK permutations and counts exceedances on those
+    after them, so the scale is fixed before any counted permutation is drawn.
+    """
+    scale = []
+
+    def draw(start: int, count: int) -> np.ndarray:
+        if mode == "bootstrap":
+            return engine.full_algorithm1(start, count, n_bootstrap)
+        if mode != "bootstrap-fast":
+            t, var = engine.permuted_differences(start, count, with_variance=mode == "welch")
+            return t if mode == "none" else _safe_ratio(t, var)
+        if not sequential:
+            t, _ = engine.permuted_differences(start, count)
+            return _safe_ratio(t, np.var(t, ddof=1))
+        if not scale:
+            t0, _ = engine.permuted_differences(0, SCALE_BLOCK)
+            scale.append(np.var(t0, ddof=1))
+        t, _ = engine.permuted_differences(SCALE_BLOCK + start, count)
+        return _safe_ratio(t, scale[0])
+
+    return draw
+
+
 def _assemble(
     results,
     pairs,
@@ -856,7 +930,7 @@ def _assemble(
     metric_label,
     mode,
     method,
-    n_permutations,
+    drawn,
     n_bootstrap,
     alternative,
     adjust,
@@ -864,6 +938,8 @@ def _assemble(
     weighted,
     confidence_level=0.95,
 ) -> GenericTestResult:
+    """The result of pairwise tests; drawn = (fixed count, sequential options, decision)."""
+    fixed, seq_options, decision = drawn
     single = len(pairs) == 1
     pick = (
         (lambda key: results[0][key])
@@ -873,12 +949,16 @@ def _assemble(
     pvalues = np.array([r["pvalue"] for r in results])
     monte_carlo = results[0]["count"] is not None
     interval = None
-    if monte_carlo:
-        lo, hi = wilson_interval(np.array([r["count"] for r in results]), n_permutations)
-        interval = (float(lo[0]), float(hi[0])) if single else (lo, hi)
     null = None
-    if return_null and monte_carlo:
-        null = results[0]["null"] if single else np.column_stack([r["null"] for r in results])
+    n_used = fixed if monte_carlo else None
+    if monte_carlo and seq_options is None:
+        lo, hi = wilson_interval(np.array([r["count"] for r in results]), fixed)
+        interval = (float(lo[0]), float(hi[0])) if single else (lo, hi)
+        if return_null:
+            null = results[0]["null"] if single else np.column_stack([r["null"] for r in results])
+    elif monte_carlo:
+        samplers = [r["sampler"] for r in results]
+        _, interval, n_used, decision, null = summarize(samplers, decision, single)
     label_list = labels.tolist()
     se = None if results[0]["se"] is None else pick("se")
     difference_interval = None
@@ -886,7 +966,7 @@ def _assemble(
         z = special.ndtri(0.5 + confidence_level / 2.0)
         diff, half = pick("difference"), z * pick("interval_se")
         difference_interval = (diff - half, diff + half)
-    return GenericTestResult(
+    res = GenericTestResult(
         statistic=pick("statistic"),
         pvalue=pick("pvalue"),
         difference=pick("difference"),
@@ -900,7 +980,7 @@ def _assemble(
         variance=mode,
         method="monte_carlo" if monte_carlo else method,
         alternative=alternative,
-        n_permutations=n_permutations if monte_carlo else None,
+        n_permutations=n_used,
         pvalue_adjusted=_adjusted(pvalues, adjust),
         adjust=adjust if len(pairs) > 1 else None,
         pvalue_interval=interval,
@@ -910,7 +990,11 @@ def _assemble(
         standard_error=se,
         difference_interval=difference_interval,
         confidence_level=float(confidence_level),
+        decision=decision if seq_options is not None else None,
+        sequential=seq_options if monte_carlo else None,
     )
+    res._samplers = [r["sampler"] for r in results] if monte_carlo else None
+    return res
 
 
 # --------------------------------------------------------------------------------------
@@ -936,7 +1020,7 @@ def _mean_difference(
     metric_label,
     studentize,
     method,
-    n_permutations,
+    drawn,
     alternative,
     reference,
     comparisons,
@@ -958,6 +1042,7 @@ def _mean_difference(
     sums = np.bincount(codes, weights=values, minlength=len(labels))
     group_values = sums / sizes
     key = stream_key(random_state) if method != "asymptotic" else 0
+    fixed, seq_options = drawn
     results = []
     for c, (ga, gb) in enumerate(pairs):
         rows_a, rows_b = np.flatnonzero(codes == ga), np.flatnonzero(codes == gb)
@@ -967,13 +1052,14 @@ def _mean_difference(
                 values[rows_b],
                 studentize,
                 method,
-                n_permutations,
                 alternative,
                 key,
                 c,
                 n_threads,
+                return_null,
             )
         )
+    decision = _draw_pairs(results, fixed, seq_options, adjust)
     exact = results[0]["exact"]
     res = _assemble(
         results,
@@ -984,7 +1070,7 @@ def _mean_difference(
         metric_label,
         "welch" if studentize else "none",
         "exact" if exact else method,
-        n_permutations,
+        (fixed, seq_options, decision),
         0,
         alternative,
         adjust,
@@ -1008,7 +1094,7 @@ def _comb_capped(n: int, k: int, cap: int) -> int:
     return c
 
 
-def _mean_pair(va, vb, studentize, method, n_permutations, alternative, key, stream, n_threads):
+def _mean_pair(va, vb, studentize, method, alternative, key, stream, n_threads, keep_null):
     na, nb = len(va), len(vb)
     n = na + nb
     pooled = np.concatenate([va, vb])
@@ -1053,6 +1139,12 @@ def _mean_pair(va, vb, studentize, method, n_permutations, alternative, key, str
             "splits ("
             f"C({n}, {k})); use 'monte_carlo'"
         )
+
+    def null_of(ss1, ss2):
+        if na == k:  # the subset is the first group's rows
+            return _welch_from_sums(ss1, ss2, na, s1 - ss1, s2 - ss2, nb, studentize)
+        return _welch_from_sums(s1 - ss1, s2 - ss2, na, ss1, ss2, nb, studentize)
+
     if exact:
         combos = np.fromiter(
             itertools.chain.from_iterable(itertools.combinations(range(n), k)),
@@ -1062,21 +1154,18 @@ def _mean_pair(va, vb, studentize, method, n_permutations, alternative, key, str
         sub = cen[combos]
         ss1, ss2 = sub.sum(axis=1), (sub * sub).sum(axis=1)
     else:
-        sums = _means.subset_sums(cen, k, n_permutations, key, stream, n_threads)
-        ss1, ss2 = sums[:, 0], sums[:, 1]
-    if na == k:  # the subset is the first group's rows
-        null = _welch_from_sums(ss1, ss2, na, s1 - ss1, s2 - ss2, nb, studentize)
-    else:
-        null = _welch_from_sums(s1 - ss1, s2 - ss2, na, ss1, ss2, nb, studentize)
+
+        def draw(start: int, count: int) -> np.ndarray:
+            sums = _means.subset_sums(cen, k, count, key, stream, n_threads, start)
+            return null_of(sums[:, 0], sums[:, 1])
+
+        out["sampler"] = Sampler(draw, observed, alternative, keep_null)
+        return out
+
+    null = null_of(ss1, ss2)
     out["null"] = null
-    if exact:
-        out["exact"] = True
-        out["pvalue"] = exact_pvalue(
-            null, np.full(len(null), 1.0 / len(null)), observed, alternative
-        )
-    else:
-        p, count = monte_carlo_pvalue(null, observed, alternative)
-        out["pvalue"], out["count"] = float(p), count
+    out["exact"] = True
+    out["pvalue"] = exact_pvalue(null, np.full(len(null), 1.0 / len(null)), observed, alternative)
     return out
 
 
@@ -1086,7 +1175,8 @@ def mean_difference_test(
     *,
     studentize: bool = True,
     method: str = "auto",
-    n_permutations: int = 9999,
+    n_permutations: int | None = None,
+    sequential: Sequential | None = None,
     alternative: str = "two-sided",
     reference=None,
     comparisons: str = "reference",
@@ -1121,8 +1211,11 @@ def mean_difference_test(
     method : {"auto", "monte_carlo", "exact", "asymptotic"}
         ``"exact"`` enumerates all splits (at most `MAX_EXACT_SUBSETS`); ``"asymptotic"``
         is Welch's t-test (Satterthwaite degrees of freedom); ``"auto"``: Monte Carlo.
-    n_permutations : int
-        Random permutations.
+    n_permutations : int, optional
+        Fixed number of random permutations; None (default): sequential.
+    sequential : Sequential, optional
+        Options of the sequential test used when `n_permutations` is None (see
+        :func:`fastfair.permutation_test`).
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: the first group of a comparison has the larger mean.
     reference, comparisons : optional
@@ -1169,7 +1262,7 @@ def mean_difference_test(
         raise TypeError(f"studentize must be True or False, got {studentize!r}")
     if method == "asymptotic" and not studentize:
         raise ValueError("method='asymptotic' needs studentize=True (Welch's t-test)")
-    n_permutations = _check_common(alternative, comparisons, adjust, n_permutations)
+    drawn = _check_common(alternative, comparisons, adjust, n_permutations, sequential)
     return _mean_difference(
         v,
         codes,
@@ -1177,7 +1270,7 @@ def mean_difference_test(
         "mean",
         bool(studentize),
         method,
-        n_permutations,
+        drawn,
         alternative,
         reference,
         comparisons,
@@ -1199,7 +1292,8 @@ def correlation_test(
     *,
     studentize: bool = True,
     method: str = "monte_carlo",
-    n_permutations: int = 9999,
+    n_permutations: int | None = None,
+    sequential: Sequential | None = None,
     alternative: str = "two-sided",
     data=None,
     return_null: bool = False,
@@ -1235,8 +1329,11 @@ def correlation_test(
     method : {"monte_carlo", "asymptotic"}
         Permutations, or N(0, 1) for S (Student's t with n - 2 degrees of freedom for r,
         the classical test that assumes independence and normality).
-    n_permutations : int
-        Random permutations.
+    n_permutations : int, optional
+        Fixed number of random permutations; None (default): sequential.
+    sequential : Sequential, optional
+        Options of the sequential test used when `n_permutations` is None (see
+        :func:`fastfair.permutation_test`).
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: positive correlation.
     data : pandas.DataFrame or mapping, optional
@@ -1277,7 +1374,7 @@ def correlation_test(
     check_choice(alternative, "alternative", ALTERNATIVES)
     if not isinstance(studentize, (bool, np.bool_)):
         raise TypeError(f"studentize must be True or False, got {studentize!r}")
-    n_permutations = check_resamples(n_permutations, "n_permutations", 1)
+    fixed, seq_options = resolve(n_permutations, sequential)
     xc = np.ascontiguousarray(xv - xv.mean())
     ec = np.ascontiguousarray(ev - ev.mean())
     sxx, see = float(xc @ xc), float(ec @ ec)
@@ -1303,26 +1400,38 @@ def correlation_test(
             observed, float(min(1.0, p)), r, tau, bool(studentize), method, alternative, n
         )
     key = stream_key(random_state)
-    sums = _means.corr_sums(xc, ec, n_permutations, key, 0, effective_n_threads(n_jobs))
-    if studentize:
-        null = _safe_ratio(sums[:, 0], sums[:, 1])
+    n_threads = effective_n_threads(n_jobs)
+
+    def draw(start: int, count: int) -> np.ndarray:
+        sums = _means.corr_sums(xc, ec, count, key, 0, n_threads, start)
+        if studentize:
+            return _safe_ratio(sums[:, 0], sums[:, 1])
+        return sums[:, 0] / math.sqrt(sxx * see)
+
+    sampler = Sampler(draw, observed, alternative, return_null)
+    decision = draw_all([sampler], fixed, seq_options, "none")
+    if seq_options is None:
+        lo, hi = wilson_interval(sampler.count, fixed)
+        interval, n_used = (float(lo), float(hi)), fixed
     else:
-        null = sums[:, 0] / math.sqrt(sxx * see)
-    p, count = monte_carlo_pvalue(null, observed, alternative)
-    lo, hi = wilson_interval(count, n_permutations)
-    return CorrelationTestResult(
+        _, interval, n_used, decision, _ = summarize([sampler], decision, True)
+    res = CorrelationTestResult(
         statistic=observed,
-        pvalue=float(p),
+        pvalue=sampler.pvalue,
         r=r,
         tau=tau,
         studentize=bool(studentize),
         method=method,
         alternative=alternative,
         n=n,
-        n_permutations=n_permutations,
-        pvalue_interval=(float(lo), float(hi)),
-        null_distribution=null if return_null else None,
+        n_permutations=n_used,
+        pvalue_interval=interval,
+        null_distribution=sampler.null(),
+        decision=decision,
+        sequential=seq_options,
     )
+    res._samplers = [sampler]
+    return res
 
 
 # --------------------------------------------------------------------------------------

@@ -26,20 +26,27 @@ from fastfair._pvalues import (
     asymptotic_pvalue,
     exact_pvalue,
     maxt_pvalues,
-    monte_carlo_pvalue,
     wilson_interval,
 )
 from fastfair._random import stream_key
 from fastfair._results import format_interval, format_pvalue, format_table, format_value
 from fastfair._scipy import special
 from fastfair._score import kish_counts, score_interval
+from fastfair._sequential import (
+    Sampler,
+    Sequential,
+    describe,
+    draw_all,
+    resolve,
+    run,
+    summarize,
+)
 from fastfair._validation import (
     as_binary_pair,
     as_groups,
     as_weights,
     check_choice,
     check_level,
-    check_resamples,
     check_same_length,
     resolve_columns,
     show_value,
@@ -90,9 +97,13 @@ class PermutationTestResult:
         Group labels, each group's metric value(s), and the (weighted) size of its denominator.
     comparisons : list of tuple
         (group, other group) for each comparison; the difference is group minus other.
+    n_permutations : int, ndarray or None
+        Permutations drawn (per comparison, when sequential with several comparisons).
     pvalue_interval : tuple of ndarray or None
-        Wilson 95% interval of a Monte-Carlo p-value: where the p-value of infinitely many
-        permutations lies.
+        Interval of a Monte-Carlo p-value (where the p-value of infinitely many permutations
+        lies): Wilson 95% for a fixed number of permutations; sequential: Robbins'
+        confidence sequence at level 1 - epsilon (1 - epsilon / C over C comparisons with an
+        adjustment), valid at the data-dependent stopping time.
     difference_interval : tuple or None
         (lower, upper) confidence interval of each difference at `confidence_level`
         (pointwise, one per comparison and, for equalized odds, per component; same shape as
@@ -101,9 +112,16 @@ class PermutationTestResult:
         weighted); callable and row metrics: difference +- z * `standard_error`.
     confidence_level : float
         Level of `difference_interval`.
+    decision : str, ndarray or None
+        Sequential Monte Carlo: "reject", "retain" or "undecided" at `sequential.alpha`
+        (under `adjust` with several comparisons; exact p-values take part as they are).
+        None otherwise.
+    sequential : Sequential or None
+        The options of a sequential test.
     null_distribution, null_probabilities : ndarray or None
-        With ``return_null=True``: permuted statistics (Monte Carlo, shape (B,) or (B, C)),
-        or the support and probabilities of the exact distribution (two groups).
+        With ``return_null=True``: permuted statistics (Monte Carlo, shape (B,) or (B, C);
+        sequential with several comparisons: NaN-padded columns), or the support and
+        probabilities of the exact distribution (two groups).
     """
 
     statistic: float | np.ndarray
@@ -129,6 +147,8 @@ class PermutationTestResult:
     confidence_level: float = 0.95
     null_distribution: np.ndarray | None = field(default=None)
     null_probabilities: np.ndarray | None = field(default=None)
+    decision: str | np.ndarray | None = None
+    sequential: Sequential | None = None
 
     def _p(self, pvalue) -> str:
         """A p-value at the precision of this result's method (format_pvalue)."""
@@ -141,7 +161,11 @@ class PermutationTestResult:
             f"method={self.method!r}, statistic={stat}"
             + (f", variance={self.variance!r}" if self.studentize else "")
             + f", alternative={self.alternative!r}"
-            + (f", n_permutations={self.n_permutations}" if self.n_permutations else "")
+            + (
+                f", n_permutations={self.n_permutations}"
+                if self.n_permutations is not None and self.sequential is None
+                else ""
+            )
             + ")"
         )
         values = self.group_values.reshape(len(self.groups), -1)
@@ -181,7 +205,11 @@ class PermutationTestResult:
         if self.pvalue_interval is not None:
             lo, hi = (np.atleast_1d(x) for x in self.pvalue_interval)
             spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(lo, hi))
-            lines.append(f"  95% Monte-Carlo interval of the p-value: {spans}")
+            what = "95%" if self.sequential is None else "confidence-sequence"
+            lines.append(f"  {what} Monte-Carlo interval of the p-value: {spans}")
+        seq = describe(self.sequential, self.decision, self.n_permutations)
+        if seq:
+            lines.append(seq)
         return "\n".join(lines)
 
 
@@ -195,7 +223,8 @@ def permutation_test(
     studentize: bool | str = True,
     variance: str = "pooled",
     method: str = "auto",
-    n_permutations: int = 9999,
+    n_permutations: int | None = None,
+    sequential: Sequential | None = None,
     alternative: str = "two-sided",
     mid_p: bool = False,
     reference=None,
@@ -263,8 +292,16 @@ def permutation_test(
         `n_permutations` random permutations. ``"asymptotic"`` refers the studentized
         statistic to N(0, 1) (chi-square(2) for equalized odds). ``"auto"`` (default):
         exact when feasible and unweighted, else Monte Carlo.
-    n_permutations : int
-        Number of random permutations for Monte Carlo (and for max-T adjustment).
+    n_permutations : int, optional
+        Fixed number of random permutations for Monte Carlo (and for max-T adjustment).
+        None (default): Monte-Carlo p-values are sequential (`sequential`); max-T then
+        draws 9,999 joint permutations.
+    sequential : Sequential, optional
+        Options of the sequential Monte-Carlo test used when `n_permutations` is None
+        (default ``Sequential()``: alpha 0.05, resampling risk 1e-3): permutations are
+        drawn in blocks until the p-value's confidence sequence excludes alpha (several
+        comparisons: until `adjust` is decided, MMCTest). Exact and asymptotic p-values are
+        unaffected. See :func:`fastfair.auc_test` and docs/sequential.md.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: the first group of a comparison has the larger metric.
     mid_p : bool
@@ -341,7 +378,8 @@ def permutation_test(
             )
         return generic.permutation_test_rows(
             y_true, y_pred, group, metric=metric, studentize=studentize, method=method,
-            n_permutations=n_permutations, alternative=alternative, reference=reference,
+            n_permutations=n_permutations, sequential=sequential, alternative=alternative,
+            reference=reference,
             comparisons=comparisons, adjust=adjust, sample_weight=sample_weight, data=data,
             return_null=return_null, random_state=random_state, n_jobs=n_jobs,
             n_bootstrap=n_bootstrap, vectorized=vectorized, progress=progress, scheme=scheme,
@@ -360,6 +398,7 @@ def permutation_test(
         comparisons,
         adjust,
         n_permutations,
+        sequential,
         studentize,
         confidence_level,
     )
@@ -403,7 +442,8 @@ def permutation_test_from_counts(
     studentize: bool = True,
     variance: str = "pooled",
     method: str = "auto",
-    n_permutations: int = 9999,
+    n_permutations: int | None = None,
+    sequential: Sequential | None = None,
     alternative: str = "two-sided",
     mid_p: bool = False,
     reference=None,
@@ -449,6 +489,7 @@ def permutation_test_from_counts(
         comparisons,
         adjust,
         n_permutations,
+        sequential,
         studentize,
         confidence_level,
     )
@@ -546,16 +587,17 @@ def _check_options(
     comparisons,
     adjust,
     n_permutations,
+    sequential,
     studentize,
     confidence_level=0.95,
-) -> int:
+) -> tuple:
     check_choice(scheme, "scheme", SCHEMES)
     check_choice(variance, "variance", VARIANCES)
     check_choice(method, "method", METHODS)
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_choice(comparisons, "comparisons", ("reference", "all"))
     check_choice(adjust, "adjust", ADJUSTMENTS)
-    n_permutations = check_resamples(n_permutations, "n_permutations", 1)
+    fixed_and_options = resolve(n_permutations, sequential)
     if not isinstance(studentize, (bool, np.bool_)):
         raise TypeError(f"studentize must be True or False, got {studentize!r}")
     if spec_metric.n_parts > 1 and alternative != "two-sided":
@@ -563,7 +605,7 @@ def _check_options(
     check_level(confidence_level, "confidence_level")
     if method == "asymptotic" and not studentize:
         raise ValueError("method='asymptotic' needs a studentized statistic (studentize=True)")
-    return n_permutations
+    return fixed_and_options
 
 
 def _test_cells(
@@ -612,15 +654,21 @@ def _test_cells(
         values, difference, den = values[:, 0], difference[:, 0], den[:, 0]
         lower, upper = lower[:, 0], upper[:, 0]
 
+    fixed, seq_options = n_permutations
+    if seq_options is not None and adjust == "maxT" and len(pairs) > 1:
+        joint_count = 9999
+    else:
+        joint_count = fixed
     key = stream_key(random_state) if method != "asymptotic" or adjust == "maxT" else 0
     pvalues = np.empty(len(pairs))
     used = []
-    mc_count = np.zeros(len(pairs))
-    null_draws, null_values, null_probs = [], None, None
+    samplers: list = []
+    null_values, null_probs = None, None
     for c, (ga, gb) in enumerate(pairs):
         chosen = method
         if method == "auto":
             chosen = "monte_carlo" if weighted else "exact"
+        sampler = None
         if chosen == "exact":
             try:
                 p, support, probs = _exact_pair(
@@ -641,15 +689,24 @@ def _test_cells(
                 pvalues[c] = p
                 null_values, null_probs = support, probs
         if chosen == "monte_carlo":
-            null = _monte_carlo_null(
-                rows, w, (ga, gb), strata, spec, n_permutations, key, c, n_threads
-            )
-            pvalues[c], mc_count[c] = monte_carlo_pvalue(null, observed[c], alternative)
-            null_draws.append(null)
+            draw = _pair_draw(rows, w, (ga, gb), strata, spec, key, c, n_threads)
+            sampler = Sampler(draw, observed[c], alternative, return_null)
         if chosen == "asymptotic":
             df = 2 if spec_metric.n_parts == 2 else None
             pvalues[c] = asymptotic_pvalue(observed[c], alternative, df)
+        samplers.append(sampler)
         used.append(chosen)
+
+    mc = [s for s in samplers if s is not None]
+    decision = None
+    if mc and seq_options is None:
+        draw_all(mc, fixed, None, adjust)
+    elif mc:
+        procedure = adjust if len(pairs) > 1 and adjust != "maxT" else "none"
+        decision = run(samplers, seq_options, procedure, known=pvalues)
+    for c, sampler in enumerate(samplers):
+        if sampler is not None:
+            pvalues[c] = sampler.pvalue
 
     method_used = used[0] if len(set(used)) == 1 else "mixed"
     if mid_p and method_used != "exact":
@@ -660,8 +717,16 @@ def _test_cells(
         )
         mid_p = False
     interval = None
-    if method_used == "monte_carlo":
-        interval = wilson_interval(mc_count, n_permutations)
+    n_used = fixed if "monte_carlo" in used or adjust == "maxT" else None
+    null_draws = [s.null() for s in mc] if return_null else []
+    if method_used == "monte_carlo" and seq_options is None:
+        interval = wilson_interval(np.array([s.count for s in mc], dtype=np.float64), fixed)
+    elif method_used == "monte_carlo":
+        _, interval, n_used, decision, null_seq = summarize(samplers, decision, len(pairs) == 1)
+        null_draws = [] if null_seq is None else [null_seq]
+    elif mc and seq_options is not None:  # some comparisons exact, some sequential
+        n_used = np.array([0 if s is None else s.n for s in samplers], dtype=np.int64)
+        null_draws = []
     adjusted = None
     if len(pairs) > 1:
         if adjust == "maxT":
@@ -671,7 +736,7 @@ def _test_cells(
                 None,
                 strata,
                 spec,
-                n_permutations,
+                joint_count,
                 key,
                 len(pairs),
                 n_threads,
@@ -685,8 +750,11 @@ def _test_cells(
     label_list = labels.tolist()
     null_out = None
     if return_null and null_draws:
-        null_out = null_draws[0] if single else np.column_stack(null_draws)
-    return PermutationTestResult(
+        if seq_options is not None:
+            null_out = null_draws[0]
+        else:
+            null_out = null_draws[0] if single else np.column_stack(null_draws)
+    res = PermutationTestResult(
         statistic=float(observed[0]) if single else observed,
         pvalue=float(pvalues[0]) if single else pvalues,
         difference=(difference[0] if single else difference)
@@ -703,13 +771,17 @@ def _test_cells(
         method=method_used,
         alternative=alternative,
         mid_p=mid_p,
-        n_permutations=n_permutations if "monte_carlo" in used or adjust == "maxT" else None,
+        n_permutations=n_used,
         pvalue_adjusted=adjusted,
         adjust=adjust if adjusted is not None else None,
         pvalue_interval=(
             None
             if interval is None
-            else (interval if not single else tuple(float(x[0]) for x in interval))
+            else (
+                interval
+                if not single or seq_options is not None
+                else tuple(float(x[0]) for x in interval)
+            )
         ),
         weighted=weighted,
         difference_interval=(
@@ -722,7 +794,11 @@ def _test_cells(
         confidence_level=float(confidence_level),
         null_distribution=null_out if null_out is not None else (null_values if single else None),
         null_probabilities=null_probs if single and null_out is None else None,
+        decision=decision,
+        sequential=seq_options if mc else None,
     )
+    res._samplers = samplers if mc else None  # for multiple_monte_carlo
+    return res
 
 
 def difference_interval(spec_metric, w, w2, pairs, weighted, confidence_level):
@@ -772,8 +848,19 @@ def _check_defined(spec_metric: ConfusionMetric, w, labels, pairs) -> None:
                 )
 
 
+def _pair_draw(rows, w, pair, strata, spec, key, stream, n_threads):
+    """draw(start, count): permuted statistics of one pair from its random streams."""
+
+    def draw(start: int, count: int) -> np.ndarray:
+        return _monte_carlo_null(
+            rows, w, pair, strata, spec, count, key, stream, n_threads, start=start
+        )
+
+    return draw
+
+
 def _monte_carlo_null(
-    rows, w, pair, strata, spec, n_permutations, key, stream, n_threads, pairs=None
+    rows, w, pair, strata, spec, n_permutations, key, stream, n_threads, pairs=None, start=0
 ):
     """Permutation statistics for one pair (two-group test) or for `pairs` jointly.
 
@@ -792,7 +879,7 @@ def _monte_carlo_null(
         if weights is None:
             counts = w[list(pair)].astype(np.int64)
             return _counts.permute_counts(
-                counts, strata, spec, local_pairs, n_permutations, key, stream, n_threads
+                counts, strata, spec, local_pairs, n_permutations, key, stream, n_threads, start
             )[:, 0]
         rows = (codes == pair[0]) | (codes == pair[1])
         if rows.all():
@@ -813,6 +900,7 @@ def _monte_carlo_null(
             key,
             stream,
             n_threads,
+            start,
         )[:, 0]
     if weights is None:
         return _counts.permute_counts(

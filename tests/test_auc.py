@@ -249,3 +249,66 @@ def test_bad_input():
         ffauc.auc_test(y, s, g, n_permutations=10.5)
     with pytest.raises(ValueError, match="binary"):
         ffauc.auc_test(np.arange(100) % 3, s, g)
+
+
+# ---------------------------------------------------------------- sparse permutations
+
+
+def _sorted_pair(seed, n, share, ties, prevalence=(0.3, 0.5)):
+    from fastfair.auc import _sort_rows, _Sorted
+
+    rng = np.random.default_rng(seed)
+    g = (rng.random(n) < share).astype(np.intp)
+    y = (rng.random(n) < np.where(g == 1, prevalence[1], prevalence[0])).astype(np.uint8)
+    score = rng.normal(size=n) + 0.8 * y - 0.2 * g * y
+    if ties:
+        score = np.round(score, 1)
+    order, codes8, y8 = _sort_rows(y, score, g)
+    return _Sorted.build(order, score, y8, codes8)
+
+
+@pytest.mark.parametrize("scheme", ["within_outcome", "full"])
+@pytest.mark.parametrize("studentize", [True, False])
+@pytest.mark.parametrize("share,ties", [(0.05, False), (0.1, True), (0.5, True), (0.9, True)])
+def test_sparse_permutations_equal_the_sweep(scheme, studentize, share, ties):
+    """Same draws, same statistic, bit for bit (the sums are exact integers at this size)."""
+    from fastfair.auc import _strata_sizes
+
+    srt = _sorted_pair(7, 3000, share, ties)
+    sizes = _strata_sizes(srt, 2, scheme)
+    within = scheme == "within_outcome"
+    args = (srt.packed, srt.n_pos, sizes, within, studentize, 300, 12345, 3, 2)
+    sweep = _auc.permute_two(*args, 17)
+    sparse = _auc.permute_two_sparse(*args, 17, _auc.sparse_tables(srt.packed, srt.n_pos))
+    assert np.array_equal(sweep, sparse)
+    assert np.unique(sweep).size > 50  # the permutations differ: the check is not vacuous
+
+
+def test_sparse_path_is_chosen_for_a_small_group_and_matches():
+    rng = np.random.default_rng(8)
+    n = 20000
+    g = (rng.random(n) < 0.03).astype(int)
+    y = rng.random(n) < 0.4
+    score = np.round(rng.normal(size=n) + y, 2)
+    from fastfair.auc import _sort_rows, _Sorted, _sparse_is_cheaper, _strata_sizes
+
+    order, codes8, y8 = _sort_rows(y.astype(np.uint8), score, g)
+    srt = _Sorted.build(order, score, y8, codes8)
+    assert _sparse_is_cheaper(_strata_sizes(srt, 2, "within_outcome"), n)
+    assert not _sparse_is_cheaper(_strata_sizes(_sorted_pair(1, n, 0.5, False), 2, "full"), n)
+    res = ffauc.auc_test(y, score, g, n_permutations=400, random_state=5, return_null=True)
+    assert res.comparisons == [(1, 0)]  # reference 0, the larger group: codes swapped
+    remap = np.arange(256, dtype=np.uint8)
+    remap[:2] = [1, 0]
+    sub = _Sorted.build(order, score, y8, codes8, remap)
+    sweep = _auc.permute_two(
+        sub.packed, sub.n_pos, _strata_sizes(sub, 2, "within_outcome"), True, True, 400,
+        res_key(5), 0, 1, 0,
+    )  # fmt: skip
+    assert np.array_equal(res.null_distribution, sweep)
+
+
+def res_key(seed):
+    from fastfair._random import stream_key
+
+    return stream_key(seed)

@@ -186,3 +186,53 @@ def test_wasserstein_family(criterion):
     ref = fastfair.wasserstein_test(X, y, a, beta, criterion=criterion, n_jobs=1)
     for t in THREADS:
         assert_same(ref, fastfair.wasserstein_test(X, y, a, beta, criterion=criterion, n_jobs=t))
+
+
+def _near_alpha_data(n=6000, seed=11):
+    """A score whose AUC gap gives a p-value near 0.05, so the sequential test runs many
+    blocks (the case where a block schedule that depended on threads would show)."""
+    rng = np.random.default_rng(seed)
+    group = (rng.random(n) < 0.08).astype(int)
+    y = rng.random(n) < 0.4
+    s = np.round(rng.normal(size=n) + y * (1.0 - 0.14 * group), 2)
+    return y, s, group
+
+
+def test_sequential_tests_are_thread_safe():
+    """Sequential stopping (blocks, decisions, counts) and the sparse AUC path (the small
+    group here takes it) give identical results for any n_jobs."""
+    y, s, group = _near_alpha_data()
+    seq = fastfair.Sequential(max_permutations=3000)
+    ref = fastfair.auc_test(y, s, group, sequential=seq, random_state=2, n_jobs=1)
+    full = fastfair.auc_test(y, s, group, scheme="full", sequential=seq, random_state=2, n_jobs=1)
+    v = s + 0.05 * group
+    ref_m = fastfair.mean_difference_test(v, group, sequential=seq, random_state=2, n_jobs=1)
+    assert ref.n_permutations > 200  # several blocks were drawn
+    for t in THREADS:
+        assert_same(ref, fastfair.auc_test(y, s, group, sequential=seq, random_state=2, n_jobs=t))
+        assert_same(
+            full,
+            fastfair.auc_test(
+                y, s, group, scheme="full", sequential=seq, random_state=2, n_jobs=t
+            ),
+        )
+        assert_same(
+            ref_m,
+            fastfair.mean_difference_test(v, group, sequential=seq, random_state=2, n_jobs=t),
+        )
+
+
+def test_sparse_auc_kernel_is_thread_safe():
+    from fastfair import _auc
+    from fastfair.auc import _sort_rows, _Sorted, _strata_sizes
+
+    y, s, group = _near_alpha_data(n=30_000, seed=12)
+    order, codes8, y8 = _sort_rows(y.astype(np.uint8), s, group)
+    srt = _Sorted.build(order, s, y8, codes8)
+    tables = _auc.sparse_tables(srt.packed, srt.n_pos)
+    for scheme in ("within_outcome", "full"):
+        sizes = _strata_sizes(srt, 2, scheme)
+        args = (srt.packed, srt.n_pos, sizes, scheme == "within_outcome", True, 500, 99, 1)
+        ref = _auc.permute_two_sparse(*args, 1, 0, tables)
+        for t in THREADS:
+            np.testing.assert_array_equal(ref, _auc.permute_two_sparse(*args, t, 0, tables))

@@ -1,0 +1,116 @@
+"""Measure the speed targets of issue #16 (sequential Monte Carlo, sparse AUC permutations).
+
+    python benchmarks/measure_sequential.py [--repeat 3] [--skip-audit]
+
+Each target is timed end to end (input arrays to result, the sort included), best of
+--repeat runs, default thread count, with the 1-minute load average read just before it
+(the machine may be shared: compare the load with the number of cores). Prints a markdown
+table for benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+import fastfair
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+def best(fn, repeat):
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), out
+
+
+def auc_data(n, share, gap, seed=0, decimals=4):
+    """Labels, a 4-decimal score and two groups; `gap` lowers the small group's AUC."""
+    rng = np.random.default_rng(seed)
+    group = (rng.random(n) < share).astype(np.int8)
+    y = rng.random(n) < 0.3
+    score = np.round(rng.normal(size=n) + y * (1.0 - gap * group), decimals)
+    return y, score, group
+
+
+def audit_table(n, seed=0):
+    """The audit input of the issue: label, 4-decimal float score, 3 string groups."""
+    rng = np.random.default_rng(seed)
+    group = rng.choice(np.array(["north", "south", "west"]), n, p=[0.5, 0.3, 0.2])
+    y = (rng.random(n) < 0.3).astype(np.int8)
+    score = np.round(1 / (1 + np.exp(-(rng.normal(size=n) + 1.2 * y - 1))), 4)
+    return {"label": y, "score": score, "group": group}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-audit", action="store_true")
+    args = parser.parse_args(argv)
+    r = args.repeat
+    rows = []
+
+    def record(what, data, target, fn):
+        lo = load()
+        t, res = best(fn, r)
+        extra = ""
+        if hasattr(res, "n_permutations"):
+            extra = f"p={res.pvalue:.2g}, {res.n_permutations} permutations" + (
+                f", {res.decision}" if getattr(res, "decision", None) is not None else ""
+            )
+        rows.append((what, data, f"{t:.3f} s", target, f"{lo:.1f}", extra))
+        print(rows[-1], flush=True)
+
+    for share, label in ((0.5, "two equal groups"), (0.1, "smaller group 10%")):
+        target = "< 1 s" if share == 0.5 else "< 0.3 s"
+        for gap, what in ((0.05, "true p < 1e-4"), (0.0, "true p > 0.5 (no gap)")):
+            y, s, g = auc_data(10**6, share, gap, seed=1)
+            record(
+                f"auc_test, default (sequential), studentized; {what}",
+                f"1e6 rows, {label}",
+                target,
+                lambda y=y, s=s, g=g: fastfair.auc_test(y, s, g, random_state=0),
+            )
+    y, s, g = auc_data(10**7, 0.01, 0.1, seed=2)
+    record(
+        "auc_test, 1,000 fixed permutations, sort included",
+        "1e7 rows, 1% group",
+        "< 2 s",
+        lambda: fastfair.auc_test(y, s, g, n_permutations=1000, random_state=0),
+    )
+    if not args.skip_audit:
+        table = audit_table(10**6)
+        record(
+            "fastfair audit (label, 4-decimal score, 3 string groups), library call",
+            "1e6 rows",
+            "< 3 s",
+            lambda: _audit(table),
+        )
+    print()
+    print("| what | data | time | target | load (1 min) | notes |")
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print(f"\n{os.cpu_count()} cores")
+
+
+def _audit(table):
+    """The audit on main: fastfair.audit (issue #18) when present, else the CLI's run."""
+    audit = getattr(fastfair, "audit", None)
+    if callable(audit):
+        return audit(table, label="label", score="score", group="group")
+    from fastfair import cli
+
+    return cli.run_audit(table, label="label", score="score", group="group")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+"""Sequential Monte-Carlo tests (fastfair._sequential): the confidence sequence, the
+stopping rule and its resampling risk, the multiple-testing procedure, and every test
+function's sequential path against its fixed-count and exact counterparts."""
+
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import fastfair
+from fastfair import Sequential, multiple_monte_carlo
+from fastfair._sequential import Sampler, adjusted_estimates, rejected, robbins_interval, run
+
+_spec = importlib.util.spec_from_file_location(
+    "sequential_risk",
+    pathlib.Path(__file__).resolve().parents[1] / "validation" / "sequential_risk.py",
+)
+sequential_risk = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sequential_risk)
+
+# ------------------------------------------------------------------ confidence sequence
+
+
+@pytest.mark.parametrize("count,n", [(0, 50), (3, 50), (25, 50), (50, 50), (7, 1000)])
+def test_robbins_interval_is_the_level_set(count, n):
+    """The interval is {q: (n+1) C(n,count) q^count (1-q)^(n-count) > delta}, on a grid."""
+    delta = 1e-3
+    lo, hi = robbins_interval(count, n, delta)
+    q = np.linspace(0, 1, 20001)
+    inside = (n + 1) * stats.binom.pmf(count, n, q) > delta
+    assert q[inside].min() == pytest.approx(lo, abs=1e-4)
+    assert q[inside].max() == pytest.approx(hi, abs=1e-4)
+    # the endpoints solve the equation (where they are not 0 or 1)
+    for end in (lo, hi):
+        if 0 < end < 1:
+            assert (n + 1) * stats.binom.pmf(count, n, end) == pytest.approx(delta, rel=1e-6)
+
+
+def test_confidence_sequence_covers_at_all_times():
+    """P(p leaves the interval at any n <= 2000) <= delta: simulated with delta = 0.05."""
+    rng = np.random.default_rng(0)
+    p, delta, reps, horizon = 0.3, 0.05, 400, 2000
+    x = rng.random((reps, horizon)) < p
+    counts = np.cumsum(x, axis=1)
+    n = np.arange(1, horizon + 1)
+    logf = np.log(n + 1) + stats.binom.logpmf(counts, n, p)
+    ever_out = (logf <= np.log(delta)).any(axis=1).mean()
+    se = np.sqrt(delta * (1 - delta) / reps)
+    assert ever_out <= delta + 3 * se
+
+
+# ------------------------------------------------------------------ stopping rule
+
+
+def _bernoulli_sampler(p, seed):
+    """A sampler whose 'permuted statistics' exceed the observed 0.5 with probability p."""
+    rng = np.random.default_rng(seed)
+
+    def draw(start, count):
+        return np.where(rng.random(count) < p, 1.0, 0.0)
+
+    return Sampler(draw, 0.5, "greater", keep_null=False)
+
+
+@pytest.mark.parametrize("p,expected", [(0.0, "reject"), (0.001, "reject"), (0.5, "retain")])
+def test_clear_p_values_stop_early(p, expected):
+    s = _bernoulli_sampler(p, 1)
+    decision = run([s], Sequential())
+    assert decision[0] == expected
+    assert s.n < 600
+    assert s.lo <= p <= s.hi
+    assert (s.hi <= 0.05) if expected == "reject" else (s.lo > 0.05)
+
+
+def test_p_at_alpha_reaches_the_cap_undecided():
+    s = _bernoulli_sampler(0.05, 2)
+    decision = run([s], Sequential(max_permutations=2000))
+    assert decision[0] == "undecided"
+    assert s.n == 2000
+    assert s.lo < 0.05 < s.hi
+
+
+def test_resampling_risk_quick():
+    """Near alpha the decision disagrees with p's side at most epsilon of the time
+    (validation/sequential_risk.py runs the full version); epsilon = 0.05 here so that
+    the quick run can detect a violation."""
+    out = sequential_risk.simulate_risk(
+        alpha=0.05, epsilon=0.05, offsets=(-0.02, 0.02), reps=150, seed=3
+    )
+    for row in out:
+        assert row["wrong"] <= 0.05 + 3 * row["se_bound"], row
+
+
+def test_holm_family_controls_fwer_quick():
+    row = sequential_risk.simulate_fwer(n_tests=6, n_false=2, reps=100, seed=4)
+    assert row["fwer"] <= 0.05 + 3 * row["se"], row
+    assert row["power"] > 0.5  # the twin: false nulls (p = 1e-4) are rejected
+
+
+def test_procedures_match_adjusted_pvalues():
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        p = rng.random(7) ** 3
+        for proc in ("holm", "bonferroni", "bh"):
+            assert np.array_equal(rejected(p, 0.05, proc), adjusted_estimates(p, proc) <= 0.05)
+
+
+def test_options_are_checked():
+    with pytest.raises(ValueError, match="epsilon"):
+        Sequential(epsilon=0)
+    with pytest.raises(ValueError, match="max_permutations"):
+        Sequential(max_permutations=3)
+    y, g = np.r_[np.zeros(50), np.ones(50)], np.arange(100) % 2
+    with pytest.raises(ValueError, match="not both"):
+        fastfair.mean_difference_test(y, g, n_permutations=99, sequential=Sequential())
+    with pytest.raises(TypeError, match="sequential"):
+        fastfair.mean_difference_test(y, g, sequential=0.05)
+
+
+# ------------------------------------------------------------------ the test functions
+
+
+def _binary(seed, n=3000, shift=0.0):
+    rng = np.random.default_rng(seed)
+    g = rng.integers(0, 2, n)
+    y = rng.integers(0, 2, n)
+    yhat = (rng.random(n) < 0.4 + 0.2 * y + shift * g).astype(int)
+    score = 0.4 * y + rng.random(n) + shift * g * y
+    return y, yhat, g, score
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.12])
+def test_permutation_test_sequential_agrees_with_exact(shift):
+    """Monte Carlo under the conditional scheme estimates the exact p-value: the sequential
+    decision matches the exact one away from alpha."""
+    y, yhat, g, _ = _binary(1, shift=shift)
+    exact = fastfair.permutation_test(y, yhat, g, metric="tpr", method="exact")
+    seq = fastfair.permutation_test(y, yhat, g, metric="tpr", method="monte_carlo", random_state=0)
+    assert abs(exact.pvalue - 0.05) > 0.02  # data chosen away from alpha
+    assert seq.decision == ("reject" if exact.pvalue <= 0.05 else "retain")
+    lo, hi = seq.pvalue_interval
+    assert lo <= exact.pvalue <= hi
+    assert seq.n_permutations < 1000
+    assert seq.sequential == Sequential()
+
+
+def test_fixed_count_is_unchanged_and_has_no_decision():
+    y, _, g, score = _binary(2)
+    res = fastfair.auc_test(y, score, g, n_permutations=199, random_state=1)
+    assert res.decision is None and res.sequential is None and res.n_permutations == 199
+    seq = fastfair.auc_test(y, score, g, random_state=1, return_null=True)
+    # the sequential test's first permutations are the fixed test's: same streams
+    fixed = fastfair.auc_test(y, score, g, n_permutations=seq.n_permutations, random_state=1)
+    assert fixed.pvalue == seq.pvalue
+    assert seq.null_distribution.shape == (seq.n_permutations,)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda y, yh, g, s, **k: fastfair.auc_test(y, s, g, **k),
+        lambda y, yh, g, s, **k: fastfair.auc_test(y, s, g, scheme="full", **k),
+        lambda y, yh, g, s, **k: fastfair.permutation_test(y, yh, g, sample_weight=s, **k),
+        lambda y, yh, g, s, **k: fastfair.permutation_test(y, yh, g, method="monte_carlo", **k),
+        lambda y, yh, g, s, **k: fastfair.mean_difference_test(s, g, **k),
+        lambda y, yh, g, s, **k: fastfair.correlation_test(s, y + 0.1 * g, **k),
+        lambda y, yh, g, s, **k: fastfair.permutation_test(y, s, g, metric="mse", **k),
+    ],
+)
+def test_every_monte_carlo_test_is_sequential_by_default(call):
+    y, yhat, g, score = _binary(3, n=1500, shift=0.15)
+    res = call(y, yhat, g, score, random_state=2)
+    assert res.decision in ("reject", "retain", "undecided")
+    assert isinstance(res.n_permutations, int) and 0 < res.n_permutations
+    lo, hi = res.pvalue_interval
+    assert lo <= res.pvalue <= hi or res.pvalue > hi  # (1+S)/(1+n) sits at or above S/n
+    assert "sequential Monte Carlo" in repr(res)
+    fixed = call(y, yhat, g, score, random_state=2, n_permutations=res.n_permutations)
+    assert fixed.pvalue == res.pvalue  # the same permutations were drawn
+
+
+def test_callable_metric_algorithm1_sequential():
+    y, yhat, g, _ = _binary(4, n=400, shift=0.3)
+
+    def tpr(yt, yp):
+        return float(np.mean(yp[yt == 1])) if np.any(yt == 1) else 0.0
+
+    for stud in (True, "bootstrap-fast", False):
+        res = fastfair.permutation_test(
+            y, yhat, g, metric=tpr, studentize=stud, n_bootstrap=30, random_state=1
+        )
+        assert res.decision == "reject"
+        assert res.n_permutations < 1000
+
+
+def test_several_groups_use_the_adjustment():
+    rng = np.random.default_rng(6)
+    n = 3000
+    g = rng.integers(0, 3, n)
+    v = rng.normal(size=n) + 0.3 * (g == 1)
+    res = fastfair.mean_difference_test(v, g, reference=0, random_state=0)
+    assert res.decision.tolist() == ["reject", "retain"]
+    assert res.n_permutations.shape == (2,)
+    # Holm at 0.05 over 2: the clear rejection must be below 0.025 with its interval
+    assert res.pvalue_interval[1][0] <= 0.025
+
+
+def test_multiple_monte_carlo_over_tests():
+    rng = np.random.default_rng(7)
+    g = rng.integers(0, 2, 4000)
+    tests = [
+        fastfair.mean_difference_test(rng.normal(size=4000) + d * g, g, random_state=k)
+        for k, d in enumerate([0.0, 0.0, 0.2, 0.0])
+    ]
+    fam = multiple_monte_carlo([*tests, 0.5, 1e-6], adjust="holm")
+    assert fam.decision.tolist() == ["retain"] * 2 + ["reject", "retain", "retain", "reject"]
+    assert fam.source[-1] == (5, 0)
+    assert fam.n_permutations[-1] == 0
+    lo, hi = fam.pvalue_interval
+    assert (lo <= hi).all()
+    assert "MultipleMonteCarloResult" in repr(fam)
+    # the rejected hypothesis (Holm rank 2 of 6, after p = 1e-6) lies below 0.05 / 5
+    assert hi[2] <= 0.05 / 5
