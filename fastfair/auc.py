@@ -44,7 +44,10 @@ from fastfair.permutation import _comparison_pairs
 __all__ = ["AUCTestResult", "DeLongResult", "auc_test", "delong"]
 
 SCHEMES = ("within_outcome", "full")
-METHODS = ("permutation", "delong")
+METHODS = ("permutation", "delong", "auto")
+#: method="auto" uses the DeLong z-test when every compared group has at least this many
+#: positives and negatives (validation/auc_asymptotic_level.py checks its level there).
+ASYMPTOTIC_MIN_CLASS = 1000
 ADJUSTMENTS = ("holm", "bonferroni", "maxT", "none")
 _MAX_GROUPS = 255
 SPARSE_COST_RATIO = 6  # drawn rows cost about this many sweep rows (benchmarks/RESULTS.md)
@@ -405,9 +408,13 @@ def auc_test(
         Scores (finite), higher meaning more likely positive, or a column name of `data`.
     group : array-like of shape (n,)
         Group membership (at least two groups, at most 255), or a column name of `data`.
-    method : {"permutation", "delong"}
+    method : {"permutation", "delong", "auto"}
         ``"permutation"`` (default): Monte-Carlo permutation test of the statistic.
         ``"delong"``: the asymptotic z-test, T referred to N(0, 1) (needs studentize=True).
+        ``"auto"``: ``"delong"`` when the statistic is studentized and every compared group
+        has at least `ASYMPTOTIC_MIN_CLASS` (1,000) positives and as many negatives, where
+        simulation shows the z-test holds its level (docs/auc.md), else ``"permutation"``.
+        `method` in the result says which was used.
     scheme : {"within_outcome", "full"}
         Which rows exchange group labels. ``"within_outcome"`` (default): positives among
         themselves and negatives among themselves (paper Sec. 3.1), so every permuted group
@@ -520,7 +527,7 @@ def auc_test(
         raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
     if method == "delong" and not studentize:
         raise ValueError("method='delong' needs the studentized statistic (studentize=True)")
-    if method == "delong" and adjust == "maxT":
+    if method in ("delong", "auto") and adjust == "maxT":
         raise ValueError("adjust='maxT' needs method='permutation'")
     n_groups = len(labels)
     if n_groups > _MAX_GROUPS:
@@ -532,6 +539,9 @@ def auc_test(
     tot, auc, var, _, _, _ = _auc.sweep_groups(srt.packed, srt.codes, srt.n_pos, n_groups)
     pairs = _comparison_pairs(tot.sum(axis=1), labels, reference, comparisons)
     _check_defined(tot, labels, np.unique(pairs))
+    if method == "auto":
+        smallest = tot[np.unique(pairs)].min()
+        method = "delong" if studentize and smallest >= ASYMPTOTIC_MIN_CLASS else "permutation"
 
     a, b = pairs[:, 0], pairs[:, 1]
     difference = auc[a] - auc[b]

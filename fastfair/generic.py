@@ -703,8 +703,8 @@ def permutation_test_rows(
     >>> res.comparisons, res.variance, round(res.difference, 3), res.pvalue
     ([('b', 'a')], 'bootstrap-fast', 0.8, 0.001)
     >>> res = fastfair.permutation_test(y, pred, group, metric="mse", random_state=0)
-    >>> res.variance, round(res.difference, 3), res.pvalue
-    ('welch', 0.8, 0.0001)
+    >>> res.variance, round(res.difference, 3), res.decision, res.n_permutations
+    ('welch', 0.8, 'reject', 253)
     """
     row_metric = isinstance(metric, str)
     if row_metric:
@@ -1250,8 +1250,10 @@ def mean_difference_test(
     >>> residual = rng.normal(0.1 * group, 1 + group)
     >>> from fastfair.generic import mean_difference_test
     >>> res = mean_difference_test(residual, group, random_state=0)
-    >>> res.comparisons, round(res.difference, 4), round(res.pvalue, 3)
-    ([(1, 0)], 0.0755, 0.095)
+    >>> res.comparisons, round(res.difference, 4), res.decision, res.n_permutations
+    ([(1, 0)], 0.0755, 'retain', 735)
+    >>> [round(p, 3) for p in res.pvalue_interval]  # valid under optional stopping
+    [0.05, 0.148]
     """
     cols = resolve_columns(data, values=values, group=group)
     v = as_finite_float(cols["values"], "values")
@@ -1357,12 +1359,12 @@ def correlation_test(
     >>> x = rng.uniform(1e-5, 1, 2000)
     >>> e = rng.normal(size=2000) / x**2  # uncorrelated with x, but not independent
     >>> from fastfair.generic import correlation_test
-    >>> res = correlation_test(x, e, random_state=0)
-    >>> round(res.r, 4), round(res.pvalue, 2)
-    (0.0393, 0.37)
+    >>> res = correlation_test(x, e, random_state=0)  # sequential: stops when clear
+    >>> round(res.r, 4), res.decision, res.n_permutations
+    (0.0393, 'retain', 16)
     >>> raw = correlation_test(x, e, studentize=False, random_state=0)
-    >>> round(raw.pvalue, 4)  # the raw r rejects a true null (Table 1: 75% of the time)
-    0.0007
+    >>> raw.decision  # the raw r rejects a true null (Table 1: 75% of the time)
+    'reject'
     """
     cols = resolve_columns(data, x=x, e=e)
     xv = as_finite_float(cols["x"], "x")

@@ -312,3 +312,18 @@ def res_key(seed):
     from fastfair._random import stream_key
 
     return stream_key(seed)
+
+
+def test_auto_method_uses_delong_only_with_enough_rows_per_class():
+    rng = np.random.default_rng(9)
+    n = 6000
+    g = rng.integers(0, 2, n)
+    y = rng.random(n) < 0.5
+    s = rng.normal(size=n) + y
+    big = ffauc.auc_test(y, s, g, method="auto")
+    assert big.method == "delong" and big.n_permutations is None
+    assert big.pvalue == ffauc.auc_test(y, s, g, method="delong").pvalue
+    small = ffauc.auc_test(y[:3000], s[:3000], g[:3000], method="auto", random_state=0)
+    assert small.method == "permutation" and small.decision is not None
+    raw = ffauc.auc_test(y, s, g, method="auto", studentize=False, n_permutations=50)
+    assert raw.method == "permutation"

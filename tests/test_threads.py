@@ -194,7 +194,7 @@ def _near_alpha_data(n=6000, seed=11):
     rng = np.random.default_rng(seed)
     group = (rng.random(n) < 0.08).astype(int)
     y = rng.random(n) < 0.4
-    s = np.round(rng.normal(size=n) + y * (1.0 - 0.14 * group), 2)
+    s = np.round(rng.normal(size=n) + y * (1.0 - 0.25 * group), 2)
     return y, s, group
 
 

@@ -75,3 +75,13 @@ def test_tolerance_planning_quick():
     eqv = module.equivalence_rows(n_sim, 5)
     assert all(abs(sim.power - 0.8) <= bound for *_, sim in eqv)
     assert "Equivalence" in "\n".join(module.format_rows(rows, eqv, n_sim))
+
+
+def test_auc_asymptotic_level_quick():
+    """auc_test(method="auto") switches to DeLong at 1,000 per class; its level there."""
+    module = _load("auc_asymptotic_level")
+    n_sim = 150
+    null = module.simulate(module.SETTINGS[0], n_sim, seed=3)
+    assert null[0.05] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+    alt = module.simulate(module.SETTINGS[0], n_sim, seed=4, auc_gap=0.03)
+    assert alt[0.05] > 0.3  # the power twin

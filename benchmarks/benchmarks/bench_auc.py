@@ -64,3 +64,49 @@ class AUCManyGroups:
         auc_test(
             self.y, self.s, self.g, n_permutations=200, adjust=adjust, random_state=0, n_jobs=1
         )
+
+
+class AUCSmallGroupPermutations:
+    """Permutations that cost the small group (sparse path) against the O(n) sweep."""
+
+    params = ([10**5, 10**6], [0.01, 0.1], ["sparse", "sweep"])
+    param_names = ["n", "share", "path"]
+    timeout = 300
+
+    def setup(self, n, share, path):
+        from fastfair import _auc
+        from fastfair.auc import _sort_rows, _Sorted, _strata_sizes
+
+        rng = np.random.default_rng(3)
+        g = (rng.random(n) < share).astype(np.intp)
+        y = (rng.random(n) < 0.3).astype(np.uint8)
+        s = np.round(rng.normal(size=n) + y, 4)
+        order, codes8, y8 = _sort_rows(y, s, g)
+        self.srt = _Sorted.build(order, s, y8, codes8)
+        self.sizes = _strata_sizes(self.srt, 2, "within_outcome")
+        self.tables = _auc.sparse_tables(self.srt.packed, self.srt.n_pos)
+        self.auc = _auc
+
+    def time_200_permutations(self, n, share, path):
+        args = (self.srt.packed, self.srt.n_pos, self.sizes, True, True, 200, 1, 0, 1, 0)
+        if path == "sparse":
+            self.auc.permute_two_sparse(*args, self.tables)
+        else:
+            self.auc.permute_two(*args)
+
+
+class AUCSequentialDefault:
+    """auc_test with default settings (sequential): a clear gap, no gap."""
+
+    params = ([10**5, 10**6], [0.0, 0.1])
+    param_names = ["n", "gap"]
+    timeout = 300
+
+    def setup(self, n, gap):
+        rng = np.random.default_rng(4)
+        self.g = (rng.random(n) < 0.5).astype(np.int64)
+        self.y = rng.random(n) < 0.3
+        self.s = np.round(rng.normal(size=n) + self.y * (1.0 - gap * self.g), 4)
+
+    def time_auc_test_default(self, n, gap):
+        auc_test(self.y, self.s, self.g, random_state=0)

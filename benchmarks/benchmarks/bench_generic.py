@@ -118,3 +118,25 @@ class FullAlgorithm1:
             n_bootstrap=100,
             random_state=0,
         )
+
+
+class SequentialStopping:
+    """The sequential driver on cheap kernels: how much the block schedule costs."""
+
+    params = ([0.0, 0.3], ["mean_difference", "correlation"])
+    param_names = ["effect", "test"]
+
+    def setup(self, effect, test):
+        rng = np.random.default_rng(5)
+        n = 10**4
+        self.g = rng.integers(0, 2, n)
+        self.v = rng.normal(size=n) + effect * self.g
+        self.x = rng.normal(size=n)
+
+    def time_default_sequential(self, effect, test):
+        import fastfair
+
+        if test == "mean_difference":
+            fastfair.mean_difference_test(self.v, self.g, random_state=0)
+        else:
+            fastfair.correlation_test(self.x, self.v + effect * self.x, random_state=0)
