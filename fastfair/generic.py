@@ -157,9 +157,9 @@ class GenericTestResult(PermutationTestResult):
         for c, (a, b) in enumerate(self.comparisons):
             row = [f"{a} - {b}", diff[c]]
             row += [format_interval(self.difference_interval, c, 0, n_c)] if ci else []
-            row += [stat_v[c], self._p(p_v[c])]
+            row += [stat_v[c], self._p(p_v[c], c)]
             if self.pvalue_adjusted is not None:
-                row.append(self._p(self.pvalue_adjusted[c]))
+                row.append(self._p(self.pvalue_adjusted[c], c))
             rows.append(row)
         lines.append(format_table(headers, rows))
         if self.pvalue_interval is not None:

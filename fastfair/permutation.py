@@ -150,9 +150,12 @@ class PermutationTestResult:
     decision: str | np.ndarray | None = None
     sequential: Sequential | None = None
 
-    def _p(self, pvalue) -> str:
-        """A p-value at the precision of this result's method (format_pvalue)."""
-        return format_pvalue(pvalue, self.method, self.n_permutations)
+    def _p(self, pvalue, c: int = 0) -> str:
+        """A p-value at the precision of this result's method (format_pvalue); sequential
+        tests drew a number of permutations per comparison c."""
+        n = self.n_permutations
+        n = None if n is None else int(np.atleast_1d(n)[c])
+        return format_pvalue(pvalue, self.method, n)
 
     def __repr__(self) -> str:
         stat = "studentized" if self.studentize else "raw difference"
@@ -197,9 +200,9 @@ class PermutationTestResult:
                 row.append(diff_v[c, j])
                 if self.difference_interval is not None:
                     row.append(format_interval(self.difference_interval, c, j, n_c, len(parts)))
-            row += [stat_v[c], self._p(p_v[c])]
+            row += [stat_v[c], self._p(p_v[c], c)]
             if self.pvalue_adjusted is not None:
-                row.append(self._p(self.pvalue_adjusted[c]))
+                row.append(self._p(self.pvalue_adjusted[c], c))
             rows.append(row)
         lines = [head, group_table, format_table(headers, rows)]
         if self.pvalue_interval is not None:
