@@ -14,8 +14,9 @@ prevalence draws the positives), `fastfair.permutation_test` is run, and the cov
 odds (both components). Binomial SEs are printed.
 
     python validation/difference_interval_coverage.py --quick   # seconds (the tests run it)
-    python validation/difference_interval_coverage.py           # 2,000 simulations, recorded in
-        validation/results/difference_interval_coverage.txt
+    python validation/difference_interval_coverage.py           # 2,000 simulations
+    python validation/difference_interval_coverage.py --n-sim 1000 --sizes 10 30 100 300
+        # recorded in validation/results/difference_interval_coverage.txt
 """
 
 from __future__ import annotations
@@ -164,8 +165,8 @@ def format_api(rows, n_sim, label):
     return lines
 
 
-def run(quick: bool, seed: int = 2026, n_sim: int | None = None):
-    sizes, rates = (QUICK_SIZES, QUICK_RATES) if quick else (SIZES, RATES)
+def run(quick: bool, seed: int = 2026, n_sim: int | None = None, sizes=None):
+    sizes, rates = (QUICK_SIZES, QUICK_RATES) if quick else (sizes or SIZES, RATES)
     n_sim = n_sim or (100 if quick else 2000)
     settings = API_SETTINGS[:1] if quick else API_SETTINGS
     exact_rows = run_exact(sizes, rates)
@@ -179,10 +180,11 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--n-sim", type=int, default=None, help="simulations per setting")
+    parser.add_argument("--sizes", type=int, nargs="+", default=None, help="group sizes")
     args = parser.parse_args()
     t0 = time.time()
-    exact_rows, api, api_w, n_sim = run(args.quick, args.seed, args.n_sim)
-    sizes = QUICK_SIZES if args.quick else SIZES
+    exact_rows, api, api_w, n_sim = run(args.quick, args.seed, args.n_sim, args.sizes)
+    sizes = QUICK_SIZES if args.quick else (args.sizes or SIZES)
     rates = QUICK_RATES if args.quick else RATES
     print(f"Exact coverage of 95% intervals for p1 - p2; sizes {sizes} (all pairs), rates {rates}")
     print(f"(all rate pairs): {len(exact_rows)} settings")
