@@ -46,6 +46,8 @@ __all__ = ["Attribute", "AuditResult", "audit", "code_attributes", "verdict"]
 
 DEFAULT_METRICS = ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds")
 ADJUSTMENTS = ("holm", "bonferroni", "none")
+SWEEP_PERMUTATIONS = 9999  # the report's threshold sweep (max-T band) when sequential
+PARITY_BOOTSTRAP = 9999  # parity's bootstrap draws when n_permutations is None (sequential)
 #: Version of the dictionary of :meth:`AuditResult.to_dict` (the CLI's ``--json``).
 SCHEMA_VERSION = 2
 #: Joins the labels of an intersection ("Female & Black") and the names of its attributes.
@@ -311,6 +313,7 @@ def _confusion_rows(attr, cells, metric, options) -> list[dict]:
             n_permutations=res.n_permutations,
             n_group=_num(dens[0]),
             n_reference=_num(dens[1]),
+            _mc=(res, 0),
         )
         rows.append(row)
     return rows
@@ -329,6 +332,7 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
                 scores[keep],
                 (attr.codes[keep] == r).astype(np.intp),
                 reference=1,
+                method="auto" if options["n_permutations"] is None else "permutation",
                 n_permutations=options["n_permutations"],
                 random_state=options["random_state"],
                 n_jobs=options["n_jobs"],
@@ -336,7 +340,7 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
         except ValueError as exc:
             rows.append(dict(_row_head(attr, "auc", "auc", g, r), error=str(exc)))
             continue
-        rows += auc_result_rows(attr, res, [(g, r)])
+        rows += [dict(row, _mc=(res, 0)) for row in auc_result_rows(attr, res, [(g, r)])]
     return rows
 
 
@@ -398,7 +402,7 @@ def _parity_row(attr, y, scores, clusters, options):
                 attr.codes[keep],
                 cluster=None if clusters is None else clusters[keep],
                 adjust="maxT",
-                n_bootstrap=options["n_permutations"],
+                n_bootstrap=options["n_permutations"] or PARITY_BOOTSTRAP,
                 random_state=options["random_state"],
                 n_jobs=options["n_jobs"],
             )
@@ -437,7 +441,7 @@ def _threshold_sweep(attr, y, scores, options):
             scores[keep],
             labels,
             reference=attr.labels[attr.reference],
-            n_permutations=options["n_permutations"],
+            n_permutations=options["n_permutations"] or SWEEP_PERMUTATIONS,
             alpha=options["alpha"],
             random_state=options["random_state"],
             n_jobs=options["n_jobs"],
@@ -660,9 +664,12 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
     """
     if "error" in row:
         return "error", "not tested: " + row["error"]
+    sequential = row.get("_mc_decision")  # a sequential audit's family decision (MMCTest)
+    if sequential == "undecided":
+        return "undecided", "undecided (p-value within Monte-Carlo error of the level)"
     within = row.get("pvalue_equivalence_adjusted", 1.0) <= alpha
     margin = f"±{row['delta']:g}" if within else ""
-    if row["pvalue_adjusted"] <= alpha:
+    if sequential == "reject" or (sequential is None and row["pvalue_adjusted"] <= alpha):
         beyond = f" beyond ±{row['u_tol']:g}" if row.get("u_tol") else ""
         return "difference", "DIFFERENCE" + beyond + (f", within {margin}" if within else "")
     if within:
@@ -726,7 +733,8 @@ def _check_options(alpha, tau, power, adjust, n_permutations, metrics):
         raise ValueError(f"tau must be in (0, 1), got {tau!r}")
     if adjust not in ADJUSTMENTS:
         raise ValueError(f"adjust must be one of {list(ADJUSTMENTS)}, got {adjust!r}")
-    check_int(n_permutations, "n_permutations", 1)
+    if n_permutations is not None:
+        check_int(n_permutations, "n_permutations", 1)
     metrics = list(DEFAULT_METRICS if metrics is None else metrics)
     if not metrics:
         raise ValueError("metrics is empty")
@@ -750,7 +758,7 @@ def audit(
     tau: float = 0.05,
     power: float = 0.8,
     adjust: str = "holm",
-    n_permutations: int = 9999,
+    n_permutations: int | None = None,
     pos_label=None,
     random_state: int | None = 0,
     n_jobs: int | None = None,
@@ -813,8 +821,14 @@ def audit(
         Target power of the MDE and of the rows needed (default 0.8).
     adjust : {"holm", "bonferroni", "none"}
         Adjustment over every test of the audit.
-    n_permutations : int
-        Permutations for Monte-Carlo tests (the AUC) and bootstrap draws (parity).
+    n_permutations : int, optional
+        Permutations for Monte-Carlo tests (the AUC) and bootstrap draws (parity). None
+        (default): sequential Monte Carlo (docs/sequential.md): the AUC uses the DeLong
+        z-test where every compared group has >= 1,000 positives and negatives and a
+        sequential permutation test otherwise, and `adjust` over all tests is decided by
+        :func:`fastfair.multiple_monte_carlo` (MMCTest, resampling risk 1e-3), which draws
+        permutations only until every decision is clear; a test still open at the cap reads
+        "undecided". Parity then uses 9,999 bootstrap draws.
     pos_label : optional
         Positive value of `y_true` / `y_pred` when they are not 0/1 or bool.
     random_state : int or None
@@ -929,7 +943,7 @@ def _settings(
         alpha=float(alpha),
         tau=float(tau),
         power=float(power),
-        n_permutations=int(n_permutations),
+        n_permutations=None if n_permutations is None else int(n_permutations),
         random_state=random_state,
         n_jobs=n_jobs,
         tolerance=None if tolerance is None else float(tolerance),
@@ -970,10 +984,17 @@ def _result(
         _add_power(t, cells, options)
         _add_margins(t, cells, options)
     valid = [t for t in tests if "error" not in t]
-    family = [t.get("pvalue_tolerance", t["pvalue"]) for t in valid]
-    adjusted = adjust_pvalues(family, settings["adjust"]) if valid else []
-    for t, p_adj in zip(valid, adjusted):
-        t["pvalue_adjusted"] = float(p_adj)
+    if (
+        options["n_permutations"] is None
+        and valid
+        and not any("pvalue_tolerance" in t for t in valid)
+    ):
+        _sequential_adjust(valid, settings["adjust"], options["alpha"])
+    else:
+        family = [t.get("pvalue_tolerance", t["pvalue"]) for t in valid]
+        adjusted = adjust_pvalues(family, settings["adjust"]) if valid else []
+        for t, p_adj in zip(valid, adjusted):
+            t["pvalue_adjusted"] = float(p_adj)
     equivalence = [t for t in valid if "pvalue_equivalence" in t]  # a family of its own
     if equivalence:
         p_eq = [t["pvalue_equivalence"] for t in equivalence]
@@ -1003,6 +1024,30 @@ def _result(
         engine=engine,
         sweeps=sweeps or {},
     )
+
+
+def _sequential_adjust(valid, adjust, alpha) -> None:
+    """`adjust` over every test of the audit, decided by fastfair.multiple_monte_carlo
+    (MMCTest): Monte-Carlo tests continue their permutations until the family's decision is
+    clear; exact, asymptotic and bootstrap p-values take part as they are. Sets each row's
+    pvalue (Monte Carlo: the final estimate), pvalue_adjusted, n_permutations,
+    pvalue_interval (simultaneous, level 1 - 1e-3) and the decision the verdict reads."""
+    import fastfair
+
+    family = []
+    for t in valid:
+        res, _ = t.get("_mc", (None, 0))
+        sampled = res is not None and getattr(res, "_samplers", None) is not None
+        family.append(res if sampled else float(t["pvalue"]))
+    fam = fastfair.multiple_monte_carlo(family, adjust=adjust, alpha=alpha)
+    lo, hi = fam.pvalue_interval
+    for k, t in enumerate(valid):  # each result holds one comparison: entry k is row k
+        t["pvalue"] = float(fam.pvalue[k])
+        t["pvalue_adjusted"] = float(fam.pvalue_adjusted[k])
+        t["_mc_decision"] = str(fam.decision[k])
+        if fam.n_permutations[k]:
+            t["n_permutations"] = int(fam.n_permutations[k])
+            t["pvalue_interval"] = [float(lo[k]), float(hi[k])]
 
 
 def _attribute_summary(attr: Attribute, cells) -> dict:

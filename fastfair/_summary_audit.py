@@ -156,7 +156,7 @@ def audit_from_summary(
     columns: dict,
     reference=None,
     metrics=None,
-    n_permutations: int = 9999,
+    n_permutations: int | None = None,
     random_state=0,
     n_jobs=None,
     min_group_size: int = 10,

@@ -273,7 +273,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"confusion metrics (default: {' '.join(DEFAULT_METRICS)})",
     )
     audit.add_argument("--pos-label", help="positive value of label/prediction if not 0/1")
-    audit.add_argument("--permutations", type=int, default=9999)
+    audit.add_argument(
+        "--permutations",
+        type=int,
+        default=None,
+        help="fixed permutations per Monte-Carlo test (default: sequential, stopping when "
+        "the adjusted decisions over all tests are clear; docs/sequential.md)",
+    )
     audit.add_argument("--alpha", type=float, default=0.05)
     audit.add_argument(
         "--tau",
@@ -356,7 +362,7 @@ def check_audit_options(
     threshold: float = 0.5,
     alpha: float = 0.05,
     tau: float = 0.05,
-    permutations: int = 9999,
+    permutations: int | None = None,
     seed: int | None = 0,
     jobs: int | None = None,
     min_group_size: int = 10,
@@ -379,8 +385,8 @@ def check_audit_options(
         if value is not None and not 0 < value < 1:
             raise CLIError(f"{option} must be in (0, 1), got {value}")
     checks = [
-        ("--permutations", permutations, lambda v: fastfair._validation.check_resamples(
-            v, "--permutations", 1)),
+        ("--permutations", permutations, lambda v: v is None or
+            fastfair._validation.check_resamples(v, "--permutations", 1)),
         ("--seed", seed, lambda v: v is None or fastfair._random.stream_key(v)),
         ("--jobs", jobs, fastfair._parallel.effective_n_threads),
         ("--min-group-size", min_group_size, lambda v: fastfair._validation.check_int(
