@@ -22,7 +22,12 @@ class Mutant:
 
 
 PV = ("tests/test_pvalues.py",)
-AUC = ("tests/test_intervals.py", "tests/test_kernel_inputs.py", "tests/test_auc.py")
+AUC = (
+    "tests/test_intervals.py",
+    "tests/test_kernel_inputs.py",
+    "tests/test_resampling.py",
+    "tests/test_auc.py",
+)
 PERM = ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_level_power.py")
 GEN = ("tests/test_resampling.py", "tests/test_generic.py")
 PAR = ("tests/test_intervals.py", "tests/test_boundaries.py", "tests/test_parity.py")

@@ -506,3 +506,6 @@ def test_row_metrics_are_means_of_their_row_values(metric, row):
     means = [v[g == "a"].mean(), v[g == "b"].mean()]
     np.testing.assert_allclose(res.group_values, means, rtol=1e-12)
     assert res.difference == pytest.approx(means[0] - means[1], rel=1e-12)
+    va, vb = v[g == "a"], v[g == "b"]  # Welch: sample variances with ddof 1
+    se = np.sqrt(va.var(ddof=1) / va.size + vb.var(ddof=1) / vb.size)
+    assert res.statistic == pytest.approx((means[0] - means[1]) / se, rel=1e-10)
