@@ -12,8 +12,8 @@ in a per-thread buffer of length (grid) and adds a_mj = w_m A_mj and b_mj = w_m 
 per-group totals:
 
     sum_a[g, j] = sum_{m in g} a_mj            sum_b[g, j] = sum_{m in g} b_mj
-    sum_aa, sum_ab, sum_bb[g, j]: sums of a_mj^2, a_mj b_mj, b_mj^2
-    n_clusters[g, j]: clusters with b_mj > 0
+    sum_aa, sum_ab, sum_bb, sum_b4[g, j]: sums of a_mj^2, a_mj b_mj, b_mj^2, b_mj^4
+    n_clusters[g, j]: clusters with b_mj > 0;  max_b[g, j] = max_m b_mj
 
 and optionally the cross-grid matrices cov_aa[g, j, k] = sum a_mj a_mk, cov_ab = sum a_mj b_mk,
 cov_bb = sum b_mj b_mk, from which the cluster-robust covariance of the estimates at any two
@@ -306,26 +306,29 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
 
     Returns
     -------
-    dict with sum_a, sum_b, sum_aa, sum_ab, sum_bb, n_clusters (n_groups, G),
-    n_in_reach (n_groups,): rows within the kernel's reach of some grid point, and the
-    cov_* matrices when requested.
+    dict with sum_a, sum_b, sum_aa, sum_ab, sum_bb, sum_b4, max_b, n_clusters
+    (n_groups, G), n_in_reach (n_groups,): rows within the kernel's reach of some grid
+    point, and the cov_* matrices when requested.
     """
     _check_inputs(score, y, order, starts, cluster_group, cluster_weight, grid, bandwidth)
     cdef int kid = KERNELS[kernel]
     cdef grid_t gr = _make_grid(grid, bandwidth, kid)
     cdef Py_ssize_t G = grid.shape[0], M = starts.shape[0] - 1, K = n_groups
-    cdef Py_ssize_t diag_width = K * (6 * G + 1)
+    cdef Py_ssize_t diag_width = K * (7 * G + 1)
     cdef Py_ssize_t cov_width = 3 * K * G * G if covariance else 0
     cdef Py_ssize_t width = diag_width + cov_width
     cdef Py_ssize_t n_chunks = max(1, min(MAX_CHUNKS, M // 256 + 1,
                                           _PARTIAL_BUDGET // (8 * width)))
     partial = np.zeros((n_chunks, width), dtype=np.float64)
+    partial_max = np.zeros((n_chunks, K * G), dtype=np.float64)
     cdef double[:, ::1] part = partial
+    cdef double[:, ::1] pmax = partial_max
     cdef Py_ssize_t c, m, j, k, g, lo, hi, cstart, cstop, reach_count
-    cdef double w, aj, bj
+    cdef double w, aj, bj, b2
     cdef double *bufa
     cdef double *bufb
     cdef double *acc
+    cdef double *amax
     cdef double *caa
     cdef double *cab
     cdef double *cbb
@@ -340,6 +343,7 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
             cstart = (M * c) // n_chunks
             cstop = (M * (c + 1)) // n_chunks
             acc = &part[c, 0]
+            amax = &pmax[c, 0]
             caa = acc + diag_width
             cab = caa + K * G * G
             cbb = cab + K * G * G
@@ -354,7 +358,7 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
                 hi = -1
                 _fill_cluster(&gr, s_ptr, y_ptr, o_ptr, starts[m], starts[m + 1],
                               bufa, bufb, &lo, &hi, &reach_count)
-                acc[6 * K * G + g] += reach_count
+                acc[7 * K * G + g] += reach_count
                 if hi < lo:
                     continue
                 w = cluster_weight[m]
@@ -370,7 +374,11 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
                     acc[(1 * K + g) * G + j] += bj
                     acc[(2 * K + g) * G + j] += aj * aj
                     acc[(3 * K + g) * G + j] += aj * bj
-                    acc[(4 * K + g) * G + j] += bj * bj
+                    b2 = bj * bj
+                    acc[(4 * K + g) * G + j] += b2
+                    acc[(6 * K + g) * G + j] += b2 * b2
+                    if bj > amax[g * G + j]:
+                        amax[g * G + j] = bj
                     if bj > 0.0:
                         acc[(5 * K + g) * G + j] += 1.0
                     if cov:
@@ -384,12 +392,13 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
         free(bufa)
         free(bufb)
     total = partial.sum(axis=0) if n_chunks > 1 else partial[0]
-    diag = total[:6 * K * G].reshape(6, K, G)
+    diag = total[:7 * K * G].reshape(7, K, G)
     out = {
         "sum_a": diag[0].copy(), "sum_b": diag[1].copy(), "sum_aa": diag[2].copy(),
-        "sum_ab": diag[3].copy(), "sum_bb": diag[4].copy(),
+        "sum_ab": diag[3].copy(), "sum_bb": diag[4].copy(), "sum_b4": diag[6].copy(),
+        "max_b": partial_max.max(axis=0).reshape(K, G),
         "n_clusters": diag[5].round().astype(np.int64),
-        "n_in_reach": total[6 * K * G:diag_width].round().astype(np.int64),
+        "n_in_reach": total[7 * K * G:diag_width].round().astype(np.int64),
     }
     if covariance:
         mats = total[diag_width:].reshape(3, K, G, G)
@@ -398,6 +407,109 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
             sym = np.where(upper, mat, np.swapaxes(mat, 1, 2))
             out[name] = np.ascontiguousarray(sym)
         out["cov_ab"] = mats[1].copy()
+    return out
+
+
+def leverage_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[::1] order,
+                  const Py_ssize_t[::1] starts, const Py_ssize_t[::1] cluster_group,
+                  const double[::1] cluster_weight, Py_ssize_t n_groups,
+                  const double[::1] grid, double bandwidth, const double[:, ::1] sum_b,
+                  const double[:, ::1] estimate, str kernel="gaussian",
+                  bint covariance=False, int n_threads=1):
+    """Second pass: leverage-adjusted (CR2) sums, once sum_b and the estimates are known.
+
+    For cluster m of group g at grid point j, with a_mj, b_mj as in `kernel_sums`, the
+    leverage p_mj = b_mj / sum_b[g, j] (the cluster's share of the kernel weight),
+    omega = 1 / (1 - p) and the adjusted score ut_mj = (a_mj - f_gj b_mj) sqrt(omega)
+    (f = `estimate`), returns per-group arrays (n_groups, G):
+
+        cr2 = sum_m ut^2,  op2 = sum omega p^2,  op3 = sum omega p^3,  op4 = sum omega p^4,
+        o2p4 = sum omega^2 p^4,  o2p5 = sum omega^2 p^5
+
+    and with `covariance` the cross-grid matrix cov[g, j, k] = sum_m ut_mj ut_mk. A point
+    held by one cluster (p = 1) uses 1 - p = 1e-12. Same chunking as `kernel_sums`:
+    bit-identical for any n_threads. Memory O(groups x grid^2); time one kernel pass.
+    """
+    _check_inputs(score, y, order, starts, cluster_group, cluster_weight, grid, bandwidth)
+    cdef int kid = KERNELS[kernel]
+    cdef grid_t gr = _make_grid(grid, bandwidth, kid)
+    cdef Py_ssize_t G = grid.shape[0], M = starts.shape[0] - 1, K = n_groups
+    if sum_b.shape[0] != K or sum_b.shape[1] != G or estimate.shape[0] != K or \
+            estimate.shape[1] != G:
+        raise ValueError("sum_b and estimate must have shape (n_groups, grid)")
+    cdef Py_ssize_t diag_width = 6 * K * G
+    cdef Py_ssize_t cov_width = K * G * G if covariance else 0
+    cdef Py_ssize_t width = diag_width + cov_width
+    cdef Py_ssize_t n_chunks = max(1, min(MAX_CHUNKS, M // 256 + 1,
+                                          _PARTIAL_BUDGET // (8 * width)))
+    partial = np.zeros((n_chunks, width), dtype=np.float64)
+    cdef double[:, ::1] part = partial
+    cdef Py_ssize_t c, m, j, g, lo, hi, cstart, cstop, reach_count
+    cdef double w, bt, p, q, om, u, ut, p2
+    cdef double *bufa
+    cdef double *bufb
+    cdef double *acc
+    cdef double *cov
+    cdef const double *s_ptr = &score[0]
+    cdef const double *y_ptr = &y[0]
+    cdef const Py_ssize_t *o_ptr = &order[0] if order is not None and order.shape[0] > 0 else NULL
+    cdef bint want_cov = covariance
+    with nogil, parallel(num_threads=n_threads):
+        bufa = <double *> calloc(G, sizeof(double))
+        bufb = <double *> calloc(G, sizeof(double))
+        for c in prange(n_chunks, schedule='dynamic', chunksize=1):
+            cstart = (M * c) // n_chunks
+            cstop = (M * (c + 1)) // n_chunks
+            acc = &part[c, 0]
+            cov = acc + diag_width
+            for m in range(cstart, cstop):
+                g = cluster_group[m]
+                if g < 0:
+                    continue
+                reach_count = 0  # assigned directly: thread-private (see kernel_sums)
+                lo = G
+                hi = -1
+                _fill_cluster(&gr, s_ptr, y_ptr, o_ptr, starts[m], starts[m + 1],
+                              bufa, bufb, &lo, &hi, &reach_count)
+                if hi < lo:
+                    continue
+                w = cluster_weight[m]
+                for j in range(lo, hi + 1):
+                    bt = sum_b[g, j]
+                    ut = 0.0
+                    if bt > 0.0 and bufb[j] > 0.0:
+                        p = w * bufb[j] / bt
+                        q = 1.0 - p
+                        if q < 1e-12:
+                            q = 1e-12
+                        om = 1.0 / q
+                        u = w * bufa[j] - estimate[g, j] * (w * bufb[j])
+                        ut = u * sqrt(om)
+                        p2 = p * p
+                        acc[(0 * K + g) * G + j] += ut * ut
+                        acc[(1 * K + g) * G + j] += om * p2
+                        acc[(2 * K + g) * G + j] += om * p2 * p
+                        acc[(3 * K + g) * G + j] += om * p2 * p2
+                        acc[(4 * K + g) * G + j] += om * om * p2 * p2
+                        acc[(5 * K + g) * G + j] += om * om * p2 * p2 * p
+                    bufa[j] = ut
+                if want_cov:
+                    for j in range(lo, hi + 1):
+                        if bufa[j] != 0.0:
+                            ff_axpy(&cov[(g * G + j) * G + j], &bufa[j], bufa[j], hi + 1 - j)
+                for j in range(lo, hi + 1):
+                    bufa[j] = 0.0
+                    bufb[j] = 0.0
+        free(bufa)
+        free(bufb)
+    total = partial.sum(axis=0) if n_chunks > 1 else partial[0]
+    diag = total[:diag_width].reshape(6, K, G)
+    out = {name: diag[i].copy()
+           for i, name in enumerate(("cr2", "op2", "op3", "op4", "o2p4", "o2p5"))}
+    if covariance:
+        mat = total[diag_width:].reshape(K, G, G)
+        upper = np.triu(np.ones((G, G), dtype=bool))
+        out["cov"] = np.ascontiguousarray(np.where(upper, mat, np.swapaxes(mat, 1, 2)))
     return out
 
 

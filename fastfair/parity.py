@@ -61,6 +61,7 @@ KERNELS = ("gaussian", "epanechnikov")
 BANDWIDTH_METHODS = ("rule_of_thumb", "cv")
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "maxT", "none")
 NAN_POLICIES = ("raise", "omit")
+SMALL_SAMPLE = ("cr2", "none")
 #: Default number of grid points.
 DEFAULT_GRID_POINTS = 50
 #: Default grid range: from the largest group's 2.5% to the smallest group's 97.5% quantile.
@@ -70,6 +71,16 @@ GRID_QUANTILES = (0.025, 0.975)
 UNDERSMOOTH = 0.05
 #: Grid points where a group's effective number of clusters is below this get no SE.
 MIN_EFFECTIVE_CLUSTERS = 5.0
+#: Small-sample correction: where the largest user's share of the kernel weight is at most
+#: this at every grid point, the leverage terms of CR2 change the variance by at most 0.1%
+#: and the second pass over the data is skipped (fast path; see `_fit`).
+FAST_SHARE = 1e-3
+#: small_sample="none": warn where one user holds more than this share of a group's kernel
+#: weight at a tested point (in validation/results/parity_small_clusters.txt the CR0 test
+#: rejects a true null up to 2-3 times too often where the largest share is 0.1-0.25).
+SHARE_WARNING = 0.1
+#: small_sample="cr2": warn where the Satterthwaite df of a group's variance is below this.
+DF_WARNING = 3.0
 #: Canonical-bandwidth ratio Epanechnikov / Gaussian (same smoothing for both kernels).
 _EPANECHNIKOV_FACTOR = 2.214
 #: Scores used for quantiles and scales (systematic subsample beyond this many rows).
@@ -500,6 +511,14 @@ class CalibrationCurve:
     n_effective : ndarray
         Effective number of clusters at each point, :math:`(\\sum_m v_m)^2 / \\sum_m v_m^2`
         (Kish): how many users the estimate really rests on.
+    max_share : ndarray
+        Largest user's share of the kernel weight, :math:`\\max_m v_m / \\sum_m v_m`
+        (its leverage): near 1, the estimate is essentially that user's.
+    df : ndarray
+        Satterthwaite degrees of freedom of the variance (``small_sample="cr2"``; inf with
+        ``"none"``); the bands use t quantiles with these df. NaN where SE is NaN.
+    small_sample : str
+        Correction used ("cr2" or "none").
     n_clusters_near : ndarray
         Clusters with a positive kernel weight at each point.
     bandwidth, bandwidth_method, kernel, weighting, confidence_level
@@ -530,6 +549,9 @@ class CalibrationCurve:
     n_clusters: np.ndarray
     n_out_of_reach: np.ndarray
     clustered: bool
+    df: np.ndarray = None
+    max_share: np.ndarray = None
+    small_sample: str = "cr2"
     notes: list = field(default_factory=list)
 
     def to_frame(self):
@@ -545,6 +567,8 @@ class CalibrationCurve:
                 "lower": self.lower.ravel(),
                 "upper": self.upper.ravel(),
                 "n_effective": self.n_effective.ravel(),
+                "max_share": self.max_share.ravel(),
+                "df": self.df.ravel(),
             }
         )
 
@@ -634,12 +658,97 @@ def _import_pyplot():
 class _Fit:
     curve: CalibrationCurve
     sums: dict
+    cov: np.ndarray | None  # pass-2 sums of ut_mj ut_mk (CR2), or None: use sums' cov_*
+
+
+def _check_small_sample(small_sample) -> str:
+    check_choice(small_sample, "small_sample", SMALL_SAMPLE)
+    return small_sample
+
+
+def _variance(prep, sums, f, grid, h, kernel, small_sample, covariance, n_threads):
+    """Variance of each estimate, its Satterthwaite df and the CR2 cross-grid sums.
+
+    "none": CR0 sandwich sum_m u_m^2 / B^2 and df = inf (normal reference).
+    "cr2": CR2 sum_m u_m^2 / (1 - p_m) / B^2 with p_m = b_m / B the user's share of the
+    kernel weight (its leverage), and the Bell-McCaffrey/Satterthwaite df of that variance
+    under a random-intercept working model (see docs/parity.md), from a second pass. Fast
+    path: where no user holds more than FAST_SHARE of the weight at any point, the leverage
+    terms are dropped (CR0 variance, df = (sum b^2)^2 / sum b^4) and there is one pass.
+    """
+    sb = sums["sum_b"]
+    pos = sb > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        num = sums["sum_aa"] - 2.0 * f * sums["sum_ab"] + f * f * sums["sum_bb"]
+        cr0 = np.maximum(num, 0.0) / (sb * sb)
+        share = np.where(pos, sums["max_b"] / sb, 0.0)
+    if small_sample == "none":
+        return cr0, np.full(sb.shape, np.inf), share, None
+    if not np.any(share > FAST_SHARE):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            df = np.where(pos, sums["sum_bb"] ** 2 / sums["sum_b4"], np.nan)
+        return cr0, df, share, None
+    lev = _kernel_sums.leverage_sums(
+        prep.score,
+        prep.y,
+        None,
+        prep.starts,
+        prep.cluster_group,
+        prep.cluster_weight,
+        prep.n_groups,
+        grid,
+        h,
+        np.ascontiguousarray(sb),
+        np.ascontiguousarray(f),
+        kernel,
+        covariance,
+        n_threads,
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = lev["cr2"] / (sb * sb)
+        S = sums["sum_bb"] / (sb * sb)
+        s1, s2, s3, s4, s5 = lev["op2"], lev["op3"], lev["op4"], lev["o2p4"], lev["o2p5"]
+        tr = s1 - 2.0 * s2 + S * s1
+        Q = (1.0 + 2.0 * S) * s4 - 4.0 * s5 + 2.0 * s1 * s3 + 2.0 * s2 * s2
+        Q = Q + S * S * s1 * s1 - 4.0 * S * s2 * s1
+        df = np.where(pos & (Q > 0), tr * tr / Q, np.nan)
+    return var, df, share, lev.get("cov")
+
+
+def _quantile(prob, df):
+    """Quantile of Student t with df (array; inf: the normal quantile, exactly)."""
+    df = np.asarray(df, dtype=np.float64)
+    normal = special.ndtri(prob)
+    finite = np.isfinite(df) & (df > 0)
+    if not finite.any():
+        return np.full(df.shape, normal)
+    return np.where(finite, stats.t.ppf(prob, np.where(finite, df, 1.0)), normal)
+
+
+def _two_sided(stat, df):
+    """Two-sided p-value of t with df (inf: normal, exactly as asymptotic_pvalue)."""
+    stat = np.asarray(stat, dtype=np.float64)
+    df = np.asarray(df, dtype=np.float64)
+    normal = asymptotic_pvalue(stat)
+    finite = np.isfinite(df) & (df > 0)
+    if not finite.any():
+        return normal
+    return np.where(finite, 2.0 * stats.t.sf(np.abs(stat), np.where(finite, df, 1.0)), normal)
 
 
 def _fit(
-    prep, grid, bandwidth, kernel, confidence_level, min_effective_clusters, n_threads, covariance
+    prep,
+    grid,
+    bandwidth,
+    kernel,
+    confidence_level,
+    min_effective_clusters,
+    n_threads,
+    covariance,
+    small_sample="cr2",
 ) -> _Fit:
     check_choice(kernel, "kernel", KERNELS)
+    _check_small_sample(small_sample)
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
         raise TypeError(f"confidence_level must be a number, got {confidence_level!r}")
     if not 0 < confidence_level < 1:
@@ -674,13 +783,16 @@ def _fit(
     with np.errstate(invalid="ignore", divide="ignore"):
         est = np.where(sb > 0, sa / sb, np.nan)
         f = np.where(sb > 0, est, 0.0)
-        num = sums["sum_aa"] - 2.0 * f * sums["sum_ab"] + f * f * sums["sum_bb"]
-        var = np.maximum(num, 0.0) / (sb * sb)
         n_eff = np.where(sb > 0, sb * sb / sums["sum_bb"], 0.0)
+    var, df, share, cov = _variance(
+        prep, sums, f, grid_arr, h, kernel, small_sample, covariance, n_threads
+    )
     ok = (sb > 0) & (n_eff >= min_effective_clusters)
     se = np.where(ok, np.sqrt(var), np.nan)
-    zq = special.ndtri(0.5 + confidence_level / 2.0)
+    df = np.where(ok, df, np.nan)
+    zq = _quantile(0.5 + confidence_level / 2.0, df)
     notes = _sparse_notes(prep, grid_arr, sb, n_eff, min_effective_clusters, h, kernel)
+    notes += _share_notes(prep, grid_arr, share, df, ok, small_sample)
     if notes:
         warnings.warn("; ".join(notes), SparseGridWarning, stacklevel=3)
     curve = CalibrationCurve(
@@ -701,9 +813,12 @@ def _fit(
         n_clusters=prep.n_clusters,
         n_out_of_reach=prep.n_rows - sums["n_in_reach"],
         clustered=prep.clustered,
+        df=df,
+        max_share=share,
+        small_sample=small_sample,
         notes=notes,
     )
-    return _Fit(curve, sums)
+    return _Fit(curve, sums, cov)
 
 
 def _sparse_notes(prep, grid, sb, n_eff, min_eff, h, kernel) -> list[str]:
@@ -723,6 +838,28 @@ def _sparse_notes(prep, grid, sb, n_eff, min_eff, h, kernel) -> list[str]:
                 f"group {_label(g)} has fewer than {min_eff:g} effective clusters at {thin.size} "
                 f"grid point(s) {_points(grid[thin])}: standard error NaN"
             )
+    return notes
+
+
+def _share_notes(prep, grid, share, df, tested, small_sample) -> list[str]:
+    """Tested points where the clustered inference is unreliable (see SHARE_WARNING)."""
+    notes = []
+    for k, g in enumerate(prep.labels):
+        if small_sample == "none":
+            bad = np.flatnonzero(tested[k] & (share[k] > SHARE_WARNING))
+            why = (
+                f"one user holds more than {SHARE_WARNING:.0%} of the kernel weight, where "
+                "the uncorrected sandwich is optimistic (use small_sample='cr2')"
+            )
+        else:
+            bad = np.flatnonzero(tested[k] & (df[k] < DF_WARNING))
+            why = (
+                f"the Satterthwaite df is below {DF_WARNING:g} (a few users hold most of the "
+                "kernel weight): the t reference is a rough approximation"
+            )
+        if bad.size:
+            where = f"at {bad.size} grid point(s) {_points(grid[bad])}"
+            notes.append(f"group {_label(g)}: {where} {why}")
     return notes
 
 
@@ -747,6 +884,7 @@ def calibration_curve(
     kernel: str = "gaussian",
     confidence_level: float = 0.95,
     min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
+    small_sample: str = "cr2",
     nan_policy: str = "raise",
     data=None,
     n_jobs: int | None = None,
@@ -798,6 +936,13 @@ def calibration_curve(
         Standard errors (and bands, tests) are NaN where a group's effective number of
         clusters :math:`(\sum v_m)^2/\sum v_m^2` is below this (default 5): the sandwich
         variance rests on the number of users near the point, and is zero with one.
+    small_sample : {"cr2", "none"}
+        ``"cr2"`` (default): CR2 (Bell-McCaffrey) variance
+        :math:`\sum_m u_m^2/(1 - p_m) / (\sum_m v_m)^2` with :math:`p_m = v_m/\sum_l v_l`
+        the user's share of the kernel weight, and bands from Student t with the
+        Satterthwaite df of that variance (random-intercept working model); a second pass
+        over the data unless no user holds more than 0.1% of the weight at any point.
+        ``"none"``: the paper's sandwich and normal quantiles. See docs/parity.md.
     nan_policy : {"raise", "omit"}
         NaN in `y` or `score`: raise (default), or drop those rows (a user's weight
         :math:`1/n_m` counts their rows with a score).
@@ -846,6 +991,7 @@ def calibration_curve(
         min_effective_clusters,
         effective_n_threads(n_jobs),
         covariance=False,
+        small_sample=small_sample,
     ).curve
 
 
@@ -901,18 +1047,56 @@ def _wald(est, var):
     return w, w
 
 
-def _group_covariance(sums, est, g, points):
-    """Cluster-robust covariance of group g's estimates at `points` (cross-grid sandwich)."""
-    f = est[g, points]
+def _pointwise(stat, sq, var, df):
+    """Pointwise p-values and reference df at tested points.
+
+    Two groups: t = z with the Welch-Satterthwaite df
+    (V_1 + V_2)^2 / (V_1^2/df_1 + V_2^2/df_2) of the difference's variance. More groups:
+    W / (K - 1) referred to F(K - 1, min_g df_g). Infinite df (small_sample="none"): the
+    normal and chi-square references, as in the paper.
+    """
+    K = var.shape[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if K == 2:
+            dfw = (var[0] + var[1]) ** 2 / (var[0] ** 2 / df[0] + var[1] ** 2 / df[1])
+        else:
+            dfw = df.min(axis=0)
+    dfw = np.where(np.isnan(dfw), np.inf, dfw)
+    if K == 2:
+        return _two_sided(stat, dfw), dfw
+    finite = np.isfinite(dfw)
+    p = stats.chi2.sf(sq, K - 1)
+    if finite.any():
+        p = np.where(finite, stats.f.sf(sq / (K - 1), K - 1, np.where(finite, dfw, 1.0)), p)
+    return p, dfw
+
+
+def _normal_scale(pvalues, K):
+    """The statistic with the same p-value under the normal (K = 2: z^2) or chi2(K-1)."""
+    if K == 2:
+        return special.ndtri(0.5 * pvalues) ** 2
+    return stats.chi2.isf(pvalues, K - 1)
+
+
+def _group_covariance(fit, est, g, points):
+    """Cluster-robust covariance of group g's estimates at `points` (cross-grid sandwich).
+
+    CR2 (second pass): sum_m ut_mj ut_mk / (B_j B_k); CR0: from the one-pass cross-grid sums.
+    """
+    sums = fit.sums
     b = sums["sum_b"][g, points]
     ix = np.ix_(points, points)
+    if fit.cov is not None:
+        cov = fit.cov[g][ix] / np.outer(b, b)
+        return 0.5 * (cov + cov.T)
+    f = est[g, points]
     aa, ab, bb = sums["cov_aa"][g][ix], sums["cov_ab"][g][ix], sums["cov_bb"][g][ix]
     cov = aa - ab * f[None, :] - ab.T * f[:, None] + np.outer(f, f) * bb
     cov = cov / np.outer(b, b)
     return 0.5 * (cov + cov.T)
 
 
-def _multiplier_bootstrap(sums, est, points, n_bootstrap, key, n_threads, floor=None):
+def _multiplier_bootstrap(fit, est, points, n_bootstrap, key, n_threads, floor=None):
     """Null draws of max_j W_j: Gaussian multipliers over clusters, in closed form.
 
     With xi_m ~ N(0, 1) independent over clusters, the multiplier-bootstrap estimate error
@@ -925,7 +1109,7 @@ def _multiplier_bootstrap(sums, est, points, n_bootstrap, key, n_threads, floor=
     roots = np.empty((K, P, P))
     variance = np.empty((K, P))
     for g in range(K):
-        cov = _group_covariance(sums, est, g, points)
+        cov = _group_covariance(fit, est, g, points)
         vals, vecs = np.linalg.eigh(cov)
         roots[g] = vecs * np.sqrt(np.clip(vals, 0.0, None))[None, :]
         variance[g] = np.diag(cov)
@@ -967,11 +1151,20 @@ class PredictiveParityResult:
         "holm", "bonferroni", "bh" (Benjamini-Hochberg: false discovery rate), "maxT"
         (single-step max-T from the multiplier bootstrap) or "none".
     critical_value : float or None
-        Two groups with bootstrap: the `confidence_level` quantile of max |z*|, so
-        difference ± critical_value × difference_se is a simultaneous band.
+        Two groups with bootstrap: the `confidence_level` quantile of max |z*| (normal
+        scale).
     n_bootstrap : int
     tested : ndarray of bool
         Grid points entering the tests.
+    grid_df : ndarray
+        Degrees of freedom of each point's t (two groups: Welch-Satterthwaite) or F
+        reference; inf with ``small_sample="none"`` (normal / chi-square).
+    critical_values : ndarray or None
+        Two groups with bootstrap: per point, the t quantile (df `grid_df`) at the level of
+        `critical_value`, so difference ± critical_values × difference_se is a simultaneous
+        band (all equal to `critical_value` with ``small_sample="none"``).
+    small_sample : str
+        "cr2" or "none" (see :func:`predictive_parity_test`).
     """
 
     statistic: float
@@ -991,6 +1184,9 @@ class PredictiveParityResult:
     tested: np.ndarray
     statistic_name: str = "z"
     null_distribution: np.ndarray | None = field(default=None)
+    grid_df: np.ndarray | None = None
+    critical_values: np.ndarray | None = None
+    small_sample: str = "cr2"
 
     @property
     def table(self) -> dict:
@@ -1003,6 +1199,7 @@ class PredictiveParityResult:
             out["difference"] = self.difference
             out["se_difference"] = self.difference_se
         out[self.statistic_name] = self.grid_statistic
+        out["df"] = self.grid_df
         out["pvalue"] = self.grid_pvalue
         out[f"pvalue_{self.adjust}"] = self.grid_pvalue_adjusted
         return out
@@ -1044,9 +1241,15 @@ class PredictiveParityResult:
                 )
         lines = [head, format_table(headers, rows)]
         if self.critical_value is not None:
+            if self.small_sample == "none":
+                width = format_value(self.critical_value)
+            else:
+                width = f"{format_value(np.nanmin(self.critical_values))} to " + format_value(
+                    np.nanmax(self.critical_values)
+                )
             lines.append(
                 f"  simultaneous {100 * self.curve.confidence_level:g}% band for the "
-                f"difference: ± {format_value(self.critical_value)} SE"
+                f"difference: ± {width} SE"
             )
         lines += [f"  note: {n}" for n in self.curve.notes]
         return "\n".join(lines)
@@ -1066,6 +1269,7 @@ def predictive_parity_test(
     n_bootstrap: int = 9999,
     confidence_level: float = 0.95,
     min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
+    small_sample: str = "cr2",
     nan_policy: str = "raise",
     data=None,
     return_null: bool = False,
@@ -1106,9 +1310,13 @@ def predictive_parity_test(
     n_bootstrap : int
         Multiplier-bootstrap draws for the simultaneous test; 0 skips it (`pvalue` is then
         the smallest adjusted pointwise p-value).
-    min_effective_clusters, nan_policy, data, n_jobs
+    min_effective_clusters, small_sample, nan_policy, data, n_jobs
         As in :func:`calibration_curve`. Grid points where a group has no standard error
-        are not tested (NaN in the table, with a `SparseGridWarning`).
+        are not tested (NaN in the table, with a `SparseGridWarning`). With
+        ``small_sample="cr2"`` (default) each point's statistic is a t with the
+        Welch-Satterthwaite df of the difference (F(K-1, min df) for K > 2 groups), and the
+        simultaneous test maps each statistic to the normal (chi-square) scale with the same
+        p-value before taking the maximum; the bootstrap draws the CR2 scores.
     return_null : bool
         Keep the bootstrap draws of max W in ``null_distribution``.
     random_state : None, int, numpy.random.Generator or SeedSequence
@@ -1147,6 +1355,7 @@ def predictive_parity_test(
     n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 0)
     if adjust == "maxT" and n_bootstrap == 0:
         raise ValueError("adjust='maxT' needs the bootstrap: n_bootstrap >= 1")
+    _check_small_sample(small_sample)
     prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=2)
     n_threads = effective_n_threads(n_jobs)
     fit = _fit(
@@ -1158,6 +1367,7 @@ def predictive_parity_test(
         min_effective_clusters,
         n_threads,
         covariance=n_bootstrap > 0,
+        small_sample=small_sample,
     )
     curve = fit.curve
     est, se = curve.estimate, curve.std_error
@@ -1169,18 +1379,26 @@ def predictive_parity_test(
     if tested.any():
         stat[tested], sq[tested] = _wald(est[:, tested], var[:, tested])
     pvals = np.full(G, np.nan)
-    if K == 2:
-        pvals[tested] = asymptotic_pvalue(stat[tested])
-    else:
-        pvals[tested] = stats.chi2.sf(sq[tested], K - 1)
+    grid_df = np.full(G, np.nan)
+    if tested.any():
+        pvals[tested], grid_df[tested] = _pointwise(
+            stat[tested], sq[tested], var[:, tested], curve.df[:, tested]
+        )
+    # The simultaneous test refers max_j of the pointwise statistics, each first mapped to
+    # the normal (chi-square) scale through its own t (F) reference, to the multiplier
+    # bootstrap: with small_sample="none" the mapped statistic is the statistic itself.
+    matched = sq.copy()
+    if small_sample != "none" and tested.any():
+        matched[tested] = _normal_scale(pvals[tested], K)
 
     null = None
-    critical = None
+    critical = critical_values = None
     points = np.flatnonzero(tested & (var > 0).all(axis=0))
     observed_max = float(np.max(sq[tested])) if tested.any() else np.nan
+    matched_max = float(np.max(matched[tested])) if tested.any() else np.nan
     if n_bootstrap > 0 and points.size:
         null, _ = _multiplier_bootstrap(
-            fit.sums,
+            fit,
             est,
             points,
             n_bootstrap,
@@ -1188,9 +1406,12 @@ def predictive_parity_test(
             n_threads,
             floor=(degenerate, var) if degenerate.any() else None,
         )
-        boot_p = (1.0 + np.sum(null >= observed_max * (1 - 1e-12))) / (n_bootstrap + 1.0)
+        boot_p = (1.0 + np.sum(null >= matched_max * (1 - 1e-12))) / (n_bootstrap + 1.0)
         if K == 2:
             critical = float(np.sqrt(np.quantile(null, confidence_level)))
+            critical_values = np.full(G, np.nan)
+            level = special.ndtr(critical)
+            critical_values[tested] = _quantile(level, grid_df[tested])
     elif n_bootstrap > 0:
         boot_p = np.nan
 
@@ -1202,7 +1423,7 @@ def predictive_parity_test(
             if null is None:
                 adjusted[tested] = 1.0
             else:
-                thr = sq[tested][None, :] * (1 - 1e-12)
+                thr = matched[tested][None, :] * (1 - 1e-12)
                 adjusted[tested] = (1.0 + np.sum(null[:, None] >= thr, axis=0)) / (
                     n_bootstrap + 1.0
                 )
@@ -1241,6 +1462,9 @@ def predictive_parity_test(
         critical_value=critical,
         n_bootstrap=n_bootstrap,
         tested=tested,
+        grid_df=grid_df,
+        critical_values=critical_values,
+        small_sample=small_sample,
         statistic_name="z" if K == 2 else f"chi2({K - 1})",
         null_distribution=null if return_null else None,
     )
@@ -1266,6 +1490,12 @@ class MarginalOutcomeResult:
     bandwidth, bandwidth_method, kernel, weighting : settings used
     n_observations, n_clusters : ndarray
         Rows at or above the threshold and their clusters, per group.
+    df : float
+        Degrees of freedom of the t (two groups) or F reference; inf with
+        ``small_sample="none"``.
+    max_share : ndarray
+        Per group: the largest user's share of the kernel weight at the threshold.
+    small_sample : str
     """
 
     threshold: float
@@ -1287,12 +1517,17 @@ class MarginalOutcomeResult:
     n_clusters: np.ndarray
     statistic_name: str = "z"
     notes: list = field(default_factory=list)
+    df: float = float("inf")
+    max_share: np.ndarray | None = None
+    small_sample: str = "cr2"
 
     def __repr__(self) -> str:
         head = (
             f"MarginalOutcomeResult(threshold={format_value(self.threshold)}, "
             f"{self.statistic_name}={format_value(self.statistic)}, "
-            f"{pvalue_field(self.pvalue)}, weighting={self.weighting!r}, "
+            f"{pvalue_field(self.pvalue)}, "
+            + (f"df={format_value(self.df)}, " if np.isfinite(self.df) else "")
+            + f"weighting={self.weighting!r}, "
             f"bandwidth={format_value(self.bandwidth)} ({self.bandwidth_method}))"
         )
         rows = [
@@ -1334,6 +1569,7 @@ def marginal_outcome_test(
     kernel: str = "gaussian",
     confidence_level: float = 0.95,
     min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
+    small_sample: str = "cr2",
     nan_policy: str = "raise",
     data=None,
     n_jobs: int | None = None,
@@ -1362,8 +1598,10 @@ def marginal_outcome_test(
     threshold : float
         Decision threshold t (accept when score >= t).
     cluster, weighting, bandwidth, kernel, confidence_level, min_effective_clusters,
-    nan_policy, data, n_jobs
-        As in :func:`calibration_curve`; the bandwidth rule uses the rows above t.
+    small_sample, nan_policy, data, n_jobs
+        As in :func:`calibration_curve`; the bandwidth rule uses the rows above t. With
+        ``small_sample="cr2"`` the statistic is referred to Student t with the
+        Welch-Satterthwaite df (`df`), and the interval uses its quantile.
 
     Returns
     -------
@@ -1409,22 +1647,24 @@ def marginal_outcome_test(
         min_effective_clusters,
         effective_n_threads(n_jobs),
         covariance=False,
+        small_sample=small_sample,
     )
     c = fit.curve
     est, se = c.estimate[:, 0], c.std_error[:, 0]
     var = _studentizing_variance(est, se, c.n_effective[:, 0])[0]
     K = len(prep.labels)
     diff = diff_se = ci = None
+    df = float("nan")
     if np.isfinite(se).all():
         stat, sq = _wald(est[:, None], var[:, None])
-        stat, sq = float(stat[0]), float(sq[0])
-        pvalue = float(asymptotic_pvalue(stat)) if K == 2 else float(stats.chi2.sf(sq, K - 1))
+        p, dfw = _pointwise(stat, sq, var[:, None], c.df)
+        stat, pvalue, df = float(stat[0]), float(p[0]), float(dfw[0])
     else:
         stat = pvalue = float("nan")
     if K == 2:
         diff = float(est[0] - est[1])
         diff_se = float(np.sqrt(var[0] + var[1]))
-        zq = special.ndtri(0.5 + confidence_level / 2.0)
+        zq = float(_quantile(0.5 + confidence_level / 2.0, np.inf if np.isnan(df) else df))
         ci = (diff - zq * diff_se, diff + zq * diff_se)
     return MarginalOutcomeResult(
         threshold=float(threshold),
@@ -1446,4 +1686,7 @@ def marginal_outcome_test(
         n_clusters=prep.n_clusters,
         statistic_name="z" if K == 2 else f"chi2({K - 1})",
         notes=c.notes,
+        df=df,
+        max_share=c.max_share[:, 0],
+        small_sample=small_sample,
     )

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from fastfair import _kernel_sums
 from fastfair.parity import (
@@ -25,11 +26,33 @@ def _kernel(u, kernel):
     return np.clip(1.0 - u * u, 0.0, None)
 
 
-def direct(y, s, group, cluster, grid, h, kernel="gaussian", weighting="per_user"):
-    """Straight numpy: estimate and sandwich variance (METHODS.md 3) per group."""
+def bm_df_brute(b):
+    """Bell-McCaffrey df of the CR2 variance of a weighted mean of cluster values.
+
+    Random-intercept working model: each cluster is one unit with weight b_m; H = 1 b'/B,
+    the CR2 variance is sum_m (g_m' e)^2 with g_m = (I - H)' e_m b_m / (B sqrt(1 - p_m)),
+    df = tr(Gram)^2 / sum(Gram^2) with Gram[m, l] = g_m' g_l (explicit M x M matrices).
+    """
+    b = b[b > 0]
+    M, B = b.size, b.sum()
+    p = b / B
+    ih = np.eye(M) - np.outer(np.ones(M), b) / B
+    g = (ih.T @ np.diag(b / (B * np.sqrt(1 - p)))).T
+    gram = g @ g.T
+    return np.trace(gram) ** 2 / (gram**2).sum()
+
+
+def direct(y, s, group, cluster, grid, h, kernel="gaussian", weighting="per_user", full=False):
+    """Straight numpy: estimate and sandwich variance (METHODS.md 3) per group.
+
+    full=True also returns the CR2 variance sum_m u_m^2 / (1 - p_m) / B^2 (p_m = b_m / B)
+    and the Bell-McCaffrey df of each group (`bm_df_brute`).
+    """
     labels = np.unique(group)
     est = np.empty((len(labels), len(grid)))
     var = np.empty_like(est)
+    var2 = np.empty_like(est)
+    dfs = np.empty_like(est)
     ks = _kernel((s[:, None] - grid[None, :]) / h, kernel)
     for k, g in enumerate(labels):
         rows = group == g
@@ -43,7 +66,13 @@ def direct(y, s, group, cluster, grid, h, kernel="gaussian", weighting="per_user
         f = (w[:, None] * a).sum(0) / (w[:, None] * b).sum(0)
         u = w[:, None] * (a - f * b)
         est[k] = f
-        var[k] = (u**2).sum(0) / (w[:, None] * b).sum(0) ** 2
+        wb = w[:, None] * b
+        var[k] = (u**2).sum(0) / wb.sum(0) ** 2
+        var2[k] = (u**2 / (1 - wb / wb.sum(0))).sum(0) / wb.sum(0) ** 2
+        if full:
+            dfs[k] = [bm_df_brute(wb[:, j]) for j in range(len(grid))]
+    if full:
+        return est, var, var2, dfs
     return est, var
 
 
@@ -69,10 +98,7 @@ def test_matches_direct_numpy(kernel, weighting):
     labels = np.array([f"u{u:04d}" for u in range(user.max() + 1)])[user]  # string clusters
     grid = np.linspace(0.1, 0.9, 9)
     h = 0.06
-    curve = calibration_curve(
-        y,
-        s,
-        g,
+    kw = dict(
         cluster=labels,
         grid=grid,
         bandwidth=h,
@@ -80,18 +106,33 @@ def test_matches_direct_numpy(kernel, weighting):
         weighting=weighting,
         min_effective_clusters=1,
     )
-    est, var = direct(y, s, g, user, grid, h, kernel, weighting)
+    curve = calibration_curve(y, s, g, small_sample="none", **kw)
+    cr2 = calibration_curve(y, s, g, **kw)
+    est, var, var2, df = direct(y, s, g, user, grid, h, kernel, weighting, full=True)
     np.testing.assert_allclose(curve.estimate, est, rtol=1e-10)
     np.testing.assert_allclose(curve.std_error, np.sqrt(var), rtol=1e-8)
     np.testing.assert_array_equal(curve.n_clusters, [np.unique(user[g == k]).size for k in (0, 1)])
+    assert np.all(np.isinf(curve.df))
+    # CR2 (second pass: users here hold more than FAST_SHARE of the weight) and its df.
+    assert cr2.max_share.max() > 1e-3
+    np.testing.assert_array_equal(cr2.estimate, curve.estimate)
+    np.testing.assert_allclose(cr2.std_error, np.sqrt(var2), rtol=1e-8)
+    np.testing.assert_allclose(cr2.df, df, rtol=1e-8)
+    assert np.all(cr2.std_error > curve.std_error)
+    # Bands: t quantiles with the group's df, wider than the normal band.
+    t = stats.t.ppf(0.975, df)
+    np.testing.assert_allclose(cr2.upper - cr2.estimate, t * np.sqrt(var2), rtol=1e-8)
+    np.testing.assert_allclose(curve.upper - curve.estimate, 1.959963984540054 * np.sqrt(var))
 
 
 def test_no_cluster_means_one_row_per_cluster():
     rng = np.random.default_rng(1)
     y, s, g, _ = clustered_data(rng, n_users=100)
     grid = np.linspace(0.2, 0.8, 7)
-    a = calibration_curve(y, s, g, grid=grid, bandwidth=0.05)
-    b = calibration_curve(y, s, g, cluster=np.arange(y.size), grid=grid, bandwidth=0.05)
+    a = calibration_curve(y, s, g, grid=grid, bandwidth=0.05, small_sample="none")
+    b = calibration_curve(
+        y, s, g, cluster=np.arange(y.size), grid=grid, bandwidth=0.05, small_sample="none"
+    )
     np.testing.assert_allclose(a.estimate, b.estimate, rtol=1e-12)
     np.testing.assert_allclose(a.std_error, b.std_error, rtol=1e-12)
     _, var = direct(y, s, g, np.arange(y.size), grid, 0.05)
@@ -157,8 +198,9 @@ def test_bootstrap_matches_explicit_cluster_multipliers():
         np.add.at(a, inv, y[rows, None] * ks[rows])
         np.add.at(b, inv, ks[rows])
         w = 1.0 / np.bincount(inv)
-        u = w[:, None] * (a - est[k] * b)
         vsum = (w[:, None] * b).sum(0)
+        lev = w[:, None] * b / vsum  # CR2: u_m / sqrt(1 - p_m), the default small_sample
+        u = w[:, None] * (a - est[k] * b) / np.sqrt(1 - lev)
         xi = xi_rng.standard_normal((4000, len(users)))
         d.append(xi @ u / vsum)
     draws = ((d[0] - d[1]) ** 2 / (var[0] + var[1])).max(axis=1)
@@ -168,6 +210,77 @@ def test_bootstrap_matches_explicit_cluster_multipliers():
         np.testing.assert_allclose(np.quantile(ours, q), np.quantile(draws, q), rtol=0.08)
     assert res.critical_value == pytest.approx(np.sqrt(np.quantile(ours, 0.95)))
     assert 2.0 < res.critical_value < 2.8  # between pointwise 1.96 and Bonferroni-6 2.64 + MC
+
+
+def _fast_path(monkeypatch, share):
+    from fastfair import parity
+
+    monkeypatch.setattr(parity, "FAST_SHARE", share)
+
+
+def test_small_sample_fast_path(monkeypatch):
+    """Below FAST_SHARE the leverage terms are dropped: CR0 variance, one-pass df."""
+    rng = np.random.default_rng(12)
+    y, s, g, user = clustered_data(rng, n_users=2000)
+    grid = np.linspace(0.2, 0.8, 7)
+    kw = dict(cluster=user, grid=grid, bandwidth=0.05)
+    full = calibration_curve(y, s, g, **kw)
+    none = calibration_curve(y, s, g, small_sample="none", **kw)
+    _fast_path(monkeypatch, 1.0)
+    fast = calibration_curve(y, s, g, **kw)
+    np.testing.assert_array_equal(fast.std_error, none.std_error)
+    # df = (sum b^2)^2 / sum b^4 per group, directly
+    ks = np.exp(-0.5 * ((s[:, None] - grid) / 0.05) ** 2)
+    for k in (0, 1):
+        rows = g == k
+        _, inv = np.unique(user[rows], return_inverse=True)
+        b = np.zeros((inv.max() + 1, grid.size))
+        np.add.at(b, inv, ks[rows])
+        b /= np.bincount(inv)[:, None]
+        np.testing.assert_allclose(fast.df[k], (b**2).sum(0) ** 2 / (b**4).sum(0), rtol=1e-9)
+    # The full correction differs from the fast path by the leverage terms only.
+    share = full.max_share
+    assert share.max() < 0.1
+    ratio = full.std_error / fast.std_error
+    assert np.all(ratio > 1) and np.all(ratio <= 1 / np.sqrt(1 - share) + 1e-12)
+    np.testing.assert_allclose(full.df, fast.df, rtol=0.2)
+    with pytest.raises(ValueError, match="small_sample"):
+        calibration_curve(y, s, g, small_sample="cr3", **kw)
+
+
+def test_cr2_corrects_the_simultaneous_test_and_keeps_power():
+    """Few users, heavy-tailed rows: CR2 + t widens the test; a real gap is still found."""
+    from fastfair.parity import _normal_scale
+
+    rng = np.random.default_rng(13)
+    y, s, g, user = clustered_data(rng, n_users=120, heavy=0.1, heavy_n=200, sd_user=0.3)
+    kw = dict(cluster=user, n_bootstrap=999, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SparseGridWarning)
+        cr2 = predictive_parity_test(y, s, g, **kw)
+        cr0 = predictive_parity_test(y, s, g, small_sample="none", **kw)
+    t = cr2.tested
+    assert np.all(cr2.curve.std_error[:, t] > cr0.curve.std_error[:, t])
+    assert np.all(np.isfinite(cr2.grid_df[t])) and np.all(np.isinf(cr0.grid_df[t]))
+    # the simultaneous test compares max_j of the t statistics mapped to the normal scale
+    z2 = _normal_scale(cr2.grid_pvalue[t], 2)
+    np.testing.assert_allclose(z2, stats.norm.isf(cr2.grid_pvalue[t] / 2) ** 2, rtol=1e-10)
+    assert np.all(z2 < cr2.grid_statistic[t] ** 2 + 1e-12)
+    assert cr2.pvalue >= cr0.pvalue
+    # per-point t critical values of the simultaneous band exceed the normal-scale one
+    assert np.all(cr2.critical_values[t] > cr2.critical_value)
+    np.testing.assert_allclose(
+        cr2.critical_values[t],
+        stats.t.ppf(stats.norm.cdf(cr2.critical_value), cr2.grid_df[t]),
+        rtol=1e-10,
+    )
+    y2, s2, g2, u2 = clustered_data(
+        np.random.default_rng(14), n_users=120, heavy=0.1, heavy_n=200, sd_user=0.3, shift=0.3
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SparseGridWarning)
+        gap = predictive_parity_test(y2, s2, g2, cluster=u2, n_bootstrap=999, random_state=0)
+    assert gap.pvalue < 0.01
 
 
 def test_benjamini_hochberg():
@@ -268,9 +381,11 @@ def test_marginal_outcome_matches_direct():
     y, s, g, user = clustered_data(rng, n_users=600)
     t, h = 0.55, 0.05
     y_obs = np.where(s >= t, y, np.nan)  # unobserved below the threshold
-    res = marginal_outcome_test(y_obs, s, g, t, cluster=user, bandwidth=h)
+    res = marginal_outcome_test(y_obs, s, g, t, cluster=user, bandwidth=h, small_sample="none")
+    cr2 = marginal_outcome_test(y_obs, s, g, t, cluster=user, bandwidth=h)
     # direct: rows >= t, weights 1/n_m with n_m counting all of the user's rows
     keep = s >= t
+    v2, dfs = [], []
     for k in (0, 1):
         rows = keep & (g == k)
         n_m = np.bincount(user)[user[rows]]
@@ -278,10 +393,24 @@ def test_marginal_outcome_matches_direct():
         _, inv = np.unique(user[rows], return_inverse=True)
         f = (kk * y[rows]).sum() / kk.sum()
         u = np.bincount(inv, weights=kk * (y[rows] - f))
+        b = np.bincount(inv, weights=kk)
         assert res.estimate[k] == pytest.approx(f, rel=1e-10)
         assert res.std_error[k] == pytest.approx(np.sqrt((u**2).sum()) / kk.sum(), rel=1e-8)
+        v2.append((u**2 / (1 - b / b.sum())).sum() / b.sum() ** 2)
+        dfs.append(bm_df_brute(b))
+        assert cr2.std_error[k] == pytest.approx(np.sqrt(v2[k]), rel=1e-8)
+        assert cr2.max_share[k] == pytest.approx(b.max() / b.sum(), rel=1e-12)
     assert res.difference == pytest.approx(res.estimate[0] - res.estimate[1])
-    assert "MarginalOutcomeResult" in repr(res)
+    assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(res.statistic)), rel=1e-12)
+    # Welch-Satterthwaite df of the difference, t reference and t interval.
+    df = (v2[0] + v2[1]) ** 2 / (v2[0] ** 2 / dfs[0] + v2[1] ** 2 / dfs[1])
+    assert cr2.df == pytest.approx(df, rel=1e-8)
+    z = cr2.difference / np.sqrt(v2[0] + v2[1])
+    assert cr2.statistic == pytest.approx(z, rel=1e-8)
+    assert cr2.pvalue == pytest.approx(2 * stats.t.sf(abs(z), df), rel=1e-8)
+    half = stats.t.ppf(0.975, df) * cr2.difference_se
+    assert cr2.confidence_interval[1] - cr2.difference == pytest.approx(half, rel=1e-8)
+    assert "MarginalOutcomeResult" in repr(res) and "df=" in repr(cr2)
 
 
 def test_bandwidth_rules():

@@ -82,11 +82,32 @@ def test_kernel_sums_and_cluster_contributions_are_thread_safe():
             assert loss == _kernel_sums.loco_cv_loss(*args, np.array([0.5]), "gaussian", 1)
 
 
+def test_leverage_sums_are_thread_safe():
+    """The CR2 second pass (small_sample="cr2"), with its cross-grid matrix."""
+    y, s, _, user = clustered()
+    order = np.argsort(user, kind="stable").astype(np.intp)
+    starts = np.searchsorted(user[order], np.arange(user.max() + 2)).astype(np.intp)
+    cg = (np.arange(starts.size - 1) % 2).astype(np.intp)
+    w = 1.0 / np.maximum(np.diff(starts), 1)
+    grid = np.linspace(0.02, 0.98, 60)
+    first = _kernel_sums.kernel_sums(s, y, order, starts, cg, w, 2, grid, 0.02, "gaussian")
+    sb = first["sum_b"]
+    f = np.where(sb > 0, first["sum_a"] / np.where(sb > 0, sb, 1.0), 0.0)
+    args = (s, y, order, starts, cg, w, 2, grid, 0.02, sb, f, "gaussian", True)
+    ref = _kernel_sums.leverage_sums(*args, 1)
+    assert ref["cr2"].min() > 0 and ref["cov"].shape == (2, 60, 60)
+    for t in THREADS:
+        for _ in range(3):
+            assert_same(ref, _kernel_sums.leverage_sums(*args, t))
+
+
 @pytest.mark.parametrize("bandwidth", ["rule_of_thumb", "cv"])
 def test_parity_family(bandwidth):
     y, s, g, user = clustered()
     kw = dict(cluster=user, grid=30, bandwidth=bandwidth)
     ref = fastfair.predictive_parity_test(y, s, g, n_bootstrap=499, random_state=1, n_jobs=1, **kw)
+    # The default small-sample correction runs its second pass here (CR2 path).
+    assert ref.small_sample == "cr2" and ref.curve.max_share.max() > fastfair.parity.FAST_SHARE
     curve = fastfair.calibration_curve(y, s, g, n_jobs=1, **kw)
     for t in THREADS:
         res = fastfair.predictive_parity_test(
@@ -98,6 +119,15 @@ def test_parity_family(bandwidth):
     ref_mo = fastfair.marginal_outcome_test(y, s, g, 0.5, n_jobs=1, **mo)
     for t in THREADS:
         assert_same(ref_mo, fastfair.marginal_outcome_test(y, s, g, 0.5, n_jobs=t, **mo))
+    # The uncorrected path (one pass, cross-grid sums from kernel_sums) as well.
+    ref0 = fastfair.predictive_parity_test(
+        y, s, g, n_bootstrap=499, random_state=1, n_jobs=1, small_sample="none", **kw
+    )
+    for t in THREADS:
+        res = fastfair.predictive_parity_test(
+            y, s, g, n_bootstrap=499, random_state=1, n_jobs=t, small_sample="none", **kw
+        )
+        assert_same(ref0, res)
 
 
 def test_calibration_family():
