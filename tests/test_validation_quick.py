@@ -85,3 +85,20 @@ def test_auc_asymptotic_level_quick():
     assert null[0.05] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
     alt = module.simulate(module.SETTINGS[0], n_sim, seed=4, auc_gap=0.03)
     assert alt[0.05] > 0.3  # the power twin
+
+
+def test_parity_small_clusters_quick():
+    """Issue 20: the script's methods are the library's, and the default holds its level."""
+    module = _load("parity_small_clusters")
+    diffs = module.library_check(seed=3, n_users=200)
+    assert diffs["default"] < 1e-12 and diffs["cr2_t_bm"] < 1e-12
+    reps = 30
+    null = module.run_cell(100, "pareto", "strong", False, reps, seed=5)
+    power = module.run_cell(100, "pareto", "strong", True, reps, seed=5, gap=5.0)
+    bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / reps)
+    level = null["counts"]["cr2_t_bm"]["sim@0.05"] / reps
+    assert level <= bound
+    # power twin: a calibration gap of 5 / sqrt(100) is found far more often than alpha
+    assert power["counts"]["cr2_t_bm"]["sim@0.05"] / reps > 0.5
+    text = module.format_report([null, power])
+    assert "cr2_t_bm" in text and "wild_webb" in text
