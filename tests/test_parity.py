@@ -340,6 +340,13 @@ def test_three_groups_wald():
     mean = (est * prec).sum(0) / prec.sum(0)
     np.testing.assert_allclose(r.grid_statistic, ((est - mean) ** 2 * prec).sum(0))
     assert r.statistic == pytest.approx(np.max(r.grid_statistic))
+    # small_sample="cr2": W / 2 referred to F(2, smallest group df); "none": chi2(2)
+    df = r.curve.df.min(axis=0)
+    np.testing.assert_allclose(r.grid_df, df)
+    np.testing.assert_allclose(r.grid_pvalue, stats.f.sf(r.grid_statistic / 2, 2, df), rtol=1e-10)
+    r0 = predictive_parity_test(y, s, g, cluster=user, grid=8, n_bootstrap=0, small_sample="none")
+    np.testing.assert_allclose(r0.grid_pvalue, stats.chi2.sf(r0.grid_statistic, 2), rtol=1e-12)
+    assert np.all(r.grid_pvalue > stats.chi2.sf(r.grid_statistic, 2))
 
 
 def _null_rejections(reps, seed):

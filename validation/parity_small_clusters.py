@@ -457,9 +457,26 @@ def format_report(results, header=""):
                             row += cell.rjust(26)
                         lines.append(row)
     lines.append("")
+    lines.append(
+        "## summary per method: null cells more than 3 SE above alpha (of the cells run), "
+        "largest null rate, and mean power over the power cells"
+    )
+    nulls = [r for key, r in sorted(by.items()) if not key[3]]
+    powers = [r for key, r in sorted(by.items()) if key[3]]
+    for test in ("point", "holm", "sim"):
+        for al in ALPHAS:
+            row = f"{test}@{al}".ljust(12)
+            for n in names:
+                rates = [se(r["counts"][n][f"{test}@{al}"], r["reps"]) for r in nulls]
+                over = sum(p > al + 3 * e for p, e in rates)
+                worst = max((p for p, _ in rates), default=float("nan"))
+                pw = [r["counts"][n][f"{test}@{al}"] / r["reps"] for r in powers]
+                mean_pw = float(np.mean(pw)) if pw else float("nan")
+                row += f" {n}: {over}/{len(rates)} >3SE, max {worst:.3f}, power {mean_pw:.2f};"
+            lines.append(row)
+    lines.append("")
     lines.append("## pointwise level averaged over tested grid points, alpha 0.05 (SE)")
     lines.append("cell".ljust(24) + "".join(n.rjust(20) for n in names))
-    nulls = [r for key, r in sorted(by.items()) if not key[3]]
     for r in nulls:
         row = f"{r['users']}/{r['rows']}/{r['effect']}".ljust(24)
         for n in names:
