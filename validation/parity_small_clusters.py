@@ -430,6 +430,12 @@ def format_report(results, header=""):
     lines = [header] if header else []
     names = method_names()
     by = merge(results)
+    for kind, flag in (("null", False), ("power", True)):
+        reps = [r["reps"] for key, r in by.items() if key[3] == flag]
+        if reps:
+            lines.append(
+                f"{kind} cells run: {len(reps)}, data sets per cell {min(reps)}-{max(reps)}"
+            )
     for al in ALPHAS:
         for test in ("point", "holm", "sim"):
             lines.append("")
