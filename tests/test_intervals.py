@@ -110,8 +110,15 @@ def _clustered(seed, n=3000, users=600):
 def test_calibration_curve_band_is_the_cluster_robust_wald_band(level):
     y, s, g, user = _clustered(2)
     grid = np.array([0.3, 0.5, 0.7])
-    cur = calibration_curve(
-        y, s, g, cluster=user, grid=grid, bandwidth=0.1, confidence_level=level
+    cur = calibration_curve(  # the paper's CR0 band; CR2 + t: tests/test_parity.py
+        y,
+        s,
+        g,
+        cluster=user,
+        grid=grid,
+        bandwidth=0.1,
+        confidence_level=level,
+        small_sample="none",
     )
     z = _z(level)
     for k in range(2):
@@ -129,7 +136,9 @@ def test_marginal_outcome_interval_and_statistic(level):
     y, s, g, user = _clustered(3)
     t = 0.6
     y = np.where(s >= t, y, np.nan)  # outcomes observed above the threshold only
-    res = marginal_outcome_test(y, s, g, t, cluster=user, bandwidth=0.1, confidence_level=level)
+    res = marginal_outcome_test(  # the paper's CR0 interval; CR2 + t: tests/test_parity.py
+        y, s, g, t, cluster=user, bandwidth=0.1, confidence_level=level, small_sample="none"
+    )
     (f0, se0), (f1, se1) = (
         _nw_brute(y[g == k], s[g == k], user[g == k], t, 0.1, above=True) for k in range(2)
     )

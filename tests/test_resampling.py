@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import fastfair
 from fastfair.auc import auc_test
@@ -150,7 +151,8 @@ def _parity_data(seed, shift):
 
 
 @pytest.mark.parametrize("shift", [0.0, 0.03, 0.15])
-def test_multiplier_bootstrap_pvalue_and_maxt_formulas(shift):
+@pytest.mark.parametrize("small_sample", ["none", "cr2"])
+def test_multiplier_bootstrap_pvalue_and_maxt_formulas(shift, small_sample):
     y, s, g, user = _parity_data(3, shift)
     res = predictive_parity_test(
         y,
@@ -163,12 +165,21 @@ def test_multiplier_bootstrap_pvalue_and_maxt_formulas(shift):
         random_state=0,
         return_null=True,
         bandwidth=0.1,
+        small_sample=small_sample,
     )
     null = res.null_distribution
     assert null.shape == (B,)
-    observed_max = res.statistic**2  # two groups: the statistic is max_j |z_j|
+    if small_sample == "none":
+        z2 = res.grid_statistic[res.tested] ** 2  # two groups: max_j z_j^2 = statistic^2
+        assert z2.max() == pytest.approx(res.statistic**2)
+    else:  # each t statistic mapped to the normal scale with the same p-value
+        p = res.grid_pvalue[res.tested]
+        np.testing.assert_allclose(
+            p, 2 * stats.t.sf(np.abs(res.grid_statistic), res.grid_df)[res.tested]
+        )
+        z2 = stats.norm.isf(p / 2) ** 2
+    observed_max = z2.max()
     assert res.pvalue == pytest.approx((1 + np.sum(null >= observed_max * (1 - 1e-12))) / (B + 1))
-    z2 = res.grid_statistic[res.tested] ** 2
     maxt = (1 + np.sum(null[:, None] >= z2[None, :] * (1 - 1e-12), axis=0)) / (B + 1)
     np.testing.assert_allclose(
         res.grid_pvalue_adjusted[res.tested], np.maximum(maxt, res.grid_pvalue[res.tested])
@@ -186,7 +197,10 @@ def test_multiplier_bootstrap_covariance_is_the_cluster_sandwich():
     y, s, g, user = _parity_data(7, 0.05)
     grid = np.array([0.2, 0.35, 0.5, 0.65, 0.8])
     prep = parity._prepare(y, s, g, user, "per_user", "raise", None, min_groups=2)
-    fit = parity._fit(prep, grid, 0.1, "gaussian", 0.95, 1, 1, covariance=True)
+    fit = parity._fit(
+        prep, grid, 0.1, "gaussian", 0.95, 1, 1, covariance=True, small_sample="none"
+    )
+    fit2 = parity._fit(prep, grid, 0.1, "gaussian", 0.95, 1, 1, covariance=True)
     _, inv, n_m = np.unique(user, return_inverse=True, return_counts=True)
     k = np.exp(-0.5 * ((s[:, None] - grid[None, :]) / 0.1) ** 2) / n_m[inv][:, None]
     for grp in (0, 1):
@@ -198,8 +212,14 @@ def test_multiplier_bootstrap_covariance_is_the_cluster_sandwich():
         f = a.sum(axis=0) / b.sum(axis=0)
         u = a - f * b
         expected = u.T @ u / np.outer(b.sum(axis=0), b.sum(axis=0))
-        cov = parity._group_covariance(fit.sums, fit.curve.estimate, grp, np.arange(grid.size))
+        cov = parity._group_covariance(fit, fit.curve.estimate, grp, np.arange(grid.size))
         np.testing.assert_allclose(cov, expected, rtol=1e-8, atol=1e-14)
+        # small_sample="cr2" (default): the CR2 scores u_mj / sqrt(1 - p_mj), p = b_mj / B_j
+        ut = u / np.sqrt(1 - b / b.sum(axis=0))
+        expected2 = ut.T @ ut / np.outer(b.sum(axis=0), b.sum(axis=0))
+        cov2 = parity._group_covariance(fit2, fit2.curve.estimate, grp, np.arange(grid.size))
+        np.testing.assert_allclose(cov2, expected2, rtol=1e-8, atol=1e-14)
+        assert np.all(np.diag(cov2) > np.diag(cov))
 
 
 # -------------------------------------------------------------------- max-T orientation
