@@ -10,12 +10,14 @@ from collections.abc import Iterator
 import numpy as np
 
 from fastfair._counts import openmp_enabled
+from fastfair._validation import show_value
 
 __all__ = ["effective_n_threads", "force_parallel", "threads_for"]
 
 # Set by `force_parallel` (tests): ignore the work threshold so that small data run the
 # multithreaded path of every kernel, where a thread race would show.
 _FORCE_PARALLEL = False
+MAX_THREADS = 1024  # n_jobs beyond this is refused (OpenMP takes a C int)
 
 
 def _usable_cpus() -> int:
@@ -29,15 +31,18 @@ def effective_n_threads(n_jobs: int | None) -> int:
     """Number of threads for a kernel.
 
     None means all usable cores; a negative value counts back from them (-1 all, -2 all but
-    one); 0 is an error. Without OpenMP the kernels are sequential and this returns 1.
-    Results never depend on this number (each permutation has its own random stream).
+    one); 0 and more than MAX_THREADS (1024) are errors. Without OpenMP the kernels are
+    sequential and this returns 1. Results never depend on this number (each permutation
+    has its own random stream).
     """
     if n_jobs is not None and (
         isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, numbers.Integral)
     ):
-        raise TypeError(f"n_jobs must be an integer or None, got {n_jobs!r}")
+        raise TypeError(f"n_jobs must be an integer or None, got {show_value(n_jobs)}")
     if n_jobs == 0:
         raise ValueError("n_jobs == 0 has no meaning; use None or -1 for all cores, or >= 1")
+    if n_jobs is not None and abs(n_jobs) > MAX_THREADS:
+        raise ValueError(f"n_jobs must be at most {MAX_THREADS} threads, got {int(n_jobs):,}")
     if not openmp_enabled():
         return 1
     cpus = _usable_cpus()

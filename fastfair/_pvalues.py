@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastfair._scipy import special, stats
+from fastfair._validation import show_value
 
 __all__ = [
     "ALTERNATIVES",
@@ -109,7 +110,9 @@ def adjust_pvalues(pvalues, method="holm"):
         adjusted = np.empty(m)
         adjusted[order] = np.minimum(1.0, stepped)
         return adjusted
-    raise ValueError(f"adjust must be one of 'holm', 'bonferroni', 'maxT', 'none'; got {method!r}")
+    raise ValueError(
+        f"adjust must be one of 'holm', 'bonferroni', 'maxT', 'none'; got {show_value(method)}"
+    )
 
 
 def maxt_pvalues(joint_null, observed, alternative="two-sided"):

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 import numpy as np
 
 __all__ = [
+    "MAX_POINTS",
+    "MAX_RESAMPLES",
     "GroupCodes",
     "align_index",
     "as_1d",
@@ -520,6 +522,10 @@ def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int
         raise ValueError(f"{name} must be <= {maximum:,}, got {int(value):,}")
     return int(value)
 
+
+MAX_POINTS = 10**6
+"""Largest number of grid points or bins: finer than any data can resolve, and at most
+8 MB an array."""
 
 MAX_RESAMPLES = 10**8
 """Largest number of permutations or bootstrap samples: p-values to 1e-8, and at most

@@ -522,9 +522,9 @@ def auc_test(
     if adjust == "maxT" and seq_options is not None and method == "permutation":
         fixed, seq_options = 9999, None
     if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {studentize!r}")
+        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
     if not isinstance(confidence_level, (float, int)) or not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+        raise ValueError(f"confidence_level must be in (0, 1), got {show_value(confidence_level)}")
     if method == "delong" and not studentize:
         raise ValueError("method='delong' needs the studentized statistic (studentize=True)")
     if method in ("delong", "auto") and adjust == "maxT":

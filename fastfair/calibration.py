@@ -31,6 +31,7 @@ from fastfair._parallel import threads_for
 from fastfair._results import format_pvalue, format_table
 from fastfair._scipy import optimize, special
 from fastfair._validation import (
+    MAX_POINTS,
     align_index,
     as_1d,
     as_groups,
@@ -248,7 +249,7 @@ class GroupCalibrator:
         ).values()
         check_choice(self.method, "method", CALIBRATION_METHODS)
         check_choice(self.kernel, "kernel", _parity.KERNELS)
-        n_bins = check_int(self.n_bins, "n_bins", 1)
+        n_bins = check_int(self.n_bins, "n_bins", 1, MAX_POINTS)
         s = _as_float(score, "score")
         yv = _as_float(y, "y")
         prep = _parity._prepare(yv, s, group, cluster, self.weighting, "raise", None, min_groups=1)
@@ -751,9 +752,9 @@ def fair_thresholds(
     """
     y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
     check_choice(weighting, "weighting", _parity.WEIGHTINGS)
-    grid_n = check_int(grid, "grid", 3)
+    grid_n = check_int(grid, "grid", 3, MAX_POINTS)
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
-        raise TypeError(f"threshold must be a number, got {threshold!r}")
+        raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
     s = _as_float(score, "score")
     lo, hi = np.quantile(s, [0.005, 0.995])
     if not lo < threshold < hi:
@@ -891,10 +892,10 @@ def ece(y, score, *, n_bins: int = 15, binning: str = "equal_mass", p: float = 2
     """
     y, score = align_index(y=y, score=score).values()
     yv, s = _prep_xy(y, score)
-    B = check_int(n_bins, "n_bins", 1)
+    B = check_int(n_bins, "n_bins", 1, MAX_POINTS)
     check_choice(binning, "binning", ("equal_mass", "equal_width"))
     if not (isinstance(p, numbers.Real) and p >= 1):
-        raise ValueError(f"p must be a number >= 1, got {p!r}")
+        raise ValueError(f"p must be a number >= 1, got {show_value(p)}")
     n = s.size
     if binning == "equal_mass":
         order = np.argsort(s, kind="stable")
@@ -937,7 +938,7 @@ def msce(y, score, *, p: float = 2, return_bins: bool = False):
     y, score = align_index(y=y, score=score).values()
     yv, s = _prep_xy(y, score)
     if not (isinstance(p, numbers.Real) and p >= 1):
-        raise ValueError(f"p must be a number >= 1, got {p!r}")
+        raise ValueError(f"p must be a number >= 1, got {show_value(p)}")
     n = s.size
     order = np.argsort(s, kind="stable")
     cy = np.concatenate([[0.0], np.cumsum(yv[order])])
@@ -1171,7 +1172,7 @@ def delta_pcc(y, score, group, threshold: float, *, cluster=None, calibrator=Non
     """
     y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
-        raise TypeError(f"threshold must be a number, got {threshold!r}")
+        raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
     s, f, codes, labels, cal = _calibrated(y, score, group, cluster, calibrator)
     diff = (f >= threshold).astype(np.float64) - (s >= threshold)
     n = np.bincount(codes, minlength=len(labels))

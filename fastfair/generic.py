@@ -457,7 +457,7 @@ def _studentize_mode(studentize, row_metric: bool) -> str:
         return studentize
     raise TypeError(
         "studentize must be True, False, 'welch', 'bootstrap' or 'bootstrap-fast', "
-        f"got {studentize!r}"
+        f"got {show_value(studentize)}"
     )
 
 
@@ -1261,7 +1261,7 @@ def mean_difference_test(
     codes, labels = as_groups(cols["group"], "group")
     check_choice(method, "method", METHODS)
     if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {studentize!r}")
+        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
     if method == "asymptotic" and not studentize:
         raise ValueError("method='asymptotic' needs studentize=True (Welch's t-test)")
     drawn = _check_common(alternative, comparisons, adjust, n_permutations, sequential)
@@ -1375,7 +1375,7 @@ def correlation_test(
     check_choice(method, "method", ("monte_carlo", "asymptotic"))
     check_choice(alternative, "alternative", ALTERNATIVES)
     if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {studentize!r}")
+        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
     fixed, seq_options = resolve(n_permutations, sequential)
     xc = np.ascontiguousarray(xv - xv.mean())
     ec = np.ascontiguousarray(ev - ev.mean())
@@ -1514,7 +1514,7 @@ def basic_bootstrap_test(
     check_choice(adjust, "adjust", ADJUSTMENTS)
     n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 2)
     if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+        raise ValueError(f"confidence_level must be in (0, 1), got {show_value(confidence_level)}")
     cols = resolve_columns(
         data, y_true=y_true, y_pred=y_pred, group=group, sample_weight=sample_weight
     )

@@ -36,6 +36,7 @@ from fastfair._random import stream_key
 from fastfair._results import format_pvalue, format_table, format_value, pvalue_field
 from fastfair._scipy import special, stats
 from fastfair._validation import (
+    MAX_POINTS,
     as_1d,
     as_groups,
     check_choice,
@@ -43,6 +44,7 @@ from fastfair._validation import (
     check_resamples,
     check_same_length,
     resolve_columns,
+    show_value,
 )
 
 __all__ = [
@@ -290,7 +292,7 @@ def _scale(x, w) -> float:
 
 def _make_grid(grid, prep: _Prepared) -> np.ndarray:
     if isinstance(grid, numbers.Integral) and not isinstance(grid, bool):
-        n_points = check_int(grid, "grid", 1)
+        n_points = check_int(grid, "grid", 1, MAX_POINTS)
         x, w, g = _row_sample(prep)
         lo, hi = -np.inf, np.inf
         for k in range(prep.n_groups):
@@ -308,7 +310,7 @@ def _make_grid(grid, prep: _Prepared) -> np.ndarray:
             )
         return np.linspace(lo, hi, n_points) if n_points > 1 else np.array([(lo + hi) / 2])
     if isinstance(grid, (str, bytes)) or grid is None:
-        raise TypeError(f"grid must be an integer or an array of scores, got {grid!r}")
+        raise TypeError(f"grid must be an integer or an array of scores, got {show_value(grid)}")
     arr = np.asarray(grid, dtype=np.float64)
     if arr.ndim == 0:
         arr = arr.reshape(1)
@@ -406,10 +408,11 @@ def _bandwidth(prep, bandwidth, kernel, n_threads) -> tuple[float, str]:
         return _rule_of_thumb(prep, kernel, UNDERSMOOTH), "rule_of_thumb"
     if isinstance(bandwidth, bool) or not isinstance(bandwidth, numbers.Real):
         raise TypeError(
-            f"bandwidth must be a positive number, 'rule_of_thumb' or 'cv', got {bandwidth!r}"
+            "bandwidth must be a positive number, 'rule_of_thumb' or 'cv', "
+            f"got {show_value(bandwidth)}"
         )
     if not (np.isfinite(bandwidth) and bandwidth > 0):
-        raise ValueError(f"bandwidth must be a finite number > 0, got {bandwidth!r}")
+        raise ValueError(f"bandwidth must be a finite number > 0, got {show_value(bandwidth)}")
     return float(bandwidth), "fixed"
 
 
@@ -478,7 +481,7 @@ def select_bandwidth(
     check_choice(method, "method", BANDWIDTH_METHODS)
     check_choice(kernel, "kernel", KERNELS)
     if isinstance(undersmooth, bool) or not isinstance(undersmooth, numbers.Real):
-        raise TypeError(f"undersmooth must be a number, got {undersmooth!r}")
+        raise TypeError(f"undersmooth must be a number, got {show_value(undersmooth)}")
     if not 0 <= undersmooth < 0.8:
         raise ValueError(f"undersmooth must be in [0, 0.8) so that M h -> inf, got {undersmooth}")
     prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
@@ -750,13 +753,15 @@ def _fit(
     check_choice(kernel, "kernel", KERNELS)
     _check_small_sample(small_sample)
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
-        raise TypeError(f"confidence_level must be a number, got {confidence_level!r}")
+        raise TypeError(f"confidence_level must be a number, got {show_value(confidence_level)}")
     if not 0 < confidence_level < 1:
         raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level}")
     if isinstance(min_effective_clusters, bool) or not isinstance(
         min_effective_clusters, numbers.Real
     ):
-        raise TypeError(f"min_effective_clusters must be a number, got {min_effective_clusters!r}")
+        raise TypeError(
+            f"min_effective_clusters must be a number, got {show_value(min_effective_clusters)}"
+        )
     if not min_effective_clusters >= 1:
         raise ValueError(
             f"min_effective_clusters must be >= 1 (a single cluster has no variance "
@@ -1621,9 +1626,9 @@ def marginal_outcome_test(
     (array([0.6 , 0.46]), 0.14, True)
     """
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
-        raise TypeError(f"threshold must be a number, got {threshold!r}")
+        raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
     if not np.isfinite(threshold):
-        raise ValueError(f"threshold must be finite, got {threshold!r}")
+        raise ValueError(f"threshold must be finite, got {show_value(threshold)}")
     prep = _prepare(
         y,
         score,

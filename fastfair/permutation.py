@@ -602,7 +602,7 @@ def _check_options(
     check_choice(adjust, "adjust", ADJUSTMENTS)
     fixed_and_options = resolve(n_permutations, sequential)
     if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {studentize!r}")
+        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
     if spec_metric.n_parts > 1 and alternative != "two-sided":
         raise ValueError("equalized_odds combines two differences; only 'two-sided' applies")
     check_level(confidence_level, "confidence_level")
@@ -637,7 +637,7 @@ def _test_cells(
     if weighted and method == "exact":
         raise ValueError("method='exact' needs unweighted data; use 'monte_carlo' with weights")
     if not isinstance(mid_p, (bool, np.bool_)):
-        raise TypeError(f"mid_p must be True or False, got {mid_p!r}")
+        raise TypeError(f"mid_p must be True or False, got {show_value(mid_p)}")
     if mid_p and (method in ("monte_carlo", "asymptotic") or weighted):
         raise ValueError(
             "mid_p applies to exact p-values only, not to "

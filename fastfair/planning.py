@@ -108,7 +108,7 @@ def _check_metric(metric: Any, *, allow_none: bool = False) -> str | None:
     if metric is None and allow_none:
         return None
     if not isinstance(metric, str):
-        raise TypeError(f"metric must be a string, one of {_METRICS}; got {metric!r}")
+        raise TypeError(f"metric must be a string, one of {_METRICS}; got {show_value(metric)}")
     name = _ALIASES.get(metric.lower(), metric.lower())
     if name not in _METRICS:
         raise ValueError(f"unknown metric {metric!r}; expected one of {_METRICS}")
@@ -255,9 +255,9 @@ def _check_open01(x: Any, name: str) -> float:
     try:
         v = float(x)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number in (0, 1); got {x!r}") from None
+        raise TypeError(f"{name} must be a number in (0, 1); got {show_value(x)}") from None
     if not (0.0 < v < 1.0):
-        raise ValueError(f"{name} must be strictly between 0 and 1; got {v!r}")
+        raise ValueError(f"{name} must be strictly between 0 and 1; got {show_value(v)}")
     return v
 
 
@@ -265,7 +265,7 @@ def _check_alternative(alternative: Any) -> str:
     if alternative not in _ALTERNATIVES:
         raise ValueError(
             f"alternative must be one of {_ALTERNATIVES} ('two-sided' uses z_(1-alpha/2) as the "
-            f"paper does, 'greater' uses z_(1-alpha)); got {alternative!r}"
+            f"paper does, 'greater' uses z_(1-alpha)); got {show_value(alternative)}"
         )
     return alternative
 
@@ -274,9 +274,11 @@ def _check_u_tol(u_tol: Any, metric: str | None = None) -> float:
     try:
         v = float(u_tol)
     except (TypeError, ValueError):
-        raise TypeError(f"u_tol must be a number; got {u_tol!r}") from None
+        raise TypeError(f"u_tol must be a number; got {show_value(u_tol)}") from None
     if not np.isfinite(v) or v < 0:
-        raise ValueError(f"u_tol (the tolerated unfairness) must be finite and >= 0; got {v!r}")
+        raise ValueError(
+            f"u_tol (the tolerated unfairness) must be finite and >= 0; got {show_value(v)}"
+        )
     if metric is not None and v >= 1:
         raise ValueError(
             f"u_tol (={v!r}) must be below 1: {metric} is a rate, so differences are below 1"
@@ -292,7 +294,9 @@ def _check_tau(
     try:
         t = np.asarray(tau, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"tau must be a number or an array of numbers; got {tau!r}") from None
+        raise TypeError(
+            f"tau must be a number or an array of numbers; got {show_value(tau)}"
+        ) from None
     if not np.all(np.isfinite(t)):
         raise ValueError("tau must be finite")
     if metric is not None and np.any(np.abs(t) >= 1):
@@ -340,7 +344,7 @@ def _sigma2_from_args(
 
 def _check_reference(reference: Any, k: int) -> int:
     if isinstance(reference, bool) or not isinstance(reference, int | np.integer):
-        raise TypeError(f"reference must be a group index (int); got {reference!r}")
+        raise TypeError(f"reference must be a group index (int); got {show_value(reference)}")
     r = int(reference)
     if not -k <= r < k:
         raise ValueError(f"reference={r} is out of range for {k} groups")
@@ -352,7 +356,9 @@ def _check_population(population_sizes: Any, k: int) -> np.ndarray | None:
         return None
     n = np.broadcast_to(np.asarray(population_sizes, dtype=float), (k,)).copy()
     if not np.all(np.isfinite(n) & (n > 0)):
-        raise ValueError(f"population_sizes must be finite and > 0; got {population_sizes!r}")
+        raise ValueError(
+            f"population_sizes must be finite and > 0; got {show_value(population_sizes)}"
+        )
     return n
 
 
@@ -386,7 +392,7 @@ def _allocation_fractions(allocation: Any, sigma2: np.ndarray, ref: int) -> tupl
             return np.full(sigma2.shape, 1.0 / k), "equal"
         raise ValueError(
             f"allocation must be 'neyman', 'equal', a fraction for the first group or one "
-            f"fraction per group; got {allocation!r}"
+            f"fraction per group; got {show_value(allocation)}"
         )
     a = np.asarray(allocation, dtype=float)
     if a.ndim == 0:
@@ -522,9 +528,11 @@ def _check_delta(delta: Any, u_tol: float) -> float | None:
     try:
         v = float(delta)
     except (TypeError, ValueError):
-        raise TypeError(f"delta must be a number; got {delta!r}") from None
+        raise TypeError(f"delta must be a number; got {show_value(delta)}") from None
     if not np.isfinite(v) or v <= 0:
-        raise ValueError(f"delta (the equivalence margin) must be finite and > 0; got {delta!r}")
+        raise ValueError(
+            f"delta (the equivalence margin) must be finite and > 0; got {show_value(delta)}"
+        )
     if u_tol != 0:
         raise ValueError("give u_tol (a tolerance test) or delta (an equivalence test), not both")
     return v
@@ -856,7 +864,7 @@ def _sample_size_tost(
     t = np.abs(np.asarray(tau, dtype=float))
     if not np.all(np.isfinite(t)) or np.any(t >= delta):
         raise ValueError(
-            f"tau (the true gap) must satisfy |tau| < delta (={delta:g}); got {tau!r}"
+            f"tau (the true gap) must satisfy |tau| < delta (={delta:g}); got {show_value(tau)}"
         )
     alpha = _check_open01(alpha, "alpha")
     power = _check_open01(power, "power")
@@ -912,7 +920,7 @@ def _n_per_group_from_args(
         return npg.sum(axis=-1), npg, None
     nn = np.asarray(n, dtype=float)
     if not np.all(np.isfinite(nn) & (nn > 0)):
-        raise ValueError(f"n must be finite and > 0; got {n!r}")
+        raise ValueError(f"n must be finite and > 0; got {show_value(n)}")
     p, _ = _allocation_fractions(allocation, s2, ref)
     return nn, nn[..., None] * p, p
 
@@ -983,7 +991,7 @@ def power(
     else:
         t = np.abs(np.asarray(tau, dtype=float))
         if not np.all(np.isfinite(t)):
-            raise ValueError(f"tau must be finite; got {tau!r}")
+            raise ValueError(f"tau must be finite; got {show_value(tau)}")
         alternative = "equivalence"
     alpha = _check_open01(alpha, "alpha")
     if delta is None:
@@ -1353,7 +1361,7 @@ def plan_from_data(
     name = _check_metric(metric)
     conf = _check_open01(confidence_level, "confidence_level")
     if not isinstance(n_resamples, int | np.integer) or n_resamples < 10:
-        raise ValueError(f"n_resamples must be an integer >= 10; got {n_resamples!r}")
+        raise ValueError(f"n_resamples must be an integer >= 10; got {show_value(n_resamples)}")
     check_same_length(y_true=y_true, y_pred=y_pred, group=group)
     codes, labels = as_groups(group, "group")
     codes = np.asarray(codes, dtype=np.intp)
@@ -1703,11 +1711,11 @@ def simulate_power(
     alternative = _check_alternative(alternative)
     npg = np.asarray(n_per_group)
     if npg.shape != (2,) or not np.all(npg == np.round(npg)) or np.any(npg < 2):
-        raise ValueError(f"n_per_group must be two integers >= 2; got {n_per_group!r}")
+        raise ValueError(f"n_per_group must be two integers >= 2; got {show_value(n_per_group)}")
     npg = npg.astype(np.int64)
     n_sim = check_resamples(n_sim, "n_sim")
     if test not in ("permutation", "wald", "score"):
-        raise ValueError(f"test must be 'permutation', 'wald' or 'score'; got {test!r}")
+        raise ValueError(f"test must be 'permutation', 'wald' or 'score'; got {show_value(test)}")
     u_tol = _check_u_tol(u_tol, name)
     delta = _check_delta(delta, u_tol)
     if test == "permutation" and (u_tol != 0 or delta is not None):

@@ -26,6 +26,7 @@ from fastfair._validation import (
     as_groups,
     check_choice,
     check_same_length,
+    show_value,
 )
 
 __all__ = ["FavorableDistribution", "WassersteinTestResult", "wasserstein_test"]
@@ -296,7 +297,9 @@ def wasserstein_test(
     alpha = _check_alpha(alpha)
     beta, b0 = _coefficients(coef, intercept, d)
     if not isinstance(return_favorable, (bool, np.bool_)):
-        raise TypeError(f"return_favorable must be True or False, got {return_favorable!r}")
+        raise TypeError(
+            f"return_favorable must be True or False, got {show_value(return_favorable)}"
+        )
     direction, b2 = _direction(beta, metric_matrix, d)
     n_threads = effective_n_threads(n_jobs)
 
@@ -390,7 +393,7 @@ def _as_features(X) -> np.ndarray:
 
 def _check_alpha(alpha) -> float:
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)):
-        raise TypeError(f"alpha must be a number, got {alpha!r}")
+        raise TypeError(f"alpha must be a number, got {show_value(alpha)}")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     return float(alpha)
@@ -423,7 +426,7 @@ def _coefficients(coef, intercept, d):
         try:
             b0 = float(intercept)
         except (TypeError, ValueError) as exc:
-            raise TypeError(f"intercept must be a number, got {intercept!r}") from exc
+            raise TypeError(f"intercept must be a number, got {show_value(intercept)}") from exc
     if beta.ndim != 1:
         raise ValueError(f"coef must be 1-D with {d} entries, got shape {beta.shape}")
     if beta.shape[0] != d:

@@ -254,3 +254,112 @@ def test_planning_fails_clearly_or_returns_finite_sizes(tau, rate, n):
         values = np.array(list(_floats(res)), dtype=float)
         if np.isnan(values).any() or np.isinf(np.asarray(res.tau, dtype=float)).any():
             assert caught
+
+
+# --------------------------------------------------------------------------------------
+# Hostile option values: each function with one keyword option replaced
+# --------------------------------------------------------------------------------------
+
+HOSTILE = [np.nan, np.inf, -np.inf, -1, 0, 1, 10**12, 1e308, -0.5, 2, "x", None, np.int64(3)]
+OPTIONS = {
+    "permutation_test": (
+        lambda d, **kw: fastfair.permutation_test(
+            d["y"], d["pred"], d["group"], **{"random_state": 0, "n_permutations": 19, **kw}
+        ),
+        ["n_permutations", "n_jobs", "random_state", "reference", "mid_p", "alternative"],
+    ),
+    "auc_test": (
+        lambda d, **kw: fastfair.auc_test(
+            d["y"], d["score"], d["group"], **{"n_permutations": 19, **kw}
+        ),
+        ["n_permutations", "n_jobs", "random_state", "reference", "confidence_level"],
+    ),
+    "mean_difference_test": (
+        lambda d, **kw: fastfair.mean_difference_test(
+            d["score"], d["group"], **{"n_permutations": 19, **kw}
+        ),
+        ["n_permutations", "n_jobs", "random_state", "reference", "studentize"],
+    ),
+    "basic_bootstrap_test": (
+        lambda d, **kw: fastfair.basic_bootstrap_test(
+            d["y"], d["pred"], d["group"], **{"n_bootstrap": 19, **kw}
+        ),
+        ["n_bootstrap", "confidence_level", "random_state"],
+    ),
+    "calibration_curve": (
+        lambda d, **kw: fastfair.calibration_curve(d["y"], d["score"], d["group"], **kw),
+        ["grid", "bandwidth", "confidence_level", "min_effective_clusters", "n_jobs"],
+    ),
+    "predictive_parity_test": (
+        lambda d, **kw: fastfair.predictive_parity_test(
+            d["y"], d["score"], d["group"], **{"grid": 5, "n_bootstrap": 19, **kw}
+        ),
+        ["grid", "bandwidth", "n_bootstrap", "confidence_level", "random_state"],
+    ),
+    "marginal_outcome_test": (
+        lambda d, **kw: fastfair.marginal_outcome_test(
+            d["y"], d["score"], d["group"], **{"threshold": 0.3, **kw}
+        ),
+        ["threshold", "bandwidth", "confidence_level"],
+    ),
+    "ece": (lambda d, **kw: fastfair.ece(d["y"], d["score"], **kw), ["n_bins", "p"]),
+    "tce_nadaraya_watson": (
+        lambda d, **kw: fastfair.tce_nadaraya_watson(d["y"], d["score"], **kw),
+        ["bandwidth", "n_bins", "n_jobs"],
+    ),
+    "delta_pcc": (
+        lambda d, **kw: fastfair.delta_pcc(
+            d["y"], d["score"], d["group"], **{"threshold": 0.5, **kw}
+        ),
+        ["threshold"],
+    ),
+    "fair_thresholds": (
+        lambda d, **kw: fastfair.fair_thresholds(
+            d["y"], d["score"], d["group"], **{"threshold": 0.5, "grid": 20, **kw}
+        ),
+        ["threshold", "grid", "bandwidth"],
+    ),
+    "wasserstein_test": (
+        lambda d, **kw: fastfair.wasserstein_test(
+            np.column_stack([d["score"], d["score"][::-1]]), d["y"], d["group"], [1.0, -2.0], **kw
+        ),
+        ["alpha", "intercept", "n_jobs"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+@settings(max_examples=10, **SETTINGS)
+@given(data=rows(), choice=st.integers(0, 10**6), value=st.sampled_from(HOSTILE))
+def test_hostile_option_values(name, data, choice, value):
+    call, names = OPTIONS[name]
+    option = names[choice % len(names)]
+    CALLS["_option"] = lambda d: call(d, **{option: value})
+    try:
+        _check("_option", data)
+    finally:
+        del CALLS["_option"]
+
+
+def _valid_rows(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    return dict(
+        y=rng.integers(0, 2, n), pred=rng.integers(0, 2, n), score=rng.random(n),
+        group=rng.choice(["a", "b", "c"], n), weights=None, cluster=rng.integers(0, 50, n),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_every_hostile_value_of_every_option(name):
+    """Deterministic sweep: every option of the table with every hostile value, on valid
+    data (before: OverflowError for n_jobs=10**12, a 7 TiB MemoryError for grid or n_bins
+    of 10**12, np.int64(3) in messages)."""
+    call, names = OPTIONS[name]
+    data = _valid_rows()
+    for option in names:
+        for value in HOSTILE:
+            CALLS["_option"] = lambda d, option=option, value=value: call(d, **{option: value})
+            try:
+                _check("_option", data)
+            finally:
+                del CALLS["_option"]
