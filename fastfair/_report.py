@@ -133,7 +133,9 @@ MAX_GROUPS_LINE = 120  # characters of a printed list of groups
 
 
 def _clip(text, width: int = MAX_CELL) -> str:
-    text = str(text)
+    """A table cell: control characters escaped (a label never breaks a line), at most
+    `width` characters."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
     return text if len(text) <= width else text[: width - 3] + "..."
 
 

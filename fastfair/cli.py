@@ -630,7 +630,7 @@ def main(argv=None) -> int:
             return _audit_command(args)
         return _plan_command(args)
     except CLIError as exc:
-        print(f"fastfair: error: {exc}", file=sys.stderr)
+        print("fastfair: error: " + " ".join(str(exc).split("\n")), file=sys.stderr)
         return 2
 
 

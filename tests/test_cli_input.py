@@ -312,3 +312,16 @@ def test_quirk_functions():
     assert parse_column(["NA", "b"], "g").tolist() == ["NA", "b"]  # text: "NA" may be a name
     with pytest.raises(ValueError, match="commas"):
         parse_column(["1,234", "12"], "x")
+
+
+def test_control_characters_never_break_the_one_line_contract(tmp_path, capsys):
+    rows = "".join(f'{i % 2},{i % 3 > 0:d},"grp\nline{i % 2}\tx"\n' for i in range(40))
+    path = tmp_path / "odd.csv"
+    path.write_text("y,pred,grp\n" + rows)
+    code, out, _ = _run(["audit", str(path), *BASE], capsys)
+    assert code == 0
+    assert "grp\\nline0\\tx" in out and "grp\\nline1\\tx" in out  # labels escaped
+    assert "\t" not in out and not any(line.startswith("line") for line in out.splitlines())
+    missing = tmp_path / "no\nsuch.csv"
+    code, _, err = _run(["audit", str(missing), *BASE], capsys)
+    _one_line_error(code, err, "no such file")
