@@ -148,6 +148,17 @@ CALLS = {
     "wasserstein_test": lambda d: fastfair.wasserstein_test(
         np.column_stack([d["score"], d["score"][::-1]]), d["y"], d["group"], [1.0, -2.0]
     ),
+    "threshold_sweep": lambda d: fastfair.threshold_sweep(
+        d["y"], d["score"], d["group"], thresholds=5, n_permutations=19, random_state=0
+    ),
+    "MultiObjectiveCalibrator": lambda d: fastfair.MultiObjectiveCalibrator().fit_transform(
+        np.column_stack([d["score"], d["score"] ** 2]), np.column_stack([d["y"], d["y"]]),
+        d["group"],
+    ),
+    "check_composite_parity": lambda d: fastfair.check_composite_parity(
+        np.column_stack([d["score"], d["score"] ** 2]), np.column_stack([d["y"], d["y"]]),
+        d["group"], [0.5, 0.5], n_bootstrap=19, random_state=0,
+    ),
     "plan_from_data": lambda d: fastfair.plan_from_data(
         d["y"], d["pred"], d["group"], "tpr", tau=0.1, n_resamples=20, random_state=0
     ),
@@ -206,7 +217,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], der
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=10, **SETTINGS)
 @given(data=rows())
 def test_public_functions_fail_clearly_or_return_documented_results(name, data):
     _check(name, data)
@@ -319,6 +330,12 @@ OPTIONS = {
         ),
         ["threshold", "grid", "bandwidth"],
     ),
+    "threshold_sweep": (
+        lambda d, **kw: fastfair.threshold_sweep(
+            d["y"], d["score"], d["group"], **{"thresholds": 5, "n_permutations": 19, **kw}
+        ),
+        ["thresholds", "n_permutations", "alpha", "n_jobs", "reference"],
+    ),
     "wasserstein_test": (
         lambda d, **kw: fastfair.wasserstein_test(
             np.column_stack([d["score"], d["score"][::-1]]), d["y"], d["group"], [1.0, -2.0], **kw
@@ -329,7 +346,7 @@ OPTIONS = {
 
 
 @pytest.mark.parametrize("name", sorted(OPTIONS))
-@settings(max_examples=10, **SETTINGS)
+@settings(max_examples=6, **SETTINGS)
 @given(data=rows(), choice=st.integers(0, 10**6), value=st.sampled_from(HOSTILE))
 def test_hostile_option_values(name, data, choice, value):
     call, names = OPTIONS[name]
