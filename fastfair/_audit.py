@@ -40,6 +40,7 @@ from fastfair._validation import (
     as_groups,
     check_int,
     resolve_columns,
+    show_value,
 )
 
 __all__ = ["Attribute", "AuditResult", "audit", "code_attributes", "verdict"]
@@ -254,12 +255,14 @@ def _pick_reference(attr: Attribute, wanted, min_group_size) -> int | None:
     matches = [k for k, g in enumerate(attr.labels) if g == wanted or str(g) == str(wanted)]
     if not matches:
         raise ValueError(
-            f"reference {wanted!r} is not a group of {attr.name!r}; groups: {attr.labels}"
+            f"reference {show_value(wanted)} is not a group of {attr.name!r}; "
+            f"groups: {attr.labels}"
         )
     ref = matches[0]
     if not attr.tested[ref]:
         raise ValueError(
-            f"reference {wanted!r} of {attr.name!r} has {attr.sizes[ref]} rows, fewer than "
+            f"reference {show_value(wanted)} of {attr.name!r} has {attr.sizes[ref]} rows, "
+            "fewer than "
             f"min_group_size={min_group_size}"
         )
     return ref
@@ -715,7 +718,7 @@ def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
         yhat = as_binary(cols["y_pred"], called("y_pred", "pred"), pos_label)
     else:
         if not np.isfinite(threshold):
-            raise ValueError(f"threshold must be finite, got {threshold!r}")
+            raise ValueError(f"threshold must be finite, got {show_value(threshold)}")
         yhat = (scores >= threshold).astype(np.uint8)
     clusters = None if cols["cluster"] is None else as_1d(cols["cluster"], "cluster")
     for name, arr in (("y_pred", yhat), ("y_score", scores), ("cluster", clusters)):
@@ -728,11 +731,11 @@ def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
 def _check_options(alpha, tau, power, adjust, n_permutations, metrics):
     for name, value in (("alpha", alpha), ("power", power)):
         if not (isinstance(value, int | float) and 0 < value < 1):
-            raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+            raise ValueError(f"{name} must be in (0, 1), got {show_value(value)}")
     if not (isinstance(tau, int | float) and 0 < tau < 1):
-        raise ValueError(f"tau must be in (0, 1), got {tau!r}")
+        raise ValueError(f"tau must be in (0, 1), got {show_value(tau)}")
     if adjust not in ADJUSTMENTS:
-        raise ValueError(f"adjust must be one of {list(ADJUSTMENTS)}, got {adjust!r}")
+        raise ValueError(f"adjust must be one of {list(ADJUSTMENTS)}, got {show_value(adjust)}")
     if n_permutations is not None:
         check_int(n_permutations, "n_permutations", 1)
     metrics = list(DEFAULT_METRICS if metrics is None else metrics)
@@ -938,7 +941,7 @@ def _settings(
         ):
             raise ValueError(f"{name} must be in (0, 1) (a gap between rates), got {value!r}")
     if random_state is not None and not isinstance(random_state, int | np.integer):
-        raise TypeError(f"random_state must be an int or None, got {random_state!r}")
+        raise TypeError(f"random_state must be an int or None, got {show_value(random_state)}")
     options = dict(
         alpha=float(alpha),
         tau=float(tau),

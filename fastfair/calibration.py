@@ -68,6 +68,14 @@ def _key(v):
     return v.item() if isinstance(v, np.generic) else v
 
 
+def _numeric_array(values, name: str) -> np.ndarray:
+    """`values` as a float64 array of any shape; TypeError naming `name` when not numeric."""
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be numeric") from None
+
+
 def _as_float(values, name: str) -> np.ndarray:
     arr = as_1d(values, name)
     if arr.dtype.kind not in "biuf":
@@ -449,7 +457,7 @@ class MultiObjectiveCalibrator:
 
     @staticmethod
     def _matrix(values, name, k=None):
-        arr = np.asarray(values, dtype=np.float64)
+        arr = _numeric_array(values, name)
         if arr.ndim == 1:
             arr = arr[:, None]
         if arr.ndim != 2:
@@ -614,7 +622,7 @@ def check_composite_parity(
     ).values()
     S = MultiObjectiveCalibrator._matrix(scores, "scores")
     Y = MultiObjectiveCalibrator._matrix(outcomes, "outcomes", S.shape[1])
-    W = np.atleast_2d(np.asarray(weights, dtype=np.float64))
+    W = np.atleast_2d(_numeric_array(weights, "weights"))
     if W.shape[1] != S.shape[1]:
         raise ValueError(f"weights must have {S.shape[1]} columns (one per score)")
     results = [

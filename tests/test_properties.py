@@ -159,6 +159,10 @@ CALLS = {
         np.column_stack([d["score"], d["score"] ** 2]), np.column_stack([d["y"], d["y"]]),
         d["group"], [0.5, 0.5], n_bootstrap=19, random_state=0,
     ),
+    "audit": lambda d: fastfair.audit(
+        d["y"], d["pred"], d["group"], y_score=d["score"], metrics=["tpr", "fpr"],
+        min_group_size=2, n_permutations=19,
+    ),
     "plan_from_data": lambda d: fastfair.plan_from_data(
         d["y"], d["pred"], d["group"], "tpr", tau=0.1, n_resamples=20, random_state=0
     ),
@@ -278,6 +282,26 @@ OPTIONS = {
             d["y"], d["pred"], d["group"], **{"random_state": 0, "n_permutations": 19, **kw}
         ),
         ["n_permutations", "n_jobs", "random_state", "reference", "mid_p", "alternative"],
+    ),
+    "audit": (
+        lambda d, **kw: fastfair.audit(
+            d["y"],
+            d["pred"],
+            d["group"],
+            **{"y_score": d["score"], "n_permutations": 19, "metrics": ["tpr"], **kw},
+        ),
+        [
+            "threshold",
+            "min_group_size",
+            "alpha",
+            "tau",
+            "power",
+            "n_permutations",
+            "random_state",
+            "n_jobs",
+            "reference",
+            "adjust",
+        ],
     ),
     "auc_test": (
         lambda d, **kw: fastfair.auc_test(
