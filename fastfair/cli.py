@@ -632,6 +632,11 @@ def main(argv=None) -> int:
     except CLIError as exc:
         print("fastfair: error: " + " ".join(str(exc).split("\n")), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`fastfair audit ... | head`): stop quietly, as the Python docs
+        # advise, pointing stdout at devnull so the interpreter's final flush cannot fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

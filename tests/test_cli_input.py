@@ -325,3 +325,31 @@ def test_control_characters_never_break_the_one_line_contract(tmp_path, capsys):
     missing = tmp_path / "no\nsuch.csv"
     code, _, err = _run(["audit", str(missing), *BASE], capsys)
     _one_line_error(code, err, "no such file")
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    """`fastfair audit ... | head -1`: no BrokenPipeError traceback once the reader leaves."""
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(0)
+    path = tmp_path / "many.csv"
+    groups = np.repeat([f"g{i:04d}" for i in range(400)], 10)
+    rows = [
+        f"{a},{b},{g}"
+        for a, b, g in zip(rng.integers(0, 2, 4000), rng.integers(0, 2, 4000), groups)
+    ]
+    path.write_text("label,pred,grp\n" + "\n".join(rows) + "\n")
+    code = "import sys; from fastfair.cli import main; sys.exit(main(sys.argv[1:]))"
+    args = ["audit", str(path), "--label", "label", "--pred", "pred", "--group", "grp"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args, "--max-rows", "5000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout.readline()  # the first line arrives, then the reader leaves
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=300)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert proc.returncode == 1
