@@ -833,6 +833,15 @@ def sample_size(
     n = _n_required(s2, p, ref, t - u_tol, z + zb, pop)
     npg = n[..., None] * p
     _check_feasible(npg, pop)
+    return _size_result(
+        name, s2, rd, u_tol, alpha, alternative, ref, a_c, z, pop, n, npg, p, rule, t, power
+    )
+
+
+def _size_result(
+    name, s2, rd, u_tol, alpha, alternative, ref, a_c, z, pop, n, npg, p, rule, t, power
+) -> SampleSizeResult:
+    """Pack a sample-size computation (n, per-group sizes, allocation) into its result."""
     ceil = _ceil(npg)
     return SampleSizeResult(
         metric=name,
@@ -853,7 +862,7 @@ def sample_size(
         allocation_rule=rule,
         tau=float(t) if t.ndim == 0 else t,
         power=power,
-        z_power=zb,
+        z_power=float(special.ndtri(power)),
     )
 
 
@@ -877,29 +886,11 @@ def _sample_size_tost(
     p, rule = _allocation_fractions(allocation, s2, ref)
     n = _n_required_tost(s2, p, ref, t, delta, z, power)
     npg = n[..., None] * p
-    ceil = _ceil(npg)
-    return SampleSizeResult(
-        metric=name,
-        sigma2=s2,
-        rates=rd,
-        u_tol=0.0,
-        alpha=alpha,
-        alternative="equivalence",
-        reference=ref,
-        alpha_per_comparison=a_c,
-        z_critical=z,
-        population_sizes=None,
-        n=float(n) if n.ndim == 0 else n,
-        n_per_group=npg,
-        n_per_group_ceil=ceil,
-        n_total_ceil=int(ceil.sum()) if ceil.ndim == 1 else ceil.sum(axis=-1),
-        allocation=p,
-        allocation_rule=rule,
-        tau=float(t) if t.ndim == 0 else t,
-        power=power,
-        z_power=float(special.ndtri(power)),
-        delta=delta,
+    result = _size_result(
+        name, s2, rd, 0.0, alpha, "equivalence", ref, a_c, z, None, n, npg, p, rule, t, power
     )
+    result.delta = delta
+    return result
 
 
 def _n_per_group_from_args(
