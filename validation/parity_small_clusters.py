@@ -35,7 +35,7 @@ the t methods; the wild bootstrap's own max for wild_webb). Monte-Carlo SEs are 
 The default's numbers are checked against ``predictive_parity_test`` in the quick mode.
 
 Usage: python validation/parity_small_clusters.py [--quick] [--reps R] [--cells SPEC]
-           [--out FILE] [--workers W]
+           [--resume JSONL,...] [--jsonl FILE] [--out FILE] [--report-only]
 Full mode: 2,000 null data sets and 500 power data sets per cell; cells are written to
 validation/results/parity_small_clusters.jsonl as they finish (progress), and the table to
 validation/results/parity_small_clusters.txt. It takes hours on a shared 2-core machine.
@@ -515,6 +515,11 @@ def main(argv=None):
     parser.add_argument("--power-reps", type=int, default=500)
     parser.add_argument("--round-size", type=int, default=250)
     parser.add_argument("--first-round", type=int, default=0, help="resume after a stop")
+    parser.add_argument(
+        "--resume",
+        default="",
+        help="comma-separated jsonl files of earlier runs: skip the (cell, round) pairs they hold",
+    )
     parser.add_argument("--cells", default="", help="comma-separated substrings of cell tags")
     parser.add_argument("--seed", type=int, default=20201120)
     parser.add_argument("--jsonl", default="validation/results/parity_small_clusters.jsonl")
@@ -547,6 +552,13 @@ def main(argv=None):
     if args.quick:
         todo = [(300, "pareto", "strong", False), (300, "pareto", "strong", True)]
         args.reps = args.power_reps = args.round_size = 40
+    done = set()
+    for path in filter(None, args.resume.split(",")):
+        with open(path) as fh:
+            for line in fh:
+                if line.strip():
+                    r = json.loads(line)
+                    done.add((r["users"], r["rows"], r["effect"], r["delta"] > 0, r["round"]))
     results = []
     # Rounds of `round_size` data sets over every cell, so that all cells advance together
     # and a run stopped early leaves comparable (smaller) samples everywhere.
@@ -555,7 +567,7 @@ def main(argv=None):
         for c in todo:
             total = args.power_reps if c[3] else args.reps
             reps = min(args.round_size, total - rnd * args.round_size)
-            if reps <= 0:
+            if reps <= 0 or (*c, rnd) in done:
                 continue
             r = run_cell(*c, reps, args.seed, rnd)
             results.append(r)
