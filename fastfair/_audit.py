@@ -308,7 +308,7 @@ def _confusion_rows(attr, cells, metric, options) -> list[dict]:
             value_group=_num(values[0]),
             value_reference=_num(values[1]),
             difference=_num(values[0] - values[1]),
-            **_interval(res.difference_interval, res),
+            **_interval(res.confidence_interval, res),
             statistic=float(res.statistic),
             pvalue=float(res.pvalue),
             method=res.method,
@@ -352,7 +352,7 @@ def auc_result_rows(attr, res, pairs) -> list[dict]:
     auc = np.atleast_1d(np.asarray(res.group_auc, dtype=float))
     n_pos, n_neg = np.atleast_1d(res.group_n_pos), np.atleast_1d(res.group_n_neg)
     stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
-    lo, hi = (np.atleast_1d(x) for x in res.difference_interval)
+    lo, hi = (np.atleast_1d(x) for x in res.confidence_interval)
     index = {g: k for k, g in enumerate(np.asarray(res.groups).tolist())}
     rows = []
     for c, ((g, r), (a, b)) in enumerate(zip(pairs, res.comparisons)):
@@ -518,7 +518,7 @@ def _planner_inputs(metric_name: str, part: int, cells: np.ndarray) -> tuple[str
 def _planner_figures(metric, rates, n_per_group, options) -> dict:
     """MDE at 80% power, power at tau and rows needed for tau, for one two-group comparison."""
     alpha, tau, target = options["alpha"], options["tau"], options["power"]
-    common = dict(rates=rates, alpha=alpha, reference=1)
+    common = dict(rates=rates, alpha=alpha, reference_index=1)
     with warnings.catch_warnings():  # inf: no rate difference below 1 is detectable
         warnings.simplefilter("ignore")
         mde = planning.detectable_difference(

@@ -740,7 +740,7 @@ def _calibration_section(result) -> str:
         curve = res.curve
         bands = len(curve.groups) <= 3  # more bands than that hide the curves
         for j, g in enumerate(curve.groups):
-            shown = np.where(np.isfinite(curve.std_error[j]), curve.estimate[j], np.nan)
+            shown = np.where(np.isfinite(curve.standard_error[j]), curve.estimate[j], np.nan)
             (line,) = ax.plot(curve.grid, shown, lw=1.4, label=str(g))
             if bands:
                 ax.fill_between(

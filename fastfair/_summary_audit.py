@@ -203,8 +203,8 @@ def audit_from_summary(
             res.comparisons = [res.comparisons[c] for c in keep]
             for key in ("statistic", "pvalue"):
                 setattr(res, key, np.atleast_1d(getattr(res, key))[keep])
-            res.difference_interval = tuple(
-                np.atleast_1d(x)[keep] for x in res.difference_interval
+            res.confidence_interval = tuple(
+                np.atleast_1d(x)[keep] for x in res.confidence_interval
             )
             tests += _audit.auc_result_rows(attr, res, pairs)
         tests.append(

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair import _auc
+from fastfair._deprecation import renamed_attributes
 from fastfair._parallel import effective_n_threads
 from fastfair._pvalues import (
     ALTERNATIVES,
@@ -237,6 +238,7 @@ def _check_defined(tot, labels, groups) -> None:
 # --------------------------------------------------------------------------------------
 
 
+@renamed_attributes(difference_interval="confidence_interval")
 @dataclass(repr=False)
 class AUCTestResult:
     """Result of :func:`auc_test`.
@@ -255,7 +257,7 @@ class AUCTestResult:
         Family-wise adjusted p-values (`adjust`), when there is more than one comparison.
     difference : float or ndarray
         AUC of the first group minus AUC of the second.
-    difference_interval : tuple
+    confidence_interval : tuple
         DeLong (Wald) confidence interval of each difference, at `confidence_level`.
     groups, group_auc, group_variance, group_n_pos, group_n_neg : ndarray
         Group labels, AUCs, DeLong variances and label counts.
@@ -283,7 +285,7 @@ class AUCTestResult:
     statistic: float | np.ndarray
     pvalue: float | np.ndarray
     difference: float | np.ndarray
-    difference_interval: tuple
+    confidence_interval: tuple
     groups: np.ndarray
     group_auc: np.ndarray
     group_variance: np.ndarray
@@ -341,7 +343,7 @@ class AUCTestResult:
         stat_v = np.atleast_1d(self.statistic)
         p_v = np.atleast_1d(self.pvalue)
         diff_v = np.atleast_1d(self.difference)
-        dlo, dhi = (np.atleast_1d(x) for x in self.difference_interval)
+        dlo, dhi = (np.atleast_1d(x) for x in self.confidence_interval)
         headers = ["comparison", "difference", f"{level} low", "high", "statistic", "pvalue"]
         if self.pvalue_adjusted is not None:
             headers.append(f"adjusted ({self.adjust})")
@@ -623,7 +625,7 @@ def auc_test(
         statistic=pick(observed),
         pvalue=pick(pvalues),
         difference=pick(difference),
-        difference_interval=(pick(diff_interval[0]), pick(diff_interval[1])),
+        confidence_interval=(pick(diff_interval[0]), pick(diff_interval[1])),
         groups=labels,
         group_auc=auc,
         group_variance=var,

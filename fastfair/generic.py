@@ -146,7 +146,7 @@ class GenericTestResult(PermutationTestResult):
         diff, stat_v, p_v = (
             np.atleast_1d(x) for x in (self.difference, self.statistic, self.pvalue)
         )
-        ci = self.difference_interval is not None
+        ci = self.confidence_interval is not None
         headers = ["comparison", "difference"]
         headers += [f"{100 * self.confidence_level:g}% CI"] if ci else []
         headers += ["statistic", "pvalue"]
@@ -156,7 +156,7 @@ class GenericTestResult(PermutationTestResult):
         n_c = len(self.comparisons)
         for c, (a, b) in enumerate(self.comparisons):
             row = [f"{a} - {b}", diff[c]]
-            row += [format_interval(self.difference_interval, c, 0, n_c)] if ci else []
+            row += [format_interval(self.confidence_interval, c, 0, n_c)] if ci else []
             row += [stat_v[c], self._p(p_v[c], c)]
             if self.pvalue_adjusted is not None:
                 row.append(self._p(self.pvalue_adjusted[c], c))
@@ -669,7 +669,7 @@ def permutation_test_rows(
     progress : bool or None
         Progress bar (needs tqdm). None: shown for long runs when stderr is a terminal.
     confidence_level : float
-        Level of `difference_interval`: the normal interval
+        Level of `confidence_interval`: the normal interval
         :math:`T \pm z_{(1+\text{level})/2}\,\text{SE}` with the standard error that
         studentizes the statistic (Welch or bootstrap); with ``studentize=False`` the SE is
         Welch's for row metrics and the SD of `n_bootstrap` bootstrap differences for a
@@ -988,7 +988,7 @@ def _assemble(
         null_distribution=null,
         n_bootstrap=n_bootstrap if mode.startswith("bootstrap") else None,
         standard_error=se,
-        difference_interval=difference_interval,
+        confidence_interval=difference_interval,
         confidence_level=float(confidence_level),
         decision=decision if seq_options is not None else None,
         sequential=seq_options if monte_carlo else None,

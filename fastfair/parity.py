@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair import _kernel_sums
+from fastfair._deprecation import renamed_attributes
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue
 from fastfair._random import stream_key
@@ -494,6 +495,7 @@ def select_bandwidth(
 # Curves
 
 
+@renamed_attributes(std_error="standard_error")
 @dataclass(repr=False)
 class CalibrationCurve:
     """Result of :func:`calibration_curve`: per-group estimates of E[Y | S = s, G = g].
@@ -506,7 +508,7 @@ class CalibrationCurve:
         Scores s at which the curves are estimated.
     groups : ndarray
         Group labels.
-    estimate, std_error, lower, upper : ndarray
+    estimate, standard_error, lower, upper : ndarray
         Nadaraya-Watson estimate, cluster-robust standard error and pointwise confidence
         band at `confidence_level`. NaN where a group has no observation within the
         kernel's reach (estimate) or fewer than `min_effective_clusters` effective clusters
@@ -538,7 +540,7 @@ class CalibrationCurve:
     grid: np.ndarray
     groups: np.ndarray
     estimate: np.ndarray
-    std_error: np.ndarray
+    standard_error: np.ndarray
     lower: np.ndarray
     upper: np.ndarray
     n_effective: np.ndarray
@@ -566,7 +568,7 @@ class CalibrationCurve:
                 "group": np.repeat(self.groups, G),
                 "score": np.tile(self.grid, K),
                 "estimate": self.estimate.ravel(),
-                "std_error": self.std_error.ravel(),
+                "std_error": self.standard_error.ravel(),
                 "lower": self.lower.ravel(),
                 "upper": self.upper.ravel(),
                 "n_effective": self.n_effective.ravel(),
@@ -804,7 +806,7 @@ def _fit(
         grid=grid_arr,
         groups=prep.labels,
         estimate=est,
-        std_error=se,
+        standard_error=se,
         lower=est - zq * se,
         upper=est + zq * se,
         n_effective=n_eff,
@@ -1126,6 +1128,7 @@ def _multiplier_bootstrap(fit, est, points, n_bootstrap, key, n_threads, floor=N
     ), variance
 
 
+@renamed_attributes(difference_se="difference_standard_error")
 @dataclass(repr=False)
 class PredictiveParityResult:
     """Result of :func:`predictive_parity_test`.
@@ -1145,7 +1148,7 @@ class PredictiveParityResult:
         Per-group estimates, standard errors and pointwise bands.
     grid : ndarray
         Grid scores (same as ``curve.grid``).
-    difference, difference_se : ndarray or None
+    difference, difference_standard_error : ndarray or None
         Two groups: first group minus second (sorted labels) and its standard error.
     grid_statistic : ndarray
         z (two groups) or Wald chi-square with K-1 df at each grid point (NaN where a
@@ -1166,8 +1169,8 @@ class PredictiveParityResult:
         reference; inf with ``small_sample="none"`` (normal / chi-square).
     critical_values : ndarray or None
         Two groups with bootstrap: per point, the t quantile (df `grid_df`) at the level of
-        `critical_value`, so difference ± critical_values × difference_se is a simultaneous
-        band (all equal to `critical_value` with ``small_sample="none"``).
+        `critical_value`, so difference ± critical_values × difference_standard_error is a
+        simultaneous band (all equal to `critical_value` with ``small_sample="none"``).
     small_sample : str
         "cr2" or "none" (see :func:`predictive_parity_test`).
     """
@@ -1179,7 +1182,7 @@ class PredictiveParityResult:
     grid: np.ndarray
     groups: np.ndarray
     difference: np.ndarray | None
-    difference_se: np.ndarray | None
+    difference_standard_error: np.ndarray | None
     grid_statistic: np.ndarray
     grid_pvalue: np.ndarray
     grid_pvalue_adjusted: np.ndarray
@@ -1199,10 +1202,10 @@ class PredictiveParityResult:
         out = {"score": self.grid}
         for k, g in enumerate(self.groups):
             out[f"estimate_{g}"] = self.curve.estimate[k]
-            out[f"se_{g}"] = self.curve.std_error[k]
+            out[f"se_{g}"] = self.curve.standard_error[k]
         if self.difference is not None:
             out["difference"] = self.difference
-            out["se_difference"] = self.difference_se
+            out["se_difference"] = self.difference_standard_error
         out[self.statistic_name] = self.grid_statistic
         out["df"] = self.grid_df
         out["pvalue"] = self.grid_pvalue
@@ -1375,7 +1378,7 @@ def predictive_parity_test(
         small_sample=small_sample,
     )
     curve = fit.curve
-    est, se = curve.estimate, curve.std_error
+    est, se = curve.estimate, curve.standard_error
     var, degenerate = _studentizing_variance(est, se, curve.n_effective)
     K, G = est.shape
     tested = np.isfinite(se).all(axis=0)
@@ -1459,7 +1462,7 @@ def predictive_parity_test(
         grid=curve.grid,
         groups=curve.groups,
         difference=diff,
-        difference_se=diff_se,
+        difference_standard_error=diff_se,
         grid_statistic=stat,
         grid_pvalue=pvals,
         grid_pvalue_adjusted=adjusted,
@@ -1475,6 +1478,7 @@ def predictive_parity_test(
     )
 
 
+@renamed_attributes(std_error="standard_error", difference_se="difference_standard_error")
 @dataclass(repr=False)
 class MarginalOutcomeResult:
     """Result of :func:`marginal_outcome_test`.
@@ -1483,12 +1487,12 @@ class MarginalOutcomeResult:
     ----------
     threshold : float
     groups : ndarray
-    estimate, std_error, n_effective : ndarray
+    estimate, standard_error, n_effective : ndarray
         Per group: marginal outcome E[Y | S = t, G = g] estimated from rows with S >= t,
         its cluster-robust standard error and effective number of clusters.
     statistic, pvalue : float
         z (two groups, first minus second) or Wald chi-square with K-1 df; two-sided.
-    difference, difference_se : float or None
+    difference, difference_standard_error : float or None
         Two groups: first group minus second.
     confidence_interval : tuple or None
         Two groups: interval for the difference at `confidence_level`.
@@ -1506,12 +1510,12 @@ class MarginalOutcomeResult:
     threshold: float
     groups: np.ndarray
     estimate: np.ndarray
-    std_error: np.ndarray
+    standard_error: np.ndarray
     n_effective: np.ndarray
     statistic: float
     pvalue: float
     difference: float | None
-    difference_se: float | None
+    difference_standard_error: float | None
     confidence_interval: tuple | None
     confidence_level: float
     bandwidth: float
@@ -1539,7 +1543,7 @@ class MarginalOutcomeResult:
             (
                 str(g),
                 self.estimate[k],
-                self.std_error[k],
+                self.standard_error[k],
                 self.n_effective[k],
                 int(self.n_observations[k]),
                 int(self.n_clusters[k]),
@@ -1655,7 +1659,7 @@ def marginal_outcome_test(
         small_sample=small_sample,
     )
     c = fit.curve
-    est, se = c.estimate[:, 0], c.std_error[:, 0]
+    est, se = c.estimate[:, 0], c.standard_error[:, 0]
     var = _studentizing_variance(est, se, c.n_effective[:, 0])[0]
     K = len(prep.labels)
     diff = diff_se = ci = None
@@ -1675,12 +1679,12 @@ def marginal_outcome_test(
         threshold=float(threshold),
         groups=prep.labels,
         estimate=est,
-        std_error=se,
+        standard_error=se,
         n_effective=c.n_effective[:, 0],
         statistic=stat,
         pvalue=pvalue,
         difference=diff,
-        difference_se=diff_se,
+        difference_standard_error=diff_se,
         confidence_interval=ci,
         confidence_level=float(confidence_level),
         bandwidth=c.bandwidth,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair import _counts, _rows
+from fastfair._deprecation import renamed_attributes
 from fastfair._metrics import ConfusionMetric, get_metric
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import (
@@ -75,6 +76,7 @@ class ExactInfeasibleError(ValueError):
     """Exact enumeration of the permutation distribution would be too large."""
 
 
+@renamed_attributes(difference_interval="confidence_interval")
 @dataclass(repr=False)
 class PermutationTestResult:
     """Result of :func:`permutation_test`.
@@ -104,14 +106,14 @@ class PermutationTestResult:
         lies): Wilson 95% for a fixed number of permutations; sequential: Robbins'
         confidence sequence at level 1 - epsilon (1 - epsilon / C over C comparisons with an
         adjustment), valid at the data-dependent stopping time.
-    difference_interval : tuple or None
+    confidence_interval : tuple or None
         (lower, upper) confidence interval of each difference at `confidence_level`
         (pointwise, one per comparison and, for equalized odds, per component; same shape as
         `difference`). Confusion-matrix metrics: the Miettinen-Nurminen score interval, the
         differences a two-sided score test does not reject (Kish effective sizes when
         weighted); callable and row metrics: difference +- z * `standard_error`.
     confidence_level : float
-        Level of `difference_interval`.
+        Level of `confidence_interval`.
     decision : str, ndarray or None
         Sequential Monte Carlo: "reject", "retain" or "undecided" at `sequential.alpha`
         (under `adjust` with several comparisons; exact p-values take part as they are).
@@ -143,7 +145,7 @@ class PermutationTestResult:
     adjust: str | None = None
     pvalue_interval: tuple | None = None
     weighted: bool = False
-    difference_interval: tuple | None = None
+    confidence_interval: tuple | None = None
     confidence_level: float = 0.95
     null_distribution: np.ndarray | None = field(default=None)
     null_probabilities: np.ndarray | None = field(default=None)
@@ -188,7 +190,7 @@ class PermutationTestResult:
         headers = ["comparison"]
         for pre in prefix:
             headers += [f"{pre}difference"]
-            if self.difference_interval is not None:
+            if self.confidence_interval is not None:
                 headers += [f"{pre}{level}"]
         headers += ["statistic", "pvalue"]
         if self.pvalue_adjusted is not None:
@@ -198,8 +200,8 @@ class PermutationTestResult:
             row = [f"{a} - {b}"]
             for j in range(len(parts)):
                 row.append(diff_v[c, j])
-                if self.difference_interval is not None:
-                    row.append(format_interval(self.difference_interval, c, j, n_c, len(parts)))
+                if self.confidence_interval is not None:
+                    row.append(format_interval(self.confidence_interval, c, j, n_c, len(parts)))
             row += [stat_v[c], self._p(p_v[c], c)]
             if self.pvalue_adjusted is not None:
                 row.append(self._p(self.pvalue_adjusted[c], c))
@@ -336,7 +338,7 @@ def permutation_test(
     n_jobs : int, optional
         Threads for Monte Carlo (None: all cores; -1 all, -2 all but one).
     confidence_level : float
-        Level of the confidence interval of each difference (`difference_interval`),
+        Level of the confidence interval of each difference (`confidence_interval`),
         pointwise for each comparison. For confusion-matrix metrics it is the
         Miettinen-Nurminen score interval (the differences d that the two-sided score test
         of :math:`H_0: M_A - M_B = d` does not reject),
@@ -787,7 +789,7 @@ def _test_cells(
             )
         ),
         weighted=weighted,
-        difference_interval=(
+        confidence_interval=(
             (lower[0], upper[0])
             if single and spec_metric.n_parts > 1
             else (float(lower[0]), float(upper[0]))

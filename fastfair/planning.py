@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from fastfair import _counts
+from fastfair._deprecation import renamed_arguments, renamed_attributes
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
 from fastfair._score import score_statistic
@@ -342,12 +343,14 @@ def _sigma2_from_args(
     return name, s2, rd
 
 
-def _check_reference(reference: Any, k: int) -> int:
-    if isinstance(reference, bool) or not isinstance(reference, int | np.integer):
-        raise TypeError(f"reference must be a group index (int); got {show_value(reference)}")
-    r = int(reference)
+def _check_reference(reference_index: Any, k: int) -> int:
+    if isinstance(reference_index, bool) or not isinstance(reference_index, int | np.integer):
+        raise TypeError(
+            f"reference_index must be a group position (int); got {show_value(reference_index)}"
+        )
+    r = int(reference_index)
     if not -k <= r < k:
-        raise ValueError(f"reference={r} is out of range for {k} groups")
+        raise ValueError(f"reference_index={r} is out of range for {k} groups")
     return r % k
 
 
@@ -572,6 +575,7 @@ def _n_required_tost(
     return np.exp(hi)
 
 
+@renamed_attributes(reference="reference_index")
 @dataclass(repr=False)
 class _PlanBase:
     metric: str | None
@@ -580,7 +584,7 @@ class _PlanBase:
     u_tol: float
     alpha: float
     alternative: str
-    reference: int
+    reference_index: int
     alpha_per_comparison: float
     z_critical: float
     population_sizes: np.ndarray | None
@@ -604,7 +608,7 @@ class _PlanBase:
             )
         if k > 2:
             lines.append(
-                f"  comparisons     : {k - 1} against reference group {self.reference}, "
+                f"  comparisons     : {k - 1} against reference group {self.reference_index}, "
                 f"Bonferroni alpha {self.alpha:g}/{k - 1}"
             )
         if self.population_sizes is not None:
@@ -719,6 +723,7 @@ class DetectableDifferenceResult(_PlanBase):
 # --------------------------------------------------------------------------------------------
 
 
+@renamed_arguments(reference="reference_index")
 def sample_size(
     metric: str | None = None,
     *,
@@ -730,7 +735,7 @@ def sample_size(
     power: float = 0.8,
     allocation: str | float | Sequence[float] = "neyman",
     alternative: str = "two-sided",
-    reference: int = 0,
+    reference_index: int = 0,
     population_sizes: float | Sequence[float] | None = None,
     delta: float | None = None,
 ) -> SampleSizeResult:
@@ -775,8 +780,9 @@ def sample_size(
         one fraction per group.
     alternative : {"two-sided", "greater"}
         Critical value ``z_{1-alpha/2}`` (paper) or ``z_{1-alpha}``.
-    reference : int, default 0
-        Index of the reference group.
+    reference_index : int, default 0
+        Position of the reference group in `rates`/`sigma2` (0-based). The tests'
+        `reference` is a group label; planning has no labels, hence the distinct name.
     population_sizes : float or sequence of float, optional
         Group population sizes ``N_g`` for the finite-population correction (not with
         `delta`).
@@ -814,13 +820,13 @@ def sample_size(
     delta = _check_delta(delta, u_tol)
     if delta is not None:
         return _sample_size_tost(
-            name, s2, rd, tau, delta, alpha, power, allocation, reference, population_sizes
+            name, s2, rd, tau, delta, alpha, power, allocation, reference_index, population_sizes
         )
     t = _check_tau(tau, u_tol, metric=name)
     alpha = _check_open01(alpha, "alpha")
     power = _check_open01(power, "power")
     alternative = _check_alternative(alternative)
-    ref = _check_reference(reference, k)
+    ref = _check_reference(reference_index, k)
     pop = _check_population(population_sizes, k)
     z, a_c = _critical(alpha, k, alternative)
     zb = float(special.ndtri(power))
@@ -850,7 +856,7 @@ def _size_result(
         u_tol=u_tol,
         alpha=alpha,
         alternative=alternative,
-        reference=ref,
+        reference_index=ref,
         alpha_per_comparison=a_c,
         z_critical=z,
         population_sizes=pop,
@@ -916,6 +922,7 @@ def _n_per_group_from_args(
     return nn, nn[..., None] * p, p
 
 
+@renamed_arguments(reference="reference_index")
 def power(
     metric: str | None = None,
     *,
@@ -928,7 +935,7 @@ def power(
     alpha: float = 0.05,
     allocation: str | float | Sequence[float] = "neyman",
     alternative: str = "two-sided",
-    reference: int = 0,
+    reference_index: int = 0,
     population_sizes: float | Sequence[float] | None = None,
     delta: float | None = None,
 ) -> PowerResult:
@@ -946,7 +953,7 @@ def power(
 
     Parameters
     ----------
-    metric, rates, sigma2, u_tol, alpha, allocation, alternative, reference, population_sizes
+    metric, rates, sigma2, u_tol, alpha, allocation, alternative, reference_index, population_sizes
         As in :func:`sample_size`.
     tau : float or array_like
         True unfairness; broadcast against ``n`` (e.g. ``tau[:, None]`` and ``n[None, :]``
@@ -987,7 +994,7 @@ def power(
     alpha = _check_open01(alpha, "alpha")
     if delta is None:
         alternative = _check_alternative(alternative)
-    ref = _check_reference(reference, k)
+    ref = _check_reference(reference_index, k)
     pop = _check_population(population_sizes, k)
     z, a_c = _critical(alpha, k, "greater" if delta is not None else alternative)
     nn, npg, p = _n_per_group_from_args(n, n_per_group, allocation, s2, ref)
@@ -1006,7 +1013,7 @@ def power(
         u_tol=u_tol,
         alpha=alpha,
         alternative=alternative,
-        reference=ref,
+        reference_index=ref,
         alpha_per_comparison=a_c,
         z_critical=z,
         population_sizes=pop,
@@ -1020,6 +1027,7 @@ def power(
     )
 
 
+@renamed_arguments(reference="reference_index")
 def detectable_difference(
     metric: str | None = None,
     *,
@@ -1032,7 +1040,7 @@ def detectable_difference(
     power: float = 0.8,
     allocation: str | float | Sequence[float] = "neyman",
     alternative: str = "two-sided",
-    reference: int = 0,
+    reference_index: int = 0,
     population_sizes: float | Sequence[float] | None = None,
 ) -> DetectableDifferenceResult:
     """Minimum detectable unfairness for a given sample size (eq. 2 solved for tau).
@@ -1044,7 +1052,7 @@ def detectable_difference(
 
     Parameters
     ----------
-    metric, rates, sigma2, u_tol, alpha, power, allocation, alternative, reference,
+    metric, rates, sigma2, u_tol, alpha, power, allocation, alternative, reference_index,
     population_sizes
         As in :func:`sample_size`.
     n, n_per_group
@@ -1069,7 +1077,7 @@ def detectable_difference(
     alpha = _check_open01(alpha, "alpha")
     power = _check_open01(power, "power")
     alternative = _check_alternative(alternative)
-    ref = _check_reference(reference, k)
+    ref = _check_reference(reference_index, k)
     pop = _check_population(population_sizes, k)
     z, a_c = _critical(alpha, k, alternative)
     zb = float(special.ndtri(power))
@@ -1093,7 +1101,7 @@ def detectable_difference(
         u_tol=u_tol,
         alpha=alpha,
         alternative=alternative,
-        reference=ref,
+        reference_index=ref,
         alpha_per_comparison=a_c,
         z_critical=z,
         population_sizes=pop,
@@ -1138,7 +1146,7 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
         alpha=plan.alpha,
         allocation=plan.allocation,
         alternative=plan.alternative,
-        reference=plan.reference,
+        reference_index=plan.reference_index,
         population_sizes=plan.population_sizes,
     ).power
     if ax is None:
@@ -1209,6 +1217,7 @@ def _sigma2_batch(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray:
         return r * (1.0 - r) / d
 
 
+@renamed_attributes(rates_se="rates_standard_error")
 @dataclass(repr=False)
 class PilotPlanResult:
     """Result of :func:`plan_from_data`.
@@ -1221,7 +1230,7 @@ class PilotPlanResult:
         Group labels in the order of the plan's arrays.
     pilot_n_per_group : ndarray
         Pilot group sizes.
-    rates, rates_se : dict
+    rates, rates_standard_error : dict
         Estimated per-group rates and their bootstrap standard errors.
     observed_difference : ndarray
         Pilot estimate of ``M_ref - M_g`` for each non-reference group.
@@ -1237,7 +1246,7 @@ class PilotPlanResult:
     groups: np.ndarray
     pilot_n_per_group: np.ndarray
     rates: dict[str, np.ndarray]
-    rates_se: dict[str, np.ndarray]
+    rates_standard_error: dict[str, np.ndarray]
     observed_difference: np.ndarray
     n_interval: tuple[float, float]
     n_per_group_interval: np.ndarray
@@ -1260,12 +1269,13 @@ class PilotPlanResult:
         lines = ["PilotPlanResult"]
         lines.append(
             f"  groups          : {self.groups.tolist()} "
-            f"(reference {self.groups.tolist()[self.plan.reference]!r})"
+            f"(reference {self.groups.tolist()[self.plan.reference_index]!r})"
         )
         lines.append(f"  pilot n / group : {_fmt(self.pilot_n_per_group)}")
         for key, val in self.rates.items():
             lines.append(
-                f"  pilot {key}".ljust(20) + f": {_fmt(val)} (se {_fmt(self.rates_se[key], 2)})"
+                f"  pilot {key}".ljust(20)
+                + f": {_fmt(val)} (se {_fmt(self.rates_standard_error[key], 2)})"
             )
         lines.append(f"  observed diff   : {_fmt(self.observed_difference)}")
         lo, hi = self.n_interval
@@ -1425,7 +1435,7 @@ def plan_from_data(
         power=power,
         allocation=allocation,
         alternative=alternative,
-        reference=ref,
+        reference_index=ref,
         population_sizes=population_sizes,
     )
     if np.ndim(plan.tau) != 0:
@@ -1451,7 +1461,7 @@ def plan_from_data(
         groups=labels,
         pilot_n_per_group=pilot_n,
         rates=point,
-        rates_se={r: np.nanstd(boot[r], axis=0, ddof=1) for r in point},
+        rates_standard_error={r: np.nanstd(boot[r], axis=0, ddof=1) for r in point},
         observed_difference=vals[ref] - vals[oth]
         if own == _needed_rates(name)[0]
         else -(vals[ref] - vals[oth]),
@@ -1545,6 +1555,7 @@ def _studentize(diff: np.ndarray, var: np.ndarray) -> np.ndarray:
     return np.nan_to_num(s, nan=0.0)
 
 
+@renamed_attributes(se="standard_error", ci="confidence_interval")
 @dataclass(repr=False)
 class SimulatedPowerResult:
     """Result of :func:`simulate_power`.
@@ -1553,9 +1564,9 @@ class SimulatedPowerResult:
     ----------
     power : float
         Fraction of simulated audits that rejected.
-    se : float
+    standard_error : float
         Binomial standard error ``sqrt(power (1 - power) / n_sim)``.
-    ci : tuple of float
+    confidence_interval : tuple of float
         95% Wilson interval for the power.
     formula_power : float
         Asymptotic power from :func:`power` for the same design.
@@ -1574,8 +1585,8 @@ class SimulatedPowerResult:
     n_sim: int
     n_rejections: int
     power: float
-    se: float
-    ci: tuple[float, float]
+    standard_error: float
+    confidence_interval: tuple[float, float]
     formula_power: float
     u_tol: float = 0.0
     delta: float | None = None
@@ -1595,8 +1606,9 @@ class SimulatedPowerResult:
                 + f", alpha {self.alpha:g}",
                 f"  n per group     : {_fmt(self.n_per_group)}",
                 f"  true difference : {self.true_difference:.4g} (M_0 - M_1)",
-                f"  simulated power : {self.power:.4f} (se {self.se:.4f}, 95% Wilson "
-                f"[{self.ci[0]:.4f}, {self.ci[1]:.4f}], {self.n_rejections}/{self.n_sim})",
+                f"  simulated power : {self.power:.4f} (se {self.standard_error:.4f}, 95% Wilson "
+                f"[{self.confidence_interval[0]:.4f}, {self.confidence_interval[1]:.4f}], "
+                f"{self.n_rejections}/{self.n_sim})",
                 f"  formula power   : {self.formula_power:.4f}",
             ]
         )
@@ -1841,8 +1853,8 @@ def simulate_power(
         n_sim=int(n_sim),
         n_rejections=x,
         power=pw,
-        se=float(np.sqrt(pw * (1 - pw) / n_sim)),
-        ci=tuple(float(v) for v in wilson_interval(x, n_sim)),
+        standard_error=float(np.sqrt(pw * (1 - pw) / n_sim)),
+        confidence_interval=tuple(float(v) for v in wilson_interval(x, n_sim)),
         formula_power=float(formula),
         u_tol=u_tol,
         delta=delta,

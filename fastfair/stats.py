@@ -275,7 +275,7 @@ class ScoreStats:
             statistic=pick(statistic),
             pvalue=pick(pvalues),
             difference=pick(difference),
-            difference_interval=(pick(difference - z * se_diff), pick(difference + z * se_diff)),
+            confidence_interval=(pick(difference - z * se_diff), pick(difference + z * se_diff)),
             groups=self.labels,
             group_auc=auc,
             group_variance=var,

@@ -315,7 +315,7 @@ def _gap_from_rows(
             y_true, y_pred, group, method="delong", reference=reference, comparisons=comparisons,
             adjust="none", sample_weight=sample_weight, pos_label=pos_label, data=data,
         )  # fmt: skip
-        lo, hi = (np.atleast_1d(v) for v in res.difference_interval)
+        lo, hi = (np.atleast_1d(v) for v in res.confidence_interval)
         se = (hi - lo) / (2 * special.ndtri(0.5 + res.confidence_level / 2))
         return _Gap(
             difference=np.atleast_1d(res.difference),

@@ -68,7 +68,7 @@ def test_pair_statistic_matches_formula():
     z = (d.auc[1] - d.auc[0]) / np.sqrt(d.variance.sum())
     assert res.statistic == pytest.approx(z, rel=1e-12)
     assert res.difference == pytest.approx(d.auc[1] - d.auc[0])
-    lo, hi = res.difference_interval
+    lo, hi = res.confidence_interval
     assert hi - lo == pytest.approx(2 * 1.959963984540054 * np.sqrt(d.variance.sum()))
     raw = ffauc.auc_test(y, s, g, reference=0, studentize=False, n_permutations=9)
     assert raw.statistic == pytest.approx(d.auc[1] - d.auc[0])

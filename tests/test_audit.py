@@ -95,7 +95,7 @@ def test_auc_rows_equal_auc_test_on_the_pair(frame, result):
         )
         assert t["pvalue"] == res.pvalue
         assert t["difference"] == pytest.approx(res.difference, rel=1e-12)
-        assert [t["ci_low"], t["ci_high"]] == pytest.approx(list(res.difference_interval))
+        assert [t["ci_low"], t["ci_high"]] == pytest.approx(list(res.confidence_interval))
 
 
 def test_holm_over_every_test_of_the_audit(result):

@@ -98,16 +98,16 @@ def test_permutation_test_interval_two_groups():
     res = fastfair.permutation_test_from_counts(counts, ["a", "b"], metric="fnr")
     assert res.comparisons == [("b", "a")]
     lo, hi = score_interval(55, 175, 30, 200)  # fnr of b minus fnr of a
-    assert res.difference_interval == pytest.approx((lo, hi), abs=1e-12)
+    assert res.confidence_interval == pytest.approx((lo, hi), abs=1e-12)
     assert lo < res.difference < hi and res.confidence_level == 0.95
     res90 = fastfair.permutation_test_from_counts(
         counts, ["a", "b"], metric="fnr", confidence_level=0.9
     )
-    assert res90.difference_interval == pytest.approx(score_interval(55, 175, 30, 200, 0.9))
+    assert res90.confidence_interval == pytest.approx(score_interval(55, 175, 30, 200, 0.9))
     flipped = fastfair.permutation_test_from_counts(
         counts, ["a", "b"], metric="fnr", reference="b"
     )
-    assert flipped.difference_interval == pytest.approx((-hi, -lo), abs=1e-12)
+    assert flipped.confidence_interval == pytest.approx((-hi, -lo), abs=1e-12)
     text = repr(res)
     assert "95% CI" in text and f"[{lo:.4f}, {hi:.4f}]" in text
 
@@ -115,20 +115,20 @@ def test_permutation_test_interval_two_groups():
 def test_permutation_test_interval_more_groups_and_equalized_odds():
     counts = np.array([[500, 40, 30, 170], [450, 60, 55, 120], [90, 20, 15, 40]])
     res = fastfair.permutation_test_from_counts(counts, metric="selection_rate", reference=0)
-    lo, hi = res.difference_interval
+    lo, hi = res.confidence_interval
     assert lo.shape == hi.shape == (2,)
     sel = counts[:, [1, 3]].sum(axis=1)
     n = counts.sum(axis=1)
     for c, g in enumerate((1, 2)):
         assert (lo[c], hi[c]) == pytest.approx(score_interval(sel[g], n[g], sel[0], n[0]))
     eo = fastfair.permutation_test_from_counts(counts[:2], metric="equalized_odds")
-    lo, hi = eo.difference_interval
+    lo, hi = eo.confidence_interval
     assert lo.shape == (2,)
-    tpr = fastfair.permutation_test_from_counts(counts[:2], metric="tpr").difference_interval
-    fpr = fastfair.permutation_test_from_counts(counts[:2], metric="fpr").difference_interval
+    tpr = fastfair.permutation_test_from_counts(counts[:2], metric="tpr").confidence_interval
+    fpr = fastfair.permutation_test_from_counts(counts[:2], metric="fpr").confidence_interval
     assert (lo[0], hi[0]) == pytest.approx(tpr) and (lo[1], hi[1]) == pytest.approx(fpr)
     eo3 = fastfair.permutation_test_from_counts(counts, metric="equalized_odds")
-    assert eo3.difference_interval[0].shape == (2, 2)
+    assert eo3.confidence_interval[0].shape == (2, 2)
     text = repr(eo)
     assert "tpr 95% CI" in text and "fpr 95% CI" in text
 
@@ -142,7 +142,7 @@ def test_weighted_interval_uses_kish_effective_sizes():
     same = fastfair.permutation_test(
         y, yhat, group, metric="tpr", method="asymptotic", sample_weight=np.full(600, 2.5)
     )
-    assert same.difference_interval == pytest.approx(plain.difference_interval, abs=1e-12)
+    assert same.confidence_interval == pytest.approx(plain.confidence_interval, abs=1e-12)
     w = rng.gamma(2.0, 0.5, 600)
     res = fastfair.permutation_test(
         y, yhat, group, metric="tpr", method="asymptotic", sample_weight=w
@@ -153,10 +153,10 @@ def test_weighted_interval_uses_kish_effective_sizes():
         rates.append(np.sum(w[pos] * yhat[pos]) / np.sum(w[pos]))
         n_eff.append(np.sum(w[pos]) ** 2 / np.sum(w[pos] ** 2))
     expected = score_interval(rates[0] * n_eff[0], n_eff[0], rates[1] * n_eff[1], n_eff[1])
-    assert res.difference_interval == pytest.approx(expected, abs=1e-12)
+    assert res.confidence_interval == pytest.approx(expected, abs=1e-12)
     # weights that vary make the effective sizes smaller, so the interval wider
-    width = res.difference_interval[1] - res.difference_interval[0]
-    assert width > plain.difference_interval[1] - plain.difference_interval[0]
+    width = res.confidence_interval[1] - res.confidence_interval[0]
+    assert width > plain.confidence_interval[1] - plain.confidence_interval[0]
 
 
 def test_generic_interval_is_difference_plus_minus_z_se():
@@ -170,7 +170,7 @@ def test_generic_interval_is_difference_plus_minus_z_se():
     se = math.sqrt(sa.var(ddof=1) / 40 + sb.var(ddof=1) / 60)
     diff = sa.mean() - sb.mean()
     assert res.difference == pytest.approx(diff)
-    assert res.difference_interval == pytest.approx((diff - 1.959964 * se, diff + 1.959964 * se))
+    assert res.confidence_interval == pytest.approx((diff - 1.959964 * se, diff + 1.959964 * se))
     assert "95% CI" in repr(res)
 
     def mse(y_true, y_pred):
@@ -181,13 +181,13 @@ def test_generic_interval_is_difference_plus_minus_z_se():
         random_state=1, confidence_level=0.9,
     )  # fmt: skip
     half = special.ndtri(0.95) * boot.standard_error
-    assert boot.difference_interval == pytest.approx(
+    assert boot.confidence_interval == pytest.approx(
         (boot.difference - half, boot.difference + half)
     )
     raw = fastfair.permutation_test(
         y, pred, group, metric=mse, studentize=False, n_permutations=99, random_state=1
     )
-    lo, hi = raw.difference_interval  # bootstrap SD when the statistic is not studentized
+    lo, hi = raw.confidence_interval  # bootstrap SD when the statistic is not studentized
     assert lo < raw.difference < hi
     assert (hi - lo) / 2 == pytest.approx(1.96 * se, rel=0.35)
 

@@ -71,8 +71,8 @@ def test_auc_intervals_are_delong_wald_intervals(level):
         assert lo[k] == pytest.approx(max(0.0, a - z * np.sqrt(v)), rel=1e-9)
         assert hi[k] == pytest.approx(min(1.0, a + z * np.sqrt(v)), rel=1e-9)
     half = z * np.sqrt(v0 + v1)
-    assert res.difference_interval[0] == pytest.approx(a0 - a1 - half, rel=1e-9)
-    assert res.difference_interval[1] == pytest.approx(a0 - a1 + half, rel=1e-9)
+    assert res.confidence_interval[0] == pytest.approx(a0 - a1 - half, rel=1e-9)
+    assert res.confidence_interval[1] == pytest.approx(a0 - a1 + half, rel=1e-9)
     # the Wald statistic of the difference, referred to N(0, 1)
     assert res.statistic == pytest.approx((a0 - a1) / np.sqrt(v0 + v1), rel=1e-9)
     assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(res.statistic)), rel=1e-9)
@@ -126,7 +126,7 @@ def test_calibration_curve_band_is_the_cluster_robust_wald_band(level):
         for j, t in enumerate(grid):
             f, se = _nw_brute(y[sel], s[sel], user[sel], t, 0.1)
             assert cur.estimate[k, j] == pytest.approx(f, rel=1e-9)
-            assert cur.std_error[k, j] == pytest.approx(se, rel=1e-7)
+            assert cur.standard_error[k, j] == pytest.approx(se, rel=1e-7)
             assert cur.lower[k, j] == pytest.approx(f - z * se, rel=1e-7)
             assert cur.upper[k, j] == pytest.approx(f + z * se, rel=1e-7)
 
@@ -143,9 +143,9 @@ def test_marginal_outcome_interval_and_statistic(level):
         _nw_brute(y[g == k], s[g == k], user[g == k], t, 0.1, above=True) for k in range(2)
     )
     np.testing.assert_allclose(res.estimate, [f0, f1], rtol=1e-9)
-    np.testing.assert_allclose(res.std_error, [se0, se1], rtol=1e-7)
+    np.testing.assert_allclose(res.standard_error, [se0, se1], rtol=1e-7)
     se = np.hypot(se0, se1)
-    assert res.difference_se == pytest.approx(se, rel=1e-7)
+    assert res.difference_standard_error == pytest.approx(se, rel=1e-7)
     lo, hi = res.confidence_interval
     assert lo == pytest.approx(f0 - f1 - _z(level) * se, rel=1e-7)
     assert hi == pytest.approx(f0 - f1 + _z(level) * se, rel=1e-7)

@@ -110,15 +110,15 @@ def test_matches_direct_numpy(kernel, weighting):
     cr2 = calibration_curve(y, s, g, **kw)
     est, var, var2, df = direct(y, s, g, user, grid, h, kernel, weighting, full=True)
     np.testing.assert_allclose(curve.estimate, est, rtol=1e-10)
-    np.testing.assert_allclose(curve.std_error, np.sqrt(var), rtol=1e-8)
+    np.testing.assert_allclose(curve.standard_error, np.sqrt(var), rtol=1e-8)
     np.testing.assert_array_equal(curve.n_clusters, [np.unique(user[g == k]).size for k in (0, 1)])
     assert np.all(np.isinf(curve.df))
     # CR2 (second pass: users here hold more than FAST_SHARE of the weight) and its df.
     assert cr2.max_share.max() > 1e-3
     np.testing.assert_array_equal(cr2.estimate, curve.estimate)
-    np.testing.assert_allclose(cr2.std_error, np.sqrt(var2), rtol=1e-8)
+    np.testing.assert_allclose(cr2.standard_error, np.sqrt(var2), rtol=1e-8)
     np.testing.assert_allclose(cr2.df, df, rtol=1e-8)
-    assert np.all(cr2.std_error > curve.std_error)
+    assert np.all(cr2.standard_error > curve.standard_error)
     # Bands: t quantiles with the group's df, wider than the normal band.
     t = stats.t.ppf(0.975, df)
     np.testing.assert_allclose(cr2.upper - cr2.estimate, t * np.sqrt(var2), rtol=1e-8)
@@ -134,9 +134,9 @@ def test_no_cluster_means_one_row_per_cluster():
         y, s, g, cluster=np.arange(y.size), grid=grid, bandwidth=0.05, small_sample="none"
     )
     np.testing.assert_allclose(a.estimate, b.estimate, rtol=1e-12)
-    np.testing.assert_allclose(a.std_error, b.std_error, rtol=1e-12)
+    np.testing.assert_allclose(a.standard_error, b.standard_error, rtol=1e-12)
     _, var = direct(y, s, g, np.arange(y.size), grid, 0.05)
-    np.testing.assert_allclose(a.std_error, np.sqrt(var), rtol=1e-8)
+    np.testing.assert_allclose(a.standard_error, np.sqrt(var), rtol=1e-8)
 
 
 def test_gaussian_recurrence_equals_direct_evaluation():
@@ -162,7 +162,7 @@ def test_results_identical_for_any_thread_count():
     one = predictive_parity_test(y, s, g, n_jobs=1, **kw)
     two = predictive_parity_test(y, s, g, n_jobs=2, **kw)
     np.testing.assert_array_equal(one.curve.estimate, two.curve.estimate)
-    np.testing.assert_array_equal(one.curve.std_error, two.curve.std_error)
+    np.testing.assert_array_equal(one.curve.standard_error, two.curve.standard_error)
     assert one.pvalue == two.pvalue and one.critical_value == two.critical_value
 
 
@@ -187,7 +187,7 @@ def test_bootstrap_matches_explicit_cluster_multipliers():
     ks = np.exp(-0.5 * ((s[:, None] - grid) / h) ** 2)
     draws = []
     est = res.curve.estimate
-    var = res.curve.std_error**2
+    var = res.curve.standard_error**2
     xi_rng = np.random.default_rng(1)
     d = []
     for k in (0, 1):
@@ -228,7 +228,7 @@ def test_small_sample_fast_path(monkeypatch):
     none = calibration_curve(y, s, g, small_sample="none", **kw)
     _fast_path(monkeypatch, 1.0)
     fast = calibration_curve(y, s, g, **kw)
-    np.testing.assert_array_equal(fast.std_error, none.std_error)
+    np.testing.assert_array_equal(fast.standard_error, none.standard_error)
     # df = (sum b^2)^2 / sum b^4 per group, directly
     ks = np.exp(-0.5 * ((s[:, None] - grid) / 0.05) ** 2)
     for k in (0, 1):
@@ -241,7 +241,7 @@ def test_small_sample_fast_path(monkeypatch):
     # The full correction differs from the fast path by the leverage terms only.
     share = full.max_share
     assert share.max() < 0.1
-    ratio = full.std_error / fast.std_error
+    ratio = full.standard_error / fast.standard_error
     assert np.all(ratio > 1) and np.all(ratio <= 1 / np.sqrt(1 - share) + 1e-12)
     np.testing.assert_allclose(full.df, fast.df, rtol=0.2)
     with pytest.raises(ValueError, match="small_sample"):
@@ -260,7 +260,7 @@ def test_cr2_corrects_the_simultaneous_test_and_keeps_power():
         cr2 = predictive_parity_test(y, s, g, **kw)
         cr0 = predictive_parity_test(y, s, g, small_sample="none", **kw)
     t = cr2.tested
-    assert np.all(cr2.curve.std_error[:, t] > cr0.curve.std_error[:, t])
+    assert np.all(cr2.curve.standard_error[:, t] > cr0.curve.standard_error[:, t])
     assert np.all(np.isfinite(cr2.grid_df[t])) and np.all(np.isinf(cr0.grid_df[t]))
     # the simultaneous test compares max_j of the t statistics mapped to the normal scale
     z2 = _normal_scale(cr2.grid_pvalue[t], 2)
@@ -335,7 +335,7 @@ def test_three_groups_wald():
     g = np.array(["a", "b", "c"])[user % 3]
     r = predictive_parity_test(y, s, g, cluster=user, grid=8, random_state=1, n_bootstrap=499)
     assert r.statistic_name == "chi2(2)" and r.difference is None
-    est, se = r.curve.estimate, r.curve.std_error
+    est, se = r.curve.estimate, r.curve.standard_error
     prec = 1 / se**2
     mean = (est * prec).sum(0) / prec.sum(0)
     np.testing.assert_allclose(r.grid_statistic, ((est - mean) ** 2 * prec).sum(0))
@@ -402,10 +402,10 @@ def test_marginal_outcome_matches_direct():
         u = np.bincount(inv, weights=kk * (y[rows] - f))
         b = np.bincount(inv, weights=kk)
         assert res.estimate[k] == pytest.approx(f, rel=1e-10)
-        assert res.std_error[k] == pytest.approx(np.sqrt((u**2).sum()) / kk.sum(), rel=1e-8)
+        assert res.standard_error[k] == pytest.approx(np.sqrt((u**2).sum()) / kk.sum(), rel=1e-8)
         v2.append((u**2 / (1 - b / b.sum())).sum() / b.sum() ** 2)
         dfs.append(bm_df_brute(b))
-        assert cr2.std_error[k] == pytest.approx(np.sqrt(v2[k]), rel=1e-8)
+        assert cr2.standard_error[k] == pytest.approx(np.sqrt(v2[k]), rel=1e-8)
         assert cr2.max_share[k] == pytest.approx(b.max() / b.sum(), rel=1e-12)
     assert res.difference == pytest.approx(res.estimate[0] - res.estimate[1])
     assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(res.statistic)), rel=1e-12)
@@ -415,7 +415,7 @@ def test_marginal_outcome_matches_direct():
     z = cr2.difference / np.sqrt(v2[0] + v2[1])
     assert cr2.statistic == pytest.approx(z, rel=1e-8)
     assert cr2.pvalue == pytest.approx(2 * stats.t.sf(abs(z), df), rel=1e-8)
-    half = stats.t.ppf(0.975, df) * cr2.difference_se
+    half = stats.t.ppf(0.975, df) * cr2.difference_standard_error
     assert cr2.confidence_interval[1] - cr2.difference == pytest.approx(half, rel=1e-8)
     assert "MarginalOutcomeResult" in repr(res) and "df=" in repr(cr2)
 
@@ -536,7 +536,7 @@ def test_single_cluster_near_a_point_has_no_standard_error():
     user[s < 0.2] = 0  # one user holds every row near 0.11
     with pytest.warns(SparseGridWarning, match="effective clusters"):
         c = calibration_curve(y, s, cluster=user, grid=[0.11, 0.5], bandwidth=0.02)
-    assert np.isnan(c.std_error).any()
+    assert np.isnan(c.standard_error).any()
 
 
 def test_marginal_bad_input():

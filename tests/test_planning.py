@@ -246,7 +246,7 @@ def test_more_groups_neyman_closed_form_and_bonferroni():
     s2 = np.array([0.2, 0.3, 0.15, 0.25])
     tau = 0.08
     z = special.ndtri(1 - 0.05 / 3 / 2) + special.ndtri(0.8)
-    res = sample_size(sigma2=s2, tau=tau, reference=1)
+    res = sample_size(sigma2=s2, tau=tau, reference_index=1)
     assert res.alpha_per_comparison == pytest.approx(0.05 / 3)
     s_r, s_o = np.sqrt(s2[1]), np.sqrt(s2[[0, 2, 3]].sum())
     assert res.n == pytest.approx((s_r + s_o) ** 2 * z**2 / tau**2, rel=1e-12)
@@ -268,7 +268,7 @@ def test_more_groups_neyman_closed_form_and_bonferroni():
     assert res.n == pytest.approx(best.fun, rel=1e-6)
     np.testing.assert_allclose(res.n_per_group, best.x, rtol=1e-3)
     # every comparison has exactly the target power under Neyman
-    pw = power(sigma2=s2, tau=tau, n=res.n, reference=1)
+    pw = power(sigma2=s2, tau=tau, n=res.n, reference_index=1)
     np.testing.assert_allclose(pw.power_per_comparison, 0.8, atol=1e-10)
 
 
@@ -443,9 +443,9 @@ def test_simulate_power_wald():
     assert sim.formula_power == pytest.approx(
         power("ppv", rates=rates, tau=_absdiff(R["ppv"]), n_per_group=plan.n_per_group_ceil).power
     )
-    assert sim.ci[0] < sim.power < sim.ci[1]
-    assert sim.se == pytest.approx(np.sqrt(sim.power * (1 - sim.power) / 3000))
-    assert abs(sim.power - sim.formula_power) < 4 * sim.se + 0.01
+    assert sim.confidence_interval[0] < sim.power < sim.confidence_interval[1]
+    assert sim.standard_error == pytest.approx(np.sqrt(sim.power * (1 - sim.power) / 3000))
+    assert abs(sim.power - sim.formula_power) < 4 * sim.standard_error + 0.01
     assert "simulated power" in repr(sim)
     again = simulate_power(
         "ppv",
@@ -524,7 +524,7 @@ def test_plan_from_data_reproduces_paper_and_interval():
     tau = _absdiff(R["tpr"])
     res = plan_from_data(y, yhat, g, "tpr", tau=tau, random_state=0, n_resamples=1000)
     assert res.groups.tolist() == ["Black", "White"]
-    assert res.plan.reference == 1  # largest group, as in permutation_test
+    assert res.plan.reference_index == 1  # largest group, as in permutation_test
     assert res.n == pytest.approx(1378.73, abs=0.005)
     np.testing.assert_allclose(res.rates["tpr"], R["tpr"])
     lo, hi = res.n_interval
@@ -541,7 +541,7 @@ def test_plan_from_data_reproduces_paper_and_interval():
     ) / eps
     half = 1.96 * abs(dn) * sd_tpr
     assert 0.7 * half < (hi - lo) / 2 < 1.5 * half
-    assert res.rates_se["tpr"][0] == pytest.approx(sd_tpr, rel=0.15)
+    assert res.rates_standard_error["tpr"][0] == pytest.approx(sd_tpr, rel=0.15)
     np.testing.assert_allclose(res.observed_difference, [R["tpr"][1] - R["tpr"][0]])
     assert "interval" in repr(res)
 
@@ -551,7 +551,7 @@ def test_plan_from_data_other_metrics():
     res = plan_from_data(
         None, yhat, g, "selection_rate", tau=0.05, n_resamples=200, random_state=1, reference=0
     )
-    assert res.plan.reference == 0
+    assert res.plan.reference_index == 0
     assert res.n == pytest.approx(
         sample_size("selection_rate", rates={"selection_rate": R["selection_rate"]}, tau=0.05).n
     )
@@ -561,7 +561,7 @@ def test_plan_from_data_other_metrics():
             "ppv",
             rates={"ppv": R["ppv"], "selection_rate": R["selection_rate"]},
             tau=0.05,
-            reference=1,
+            reference_index=1,
         ).n
     )
     # AUC from scores
@@ -619,7 +619,10 @@ def test_plan_from_data_bad_input():
             "either rates or sigma2",
         ),
         (dict(), "missing rates"),
-        (dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, reference=2), "reference"),
+        (
+            dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, reference_index=2),
+            "reference_index",
+        ),
     ],
 )
 def test_bad_input(kwargs, match):

@@ -80,7 +80,7 @@ def test_auc_summary_is_exact_for_bounded_scores():
     np.testing.assert_allclose(a.statistic, b.statistic, rtol=1e-12)
     np.testing.assert_allclose(a.pvalue, b.pvalue, rtol=1e-12)
     np.testing.assert_allclose(a.pvalue_adjusted, b.pvalue_adjusted, rtol=1e-12)
-    np.testing.assert_allclose(a.difference_interval, b.difference_interval, rtol=1e-12)
+    np.testing.assert_allclose(a.confidence_interval, b.confidence_interval, rtol=1e-12)
     assert a.comparisons == b.comparisons
     assert merged.auc_error_bound.tolist() == [0.0, 0.0, 0.0]
 

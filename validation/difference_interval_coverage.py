@@ -131,10 +131,10 @@ def simulate_api(settings, n_sim, seed, weighted=False):
             w = rng.gamma(2.0, 0.5, n_a + n_b) if weighted else None
             kw = dict(reference=1, method="asymptotic", sample_weight=w)
             res = fastfair.permutation_test(y, yhat, group, metric="tpr", **kw)
-            lo, hi = res.difference_interval
+            lo, hi = res.confidence_interval
             hits["tpr"] += lo <= tpr_a - tpr_b <= hi
             res = fastfair.permutation_test(y, yhat, group, metric="equalized_odds", **kw)
-            lo, hi = res.difference_interval
+            lo, hi = res.confidence_interval
             hits["eo_tpr"] += lo[0] <= tpr_a - tpr_b <= hi[0]
             hits["eo_fpr"] += lo[1] <= (1 - tnr_a) - (1 - tnr_b) <= hi[1]
         out.append(
@@ -203,7 +203,7 @@ def main():
     )
     print()
     print(
-        "\n".join(format_api(api, n_sim, "permutation_test(...).difference_interval, unweighted"))
+        "\n".join(format_api(api, n_sim, "permutation_test(...).confidence_interval, unweighted"))
     )
     print(
         "\n".join(

@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 row = (
                     f"{sname:9}{metric:15}{alt:12}{npg[0]:>8}{npg[1]:>8}"
-                    f"{w.formula_power:>9.4f}{w.power:>8.4f}{w.se:>8.4f}"
+                    f"{w.formula_power:>9.4f}{w.power:>8.4f}{w.standard_error:>8.4f}"
                 )
                 worst["wald"] = max(worst["wald"], abs(w.power - w.formula_power))
                 if perm and not (sname == "ACS" and metric == "npv"):
@@ -158,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
                         method="auto",
                         permutation_kwargs={"variance": "unpooled"},
                     )
-                    row += f"{p.power:>8.4f}{p.se:>8.4f}{u.power:>9.4f}{u.se:>8.4f}"
+                    row += f"{p.power:>8.4f}{p.standard_error:>8.4f}"
+                    row += f"{u.power:>9.4f}{u.standard_error:>8.4f}"
                     worst["perm"] = max(worst["perm"], abs(p.power - p.formula_power))
                     worst["perm-unpooled"] = max(
                         worst["perm-unpooled"], abs(u.power - u.formula_power)
