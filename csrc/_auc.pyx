@@ -30,6 +30,81 @@ cdef enum:
     TIED = 2
 
 
+# Exact per-permutation sums from per-tie-block counts (two groups, one drawn as a bitmap).
+# In label space the positives of tie block t are indices cp_pos[t] .. cp_pos[t+1] - 1 and its
+# negatives n_pos + cp_neg[t] .. n_pos + cp_neg[t+1] - 1, so the drawn group's counts per
+# block are popcounts of consecutive bit ranges, and a positive of group g in block t has the
+# half-unit placement 2 (g's negatives in blocks < t) + (g's negatives in t); a negative
+# 2 (g's positives in blocks > t) + (g's positives in t). One pass over the blocks (and the
+# bitmap's words) gives every group's sums exactly, in 64/128-bit integers.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    static inline int64_t ff_pop64(uint64_t x)
+    {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+        return (int64_t)((x * 0x0101010101010101ULL) >> 56);
+    }
+    typedef struct { const uint64_t *bits; int64_t w; int64_t acc; } ff_prefix_t;
+    /* Set bits below index i; successive calls must pass non-decreasing i. */
+    static inline int64_t ff_prefix(ff_prefix_t *c, int64_t i)
+    {
+        int64_t wi = i >> 6;
+        while (c->w < wi) c->acc += ff_pop64(c->bits[c->w++]);
+        return c->acc + ff_pop64(c->bits[wi] & ((((uint64_t)1) << (i & 63)) - 1));
+    }
+    static inline void ff_centre(int64_t sx, __int128 sxx, int64_t m, int64_t t,
+                                 double *s, double *q)
+    {
+        __int128 c1 = (__int128)sx - (__int128)m * t;
+        __int128 c2 = sxx - 2 * (__int128)t * sx + (__int128)m * t * t;
+        *s = (double)c1;
+        *q = (double)c2;
+    }
+    /* tot, s, q as _sweep fills them, group 1 = the set bits (kp positives, kn negatives),
+       group 0 = the rest. bits needs a readable word at index n >> 6. */
+    static void ff_block_sums(const uint64_t *bits, const int64_t *cp_pos,
+                              const int64_t *cp_neg, int64_t nb, int64_t n_pos,
+                              int64_t n_neg, int64_t kp, int64_t kn, int64_t *tot,
+                              double *s, double *q)
+    {
+        ff_prefix_t cp = {bits, 0, 0}, cn = {bits, 0, 0};
+        int64_t prev_p = 0, prev_n = ff_prefix(&cn, n_pos), lpt = n_pos - kp;
+        int64_t snb = 0, lnb = 0, spb = 0, lpb = 0;
+        int64_t s_sp = 0, s_lp = 0, s_sn = 0, s_ln = 0;
+        __int128 q_sp = 0, q_lp = 0, q_sn = 0, q_ln = 0;
+        for (int64_t t = 0; t < nb; t++) {
+            int64_t ep = ff_prefix(&cp, cp_pos[t + 1]), en = ff_prefix(&cn, n_pos + cp_neg[t + 1]);
+            int64_t sp = ep - prev_p, sn = en - prev_n;
+            int64_t lp = cp_pos[t + 1] - cp_pos[t] - sp, ln = cp_neg[t + 1] - cp_neg[t] - sn;
+            int64_t x, c;
+            prev_p = ep;
+            prev_n = en;
+            x = 2 * snb + sn; c = sp * x; s_sp += c; q_sp += (__int128)c * x;
+            x = 2 * lnb + ln; c = lp * x; s_lp += c; q_lp += (__int128)c * x;
+            x = 2 * (kp - spb) - sp; c = sn * x; s_sn += c; q_sn += (__int128)c * x;
+            x = 2 * (lpt - lpb) - lp; c = ln * x; s_ln += c; q_ln += (__int128)c * x;
+            snb += sn; lnb += ln; spb += sp; lpb += lp;
+        }
+        tot[0] = n_neg - kn;
+        tot[1] = n_pos - kp;
+        tot[2] = kn;
+        tot[3] = kp;
+        ff_centre(s_sp, q_sp, kp, kn, &s[3], &q[3]);
+        ff_centre(s_sn, q_sn, kn, kp, &s[2], &q[2]);
+        ff_centre(s_lp, q_lp, n_pos - kp, n_neg - kn, &s[1], &q[1]);
+        ff_centre(s_ln, q_ln, n_neg - kn, n_pos - kp, &s[0], &q[0]);
+    }
+    """
+    void ff_block_sums(const uint64_t *bits, const int64_t *cp_pos, const int64_t *cp_neg,
+                       int64_t nb, int64_t n_pos, int64_t n_neg, int64_t kp, int64_t kn,
+                       int64_t *tot, double *s, double *q) noexcept nogil
+
+
+
+
 cdef inline int _code(const uint8_t *codes, const uint64_t *bits, Py_ssize_t idx) noexcept nogil:
     """Group code at label-space index idx: a byte, or a bit (two groups) when bits != NULL."""
     if bits != NULL:
@@ -192,6 +267,47 @@ cdef inline double _pair_stat(int a, int b, const int64_t *tot, const double *s,
         sb = (auc_b * pb + 0.5) / (pb + 1.0)
         v = sa * (1.0 - sa) / pa + sb * (1.0 - sb) / pb
     return diff / sqrt(v)
+
+
+def sort_order(const double[::1] score):
+    """Row indices by ascending score (ties in any order), as np.argsort but faster.
+
+    Each score maps to an order-preserving 64-bit key (IEEE bits, sign-adjusted) whose low
+    ceil(log2 n) bits are replaced by the row index; one np.sort of these keys (vectorized,
+    no index array to carry) orders the rows by the keys' high bits. Rows whose high bits tie
+    but whose scores differ (scores within a relative ~2^-(52 - log2 n) of each other) are
+    then re-sorted by score within their run, so the result is always sorted.
+    """
+    cdef Py_ssize_t n = score.shape[0], i, r, n_bad = 0
+    cdef int ib = max(1, int(n - 1).bit_length())
+    cdef uint64_t low = ((<uint64_t> 1) << ib) - 1, u
+    keys_np = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] keys = keys_np
+    cdef const uint64_t *raw = <const uint64_t *> &score[0] if n else NULL
+    with nogil:
+        for i in range(n):
+            u = raw[i]
+            u ^= (<uint64_t> 0 - (u >> 63)) | ((<uint64_t> 1) << 63)
+            keys[i] = (u & ~low) | <uint64_t> i
+    keys_np.sort()
+    order_np = np.empty(n, dtype=np.intp)
+    cdef Py_ssize_t[::1] order = order_np
+    with nogil:
+        for r in range(n):
+            order[r] = <Py_ssize_t> (keys[r] & low)
+            if r and (keys[r] >> ib) == (keys[r - 1] >> ib) and score[order[r]] < score[order[r - 1]]:
+                n_bad += 1
+    if n_bad:
+        high = keys_np >> np.uint64(ib)
+        unsorted = np.flatnonzero(
+            (high[1:] == high[:-1]) & (np.asarray(score)[order_np[1:]] < np.asarray(score)[order_np[:-1]])
+        )
+        for value in np.unique(high[unsorted + 1]):
+            lo_r = np.searchsorted(high, value, "left")
+            hi_r = np.searchsorted(high, value, "right")
+            run = order_np[lo_r:hi_r]
+            order_np[lo_r:hi_r] = run[np.argsort(np.asarray(score)[run], kind="stable")]
+    return order_np
 
 
 def _label_totals(const uint8_t[::1] codes, Py_ssize_t n_pos, int n_groups):
@@ -412,13 +528,20 @@ cdef inline int64_t _floyd(ff_fast_t *stream, uint64_t *bits, Py_ssize_t lo, Py_
     return pos
 
 
+_NO_BLOCKS = np.zeros(1, dtype=np.int64)
+
+
 def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] sizes,
                 bint within, bint studentize, Py_ssize_t n_permutations, uint64_t key,
-                unsigned int stream_id, int n_threads=1, Py_ssize_t start=0):
+                unsigned int stream_id, int n_threads=1, Py_ssize_t start=0,
+                tuple tables=None):
     """Statistic AUC_0 - AUC_1 (studentized or raw) under random permutations, two groups.
 
     The smaller group of each stratum is drawn by Floyd's algorithm into a bitmap (one bit
-    per row, cache-resident), from stream (key, stream_id, start + b). Returns
+    per row, cache-resident), from stream (key, stream_id, start + b). The group sums come
+    from a sweep over the n sorted rows, or, with tables (`sparse_tables`), from the drawn
+    group's counts per tie block (`ff_block_sums`: O(tie blocks + n / 64), exact integers);
+    both give the same statistics wherever the sweep's double sums are exact. Returns
     (n_permutations,).
     """
     cdef Py_ssize_t n = packed.shape[0], b, k, words = (n + 63) // 64 + 1
@@ -453,6 +576,10 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
     cdef double *dbuf
     cdef ff_fast_t *stream
     cdef const uint8_t *pk = &packed[0]
+    cdef bint blocks = tables is not None
+    cdef const int64_t[::1] cp_pos = tables[3] if blocks else _NO_BLOCKS
+    cdef const int64_t[::1] cp_neg = tables[4] if blocks else _NO_BLOCKS
+    cdef int64_t nb = cp_pos.shape[0] - 1
     with nogil, parallel(num_threads=n_threads):
         bits = <uint64_t *> malloc(words * sizeof(uint64_t))
         ibuf = <int64_t *> malloc(12 * sizeof(int64_t))
@@ -474,8 +601,12 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
             ibuf[2 * 1 + 1] = pos_small
             ibuf[0] = tot_neg - neg_small
             ibuf[1] = tot_pos - pos_small
-            _sweep(n, n_pos, pk, NULL, bits, 2, ibuf, ibuf + 4, ibuf + 8, touched, dbuf,
-                   dbuf + 4, NULL)
+            if blocks:
+                ff_block_sums(bits, &cp_pos[0], &cp_neg[0], nb, tot_pos, tot_neg, pos_small,
+                              neg_small, ibuf, dbuf, dbuf + 4)
+            else:
+                _sweep(n, n_pos, pk, NULL, bits, 2, ibuf, ibuf + 4, ibuf + 8, touched, dbuf,
+                       dbuf + 4, NULL)
             # bit value 1 is group `small`: AUC_0 - AUC_1 in the caller's codes
             if small == 1:
                 o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)

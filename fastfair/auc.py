@@ -51,7 +51,12 @@ METHODS = ("permutation", "delong", "auto")
 ASYMPTOTIC_MIN_CLASS = 1000
 ADJUSTMENTS = ("holm", "bonferroni", "maxT", "none")
 _MAX_GROUPS = 255
-SPARSE_COST_RATIO = 6  # drawn rows cost about this many sweep rows (benchmarks/RESULTS.md)
+#: Cost of one permutation's sums, in sweep rows (benchmarks/RESULTS.md, measured per path):
+#: sweep n; blocks BLOCK_COST per tie block + n / BITMAP_ROWS; sparse SPARSE_COST per drawn
+#: row + n / BITMAP_ROWS. The Floyd draws, common to all three, are left out.
+BLOCK_COST = 2
+SPARSE_COST = 3
+BITMAP_ROWS = 20
 
 
 # --------------------------------------------------------------------------------------
@@ -82,8 +87,8 @@ _IDENTITY = np.arange(256, dtype=np.uint8)
 
 
 def _sort_rows(y, score, codes):
-    """argsort of the scores (the one sort) and uint8 group codes."""
-    order = np.ascontiguousarray(np.argsort(score), dtype=np.intp)
+    """The one sort of the scores (`_auc.sort_order`) and uint8 group codes."""
+    order = _auc.sort_order(np.ascontiguousarray(score, dtype=np.float64))
     return order, np.ascontiguousarray(codes, dtype=np.uint8), np.ascontiguousarray(y)
 
 
@@ -653,33 +658,35 @@ def auc_test(
 def _pair_sampler(
     sub: _Sorted, scheme: str, studentize: bool, key: int, stream: int, n_threads, path="auto"
 ):
-    """draw(start, count): permuted statistics of one pair (codes 0, 1) from its streams."""
+    """draw(start, count): permuted statistics of one pair (codes 0, 1) from its streams.
+
+    path: "sweep", "blocks", "sparse" or "auto" (the cheapest by `_cheapest_path`); all
+    three draw the same rows and give the same statistics."""
     sizes = _strata_sizes(sub, 2, scheme)
     within = scheme == "within_outcome"
-    tables = []
+    tables = _auc.sparse_tables(sub.packed, sub.n_pos)
+    if path == "auto":
+        path = _cheapest_path(sizes, len(sub.packed), len(tables[1]))
 
     def draw(start: int, count: int) -> np.ndarray:
-        if not sparse:
-            return _auc.permute_two(
-                sub.packed, sub.n_pos, sizes, within, studentize, count, key, stream,
-                n_threads, start,
-            )  # fmt: skip
-        if not tables:
-            tables.append(_auc.sparse_tables(sub.packed, sub.n_pos))
-        return _auc.permute_two_sparse(
-            sub.packed, sub.n_pos, sizes, within, studentize, count, key, stream, n_threads,
-            start, tables[0],
-        )  # fmt: skip
+        args = (sub.packed, sub.n_pos, sizes, within, studentize, count, key, stream)
+        if path == "sparse":
+            return _auc.permute_two_sparse(*args, n_threads, start, tables)
+        return _auc.permute_two(*args, n_threads, start, tables if path == "blocks" else None)
 
-    sparse = _sparse_is_cheaper(sizes, len(sub.packed)) if path == "auto" else path == "sparse"
     return draw
 
 
-def _sparse_is_cheaper(sizes: np.ndarray, n: int) -> bool:
-    """The sparse path costs ~ SPARSE_COST_RATIO ns per drawn row plus a bitmap scan, the
-    sweep ~ 1 per row: draw the smaller group sparsely when it is a small share of n."""
+def _cheapest_path(sizes: np.ndarray, n: int, n_blocks: int) -> str:
+    """The permutation path of least estimated cost (see BLOCK_COST): a sweep over the n
+    rows, a pass over the tie blocks, or the drawn rows alone."""
     drawn = int(sizes.min(axis=1).sum()) if sizes.shape[0] == 1 else _drawn_within(sizes)
-    return drawn * SPARSE_COST_RATIO < n
+    costs = {
+        "sweep": n,
+        "blocks": BLOCK_COST * n_blocks + n // BITMAP_ROWS,
+        "sparse": SPARSE_COST * drawn + n // BITMAP_ROWS,
+    }
+    return min(costs, key=costs.get)
 
 
 def _drawn_within(sizes: np.ndarray) -> int:

@@ -278,9 +278,12 @@ def test_sparse_permutations_equal_the_sweep(scheme, studentize, share, ties):
     sizes = _strata_sizes(srt, 2, scheme)
     within = scheme == "within_outcome"
     args = (srt.packed, srt.n_pos, sizes, within, studentize, 300, 12345, 3, 2)
+    tables = _auc.sparse_tables(srt.packed, srt.n_pos)
     sweep = _auc.permute_two(*args, 17)
-    sparse = _auc.permute_two_sparse(*args, 17, _auc.sparse_tables(srt.packed, srt.n_pos))
+    sparse = _auc.permute_two_sparse(*args, 17, tables)
+    blocks = _auc.permute_two(*args, 17, tables)
     assert np.array_equal(sweep, sparse)
+    assert np.array_equal(sweep, blocks)
     assert np.unique(sweep).size > 50  # the permutations differ: the check is not vacuous
 
 
@@ -289,13 +292,16 @@ def test_sparse_path_is_chosen_for_a_small_group_and_matches():
     n = 20000
     g = (rng.random(n) < 0.03).astype(int)
     y = rng.random(n) < 0.4
-    score = np.round(rng.normal(size=n) + y, 2)
-    from fastfair.auc import _sort_rows, _Sorted, _sparse_is_cheaper, _strata_sizes
+    score = np.round(rng.normal(size=n) + y, 4)
+    from fastfair.auc import _cheapest_path, _sort_rows, _Sorted, _strata_sizes
 
     order, codes8, y8 = _sort_rows(y.astype(np.uint8), score, g)
     srt = _Sorted.build(order, score, y8, codes8)
-    assert _sparse_is_cheaper(_strata_sizes(srt, 2, "within_outcome"), n)
-    assert not _sparse_is_cheaper(_strata_sizes(_sorted_pair(1, n, 0.5, False), 2, "full"), n)
+    n_blocks = len(_auc.sparse_tables(srt.packed, srt.n_pos)[1])
+    assert _cheapest_path(_strata_sizes(srt, 2, "within_outcome"), n, n_blocks) == "sparse"
+    assert _cheapest_path(_strata_sizes(srt, 2, "within_outcome"), n, n // 100) == "blocks"
+    untied = _sorted_pair(1, n, 0.5, False)
+    assert _cheapest_path(_strata_sizes(untied, 2, "full"), n, n) == "sweep"
     res = ffauc.auc_test(y, score, g, n_permutations=400, random_state=5, return_null=True)
     assert res.comparisons == [(1, 0)]  # reference 0, the larger group: codes swapped
     remap = np.arange(256, dtype=np.uint8)
@@ -327,3 +333,24 @@ def test_auto_method_uses_delong_only_with_enough_rows_per_class():
     assert small.method == "permutation" and small.decision is not None
     raw = ffauc.auc_test(y, s, g, method="auto", studentize=False, n_permutations=50)
     assert raw.method == "permutation"
+
+
+@pytest.mark.parametrize(
+    "kind", ["normal", "rounded", "close_values", "signed_zeros", "huge_and_tiny"]
+)
+@pytest.mark.parametrize("n", [1, 2, 7, 5000])
+def test_sort_order_sorts(kind, n):
+    """sort_order against np.argsort: a permutation of the rows putting scores in order,
+    including scores that share the keys' high bits (the re-sorted runs)."""
+    rng = np.random.default_rng(n)
+    score = {
+        "normal": lambda: rng.normal(size=n),
+        "rounded": lambda: np.round(rng.normal(size=n), 1),
+        "close_values": lambda: 1.0 + rng.integers(0, 5, n) * 2e-16 - rng.integers(0, 2, n),
+        "signed_zeros": lambda: np.where(rng.random(n) < 0.5, -0.0, 0.0) + (rng.random(n) < 0.3),
+        "huge_and_tiny": lambda: rng.choice([-1e300, -5e-324, 5e-324, 1e300, 0.0], n),
+    }[kind]()
+    order = _auc.sort_order(score)
+    assert order.dtype == np.intp
+    assert np.array_equal(np.sort(order), np.arange(n))
+    assert np.array_equal(score[order], np.sort(score))

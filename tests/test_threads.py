@@ -252,7 +252,7 @@ def test_sequential_tests_are_thread_safe():
         )
 
 
-def test_sparse_auc_kernel_is_thread_safe():
+def test_sparse_and_block_auc_kernels_are_thread_safe():
     from fastfair import _auc
     from fastfair.auc import _sort_rows, _Sorted, _strata_sizes
 
@@ -266,3 +266,4 @@ def test_sparse_auc_kernel_is_thread_safe():
         ref = _auc.permute_two_sparse(*args, 1, 0, tables)
         for t in THREADS:
             np.testing.assert_array_equal(ref, _auc.permute_two_sparse(*args, t, 0, tables))
+            np.testing.assert_array_equal(ref, _auc.permute_two(*args, t, 0, tables))
