@@ -33,12 +33,9 @@ from libc.math cimport INFINITY, ceil, exp, floor, sqrt
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
+from numpy.random.c_distributions cimport random_standard_normal
+
 from _core cimport ff_stream_init, ff_stream_t
-from numpy.random cimport bitgen_t
-
-
-cdef extern from "numpy/random/distributions.h" nogil:
-    double random_standard_normal(bitgen_t *bitgen_state)
 
 
 cdef extern from *:
@@ -268,6 +265,18 @@ cdef grid_t _make_grid(const double[::1] grid, double bandwidth, int kernel):
     return gr
 
 
+cdef Py_ssize_t _chunk_count(Py_ssize_t n_clusters, Py_ssize_t width):
+    """Chunks of clusters whose partial sums (`width` doubles each) are reduced in order:
+    about 256 clusters per chunk, at most MAX_CHUNKS and _PARTIAL_BUDGET bytes; a function
+    of the data only, so sums are bit-identical for any number of threads."""
+    return max(1, min(MAX_CHUNKS, n_clusters // 256 + 1, _PARTIAL_BUDGET // (8 * width)))
+
+
+cdef const Py_ssize_t *_row_order(const Py_ssize_t[::1] order):
+    """Pointer to `order`, or NULL when rows are already grouped by cluster (None/empty)."""
+    return &order[0] if order is not None and order.shape[0] > 0 else NULL
+
+
 def _check_inputs(score, y, order, starts, cluster_group, cluster_weight, grid, bandwidth):
     n_clusters = starts.shape[0] - 1
     if cluster_group.shape[0] != n_clusters or cluster_weight.shape[0] != n_clusters:
@@ -317,8 +326,7 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
     cdef Py_ssize_t diag_width = K * (7 * G + 1)
     cdef Py_ssize_t cov_width = 3 * K * G * G if covariance else 0
     cdef Py_ssize_t width = diag_width + cov_width
-    cdef Py_ssize_t n_chunks = max(1, min(MAX_CHUNKS, M // 256 + 1,
-                                          _PARTIAL_BUDGET // (8 * width)))
+    cdef Py_ssize_t n_chunks = _chunk_count(M, width)
     partial = np.zeros((n_chunks, width), dtype=np.float64)
     partial_max = np.zeros((n_chunks, K * G), dtype=np.float64)
     cdef double[:, ::1] part = partial
@@ -334,7 +342,7 @@ def kernel_sums(const double[::1] score, const double[::1] y, const Py_ssize_t[:
     cdef double *cbb
     cdef const double *s_ptr = &score[0]
     cdef const double *y_ptr = &y[0]
-    cdef const Py_ssize_t *o_ptr = &order[0] if order is not None and order.shape[0] > 0 else NULL
+    cdef const Py_ssize_t *o_ptr = _row_order(order)
     cdef bint cov = covariance
     with nogil, parallel(num_threads=n_threads):
         bufa = <double *> calloc(G, sizeof(double))
@@ -440,8 +448,7 @@ def leverage_sums(const double[::1] score, const double[::1] y, const Py_ssize_t
     cdef Py_ssize_t diag_width = 6 * K * G
     cdef Py_ssize_t cov_width = K * G * G if covariance else 0
     cdef Py_ssize_t width = diag_width + cov_width
-    cdef Py_ssize_t n_chunks = max(1, min(MAX_CHUNKS, M // 256 + 1,
-                                          _PARTIAL_BUDGET // (8 * width)))
+    cdef Py_ssize_t n_chunks = _chunk_count(M, width)
     partial = np.zeros((n_chunks, width), dtype=np.float64)
     cdef double[:, ::1] part = partial
     cdef Py_ssize_t c, m, j, g, lo, hi, cstart, cstop, reach_count
@@ -452,7 +459,7 @@ def leverage_sums(const double[::1] score, const double[::1] y, const Py_ssize_t
     cdef double *cov
     cdef const double *s_ptr = &score[0]
     cdef const double *y_ptr = &y[0]
-    cdef const Py_ssize_t *o_ptr = &order[0] if order is not None and order.shape[0] > 0 else NULL
+    cdef const Py_ssize_t *o_ptr = _row_order(order)
     cdef bint want_cov = covariance
     with nogil, parallel(num_threads=n_threads):
         bufa = <double *> calloc(G, sizeof(double))
@@ -533,7 +540,7 @@ def cluster_contributions(const double[::1] score, const double[::1] y,
     cdef Py_ssize_t m, lo, hi, cnt
     cdef const double *s_ptr = &score[0]
     cdef const double *y_ptr = &y[0]
-    cdef const Py_ssize_t *o_ptr = &order[0] if order is not None and order.shape[0] > 0 else NULL
+    cdef const Py_ssize_t *o_ptr = _row_order(order)
     if M == 0 or G == 0:
         return a_np, b_np
     with nogil:
@@ -569,7 +576,7 @@ def loco_cv_loss(const double[::1] score, const double[::1] y, const Py_ssize_t[
     cdef double[::1] floor_b = floor_np
     cdef int kid = KERNELS[kernel]
     cdef grid_t gr = _make_grid(grid, bandwidth, kid)
-    cdef Py_ssize_t n_chunks = max(1, min(MAX_CHUNKS, M // 256 + 1))
+    cdef Py_ssize_t n_chunks = _chunk_count(M, 2)
     partial = np.zeros((n_chunks, 2), dtype=np.float64)
     cdef double[:, ::1] part = partial
     cdef Py_ssize_t c, m, r, i, j, g, lo, hi, cstart, cstop, cnt
@@ -578,7 +585,7 @@ def loco_cv_loss(const double[::1] score, const double[::1] y, const Py_ssize_t[
     cdef double *bufb
     cdef const double *s_ptr = &score[0]
     cdef const double *y_ptr = &y[0]
-    cdef const Py_ssize_t *o_ptr = &order[0] if order is not None and order.shape[0] > 0 else NULL
+    cdef const Py_ssize_t *o_ptr = _row_order(order)
     if not gr.uniform or G < 2:
         raise ValueError("loco_cv_loss needs a uniform grid of at least 2 points")
     with nogil, parallel(num_threads=n_threads):

@@ -24,14 +24,10 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
-from _core cimport ff_fast_bounded_u32, ff_fast_init, ff_fast_t
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_popcountll(unsigned long long) nogil
-
-cdef extern from "ff_random.h" nogil:
-    uint64_t ff_fast_u64(ff_fast_t *s)
+from _core cimport (
+    ff_ctz64, ff_fast_bounded_u32, ff_fast_init, ff_fast_t, ff_fast_u64, ff_floyd_bits,
+    ff_popcount64, ff_shuffle_f64, ff_shuffle_intp,
+)
 
 cdef enum:
     SWEEP_WORDS = 256  # bitmap words (16384 rows, 128 KB of v) per block of the sweep
@@ -78,7 +74,7 @@ cdef inline Py_ssize_t _dense_subset(uint64_t *bits, Py_ssize_t n, Py_ssize_t k,
         if word == words - 1 and (n & 63):
             lt = lt & (((<uint64_t> 1) << (n & 63)) - 1)
         bits[word] = lt
-        count += __builtin_popcountll(lt)
+        count += ff_popcount64(lt)
     while count > k:
         t = ff_fast_bounded_u32(stream, <uint32_t> n)
         if (bits[t >> 6] >> (t & 63)) & 1:
@@ -118,7 +114,6 @@ def subset_sums(const double[::1] v, Py_ssize_t k, Py_ssize_t n_permutations,
     out = np.empty((n_permutations, 2), dtype=np.float64)
     cdef double[:, ::1] o = out
     cdef Py_ssize_t gi, b0, count, p, blk, blk_end, j, word, bit
-    cdef uint32_t t
     cdef uint64_t bits
     cdef double acc, acc2, accb, acc2b, x
     cdef uint64_t *taken
@@ -141,12 +136,7 @@ def subset_sums(const double[::1] v, Py_ssize_t k, Py_ssize_t n_permutations,
                     _dense_subset(mine, n, k, m, levels, stream)
                 else:
                     # Floyd: a uniform k-subset of 0..n-1 with k draws.
-                    for j in range(n - k, n):
-                        t = ff_fast_bounded_u32(stream, <uint32_t> (j + 1))
-                        t = <uint32_t> j if (mine[t >> 6] >> (t & 63)) & 1 else t
-                        mine[t >> 6] |= (<uint64_t> 1) << (t & 63)
-                        if sparse:
-                            chosen[j - (n - k)] = t
+                    ff_floyd_bits(stream, mine, 0, n, k, chosen if sparse else NULL)
                 sums[2 * p] = 0.0
                 sums[2 * p + 1] = 0.0
             if sparse:
@@ -175,13 +165,13 @@ def subset_sums(const double[::1] v, Py_ssize_t k, Py_ssize_t n_permutations,
                         bits = mine[word]
                         mine[word] = 0
                         while bits:
-                            bit = __builtin_ctzll(bits)
+                            bit = ff_ctz64(bits)
                             bits = bits & (bits - 1)
                             x = v[word * 64 + bit]
                             acc = acc + x
                             acc2 = acc2 + x * x
                             if bits:
-                                bit = __builtin_ctzll(bits)
+                                bit = ff_ctz64(bits)
                                 bits = bits & (bits - 1)
                                 x = v[word * 64 + bit]
                                 accb = accb + x
@@ -211,8 +201,8 @@ def corr_sums(const double[::1] x, const double[::1] e, Py_ssize_t n_permutation
         raise ValueError("corr_sums needs x and e of the same length < 2^32")
     out = np.empty((n_permutations, 2), dtype=np.float64)
     cdef double[:, ::1] o = out
-    cdef Py_ssize_t b, i, j
-    cdef double acc, acc2, prod, tmp
+    cdef Py_ssize_t b, i
+    cdef double acc, acc2, prod
     cdef double *buf
     cdef ff_fast_t *stream
     with nogil, parallel(num_threads=n_threads):
@@ -221,11 +211,7 @@ def corr_sums(const double[::1] x, const double[::1] e, Py_ssize_t n_permutation
         for b in prange(n_permutations, schedule='static'):
             ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
             memcpy(buf, &e[0], n * sizeof(double))
-            for i in range(n - 1, 0, -1):
-                j = ff_fast_bounded_u32(stream, <uint32_t> (i + 1))
-                tmp = buf[i]
-                buf[i] = buf[j]
-                buf[j] = tmp
+            ff_shuffle_f64(stream, buf, n)
             acc = 0.0
             acc2 = 0.0
             for i in range(n):
@@ -246,18 +232,15 @@ def permutation_indices(Py_ssize_t n, Py_ssize_t start, Py_ssize_t count, uint64
         raise ValueError("permutation_indices needs n < 2^32")
     out = np.empty((count, n), dtype=np.intp)
     cdef Py_ssize_t[:, ::1] o = out
-    cdef Py_ssize_t b, i, j, tmp
+    cdef Py_ssize_t b, i
     cdef ff_fast_t stream
     with nogil:
         for b in range(count):
             ff_fast_init(&stream, key, stream_id, <uint64_t> (start + b))
             for i in range(n):
                 o[b, i] = i
-            for i in range(n - 1, 0, -1):
-                j = ff_fast_bounded_u32(&stream, <uint32_t> (i + 1))
-                tmp = o[b, i]
-                o[b, i] = o[b, j]
-                o[b, j] = tmp
+            if n > 1:
+                ff_shuffle_intp(&stream, &o[b, 0], n)
     return out
 
 

@@ -13,16 +13,13 @@ stream (key, stream_id, b).
 import numpy as np
 
 from cython.parallel cimport parallel, prange
-from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-
 from _core cimport (
-    ff_fast_bounded_u32, ff_fast_init, ff_fast_t, ff_metric_statistic, ff_metric_t,
-    metric_from_spec,
+    ff_ctz64, ff_fast_init, ff_fast_t, ff_floyd_bits, ff_metric_statistic, ff_metric_t,
+    ff_shuffle_u32, metric_from_spec,
 )
 
 
@@ -39,10 +36,8 @@ def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
     """
     cdef Py_ssize_t n_pairs = pairs.shape[0], width = n_groups * 4
     cdef ff_metric_t metric = metric_from_spec(spec)
-    cdef Py_ssize_t i, g, c, b, p, s, r, j, first, n_s, k, taken, words
-    cdef uint32_t t
-    cdef int32_t tmp
-    
+    cdef Py_ssize_t i, g, c, b, p, s, r, first, n_s, k, taken, words
+
     # Rows of each stratum, stored contiguously; group sizes per stratum; fixed sums.
     stratum_of_cell = np.full(4, -1, dtype=np.intp)
     for s, mask in enumerate(strata):
@@ -99,14 +94,14 @@ def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
     cdef double *w
     cdef double *w2
     cdef uint64_t *taken_bits
-    cdef int32_t *chosen
+    cdef uint32_t *chosen
     cdef ff_fast_t *stream
     cdef Py_ssize_t last
     with nogil, parallel(num_threads=n_threads):
         w = <double *> malloc(2 * width * sizeof(double))
         w2 = w + width
         taken_bits = <uint64_t *> calloc(words, sizeof(uint64_t))
-        chosen = <int32_t *> malloc((max_stratum + 1) * sizeof(int32_t))
+        chosen = <uint32_t *> malloc((max_stratum + 1) * sizeof(uint32_t))
         stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
             ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
@@ -121,11 +116,7 @@ def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
                     w[last * 4 + c] += tot[s, 0, c]
                     w2[last * 4 + c] += tot[s, 1, c]
                 # Floyd: a uniform k-subset of 0..n_s-1.
-                for j in range(n_s - k, n_s):
-                    t = ff_fast_bounded_u32(stream, <uint32_t> (j + 1))
-                    t = <uint32_t> j if (taken_bits[t >> 6] >> (t & 63)) & 1 else t
-                    taken_bits[t >> 6] |= (<uint64_t> 1) << (t & 63)
-                    chosen[j - (n_s - k)] = <int32_t> t
+                ff_floyd_bits(stream, taken_bits, 0, n_s, k, chosen)
                 if n_groups == 2:
                     # Sweep the bitmap in row order, one cell's row range at a time.
                     g = gorder[s, 0]
@@ -145,7 +136,7 @@ def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
                             if word == w_last and (hi & 63):
                                 bits = bits & ((<uint64_t> 1 << (hi & 63)) - 1)
                             while bits:
-                                bit = __builtin_ctzll(bits)
+                                bit = ff_ctz64(bits)
                                 bits = bits & (bits - 1)
                                 wi = s_weight[first + word * 64 + bit]
                                 acc = acc + wi
@@ -157,11 +148,7 @@ def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
                     memset(taken_bits, 0, (n_s // 64 + 1) * sizeof(uint64_t))
                     continue
                 # More than two groups: deal the chosen rows out in random order.
-                for i in range(k - 1, 0, -1):
-                    j = ff_fast_bounded_u32(stream, <uint32_t> (i + 1))
-                    tmp = chosen[i]
-                    chosen[i] = chosen[j]
-                    chosen[j] = tmp
+                ff_shuffle_u32(stream, chosen, k)
                 taken = 0
                 for r in range(n_groups - 1):
                     g = gorder[s, r]

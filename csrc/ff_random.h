@@ -6,7 +6,8 @@
  * 32-bit stream id and a 64-bit work-item index (the permutation number), so the draws of
  * permutation b are the same whichever thread runs it: results do not depend on n_jobs.
  * The stream is wrapped as a numpy bitgen_t so numpy's C distributions (hypergeometric)
- * can draw from it without the GIL.
+ * can draw from it without the GIL. Bounded draws, subsets and shuffles on these streams are
+ * in ff_sampling.h.
  */
 #ifndef FF_RANDOM_H
 #define FF_RANDOM_H
@@ -65,21 +66,6 @@ static inline uint64_t ff_next_u64(ff_philox_t *s)
 {
     uint64_t hi = ff_next_u32(s);
     return (hi << 32) | ff_next_u32(s);
-}
-
-/* Uniform integer in [0, m), m >= 1 (Lemire 2019, unbiased). */
-static inline uint32_t ff_bounded_u32(ff_philox_t *s, uint32_t m)
-{
-    uint64_t prod = (uint64_t)ff_next_u32(s) * m;
-    uint32_t low = (uint32_t)prod;
-    if (low < m) {
-        uint32_t threshold = (uint32_t)(-m) % m;
-        while (low < threshold) {
-            prod = (uint64_t)ff_next_u32(s) * m;
-            low = (uint32_t)prod;
-        }
-    }
-    return (uint32_t)(prod >> 32);
 }
 
 static uint64_t ff_bitgen_u64(void *st) { return ff_next_u64((ff_philox_t *)st); }
@@ -151,21 +137,6 @@ static inline uint32_t ff_fast_u32(ff_fast_t *s)
     s->spare = (uint32_t)(x >> 32);
     s->has_spare = 1;
     return (uint32_t)x;
-}
-
-/* Uniform integer in [0, m), m >= 1 (Lemire 2019, unbiased). */
-static inline uint32_t ff_fast_bounded_u32(ff_fast_t *s, uint32_t m)
-{
-    uint64_t prod = (uint64_t)ff_fast_u32(s) * m;
-    uint32_t low = (uint32_t)prod;
-    if (low < m) {
-        uint32_t threshold = (uint32_t)(-m) % m;
-        while (low < threshold) {
-            prod = (uint64_t)ff_fast_u32(s) * m;
-            low = (uint32_t)prod;
-        }
-    }
-    return (uint32_t)(prod >> 32);
 }
 
 #ifdef _OPENMP

@@ -16,6 +16,8 @@
 #ifndef FF_RATES_H
 #define FF_RATES_H
 
+#include <math.h>
+
 static inline double ff_rate_statistic(double num_a, double den_a, double s2_a,
                                        double num_b, double den_b, double s2_b,
                                        int studentize, int pooled)
@@ -38,7 +40,7 @@ static inline double ff_rate_statistic(double num_a, double den_a, double s2_a,
         double r_a = (m_a * n_a + 0.5) / (n_a + 1.0), r_b = (m_b * n_b + 0.5) / (n_b + 1.0);
         var = r_a * (1.0 - r_a) / (n_a + 1.0) + r_b * (1.0 - r_b) / (n_b + 1.0);
     }
-    return diff / __builtin_sqrt(var);
+    return diff / sqrt(var);
 }
 
 /* Cells are indexed 2*y_true + y_pred: 0 TN, 1 FP, 2 FN, 3 TP. A metric is a bit mask of
