@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair import _auc
+from fastfair._comparisons import check_auc_defined, comparison_pairs
 from fastfair._deprecation import renamed_attributes
 from fastfair._parallel import effective_n_threads
 from fastfair._pvalues import (
@@ -40,7 +41,6 @@ from fastfair._validation import (
     resolve_columns,
     show_value,
 )
-from fastfair.permutation import _comparison_pairs
 
 __all__ = ["AUCTestResult", "DeLongResult", "auc_test", "delong"]
 
@@ -212,7 +212,7 @@ def delong(
     tot, auc, var, s10, s01, place = _auc.sweep_groups(
         srt.packed, srt.codes, srt.n_pos, len(labels), return_placements
     )
-    _check_defined(tot, labels, range(len(labels)))
+    check_auc_defined(tot, labels, range(len(labels)))
     placements = None
     if return_placements:
         placements = np.empty(len(y))
@@ -227,15 +227,6 @@ def delong(
         n_neg=tot[:, 0].copy(),
         placements=placements,
     )
-
-
-def _check_defined(tot, labels, groups) -> None:
-    for g in groups:
-        if tot[g, 1] == 0 or tot[g, 0] == 0:
-            kind = "positives" if tot[g, 1] == 0 else "negatives"
-            raise ValueError(
-                f"group {show_value(labels[g])} has no {kind}, so its AUC is undefined"
-            )
 
 
 # --------------------------------------------------------------------------------------
@@ -544,8 +535,8 @@ def auc_test(
     order, codes8, y8 = _sort_rows(y, score, codes)
     srt = _Sorted.build(order, score, y8, codes8)
     tot, auc, var, _, _, _ = _auc.sweep_groups(srt.packed, srt.codes, srt.n_pos, n_groups)
-    pairs = _comparison_pairs(tot.sum(axis=1), labels, reference, comparisons)
-    _check_defined(tot, labels, np.unique(pairs))
+    pairs = comparison_pairs(tot.sum(axis=1), labels, reference, comparisons)
+    check_auc_defined(tot, labels, np.unique(pairs))
     if method == "auto":
         smallest = tot[np.unique(pairs)].min()
         method = "delong" if studentize and smallest >= ASYMPTOTIC_MIN_CLASS else "permutation"

@@ -27,6 +27,14 @@ import numpy as np
 
 from fastfair import _kernel_sums
 from fastfair import parity as _parity
+from fastfair._clustered import (
+    KERNELS,
+    ROWS_PER_THREAD,
+    WEIGHTINGS,
+    choose_bandwidth,
+    prepare,
+    weighted_quantiles,
+)
 from fastfair._parallel import threads_for
 from fastfair._results import format_pvalue, format_table
 from fastfair._scipy import optimize, special
@@ -81,6 +89,42 @@ def _as_float(values, name: str) -> np.ndarray:
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
     arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return arr
+
+
+def _fitted_codes(calibrator, group, n) -> np.ndarray:
+    """Codes of `group` in the fitted groups of `calibrator` (groups_ and whether it was
+    fitted with groups); all zero when it was fitted without."""
+    if not hasattr(calibrator, "groups_"):
+        name = type(calibrator).__name__
+        raise RuntimeError(f"this {name} is not fitted yet: call fit first")
+    if group is None:
+        if calibrator._fitted_with_group:
+            raise TypeError("group is required: the calibrator was fitted with groups")
+        return np.zeros(n, dtype=np.intp)
+    codes, labels = as_groups(group, "group", min_groups=1)
+    index = {_key(g): k for k, g in enumerate(calibrator.groups_)}
+    unseen = [_key(g) for g in labels if _key(g) not in index]
+    if unseen:
+        raise ValueError(
+            f"group contains label(s) {unseen[:5]} not seen in fit; fitted groups are "
+            f"{[_key(g) for g in calibrator.groups_]}"
+        )
+    lookup = np.array([index[_key(g)] for g in labels], dtype=np.intp)
+    return lookup[codes]
+
+
+def _score_matrix(values, name, k=None) -> np.ndarray:
+    """`values` as a finite (n, K) float array (a 1-D array is one column)."""
+    arr = _numeric_array(values, name)
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (n, K)")
+    if k is not None and arr.shape[1] != k:
+        raise ValueError(f"{name} must have {k} columns, got {arr.shape[1]}")
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or infinite values")
     return arr
@@ -256,11 +300,11 @@ class GroupCalibrator:
             score=score, y=y, group=group, cluster=cluster
         ).values()
         check_choice(self.method, "method", CALIBRATION_METHODS)
-        check_choice(self.kernel, "kernel", _parity.KERNELS)
+        check_choice(self.kernel, "kernel", KERNELS)
         n_bins = check_int(self.n_bins, "n_bins", 1, MAX_POINTS)
         s = _as_float(score, "score")
         yv = _as_float(y, "y")
-        prep = _parity._prepare(yv, s, group, cluster, self.weighting, "raise", None, min_groups=1)
+        prep = prepare(yv, s, group, cluster, self.weighting, "raise", None, min_groups=1)
         self._fitted_with_group = group is not None
         self.groups_ = prep.labels
         self.bandwidth_ = None
@@ -271,8 +315,8 @@ class GroupCalibrator:
         K = prep.n_groups
         knots, values = [], []
         if self.method == "nadaraya_watson":
-            n_threads = threads_for(self.n_jobs, prep.score.size, _parity._ROWS_PER_THREAD)
-            h, _ = _parity._bandwidth(prep, self.bandwidth, self.kernel, n_threads)
+            n_threads = threads_for(self.n_jobs, prep.score.size, ROWS_PER_THREAD)
+            h, _ = choose_bandwidth(prep, self.bandwidth, self.kernel, n_threads)
             self.bandwidth_ = h
             n_empty = np.zeros(K, dtype=np.int64)
             for k in range(K):
@@ -332,24 +376,6 @@ class GroupCalibrator:
         self.knots_, self.values_ = knots, values
         return self
 
-    def _codes(self, group, n):
-        if not hasattr(self, "groups_"):
-            raise RuntimeError("this GroupCalibrator is not fitted yet: call fit first")
-        if group is None:
-            if self._fitted_with_group:
-                raise TypeError("group is required: the calibrator was fitted with groups")
-            return np.zeros(n, dtype=np.intp)
-        codes, labels = as_groups(group, "group", min_groups=1)
-        index = {_key(g): k for k, g in enumerate(self.groups_)}
-        unseen = [_key(g) for g in labels if _key(g) not in index]
-        if unseen:
-            raise ValueError(
-                f"group contains label(s) {unseen[:5]} not seen in fit; fitted groups are "
-                f"{[_key(g) for g in self.groups_]}"
-            )
-        lookup = np.array([index[_key(g)] for g in labels], dtype=np.intp)
-        return lookup[codes]
-
     def transform(self, score, group=None) -> np.ndarray:
         """Calibrated scores t(s, g); scores outside g's fitted range are clipped to it.
 
@@ -359,7 +385,7 @@ class GroupCalibrator:
         s = _as_float(score, "score")
         if group is not None:
             check_same_length(score=s, group=as_1d(group, "group"))
-        codes = self._codes(group, s.size)
+        codes = _fitted_codes(self, group, s.size)
         out = np.empty_like(s)
         K = len(self.groups_)
         if K == 1:
@@ -455,25 +481,12 @@ class MultiObjectiveCalibrator:
             setattr(self, k, v)
         return self
 
-    @staticmethod
-    def _matrix(values, name, k=None):
-        arr = _numeric_array(values, name)
-        if arr.ndim == 1:
-            arr = arr[:, None]
-        if arr.ndim != 2:
-            raise ValueError(f"{name} must be a 2-D array (n, K)")
-        if k is not None and arr.shape[1] != k:
-            raise ValueError(f"{name} must have {k} columns, got {arr.shape[1]}")
-        if not np.isfinite(arr).all():
-            raise ValueError(f"{name} contains NaN or infinite values")
-        return arr
-
     def fit(self, scores, outcomes, group=None, cluster=None) -> MultiObjectiveCalibrator:
         """Fit on scores (n, K) and outcomes (n, K); group and cluster as in GroupCalibrator."""
         check_choice(self.method, "method", ("nadaraya_watson", "logistic"))
-        check_choice(self.weighting, "weighting", _parity.WEIGHTINGS)
-        S = self._matrix(scores, "scores")
-        Y = self._matrix(outcomes, "outcomes", S.shape[1])
+        check_choice(self.weighting, "weighting", WEIGHTINGS)
+        S = _score_matrix(scores, "scores")
+        Y = _score_matrix(outcomes, "outcomes", S.shape[1])
         if Y.shape[0] != S.shape[0]:
             raise ValueError("scores and outcomes must have the same number of rows")
         n, K = S.shape
@@ -515,11 +528,8 @@ class MultiObjectiveCalibrator:
         """Transformed scores (n, K): estimates of E[Y^(k) | S^(1..K), G]."""
         if not hasattr(self, "groups_"):
             raise RuntimeError("this MultiObjectiveCalibrator is not fitted yet: call fit first")
-        S = self._matrix(scores, "scores", self.n_scores_)
-        helper = GroupCalibrator()
-        helper.groups_ = self.groups_
-        helper._fitted_with_group = self._fitted_with_group
-        codes = helper._codes(group, S.shape[0])
+        S = _score_matrix(scores, "scores", self.n_scores_)
+        codes = _fitted_codes(self, group, S.shape[0])
         out = np.empty_like(S)
         for g in range(len(self.groups_)):
             sel = np.flatnonzero(codes == g)
@@ -620,8 +630,8 @@ def check_composite_parity(
     scores, outcomes, group, cluster = align_index(
         scores=scores, outcomes=outcomes, group=group, cluster=cluster
     ).values()
-    S = MultiObjectiveCalibrator._matrix(scores, "scores")
-    Y = MultiObjectiveCalibrator._matrix(outcomes, "outcomes", S.shape[1])
+    S = _score_matrix(scores, "scores")
+    Y = _score_matrix(outcomes, "outcomes", S.shape[1])
     W = np.atleast_2d(_numeric_array(weights, "weights"))
     if W.shape[1] != S.shape[1]:
         raise ValueError(f"weights must have {S.shape[1]} columns (one per score)")
@@ -759,7 +769,7 @@ def fair_thresholds(
     array([0.5, 0.6])
     """
     y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
-    check_choice(weighting, "weighting", _parity.WEIGHTINGS)
+    check_choice(weighting, "weighting", WEIGHTINGS)
     grid_n = check_int(grid, "grid", 3, MAX_POINTS)
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
@@ -1011,7 +1021,7 @@ def tce_nadaraya_watson(
     else:
         w = np.ones(s.size)
     if at == "quantiles":
-        q = _parity._weighted_quantiles(s, w, (np.arange(100) + 0.5) / 100)
+        q = weighted_quantiles(s, w, (np.arange(100) + 0.5) / 100)
         return float(np.sqrt(np.mean((q - cal.transform(q)) ** 2)))
     f = cal.transform(s)
     return float(np.sqrt(np.sum(w * (s - f) ** 2) / w.sum()))

@@ -27,8 +27,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair import _means
+from fastfair._comparisons import comparison_pairs
 from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES, get_metric
 from fastfair._parallel import effective_n_threads
+from fastfair._permutation_result import PermutationTestResult
 from fastfair._pvalues import (
     ALTERNATIVES,
     adjust_pvalues,
@@ -53,7 +55,6 @@ from fastfair._validation import (
     resolve_columns,
     show_value,
 )
-from fastfair.permutation import PermutationTestResult, _comparison_pairs
 
 __all__ = [
     "ROW_METRICS",
@@ -783,7 +784,7 @@ def permutation_test_rows(
         evaluator = _Evaluator(metric, arrays, metric_label, vectorized, weights is not None)
 
     sizes = np.bincount(codes, minlength=len(labels))
-    pairs = _comparison_pairs(sizes, labels, reference, comparisons)
+    pairs = comparison_pairs(sizes, labels, reference, comparisons)
     rows_of = [np.flatnonzero(codes == g) for g in range(len(labels))]
     group_w = sizes.astype(np.float64)
     if weights is not None:
@@ -1031,7 +1032,7 @@ def _mean_difference(
     confidence_level=0.95,
 ) -> GenericTestResult:
     sizes = np.bincount(codes, minlength=len(labels))
-    pairs = _comparison_pairs(sizes, labels, reference, comparisons)
+    pairs = comparison_pairs(sizes, labels, reference, comparisons)
     if studentize:
         small = [labels[g] for g in np.unique(pairs) if sizes[g] < 2]
         if small:
@@ -1586,7 +1587,7 @@ def basic_bootstrap_test(
             return out
 
     sizes = np.bincount(codes, minlength=len(labels))
-    pairs = _comparison_pairs(sizes, labels, reference, comparisons)
+    pairs = comparison_pairs(sizes, labels, reference, comparisons)
     boots = {g: draw(g) for g in np.unique(pairs).tolist()}
     a_level = 1.0 - confidence_level
     diffs, pvals, los, his, nulls = [], [], [], [], []

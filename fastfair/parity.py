@@ -22,7 +22,6 @@ the observations grouped by user by the compiled core (``fastfair._kernel_sums``
 
 from __future__ import annotations
 
-import math
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -30,6 +29,20 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair import _kernel_sums
+from fastfair._clustered import (
+    BANDWIDTH_METHODS,
+    KERNELS,
+    ROWS_PER_THREAD,
+    UNDERSMOOTH,
+    _cv_bandwidth,
+    _label,
+    _rule_of_thumb,
+    choose_bandwidth,
+    make_grid,
+    prepare,
+)
+from fastfair._clustered import NAN_POLICIES as NAN_POLICIES
+from fastfair._clustered import WEIGHTINGS as WEIGHTINGS
 from fastfair._deprecation import renamed_attributes
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue
@@ -37,14 +50,8 @@ from fastfair._random import stream_key
 from fastfair._results import format_pvalue, format_table, format_value, pvalue_field
 from fastfair._scipy import special, stats
 from fastfair._validation import (
-    MAX_POINTS,
-    as_1d,
-    as_groups,
     check_choice,
-    check_int,
     check_resamples,
-    check_same_length,
-    resolve_columns,
     show_value,
 )
 
@@ -59,19 +66,10 @@ __all__ = [
     "select_bandwidth",
 ]
 
-WEIGHTINGS = ("per_user", "per_observation")
-KERNELS = ("gaussian", "epanechnikov")
-BANDWIDTH_METHODS = ("rule_of_thumb", "cv")
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "maxT", "none")
-NAN_POLICIES = ("raise", "omit")
 SMALL_SAMPLE = ("cr2", "none")
 #: Default number of grid points.
 DEFAULT_GRID_POINTS = 50
-#: Default grid range: from the largest group's 2.5% to the smallest group's 97.5% quantile.
-GRID_QUANTILES = (0.025, 0.975)
-#: Undersmoothing: the rule-of-thumb / CV bandwidth (rate M^(-1/5)) is multiplied by
-#: M^(-UNDERSMOOTH), so h ~ M^(-1/4): M h -> inf and sqrt(M h) h^2 -> 0 (Theorem 2).
-UNDERSMOOTH = 0.05
 #: Grid points where a group's effective number of clusters is below this get no SE.
 MIN_EFFECTIVE_CLUSTERS = 5.0
 #: Small-sample correction: where the largest user's share of the kernel weight is at most
@@ -84,14 +82,6 @@ FAST_SHARE = 1e-3
 SHARE_WARNING = 0.1
 #: small_sample="cr2": warn where the Satterthwaite df of a group's variance is below this.
 DF_WARNING = 3.0
-#: Canonical-bandwidth ratio Epanechnikov / Gaussian (same smoothing for both kernels).
-_EPANECHNIKOV_FACTOR = 2.214
-#: Scores used for quantiles and scales (systematic subsample beyond this many rows).
-_QUANTILE_ROWS = 200_000
-#: Rows per thread below which the kernel pass stays single-threaded (thread start-up).
-_ROWS_PER_THREAD = 50_000  # rows per thread in the kernel sums
-#: Clusters used by cross-validation (random fixed-seed subsample beyond this many).
-_CV_CLUSTERS = 20_000
 
 
 class SparseGridWarning(UserWarning):
@@ -102,319 +92,8 @@ class SparseGridWarning(UserWarning):
 # Input preparation
 
 
-@dataclass
-class _Prepared:
-    """Rows grouped by cluster (score, y in cluster order) and per-cluster data."""
-
-    score: np.ndarray
-    y: np.ndarray
-    starts: np.ndarray
-    cluster_group: np.ndarray
-    cluster_weight: np.ndarray
-    labels: np.ndarray
-    n_rows: np.ndarray  # per group
-    n_clusters: np.ndarray  # per group, clusters with at least one row
-    weighting: str
-    clustered: bool
-    n_dropped: int = 0
-
-    @property
-    def n_groups(self) -> int:
-        return len(self.labels)
-
-    @property
-    def total_clusters(self) -> int:
-        return int(self.n_clusters.sum())
-
-
-def _as_float(values, name: str) -> np.ndarray:
-    arr = as_1d(values, name)
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if np.isinf(arr).any():
-        raise ValueError(f"{name} contains infinite values")
-    return arr
-
-
-def _prepare(
-    y, score, group, cluster, weighting, nan_policy, data, *, min_groups, threshold=None
-) -> _Prepared:
-    check_choice(weighting, "weighting", WEIGHTINGS)
-    check_choice(nan_policy, "nan_policy", NAN_POLICIES)
-    cols = resolve_columns(data, y=y, score=score, group=group, cluster=cluster)
-    s = _as_float(cols["score"], "score")
-    yv = _as_float(cols["y"], "y")
-    raw_group, raw_cluster = cols["group"], cols["cluster"]
-    if raw_group is None and min_groups > 1:
-        raise TypeError("group is required")
-    gcodes = labels = ccodes = clabels = None
-    if raw_group is not None:
-        gcodes, labels = as_groups(raw_group, "group", min_groups=min_groups)
-    if raw_cluster is not None:
-        ccodes, clabels = as_groups(raw_cluster, "cluster", min_groups=1)
-    n = check_same_length(y=yv, score=s, group=gcodes, cluster=ccodes)
-    if raw_group is None:
-        gcodes, labels = np.zeros(n, dtype=np.intp), np.array(["all"], dtype=object)
-
-    # Rows kept: finite score (and y where needed), and score >= threshold for the
-    # marginal outcome test. Cluster sizes n_m count every row with a usable score, so a
-    # user's weight does not depend on how many of their rows pass the threshold.
-    nan_s = np.isnan(s)
-    dropped = 0
-    if nan_s.any():
-        if nan_policy == "raise":
-            raise ValueError(
-                f"score contains {int(nan_s.sum())} NaN values; pass nan_policy='omit' to drop "
-                "those rows"
-            )
-    keep = ~nan_s
-    sizes_all = None
-    if ccodes is not None and weighting == "per_user":
-        sizes_all = np.bincount(ccodes[keep], minlength=len(clabels)).astype(np.float64)
-    if threshold is not None:
-        keep &= s >= threshold
-    nan_y = np.isnan(yv) & keep
-    if nan_y.any():
-        if nan_policy == "raise":
-            raise ValueError(
-                f"y contains {int(nan_y.sum())} NaN values; pass nan_policy='omit' to drop "
-                "those rows"
-            )
-        keep &= ~nan_y
-    dropped = int(nan_s.sum() + nan_y.sum())
-    if not keep.all():
-        s, yv, gcodes = s[keep], yv[keep], gcodes[keep]
-        if ccodes is not None:
-            ccodes = ccodes[keep]
-    if s.size == 0:
-        what = "at or above the threshold" if threshold is not None else "left"
-        raise ValueError(f"no observations {what}")
-
-    K = len(labels)
-    if ccodes is None:
-        starts = np.arange(s.size + 1, dtype=np.intp)
-        cluster_group = gcodes
-        weight = np.ones(s.size)
-        n_rows = np.bincount(gcodes, minlength=K)
-        return _Prepared(
-            s,
-            yv,
-            starts,
-            cluster_group,
-            weight,
-            labels,
-            n_rows,
-            n_rows.copy(),
-            weighting,
-            False,
-            dropped,
-        )
-
-    M = len(clabels)
-    s_sorted, y_sorted, starts, cluster_group, conflict = _kernel_sums.sort_by_cluster(
-        ccodes, M, gcodes, s, yv
-    )
-    if conflict >= 0:
-        c = ccodes[conflict]
-        first = labels[cluster_group[c]]
-        other = labels[gcodes[conflict]]
-        n_bad = _count_conflicts(ccodes, gcodes, M)
-        raise ValueError(
-            f"cluster {_label(clabels[c])} has rows in group {_label(first)} and in group "
-            f"{_label(other)} "
-            f"({n_bad} cluster(s) span several groups): a cluster (user) must belong to one "
-            "group"
-        )
-    counts = np.diff(starts)
-    if weighting == "per_user":
-        with np.errstate(divide="ignore"):
-            weight = np.where(counts > 0, 1.0 / np.maximum(sizes_all, 1.0), 0.0)
-    else:
-        weight = np.ones(M)
-    present = counts > 0
-    n_rows = np.bincount(cluster_group[present], weights=counts[present], minlength=K)
-    n_clu = np.bincount(cluster_group[present], minlength=K)
-    return _Prepared(
-        s_sorted,
-        y_sorted,
-        starts,
-        cluster_group,
-        weight,
-        labels,
-        n_rows.astype(np.int64),
-        n_clu.astype(np.int64),
-        weighting,
-        True,
-        dropped,
-    )
-
-
-def _count_conflicts(ccodes, gcodes, n_clusters) -> int:
-    lo = np.full(n_clusters, np.iinfo(np.intp).max)
-    hi = np.full(n_clusters, -1)
-    np.minimum.at(lo, ccodes, gcodes)
-    np.maximum.at(hi, ccodes, gcodes)
-    return int(((hi >= 0) & (lo != hi)).sum())
-
-
-def _row_sample(prep: _Prepared):
-    """Systematic subsample of rows: (score, per-row weight, group code)."""
-    n = prep.score.size
-    step = max(1, math.ceil(n / _QUANTILE_ROWS))
-    idx = np.arange(0, n, step)
-    cl = np.searchsorted(prep.starts, idx, side="right") - 1
-    return prep.score[idx], prep.cluster_weight[cl], prep.cluster_group[cl]
-
-
-def _weighted_quantiles(x, w, probs):
-    order = np.argsort(x, kind="stable")
-    xs, ws = x[order], w[order]
-    total = ws.sum()
-    pos = (np.cumsum(ws) - 0.5 * ws) / total
-    return np.interp(probs, pos, xs)
-
-
-def _scale(x, w) -> float:
-    """min(sd, IQR / 1.349) of the weighted scores (Silverman's robust scale)."""
-    mean = np.average(x, weights=w)
-    sd = math.sqrt(max(np.average((x - mean) ** 2, weights=w), 0.0))
-    q1, q3 = _weighted_quantiles(x, w, [0.25, 0.75])
-    iqr = (q3 - q1) / 1.349
-    scale = min(sd, iqr) if iqr > 0 else sd
-    if not scale > 0:
-        raise ValueError("score is constant: no bandwidth can be chosen from its spread")
-    return scale
-
-
 # --------------------------------------------------------------------------------------
 # Grid and bandwidth
-
-
-def _make_grid(grid, prep: _Prepared) -> np.ndarray:
-    if isinstance(grid, numbers.Integral) and not isinstance(grid, bool):
-        n_points = check_int(grid, "grid", 1, MAX_POINTS)
-        x, w, g = _row_sample(prep)
-        lo, hi = -np.inf, np.inf
-        for k in range(prep.n_groups):
-            sel = g == k
-            if not sel.any() or w[sel].sum() <= 0:
-                continue
-            q_lo, q_hi = _weighted_quantiles(x[sel], w[sel], GRID_QUANTILES)
-            lo, hi = max(lo, q_lo), min(hi, q_hi)
-        if not lo < hi:
-            if n_points == 1 and np.isfinite(lo):
-                return np.array([lo])
-            raise ValueError(
-                "the groups' central score ranges (2.5% to 97.5% quantiles) do not overlap; "
-                "pass grid explicitly"
-            )
-        return np.linspace(lo, hi, n_points) if n_points > 1 else np.array([(lo + hi) / 2])
-    if isinstance(grid, (str, bytes)) or grid is None:
-        raise TypeError(f"grid must be an integer or an array of scores, got {show_value(grid)}")
-    arr = np.asarray(grid, dtype=np.float64)
-    if arr.ndim == 0:
-        arr = arr.reshape(1)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError("grid must be a non-empty 1-D array of scores")
-    if not np.isfinite(arr).all():
-        raise ValueError("grid contains NaN or infinite values")
-    out = np.unique(arr)
-    if out.size != arr.size:
-        raise ValueError("grid contains duplicate points")
-    if not np.array_equal(out, arr):
-        raise ValueError("grid must be increasing")
-    return out
-
-
-def _rule_of_thumb(prep: _Prepared, kernel: str, undersmooth: float) -> float:
-    x, w, _ = _row_sample(prep)
-    M = max(prep.total_clusters, 2)
-    h = 0.9 * _scale(x, w) * M ** (-0.2 - undersmooth)
-    return h * (_EPANECHNIKOV_FACTOR if kernel == "epanechnikov" else 1.0)
-
-
-def _subset_clusters(prep: _Prepared, idx: np.ndarray) -> _Prepared:
-    counts = np.diff(prep.starts)[idx]
-    new_starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.intp)
-    rows = np.repeat(prep.starts[idx] - new_starts[:-1], counts) + np.arange(new_starts[-1])
-    cg = prep.cluster_group[idx]
-    K = prep.n_groups
-    present = counts > 0
-    return _Prepared(
-        prep.score[rows],
-        prep.y[rows],
-        new_starts,
-        np.ascontiguousarray(cg),
-        np.ascontiguousarray(prep.cluster_weight[idx]),
-        prep.labels,
-        np.bincount(cg, weights=counts, minlength=K).astype(np.int64),
-        np.bincount(cg[present], minlength=K).astype(np.int64),
-        prep.weighting,
-        prep.clustered,
-    )
-
-
-def _cv_bandwidth(prep: _Prepared, kernel: str, undersmooth: float, n_threads: int):
-    """Leave-one-cluster-out CV on (a subsample of) clusters; returns (h, candidates, loss)."""
-    M_all = prep.starts.size - 1
-    present = np.flatnonzero(np.diff(prep.starts) > 0)
-    sub = prep
-    if present.size > _CV_CLUSTERS:
-        rng = np.random.default_rng(0)
-        idx = np.sort(rng.choice(present, _CV_CLUSTERS, replace=False))
-        sub = _subset_clusters(prep, idx)
-    elif present.size < M_all:
-        sub = _subset_clusters(prep, present)
-    m_sub, m_all = sub.total_clusters, prep.total_clusters
-    h0 = _rule_of_thumb(sub, kernel, 0.0)
-    candidates = h0 * 2.0 ** np.linspace(-3.0, 1.5, 16)
-    wsum = np.bincount(
-        sub.cluster_group, weights=sub.cluster_weight * np.diff(sub.starts), minlength=sub.n_groups
-    )
-    ysum = np.add.reduceat(sub.y, sub.starts[:-1]) if sub.y.size else np.zeros(0)
-    ysum = np.where(np.diff(sub.starts) > 0, ysum, 0.0)
-    fallback = np.bincount(
-        sub.cluster_group, weights=sub.cluster_weight * ysum, minlength=sub.n_groups
-    ) / np.maximum(wsum, 1e-300)
-    lo, hi = float(sub.score.min()), float(sub.score.max())
-    losses = np.empty(candidates.size)
-    for i, h in enumerate(candidates):
-        n_eval = int(np.clip(math.ceil((hi - lo) / (h / 4.0)) + 1, 32, 2048))
-        eval_grid = np.linspace(lo, hi, n_eval) if hi > lo else np.array([lo, lo + h])
-        losses[i] = _kernel_sums.loco_cv_loss(
-            sub.score,
-            sub.y,
-            None,
-            sub.starts,
-            sub.cluster_group,
-            sub.cluster_weight,
-            sub.n_groups,
-            eval_grid,
-            float(h),
-            fallback,
-            kernel,
-            n_threads,
-        )
-    best = float(candidates[int(np.nanargmin(losses))])
-    h = best * (m_sub / m_all) ** 0.2 * max(m_all, 2) ** (-undersmooth)
-    return h, candidates, losses
-
-
-def _bandwidth(prep, bandwidth, kernel, n_threads) -> tuple[float, str]:
-    if isinstance(bandwidth, str):
-        check_choice(bandwidth, "bandwidth", BANDWIDTH_METHODS)
-        if bandwidth == "cv":
-            return _cv_bandwidth(prep, kernel, UNDERSMOOTH, n_threads)[0], "cv"
-        return _rule_of_thumb(prep, kernel, UNDERSMOOTH), "rule_of_thumb"
-    if isinstance(bandwidth, bool) or not isinstance(bandwidth, numbers.Real):
-        raise TypeError(
-            "bandwidth must be a positive number, 'rule_of_thumb' or 'cv', "
-            f"got {show_value(bandwidth)}"
-        )
-    if not (np.isfinite(bandwidth) and bandwidth > 0):
-        raise ValueError(f"bandwidth must be a finite number > 0, got {show_value(bandwidth)}")
-    return float(bandwidth), "fixed"
 
 
 def select_bandwidth(
@@ -485,7 +164,7 @@ def select_bandwidth(
         raise TypeError(f"undersmooth must be a number, got {show_value(undersmooth)}")
     if not 0 <= undersmooth < 0.8:
         raise ValueError(f"undersmooth must be in [0, 0.8) so that M h -> inf, got {undersmooth}")
-    prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
+    prep = prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
     if method == "cv":
         return _cv_bandwidth(prep, kernel, float(undersmooth), effective_n_threads(n_jobs))[0]
     return _rule_of_thumb(prep, kernel, float(undersmooth))
@@ -769,9 +448,9 @@ def _fit(
             f"min_effective_clusters must be >= 1 (a single cluster has no variance "
             f"estimate), got {min_effective_clusters}"
         )
-    n_threads = threads_for(n_threads, prep.score.size, _ROWS_PER_THREAD)
-    h, how = _bandwidth(prep, bandwidth, kernel, n_threads)
-    grid_arr = _make_grid(grid, prep)
+    n_threads = threads_for(n_threads, prep.score.size, ROWS_PER_THREAD)
+    h, how = choose_bandwidth(prep, bandwidth, kernel, n_threads)
+    grid_arr = make_grid(grid, prep)
     sums = _kernel_sums.kernel_sums(
         prep.score,
         prep.y,
@@ -868,10 +547,6 @@ def _share_notes(prep, grid, share, df, tested, small_sample) -> list[str]:
             where = f"at {bad.size} grid point(s) {_points(grid[bad])}"
             notes.append(f"group {_label(g)}: {where} {why}")
     return notes
-
-
-def _label(g) -> str:
-    return repr(g.item() if isinstance(g, np.generic) else g)
 
 
 def _points(values) -> str:
@@ -988,7 +663,7 @@ def calibration_curve(
     >>> bool(np.all(curve.lower < curve.upper))
     True
     """
-    prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
+    prep = prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
     return _fit(
         prep,
         grid,
@@ -1364,7 +1039,7 @@ def predictive_parity_test(
     if adjust == "maxT" and n_bootstrap == 0:
         raise ValueError("adjust='maxT' needs the bootstrap: n_bootstrap >= 1")
     _check_small_sample(small_sample)
-    prep = _prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=2)
+    prep = prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=2)
     n_threads = effective_n_threads(n_jobs)
     fit = _fit(
         prep,
@@ -1633,7 +1308,7 @@ def marginal_outcome_test(
         raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
     if not np.isfinite(threshold):
         raise ValueError(f"threshold must be finite, got {show_value(threshold)}")
-    prep = _prepare(
+    prep = prepare(
         y,
         score,
         group,

@@ -212,13 +212,14 @@ class ScoreStats:
         V01 = (P_{>v} + P_v/2)/n_pos of the positives; AUC is the mean of V10 (and of V01),
         s10 and s01 their sample variances, variance = s10/n_pos + s01/n_neg (DeLong 1988).
         """
-        from fastfair.auc import DeLongResult, _check_defined
+        from fastfair._comparisons import check_auc_defined
+        from fastfair.auc import DeLongResult
 
         neg = self.counts[:, 0, :].astype(np.float64)
         pos = self.counts[:, 1, :].astype(np.float64)
         n0, n1 = neg.sum(axis=1), pos.sum(axis=1)
         tot = np.column_stack([n0, n1]).astype(np.int64)
-        _check_defined(tot, self.labels, range(len(self.labels)))
+        check_auc_defined(tot, self.labels, range(len(self.labels)))
         below = np.cumsum(neg, axis=1) - neg
         above = n1[:, None] - np.cumsum(pos, axis=1)
         v10 = (below + neg / 2.0) / n0[:, None]
@@ -246,18 +247,18 @@ class ScoreStats:
         confidence_level: float = 0.95,
     ):
         """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows."""
+        from fastfair._comparisons import comparison_pairs
         from fastfair._pvalues import ALTERNATIVES, adjust_pvalues, asymptotic_pvalue
         from fastfair._scipy import special
         from fastfair._validation import check_choice
         from fastfair.auc import AUCTestResult
-        from fastfair.permutation import _comparison_pairs
 
         check_choice(alternative, "alternative", ALTERNATIVES)
         check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
         d = self.delong()
         auc, var = d.auc, d.variance
         sizes = d.n_pos + d.n_neg
-        pairs = _comparison_pairs(sizes, self.labels, reference, comparisons)
+        pairs = comparison_pairs(sizes, self.labels, reference, comparisons)
         a, b = pairs[:, 0], pairs[:, 1]
         difference = auc[a] - auc[b]
         se_diff = np.sqrt(var[a] + var[b])

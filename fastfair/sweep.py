@@ -29,6 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair import _counts, _sweep
+from fastfair._comparisons import check_rates_defined, comparison_pairs
+from fastfair._exact import exact_pair
 from fastfair._metrics import ALL, NEGATIVES, POSITIVES, get_metric
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import ALTERNATIVES, _oriented, _tolerance, monte_carlo_pvalue
@@ -44,7 +46,6 @@ from fastfair._validation import (
     check_same_length,
     resolve_columns,
 )
-from fastfair.permutation import _check_defined, _comparison_pairs, _exact_pair
 
 __all__ = ["ThresholdSweepResult", "html_section", "threshold_sweep"]
 
@@ -371,7 +372,7 @@ def threshold_sweep(
     thr = _thresholds(thresholds, s)
 
     sizes = np.bincount(codes, minlength=2)
-    pair = _comparison_pairs(sizes, labels, reference, "reference")[0]
+    pair = comparison_pairs(sizes, labels, reference, "reference")[0]
     pair_labels = labels[pair]
     second = (codes == pair[1]).astype(np.uint8)  # 0: the group, 1: the reference
     code = (2 * second + y).astype(np.uint8)
@@ -392,7 +393,7 @@ def threshold_sweep(
     null_maxima = np.empty((len(specs), n_permutations))
     pair_codes = np.array([[0, 1]], dtype=np.intp)
     for m, spec_metric in enumerate(specs):
-        _check_defined(spec_metric, tables[0].reshape(2, 4), pair_labels, pair_codes)
+        check_rates_defined(spec_metric, tables[0].reshape(2, 4), pair_labels, pair_codes)
         spec = spec_metric.spec(True, True)
         observed = _counts.metric_statistics(tables, tables, spec, pair_codes)[:, 0]
         num, den = spec_metric.rates(tables.reshape(n_thr, 2, 4))
@@ -420,7 +421,7 @@ def threshold_sweep(
             crit = np.empty(n_thr)
             p = np.empty(n_thr)
             for k in range(n_thr):
-                p[k], support, probs = _exact_pair(
+                p[k], support, probs = exact_pair(
                     tables[k].reshape(2, 4).astype(np.int64),
                     spec_metric,
                     spec,

@@ -29,13 +29,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair import _counts
+from fastfair._comparisons import check_rates_defined, comparison_pairs
+from fastfair._confusion import check_counts, coerce_rows
 from fastfair._metrics import get_metric
 from fastfair._pvalues import adjust_pvalues
 from fastfair._results import format_interval, format_table
 from fastfair._scipy import special
 from fastfair._score import kish_counts, score_bound, score_statistic
 from fastfair._validation import check_choice, check_level
-from fastfair.permutation import _check_defined, _coerce_rows, _comparison_pairs
 
 __all__ = [
     "EquivalenceTestResult",
@@ -265,8 +266,8 @@ def _rate_gap(w, w2, labels, weighted, metric, method, reference, comparisons) -
         raise ValueError(
             "equalized_odds combines two gaps; test metric='tpr' and metric='fpr' separately"
         )
-    pairs = _comparison_pairs(w.sum(axis=1), labels, reference, comparisons)
-    _check_defined(spec_metric, w, labels, pairs)
+    pairs = comparison_pairs(w.sum(axis=1), labels, reference, comparisons)
+    check_rates_defined(spec_metric, w, labels, pairs)
     num, den = (v[:, 0] for v in spec_metric.rates(w))
     values = num / den
     if weighted:
@@ -355,7 +356,7 @@ def _gap_from_rows(
         )
     method = "score" if method == "auto" else method
     check_choice(method, "method", RATE_METHODS)
-    y, yhat, weights, codes, labels, _ = _coerce_rows(
+    y, yhat, weights, codes, labels, _ = coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
     )
     cell = (2 * y + yhat).astype(np.uint8)
@@ -365,9 +366,8 @@ def _gap_from_rows(
 
 def _gap_from_counts(counts, groups, metric, method, reference, comparisons) -> _Gap:
     check_choice(comparisons, "comparisons", ("reference", "all"))
-    from fastfair.permutation import _check_counts
 
-    w, labels = _check_counts(counts, groups)
+    w, labels = check_counts(counts, groups)
     method = "score" if method == "auto" else method
     check_choice(method, "method", RATE_METHODS)
     return _rate_gap(w, w, labels, False, metric, method, reference, comparisons)

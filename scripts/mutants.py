@@ -374,7 +374,7 @@ MUTANTS = [
     ),
     m(
         "perm-reference-largest",
-        "fastfair/permutation.py",
+        "fastfair/_comparisons.py",
         "ref = int(np.argmax(sizes))",
         "ref = int(np.argmin(sizes))",
         PERM,
@@ -382,7 +382,7 @@ MUTANTS = [
     ),
     m(
         "perm-exact-window-mass",
-        "fastfair/permutation.py",
+        "fastfair/_exact.py",
         "p = min(1.0, p + 2 * len(strata) * EXACT_NEGLECTED_MASS)",
         "p = min(1.0, p)",
         PERM,
@@ -390,7 +390,7 @@ MUTANTS = [
     ),
     m(
         "perm-hypergeom-ratio",
-        "fastfair/permutation.py",
+        "fastfair/_exact.py",
         "ratio = (good - x) * (draws - x) / ((x + 1) * (bad - draws + x + 1))",
         "ratio = (good - x) * (draws - x) / ((x + 1) * (bad - draws + x))",
         PERM,
@@ -398,7 +398,7 @@ MUTANTS = [
     ),
     m(
         "perm-multihyper",
-        "fastfair/permutation.py",
+        "fastfair/_exact.py",
         "log_p = _log_comb(sizes[0], x1) + _log_comb(sizes[1], x2) + _log_comb(sizes[2], x3)",
         "log_p = _log_comb(sizes[0], x1) + _log_comb(sizes[1], x2)",
         PERM,
@@ -488,7 +488,7 @@ MUTANTS = [
     # ---------------------------------------------------------------- parity.py
     m(
         "par-threshold-strict",
-        "fastfair/parity.py",
+        "fastfair/_clustered.py",
         "keep &= s >= threshold",
         "keep &= s > threshold",
         PAR,

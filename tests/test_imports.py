@@ -31,3 +31,193 @@ def test_package_ships_type_information():
     import fastfair
 
     assert (pathlib.Path(fastfair.__file__).parent / "py.typed").is_file()
+
+
+# --------------------------------------------------------------------------------------
+# Module structure: every module imports on its own, no import cycle, and no module reads
+# a private name of a public module (shared helpers live in private leaf modules).
+
+import ast  # noqa: E402
+import json  # noqa: E402
+import pathlib  # noqa: E402
+
+PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "fastfair"
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    """Dotted name -> file of every Python module of the package."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _is_package(name: str, modules) -> bool:
+    return modules[name].name == "__init__.py"
+
+
+def _imports(name: str, modules, *, top_level_only: bool):
+    """(imported module, imported name or None, node) for each fastfair import of `name`."""
+    tree = ast.parse(modules[name].read_text())
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    package = name if _is_package(name, modules) else name.rpartition(".")[0]
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "fastfair":
+                    yield alias.name, None, node
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.split(".")[0] != "fastfair":
+                continue
+            for alias in node.names:
+                yield base, alias.name, node
+
+
+def _graph(modules) -> dict[str, set[str]]:
+    """Module-level import edges between modules of the package.
+
+    `from pkg import x` is an edge to pkg.x when x is a module, else to pkg. Edges into the
+    top-level package (its __init__ re-exports everything) are left out: importing any
+    submodule runs it first by construction."""
+    graph = {}
+    for name in modules:
+        edges = set()
+        for base, item, _ in _imports(name, modules, top_level_only=True):
+            target = f"{base}.{item}" if item and f"{base}.{item}" in modules else base
+            if target in modules and target != "fastfair" and target != name:
+                edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle a depth-first search meets, as [a, b, ..., a]."""
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(node, path):
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append([*path[path.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for name in graph:
+        if name not in state:
+            visit(name, [name])
+    return cycles
+
+
+def test_no_import_cycle():
+    cycles = _cycles(_graph(_modules()))
+    assert cycles == [], "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_cycle_search_finds_cycles():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert _cycles({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+    assert _cycles({"a": {"a"}}) == [["a", "a"]]
+
+
+#: Modules of one family beside its public module: they may share its private names.
+FAMILY = {
+    "fastfair._summary_audit": "fastfair.io",
+    "fastfair.stats": "fastfair.io",
+    "fastfair.dask": "fastfair.io",
+}
+
+
+def _family(name: str) -> str:
+    return FAMILY.get(name, name)
+
+
+def _public_module(name: str) -> bool:
+    return not any(part.startswith("_") for part in name.split(".")[1:])
+
+
+def _private_reads(modules) -> list[str]:
+    """`module: family.name` for each private name of a public module read by a module of
+    another family (imported by name, or as an attribute of the imported module)."""
+    bad = []
+    for name, path in modules.items():
+        bound = {}  # local name -> public module it is bound to
+        for base, item, node in _imports(name, modules, top_level_only=False):
+            if item is not None and f"{base}.{item}" in modules:
+                base, item = f"{base}.{item}", None  # `from pkg import module`
+            if base == "fastfair" or not _public_module(base) or _family(base) == _family(name):
+                continue  # the package's private attributes are its private modules
+            if item is not None and item.startswith("_"):
+                bad.append(f"{name}: {base}.{item}")
+            for alias in node.names:
+                if item is None and alias.name in (base, base.rpartition(".")[2]):
+                    bound[alias.asname or alias.name] = base
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                bad.append(f"{name}: {bound[node.value.id]}.{node.attr}")
+    return sorted(set(bad))
+
+
+def test_no_private_name_of_a_method_family_read_from_another():
+    """Shared helpers live in private leaf modules (_comparisons, _confusion, _exact,
+    _clustered, ...), never as private names of a family read from outside it."""
+    bad = _private_reads(_modules())
+    assert bad == [], "private names read across families: " + ", ".join(bad)
+
+
+def test_private_read_check_sees_both_forms(tmp_path):
+    pkg = tmp_path / "fastfair"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "parity.py").write_text("_helper = 1\n")
+    (pkg / "calibration.py").write_text(
+        "from fastfair import parity as _p\nfrom fastfair.parity import _helper\nx = _p._helper\n"
+    )
+    modules = {
+        "fastfair": pkg / "__init__.py",
+        "fastfair.parity": pkg / "parity.py",
+        "fastfair.calibration": pkg / "calibration.py",
+    }
+    assert _private_reads(modules) == [
+        "fastfair.calibration: fastfair.parity._helper",
+    ]
+
+
+_IMPORT_EACH = """
+import importlib, json, sys
+failures = []
+for name in sys.argv[1:]:
+    for loaded in [m for m in sys.modules if m.split(".")[0] == "fastfair"]:
+        if str(getattr(sys.modules[loaded], "__file__", "")).endswith(".py"):
+            del sys.modules[loaded]  # compiled kernels stay: they import nothing of ours
+    try:
+        importlib.import_module(name)
+    except Exception as exc:
+        failures.append(f"{name}: {type(exc).__name__}: {exc}")
+print(json.dumps(failures))
+"""
+
+
+def test_every_module_imports_on_its_own():
+    """Each module imported first, with no other module of the package loaded (one
+    interpreter; the Python modules are dropped from sys.modules before each import)."""
+    names = [n for n in _modules() if n != "fastfair.__main__"]
+    out = subprocess.run(
+        [sys.executable, "-c", _IMPORT_EACH, *names], capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == []

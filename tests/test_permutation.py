@@ -718,7 +718,7 @@ def test_metric_statistics_kernel_matches_reference():
     "good,bad,draws", [(30, 50, 20), (30000, 70000, 40000), (5, 1000, 300), (0, 10, 5)]
 )
 def test_hypergeometric_window_matches_scipy(good, bad, draws):
-    from fastfair.permutation import _hypergeom_pmf, _hypergeom_window
+    from fastfair._exact import _hypergeom_pmf, _hypergeom_window
 
     lo, hi = _hypergeom_window(good, bad, draws)
     expected = stats.hypergeom.pmf(np.arange(lo, hi + 1), good + bad, good, draws)

@@ -192,11 +192,11 @@ def test_multiplier_bootstrap_pvalue_and_maxt_formulas(shift, small_sample):
 def test_multiplier_bootstrap_covariance_is_the_cluster_sandwich():
     """The bootstrap draws from N(0, C_g), C_g[j, k] = sum_m u_mj u_mk / (B_j B_k) with
     u_mj = a_mj - f_j b_mj (per-cluster kernel sums): written out here per cluster."""
-    from fastfair import parity
+    from fastfair import _clustered, parity
 
     y, s, g, user = _parity_data(7, 0.05)
     grid = np.array([0.2, 0.35, 0.5, 0.65, 0.8])
-    prep = parity._prepare(y, s, g, user, "per_user", "raise", None, min_groups=2)
+    prep = _clustered.prepare(y, s, g, user, "per_user", "raise", None, min_groups=2)
     fit = parity._fit(
         prep, grid, 0.1, "gaussian", 0.95, 1, 1, covariance=True, small_sample="none"
     )

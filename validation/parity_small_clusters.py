@@ -54,7 +54,9 @@ import numpy as np
 from scipy import special, stats
 
 from fastfair import _kernel_sums
-from fastfair.parity import _bandwidth, _make_grid, _prepare
+from fastfair._clustered import choose_bandwidth as _bandwidth
+from fastfair._clustered import make_grid as _make_grid
+from fastfair._clustered import prepare as _prepare
 
 USERS = (100, 300, 1000, 3000)
 ROWS = ("equal", "heavy10", "pareto")

@@ -1,0 +1,154 @@
+"""The result of a permutation test of group differences (confusion-matrix metrics,
+callables and row metrics alike)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fastfair._deprecation import renamed_attributes
+from fastfair._results import format_interval, format_pvalue, format_table, format_value
+from fastfair._sequential import Sequential, describe
+
+
+@renamed_attributes(difference_interval="confidence_interval")
+@dataclass(repr=False)
+class PermutationTestResult:
+    """Result of :func:`permutation_test`.
+
+    With two groups `statistic`, `pvalue` and `difference` are floats; with more groups they
+    are arrays with one entry per comparison in `comparisons`.
+
+    Attributes
+    ----------
+    statistic : float or ndarray
+        Observed test statistic (studentized difference; T_tpr^2 + T_fpr^2 for equalized odds).
+    pvalue : float or ndarray
+        p-value of each comparison (not adjusted for multiplicity).
+    pvalue_adjusted : ndarray or None
+        Family-wise adjusted p-values (`adjust`), when there is more than one comparison.
+    difference : float or ndarray
+        Metric of the first group minus metric of the second (shape (..., 2) for
+        equalized odds: TPR and FPR differences).
+    groups, group_values, group_denominators : ndarray
+        Group labels, each group's metric value(s), and the (weighted) size of its denominator.
+    comparisons : list of tuple
+        (group, other group) for each comparison; the difference is group minus other.
+    n_permutations : int, ndarray or None
+        Permutations drawn (per comparison, when sequential with several comparisons).
+    pvalue_interval : tuple of ndarray or None
+        Interval of a Monte-Carlo p-value (where the p-value of infinitely many permutations
+        lies): Wilson 95% for a fixed number of permutations; sequential: Robbins'
+        confidence sequence at level 1 - epsilon (1 - epsilon / C over C comparisons with an
+        adjustment), valid at the data-dependent stopping time.
+    confidence_interval : tuple or None
+        (lower, upper) confidence interval of each difference at `confidence_level`
+        (pointwise, one per comparison and, for equalized odds, per component; same shape as
+        `difference`). Confusion-matrix metrics: the Miettinen-Nurminen score interval, the
+        differences a two-sided score test does not reject (Kish effective sizes when
+        weighted); callable and row metrics: difference +- z * `standard_error`.
+    confidence_level : float
+        Level of `confidence_interval`.
+    decision : str, ndarray or None
+        Sequential Monte Carlo: "reject", "retain" or "undecided" at `sequential.alpha`
+        (under `adjust` with several comparisons; exact p-values take part as they are).
+        None otherwise.
+    sequential : Sequential or None
+        The options of a sequential test.
+    null_distribution, null_probabilities : ndarray or None
+        With ``return_null=True``: permuted statistics (Monte Carlo, shape (B,) or (B, C);
+        sequential with several comparisons: NaN-padded columns), or the support and
+        probabilities of the exact distribution (two groups).
+    """
+
+    statistic: float | np.ndarray
+    pvalue: float | np.ndarray
+    difference: float | np.ndarray
+    metric: str
+    groups: np.ndarray
+    group_values: np.ndarray
+    group_denominators: np.ndarray
+    comparisons: list
+    scheme: str
+    studentize: bool
+    variance: str
+    method: str
+    alternative: str
+    mid_p: bool = False
+    n_permutations: int | None = None
+    pvalue_adjusted: np.ndarray | None = None
+    adjust: str | None = None
+    pvalue_interval: tuple | None = None
+    weighted: bool = False
+    confidence_interval: tuple | None = None
+    confidence_level: float = 0.95
+    null_distribution: np.ndarray | None = field(default=None)
+    null_probabilities: np.ndarray | None = field(default=None)
+    decision: str | np.ndarray | None = None
+    sequential: Sequential | None = None
+
+    def _p(self, pvalue, c: int = 0) -> str:
+        """A p-value at the precision of this result's method (format_pvalue); sequential
+        tests drew a number of permutations per comparison c."""
+        n = self.n_permutations
+        n = None if n is None else int(np.atleast_1d(n)[c])
+        return format_pvalue(pvalue, self.method, n)
+
+    def __repr__(self) -> str:
+        stat = "studentized" if self.studentize else "raw difference"
+        head = (
+            f"PermutationTestResult(metric={self.metric!r}, scheme={self.scheme!r}, "
+            f"method={self.method!r}, statistic={stat}"
+            + (f", variance={self.variance!r}" if self.studentize else "")
+            + f", alternative={self.alternative!r}"
+            + (
+                f", n_permutations={self.n_permutations}"
+                if self.n_permutations is not None and self.sequential is None
+                else ""
+            )
+            + ")"
+        )
+        values = self.group_values.reshape(len(self.groups), -1)
+        dens = self.group_denominators.reshape(len(self.groups), -1)
+        parts = ["tpr", "fpr"] if values.shape[1] == 2 else [self.metric]
+        den_names = [f"den({p})" for p in parts] if len(parts) > 1 else ["denominator"]
+        if not self.weighted:
+            dens = dens.astype(np.int64)
+        group_rows = [(str(g), *values[k], *dens[k]) for k, g in enumerate(self.groups)]
+        group_table = format_table(["group", *parts, *den_names], group_rows)
+        stat_v = np.atleast_1d(self.statistic)
+        p_v = np.atleast_1d(self.pvalue)
+        n_c = len(self.comparisons)
+        diff_v = np.reshape(self.difference, (n_c, len(parts)))
+        prefix = [f"{p} " for p in parts] if len(parts) > 1 else [""]
+        level = f"{100 * self.confidence_level:g}% CI"
+        headers = ["comparison"]
+        for pre in prefix:
+            headers += [f"{pre}difference"]
+            if self.confidence_interval is not None:
+                headers += [f"{pre}{level}"]
+        headers += ["statistic", "pvalue"]
+        if self.pvalue_adjusted is not None:
+            headers.append(f"adjusted ({self.adjust})")
+        rows = []
+        for c, (a, b) in enumerate(self.comparisons):
+            row = [f"{a} - {b}"]
+            for j in range(len(parts)):
+                row.append(diff_v[c, j])
+                if self.confidence_interval is not None:
+                    row.append(format_interval(self.confidence_interval, c, j, n_c, len(parts)))
+            row += [stat_v[c], self._p(p_v[c], c)]
+            if self.pvalue_adjusted is not None:
+                row.append(self._p(self.pvalue_adjusted[c], c))
+            rows.append(row)
+        lines = [head, group_table, format_table(headers, rows)]
+        if self.pvalue_interval is not None:
+            lo, hi = (np.atleast_1d(x) for x in self.pvalue_interval)
+            spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(lo, hi))
+            what = "95%" if self.sequential is None else "confidence-sequence"
+            lines.append(f"  {what} Monte-Carlo interval of the p-value: {spans}")
+        seq = describe(self.sequential, self.decision, self.n_permutations)
+        if seq:
+            lines.append(seq)
+        return "\n".join(lines)
