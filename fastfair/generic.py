@@ -409,11 +409,10 @@ def _mean_fn(v, w=None):
     return (w * v).sum(axis=-1) / w.sum(axis=-1)
 
 
-def _mean_variance_fn(v, w=None):
-    """Variance of a (weighted) mean: s^2/n, or n/(n-1) sum w^2 (v - m)^2 / (sum w)^2."""
+def _weighted_mean_variance_fn(v, w):
+    """Variance of a weighted mean, n/(n-1) sum w^2 (v - m)^2 / (sum w)^2. (Unweighted row
+    metrics take the Welch variance in _welch_from_sums, never this function.)"""
     n = v.shape[-1]
-    if w is None:
-        return v.var(axis=-1, ddof=1) / n
     m = _mean_fn(v, w)[..., None]
     sw = w.sum(axis=-1)
     return n / (n - 1) * (w * w * (v - m) ** 2).sum(axis=-1) / (sw * sw)
@@ -771,8 +770,11 @@ def permutation_test_rows(
                 effective_n_threads(n_jobs),
                 confidence_level,
             )
+        # unweighted here: bootstrap studentization, which needs no variance function
         arrays = (values,) if weights is None else (values, weights)
-        evaluator = _Evaluator(_mean_fn, arrays, name, True, variance_fn=_mean_variance_fn)
+        evaluator = _Evaluator(
+            _mean_fn, arrays, name, True, variance_fn=_weighted_mean_variance_fn
+        )
         metric_label = name
     else:
         y = as_1d(cols["y_true"], "y_true")
