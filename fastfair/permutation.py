@@ -200,7 +200,8 @@ def permutation_test(
     Degenerate statistics never give NaN: a permuted sample in which a group's denominator
     is empty has statistic 0; a zero difference has statistic 0; a non-zero difference with
     zero estimated variance (unpooled, both rates 0 or 1) is studentized with rates shrunk
-    by half a pseudo-observation, :math:`(M\,\text{den} + 1/2)/(\text{den} + 1)`. Observed
+    by half a pseudo-observation, :math:`\tilde M = (M\,\text{den} + 1/2)/(\text{den} + 1)`,
+    and variance :math:`\sum \tilde M (1 - \tilde M)/(\text{den} + 1)`. Observed
     data with an empty denominator in a compared group raise ``ValueError``.
 
     Examples

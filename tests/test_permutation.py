@@ -538,6 +538,68 @@ def test_degenerate_rates_give_defined_results():
     assert np.isfinite(res.null_distribution).all() and np.any(res.null_distribution == 0)
 
 
+def _shrunk_unpooled_statistic(x_a, n_a, x_b, n_b):
+    """Documented zero-variance rule, written out: rates (x + 1/2) / (n + 1), each the mean
+    of n + 1 observations, so the variance is sum r (1 - r) / (n + 1)."""
+    r_a, r_b = (x_a + 0.5) / (n_a + 1), (x_b + 0.5) / (n_b + 1)
+    var = r_a * (1 - r_a) / (n_a + 1) + r_b * (1 - r_b) / (n_b + 1)
+    return (x_a / n_a - x_b / n_b) / math.sqrt(var)
+
+
+def test_zero_unpooled_variance_uses_the_shrunk_rates():
+    # TPR 30/30 in group 0 against 0/25 in group 1: both plug-in variances are zero.
+    counts = [[50, 5, 0, 30], [60, 8, 25, 0]]
+    expected = _shrunk_unpooled_statistic(30, 30, 0, 25)
+    for method in ("exact", "monte_carlo", "asymptotic"):
+        res = fastfair.permutation_test_from_counts(
+            counts, metric="tpr", variance="unpooled", method=method, reference=1
+        )
+        assert res.statistic == pytest.approx(expected, rel=1e-12), method
+        flipped = fastfair.permutation_test_from_counts(
+            counts, metric="tpr", variance="unpooled", method=method, reference=0
+        )
+        assert flipped.statistic == pytest.approx(-expected, rel=1e-12), method
+    # Weighted rows: n is the Kish effective size (sum w)^2 / sum w^2 of the denominator.
+    rng = np.random.default_rng(21)
+    y = np.ones(40, dtype=int)
+    g = np.repeat([0, 1], [18, 22])
+    yhat = (g == 0).astype(int)  # TPR 1 in group 0, 0 in group 1
+    w = rng.gamma(2.0, size=40)
+    n_eff = [w[g == k].sum() ** 2 / (w[g == k] ** 2).sum() for k in (0, 1)]
+    res = fastfair.permutation_test(
+        y, yhat, g, metric="tpr", variance="unpooled", sample_weight=w, reference=1,
+        n_permutations=10, random_state=0,
+    )  # fmt: skip
+    expected = _shrunk_unpooled_statistic(n_eff[0], n_eff[0], 0.0, n_eff[1])
+    assert res.statistic == pytest.approx(expected, rel=1e-12)
+
+
+def test_difference_is_group_minus_reference():
+    """`difference` is the metric of a comparison's first group minus that of its second,
+    each rate counted from the rows."""
+    rng = np.random.default_rng(13)
+    g = rng.choice(np.array(["u", "v", "w"]), 600, p=[0.2, 0.5, 0.3])
+    y = rng.integers(0, 2, 600)
+    yhat = np.where(rng.random(600) < np.select([g == "u", g == "v"], [0.9, 0.6], 0.3), y, 1 - y)
+
+    def rate(metric, k):
+        num, den = RATES[metric][0](y, yhat), RATES[metric][1](y, yhat)
+        return num[den & (g == k)].sum() / (den & (g == k)).sum()
+
+    for metric in ("tpr", "fpr", "ppv"):
+        for kw in ({}, {"reference": "u"}, {"comparisons": "all"}):
+            for method in ("exact", "asymptotic"):
+                res = fastfair.permutation_test(y, yhat, g, metric=metric, method=method, **kw)
+                expected = [rate(metric, a) - rate(metric, b) for a, b in res.comparisons]
+                np.testing.assert_allclose(res.difference, expected, rtol=1e-12)
+                # the statistic studentizes the same difference: same signs
+                assert np.all(np.sign(res.statistic) == np.sign(expected))
+    res = fastfair.permutation_test(y, yhat, g == "u", metric="tpr", reference=False)
+    assert res.comparisons == [(True, False)]
+    tpr_rest = yhat[(y == 1) & (g != "u")].mean()
+    assert res.difference == pytest.approx(rate("tpr", "u") - tpr_rest, rel=1e-12)
+
+
 # --------------------------------------------------------------------------------------
 # Inputs
 # --------------------------------------------------------------------------------------
