@@ -443,7 +443,8 @@ def test_simulate_power_wald():
     assert sim.formula_power == pytest.approx(
         power("ppv", rates=rates, tau=_absdiff(R["ppv"]), n_per_group=plan.n_per_group_ceil).power
     )
-    assert sim.confidence_interval[0] < sim.power < sim.confidence_interval[1]
+    wilson = stats.binomtest(sim.n_rejections, 3000).proportion_ci(0.95, method="wilson")
+    assert sim.confidence_interval == pytest.approx((wilson.low, wilson.high), abs=1e-12)
     assert sim.standard_error == pytest.approx(np.sqrt(sim.power * (1 - sim.power) / 3000))
     assert abs(sim.power - sim.formula_power) < 4 * sim.standard_error + 0.01
     assert "simulated power" in repr(sim)
@@ -456,6 +457,70 @@ def test_simulate_power_wald():
         random_state=3,
     )
     assert again.n_rejections == sim.n_rejections
+
+
+_BY_OUTCOME = {"prevalence": [0.4, 0.5], "tpr": [0.6, 0.8], "tnr": [0.9, 0.7]}
+_BY_PREDICTION = {"selection_rate": [0.3, 0.45], "ppv": [0.8, 0.6], "npv": [0.85, 0.7]}
+_OVERALL = {"selection_rate": [0.3, 0.45], "prevalence": [0.4, 0.4], "accuracy": [0.8, 0.7]}
+
+
+def _denominator_and_rate(metric, rates):
+    """(P(row in the denominator), P(row in the numerator | denominator)) per group."""
+    r = {k: np.asarray(v, dtype=float) for k, v in rates.items()}
+    one = np.ones(2)
+    return {
+        "tpr": lambda: (r["prevalence"], r["tpr"]),
+        "fnr": lambda: (r["prevalence"], 1 - r["tpr"]),
+        "tnr": lambda: (1 - r["prevalence"], r["tnr"]),
+        "fpr": lambda: (1 - r["prevalence"], 1 - r["tnr"]),
+        "ppv": lambda: (r["selection_rate"], r["ppv"]),
+        "fdr": lambda: (r["selection_rate"], 1 - r["ppv"]),
+        "npv": lambda: (1 - r["selection_rate"], r["npv"]),
+        "for": lambda: (1 - r["selection_rate"], 1 - r["npv"]),
+        "selection_rate": lambda: (one, r["selection_rate"]),
+        "accuracy": lambda: (one, r["accuracy"]),
+        "error_rate": lambda: (one, 1 - r["accuracy"]),
+    }[metric]()
+
+
+def _exact_wald_power(metric, rates, npg, alpha):
+    """P(|Z| > z_{1-alpha/2}) of the plug-in Wald test, Z = (M_0 - M_1) / sqrt(sum M (1-M)
+    / den), by enumerating every (den, num) of both groups: den ~ Bin(n, q) and num | den ~
+    Bin(den, r). An empty denominator cannot test (Z = 0)."""
+    q, r = _denominator_and_rate(metric, rates)
+    groups = []
+    for k in range(2):
+        den, num = np.meshgrid(np.arange(npg[k] + 1), np.arange(npg[k] + 1), indexing="ij")
+        prob = stats.binom.pmf(den, npg[k], q[k]) * stats.binom.pmf(num, den, r[k])
+        keep = (num <= den) & (prob > 0)
+        den, num, prob = den[keep].astype(float), num[keep], prob[keep]
+        m = num / np.maximum(den, 1)
+        var = np.where(den > 0, m * (1 - m) / np.maximum(den, 1), np.inf)
+        groups.append((m, var, prob, den > 0))
+    (m0, v0, p0, ok0), (m1, v1, p1, ok1) = groups
+    diff, var = m0[:, None] - m1[None, :], v0[:, None] + v1[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(diff == 0, 0.0, diff / np.sqrt(var))
+    reject = (np.abs(z) > special.ndtri(1 - alpha / 2)) & ok0[:, None] & ok1[None, :]
+    return float((p0[:, None] * p1[None, :] * reject).sum())
+
+
+@pytest.mark.parametrize(
+    ("metric", "rates"),
+    [(m, _BY_OUTCOME) for m in ("tpr", "fnr", "tnr", "fpr")]
+    + [(m, _BY_PREDICTION) for m in ("ppv", "fdr", "npv", "for")]
+    + [(m, _OVERALL) for m in ("selection_rate", "accuracy", "error_rate")],
+)
+def test_simulate_power_wald_matches_the_exact_rejection_probability(metric, rates):
+    """Every metric's numerator and denominator: the simulated Wald power is within 4
+    binomial SEs of the exactly enumerated rejection probability at small n."""
+    npg, n_sim = [60, 80], 4000
+    exact = _exact_wald_power(metric, rates, npg, 0.05)
+    assert 0.2 < exact < 0.95  # a design where wrong counts would change the power
+    sim = simulate_power(
+        metric, rates=rates, n_per_group=npg, test="wald", n_sim=n_sim, random_state=7
+    )
+    assert abs(sim.power - exact) < 4 * np.sqrt(exact * (1 - exact) / n_sim), (sim.power, exact)
 
 
 def test_simulate_power_wald_auc():
