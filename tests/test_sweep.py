@@ -88,8 +88,20 @@ def test_reject_iff_gap_exceeds_critical_value(method):
     assert res.reject.any() and not res.reject.all()
     np.testing.assert_array_equal(res.reject, gap > res.critical_value * (1 + 1e-9))
     np.testing.assert_array_equal(res.reject_simultaneous, gap > res.band * (1 + 1e-9))
-    assert (res.band >= res.critical_value).all()
-    assert (res.pvalue_adjusted >= res.pvalue).all()
+    # max-T adjusted p-values from the returned null maxima of |T| (two-sided), written
+    # out: (1 + #{max_b >= |T_k|}) / (1 + B), floored at the pointwise p-value
+    maxima = res.null_maxima[:, :, None]
+    exceed = (maxima >= np.abs(res.statistic)[:, None, :] * (1 - 1e-12)).sum(axis=1)
+    p_maxt = (1 + exceed) / (res.null_maxima.shape[1] + 1)
+    np.testing.assert_allclose(res.pvalue_adjusted, np.maximum(p_maxt, res.pvalue), rtol=1e-12)
+    # the band's critical |T|: the smallest order statistic of the maxima whose Monte-Carlo
+    # p-value is <= alpha; the band is it times the standard error, at least pointwise
+    B = res.null_maxima.shape[1]
+    for mx, c in zip(res.null_maxima, res.max_critical):
+        assert (1 + np.sum(mx > c)) / (B + 1) <= 0.05 < (1 + np.sum(mx >= c)) / (B + 1)
+    se = res.standard_error
+    gap_band = np.where(se > 0, res.max_critical[:, None] * se, 0.0)
+    np.testing.assert_allclose(res.band, np.maximum(gap_band, res.critical_value), rtol=1e-12)
 
 
 @pytest.mark.parametrize("n, thr", [(400, np.linspace(0.15, 0.85, 8)), (20000, [0.35, 0.65])])
