@@ -13,7 +13,7 @@ from scipy import stats
 
 import fastfair
 from fastfair import _counts
-from fastfair.permutation import ExactInfeasibleError
+from fastfair.permutation import EXACT_NEGLECTED_MASS, ExactInfeasibleError
 
 # --------------------------------------------------------------------------------------
 # Independent reference implementation
@@ -787,6 +787,27 @@ def test_hypergeometric_window_matches_scipy(good, bad, draws):
     np.testing.assert_allclose(_hypergeom_pmf(good, bad, draws, lo, hi), expected, rtol=1e-12)
     assert stats.hypergeom.cdf(lo - 1, good + bad, good, draws) < 1e-20
     assert stats.hypergeom.sf(hi, good + bad, good, draws) < 1e-20
+
+
+def test_exact_pvalue_beyond_the_enumeration_window_stays_conservative():
+    """FNR 0/200 against 150/200: the observed table lies outside the Hoeffding windows
+    the exact enumeration keeps (they drop at most 1e-20 of the mass per side), so the
+    p-value is that bound, never 0 and never below the true tail probability, which
+    scipy's hypergeometric law gives (about 2.6e-66)."""
+    n_a = n_b = 200
+    fn_a, fn_b = 0, 150
+    counts = [[50, 5, fn_a, n_a - fn_a], [60, 8, fn_b, n_b - fn_b]]
+    res = fastfair.permutation_test_from_counts(counts, metric="fnr", method="exact")
+    total = fn_a + fn_b
+    x = np.arange(max(0, total - n_b), min(total, n_a) + 1)
+    pmf = stats.hypergeom(n_a + n_b, total, n_a).pmf(x)
+    p = total / (n_a + n_b)
+    scale = math.sqrt(p * (1 - p) * (1 / n_a + 1 / n_b))
+    t = (x / n_a - (total - x) / n_b) / scale
+    t_obs = (fn_a / n_a - fn_b / n_b) / scale
+    true_p = pmf[np.abs(t) >= abs(t_obs) * (1 - 1e-12)].sum()
+    assert 0 < true_p < 1e-60
+    assert true_p <= res.pvalue <= 2 * EXACT_NEGLECTED_MASS
 
 
 def test_default_reference_is_the_largest_group():
