@@ -35,6 +35,7 @@ PARB = ("tests/test_resampling.py", *PAR)
 CAL = ("tests/test_boundaries.py", "tests/test_calibration.py")
 PLAN = ("tests/test_planning.py",)
 WAS = ("tests/test_wasserstein.py",)
+SCORE = ("tests/test_difference_intervals.py", "tests/test_tolerance.py")
 
 
 def m(id, file, old, new, tests, why):
@@ -191,26 +192,61 @@ MUTANTS = [
     m(
         "perm-mc-never-rejects",
         "fastfair/permutation.py",
-        "pvalues[c], mc_count[c] = monte_carlo_pvalue(null, observed[c], alternative)",
-        "pvalues[c], mc_count[c] = 1.0, n_permutations",
+        "            pvalues[c] = sampler.pvalue",
+        "            pvalues[c] = 1.0",
         PERM,
         "Monte-Carlo permutation test that never rejects",
     ),
     m(
         "auc-never-rejects",
         "fastfair/auc.py",
-        "pvalues[c], counts[c] = monte_carlo_pvalue(null, observed[c], alternative)",
-        "pvalues[c], counts[c] = 1.0, n_permutations",
+        "pvalues = np.array([s.pvalue for s in samplers])",
+        "pvalues = np.ones(len(samplers))",
         AUC,
         "AUC permutation test that never rejects",
     ),
     m(
         "gen-never-rejects",
         "fastfair/generic.py",
-        'out["pvalue"] = float(out["pvalue"])',
-        'out["pvalue"] = 1.0',
+        'r["pvalue"], r["count"], r["null"] = s.pvalue, s.count, s.null()',
+        'r["pvalue"], r["count"], r["null"] = 1.0, s.count, s.null()',
         GEN,
         "generic Monte-Carlo test that never rejects",
+    ),
+    # ---------------------------------------------------------------- _score.py intervals
+    m(
+        "score-interval-z",
+        "fastfair/_score.py",
+        "    z = special.ndtri(0.5 + confidence_level / 2.0)\n    return score_bound",
+        "    z = special.ndtri(confidence_level)\n    return score_bound",
+        SCORE,
+        "score interval of a difference with the one-sided quantile",
+    ),
+    m(
+        "score-mn-factor",
+        "fastfair/_score.py",
+        "var = var * total / np.maximum(total - 1.0, 1e-300)",
+        "var = var",
+        SCORE,
+        "Miettinen-Nurminen statistic without N / (N - 1) (array path)",
+    ),
+    m(
+        "score-mn-factor-scalar",
+        "fastfair/_score.py",
+        "var *= (n1 + n2) / max(n1 + n2 - 1.0, 1e-300)",
+        "var *= 1.0",
+        SCORE,
+        "Miettinen-Nurminen statistic without N / (N - 1) (scalar path of the interval)",
+    ),
+    m(
+        "score-mle-cubic",
+        "fastfair/_score.py",
+        "    e = -p1 * d * (1.0 + d)\n    v = b**3 / (27.0 * a**3) - b * c / (6.0 * a * a) + e "
+        "/ (2.0 * a)\n    u = np.sqrt",
+        "    e = -p1 * d * (1.0 - d)\n    v = b**3 / (27.0 * a**3) - b * c / (6.0 * a * a) + e "
+        "/ (2.0 * a)\n    u = np.sqrt",
+        SCORE,
+        "restricted MLE with a wrong constant coefficient of the cubic",
     ),
     # ---------------------------------------------------------------- auc.py / _auc.pyx
     m(
@@ -256,10 +292,8 @@ MUTANTS = [
     m(
         "auc-scheme-flag",
         "fastfair/auc.py",
-        '            scheme == "within_outcome",\n            studentize,\n'
-        "            n_permutations,\n            key,\n            c,",
-        '            scheme != "within_outcome",\n            studentize,\n'
-        "            n_permutations,\n            key,\n            c,",
+        'within = scheme == "within_outcome"',
+        'within = scheme != "within_outcome"',
         AUC,
         "two-group kernel told the other scheme",
     ),
@@ -290,14 +324,34 @@ MUTANTS = [
     m(
         "auc-pyx-stat-orientation",
         "csrc/_auc.pyx",
+        "AUC_0 - AUC_1 in the caller's codes\n"
+        "            if small == 1:\n"
         "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)\n"
         "            else:\n"
         "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)",
+        "AUC_0 - AUC_1 in the caller's codes\n"
+        "            if small == 1:\n"
         "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)\n"
         "            else:\n"
         "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)",
         AUC,
         "permuted AUC statistic of the wrong orientation",
+    ),
+    m(
+        "auc-pyx-sparse-orientation",
+        "csrc/_auc.pyx",
+        "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
+        "            if small == 1:\n"
+        "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)\n"
+        "            else:\n"
+        "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)",
+        "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
+        "            if small == 1:\n"
+        "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)\n"
+        "            else:\n"
+        "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)",
+        AUC,
+        "sparse (few-groups) permutation kernel: AUC statistic of the wrong orientation",
     ),
     m(
         "auc-pyx-degenerate",
@@ -432,26 +486,28 @@ MUTANTS = [
     m(
         "gen-bootfast-ddof-null",
         "fastfair/generic.py",
-        "null = _safe_ratio(t, np.var(t, ddof=1))",
-        "null = _safe_ratio(t, np.var(t, ddof=0))",
+        "return _safe_ratio(t, np.var(t, ddof=1))",
+        "return _safe_ratio(t, np.var(t, ddof=0))",
         GEN,
         "bootstrap-fast: permuted SD with ddof 0",
     ),
     m(
         "gen-alg1-centre",
         "fastfair/generic.py",
-        "out[b] = _safe_ratio(t, np.mean((boot - t) ** 2))",
-        "out[b] = _safe_ratio(t, np.var(boot))",
+        "out[b - first] = _safe_ratio(t, np.mean((boot - t) ** 2))",
+        "out[b - first] = _safe_ratio(t, np.var(boot))",
         GEN,
         "Algorithm 1: bootstrap variance about the bootstrap mean, not about T_b",
     ),
     m(
         "gen-welch-ddof",
         "fastfair/generic.py",
-        "        return v.var(axis=-1, ddof=1) / n",
-        "        return v.var(axis=-1, ddof=0) / n",
+        "    var_a = np.maximum(s2a - s1a * ma, 0.0) / (na - 1)\n"
+        "    var_b = np.maximum(s2b - s1b * mb, 0.0) / (nb - 1)",
+        "    var_a = np.maximum(s2a - s1a * ma, 0.0) / na\n"
+        "    var_b = np.maximum(s2b - s1b * mb, 0.0) / nb",
         GEN,
-        "Welch variance of a mean with ddof 0",
+        "Welch variances of the group means with ddof 0",
     ),
     m(
         "gen-weighted-var",
@@ -497,8 +553,8 @@ MUTANTS = [
     m(
         "par-mb-add-one",
         "fastfair/parity.py",
-        "boot_p = (1.0 + np.sum(null >= observed_max * (1 - 1e-12))) / (n_bootstrap + 1.0)",
-        "boot_p = np.sum(null >= observed_max * (1 - 1e-12)) / n_bootstrap",
+        "boot_p = (1.0 + np.sum(null >= matched_max * (1 - 1e-12))) / (n_bootstrap + 1.0)",
+        "boot_p = np.sum(null >= matched_max * (1 - 1e-12)) / n_bootstrap",
         PARB,
         "multiplier-bootstrap p-value without the add-one",
     ),
@@ -545,15 +601,16 @@ MUTANTS = [
     m(
         "par-ci-z",
         "fastfair/parity.py",
-        "    zq = special.ndtri(0.5 + confidence_level / 2.0)\n    notes",
-        "    zq = special.ndtri(confidence_level)\n    notes",
+        "    zq = _quantile(0.5 + confidence_level / 2.0, df)\n    notes",
+        "    zq = _quantile(confidence_level, df)\n    notes",
         PAR,
         "calibration-curve band with the one-sided quantile",
     ),
     m(
         "par-mo-ci-z",
         "fastfair/parity.py",
-        "        zq = special.ndtri(0.5 + confidence_level / 2.0)\n        ci = (",
+        "        zq = float(_quantile(0.5 + confidence_level / 2.0, "
+        "np.inf if np.isnan(df) else df))\n        ci = (",
         "        zq = 1.0\n        ci = (",
         PAR,
         "marginal-outcome interval without its z multiplier",
@@ -740,8 +797,8 @@ MUTANTS = [
     m(
         "plan-decide-boundary",
         "fastfair/planning.py",
-        "return np.abs(stat) > special.ndtri(1 - alpha / 2)",
-        "return np.abs(stat) > special.ndtri(1 - alpha)",
+        "zc = special.ndtri(1 - alpha / 2)",
+        "zc = special.ndtri(1 - alpha)",
         PLAN,
         "simulated two-sided test at level 2 alpha",
     ),

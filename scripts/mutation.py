@@ -7,8 +7,11 @@ kernel detail -- and the tests chosen for it are run against the mutated copy. A
 * ``killed`` when a test fails, the run crashes (e.g. a segfault) or exceeds the timeout;
 * ``survived`` when every selected test passes (a gap in the suite, or an equivalent
   mutant: see docs/testing.md for the recorded survivors and why they are accepted);
-* ``not applicable`` when its snippet no longer occurs exactly once (the code changed
-  since the mutant was written); these are reported, never silently skipped;
+* ``not applicable`` when its file is missing or its snippet no longer occurs exactly
+  once (the code changed or moved since the mutant was written). The run checks every
+  selected mutant against the source before it builds anything and stops with exit status
+  2, listing them, when any does not apply (``--check`` does only this check); with
+  ``--allow-missing`` it runs the others and reports these, and still exits with status 1;
 * ``error`` when pytest cannot run (collection or usage error): a broken mutant.
 
 The score is killed / (killed + survived). Golden results (tests/test_golden.py) and
@@ -28,6 +31,7 @@ Usage::
 
     python scripts/mutation.py                      # every mutant, report on stdout
     python scripts/mutation.py --list               # list the mutants and their tests
+    python scripts/mutation.py --check              # does every mutant apply? (no build)
     python scripts/mutation.py --only auc-ci-z,pv-mc-add-one
     python scripts/mutation.py --source /work/main --report mutation.json
 """
@@ -139,15 +143,23 @@ def run_tests(src: pathlib.Path, runner: pathlib.Path, tests, timeout: float):
     return f"error (pytest exit {proc.returncode})", seconds, tail
 
 
-def run_mutant(m: Mutant, src, build_dir, saved, runner, timeout):
-    path = src / m.file
-    if not path.exists():
-        return "not applicable", 0.0, f"{m.file} does not exist"
-    text = path.read_text()
-    count = text.count(m.old)
+def applies(m: Mutant, root: pathlib.Path) -> str | None:
+    """None if the mutant applies to the tree at `root`, else why not."""
+    path = root / m.file
+    if not path.is_file():
+        return f"{m.file} does not exist"
+    count = path.read_text().count(m.old)
     if count != 1:
-        why = "snippet not found" if count == 0 else f"snippet occurs {count} times"
+        return f"snippet {'not found' if count == 0 else f'occurs {count} times'} in {m.file}"
+    return None
+
+
+def run_mutant(m: Mutant, src, build_dir, saved, runner, timeout):
+    why = applies(m, src)
+    if why is not None:
         return "not applicable", 0.0, why
+    path = src / m.file
+    text = path.read_text()
     stat = path.stat()
     try:
         path.write_text(text.replace(m.old, m.new))
@@ -186,6 +198,16 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--tests", nargs="+", help="run these tests for every mutant instead of its own list"
     )
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="only check that every mutant applies to --source (exit status 2 if not)",
+    )
+    ap.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="run the mutants that apply and report the others (exit status 1)",
+    )
     args = ap.parse_args(argv)
 
     mutants = MUTANTS
@@ -207,9 +229,23 @@ def main(argv=None) -> int:
         print(f"{len(mutants)} mutants")
         return 0
 
+    source = pathlib.Path(args.source).resolve()
+    missing = [(m, why) for m in mutants if (why := applies(m, source)) is not None]
+    for m, why in missing:
+        print(f"NOT APPLICABLE: {m.id}: {why}", file=sys.stderr)
+    if args.check or (missing and not args.allow_missing):
+        if missing:
+            print(
+                f"{len(missing)} of {len(mutants)} mutants do not apply to {source}: update "
+                "their file or snippet in scripts/mutants.py (or drop them)",
+                file=sys.stderr,
+            )
+            return 2
+        print(f"all {len(mutants)} mutants apply to {source}")
+        return 0
+
     work = pathlib.Path(args.workdir or tempfile.mkdtemp(prefix="fastfair-mutation-"))
     src, build_dir, saved = work / "src", work / "build", work / "original-extensions"
-    source = pathlib.Path(args.source).resolve()
     if src.resolve() == source or source in src.resolve().parents:
         raise SystemExit("--workdir must be outside --source")
     print(f"copy of {source} in {src}", flush=True)
@@ -283,7 +319,9 @@ def main(argv=None) -> int:
             "results": results,
         }
         pathlib.Path(args.report).write_text(json.dumps(summary, indent=1) + "\n")
-    return 0 if not errors else 1
+    if missing:
+        print(f"\nNOT APPLICABLE: {len(missing)} mutants were not run", file=sys.stderr)
+    return 0 if not errors and not missing else 1
 
 
 if __name__ == "__main__":
