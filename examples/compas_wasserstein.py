@@ -111,8 +111,8 @@ def main(path=DEFAULT):
     res = wasserstein_test(X[test], y[test], race[test], model, return_favorable=True)
     fav = res.favorable
     moves = pd.DataFrame(fav.X - X[test][fav.source], columns=features.columns)
-    moves["race"] = fav.a
-    moves["y"] = fav.y
+    moves["race"] = fav.group
+    moves["y"] = fav.y_true
     print("\nmean displacement of the features under the most favorable distribution")
     print("(only y = 1 rows move; each group moves toward the other along the coefficients)")
     print(

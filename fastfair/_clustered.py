@@ -83,13 +83,13 @@ def _as_float(values, name: str) -> np.ndarray:
 
 
 def prepare(
-    y, score, group, cluster, weighting, nan_policy, data, *, min_groups, threshold=None
+    y_true, y_score, group, cluster, weighting, nan_policy, data, *, min_groups, threshold=None
 ) -> Prepared:
     check_choice(weighting, "weighting", WEIGHTINGS)
     check_choice(nan_policy, "nan_policy", NAN_POLICIES)
-    cols = resolve_columns(data, y=y, score=score, group=group, cluster=cluster)
-    s = _as_float(cols["score"], "score")
-    yv = _as_float(cols["y"], "y")
+    cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group, cluster=cluster)
+    s = _as_float(cols["y_score"], "y_score")
+    yv = _as_float(cols["y_true"], "y_true")
     raw_group, raw_cluster = cols["group"], cols["cluster"]
     if raw_group is None and min_groups > 1:
         raise TypeError("group is required")
@@ -98,7 +98,7 @@ def prepare(
         gcodes, labels = as_groups(raw_group, "group", min_groups=min_groups)
     if raw_cluster is not None:
         ccodes, clabels = as_groups(raw_cluster, "cluster", min_groups=1)
-    n = check_same_length(y=yv, score=s, group=gcodes, cluster=ccodes)
+    n = check_same_length(y_true=yv, y_score=s, group=gcodes, cluster=ccodes)
     if raw_group is None:
         gcodes, labels = np.zeros(n, dtype=np.intp), np.array(["all"], dtype=object)
 
@@ -110,7 +110,7 @@ def prepare(
     if nan_s.any():
         if nan_policy == "raise":
             raise ValueError(
-                f"score contains {int(nan_s.sum())} NaN values; pass nan_policy='omit' to drop "
+                f"y_score contains {int(nan_s.sum())} NaN values; pass nan_policy='omit' to drop "
                 "those rows"
             )
     keep = ~nan_s
@@ -123,7 +123,7 @@ def prepare(
     if nan_y.any():
         if nan_policy == "raise":
             raise ValueError(
-                f"y contains {int(nan_y.sum())} NaN values; pass nan_policy='omit' to drop "
+                f"y_true contains {int(nan_y.sum())} NaN values; pass nan_policy='omit' to drop "
                 "those rows"
             )
         keep &= ~nan_y

@@ -8,6 +8,9 @@ until :data:`REMOVED_IN`, with a :class:`DeprecationWarning` naming the new one:
 * :func:`renamed_attributes` -- a class decorator adding read-only properties under the old
   names of result fields.
 
+A decorated function runs one frame deeper, so a warning that fastfair raises for the user
+uses :func:`user_stacklevel` rather than a fixed ``stacklevel``.
+
 Examples
 --------
 >>> import warnings
@@ -26,6 +29,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -35,6 +40,21 @@ C = TypeVar("C", bound=type)
 
 DEPRECATED_SINCE = "0.2"
 REMOVED_IN = "0.3"
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first caller outside fastfair.
+
+    ``warnings.warn(message, stacklevel=user_stacklevel())`` names the user's line whatever
+    fastfair frames (helpers, decorators) lie between it and the warning.
+    """
+    frame = sys._getframe(1)  # the frame that calls warnings.warn: stacklevel 1
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _message(kind: str, owner: str, old: str, new: str) -> str:

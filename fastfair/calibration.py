@@ -35,6 +35,7 @@ from fastfair._clustered import (
     prepare,
     weighted_quantiles,
 )
+from fastfair._deprecation import renamed_arguments
 from fastfair._parallel import threads_for
 from fastfair._results import format_pvalue, format_table
 from fastfair._scipy import optimize, special
@@ -279,12 +280,13 @@ class GroupCalibrator:
         args = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._param_names)
         return f"GroupCalibrator({args})"
 
-    def fit(self, score, y, group=None, cluster=None) -> GroupCalibrator:
+    @renamed_arguments(y="y_true", score="y_score")
+    def fit(self, y_score, y_true, group=None, cluster=None) -> GroupCalibrator:
         """Fit the per-group calibration maps.
 
         Parameters
         ----------
-        score, y : array-like of shape (n,)
+        y_score, y_true : array-like of shape (n,)
             Scores and outcomes (any real y for Nadaraya-Watson and isotonic; binary for
             Platt). NaN or infinite values raise.
         group : array-like of shape (n,), optional
@@ -296,14 +298,14 @@ class GroupCalibrator:
         -------
         self
         """
-        score, y, group, cluster = align_index(
-            score=score, y=y, group=group, cluster=cluster
+        y_score, y_true, group, cluster = align_index(
+            y_score=y_score, y_true=y_true, group=group, cluster=cluster
         ).values()
         check_choice(self.method, "method", CALIBRATION_METHODS)
         check_choice(self.kernel, "kernel", KERNELS)
         n_bins = check_int(self.n_bins, "n_bins", 1, MAX_POINTS)
-        s = _as_float(score, "score")
-        yv = _as_float(y, "y")
+        s = _as_float(y_score, "y_score")
+        yv = _as_float(y_true, "y_true")
         prep = prepare(yv, s, group, cluster, self.weighting, "raise", None, min_groups=1)
         self._fitted_with_group = group is not None
         self.groups_ = prep.labels
@@ -376,13 +378,14 @@ class GroupCalibrator:
         self.knots_, self.values_ = knots, values
         return self
 
-    def transform(self, score, group=None) -> np.ndarray:
+    @renamed_arguments(score="y_score")
+    def transform(self, y_score, group=None) -> np.ndarray:
         """Calibrated scores t(s, g); scores outside g's fitted range are clipped to it.
 
         Raises ValueError for a group not seen in fit.
         """
-        score, group = align_index(score=score, group=group).values()
-        s = _as_float(score, "score")
+        y_score, group = align_index(y_score=y_score, group=group).values()
+        s = _as_float(y_score, "y_score")
         if group is not None:
             check_same_length(score=s, group=as_1d(group, "group"))
         codes = _fitted_codes(self, group, s.size)
@@ -407,9 +410,10 @@ class GroupCalibrator:
 
     predict = transform
 
-    def fit_transform(self, score, y, group=None, cluster=None) -> np.ndarray:
+    @renamed_arguments(y="y_true", score="y_score")
+    def fit_transform(self, y_score, y_true, group=None, cluster=None) -> np.ndarray:
         """Fit, then transform the same scores."""
-        return self.fit(score, y, group, cluster).transform(score, group)
+        return self.fit(y_score, y_true, group, cluster).transform(y_score, group)
 
 
 # --------------------------------------------------------------------------------------
@@ -481,14 +485,15 @@ class MultiObjectiveCalibrator:
             setattr(self, k, v)
         return self
 
-    def fit(self, scores, outcomes, group=None, cluster=None) -> MultiObjectiveCalibrator:
+    @renamed_arguments(scores="y_score", outcomes="y_true")
+    def fit(self, y_score, y_true, group=None, cluster=None) -> MultiObjectiveCalibrator:
         """Fit on scores (n, K) and outcomes (n, K); group and cluster as in GroupCalibrator."""
         check_choice(self.method, "method", ("nadaraya_watson", "logistic"))
         check_choice(self.weighting, "weighting", WEIGHTINGS)
-        S = _score_matrix(scores, "scores")
-        Y = _score_matrix(outcomes, "outcomes", S.shape[1])
+        S = _score_matrix(y_score, "y_score")
+        Y = _score_matrix(y_true, "y_true", S.shape[1])
         if Y.shape[0] != S.shape[0]:
-            raise ValueError("scores and outcomes must have the same number of rows")
+            raise ValueError("y_score and y_true must have the same number of rows")
         n, K = S.shape
         if group is None:
             codes, labels = np.zeros(n, dtype=np.intp), np.array(["all"], dtype=object)
@@ -524,11 +529,12 @@ class MultiObjectiveCalibrator:
                 self._fits.append((Sg.copy(), Yg.copy(), wg.copy(), h, mean))
         return self
 
-    def transform(self, scores, group=None) -> np.ndarray:
+    @renamed_arguments(scores="y_score")
+    def transform(self, y_score, group=None) -> np.ndarray:
         """Transformed scores (n, K): estimates of E[Y^(k) | S^(1..K), G]."""
         if not hasattr(self, "groups_"):
             raise RuntimeError("this MultiObjectiveCalibrator is not fitted yet: call fit first")
-        S = _score_matrix(scores, "scores", self.n_scores_)
+        S = _score_matrix(y_score, "y_score", self.n_scores_)
         codes = _fitted_codes(self, group, S.shape[0])
         out = np.empty_like(S)
         for g in range(len(self.groups_)):
@@ -559,9 +565,10 @@ class MultiObjectiveCalibrator:
             out[a : a + step] = np.where(ok[:, None], num / np.where(ok, den, 1)[:, None], mean)
         return out
 
-    def fit_transform(self, scores, outcomes, group=None, cluster=None) -> np.ndarray:
+    @renamed_arguments(scores="y_score", outcomes="y_true")
+    def fit_transform(self, y_score, y_true, group=None, cluster=None) -> np.ndarray:
         """Fit, then transform the same scores."""
-        return self.fit(scores, outcomes, group, cluster).transform(scores, group)
+        return self.fit(y_score, y_true, group, cluster).transform(y_score, group)
 
 
 @dataclass(repr=False)
@@ -598,8 +605,9 @@ class CompositeParityCheck:
         )
 
 
+@renamed_arguments(scores="y_score", outcomes="y_true")
 def check_composite_parity(
-    scores, outcomes, group, weights, *, cluster=None, alpha: float = 0.05, **test_kwargs
+    y_score, y_true, group, weights, *, cluster=None, alpha: float = 0.05, **test_kwargs
 ) -> CompositeParityCheck:
     r"""Test predictive parity of weighted composites :math:`\sum_k w_k S^{(k)}` (Sec. 5).
 
@@ -609,7 +617,7 @@ def check_composite_parity(
 
     Parameters
     ----------
-    scores, outcomes : array-like of shape (n, K)
+    y_score, y_true : array-like of shape (n, K)
     group, cluster : array-like of shape (n,)
     weights : array-like of shape (J, K) or (K,)
     alpha : float
@@ -627,11 +635,11 @@ def check_composite_parity(
     >>> check_composite_parity(s, y, g, [[1, 1], [1, 3]], grid=10, random_state=0).passed
     True
     """
-    scores, outcomes, group, cluster = align_index(
-        scores=scores, outcomes=outcomes, group=group, cluster=cluster
+    y_score, y_true, group, cluster = align_index(
+        y_score=y_score, y_true=y_true, group=group, cluster=cluster
     ).values()
-    S = _score_matrix(scores, "scores")
-    Y = _score_matrix(outcomes, "outcomes", S.shape[1])
+    S = _score_matrix(y_score, "y_score")
+    Y = _score_matrix(y_true, "y_true", S.shape[1])
     W = np.atleast_2d(_numeric_array(weights, "weights"))
     if W.shape[1] != S.shape[1]:
         raise ValueError(f"weights must have {S.shape[1]} columns (one per score)")
@@ -714,9 +722,10 @@ def _inverse_threshold(grid, fmono, v):
     return grid[j - 1] + (v - f0) / (f1 - f0) * (grid[j] - grid[j - 1])
 
 
+@renamed_arguments(y="y_true", score="y_score")
 def fair_thresholds(
-    y,
-    score,
+    y_true,
+    y_score,
     group,
     threshold: float,
     *,
@@ -768,12 +777,14 @@ def fair_thresholds(
     >>> res.thresholds.round(1)  # group 1 needs a higher score for the same outcome
     array([0.5, 0.6])
     """
-    y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
+    y_true, y_score, group, cluster = align_index(
+        y_true=y_true, y_score=y_score, group=group, cluster=cluster
+    ).values()
     check_choice(weighting, "weighting", WEIGHTINGS)
     grid_n = check_int(grid, "grid", 3, MAX_POINTS)
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
-    s = _as_float(score, "score")
+    s = _as_float(y_score, "y_score")
     lo, hi = np.quantile(s, [0.005, 0.995])
     if not lo < threshold < hi:
         raise ValueError(
@@ -782,7 +793,7 @@ def fair_thresholds(
         )
     pts = np.linspace(lo, hi, grid_n)
     curve = _parity.calibration_curve(
-        y,
+        y_true,
         s,
         group,
         cluster=cluster,
@@ -875,12 +886,12 @@ def fair_thresholds(
 # Calibration error (Sec. 7.1, Appendix A, Sec. 8)
 
 
-def _prep_xy(y, score):
-    s = _as_float(score, "score")
-    yv = _as_float(y, "y")
-    check_same_length(y=yv, score=s)
+def _prep_xy(y_true, y_score):
+    s = _as_float(y_score, "y_score")
+    yv = _as_float(y_true, "y_true")
+    check_same_length(y_true=yv, y_score=s)
     if s.size == 0:
-        raise ValueError("score is empty")
+        raise ValueError("y_score is empty")
     return yv, s
 
 
@@ -890,7 +901,8 @@ def _binned_error(ysum, ssum, count, n, p):
     return float((np.sum(count[nz] / n * gap**p)) ** (1.0 / p))
 
 
-def ece(y, score, *, n_bins: int = 15, binning: str = "equal_mass", p: float = 2) -> float:
+@renamed_arguments(y="y_true", score="y_score")
+def ece(y_true, y_score, *, n_bins: int = 15, binning: str = "equal_mass", p: float = 2) -> float:
     r"""Expected calibration error with equal-mass or equal-width bins.
 
     .. math:: \mathrm{ECE}_p = \Big(\sum_b \frac{|B_b|}{n}\,|\bar y_b - \bar s_b|^p\Big)^{1/p}
@@ -908,8 +920,8 @@ def ece(y, score, *, n_bins: int = 15, binning: str = "equal_mass", p: float = 2
     >>> round(ece([0, 1, 0, 1], [0.2, 0.4, 0.6, 0.8], n_bins=2, binning="equal_width", p=1), 6)
     0.2
     """
-    y, score = align_index(y=y, score=score).values()
-    yv, s = _prep_xy(y, score)
+    y_true, y_score = align_index(y_true=y_true, y_score=y_score).values()
+    yv, s = _prep_xy(y_true, y_score)
     B = check_int(n_bins, "n_bins", 1, MAX_POINTS)
     check_choice(binning, "binning", ("equal_mass", "equal_width"))
     if not (isinstance(p, numbers.Real) and p >= 1):
@@ -934,7 +946,8 @@ def ece(y, score, *, n_bins: int = 15, binning: str = "equal_mass", p: float = 2
     )
 
 
-def msce(y, score, *, p: float = 2, return_bins: bool = False):
+@renamed_arguments(y="y_true", score="y_score")
+def msce(y_true, y_score, *, p: float = 2, return_bins: bool = False):
     r"""Monotonic-sweep calibration error (Roelofs et al. 2022), equal-mass bins.
 
     For b = 2, 3, ..., n - 1 build b equal-mass bins (rank r in bin
@@ -953,8 +966,8 @@ def msce(y, score, *, p: float = 2, return_bins: bool = False):
     >>> round(val, 4)  # gaps 0.15, 0.15, 0.45
     0.2872
     """
-    y, score = align_index(y=y, score=score).values()
-    yv, s = _prep_xy(y, score)
+    y_true, y_score = align_index(y_true=y_true, y_score=y_score).values()
+    yv, s = _prep_xy(y_true, y_score)
     if not (isinstance(p, numbers.Real) and p >= 1):
         raise ValueError(f"p must be a number >= 1, got {show_value(p)}")
     n = s.size
@@ -977,9 +990,10 @@ def msce(y, score, *, p: float = 2, return_bins: bool = False):
     return (val, best) if return_bins else val
 
 
+@renamed_arguments(y="y_true", score="y_score")
 def tce_nadaraya_watson(
-    y,
-    score,
+    y_true,
+    y_score,
     *,
     cluster=None,
     weighting: str = "per_user",
@@ -1009,9 +1023,11 @@ def tce_nadaraya_watson(
     >>> round(bbc_true_tce(2, 2, 0.5, 1.0), 3), round(tce_nadaraya_watson(y, s), 3)
     (0.102, 0.104)
     """
-    y, score, cluster = align_index(y=y, score=score, cluster=cluster).values()
+    y_true, y_score, cluster = align_index(
+        y_true=y_true, y_score=y_score, cluster=cluster
+    ).values()
     check_choice(at, "at", ("observations", "quantiles"))
-    yv, s = _prep_xy(y, score)
+    yv, s = _prep_xy(y_true, y_score)
     cal = GroupCalibrator(
         n_bins=n_bins, bandwidth=bandwidth, kernel=kernel, weighting=weighting, n_jobs=n_jobs
     ).fit(s, yv, None, cluster)
@@ -1055,9 +1071,10 @@ class CalibrationErrorResult:
         )
 
 
+@renamed_arguments(y="y_true", score="y_score")
 def calibration_error(
-    y,
-    score,
+    y_true,
+    y_score,
     group=None,
     *,
     estimator: str = "nadaraya_watson",
@@ -1084,9 +1101,11 @@ def calibration_error(
     >>> res.value.round(2)
     array([0.01, 0.18])
     """
-    y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
+    y_true, y_score, group, cluster = align_index(
+        y_true=y_true, y_score=y_score, group=group, cluster=cluster
+    ).values()
     check_choice(estimator, "estimator", ERROR_ESTIMATORS)
-    yv, s = _prep_xy(y, score)
+    yv, s = _prep_xy(y_true, y_score)
     if group is None:
         codes, labels = np.zeros(s.size, dtype=np.intp), np.array(["all"], dtype=object)
     else:
@@ -1148,21 +1167,24 @@ class ImpactResult:
         )
 
 
-def _calibrated(y, score, group, cluster, calibrator):
-    s = _as_float(score, "score")
+def _calibrated(y_true, y_score, group, cluster, calibrator):
+    s = _as_float(y_score, "y_score")
     if calibrator is None:
-        if y is None:
-            raise TypeError("y is required when no fitted calibrator is given")
-        calibrator = GroupCalibrator().fit(s, y, group, cluster)
+        if y_true is None:
+            raise TypeError("y_true is required when no fitted calibrator is given")
+        calibrator = GroupCalibrator().fit(s, y_true, group, cluster)
     elif not hasattr(calibrator, "groups_"):
-        if y is None:
-            raise TypeError("y is required to fit the calibrator")
-        calibrator.fit(s, y, group, cluster)
+        if y_true is None:
+            raise TypeError("y_true is required to fit the calibrator")
+        calibrator.fit(s, y_true, group, cluster)
     codes, labels = as_groups(group, "group", min_groups=1)
     return s, calibrator.transform(s, group), codes, labels, calibrator
 
 
-def delta_pcc(y, score, group, threshold: float, *, cluster=None, calibrator=None) -> ImpactResult:
+@renamed_arguments(y="y_true", score="y_score")
+def delta_pcc(
+    y_true, y_score, group, threshold: float, *, cluster=None, calibrator=None
+) -> ImpactResult:
     r"""Change in positive classification rate due to miscalibration, per group (Sec. 7.2).
 
     .. math:: \widehat{\Delta PCC}_g = \frac1{n_g}\sum_{i: G_i = g}
@@ -1188,10 +1210,12 @@ def delta_pcc(y, score, group, threshold: float, *, cluster=None, calibrator=Non
     >>> delta_pcc(y, s, g, 0.5).value.round(1)  # group 1 under-scored by 0.1
     array([0. , 0.1])
     """
-    y, score, group, cluster = align_index(y=y, score=score, group=group, cluster=cluster).values()
+    y_true, y_score, group, cluster = align_index(
+        y_true=y_true, y_score=y_score, group=group, cluster=cluster
+    ).values()
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
-    s, f, codes, labels, cal = _calibrated(y, score, group, cluster, calibrator)
+    s, f, codes, labels, cal = _calibrated(y_true, y_score, group, cluster, calibrator)
     diff = (f >= threshold).astype(np.float64) - (s >= threshold)
     n = np.bincount(codes, minlength=len(labels))
     return ImpactResult(labels, np.bincount(codes, weights=diff) / n, n, "delta_pcc", cal)
@@ -1215,7 +1239,8 @@ def _ranks_within(query_codes, x):
     return ranks
 
 
-def delta_rc(y, score, group, query, *, cluster=None, calibrator=None) -> ImpactResult:
+@renamed_arguments(y="y_true", score="y_score")
+def delta_rc(y_true, y_score, group, query, *, cluster=None, calibrator=None) -> ImpactResult:
     r"""Change in rank within queries due to miscalibration, per group (Sec. 7.2).
 
     .. math:: \widehat{\Delta RC}_g = \frac1{n_g}\sum_{(i,q): G_i = g}
@@ -1238,10 +1263,10 @@ def delta_rc(y, score, group, query, *, cluster=None, calibrator=None) -> Impact
     >>> bool(res.value[1] > 0.3 > -0.3 > res.value[0])
     True
     """
-    y, score, group, query, cluster = align_index(
-        y=y, score=score, group=group, query=query, cluster=cluster
+    y_true, y_score, group, query, cluster = align_index(
+        y_true=y_true, y_score=y_score, group=group, query=query, cluster=cluster
     ).values()
-    s, f, codes, labels, cal = _calibrated(y, score, group, cluster, calibrator)
+    s, f, codes, labels, cal = _calibrated(y_true, y_score, group, cluster, calibrator)
     qcodes, _ = as_groups(query, "query", min_groups=1)
     check_same_length(score=s, query=qcodes)
     diff = _ranks_within(qcodes, s) - _ranks_within(qcodes, f)

@@ -244,15 +244,15 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="audit the bundled UCI Adult demo (label, score, prediction, sex, race)",
     )
-    audit.add_argument("--label", help="binary outcome column")
-    audit.add_argument("--pred", help="binary prediction column")
-    audit.add_argument("--score", help="score column (predictions = score >= threshold)")
+    audit.add_argument("--label", help="binary outcome column (y_true)")
+    audit.add_argument("--pred", help="binary prediction column (y_pred)")
+    audit.add_argument("--score", help="score column (y_score; predictions = score >= threshold)")
     audit.add_argument("--threshold", type=float, default=0.5)
     audit.add_argument(
         "--group",
         nargs="+",
         metavar="COL",
-        help="protected-attribute column(s); each is audited (demo: sex race)",
+        help="protected-attribute (group) column(s); each is audited (demo: sex race)",
     )
     audit.add_argument(
         "--intersections",

@@ -28,6 +28,7 @@ import numpy as np
 
 from fastfair import _means
 from fastfair._comparisons import comparison_pairs
+from fastfair._deprecation import renamed_arguments
 from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES, get_metric
 from fastfair._parallel import effective_n_threads
 from fastfair._permutation_result import PermutationTestResult
@@ -1291,9 +1292,10 @@ def mean_difference_test(
 # --------------------------------------------------------------------------------------
 
 
+@renamed_arguments(x="attribute", e="values")
 def correlation_test(
-    x,
-    e,
+    attribute,
+    values,
     *,
     studentize: bool = True,
     method: str = "monte_carlo",
@@ -1325,9 +1327,9 @@ def correlation_test(
 
     Parameters
     ----------
-    x : array-like of shape (n,)
+    attribute : array-like of shape (n,)
         Continuous protected attribute (or column name of `data`).
-    e : array-like of shape (n,)
+    values : array-like of shape (n,)
         Model error or any per-row value (or column name of `data`).
     studentize : bool
         Permute S (default) or Pearson's r.
@@ -1369,10 +1371,10 @@ def correlation_test(
     >>> raw.decision  # the raw r rejects a true null (Table 1: 75% of the time)
     'reject'
     """
-    cols = resolve_columns(data, x=x, e=e)
-    xv = as_finite_float(cols["x"], "x")
-    ev = as_finite_float(cols["e"], "e")
-    n = check_same_length(x=xv, e=ev)
+    cols = resolve_columns(data, attribute=attribute, values=values)
+    xv = as_finite_float(cols["attribute"], "attribute")
+    ev = as_finite_float(cols["values"], "values")
+    n = check_same_length(attribute=xv, values=ev)
     if n < 3:
         raise ValueError(f"correlation_test needs at least 3 rows, got {n}")
     check_choice(method, "method", ("monte_carlo", "asymptotic"))
@@ -1383,7 +1385,7 @@ def correlation_test(
     xc = np.ascontiguousarray(xv - xv.mean())
     ec = np.ascontiguousarray(ev - ev.mean())
     sxx, see = float(xc @ xc), float(ec @ ec)
-    for name, s in (("x", sxx), ("e", see)):
+    for name, s in (("attribute", sxx), ("values", see)):
         if s == 0:
             raise ValueError(f"{name} is constant; the correlation is undefined")
     prod = xc * ec

@@ -43,7 +43,7 @@ from fastfair._clustered import (
 )
 from fastfair._clustered import NAN_POLICIES as NAN_POLICIES
 from fastfair._clustered import WEIGHTINGS as WEIGHTINGS
-from fastfair._deprecation import renamed_attributes
+from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue
 from fastfair._random import stream_key
@@ -96,9 +96,10 @@ class SparseGridWarning(UserWarning):
 # Grid and bandwidth
 
 
+@renamed_arguments(y="y_true", score="y_score")
 def select_bandwidth(
-    y,
-    score,
+    y_true,
+    y_score,
     group=None,
     *,
     cluster=None,
@@ -164,7 +165,7 @@ def select_bandwidth(
         raise TypeError(f"undersmooth must be a number, got {show_value(undersmooth)}")
     if not 0 <= undersmooth < 0.8:
         raise ValueError(f"undersmooth must be in [0, 0.8) so that M h -> inf, got {undersmooth}")
-    prep = prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
+    prep = prepare(y_true, y_score, group, cluster, weighting, nan_policy, data, min_groups=1)
     if method == "cv":
         return _cv_bandwidth(prep, kernel, float(undersmooth), effective_n_threads(n_jobs))[0]
     return _rule_of_thumb(prep, kernel, float(undersmooth))
@@ -480,7 +481,7 @@ def _fit(
     notes = _sparse_notes(prep, grid_arr, sb, n_eff, min_effective_clusters, h, kernel)
     notes += _share_notes(prep, grid_arr, share, df, ok, small_sample)
     if notes:
-        warnings.warn("; ".join(notes), SparseGridWarning, stacklevel=3)
+        warnings.warn("; ".join(notes), SparseGridWarning, stacklevel=user_stacklevel())
     curve = CalibrationCurve(
         grid=grid_arr,
         groups=prep.labels,
@@ -554,9 +555,10 @@ def _points(values) -> str:
     return f"(s = {shown}{', ...' if values.size > 4 else ''})"
 
 
+@renamed_arguments(y="y_true", score="y_score")
 def calibration_curve(
-    y,
-    score,
+    y_true,
+    y_score,
     group=None,
     *,
     cluster=None,
@@ -588,9 +590,9 @@ def calibration_curve(
 
     Parameters
     ----------
-    y : array-like of shape (n,)
+    y_true : array-like of shape (n,)
         Outcomes (binary or any real values), or a column name of `data`.
-    score : array-like of shape (n,)
+    y_score : array-like of shape (n,)
         Model scores.
     group : array-like of shape (n,), optional
         Group of each row; None estimates one curve for all rows.
@@ -663,7 +665,7 @@ def calibration_curve(
     >>> bool(np.all(curve.lower < curve.upper))
     True
     """
-    prep = prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=1)
+    prep = prepare(y_true, y_score, group, cluster, weighting, nan_policy, data, min_groups=1)
     return _fit(
         prep,
         grid,
@@ -938,9 +940,10 @@ class PredictiveParityResult:
         return "\n".join(lines)
 
 
+@renamed_arguments(y="y_true", score="y_score")
 def predictive_parity_test(
-    y,
-    score,
+    y_true,
+    y_score,
     group,
     *,
     cluster=None,
@@ -1039,7 +1042,7 @@ def predictive_parity_test(
     if adjust == "maxT" and n_bootstrap == 0:
         raise ValueError("adjust='maxT' needs the bootstrap: n_bootstrap >= 1")
     _check_small_sample(small_sample)
-    prep = prepare(y, score, group, cluster, weighting, nan_policy, data, min_groups=2)
+    prep = prepare(y_true, y_score, group, cluster, weighting, nan_policy, data, min_groups=2)
     n_threads = effective_n_threads(n_jobs)
     fit = _fit(
         prep,
@@ -1122,7 +1125,7 @@ def predictive_parity_test(
         warnings.warn(
             "no grid point has a standard error in every group: nothing tested",
             SparseGridWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
     diff = diff_se = None
     if K == 2:
@@ -1241,9 +1244,10 @@ class MarginalOutcomeResult:
         return "\n".join(lines)
 
 
+@renamed_arguments(y="y_true", score="y_score")
 def marginal_outcome_test(
-    y,
-    score,
+    y_true,
+    y_score,
     group,
     threshold: float,
     *,
@@ -1277,7 +1281,7 @@ def marginal_outcome_test(
 
     Parameters
     ----------
-    y, score, group : array-like
+    y_true, y_score, group : array-like
         As in :func:`predictive_parity_test`; `y` below the threshold is ignored.
     threshold : float
         Decision threshold t (accept when score >= t).
@@ -1309,8 +1313,8 @@ def marginal_outcome_test(
     if not np.isfinite(threshold):
         raise ValueError(f"threshold must be finite, got {show_value(threshold)}")
     prep = prepare(
-        y,
-        score,
+        y_true,
+        y_score,
         group,
         cluster,
         weighting,

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from fastfair import _counts
-from fastfair._deprecation import renamed_arguments, renamed_attributes
+from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
 from fastfair._score import score_statistic
@@ -1091,7 +1091,7 @@ def detectable_difference(
         warnings.warn(
             f"no difference of {name} (a rate: differences are below 1) is detectable at this "
             "power with so few units; tau is inf there",
-            stacklevel=2,
+            stacklevel=user_stacklevel(),
         )
         t = np.where(t >= 1, np.inf, t)
     return DetectableDifferenceResult(

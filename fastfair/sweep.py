@@ -30,6 +30,7 @@ import numpy as np
 
 from fastfair import _counts, _sweep
 from fastfair._comparisons import check_rates_defined, comparison_pairs
+from fastfair._deprecation import renamed_arguments
 from fastfair._exact import exact_pair
 from fastfair._metrics import ALL, NEGATIVES, POSITIVES, get_metric
 from fastfair._parallel import effective_n_threads, threads_for
@@ -226,9 +227,10 @@ class ThresholdSweepResult:
         return "\n".join([head, format_table(headers, rows), note])
 
 
+@renamed_arguments(score="y_score")
 def threshold_sweep(
     y_true,
-    score,
+    y_score,
     group,
     *,
     metrics=("tpr", "fpr"),
@@ -274,7 +276,7 @@ def threshold_sweep(
     ----------
     y_true : array-like of shape (n,)
         Binary labels (bool, 0/1, or two values with `pos_label`), or a column of `data`.
-    score : array-like of shape (n,)
+    y_score : array-like of shape (n,)
         Finite scores, or a column of `data`.
     group : array-like of shape (n,)
         Exactly two groups, or a column of `data`.
@@ -353,9 +355,9 @@ def threshold_sweep(
     >>> exact.pvalue[:, k].round(5)  # equal to permutation_test(y, score >= 0.5, group)
     array([3.0000e-05, 1.0232e-01])
     """
-    cols = resolve_columns(data, y_true=y_true, score=score, group=group)
+    cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group)
     y = as_binary(cols["y_true"], "y_true", pos_label)
-    s = as_finite_float(cols["score"], "score")
+    s = as_finite_float(cols["y_score"], "y_score")
     codes, labels = as_groups(cols["group"], "group")
     check_same_length(y_true=y, score=s, group=codes)
     if len(labels) != 2:

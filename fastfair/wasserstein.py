@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair import _wasserstein
+from fastfair._deprecation import renamed_arguments, renamed_attributes
 from fastfair._parallel import effective_n_threads
 from fastfair._results import format_pvalue, format_table, format_value
 from fastfair._scipy import integrate, optimize, special, stats
@@ -37,6 +38,7 @@ _MAX_ITER = 300
 _MAX_NULL_MOVE = 4.0  # largest logit move of a null-size difference (level holds to ~4)
 
 
+@renamed_attributes(a="group", y="y_true")
 @dataclass(repr=False)
 class FavorableDistribution:
     r"""The most favorable distribution: the projection of the data onto the fair set.
@@ -50,7 +52,7 @@ class FavorableDistribution:
     ----------
     X : ndarray of shape (m, d)
         Support points (moved features); rows of the input that do not move are copied.
-    a, y : ndarray of shape (m,)
+    group, y_true : ndarray of shape (m,)
         Group label (as given) and 0/1 label of each point (never changed).
     weight : ndarray of shape (m,)
         Probability of each point (sums to 1).
@@ -65,8 +67,8 @@ class FavorableDistribution:
     """
 
     X: np.ndarray
-    a: np.ndarray
-    y: np.ndarray
+    group: np.ndarray
+    y_true: np.ndarray
     weight: np.ndarray
     source: np.ndarray
     transport_cost: float
@@ -162,10 +164,11 @@ class WassersteinTestResult:
         return "\n".join([head, table, summary])
 
 
+@renamed_arguments(y="y_true", a="group")
 def wasserstein_test(
     X,
-    y,
-    a,
+    y_true,
+    group,
     coef,
     *,
     intercept: float = 0.0,
@@ -210,9 +213,9 @@ def wasserstein_test(
     ----------
     X : array-like of shape (n, d)
         Features (numeric, finite); a pandas DataFrame is accepted.
-    y : array-like of shape (n,)
+    y_true : array-like of shape (n,)
         True labels: bool, 0/1, or two values with `pos_label`.
-    a : array-like of shape (n,)
+    group : array-like of shape (n,)
         Sensitive attribute with exactly two values (any labels; the larger is coded 1).
         The statistic does not depend on which group is coded 1.
     coef : array-like of shape (d,) or fitted binary classifier
@@ -285,14 +288,14 @@ def wasserstein_test(
     >>> abs(mfd.constraint) < 1e-12, bool(np.isclose(mfd.transport_cost, unfair.distance))
     (True, True)
     """
-    X, y, a = align_index(X=X, y=y, a=a).values()
+    X, y_true, group = align_index(X=X, y_true=y_true, group=group).values()
     X_arr = _as_features(X)
     n, d = X_arr.shape
-    y01 = as_binary(y, "y", pos_label)
-    codes, groups = as_groups(a, "a")
+    y01 = as_binary(y_true, "y_true", pos_label)
+    codes, groups = as_groups(group, "group")
     if len(groups) != 2:
-        raise ValueError(f"a must have exactly two values, got {len(groups)}")
-    check_same_length(X=X_arr, y=y01, a=codes)
+        raise ValueError(f"group must have exactly two values, got {len(groups)}")
+    check_same_length(X=X_arr, y_true=y01, group=codes)
     check_choice(criterion, "criterion", CRITERIA)
     alpha = _check_alpha(alpha)
     beta, b0 = _coefficients(coef, intercept, d)
@@ -620,8 +623,8 @@ def _favorable(X, u, cell, groups, codes, y01, parts, direction, b2, n, n_thread
     cons = float(constraint[0]) if len(constraint) == 1 else np.array(constraint)
     return FavorableDistribution(
         X=X_out,
-        a=groups[codes[source]],
-        y=y01[source].astype(np.int64),
+        group=groups[codes[source]],
+        y_true=y01[source].astype(np.int64),
         weight=weight,
         source=source,
         transport_cost=cost,

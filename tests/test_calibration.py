@@ -335,7 +335,7 @@ def test_delta_pcc_and_rc_match_direct():
         calibrator=GroupCalibrator("isotonic").fit([0.1, 0.2, 0.3], [1, 0, 0], [0] * 3),
     )
     assert tied.value[0] == pytest.approx(0.0)
-    with pytest.raises(TypeError, match="y is required"):
+    with pytest.raises(TypeError, match="y_true is required"):
         delta_pcc(None, s, g, 0.5)
 
 

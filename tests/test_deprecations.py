@@ -50,6 +50,8 @@ def _results():
         n_sim=5, test="wald", random_state=0,
     )  # fmt: skip
     plan = fastfair.sample_size(sigma2=[0.25, 0.2, 0.2], tau=0.1, reference_index=1)
+    X = np.random.default_rng(1).normal(size=(y.size, 2))
+    favorable = fastfair.wasserstein_test(X, y, g, [1.0, -0.5], return_favorable=True).favorable
     return [
         (fastfair.permutation_test_from_counts(COUNTS), "difference_interval",
          "confidence_interval"),
@@ -68,6 +70,8 @@ def _results():
         (fastfair.power(sigma2=[0.25, 0.2], tau=0.1, n=500), "reference", "reference_index"),
         (fastfair.detectable_difference(sigma2=[0.25, 0.2], n=500), "reference",
          "reference_index"),
+        (favorable, "a", "group"),
+        (favorable, "y", "y_true"),
     ]  # fmt: skip
 
 
@@ -126,15 +130,62 @@ def test_tables_cover_every_declared_alias():
     assert tested_args <= declared_args, sorted(tested_args - declared_args)
 
 
-# (function, keyword arguments with the NEW names, old name, new name)
-ARGUMENTS = [
-    (planning.sample_size, dict(sigma2=[0.25, 0.2, 0.2], tau=0.1, reference_index=2),
-     "reference", "reference_index"),
-    (planning.power, dict(sigma2=[0.25, 0.2, 0.2], tau=0.1, n=900, reference_index=2),
-     "reference", "reference_index"),
-    (planning.detectable_difference, dict(sigma2=[0.25, 0.2, 0.2], n=900, reference_index=2),
-     "reference", "reference_index"),
-]  # fmt: skip
+def _arguments():
+    """(function, keyword arguments with the NEW names, old name, new name)."""
+    y, s, g = _binary()
+    yx = dict(y_true=y, y_score=s)
+    q = np.arange(y.size) // 3
+    rng = np.random.default_rng(1)
+    S = rng.random((y.size, 2))
+    Y = (rng.random((y.size, 2)) < S).astype(float)
+    X = rng.normal(size=(y.size, 2))
+    fitted = fastfair.GroupCalibrator().fit(s, y, g)
+    multi = fastfair.MultiObjectiveCalibrator().fit(S, Y, g)
+    parity = dict(grid=5, n_bootstrap=49, random_state=0)
+    rows = [
+        (planning.sample_size, dict(sigma2=[0.25, 0.2, 0.2], tau=0.1, reference_index=2),
+         ["reference"]),
+        (planning.power, dict(sigma2=[0.25, 0.2, 0.2], tau=0.1, n=900, reference_index=2),
+         ["reference"]),
+        (planning.detectable_difference, dict(sigma2=[0.25, 0.2, 0.2], n=900, reference_index=2),
+         ["reference"]),
+        (fastfair.select_bandwidth, dict(**yx, group=g), ["y", "score"]),
+        (fastfair.calibration_curve, dict(**yx, group=g, grid=5), ["y", "score"]),
+        (fastfair.predictive_parity_test, dict(**yx, group=g, **parity), ["y", "score"]),
+        (fastfair.marginal_outcome_test, dict(**yx, group=g, threshold=0.5), ["y", "score"]),
+        (fastfair.fair_thresholds, dict(**yx, group=g, threshold=0.5, grid=20), ["y", "score"]),
+        (fastfair.ece, dict(**yx), ["y", "score"]),
+        (fastfair.msce, dict(**yx), ["y", "score"]),
+        (fastfair.tce_nadaraya_watson, dict(**yx), ["y", "score"]),
+        (fastfair.calibration_error, dict(**yx, group=g), ["y", "score"]),
+        (fastfair.delta_pcc, dict(**yx, group=g, threshold=0.5), ["y", "score"]),
+        (fastfair.delta_rc, dict(**yx, group=g, query=q), ["y", "score"]),
+        (fastfair.GroupCalibrator().fit, dict(**yx, group=g), ["y", "score"]),
+        (fitted.transform, dict(y_score=s, group=g), ["score"]),
+        (fastfair.GroupCalibrator().fit_transform, dict(**yx, group=g), ["y", "score"]),
+        (fastfair.MultiObjectiveCalibrator().fit, dict(y_score=S, y_true=Y, group=g),
+         ["scores", "outcomes"]),
+        (multi.transform, dict(y_score=S, group=g), ["scores"]),
+        (fastfair.MultiObjectiveCalibrator().fit_transform, dict(y_score=S, y_true=Y, group=g),
+         ["scores", "outcomes"]),
+        (fastfair.check_composite_parity,
+         dict(y_score=S, y_true=Y, group=g, weights=[[1, 1]], **parity),
+         ["scores", "outcomes"]),
+        (fastfair.threshold_sweep,
+         dict(y_true=y, y_score=s, group=g, thresholds=5, n_permutations=19, random_state=0),
+         ["score"]),
+        (fastfair.wasserstein_test, dict(X=X, y_true=y, group=g, coef=[1.0, -0.5]), ["y", "a"]),
+        (fastfair.correlation_test,
+         dict(attribute=s, values=y, n_permutations=19, random_state=0), ["x", "e"]),
+    ]  # fmt: skip
+    out = []
+    for func, kwargs, olds in rows:
+        renames = func.__deprecated_arguments__
+        out += [(func, kwargs, old, renames[old]) for old in olds]
+    return out
+
+
+ARGUMENTS = _arguments()
 
 
 @pytest.mark.parametrize(
@@ -145,11 +196,11 @@ ARGUMENTS = [
 def test_old_argument_warns_and_gives_the_same_result(func, kwargs, old, new):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the new name does not warn
-        expected = func(**kwargs)
+        expected = golden.encode(func(**kwargs))
     renamed = {(old if k == new else k): v for k, v in kwargs.items()}
     with pytest.warns(DeprecationWarning, match=f"'{old}' is deprecated.*use '{new}'"):
-        got = func(**renamed)
-    assert golden.encode(got) == golden.encode(expected)
+        got = golden.encode(func(**renamed))
+    assert got == expected
     with pytest.raises(TypeError, match=f"got both '{new}' and its deprecated name '{old}'"):
         func(**renamed, **{new: kwargs[new]})
 
@@ -169,6 +220,17 @@ def test_renamed_arguments_keeps_positions_and_points_the_warning_at_the_caller(
         renamed_arguments(q="y_true")(lambda y_true, q: None)
     with pytest.raises(TypeError, match="cannot rename"):
         renamed_arguments(y="missing")(lambda y_true: None)
+
+
+def test_warnings_of_decorated_functions_name_the_callers_line():
+    y, s, g = _binary(n=60)
+    with pytest.warns(fastfair.SparseGridWarning) as caught:
+        fastfair.calibration_curve(y, s, g, grid=40, bandwidth=0.002)
+    assert {w.filename for w in caught} == {__file__}
+    rates = {"tpr": [0.5, 0.5], "prevalence": [0.5, 0.5]}
+    with pytest.warns(UserWarning, match="tau is inf") as caught:
+        fastfair.detectable_difference("tpr", rates=rates, n=4, power=0.99)
+    assert {w.filename for w in caught} == {__file__}
 
 
 def test_renamed_attributes_refuses_to_shadow_an_attribute():

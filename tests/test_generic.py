@@ -453,7 +453,7 @@ def test_option_errors():
         mean_difference_test(np.arange(5.0), [0, 0, 0, 0, 1])
     with pytest.raises(ValueError, match="values contains NaN"):
         mean_difference_test([1.0, np.nan, 2.0, 3.0], [0, 0, 1, 1])
-    with pytest.raises(ValueError, match="x is constant"):
+    with pytest.raises(ValueError, match="attribute is constant"):
         correlation_test(np.ones(10), np.arange(10.0))
     with pytest.raises(ValueError, match="n_bootstrap must be >= 2"):
         fastfair.permutation_test(y, y, group, metric=np.mean, n_bootstrap=1)

@@ -493,7 +493,7 @@ def test_nan_policy():
     y2[3], s2[10] = np.nan, np.nan
     with pytest.raises(ValueError, match="score contains 1 NaN"):
         calibration_curve(y2, s2, g, cluster=user)
-    with pytest.raises(ValueError, match="y contains 1 NaN"):
+    with pytest.raises(ValueError, match="y_true contains 1 NaN"):
         calibration_curve(y2, s, g, cluster=user)
     grid = np.linspace(0.2, 0.8, 5)
     omitted = calibration_curve(

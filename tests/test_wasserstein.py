@@ -131,7 +131,7 @@ def test_nonconvex_inner_problem_matches_scipy_dual():
     moves = fav.X - X[fav.source]
     assert np.dot(fav.weight, np.sum(moves**2, axis=1)) == pytest.approx(res.distance, rel=1e-8)
     h = special.expit(fav.X @ beta)
-    pos1, pos0 = (fav.y == 1) & (fav.a == 1), (fav.y == 1) & (fav.a == 0)
+    pos1, pos0 = (fav.y_true == 1) & (fav.group == 1), (fav.y_true == 1) & (fav.group == 0)
     gap = np.average(h[pos1], weights=fav.weight[pos1]) - np.average(
         h[pos0], weights=fav.weight[pos0]
     )
@@ -199,14 +199,14 @@ def test_favorable_distribution_is_fair_and_costs_r(criterion):
     h = special.expit(fav.X @ beta - 0.2)
     labels = [1] if criterion == "equal_opportunity" else [0, 1]
     for lab in labels:
-        m1 = (fav.y == lab) & (fav.a == 1)
-        m0 = (fav.y == lab) & (fav.a == 0)
+        m1 = (fav.y_true == lab) & (fav.group == 1)
+        m0 = (fav.y_true == lab) & (fav.group == 0)
         gap = np.average(h[m1], weights=fav.weight[m1]) - np.average(h[m0], weights=fav.weight[m0])
         assert abs(gap) < 1e-12
     moves = fav.X - X[fav.source]
     assert np.dot(fav.weight, np.sum(moves**2, axis=1)) == pytest.approx(res.distance, rel=1e-9)
     if criterion == "equal_opportunity":
-        assert np.all(moves[fav.y == 0] == 0)
+        assert np.all(moves[fav.y_true == 0] == 0)
     # every move is along beta
     cross = moves - np.outer(moves @ beta / (beta @ beta), beta)
     assert np.abs(cross).max() < 1e-12
@@ -366,9 +366,9 @@ def test_bad_input():
         wasserstein_test(X, y, a_eo, beta, criterion="equalized_odds")
     with pytest.raises(ValueError, match="coef has 2 entries but X has 3 columns"):
         wasserstein_test(X, y, a, [1.0, 2.0])
-    with pytest.raises(ValueError, match="a must have exactly two values"):
+    with pytest.raises(ValueError, match="group must have exactly two values"):
         wasserstein_test(X, y, a + (np.arange(100) % 3 == 0), beta)
-    with pytest.raises(ValueError, match="y must be binary"):
+    with pytest.raises(ValueError, match="y_true must be binary"):
         wasserstein_test(X, y + (np.arange(100) % 3 == 0), a, beta)
     with pytest.raises(ValueError, match="at least 2 groups"):
         wasserstein_test(X, y, np.zeros(100), beta)
