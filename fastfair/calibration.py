@@ -625,6 +625,11 @@ def check_composite_parity(
         Passed to :func:`~fastfair.parity.predictive_parity_test` (e.g. ``grid``,
         ``n_bootstrap``, ``random_state``).
 
+    Returns
+    -------
+    CompositeParityCheck
+        The p-value of each composite and whether all pass.
+
     Examples
     --------
     >>> import numpy as np
@@ -758,6 +763,32 @@ def fair_thresholds(
     score distributions, and here one exists whenever the target rate lies between the
     rates at the ends of the range of v for which every group has a threshold inside the
     grid.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Outcomes (any real values).
+    y_score : array-like of shape (n,)
+        Scores.
+    group : array-like of shape (n,)
+        Group of each row.
+    threshold : float
+        The common threshold t to replace.
+    keep_positive_rate : bool, default False
+        Choose v so that the overall positive rate stays that of t (eq. 4).
+    reference : label, optional
+        Group whose threshold stays t (v is its marginal outcome); None: the weighted mean.
+    cluster : array-like of shape (n,), optional
+        User of each row; None: rows are independent.
+    weighting, bandwidth, kernel, n_jobs
+        As in :func:`~fastfair.parity.calibration_curve`.
+    grid : int, default 200
+        Number of grid points of the curves.
+
+    Returns
+    -------
+    FairThresholds
+        The group thresholds, the common marginal outcome and the rates before and after.
 
     Raises
     ------
@@ -912,6 +943,24 @@ def ece(y_true, y_score, *, n_bins: int = 15, binning: str = "equal_mass", p: fl
     when the scores lie in it, else on [min s, max s]; empty bins are skipped. p = 1 is
     the classical ECE (Guo et al. 2017), p = 2 the L2 version compared in Sec. 8.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Outcomes (binary or in [0, 1]).
+    y_score : array-like of shape (n,)
+        Scores.
+    n_bins : int, default 15
+        Number of bins B.
+    binning : {"equal_mass", "equal_width"}
+        How the bins are formed.
+    p : float, default 2
+        Order of the norm (>= 1).
+
+    Returns
+    -------
+    float
+        :math:`\mathrm{ECE}_p`.
+
     Examples
     --------
     >>> from fastfair.calibration import ece
@@ -956,6 +1005,22 @@ def msce(y_true, y_score, *, p: float = 2, return_bins: bool = False):
     return :math:`\mathrm{ECE}_p` with :math:`b^*` equal-mass bins. With prefix sums of
     the score-sorted y and s each b costs O(b): O(n log n + b^{*2}) in total instead of
     the naive O(n b^*).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Outcomes (binary or in [0, 1]).
+    y_score : array-like of shape (n,)
+        Scores.
+    p : float, default 2
+        Order of the norm (>= 1).
+    return_bins : bool, default False
+        Also return :math:`b^*`.
+
+    Returns
+    -------
+    float or (float, int)
+        :math:`\mathrm{ECE}_p` with :math:`b^*` bins, and :math:`b^*` with `return_bins`.
 
     Examples
     --------
@@ -1013,6 +1078,28 @@ def tce_nadaraya_watson(
     Appendix A.1) or 1 per observation. ``at="quantiles"``: the paper's Sec. 8 variant,
     root mean square of :math:`\hat f(S_{(q)}) - S_{(q)}` over the 100 percentiles
     q = 0.5%, 1.5%, ..., 99.5% of the (weighted) scores.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Outcomes (any real values).
+    y_score : array-like of shape (n,)
+        Scores.
+    cluster : array-like of shape (n,), optional
+        User of each row; None: rows are independent.
+    weighting : {"per_user", "per_observation"}
+        Weight :math:`w_m`.
+    bandwidth, kernel, n_jobs
+        As in :func:`~fastfair.parity.calibration_curve`.
+    at : {"observations", "quantiles"}
+        Average over the rows, or over the 100 score percentiles (Sec. 8).
+    n_bins : int, default 100
+        Bins of the fitted calibration map (:class:`GroupCalibrator`).
+
+    Returns
+    -------
+    float
+        :math:`\widehat{\mathrm{TCE}}`.
 
     Examples
     --------
@@ -1089,6 +1176,30 @@ def calibration_error(
     keyword arguments go to it), "ece_equal_mass" / "ece_equal_width" (:func:`ece` with
     `n_bins`, default 15, and `p`) or "msce" (:func:`msce`). ECE and MSCE treat rows as
     independent (they ignore `cluster`): the bias Sec. 8 shows under dependence.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Outcomes.
+    y_score : array-like of shape (n,)
+        Scores.
+    group : array-like of shape (n,), optional
+        Group of each row; None: one value for all rows.
+    estimator : {"nadaraya_watson", "ece_equal_mass", "ece_equal_width", "msce"}
+        The estimator.
+    cluster : array-like of shape (n,), optional
+        User of each row (Nadaraya-Watson only).
+    n_bins : int, default 15
+        Bins of the ECE.
+    p : float, default 2
+        Order of the norm (ECE and MSCE).
+    **nw_kwargs
+        Passed to :func:`tce_nadaraya_watson`.
+
+    Returns
+    -------
+    CalibrationErrorResult
+        One value per group.
 
     Examples
     --------
@@ -1200,6 +1311,27 @@ def delta_pcc(
     :class:`GroupCalibrator`, fitted on (score, y, group, cluster) when not fitted yet;
     default Nadaraya-Watson).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,) or None
+        Outcomes; None only with a fitted `calibrator`.
+    y_score : array-like of shape (n,)
+        Scores.
+    group : array-like of shape (n,)
+        Group of each row.
+    threshold : float
+        Decision threshold t.
+    cluster : array-like of shape (n,), optional
+        User of each row (a user belongs to one group); None: rows are independent.
+    calibrator : GroupCalibrator, optional
+        Fitted calibrator giving :math:`S^*`; unfitted: fitted on these rows; None: a default
+        :class:`GroupCalibrator` fitted on these rows.
+
+    Returns
+    -------
+    ImpactResult
+        :math:`\widehat{\Delta PCC}_g` per group.
+
     Examples
     --------
     >>> import numpy as np
@@ -1250,6 +1382,27 @@ def delta_rc(y_true, y_score, group, query, *, cluster=None, calibrator=None) ->
     when the group's items move up after calibration (miscalibration cost them exposure).
     The paper sums over queries with a 1/m factor; we report the mean over the group's
     (item, query) rows, the definition :math:`E(R(S) - R(S^*) \mid G = g)`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,) or None
+        Outcomes; None only with a fitted `calibrator`.
+    y_score : array-like of shape (n,)
+        Scores.
+    group : array-like of shape (n,)
+        Group of each row.
+    query : array-like of shape (n,)
+        Query of each row; ranks are taken within a query.
+    cluster : array-like of shape (n,), optional
+        User of each row (a user belongs to one group); None: rows are independent.
+    calibrator : GroupCalibrator, optional
+        Fitted calibrator giving :math:`S^*`; unfitted: fitted on these rows; None: a default
+        :class:`GroupCalibrator` fitted on these rows.
+
+    Returns
+    -------
+    ImpactResult
+        :math:`\widehat{\Delta RC}_g` per group.
 
     Examples
     --------

@@ -137,7 +137,7 @@ def select_bandwidth(
 
     Parameters
     ----------
-    y, score, group, cluster, weighting, kernel, nan_policy, data, n_jobs
+    y_true, y_score, group, cluster, weighting, kernel, nan_policy, data, n_jobs
         As in :func:`calibration_curve`.
     method : {"rule_of_thumb", "cv"}
     undersmooth : float
@@ -987,7 +987,7 @@ def predictive_parity_test(
 
     Parameters
     ----------
-    y, score, group, cluster, weighting, grid, bandwidth, kernel, confidence_level
+    y_true, y_score, group, cluster, weighting, grid, bandwidth, kernel, confidence_level
         As in :func:`calibration_curve`; at least two groups.
     adjust : {"holm", "bonferroni", "bh", "maxT", "none"}
         Adjustment of the pointwise p-values over the tested grid points. ``"maxT"``:
@@ -1275,7 +1275,7 @@ def marginal_outcome_test(
     with the cluster-robust variance of :func:`calibration_curve`, and the z statistic of
     the difference (two groups) or a Wald chi-square (more groups); asymptotically normal
     by the Theorem of Sec. 6. :math:`w_m = 1/n_m` counts all of user m's rows with a
-    score, so `y` may be NaN below the threshold (unobserved). The one-sided kernel has a
+    score, so `y_true` may be NaN below the threshold (unobserved). The one-sided kernel has a
     boundary bias of order h, the same in every group when the curves agree (it cancels in
     the difference to first order); the per-group estimates carry it.
 

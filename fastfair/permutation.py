@@ -313,8 +313,17 @@ def permutation_test_from_counts(
         2*y_true + y_pred).
     groups : array-like of shape (n_groups,), optional
         Group labels (default 0..n_groups-1).
-    **options
+    metric, scheme, studentize, variance, method, n_permutations, sequential, alternative
+        As in :func:`permutation_test`.
+    mid_p, reference, comparisons, adjust, return_null, random_state, n_jobs
         As in :func:`permutation_test` (`reference` defaults to the group with most rows).
+    confidence_level : float, default 0.95
+        Level of `confidence_interval`.
+
+    Returns
+    -------
+    PermutationTestResult
+        As :func:`permutation_test` returns it.
 
     Examples
     --------
@@ -365,8 +374,26 @@ def permutation_test_from_counts(
 def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=None, data=None):
     """Per-group confusion-matrix cell sums: the sufficient statistics of every rate.
 
-    Returns (counts, groups): counts has shape (n_groups, 4) in the order TN, FP, FN, TP
-    (sums of `sample_weight` when given), groups the sorted group labels.
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n,)
+        Binary outcomes and predictions (or column names of `data`).
+    group : array-like of shape (n,)
+        Group of each row (or a column name of `data`).
+    sample_weight : array-like of shape (n,), optional
+        Non-negative weight of each row.
+    pos_label : optional
+        Positive value of `y_true` and `y_pred` when they are not bool or 0/1.
+    data : pandas.DataFrame or mapping, optional
+        Source of column names.
+
+    Returns
+    -------
+    counts : ndarray of shape (n_groups, 4)
+        Cell sums per group in the order TN, FP, FN, TP (sums of `sample_weight` when
+        given).
+    groups : ndarray of shape (n_groups,)
+        The sorted group labels.
 
     Examples
     --------
