@@ -1124,10 +1124,21 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
     n : array_like, optional
         Total sizes to plot; by default 60 points up to 2.5 times the planned n.
     ax : matplotlib Axes, optional
+        Axes to draw on; None: a new figure.
 
     Returns
     -------
     matplotlib.axes.Axes
+        The axes with the power curve, the target power and the planned n marked.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from fastfair.planning import plot_power_curve, sample_size
+    >>> ax = plot_power_curve(sample_size(sigma2=[0.25, 0.25], tau=0.1))
+    >>> ax.get_xlabel()
+    'total sample size n'
     """
     try:
         import matplotlib.pyplot as plt

@@ -37,6 +37,18 @@ def _rng(random_state):
 def bbc_mu(s, b0: float = 0.0, b1: float = 1.0):
     r"""BBC conditional outcome :math:`\mu(s) = \sigma(b_0 + b_1\,\mathrm{logit}\, s)`.
 
+    Parameters
+    ----------
+    s : float or array-like
+        Scores in (0, 1).
+    b0, b1 : float
+        Intercept and slope of the calibration map on the logit scale (0, 1: calibrated).
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\mu(s)`, the probability of a positive outcome given the score.
+
     Examples
     --------
     >>> from fastfair.simulate import bbc_mu
@@ -55,10 +67,21 @@ def bbc_sample(
     :math:`S \sim \mathrm{Beta}(a, b)`, :math:`Y \sim \mathrm{Bernoulli}(\mu(S))` with
     :math:`\mathrm{logit}\,\mu(s) = b_0 + b_1 \mathrm{logit}\, s` (Sec. 8).
 
+    Parameters
+    ----------
+    n : int
+        Number of rows.
+    a, b : float
+        Parameters of the Beta score distribution.
+    b0, b1 : float
+        Intercept and slope of the calibration map on the logit scale (0, 1: calibrated).
+    random_state : None, int or numpy.random.Generator
+        Seed or generator.
+
     Returns
     -------
-    score, y : ndarray of shape (n,)
-        y is float 0/1.
+    y_score, y_true : ndarray of shape (n,)
+        Scores and outcomes (float 0/1).
 
     Examples
     --------
@@ -75,6 +98,18 @@ def bbc_sample(
 
 def bbc_true_tce(a: float = 2.0, b: float = 2.0, b0: float = 0.0, b1: float = 1.0) -> float:
     r"""True calibration error :math:`(\int (s - \mu(s))^2 \mathrm{Beta}(s; a, b) ds)^{1/2}`.
+
+    Parameters
+    ----------
+    a, b : float
+        Parameters of the Beta score distribution.
+    b0, b1 : float
+        Intercept and slope of the calibration map on the logit scale (0, 1: calibrated).
+
+    Returns
+    -------
+    float
+        The true calibration error of :func:`bbc_sample`'s model.
 
     Examples
     --------
@@ -113,9 +148,24 @@ def bbc_dependent(
     With ``one_row_per_user=True`` each user contributes only its first row: the
     independent sample of the same user population (same true TCE).
 
+    Parameters
+    ----------
+    n_users : int
+        Number of users.
+    lam : float
+        Poisson mean of the extra rows per user.
+    n_max : int
+        :math:`N_{max}`, the cap of the Beta parameter and of :math:`z_m`.
+    b0, b1 : float
+        Calibration intercept and slope of single-row users on the logit scale.
+    one_row_per_user : bool, default False
+        Keep only each user's first row.
+    random_state : None, int or numpy.random.Generator
+        Seed or generator.
+
     Returns
     -------
-    score, y, user : ndarray
+    y_score, y_true, user : ndarray
         Rows grouped by user; user is an integer id.
 
     Examples
@@ -152,6 +202,16 @@ def bbc_dependent_true_tce(
     :math:`f(s) = E[Y_{m1} \mid S_{m1} = s] = \sum_N P(N \mid s)\, \mu_N(s)`, mixing the
     user types N (truncated where the Poisson tail is below 1e-12) by their score density
     :math:`N s^{N-1}` (capped at :math:`N_{max}`); the integral over s is numerical.
+
+    Parameters
+    ----------
+    lam, n_max, b0, b1
+        As in :func:`bbc_dependent`.
+
+    Returns
+    -------
+    float
+        The true per-user TCE.
 
     Examples
     --------
@@ -192,9 +252,24 @@ def heavy_user_injection(
     Then `n_heavy` users of group 1, user k with `rows_heavy` rows drawn from group 1's
     k-th score decile, outcome probability raised by 0.7 s (clipped at 1).
 
+    Parameters
+    ----------
+    n : int
+        Single-row users per group.
+    n_heavy : int
+        Heavy users added to group 1.
+    rows_heavy : int
+        Rows of each heavy user.
+    b0 : float
+        Calibration intercept of group 1 (logit scale).
+    inject : bool, default True
+        Add the heavy users (False: the single-row users only).
+    random_state : None, int or numpy.random.Generator
+        Seed or generator.
+
     Returns
     -------
-    y, score, group, user : ndarray
+    y_true, y_score, group, user : ndarray
         group is 1 or 2.
 
     Examples

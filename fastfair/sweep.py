@@ -545,6 +545,29 @@ def html_section(result: ThresholdSweepResult, *, plot: bool = True) -> str:
 
     The plot is an embedded PNG when `plot` and matplotlib is installed; the table always
     appears.
+
+    Parameters
+    ----------
+    result : ThresholdSweepResult
+        A sweep from :func:`threshold_sweep`.
+    plot : bool, default True
+        Embed the plot (skipped without matplotlib).
+
+    Returns
+    -------
+    str
+        The HTML fragment: a heading, the explanation, the table and the plot.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import fastfair
+    >>> from fastfair.sweep import html_section
+    >>> rng = np.random.default_rng(0)
+    >>> g = rng.integers(0, 2, 500); s = rng.random(500); y = rng.random(500) < s
+    >>> res = fastfair.threshold_sweep(y, s, g, thresholds=5, n_permutations=99, random_state=0)
+    >>> html_section(res, plot=False).startswith("<h2>Fairness across thresholds</h2>")
+    True
     """
     a, b = (html.escape(str(g)) for g in result.comparison)
     parts = [

@@ -577,6 +577,26 @@ def tolerance_test_from_counts(
 ) -> ToleranceTestResult:
     """:func:`tolerance_test` of a rate metric on confusion-matrix counts (TN, FP, FN, TP).
 
+    Parameters
+    ----------
+    counts : array-like of shape (n_groups, 4)
+        Counts per group in the order TN, FP, FN, TP.
+    groups : array-like of shape (n_groups,), optional
+        Group labels (default 0..n_groups-1).
+    metric : str
+        A rate metric (e.g. ``"tpr"``, ``"fpr"``, ``"selection_rate"``).
+    method : {"score", "farrington-manning", "wald"}
+        Standard error at the boundary of the null, as in :func:`tolerance_test`.
+    reference, comparisons, adjust
+        As in :func:`tolerance_test`.
+    u_tol, alternative, confidence_level
+        As in :func:`tolerance_test`.
+
+    Returns
+    -------
+    ToleranceTestResult
+        As :func:`tolerance_test` returns it.
+
     Examples
     --------
     >>> import fastfair
@@ -629,12 +649,15 @@ def equivalence_test(
     adjust : {"holm", "bonferroni", "none"}
         Adjustment over comparisons with more than two groups; `equivalent` uses the
         adjusted p-values.
-    **options
+    y_true, y_pred, group, metric, method, reference, comparisons
+        As in :func:`tolerance_test`.
+    sample_weight, pos_label, data, n_bootstrap, random_state, vectorized
         As in :func:`tolerance_test`.
 
     Returns
     -------
     EquivalenceTestResult
+        The TOST p-value, the 1 - 2 alpha interval and the decision `equivalent`.
 
     Examples
     --------
@@ -667,6 +690,26 @@ def equivalence_test_from_counts(
     adjust: str = "holm",
 ) -> EquivalenceTestResult:
     """:func:`equivalence_test` of a rate metric on confusion-matrix counts (TN, FP, FN, TP).
+
+    Parameters
+    ----------
+    counts : array-like of shape (n_groups, 4)
+        Counts per group in the order TN, FP, FN, TP.
+    groups : array-like of shape (n_groups,), optional
+        Group labels (default 0..n_groups-1).
+    metric : str
+        A rate metric (e.g. ``"tpr"``, ``"fpr"``, ``"selection_rate"``).
+    method : {"score", "farrington-manning", "wald"}
+        Standard error at the boundary of the null, as in :func:`tolerance_test`.
+    reference, comparisons, adjust
+        As in :func:`tolerance_test`.
+    delta, alpha
+        As in :func:`equivalence_test`.
+
+    Returns
+    -------
+    EquivalenceTestResult
+        As :func:`equivalence_test` returns it.
 
     Examples
     --------
