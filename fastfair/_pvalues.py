@@ -18,6 +18,7 @@ __all__ = [
     "adjust_pvalues",
     "asymptotic_pvalue",
     "exact_pvalue",
+    "max_exceedance_pvalues",
     "maxt_pvalues",
     "monte_carlo_pvalue",
     "wilson_interval",
@@ -97,21 +98,26 @@ def wilson_interval(count, n, confidence_level=0.95):
 
 
 def adjust_pvalues(pvalues, method="holm"):
-    """Family-wise adjusted p-values: "holm" (step-down), "bonferroni" or "none"."""
+    """Adjusted p-values: "holm" (step-down) and "bonferroni" control the family-wise error
+    rate, "bh" (Benjamini-Hochberg step-up) the false discovery rate; "none" copies."""
     p = np.asarray(pvalues, dtype=np.float64)
     m = p.size
-    if method == "none" or m == 1:
+    if method == "none" or m <= 1:
         return p.copy()
     if method == "bonferroni":
         return np.minimum(1.0, p * m)
-    if method == "holm":
+    if method in ("holm", "bh"):
         order = np.argsort(p, kind="stable")
-        stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
+        if method == "holm":  # max over j <= i of (m - j + 1) p_(j)
+            stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
+        else:  # min over j >= i of m p_(j) / j
+            stepped = np.minimum.accumulate((p[order] * m / np.arange(1, m + 1))[::-1])[::-1]
         adjusted = np.empty(m)
         adjusted[order] = np.minimum(1.0, stepped)
         return adjusted
     raise ValueError(
-        f"adjust must be one of 'holm', 'bonferroni', 'maxT', 'none'; got {show_value(method)}"
+        "adjust must be one of 'holm', 'bonferroni', 'bh', 'maxT', 'none'; "
+        f"got {show_value(method)}"
     )
 
 
@@ -122,6 +128,13 @@ def maxt_pvalues(joint_null, observed, alternative="two-sided"):
     The adjusted p-value of comparison c is (1 + #{b: max_c' T_bc' >= T_c}) / (1 + B).
     """
     null_o, obs_o = _oriented(joint_null, observed, alternative)
-    maxima = null_o.max(axis=1)
-    count = np.sum(maxima[:, None] >= obs_o[None, :] - _tolerance(obs_o), axis=0)
-    return (count + 1.0) / (null_o.shape[0] + 1.0)
+    return max_exceedance_pvalues(null_o.max(axis=1), obs_o - _tolerance(obs_o))
+
+
+def max_exceedance_pvalues(maxima, thresholds):
+    """(1 + #{b: maxima_b >= threshold}) / (1 + B) for each threshold: max-T p-values from
+    the B resampled maxima of a family's statistics (thresholds already lowered by the
+    tie tolerance)."""
+    maxima = np.asarray(maxima, dtype=np.float64)
+    count = np.sum(maxima[:, None] >= np.atleast_1d(thresholds)[None, :], axis=0)
+    return (count + 1.0) / (maxima.shape[0] + 1.0)

@@ -253,16 +253,7 @@ def rejected(p: np.ndarray, alpha: float, procedure: str) -> np.ndarray:
 
 def adjusted_estimates(p: np.ndarray, procedure: str) -> np.ndarray:
     """Adjusted p-values of the point estimates (Holm, Bonferroni, BH or none)."""
-    p = np.asarray(p, dtype=np.float64)
-    if procedure != "bh" or p.size == 1:
-        return adjust_pvalues(p, procedure)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    scaled = p[order] * m / np.arange(1, m + 1)
-    stepped = np.minimum.accumulate(scaled[::-1])[::-1]
-    out = np.empty(m)
-    out[order] = np.minimum(1.0, stepped)
-    return out
+    return adjust_pvalues(np.asarray(p, dtype=np.float64), procedure)
 
 
 def _thresholds(alpha: float, m: int, procedure: str) -> tuple[float, float]:

@@ -45,7 +45,7 @@ from fastfair._clustered import NAN_POLICIES as NAN_POLICIES
 from fastfair._clustered import WEIGHTINGS as WEIGHTINGS
 from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
 from fastfair._parallel import effective_n_threads, threads_for
-from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue
+from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, max_exceedance_pvalues
 from fastfair._random import stream_key
 from fastfair._results import format_pvalue, format_table, format_value, pvalue_field
 from fastfair._scipy import special, stats
@@ -683,20 +683,6 @@ def calibration_curve(
 # Tests
 
 
-def _bh(pvalues: np.ndarray) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (step-up; controls the FDR)."""
-    p = np.asarray(pvalues, dtype=np.float64)
-    m = p.size
-    if m == 0:
-        return p.copy()
-    order = np.argsort(p, kind="stable")
-    ranked = p[order] * m / np.arange(1, m + 1)
-    stepped = np.minimum.accumulate(ranked[::-1])[::-1]
-    out = np.empty(m)
-    out[order] = np.minimum(1.0, stepped)
-    return out
-
-
 _ZERO_VARIANCE = 1e-12  # var * n_effective at or below this: outcomes constant near s
 
 
@@ -1092,7 +1078,7 @@ def predictive_parity_test(
             n_threads,
             floor=(degenerate, var) if degenerate.any() else None,
         )
-        boot_p = (1.0 + np.sum(null >= matched_max * (1 - 1e-12))) / (n_bootstrap + 1.0)
+        boot_p = max_exceedance_pvalues(null, matched_max * (1 - 1e-12))[0]
         if K == 2:
             critical = float(np.sqrt(np.quantile(null, confidence_level)))
             critical_values = np.full(G, np.nan)
@@ -1104,15 +1090,13 @@ def predictive_parity_test(
     adjusted = np.full(G, np.nan)
     if tested.any():
         if adjust == "bh":
-            adjusted[tested] = _bh(pvals[tested])
+            adjusted[tested] = adjust_pvalues(pvals[tested], "bh")
         elif adjust == "maxT":
             if null is None:
                 adjusted[tested] = 1.0
             else:
-                thr = matched[tested][None, :] * (1 - 1e-12)
-                adjusted[tested] = (1.0 + np.sum(null[:, None] >= thr, axis=0)) / (
-                    n_bootstrap + 1.0
-                )
+                thr = matched[tested] * (1 - 1e-12)
+                adjusted[tested] = max_exceedance_pvalues(null, thr)
                 adjusted[tested] = np.maximum(adjusted[tested], pvals[tested])
         else:
             adjusted[tested] = adjust_pvalues(pvals[tested], adjust)

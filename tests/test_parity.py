@@ -11,7 +11,6 @@ from scipy import stats
 from fastfair import _kernel_sums
 from fastfair.parity import (
     SparseGridWarning,
-    _bh,
     calibration_curve,
     marginal_outcome_test,
     predictive_parity_test,
@@ -281,13 +280,6 @@ def test_cr2_corrects_the_simultaneous_test_and_keeps_power():
         warnings.simplefilter("ignore", SparseGridWarning)
         gap = predictive_parity_test(y2, s2, g2, cluster=u2, n_bootstrap=999, random_state=0)
     assert gap.pvalue < 0.01
-
-
-def test_benjamini_hochberg():
-    np.testing.assert_allclose(
-        _bh([0.01, 0.04, 0.03, 0.2]), [0.04, 0.04 * 4 / 3, 0.04 * 4 / 3, 0.2]
-    )
-    assert _bh([]).size == 0
 
 
 def test_adjustments_and_table():

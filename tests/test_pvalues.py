@@ -180,3 +180,32 @@ def test_maxt_matches_brute_force(alternative):
         _maxt_loop(joint, observed, alternative),
         rtol=1e-14,
     )
+
+
+def test_benjamini_hochberg():
+    np.testing.assert_allclose(
+        pv.adjust_pvalues([0.01, 0.04, 0.03, 0.2], "bh"), [0.04, 0.04 * 4 / 3, 0.04 * 4 / 3, 0.2]
+    )
+    assert pv.adjust_pvalues([], "bh").size == 0
+    rng = np.random.default_rng(3)
+    p = rng.random(12) ** 3
+    m = p.size
+    loop = [
+        min(1.0, min(m * p[j] / (np.sum(p <= p[j])) for j in range(m) if p[j] >= p[i]))
+        for i in range(m)
+    ]  # min over the p-values at least p_i of m p_(j) / rank
+    np.testing.assert_allclose(pv.adjust_pvalues(p, "bh"), loop, rtol=1e-14)
+
+
+def test_max_exceedance_pvalues_count_maxima_at_or_above_each_threshold():
+    maxima = np.array([0.5, 2.0, 3.0, 1.0])
+    np.testing.assert_array_equal(
+        pv.max_exceedance_pvalues(maxima, [2.0, 0.1, 3.5]), [3 / 5, 5 / 5, 1 / 5]
+    )
+    null = np.array([[0.5, -2.0], [1.0, 0.2], [-3.0, 0.1]])
+    np.testing.assert_array_equal(
+        pv.maxt_pvalues(null, np.array([1.0, 2.5])),
+        pv.max_exceedance_pvalues(
+            [2.0, 1.0, 3.0], np.array([1.0, 2.5]) - 1e-12 * np.array([1.0, 2.5])
+        ),
+    )
