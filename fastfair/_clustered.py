@@ -13,7 +13,7 @@ import numpy as np
 from fastfair import _kernel_sums
 from fastfair._validation import (
     MAX_POINTS,
-    as_1d,
+    as_finite_float,
     as_groups,
     check_choice,
     check_int,
@@ -72,24 +72,14 @@ class Prepared:
         return int(self.n_clusters.sum())
 
 
-def _as_float(values, name: str) -> np.ndarray:
-    arr = as_1d(values, name)
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if np.isinf(arr).any():
-        raise ValueError(f"{name} contains infinite values")
-    return arr
-
-
 def prepare(
     y_true, y_score, group, cluster, weighting, nan_policy, data, *, min_groups, threshold=None
 ) -> Prepared:
     check_choice(weighting, "weighting", WEIGHTINGS)
     check_choice(nan_policy, "nan_policy", NAN_POLICIES)
     cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group, cluster=cluster)
-    s = _as_float(cols["y_score"], "y_score")
-    yv = _as_float(cols["y_true"], "y_true")
+    s = as_finite_float(cols["y_score"], "y_score", allow_nan=True)
+    yv = as_finite_float(cols["y_true"], "y_true", allow_nan=True)
     raw_group, raw_cluster = cols["group"], cols["cluster"]
     if raw_group is None and min_groups > 1:
         raise TypeError("group is required")

@@ -93,6 +93,7 @@ METRIC_ALIASES = {
     "specificity": "tnr",
     "precision": "ppv",
     "demographic_parity": "selection_rate",
+    "dp": "selection_rate",
 }
 
 

@@ -119,13 +119,17 @@ def _has_missing(arr: np.ndarray) -> bool:
     return False
 
 
-def as_finite_float(values, name: str) -> np.ndarray:
-    """Return `values` as a contiguous float64 array with no NaN or infinity."""
+def as_finite_float(values, name: str, *, allow_nan: bool = False) -> np.ndarray:
+    """Return `values` as a contiguous float64 array with no infinity, and no NaN unless
+    `allow_nan` (missing values the caller drops or refuses itself)."""
     arr = as_1d(values, name)
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
     arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.isfinite(arr).all():
+    if allow_nan:
+        if np.isinf(arr).any():
+            raise ValueError(f"{name} contains infinite values")
+    elif not np.isfinite(arr).all():
         bad = "NaN" if np.isnan(arr).any() else "infinite values"
         raise ValueError(f"{name} contains {bad}")
     return arr

@@ -43,6 +43,7 @@ from fastfair._validation import (
     MAX_POINTS,
     align_index,
     as_1d,
+    as_finite_float,
     as_groups,
     check_choice,
     check_int,
@@ -83,16 +84,6 @@ def _numeric_array(values, name: str) -> np.ndarray:
         return np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be numeric") from None
-
-
-def _as_float(values, name: str) -> np.ndarray:
-    arr = as_1d(values, name)
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return arr
 
 
 def _fitted_codes(calibrator, group, n) -> np.ndarray:
@@ -304,8 +295,8 @@ class GroupCalibrator:
         check_choice(self.method, "method", CALIBRATION_METHODS)
         check_choice(self.kernel, "kernel", KERNELS)
         n_bins = check_int(self.n_bins, "n_bins", 1, MAX_POINTS)
-        s = _as_float(y_score, "y_score")
-        yv = _as_float(y_true, "y_true")
+        s = as_finite_float(y_score, "y_score")
+        yv = as_finite_float(y_true, "y_true")
         prep = prepare(yv, s, group, cluster, self.weighting, "raise", None, min_groups=1)
         self._fitted_with_group = group is not None
         self.groups_ = prep.labels
@@ -385,7 +376,7 @@ class GroupCalibrator:
         Raises ValueError for a group not seen in fit.
         """
         y_score, group = align_index(y_score=y_score, group=group).values()
-        s = _as_float(y_score, "y_score")
+        s = as_finite_float(y_score, "y_score")
         if group is not None:
             check_same_length(score=s, group=as_1d(group, "group"))
         codes = _fitted_codes(self, group, s.size)
@@ -815,7 +806,7 @@ def fair_thresholds(
     grid_n = check_int(grid, "grid", 3, MAX_POINTS)
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
-    s = _as_float(y_score, "y_score")
+    s = as_finite_float(y_score, "y_score")
     lo, hi = np.quantile(s, [0.005, 0.995])
     if not lo < threshold < hi:
         raise ValueError(
@@ -918,8 +909,8 @@ def fair_thresholds(
 
 
 def _prep_xy(y_true, y_score):
-    s = _as_float(y_score, "y_score")
-    yv = _as_float(y_true, "y_true")
+    s = as_finite_float(y_score, "y_score")
+    yv = as_finite_float(y_true, "y_true")
     check_same_length(y_true=yv, y_score=s)
     if s.size == 0:
         raise ValueError("y_score is empty")
@@ -1279,7 +1270,7 @@ class ImpactResult:
 
 
 def _calibrated(y_true, y_score, group, cluster, calibrator):
-    s = _as_float(y_score, "y_score")
+    s = as_finite_float(y_score, "y_score")
     if calibrator is None:
         if y_true is None:
             raise TypeError("y_true is required when no fitted calibrator is given")

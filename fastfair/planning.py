@@ -46,6 +46,7 @@ import numpy as np
 
 from fastfair import _counts
 from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
+from fastfair._metrics import METRIC_ALIASES
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
 from fastfair._score import score_statistic
@@ -97,7 +98,6 @@ _RATE_METRICS: dict[str, tuple[str | None, str | None]] = {
     "error_rate": ("accuracy", None),
 }
 _METRICS = (*_RATE_METRICS, "auc")
-_ALIASES = {"demographic_parity": "selection_rate", "dp": "selection_rate"}
 _RATE_KEYS = frozenset((*_METRICS, "prevalence"))
 _ALTERNATIVES = ("two-sided", "greater")
 # cells in the order (TP, FP, FN, TN); y_true and y_pred of each cell
@@ -110,7 +110,7 @@ def _check_metric(metric: Any, *, allow_none: bool = False) -> str | None:
         return None
     if not isinstance(metric, str):
         raise TypeError(f"metric must be a string, one of {_METRICS}; got {show_value(metric)}")
-    name = _ALIASES.get(metric.lower(), metric.lower())
+    name = METRIC_ALIASES.get(metric.lower(), metric.lower())
     if name not in _METRICS:
         raise ValueError(f"unknown metric {metric!r}; expected one of {_METRICS}")
     return name
