@@ -379,12 +379,15 @@ def auc_result_rows(attr, res, pairs) -> list[dict]:
     return rows
 
 
-def _parity_row(attr, y, scores, clusters, options):
+def _parity_row(attr, y, scores, clusters, options, prepared=None):
     """Predictive parity over the score grid, all tested groups of the attribute at once.
 
+    `prepared`, when given, replaces the rows: ``prepared(tested codes)`` returns the
+    users' rows grouped by user from batches (``fastfair._sorted_clusters``).
     Returns (row, result or None).
     """
     import fastfair
+    from fastfair import parity
 
     tested = np.flatnonzero(attr.tested)
     keep = np.isin(attr.codes, tested)
@@ -398,17 +401,23 @@ def _parity_row(attr, y, scores, clusters, options):
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        run = dict(
+            adjust="maxT",
+            n_bootstrap=options["n_permutations"] or PARITY_BOOTSTRAP,
+            random_state=options["random_state"],
+            n_jobs=options["n_jobs"],
+        )
         try:
-            res = fastfair.predictive_parity_test(
-                y[keep],
-                scores[keep],
-                attr.codes[keep],
-                cluster=None if clusters is None else clusters[keep],
-                adjust="maxT",
-                n_bootstrap=options["n_permutations"] or PARITY_BOOTSTRAP,
-                random_state=options["random_state"],
-                n_jobs=options["n_jobs"],
-            )
+            if prepared is not None:
+                res = parity.run_prepared(prepared(tested), **run)
+            else:
+                res = fastfair.predictive_parity_test(
+                    y[keep],
+                    scores[keep],
+                    attr.codes[keep],
+                    cluster=None if clusters is None else clusters[keep],
+                    **run,
+                )
         except ValueError as exc:
             row["error"] = str(exc)
             return row, None
@@ -418,7 +427,7 @@ def _parity_row(attr, y, scores, clusters, options):
         statistic=float(res.statistic),
         pvalue=float(res.pvalue),
         method=res.method,
-        scheme="per-user clustered" if clusters is not None else "rows",
+        scheme="per-user clustered" if res.curve.clustered else "rows",
         n_permutations=res.n_bootstrap or None,
     )
     notes = sorted({str(w.message) for w in caught})

@@ -71,6 +71,59 @@ class Prepared:
     def total_clusters(self) -> int:
         return int(self.n_clusters.sum())
 
+    @property
+    def size(self) -> int:
+        """Rows (observations) kept."""
+        return self.score.size
+
+    def row_sample(self):
+        """Systematic subsample of the rows in cluster order: every ceil(n / 200,000)-th
+        row's score, weight and group (grid quantiles and the rule-of-thumb bandwidth)."""
+        n = self.score.size
+        step = max(1, math.ceil(n / _QUANTILE_ROWS))
+        idx = np.arange(0, n, step)
+        cl = np.searchsorted(self.starts, idx, side="right") - 1
+        return self.score[idx], self.cluster_weight[cl], self.cluster_group[cl]
+
+    def kernel_sums(self, grid, h, kernel, covariance, n_threads) -> dict:
+        """:func:`fastfair._kernel_sums.kernel_sums` of these rows (the first pass).
+
+        The batched engines' stand-in (``fastfair._sorted_clusters.SortedClusters``) has
+        the same attributes and passes, computed over chunks of whole clusters."""
+        return _kernel_sums.kernel_sums(
+            self.score,
+            self.y,
+            None,
+            self.starts,
+            self.cluster_group,
+            self.cluster_weight,
+            self.n_groups,
+            grid,
+            h,
+            kernel,
+            covariance,
+            n_threads,
+        )
+
+    def leverage_sums(self, grid, h, sum_b, estimate, kernel, covariance, n_threads) -> dict:
+        """:func:`fastfair._kernel_sums.leverage_sums` of these rows (the CR2 pass)."""
+        return _kernel_sums.leverage_sums(
+            self.score,
+            self.y,
+            None,
+            self.starts,
+            self.cluster_group,
+            self.cluster_weight,
+            self.n_groups,
+            grid,
+            h,
+            np.ascontiguousarray(sum_b),
+            np.ascontiguousarray(estimate),
+            kernel,
+            covariance,
+            n_threads,
+        )
+
 
 def prepare(
     y_true, y_score, group, cluster, weighting, nan_policy, data, *, min_groups, threshold=None
@@ -195,11 +248,7 @@ def _count_conflicts(ccodes, gcodes, n_clusters) -> int:
 
 def _row_sample(prep: Prepared):
     """Systematic subsample of rows: (score, per-row weight, group code)."""
-    n = prep.score.size
-    step = max(1, math.ceil(n / _QUANTILE_ROWS))
-    idx = np.arange(0, n, step)
-    cl = np.searchsorted(prep.starts, idx, side="right") - 1
-    return prep.score[idx], prep.cluster_weight[cl], prep.cluster_group[cl]
+    return prep.row_sample()
 
 
 def weighted_quantiles(x, w, probs):

@@ -11,10 +11,17 @@ What the summaries support, and how the table differs from the in-memory audit:
 - confusion-matrix tests: identical (same counts, same seed, same p-values);
 - AUC: the DeLong z-test (the in-memory audit permutes rows), exact for scores with a
   bounded number of distinct values;
-- predictive parity needs each cluster's rows together: reported as not run.
+- predictive parity (arrow): the rows of the tested groups are grouped by user by
+  pyarrow's stable sort of the user column (without ``--cluster`` each row is a user and
+  the file order is kept) and the kernel sums are added over chunks of whole users
+  (:mod:`fastfair._sorted_clusters`): equal to the in-memory test. The dask engine
+  shuffles the partitions on the user column instead (:func:`dask_clusters`).
 """
 
 from __future__ import annotations
+
+import contextlib
+import functools
 
 import numpy as np
 
@@ -24,7 +31,10 @@ from fastfair.stats import ConfusionStats, ScoreStats
 __all__ = [
     "ENGINES",
     "AuditSummary",
+    "arrow_clusters",
     "audit_from_summary",
+    "dask_clusters",
+    "dask_scheduler",
     "summarise_arrow",
     "summarise_dask",
     "summarise_rows",
@@ -88,14 +98,18 @@ def _batch_groups(values, name: str) -> GroupCodes:
     return GroupCodes(codes, labels[order])
 
 
-def summarise_arrow(source, *, label, group, pred, score, threshold, pos_label, batch_rows):
-    """Summary of a file, directory or glob, batch by batch (pyarrow)."""
+def summarise_arrow(
+    source, *, label, group, pred, score, threshold, pos_label, batch_rows, cluster=None
+):
+    """Summary of a file, directory or glob, batch by batch (pyarrow); `cluster` is only
+    checked (present in every file, no missing value), for the parity pass."""
     from fastfair.io import _to_numpy, iter_batches
 
-    columns = [c for c in (label, pred, score, group) if c is not None]
+    columns = list(dict.fromkeys(c for c in (label, pred, score, group, cluster) if c))
     total = None
     for path, batch in iter_batches(source, columns, batch_rows=batch_rows, dictionary=[group]):
         try:
+            _check_cluster(batch, cluster)
             part = summarise_rows(
                 _to_numpy(batch[label]),
                 None if pred is None else _to_numpy(batch[pred]),
@@ -112,19 +126,107 @@ def summarise_arrow(source, *, label, group, pred, score, threshold, pos_label, 
     return total
 
 
+def _check_cluster(batch, cluster) -> None:
+    if cluster is not None and batch[cluster].null_count:
+        raise ValueError(
+            f"cluster column {cluster!r} has {batch[cluster].null_count:,} missing values "
+            "in a batch; drop or fill those rows"
+        )
+
+
+def _tested_codes(values, index: dict) -> np.ndarray:
+    """Codes (positions in the tested labels, -1 elsewhere) of one batch's group column."""
+    if isinstance(values, GroupCodes):
+        local = np.array([index.get(v, -1) for v in values.labels.tolist()], dtype=np.intp)
+        return local[values.codes] if len(local) else np.full(len(values.codes), -1, np.intp)
+    keys = np.array(list(index), dtype=values.dtype)
+    order = np.argsort(keys)
+    pos = np.searchsorted(keys[order], values).clip(0, max(len(keys) - 1, 0))
+    found = keys[order][pos] == values
+    return np.where(found, np.array(list(index.values()), dtype=np.intp)[order][pos], -1)
+
+
+def arrow_clusters(
+    source, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
+    batch_rows,
+):  # fmt: skip
+    """Rows of the tested groups grouped by user (pyarrow's stable sort of the user column),
+    as :class:`fastfair._sorted_clusters.SortedClusters` whose group k is `tested_labels[k]`,
+    labelled `codes[k]`; `n_total` is their number of rows.
+
+    Memory: the four columns in compact form (label 1 byte, score 8, group 2, user as
+    stored) plus the sort order (8 bytes a row); the kernels see one chunk at a time.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from fastfair._sorted_clusters import CHUNK_ROWS, from_ordered_chunks, whole_clusters
+    from fastfair.io import _to_numpy, iter_batches
+
+    index = {v: k for k, v in enumerate(tested_labels)}
+    y = np.empty(n_total, dtype=np.uint8)
+    s = np.empty(n_total, dtype=np.float64)
+    g = np.empty(n_total, dtype=np.int16)
+    users = []
+    filled = 0
+    columns = [c for c in dict.fromkeys([label, score, group, cluster]) if c is not None]
+    for path, batch in iter_batches(source, columns, batch_rows=batch_rows, dictionary=[group]):
+        try:
+            where = _tested_codes(_batch_groups(batch[group], "group"), index)
+            keep = where >= 0
+            _check_cluster(batch, cluster)
+            ids = batch[cluster] if cluster is not None else None
+            yb = as_binary(_to_numpy(batch[label]), "label", pos_label)
+            sb = as_finite_float(_to_numpy(batch[score]), "score")
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"{path}: {exc}") from exc
+        m = int(keep.sum())
+        if filled + m > n_total:
+            raise RuntimeError(f"{source} changed while it was read")
+        y[filled : filled + m] = yb[keep]
+        s[filled : filled + m] = sb[keep]
+        g[filled : filled + m] = where[keep]
+        if cluster is not None:
+            users.append(ids.filter(pa.array(keep)) if not keep.all() else ids)
+        filled += m
+    if filled != n_total:
+        raise RuntimeError(f"{source} changed while it was read")
+    if cluster is None:  # every row its own cluster, in file order (as in memory)
+        order, user = None, np.arange(n_total)
+    else:
+        user = pa.chunked_array(users) if users else pa.chunked_array([], pa.int64())
+        if pa.types.is_dictionary(user.type):
+            user = user.cast(user.type.value_type)
+        order = pc.sort_indices(user).to_numpy()  # stable: a user's rows keep the file order
+        user = user.to_numpy()
+
+    def chunks():
+        def pieces():
+            for start in range(0, n_total, CHUNK_ROWS):
+                idx = (
+                    slice(start, start + CHUNK_ROWS)
+                    if order is None
+                    else order[start : start + CHUNK_ROWS]
+                )
+                yield y[idx], s[idx], g[idx], user[idx]
+
+        return whole_clusters(pieces())
+
+    return from_ordered_chunks(
+        chunks,
+        np.asarray(codes),
+        n_total=n_total,
+        weighting="per_user",
+        clustered=cluster is not None,
+    )
+
+
 def summarise_dask(source, *, label, group, pred, score, threshold, pos_label, scheduler):
     """Summary of Parquet/CSV files through dask (partitions reduced in a tree)."""
-    import dask.dataframe as dd
-
     from fastfair.dask import _reduce
-    from fastfair.io import _kind, source_files
 
     columns = [c for c in (label, pred, score, group) if c is not None]
-    files = source_files(source)
-    if _kind(files[0]) == "parquet":
-        df = dd.read_parquet(files, columns=columns)
-    else:
-        df = dd.read_csv(files, usecols=columns, keep_default_na=False, na_values=[""])
+    df = _dask_frame(source, columns)
 
     def build(*cols):
         values = dict(zip(columns, cols))
@@ -137,16 +239,87 @@ def summarise_dask(source, *, label, group, pred, score, threshold, pos_label, s
             pos_label=pos_label,
         )
 
-    client = None
-    if scheduler is not None and scheduler not in ("threads", "processes", "sync"):
-        from distributed import Client
+    return _reduce(df, build, columns, {}, scheduler=scheduler)
 
-        client = Client(scheduler)
-    try:
-        return _reduce(df, build, columns, {}, scheduler=None if client else scheduler)
-    finally:
-        if client is not None:
-            client.close()
+
+@contextlib.contextmanager
+def dask_scheduler(scheduler):
+    """The dask scheduler to pass on: a dask.distributed Client for an ADDRESS (closed on
+    exit; None then means "the client"), else `scheduler` itself (threads, sync, ...)."""
+    if scheduler is None or scheduler in ("threads", "processes", "sync"):
+        yield scheduler
+        return
+    from distributed import Client
+
+    with Client(scheduler):
+        yield None
+
+
+def _dask_frame(source, columns):
+    import dask.dataframe as dd
+
+    from fastfair.io import _kind, source_files
+
+    files = source_files(source)
+    if _kind(files[0]) == "parquet":
+        return dd.read_parquet(files, columns=columns)
+    return dd.read_csv(files, usecols=columns, keep_default_na=False, na_values=[""])
+
+
+def _with_row(frame, start: int):
+    """A partition with its global row numbers (the file order) in ``_row``."""
+    return frame.assign(_row=np.arange(start, start + len(frame), dtype=np.int64))
+
+
+def dask_clusters(
+    source, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
+    scheduler=None,
+):  # fmt: skip
+    """Rows of the tested groups grouped by user by a dask shuffle on the user column, as
+    :class:`fastfair._sorted_clusters.SortedClusters` (see :func:`arrow_clusters`).
+
+    The partitions get their global row numbers first (the file order, by which the rows
+    of a user are ordered as in memory), are shuffled on the user column (each output
+    partition holds whole users), sorted inside and kept on the workers (persist) for the
+    kernel passes. Without `cluster` every row is its own cluster (no shuffle).
+    """
+    import dask
+    import dask.dataframe as dd
+
+    from fastfair import _sorted_clusters as sc
+
+    columns = list(dict.fromkeys(c for c in (label, score, group, cluster) if c))
+    df = _dask_frame(source, columns)
+    parts = df.to_delayed()
+    lengths = dask.compute(*[dask.delayed(len)(p) for p in parts], scheduler=scheduler)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    meta = df._meta.assign(_row=np.zeros(0, dtype=np.int64))
+    df = dd.from_delayed(
+        [dask.delayed(_with_row)(p, int(k)) for p, k in zip(parts, starts)], meta=meta
+    )
+    key = cluster if cluster is not None else "_row"
+    if cluster is not None:
+        # a local scheduler cannot run the distributed p2p shuffle: tasks then
+        df = df.shuffle(on=cluster, shuffle_method="tasks" if scheduler else None)
+    index = {v: k for k, v in enumerate(tested_labels)}
+    sort = functools.partial(
+        sc.sort_partition, label=label, score=score, group=group, cluster=key, index=index,
+        pos_label=pos_label,
+    )  # fmt: skip
+    sorted_parts = [
+        dask.delayed(sc.named_partition)(k, sort, p) for k, p in enumerate(df.to_delayed())
+    ]
+    sorted_parts = dask.persist(*sorted_parts, scheduler=scheduler)
+
+    def compute(*values):
+        return dask.compute(*values, scheduler=scheduler)
+
+    result = sc.from_partitions(
+        list(sorted_parts), np.asarray(codes), n_total=n_total, weighting="per_user",
+        compute=compute,
+    )  # fmt: skip
+    result.clustered = cluster is not None
+    return result
 
 
 def audit_from_summary(
@@ -166,8 +339,13 @@ def audit_from_summary(
     adjust: str = "holm",
     tolerance: float | None = None,
     equivalence: float | None = None,
+    clusters=None,
 ):
-    """The AuditResult of one group column from a merged summary (as fastfair.audit's)."""
+    """The AuditResult of one group column from a merged summary (as fastfair.audit's).
+
+    `clusters(tested labels, their codes, their rows)`: the rows grouped by user
+    (:class:`fastfair._sorted_clusters.SortedClusters`), for predictive parity per user.
+    """
     import time
 
     from fastfair import _audit
@@ -186,7 +364,7 @@ def audit_from_summary(
     )  # fmt: skip
     _audit._check_something_tested([attr], min_group_size)
     options = settings["options"]
-    tests = []
+    tests, parity = [], {}
     for metric in settings["metrics"]:
         tests += _audit._confusion_rows(attr, cells, metric, options)
     if summary.scores is not None:
@@ -207,18 +385,15 @@ def audit_from_summary(
                 np.atleast_1d(x)[keep] for x in res.confidence_interval
             )
             tests += _audit.auc_result_rows(attr, res, pairs)
-        tests.append(
-            dict(
-                attribute=name,
-                family="parity",
-                metric="predictive_parity",
-                group="all groups",
-                reference="each other",
-                groups=[attr.labels[g] for g in np.flatnonzero(attr.tested)],
-                error=f"not run with --engine {engine}: it needs each cluster's rows "
-                "together; run the audit in memory (--engine memory)",
-            )
-        )
+        if attr.reference is not None and clusters is not None:
+
+            def prepared(tested):
+                return clusters([attr.labels[c] for c in tested], tested, int(cells[tested].sum()))
+
+            row, res = _audit._parity_row(attr, None, None, None, settings["options"], prepared)
+            tests.append(row)
+            if res is not None:
+                parity[name] = res
     return _audit._result(
         tests,
         [attr],
@@ -226,7 +401,7 @@ def audit_from_summary(
         settings,
         n_rows=int(cells.sum()),
         columns=columns,
-        parity={},
+        parity=parity,
         start=start,
         engine=engine,
     )

@@ -14,6 +14,8 @@ and writes what that returns. The JSON keys are documented in docs/cli.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import json
 import math
 import os
@@ -527,36 +529,64 @@ def _summary_audit(path: str, engine: str, reference, args):
         threshold=args.threshold,
         pos_label=args.pos_label,
     )
+    if engine == "arrow":
+        place = contextlib.nullcontext()
+    else:
+        place = summary_audit.dask_scheduler(args.scheduler)
     try:
-        if engine == "arrow":
-            summary = summary_audit.summarise_arrow(path, batch_rows=1 << 20, **options)
-        else:
-            summary = summary_audit.summarise_dask(path, scheduler=args.scheduler, **options)
-        return summary_audit.audit_from_summary(
-            summary,
-            engine=engine,
-            columns=dict(
-                label=args.label,
-                pred=args.pred,
-                score=args.score,
-                threshold=args.threshold if args.pred is None else None,
-                cluster=args.cluster,
-                groups=[group],
-            ),
-            reference=reference,
-            metrics=args.metrics,
-            n_permutations=args.permutations,
-            random_state=args.seed,
-            n_jobs=args.jobs,
-            min_group_size=args.min_group_size,
-            alpha=args.alpha,
-            tau=args.tau,
-            adjust=args.adjust,
-            tolerance=args.tolerance,
-            equivalence=args.equivalence,
-        )
+        with place as scheduler:
+            return _summary_tests(path, engine, reference, args, group, options, scheduler)
     except (ValueError, TypeError, ImportError) as exc:
         raise CLIError(str(exc)) from exc
+
+
+def _summary_tests(path, engine, reference, args, group, options, scheduler):
+    from fastfair import _summary_audit as summary_audit
+
+    if engine == "arrow":
+        summary = summary_audit.summarise_arrow(
+            path, batch_rows=1 << 20, cluster=args.cluster, **options
+        )
+        where = dict(batch_rows=1 << 20)
+    else:
+        summary = summary_audit.summarise_dask(path, scheduler=scheduler, **options)
+        where = dict(scheduler=scheduler)
+    clusters = None
+    if args.score is not None:  # predictive parity: the rows grouped by user
+        clusters = functools.partial(
+            summary_audit.arrow_clusters if engine == "arrow" else summary_audit.dask_clusters,
+            path,
+            label=args.label,
+            group=group,
+            score=args.score,
+            cluster=args.cluster,
+            pos_label=args.pos_label,
+            **where,
+        )
+    return summary_audit.audit_from_summary(
+        summary,
+        engine=engine,
+        columns=dict(
+            label=args.label,
+            pred=args.pred,
+            score=args.score,
+            threshold=args.threshold if args.pred is None else None,
+            cluster=args.cluster,
+            groups=[group],
+        ),
+        reference=reference,
+        metrics=args.metrics,
+        n_permutations=args.permutations,
+        random_state=args.seed,
+        n_jobs=args.jobs,
+        min_group_size=args.min_group_size,
+        alpha=args.alpha,
+        tau=args.tau,
+        adjust=args.adjust,
+        tolerance=args.tolerance,
+        equivalence=args.equivalence,
+        clusters=clusters,
+    )
 
 
 def _reference(values, groups):

@@ -373,22 +373,7 @@ def _variance(prep, sums, f, grid, h, kernel, small_sample, covariance, n_thread
         with np.errstate(invalid="ignore", divide="ignore"):
             df = np.where(pos, sums["sum_bb"] ** 2 / sums["sum_b4"], np.nan)
         return cr0, df, share, None
-    lev = _kernel_sums.leverage_sums(
-        prep.score,
-        prep.y,
-        None,
-        prep.starts,
-        prep.cluster_group,
-        prep.cluster_weight,
-        prep.n_groups,
-        grid,
-        h,
-        np.ascontiguousarray(sb),
-        np.ascontiguousarray(f),
-        kernel,
-        covariance,
-        n_threads,
-    )
+    lev = prep.leverage_sums(grid, h, sb, f, kernel, covariance, n_threads)
     with np.errstate(invalid="ignore", divide="ignore"):
         var = lev["cr2"] / (sb * sb)
         S = sums["sum_bb"] / (sb * sb)
@@ -449,23 +434,10 @@ def _fit(
             f"min_effective_clusters must be >= 1 (a single cluster has no variance "
             f"estimate), got {min_effective_clusters}"
         )
-    n_threads = threads_for(n_threads, prep.score.size, ROWS_PER_THREAD)
+    n_threads = threads_for(n_threads, prep.size, ROWS_PER_THREAD)
     h, how = choose_bandwidth(prep, bandwidth, kernel, n_threads)
     grid_arr = make_grid(grid, prep)
-    sums = _kernel_sums.kernel_sums(
-        prep.score,
-        prep.y,
-        None,
-        prep.starts,
-        prep.cluster_group,
-        prep.cluster_weight,
-        prep.n_groups,
-        grid_arr,
-        h,
-        kernel,
-        covariance,
-        n_threads,
-    )
+    sums = prep.kernel_sums(grid_arr, h, kernel, covariance, n_threads)
     sa, sb = sums["sum_a"], sums["sum_b"]
     with np.errstate(invalid="ignore", divide="ignore"):
         est = np.where(sb > 0, sa / sb, np.nan)
@@ -1029,6 +1001,40 @@ def predictive_parity_test(
         raise ValueError("adjust='maxT' needs the bootstrap: n_bootstrap >= 1")
     _check_small_sample(small_sample)
     prep = prepare(y_true, y_score, group, cluster, weighting, nan_policy, data, min_groups=2)
+    return run_prepared(
+        prep,
+        grid=grid,
+        bandwidth=bandwidth,
+        kernel=kernel,
+        adjust=adjust,
+        n_bootstrap=n_bootstrap,
+        confidence_level=confidence_level,
+        min_effective_clusters=min_effective_clusters,
+        small_sample=small_sample,
+        return_null=return_null,
+        random_state=random_state,
+        n_jobs=n_jobs,
+    )
+
+
+def run_prepared(
+    prep,
+    *,
+    grid=DEFAULT_GRID_POINTS,
+    bandwidth="rule_of_thumb",
+    kernel: str = "gaussian",
+    adjust: str = "holm",
+    n_bootstrap: int = 9999,
+    confidence_level: float = 0.95,
+    min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
+    small_sample: str = "cr2",
+    return_null: bool = False,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> PredictiveParityResult:
+    """:func:`predictive_parity_test` of prepared rows: a ``fastfair._clustered.Prepared``
+    or any object with its attributes and its row_sample / kernel_sums / leverage_sums
+    passes (``fastfair._sorted_clusters.SortedClusters``: the batched engines)."""
     n_threads = effective_n_threads(n_jobs)
     fit = _fit(
         prep,

@@ -166,7 +166,10 @@ def test_summary_engines_match_the_in_memory_audit(parts, capsys, engine):
     np.testing.assert_allclose([t["statistic"] for t in rows], auc.statistic, rtol=1e-12)
     np.testing.assert_allclose([t["pvalue"] for t in rows], auc.pvalue, rtol=1e-12)
     (parity,) = [t for t in summary["tests"] if t["family"] == "parity"]
-    assert "not run with --engine" in parity["error"]
+    # the rows again, in batches or partitions (tests/test_sorted_clusters.py: with users)
+    (want,) = [t for t in memory["tests"] if t["family"] == "parity"]
+    assert parity["pvalue"] == want["pvalue"] and parity["scheme"] == "rows"
+    assert parity["statistic"] == pytest.approx(want["statistic"], rel=1e-12)
 
 
 def test_summary_engine_names_the_bad_file(tmp_path, capsys):
@@ -184,11 +187,12 @@ def test_summary_engine_names_the_bad_file(tmp_path, capsys):
 
 
 def test_summary_engine_report(parts, capsys):
-    """The report needs no rows: the arrow engine writes it (without calibration curves)."""
+    """The report needs no rows: the arrow engine writes it, calibration curves included."""
     _, folder, tmp = parts
     report = tmp / "summary.html"
     argv = ["audit", str(folder), "--label", "label", "--score", "score", "--group", "grp"]
     argv += ["--permutations", "99", "--quiet", "--engine", "arrow", "--report", str(report)]
     assert fastfair.cli.main(argv) == 0, capsys.readouterr().err
     text = report.read_text()
-    assert "<svg" in text and "not run with --engine arrow" in text
+    assert "<svg" in text and "not run with --engine" not in text
+    assert "predictive parity" in text and "Calibration" in text

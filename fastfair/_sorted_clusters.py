@@ -1,0 +1,355 @@
+"""Predictive parity per user beyond memory: kernel sums from whole-cluster chunks, merged.
+
+The clustered Nadaraya-Watson test (:func:`fastfair.predictive_parity_test` with
+``cluster``) needs, per user m, the sums A_mj and B_mj over the user's rows; everything
+after that is a sum over users (``fastfair._kernel_sums``): the sums of chunks of whole
+users add up to the sums of all users (``max_b``: the maximum). So a chunk may hold any
+set of users as long as each user's rows are all in it. The engine provides that grouping:
+a sort by user (``--engine arrow``: pyarrow's stable sort of the user column) or a shuffle
+on user (``--engine dask``); this module cuts the grouped rows into chunks at user
+boundaries and runs the compiled kernels on each chunk, never the rows of all users at once
+in float64 and never a spill of its own.
+
+:class:`SortedClusters` stands in for ``_clustered.Prepared`` in ``parity.run_prepared``:
+same group labels, row and user counts, the same systematic row sample (every
+ceil(n / 200,000)-th row in user order, for the grid quantiles and the rule-of-thumb
+bandwidth) and kernel passes that map over the chunks and merge. Results equal the
+in-memory test's (counts identical, floats to 1e-12 relative: sums merged in another order).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+
+import numpy as np
+
+from fastfair import _kernel_sums
+
+__all__ = ["SortedClusters", "merge_sums", "whole_clusters"]
+
+#: Rows per chunk handed to the kernels (whole users: a chunk may run over by one user).
+CHUNK_ROWS = 1 << 20
+
+
+def merge_sums(a: dict, b: dict) -> dict:
+    """Sum of two kernel-sum dicts of disjoint sets of users (``max_b``: the maximum)."""
+    return {k: np.maximum(v, b[k]) if k == "max_b" else v + b[k] for k, v in a.items()}
+
+
+def whole_clusters(
+    pieces: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Re-cut (y, score, group, user) pieces sorted by user into chunks of whole users.
+
+    The last user of a piece may continue in the next piece: its rows are carried over.
+    """
+    carry = None
+    for piece in pieces:
+        if carry is not None:
+            piece = tuple(np.concatenate([c, p]) for c, p in zip(carry, piece))
+        user = piece[3]
+        if len(user) == 0:
+            carry = None
+            continue
+        change = np.flatnonzero(user[1:] != user[:-1])
+        cut = int(change[-1]) + 1 if change.size else 0
+        carry = tuple(x[cut:] for x in piece)
+        if cut:
+            yield tuple(x[:cut] for x in piece)
+    if carry is not None and len(carry[3]):
+        yield carry
+
+
+def chunk_arrays(y, score, group, user, weighting: str):
+    """Kernel inputs of one chunk of whole users sorted by user.
+
+    Returns (score, y, starts, cluster_group, cluster_weight, conflict): cluster m is rows
+    starts[m]:starts[m + 1] and conflict is the index of a user whose rows span several
+    groups, or -1.
+    """
+    n = len(user)
+    starts = np.concatenate([[0], np.flatnonzero(user[1:] != user[:-1]) + 1, [n]])
+    starts = starts.astype(np.intp)
+    counts = np.diff(starts)
+    cgroup = np.ascontiguousarray(group[starts[:-1]], dtype=np.intp)
+    spans = np.flatnonzero(
+        np.add.reduceat((group != np.repeat(cgroup, counts)).astype(np.int64), starts[:-1])
+    )
+    weight = 1.0 / counts if weighting == "per_user" else np.ones(len(counts))
+    return (
+        np.ascontiguousarray(score, dtype=np.float64),
+        np.ascontiguousarray(y, dtype=np.float64),
+        starts,
+        cgroup,
+        weight,
+        spans,
+    )
+
+
+def _kernel_pass(chunk, *, grid, h, kernel, covariance, n_groups, n_threads):
+    s, y, starts, cgroup, weight = chunk[:5]
+    return _kernel_sums.kernel_sums(
+        s, y, None, starts, cgroup, weight, n_groups, grid, h, kernel, covariance, n_threads
+    )
+
+
+def _leverage_pass(chunk, *, grid, h, sum_b, estimate, kernel, covariance, n_groups, n_threads):
+    s, y, starts, cgroup, weight = chunk[:5]
+    return _kernel_sums.leverage_sums(
+        s, y, None, starts, cgroup, weight, n_groups, grid, h, sum_b, estimate, kernel,
+        covariance, n_threads,
+    )  # fmt: skip
+
+
+class SortedClusters:
+    """Users' rows in chunks of whole users: the batched stand-in for ``_clustered.Prepared``.
+
+    Parameters
+    ----------
+    labels : group labels (codes 0..K-1 in the chunks)
+    n_rows, n_clusters : rows and users per group
+    sample : (score, weight, group) of the systematic row sample (see the module docstring)
+    map_reduce : ``map_reduce(fn)`` applies fn to every chunk (score, y, starts,
+        cluster_group, cluster_weight, ...) and returns the :func:`merge_sums` of the results
+    """
+
+    n_dropped = 0
+
+    def __init__(
+        self, labels, n_rows, n_clusters, sample, map_reduce: Callable, weighting, clustered=True
+    ):
+        self.clustered = clustered
+        self.labels = np.asarray(labels)
+        self.n_rows = np.asarray(n_rows, dtype=np.int64)
+        self.n_clusters = np.asarray(n_clusters, dtype=np.int64)
+        self._sample = sample
+        self._map_reduce = map_reduce
+        self.weighting = weighting
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.labels)
+
+    @property
+    def total_clusters(self) -> int:
+        return int(self.n_clusters.sum())
+
+    @property
+    def size(self) -> int:
+        return int(self.n_rows.sum())
+
+    def row_sample(self):
+        return self._sample
+
+    def kernel_sums(self, grid, h, kernel, covariance, n_threads) -> dict:
+        from functools import partial
+
+        fn = partial(
+            _kernel_pass, grid=np.ascontiguousarray(grid), h=float(h), kernel=kernel,
+            covariance=bool(covariance), n_groups=self.n_groups, n_threads=n_threads,
+        )  # fmt: skip
+        return self._map_reduce(fn)
+
+    def leverage_sums(self, grid, h, sum_b, estimate, kernel, covariance, n_threads) -> dict:
+        from functools import partial
+
+        fn = partial(
+            _leverage_pass, grid=np.ascontiguousarray(grid), h=float(h),
+            sum_b=np.ascontiguousarray(sum_b), estimate=np.ascontiguousarray(estimate),
+            kernel=kernel, covariance=bool(covariance), n_groups=self.n_groups,
+            n_threads=n_threads,
+        )  # fmt: skip
+        return self._map_reduce(fn)
+
+
+def sample_step(n_rows: int) -> int:
+    """Every step-th row in user order is in the row sample (parity's _QUANTILE_ROWS)."""
+    from fastfair._clustered import _QUANTILE_ROWS
+
+    return max(1, math.ceil(n_rows / _QUANTILE_ROWS))
+
+
+def conflict_error(user, first_group, other_group, n_bad: int) -> ValueError:
+    """The in-memory test's error for a user whose rows span several groups."""
+    from fastfair._clustered import _label
+
+    return ValueError(
+        f"cluster {_label(user)} has rows in group {_label(first_group)} and in group "
+        f"{_label(other_group)} ({n_bad} cluster(s) span several groups): a cluster (user) "
+        "must belong to one group"
+    )
+
+
+def from_ordered_chunks(
+    chunks: Callable[[], Iterator], labels, *, n_total: int, weighting, clustered=True
+):
+    """SortedClusters of chunks met in user order (one process): the first pass counts rows
+    and users per group, checks that no user spans groups, and takes the row sample.
+
+    `chunks()` yields (y, score, group, user) chunks of whole users, in increasing user
+    order, each time it is called; group codes index `labels`.
+    """
+    K = len(labels)
+    step = sample_step(n_total)
+    n_rows = np.zeros(K, dtype=np.int64)
+    n_clusters = np.zeros(K, dtype=np.int64)
+    xs, ws, gs = [], [], []
+    offset = 0
+    bad, first_bad = 0, None
+    for y, s, g, u in chunks():
+        score, _, starts, cgroup, weight, spans = chunk_arrays(y, s, g, u, weighting)
+        if spans.size:
+            bad += spans.size
+            if first_bad is None:
+                m = int(spans[0])
+                rows = slice(starts[m], starts[m + 1])
+                other = g[rows][g[rows] != cgroup[m]][0]
+                first_bad = (u[starts[m]], labels[cgroup[m]], labels[other])
+            continue
+        counts = np.diff(starts)
+        n_rows += np.bincount(cgroup, weights=counts, minlength=K).astype(np.int64)
+        n_clusters += np.bincount(cgroup, minlength=K)
+        first = (-offset) % step
+        idx = np.arange(first, len(score), step)
+        cl = np.searchsorted(starts, idx, side="right") - 1
+        xs.append(score[idx])
+        ws.append(weight[cl])
+        gs.append(cgroup[cl])
+        offset += len(score)
+    if first_bad is not None:
+        raise conflict_error(*first_bad, bad)
+    if offset != n_total:
+        raise RuntimeError(f"expected {n_total} rows in user order, met {offset}")
+    sample = tuple(np.concatenate(a) if a else np.zeros(0) for a in (xs, ws, gs))
+    sample = (sample[0], sample[1], sample[2].astype(np.intp))
+
+    def map_reduce(fn):
+        total = None
+        for y, s, g, u in chunks():
+            part = fn(chunk_arrays(y, s, g, u, weighting))
+            total = part if total is None else merge_sums(total, part)
+        return total
+
+    return SortedClusters(labels, n_rows, n_clusters, sample, map_reduce, weighting, clustered)
+
+
+# --------------------------------------------------------------------------------------
+# Partitions of whole users in any order (dask: a shuffle on the user column)
+
+
+def sort_partition(frame, *, label, score, group, cluster, index: dict, pos_label):
+    """One shuffled partition's rows of the tested groups as (y, score, group code, user),
+    sorted by user and, within a user, by the global row number ``_row`` (file order)."""
+    from fastfair._validation import as_binary, as_finite_float
+
+    codes = frame[group].map(index)
+    keep = codes.notna().to_numpy()
+    frame = frame[keep]
+    if frame[cluster].isna().any():
+        raise ValueError(
+            f"cluster column {cluster!r} has {int(frame[cluster].isna().sum()):,} missing "
+            "values; drop or fill those rows"
+        )
+    order = np.lexsort((frame["_row"].to_numpy(), frame[cluster].to_numpy()))
+    y = as_binary(frame[label].to_numpy(), "label", pos_label)[order]
+    s = as_finite_float(frame[score].to_numpy(), "score")[order]
+    g = codes[keep].to_numpy(dtype=np.intp)[order]
+    return y, s, g, frame[cluster].to_numpy()[order]
+
+
+def named_partition(k: int, fn, frame):
+    """fn(frame); errors say which (shuffled) partition."""
+    try:
+        return fn(frame)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"partition {k}: {exc}") from exc
+
+
+def partition_users(part, weighting):
+    """Pass 1 of a partition: its users (sorted), their row counts and groups, and the
+    first user whose rows span several groups (or None)."""
+    y, s, g, u = part
+    if len(u) == 0:
+        return u, np.zeros(0, np.int64), np.zeros(0, np.intp), None, 0
+    _, _, starts, cgroup, _, spans = chunk_arrays(y, s, g, u, weighting)
+    bad = None
+    if spans.size:
+        m = int(spans[0])
+        rows = g[starts[m] : starts[m + 1]]
+        bad = (u[starts[m]], int(cgroup[m]), int(rows[rows != cgroup[m]][0]))
+    return u[starts[:-1]], np.diff(starts), cgroup, bad, int(spans.size)
+
+
+def partition_sample(part, offsets, step: int, weighting):
+    """The rows of a partition at global positions p with p % step == 0 (users' global
+    offsets given): (positions, score, weight, group)."""
+    y, s, g, u = part
+    if len(u) == 0:
+        return (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0, np.intp))
+    score, _, starts, cgroup, weight, _ = chunk_arrays(y, s, g, u, weighting)
+    counts = np.diff(starts)
+    position = np.repeat(np.asarray(offsets, dtype=np.int64) - starts[:-1], counts)
+    position += np.arange(len(u))
+    idx = np.flatnonzero(position % step == 0)
+    cl = np.searchsorted(starts, idx, side="right") - 1
+    return position[idx], score[idx], weight[cl], cgroup[cl]
+
+
+def partition_pass(part, fn, weighting):
+    """fn of a partition's kernel inputs (None for an empty partition)."""
+    y, s, g, u = part
+    return fn(chunk_arrays(y, s, g, u, weighting)) if len(u) else None
+
+
+def merge_or_none(a, b):
+    return b if a is None else a if b is None else merge_sums(a, b)
+
+
+def from_partitions(parts: list, labels, *, n_total: int, weighting, compute) -> SortedClusters:
+    """SortedClusters of dask partitions of whole users (delayed (y, s, g, u) tuples sorted
+    by user, any order between partitions); `compute` is dask.compute with the scheduler.
+
+    Pass 1 brings every user's row count to the client (memory O(users)), orders the users
+    as the in-memory test does, and sends each partition its users' global offsets for the
+    row sample; the kernel passes run on the partitions and are added in a tree.
+    """
+    import dask
+
+    K = len(labels)
+    users = compute(*[dask.delayed(partition_users)(p, weighting) for p in parts])
+    bad = [u[3] for u in users if u[3] is not None]
+    if bad:
+        user, first, other = min(bad, key=lambda b: b[0])
+        raise conflict_error(user, labels[first], labels[other], sum(u[4] for u in users))
+    ids = np.concatenate([u[0] for u in users])
+    counts = np.concatenate([u[1] for u in users]).astype(np.int64)
+    groups = np.concatenate([u[2] for u in users]).astype(np.intp)
+    if counts.sum() != n_total:
+        raise RuntimeError(f"expected {n_total} rows of the tested groups, met {counts.sum()}")
+    order = np.argsort(ids, kind="stable")
+    offsets = np.empty(len(ids), dtype=np.int64)
+    offsets[order] = np.concatenate([[0], np.cumsum(counts[order])[:-1]])
+    bounds = np.cumsum([0] + [len(u[0]) for u in users])
+    step = sample_step(n_total)
+    samples = compute(
+        *[
+            dask.delayed(partition_sample)(p, offsets[bounds[k] : bounds[k + 1]], step, weighting)
+            for k, p in enumerate(parts)
+        ]
+    )
+    position = np.concatenate([a[0] for a in samples])
+    first = np.argsort(position, kind="stable")
+    sample = tuple(np.concatenate([a[j] for a in samples])[first] for j in (1, 2, 3))
+    n_rows = np.bincount(groups, weights=counts, minlength=K).astype(np.int64)
+    n_clusters = np.bincount(groups, minlength=K)
+
+    def map_reduce(fn):
+        layer = [dask.delayed(partition_pass)(p, fn, weighting) for p in parts]
+        while len(layer) > 1:
+            pairs = [layer[k : k + 2] for k in range(0, len(layer), 2)]
+            layer = [dask.delayed(merge_or_none)(*b) if len(b) == 2 else b[0] for b in pairs]
+        (total,) = compute(layer[0])
+        return total
+
+    return SortedClusters(labels, n_rows, n_clusters, sample, map_reduce, weighting)

@@ -1,0 +1,170 @@
+"""Predictive parity per user from batches (`--engine arrow --cluster`): same as in memory."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("pyarrow")
+
+import fastfair.cli
+from fastfair import _clustered, _sorted_clusters, parity
+from fastfair._sorted_clusters import merge_sums, whole_clusters
+
+
+def _log(n, n_users, seed=0, shift=0.0):
+    rng = np.random.default_rng(seed)
+    user = rng.integers(0, n_users, n) * 7 + 3  # sparse ids: codes differ from the values
+    group = np.array(["north", "south", "east"], dtype=object)[user % 3]
+    score = np.round(np.clip(rng.beta(2, 3, n) + 0.03 * (user % 3), 0, 1), 4)
+    y = (rng.random(n) < np.clip(score + shift * (group == "east"), 0, 1)).astype(int)
+    return pd.DataFrame({"label": y, "score": score, "grp": group, "user": user})
+
+
+def _audit(source, tmp, engine, capsys, cluster=True, extra=()):
+    out = tmp / f"{engine}.json"
+    argv = ["audit", str(source), "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--cluster", "user"] * cluster
+    argv += ["--permutations", "199", "--quiet", "--json", str(out), "--force"]
+    argv += ["--metrics", "tpr", "--engine", engine, *extra]
+    assert fastfair.cli.main(argv) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    return json.loads(out.read_text())
+
+
+def _assert_same_parity(memory, batched):
+    (a,) = [t for t in memory["tests"] if t["family"] == "parity"]
+    (b,) = [t for t in batched["tests"] if t["family"] == "parity"]
+    assert "error" not in a and "error" not in b
+    for key in ("groups", "method", "scheme", "n_permutations"):
+        assert a[key] == b[key]
+    np.testing.assert_allclose(b["statistic"], a["statistic"], rtol=1e-12)
+    assert b["pvalue"] == a["pvalue"]  # (1 + count) / (1 + B): a count, identical
+    ca, cb = memory["parity"]["grp"], batched["parity"]["grp"]
+    assert cb["bandwidth"] == pytest.approx(ca["bandwidth"], rel=1e-12)
+    assert ca["clustered"] == cb["clustered"]
+    ta, tb = pd.DataFrame(ca["grid_table"]), pd.DataFrame(cb["grid_table"])
+    assert list(ta.columns) == list(tb.columns) and len(ta) == len(tb) > 0
+    for col in ta.columns:
+        if ta[col].dtype.kind in "iub":
+            np.testing.assert_array_equal(tb[col], ta[col], err_msg=col)
+        elif ta[col].dtype.kind == "f":
+            np.testing.assert_allclose(tb[col], ta[col], rtol=1e-12, err_msg=col)
+        else:
+            assert tb[col].tolist() == ta[col].tolist(), col
+
+
+@pytest.mark.parametrize("passes", ["one pass (CR0 df)", "CR2 second pass"])
+def test_arrow_cluster_parity_equals_in_memory(tmp_path, capsys, monkeypatch, passes):
+    """Several files, record batches, chunks and a row sample (step > 1) all cut users."""
+    frame = _log(6000, 400, shift=0.15)
+    folder = tmp_path / "log"
+    folder.mkdir()
+    for i, k in enumerate((0, 2500, 4000)):
+        frame.iloc[k : k + (2500 if i == 0 else 1500 if i == 1 else 2000)].to_parquet(
+            folder / f"part-{i}.parquet", index=False
+        )
+    monkeypatch.setattr(_clustered, "_QUANTILE_ROWS", 700)  # sample every 3rd row of 2 groups
+    monkeypatch.setattr(_sorted_clusters, "CHUNK_ROWS", 333)
+    if passes == "one pass (CR0 df)":
+        monkeypatch.setattr(parity, "FAST_SHARE", 1.0)
+    memory = _audit(folder, tmp_path, "memory", capsys)
+    batched = _audit(folder, tmp_path, "arrow", capsys)
+    _assert_same_parity(memory, batched)
+    (row,) = [t for t in batched["tests"] if t["family"] == "parity"]
+    assert row["scheme"] == "per-user clustered" and row["pvalue"] < 0.01  # a real gap
+
+
+def test_arrow_parity_without_cluster_equals_in_memory(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "log.parquet"
+    _log(3000, 300).to_parquet(path, index=False)
+    monkeypatch.setattr(_clustered, "_QUANTILE_ROWS", 1000)
+    monkeypatch.setattr(_sorted_clusters, "CHUNK_ROWS", 500)
+    memory = _audit(path, tmp_path, "memory", capsys, cluster=False)
+    batched = _audit(path, tmp_path, "arrow", capsys, cluster=False)
+    _assert_same_parity(memory, batched)
+    assert batched["parity"]["grp"]["clustered"] is False
+
+
+def test_user_in_two_groups_is_refused_as_in_memory(tmp_path, capsys):
+    frame = _log(2000, 200)
+    frame.loc[5, "grp"] = "north" if frame.loc[5, "grp"] != "north" else "south"
+    path = tmp_path / "log.parquet"
+    frame.to_parquet(path, index=False)
+    rows = []
+    for engine in ("memory", "arrow", "dask"):
+        extra = ["--scheduler", "sync"] if engine == "dask" else []
+        audit = _audit(path, tmp_path, engine, capsys, extra=extra)
+        (row,) = [t for t in audit["tests"] if "parity" in t["family"]]
+        rows.append(row)
+    for row in rows:
+        assert "(1 cluster(s) span several groups): a cluster (user) must belong" in row["error"]
+    for row in rows[1:]:
+        assert f"cluster {frame.loc[5, 'user']} has rows" in row["error"]
+
+
+def test_whole_clusters_recuts_at_user_boundaries():
+    rng = np.random.default_rng(3)
+    user = np.sort(rng.integers(0, 40, 500))
+    cols = (rng.integers(0, 2, 500), rng.random(500), rng.integers(0, 3, 500), user)
+    cuts = np.sort(rng.choice(np.arange(1, 500), 30, replace=False))
+    pieces = [tuple(np.split(c, cuts)[k] for c in cols) for k in range(len(cuts) + 1)]
+    chunks = list(whole_clusters(iter(pieces)))
+    for k in range(4):
+        np.testing.assert_array_equal(np.concatenate([c[k] for c in chunks]), cols[k])
+    firsts = [c[3][0] for c in chunks]
+    lasts = [c[3][-1] for c in chunks]
+    assert all(a < b for a, b in zip(lasts[:-1], firsts[1:]))  # no user in two chunks
+
+
+def test_merge_sums_adds_and_keeps_the_maximum():
+    a = {"sum_a": np.array([1.0, 2.0]), "max_b": np.array([3.0, 1.0])}
+    b = {"sum_a": np.array([0.5, 0.5]), "max_b": np.array([2.0, 4.0])}
+    merged = merge_sums(a, b)
+    assert merged["sum_a"].tolist() == [1.5, 2.5] and merged["max_b"].tolist() == [3.0, 4.0]
+
+
+def test_arrow_cluster_column_errors_name_the_file(tmp_path, capsys):
+    frame = _log(400, 40)
+    frame.iloc[:200].to_parquet(tmp_path / "part-0.parquet", index=False)
+    frame.iloc[200:].drop(columns="user").to_parquet(tmp_path / "part-1.parquet", index=False)
+    argv = ["audit", str(tmp_path), "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--cluster", "user", "--engine", "arrow", "--quiet"]
+    assert fastfair.cli.main(argv) == 2
+    assert "part-1.parquet: no column 'user'" in capsys.readouterr().err
+    missing = frame.iloc[200:].astype({"user": "Int64"})
+    missing.loc[missing.index[3], "user"] = pd.NA
+    missing.to_parquet(tmp_path / "part-1.parquet", index=False)
+    assert fastfair.cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "part-1.parquet: cluster column 'user' has 1 missing values" in err
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+@pytest.mark.parametrize("scheduler", ["cluster", "sync"])
+def test_cli_parity_per_user_equals_in_memory(client, tmp_path, capsys, monkeypatch, scheduler):
+    """--engine dask --cluster: a shuffle on the user column, kernel sums per partition."""
+    frame = _log(5000, 350, shift=0.15)
+    for i, k in enumerate((0, 2000, 3500)):
+        end = {0: 2000, 1: 3500, 2: 5000}[i]
+        frame.iloc[k:end].to_parquet(tmp_path / f"p{i}.parquet", index=False)
+    monkeypatch.setattr(_clustered, "_QUANTILE_ROWS", 900)  # sample step 4: positions matter
+    memory = _audit(tmp_path, tmp_path, "memory", capsys)
+    # the sample step is computed here and sent to the workers: no patch needed there
+    extra = ["--scheduler", client.scheduler.address if scheduler == "cluster" else "sync"]
+    batched = _audit(tmp_path, tmp_path, "dask", capsys, extra=extra)
+    _assert_same_parity(memory, batched)
+    confusion = [t for t in batched["tests"] if t["family"] == "confusion"]
+    want = [t for t in memory["tests"] if t["family"] == "confusion"]
+    assert [t["pvalue"] for t in confusion] == [t["pvalue"] for t in want]
