@@ -48,6 +48,27 @@ def read_table(path: str) -> dict[str, np.ndarray]:
 
     CSV files are read as spreadsheets and databases export them: the quirks handled or
     refused are listed in :mod:`fastfair._textfile` and docs/cli.md.
+
+    Parameters
+    ----------
+    path : str
+        A .csv or .parquet file.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Column name -> values (float where every value parses as a number, else text).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from fastfair.cli import read_table
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("y,score,group\\n1,0.8,a\\n0,0.3,b\\n")
+    >>> table = read_table(path)
+    >>> table["score"].tolist(), table["group"].tolist()
+    ([0.8, 0.3], ['a', 'b'])
     """
     if not os.path.exists(path):
         raise CLIError(f"no such file: {path}")
@@ -652,7 +673,26 @@ def _plan_command(args) -> int:
 
 
 def main(argv=None) -> int:
-    """Entry point of the `fastfair` console script."""
+    """Entry point of the `fastfair` console script.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (None: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 2 on a usage or input error (a message on stderr).
+
+    Examples
+    --------
+    >>> from fastfair.cli import main
+    >>> main(["plan", "--metric", "tpr", "--rate", "tpr=0.7,0.8",
+    ...       "--rate", "prevalence=0.3,0.3", "--tau", "0.1"])  # doctest: +ELLIPSIS
+    SampleSizeResult...
+    0
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

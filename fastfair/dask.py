@@ -80,7 +80,37 @@ def _reduce(df, build, columns, kwargs, *, split_every: int = 2, scheduler=None)
 def confusion_stats(df, y_true: str, y_pred: str, *group: str, pos_label=None, scheduler=None):
     """Confusion counts per group (or intersection of `group` columns) of a dask DataFrame.
 
-    Returns a :class:`fastfair.stats.ConfusionStats`.
+    Parameters
+    ----------
+    df : dask.dataframe.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred : str
+        Names of the binary outcome and prediction columns.
+    *group : str
+        Names of one or more group columns (several: their intersections).
+    pos_label : optional
+        Positive value of the outcome and prediction when they are not bool or 0/1.
+    scheduler : str or distributed.Client, optional
+        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
+        client); None: dask's default.
+
+    Returns
+    -------
+    fastfair.stats.ConfusionStats
+        The counts per group, ready for ``.test(...)``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, dask.dataframe as dd
+    >>> import fastfair, fastfair.dask
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> df = dd.from_pandas(frame, npartitions=4)
+    >>> stats = fastfair.dask.confusion_stats(df, "y", "p", "g", scheduler="sync")
+    >>> counts, _ = fastfair.confusion_counts(frame.y, frame.p, frame.g)
+    >>> bool((stats.counts == counts).all())
+    True
     """
     columns = [y_true, y_pred, *group]
     return _reduce(df, _confusion_of, columns, dict(pos_label=pos_label), scheduler=scheduler)
@@ -95,8 +125,25 @@ def permutation_test(
 ):
     """:func:`fastfair.permutation_test` of a dask DataFrame's columns (same result).
 
-    `options` are those of :func:`fastfair.permutation_test_from_counts` (metric, scheme,
-    method, n_permutations, random_state, ...).
+    Parameters
+    ----------
+    df : dask.dataframe.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred, group : str
+        Names of the outcome, prediction and group columns.
+    pos_label : optional
+        Positive value of the outcome and prediction when they are not bool or 0/1.
+    scheduler : str or distributed.Client, optional
+        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
+        client); None: dask's default.
+    **options
+        Those of :func:`fastfair.permutation_test_from_counts` (metric, scheme, method,
+        n_permutations, random_state, ...).
+
+    Returns
+    -------
+    PermutationTestResult
+        As :func:`fastfair.permutation_test` returns it for the same rows.
 
     Examples
     --------
@@ -117,7 +164,40 @@ def permutation_test(
 def score_stats(
     df, y_true: str, y_score: str, group: str, *, resolution=None, pos_label=None, scheduler=None
 ):
-    """Score histograms per group and label of a dask DataFrame (:class:`ScoreStats`)."""
+    """Score histograms per group and label of a dask DataFrame (:class:`ScoreStats`).
+
+    Parameters
+    ----------
+    df : dask.dataframe.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_score, group : str
+        Names of the binary outcome, score and group columns.
+    resolution : float, optional
+        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
+        None: the exact scores.
+    pos_label : optional
+        Positive value of the outcome when it is not bool or 0/1.
+    scheduler : str or distributed.Client, optional
+        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
+        client); None: dask's default.
+
+    Returns
+    -------
+    fastfair.stats.ScoreStats
+        Counts per group, label and distinct score, ready for ``.delong()``/``.test()``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, dask.dataframe as dd
+    >>> import fastfair, fastfair.dask
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000).round(2),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> df = dd.from_pandas(frame, npartitions=4)
+    >>> stats = fastfair.dask.score_stats(df, "y", "s", "g", scheduler="sync")
+    >>> int(stats.counts.sum())
+    1000
+    """
     kwargs = dict(resolution=resolution, pos_label=pos_label)
     return _reduce(df, _scores_of, [y_true, y_score, group], kwargs, scheduler=scheduler)
 
@@ -127,7 +207,39 @@ def _scores_of(y, score, group, resolution=None, pos_label=None):
 
 
 def delong(df, y_true: str, y_score: str, group: str, *, resolution=None, scheduler=None):
-    """Per-group AUC and DeLong variance of a dask DataFrame (:class:`DeLongResult`)."""
+    """Per-group AUC and DeLong variance of a dask DataFrame (:class:`DeLongResult`).
+
+    Parameters
+    ----------
+    df : dask.dataframe.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_score, group : str
+        Names of the binary outcome, score and group columns.
+    resolution : float, optional
+        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
+        None: the exact scores.
+    scheduler : str or distributed.Client, optional
+        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
+        client); None: dask's default.
+
+    Returns
+    -------
+    DeLongResult
+        As :func:`fastfair.delong` returns it for the same rows.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, dask.dataframe as dd
+    >>> import fastfair, fastfair.dask
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000).round(2),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> df = dd.from_pandas(frame, npartitions=4)
+    >>> res = fastfair.dask.delong(df, "y", "s", "g", scheduler="sync")
+    >>> ref = fastfair.delong(frame.y, frame.s, frame.g)
+    >>> bool(np.allclose(res.auc, ref.auc, rtol=1e-12))
+    True
+    """
     return score_stats(
         df, y_true, y_score, group, resolution=resolution, scheduler=scheduler
     ).delong()
@@ -138,8 +250,39 @@ def auc_test(
 ):
     """DeLong z-test of equal AUCs: ``fastfair.auc_test(method="delong")`` of the columns.
 
-    `options`: alternative, reference, comparisons, adjust (holm, bonferroni, none),
-    confidence_level.
+    Parameters
+    ----------
+    df : dask.dataframe.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_score, group : str
+        Names of the binary outcome, score and group columns.
+    resolution : float, optional
+        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
+        None: the exact scores.
+    scheduler : str or distributed.Client, optional
+        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
+        client); None: dask's default.
+    **options
+        alternative, reference, comparisons, adjust (holm, bonferroni, none),
+        confidence_level, as in :func:`fastfair.auc_test`.
+
+    Returns
+    -------
+    AUCTestResult
+        As ``fastfair.auc_test(method="delong")`` returns it for the same rows.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, dask.dataframe as dd
+    >>> import fastfair, fastfair.dask
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000).round(2),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> df = dd.from_pandas(frame, npartitions=4)
+    >>> res = fastfair.dask.auc_test(df, "y", "s", "g", scheduler="sync")
+    >>> ref = fastfair.auc_test(frame.y, frame.s, frame.g, method="delong")
+    >>> bool(np.isclose(res.pvalue, ref.pvalue, rtol=1e-9))
+    True
     """
     stats = score_stats(df, y_true, y_score, group, resolution=resolution, scheduler=scheduler)
     return stats.test(**options)

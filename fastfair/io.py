@@ -33,7 +33,29 @@ _CSV = (".csv",)
 
 
 def source_files(source: str | os.PathLike) -> list[str]:
-    """The data files of `source`: a file, a directory (searched recursively) or a glob."""
+    """The data files of `source`: a file, a directory (searched recursively) or a glob.
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        A .parquet/.csv file, a directory (files starting with "." or "_" are skipped) or a
+        glob pattern.
+
+    Returns
+    -------
+    list of str
+        The sorted file paths, all Parquet or all CSV (a mix is refused).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from fastfair.io import source_files
+    >>> folder = tempfile.mkdtemp()
+    >>> for name in ("b.csv", "a.csv", "_SUCCESS"):
+    ...     open(os.path.join(folder, name), "w").close()
+    >>> [os.path.basename(f) for f in source_files(folder)]
+    ['a.csv', 'b.csv']
+    """
     source = os.fspath(source)
     if os.path.isdir(source):
         found = [
@@ -72,6 +94,34 @@ def iter_batches(
 
     Text columns named in `dictionary` are read from Parquet already dictionary-encoded.
     Raises ValueError naming the file when a column is missing.
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        As in :func:`source_files`.
+    columns : sequence of str
+        The columns to read.
+    batch_rows : int
+        Rows per batch (at most).
+    dictionary : sequence of str
+        Columns to read dictionary-encoded (Parquet).
+
+    Yields
+    ------
+    file : str
+        The file the batch comes from.
+    batch : dict of str to pyarrow.Array
+        The batch's columns.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pyarrow as pa, pyarrow.parquet as pq
+    >>> from fastfair.io import iter_batches
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.parquet")
+    >>> pq.write_table(pa.table({"y": [0, 1, 1], "g": ["b", "a", "b"]}), path)
+    >>> [batch["y"].to_pylist() for _, batch in iter_batches(path, ["y"], batch_rows=2)]
+    [[0, 1], [1]]
     """
     try:
         import pyarrow.dataset as ds
@@ -115,6 +165,27 @@ def read_columns(
     Missing values (null, NaN) are refused, naming the file and the count, in coded columns
     and in the columns named in `complete`; a column named in `binary` may hold at most two
     distinct values (the file where a third appears is named).
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        As in :func:`source_files`.
+    columns : sequence of str
+        The columns to read.
+    codes : sequence of str
+        Columns to return as group codes.
+    complete : sequence of str
+        Columns that may hold no missing value.
+    binary : sequence of str
+        Columns that may hold at most two distinct values.
+    batch_rows : int
+        Rows per batch (at most).
+
+    Returns
+    -------
+    dict
+        Column name -> numpy array, or :class:`~fastfair._validation.GroupCodes` for the
+        columns in `codes`.
 
     Examples
     --------
