@@ -10,7 +10,8 @@ permutation distribution. :func:`threshold_sweep` does this for every threshold 
   group's confusion counts at every threshold are then running sums over the bins, updated
   threshold to threshold (compiled, ``fastfair._sweep``);
 - joint permutations of group labels, one per random stream, give at every threshold the
-  statistic of the same permuted data (sequential hypergeometric draws over the score bins:
+  statistic of the same permuted data (group A's rows per score bin, drawn by splitting the
+  bins in halves: one exact hypergeometric draw per threshold, mostly among few rows, so
   O(1) per threshold and permutation): the per-threshold tests (the paper's 1,000
   permutations and 95th percentile), the single-step max-T adjustment over thresholds and a
   simultaneous band;
@@ -343,13 +344,13 @@ def threshold_sweep(
     ThresholdSweepResult('a' - 'b', 31 thresholds in [-1.0000, 2.0000], score >= t is positive;
       method='monte_carlo', n_permutations=999, alpha=0.05, alternative='two-sided')
       metric    at t      gap        T  pvalue  max-T p  rejected  max-T rej.  max-T crit.
-      tpr     1.6000  -0.1338  -5.6832  0.0010   0.0010        27          20       2.8934
-      fpr     0.7000   0.0307   1.7664  0.0800   0.5310         0           0       2.8339
+      tpr     1.6000  -0.1338  -5.6832  0.0010   0.0010        27          19       2.9416
+      fpr     0.7000   0.0307   1.7664  0.1020   0.5420         0           0       2.8939
       at t: threshold of the most extreme T; rejected: count of p <= alpha (raw, max-T)
     >>> k = 15  # threshold 0.5: the recall gap, its 95th percentile and simultaneous band
     >>> print(res.thresholds[k], round(res.difference[0, k], 3),
     ...       round(res.critical_value[0, k], 3), round(res.band[0, k], 3))
-    0.5 -0.094 0.044 0.064
+    0.5 -0.094 0.044 0.065
     >>> exact = fastfair.threshold_sweep(
     ...     y, score, group, thresholds=np.linspace(-1, 2, 31), method="exact", random_state=0)
     >>> exact.pvalue[:, k].round(5)  # equal to permutation_test(y, score >= 0.5, group)
@@ -394,6 +395,10 @@ def threshold_sweep(
     max_crit = np.empty(len(specs))
     null_maxima = np.empty((len(specs), n_permutations))
     pair_codes = np.array([[0, 1]], dtype=np.intp)
+    permuted = [_STRATUM[sm.den_masks[0]] for sm in specs]
+    # log(k!) up to the most rows among which group labels are permuted (bit y: label y)
+    rows = max(sum(int(totals[:, y].sum()) for y in (0, 1) if st & (1 << y)) for st in permuted)
+    logfact = special.gammaln(np.arange(rows + 1, dtype=np.float64) + 1.0)
     for m, spec_metric in enumerate(specs):
         check_rates_defined(spec_metric, tables[0].reshape(2, 4), pair_labels, pair_codes)
         spec = spec_metric.spec(True, True)
@@ -402,14 +407,19 @@ def threshold_sweep(
         rate = num[..., 0] / den[..., 0]
         pooled = num[..., 0].sum(axis=1) / den[..., 0].sum(axis=1)
         se = np.sqrt(pooled * (1 - pooled) * (1 / den[:, 0, 0] + 1 / den[:, 1, 0]))
-        stratum = _STRATUM[spec_metric.den_masks[0]]
-        rows = sum(int(totals[:, y].sum()) for y in (0, 1) if stratum & (1 << y))
-        logfact = special.gammaln(np.arange(rows + 1, dtype=np.float64) + 1.0)
-        maxima, null = _sweep.permute_sweep(
+        # T = (num_A/den_A - (num - num_A)/den_B)/SE = num_A * scale - offset: the
+        # denominators, pooled numerator and SE are the same in every permutation
+        positive = se > 0
+        safe_se = np.where(positive, se, 1.0)
+        scale = np.where(positive, (1 / den[:, 0, 0] + 1 / den[:, 1, 0]) / safe_se, 0.0)
+        offset = np.where(positive, num[..., 0].sum(axis=1) / den[:, 1, 0] / safe_se, 0.0)
+        maxima, null, _ = _sweep.permute_sweep(
             above,
             totals,
-            stratum,
-            spec,
+            permuted[m],
+            spec_metric.num_masks[0],
+            scale,
+            offset,
             orient,
             n_permutations,
             key,
@@ -418,6 +428,7 @@ def threshold_sweep(
             logfact,
             n_threads,
         )
+        obs_o = _oriented(observed, observed, alternative)[0]
         if method == "exact":
             strata = spec_metric.strata("conditional")
             crit = np.empty(n_thr)
@@ -434,10 +445,9 @@ def threshold_sweep(
                     want_null=True,
                 )
                 crit[k] = _exact_critical(_oriented(support, 0.0, alternative)[0], probs, alpha)
-        else:
-            p = monte_carlo_pvalue(null, observed, alternative)[0]
-            crit = _monte_carlo_critical(_oriented(null, 0.0, alternative)[0], alpha)
-        obs_o = _oriented(observed, observed, alternative)[0]
+        else:  # null: (thresholds, B), oriented
+            p = monte_carlo_pvalue(null.T, obs_o, "greater")[0]
+            crit = _monte_carlo_critical(null.T, alpha)
         p_maxt = monte_carlo_pvalue(maxima[:, None], obs_o, "greater")[0]
         c_max = _monte_carlo_critical(maxima[:, None], alpha)[0]
         values[m] = rate

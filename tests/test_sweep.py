@@ -57,6 +57,126 @@ def test_counts_above_match_brute_force_with_ties():
         np.testing.assert_array_equal(got, want)
 
 
+def _kernel_input(sizes, n_a):
+    """(above, totals) of the kernel for pooled rows per label and score bin `sizes` (2, K+1;
+    bin j: rows with j thresholds <= score) and group A's rows per label `n_a`."""
+    sizes = np.asarray(sizes, dtype=np.int64)
+    a_bins = np.zeros_like(sizes)
+    for y in range(2):  # where A's rows are observed does not matter to a permuted label
+        left = n_a[y]
+        for j in range(sizes.shape[1]):
+            a_bins[y, j] = min(left, sizes[y, j])
+            left -= a_bins[y, j]
+    above_of = lambda bins: np.cumsum(bins[:, ::-1], axis=1)[:, ::-1][:, 1:]  # noqa: E731
+    above_a, above_b = above_of(a_bins), above_of(sizes - a_bins)
+    above = np.ascontiguousarray(np.stack([above_a[0], above_a[1], above_b[0], above_b[1]], 1))
+    totals = np.array([n_a, sizes.sum(axis=1) - n_a], dtype=np.int64)
+    return above, totals
+
+
+def _permuted_counts(sizes, n_a, metric, b, seed):
+    from fastfair._metrics import get_metric
+    from fastfair._scipy import special
+    from fastfair.sweep import _STRATUM
+
+    above, totals = _kernel_input(sizes, n_a)
+    spec_metric = get_metric(metric)
+    logfact = special.gammaln(np.arange(totals.sum() + 1.0) + 1.0)
+    zeros = np.zeros(len(above))
+    counts = _sweep.permute_sweep(
+        above, totals, _STRATUM[spec_metric.den_masks[0]], spec_metric.num_masks[0], zeros,
+        zeros, 0, b, seed, 0, False, logfact, 1, True,
+    )[2]  # fmt: skip
+    return above, totals, counts
+
+
+def _chi_square_pvalue(draws, support, probabilities):
+    """Pearson's test of draws (ints) against a law on `support`; cells expecting fewer
+    than 5 draws are pooled into one."""
+    b = len(draws)
+    support = np.asarray(support)
+    assert draws.min() >= support.min() and draws.max() <= support.max()
+    observed = np.bincount(draws - support.min(), minlength=support.max() - support.min() + 1)
+    observed = observed[support - support.min()].astype(np.float64)
+    expected = b * np.asarray(probabilities)
+    assert observed.sum() == b  # every draw lies in the support
+    small = expected < 5
+    obs = np.append(observed[~small], observed[small].sum())
+    exp = np.append(expected[~small], expected[small].sum())
+    keep = exp > 0
+    return stats.chisquare(obs[keep], exp[keep] * obs.sum() / exp[keep].sum()).pvalue
+
+
+# Bins mixing empty, tiny and large ones: the tree of halves draws by the row walk and
+# by the ratio-of-uniforms sampler (the root of label 1: 284 of 1,000 rows, 380 A rows).
+SIZES = [[100, 5, 300, 0, 20, 700, 3, 50, 12], [30, 0, 4, 250, 1, 60, 600, 15, 40]]
+N_A = [500, 380]
+
+
+@pytest.mark.parametrize("metric", ["tpr", "selection_rate"])
+def test_permuted_counts_follow_the_hypergeometric_at_every_threshold(metric):
+    # Permuting group labels among the positives (tpr) or all rows (selection rate), group
+    # A's rows with score >= t_k are Hypergeometric(rows of the stratum, rows of the stratum
+    # with score >= t_k, A rows of the stratum) at every k; the kernel draws them jointly,
+    # node by node. Pearson's test against the exact pmf at every threshold and label.
+    b = 20000
+    above, totals, counts = _permuted_counts(SIZES, N_A, metric, b, 11)
+    pooled = above[:, :2] + above[:, 2:]
+    labels = (1,) if metric == "tpr" else (0, 1)
+    if metric == "tpr":  # negatives are not permuted: their counts stay observed
+        np.testing.assert_array_equal(counts[:, :, 0], np.broadcast_to(above[:, 0], (b, 8)))
+    rows = totals.sum(axis=0)  # rows per label
+    pvalues = []
+    for y in labels:
+        m = rows[y] if metric == "tpr" else rows.sum()
+        a = totals[0, y] if metric == "tpr" else totals[0].sum()
+        for k in range(above.shape[0]):
+            law = stats.hypergeom(m, pooled[k, y], a)
+            support = np.arange(pooled[k, y] + 1)
+            pvalues.append(_chi_square_pvalue(counts[:, k, y], support, law.pmf(support)))
+    assert min(pvalues) > 1e-4, pvalues
+    # the test has power: binomial counts with the same means are rejected
+    rng = np.random.default_rng(0)
+    k = 4
+    law = stats.hypergeom(rows[1] if metric == "tpr" else rows.sum(), pooled[k, 1],
+                          totals[0, 1] if metric == "tpr" else totals[0].sum())  # fmt: skip
+    wrong = rng.binomial(pooled[k, 1], law.mean() / pooled[k, 1], b)
+    support = np.arange(pooled[k, 1] + 1)
+    assert _chi_square_pvalue(wrong, support, law.pmf(support)) < 1e-6
+
+
+def test_permuted_counts_are_jointly_those_of_one_permutation():
+    # Two thresholds of the same permutation: P(U = u, V = v) for the A rows above the
+    # higher (U) and the lower (V) threshold is H(u; rows, above_hi, a) times
+    # H(v - u; rows - above_hi, above_lo - above_hi, a - u). Independent draws per
+    # threshold would have the right marginals and fail this.
+    b = 20000
+    above, totals, counts = _permuted_counts(SIZES, N_A, "tpr", b, 12)
+    pooled = above[:, 1] + above[:, 3]
+    rows, a = totals[:, 1].sum(), totals[0, 1]
+    for lo, hi in [(2, 5), (5, 6), (0, 7)]:
+        u = np.arange(pooled[hi] + 1)
+        v = np.arange(pooled[lo] + 1)
+        joint = stats.hypergeom(rows, pooled[hi], a).pmf(u)[:, None] * stats.hypergeom(
+            rows - pooled[hi], pooled[lo] - pooled[hi], a - u[:, None]
+        ).pmf(v[None, :] - u[:, None])
+        codes = counts[:, hi, 1] * (pooled[lo] + 1) + counts[:, lo, 1]
+        cells = (u[:, None] * (pooled[lo] + 1) + v[None, :]).ravel()
+        assert _chi_square_pvalue(codes, cells, joint.ravel()) > 1e-4
+        if (lo, hi) == (2, 5):  # 655 of the 966 rows above t_2 are above t_5
+            shuffled = counts[np.random.default_rng(1).permutation(b), hi, 1]
+            codes = shuffled * (pooled[lo] + 1) + counts[:, lo, 1]
+            assert _chi_square_pvalue(codes, cells, joint.ravel()) < 1e-6
+
+
+def test_kernel_refuses_2_to_the_32_rows():
+    above, totals = _kernel_input(SIZES, N_A)
+    totals[1, 1] = 2**32
+    with pytest.raises(ValueError, match="2\\*\\*32"):
+        _sweep.permute_sweep(above, totals, 2, 8, np.zeros(8), np.zeros(8), 0, 1, 0, 0,
+                             False, np.zeros(2), 1)  # fmt: skip
+
+
 def test_exact_critical_value_from_the_hypergeometric():
     # TPR under the conditional scheme: the group's TP among all positives is
     # Hypergeometric(P, TP, P_group); the gap is affine in it.
@@ -108,7 +228,7 @@ def test_reject_iff_gap_exceeds_critical_value(method):
 def test_monte_carlo_pvalues_agree_with_exact(n, thr):
     # Marginally, the joint permutations are the conditional permutation test at each
     # threshold: with B = 20,000 the Monte-Carlo p-values are within 4 binomial SEs.
-    # Small bins use the inversion sampler, the large bins of n = 20,000 numpy's.
+    # Small bins use the row walk, the large bins of n = 20,000 the ratio-of-uniforms sampler.
     y, score, group = grid_data(n=n, seed=6, shift=0.05 * 400 / n)
     kw = dict(metrics=("tpr", "fpr", "selection_rate"), thresholds=thr, random_state=2)
     exact = fastfair.threshold_sweep(y, score, group, method="exact", **kw)

@@ -59,7 +59,8 @@ class Kernels:
         self.thr = np.linspace(0.001, 0.999, thresholds)
         self.above = _sweep.counts_above(self.score, self.code, self.thr, 4, 1)
         self.totals = np.bincount(self.code, minlength=4).reshape(2, 2).astype(np.int64)
-        self.spec = get_metric("tpr").spec(True, True)
+        self.num_mask = get_metric("tpr").num_masks[0]
+        self.scale, self.offset = np.ones(thresholds), np.zeros(thresholds)
         self.logfact = special.gammaln(np.arange(int(self.totals[:, 1].sum()) + 1) + 1.0)
 
     def time_counts_above(self, n, thresholds):
@@ -67,5 +68,17 @@ class Kernels:
 
     def time_permute_999(self, n, thresholds):
         _sweep.permute_sweep(
-            self.above, self.totals, 2, self.spec, 0, 999, 1, 0, False, self.logfact, 1
+            self.above,
+            self.totals,
+            2,
+            self.num_mask,
+            self.scale,
+            self.offset,
+            0,
+            999,
+            1,
+            0,
+            False,
+            self.logfact,
+            1,
         )
