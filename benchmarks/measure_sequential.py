@@ -1,11 +1,15 @@
 """Measure the speed targets of issue #16 (sequential Monte Carlo, sparse AUC permutations).
 
-    python benchmarks/measure_sequential.py [--repeat 3] [--skip-audit]
+    python benchmarks/measure_sequential.py [--repeat 3] [--skip-audit] [--skip-paths]
 
 Each target is timed end to end (input arrays to result, the sort included), best of
 --repeat runs, default thread count, with the 1-minute load average read just before it
-(the machine may be shared: compare the load with the number of cores). Prints a markdown
-table for benchmarks/RESULTS.md.
+(the machine may be shared: compare the load with the number of cores). The "p > 0.5" rows
+use the first null data set (seeds 1, 2, ...) whose DeLong p-value exceeds 0.5, as the
+issue's target states. Then (unless --skip-paths) the CPU time of one permutation by each
+AUC path (sweep, blocks, sparse; one thread) and the usual Python route (shuffle, then
+sklearn roc_auc_score + numpy DeLong per group: benchmarks/peers_auc.py). Prints markdown
+tables for benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-audit", action="store_true")
+    parser.add_argument("--skip-paths", action="store_true")
     args = parser.parse_args(argv)
     r = args.repeat
     rows = []
@@ -71,8 +76,8 @@ def main(argv=None) -> None:
 
     for share, label in ((0.5, "two equal groups"), (0.1, "smaller group 10%")):
         target = "< 1 s" if share == 0.5 else "< 0.3 s"
-        for gap, what in ((0.05, "clear gap (p < 1e-4)"), (0.0, "no gap (a null draw)")):
-            y, s, g = auc_data(10**6, share, gap, seed=1)
+        for gap, what in ((0.05, "clear gap (p < 1e-4)"), (0.0, "no gap, p > 0.5")):
+            y, s, g = auc_data(10**6, share, gap, seed=1) if gap else null_above(share)
             record(
                 f"auc_test, default (sequential), studentized; {what}",
                 f"1e6 rows, {label}",
@@ -100,6 +105,67 @@ def main(argv=None) -> None:
     for row in rows:
         print("| " + " | ".join(row) + " |")
     print(f"\n{os.cpu_count()} cores")
+    if not args.skip_paths:
+        paths(r)
+
+
+def null_above(share, n=10**6):
+    """The first null data set (seed 1, 2, ...) whose DeLong p-value is above 0.5."""
+    for seed in range(1, 100):
+        y, s, g = auc_data(n, share, 0.0, seed=seed)
+        if fastfair.auc_test(y, s, g, method="delong").pvalue > 0.5:
+            return y, s, g
+    raise RuntimeError("no null data set with p > 0.5 among 99 seeds")
+
+
+def paths(repeat, count=40):
+    """CPU time per permutation of each AUC path (one thread) and of the usual Python route."""
+    print("\n| data | tie blocks | sweep | blocks | sparse | chosen | peer (roc_auc_score + "
+          "numpy DeLong) | peer / chosen | load |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n, share, decimals in ((10**6, 0.5, 4), (10**6, 0.1, 4), (10**6, 0.5, 12),
+                               (10**6, 0.1, 12), (10**7, 0.01, 4)):  # fmt: skip
+        print(path_row(n, share, decimals, repeat, count), flush=True)
+
+
+def path_row(n, share, decimals, repeat, count):
+    from functools import partial
+
+    from peers_auc import peer_permutation
+
+    from fastfair import _auc
+    from fastfair.auc import _cheapest_path, _sort_rows, _Sorted, _strata_sizes
+
+    y, s, g = auc_data(n, share, 0.05, seed=1, decimals=decimals)
+    order, codes8, y8 = _sort_rows(y, s, g)
+    srt = _Sorted.build(order, s, y8, codes8)
+    sizes = _strata_sizes(srt, 2, "within_outcome")
+    tables = _auc.sparse_tables(srt.packed, srt.n_pos)
+    args = (srt.packed, srt.n_pos, sizes, True, True, count, 1, 0, 1, 0)
+    lo = load()
+    ms = {
+        "sweep": partial(_auc.permute_two, *args),
+        "blocks": partial(_auc.permute_two, *args, tables),
+        "sparse": partial(_auc.permute_two_sparse, *args, tables),
+    }
+    ms = {k: cpu_best(fn, repeat) / count * 1e3 for k, fn in ms.items()}
+    chosen = _cheapest_path(sizes, n, len(tables[1]))
+    peer = cpu_best(partial(peer_permutation, y, s, g, np.random.default_rng(0)), 1) * 1e3
+    return (
+        f"| {n:.0e} rows, group {share:.0%}, {decimals} decimals | {len(tables[1])} | "
+        + " | ".join(f"{ms[k]:.2f} ms" for k in ("sweep", "blocks", "sparse"))
+        + f" | {chosen} | {peer:.0f} ms | {peer / ms[chosen]:.0f}x | {lo:.1f} |"
+    )
+
+
+def cpu_best(fn, repeat):
+    """Best process CPU time of `repeat` calls (less sensitive to other jobs than wall time)."""
+    best_t = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        best_t = min(best_t, time.process_time() - start)
+    return best_t
 
 
 def _audit(table):

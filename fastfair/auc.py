@@ -53,9 +53,11 @@ ADJUSTMENTS = ("holm", "bonferroni", "maxT", "none")
 _MAX_GROUPS = 255
 #: Cost of one permutation's sums, in sweep rows (benchmarks/RESULTS.md, measured per path):
 #: sweep n; blocks BLOCK_COST per tie block + n / BITMAP_ROWS; sparse SPARSE_COST per drawn
-#: row + n / BITMAP_ROWS. The Floyd draws, common to all three, are left out.
+#: row + n / BITMAP_ROWS, 5x that per drawn row when its block tables outgrow the cache
+#: (more than SPARSE_CACHE_BLOCKS tie blocks). The Floyd draws, common to all, are left out.
 BLOCK_COST = 2
 SPARSE_COST = 3
+SPARSE_CACHE_BLOCKS = 1 << 17
 BITMAP_ROWS = 20
 
 
@@ -675,7 +677,8 @@ def _cheapest_path(sizes: np.ndarray, n: int, n_blocks: int) -> str:
     costs = {
         "sweep": n,
         "blocks": BLOCK_COST * n_blocks + n // BITMAP_ROWS,
-        "sparse": SPARSE_COST * drawn + n // BITMAP_ROWS,
+        "sparse": SPARSE_COST * (1 if n_blocks <= SPARSE_CACHE_BLOCKS else 5) * drawn
+        + n // BITMAP_ROWS,
     }
     return min(costs, key=costs.get)
 

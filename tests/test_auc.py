@@ -302,6 +302,10 @@ def test_sparse_path_is_chosen_for_a_small_group_and_matches():
     assert _cheapest_path(_strata_sizes(srt, 2, "within_outcome"), n, n // 100) == "blocks"
     untied = _sorted_pair(1, n, 0.5, False)
     assert _cheapest_path(_strata_sizes(untied, 2, "full"), n, n) == "sweep"
+    # a 10% group without ties at 1e6 rows: the sparse tables outgrow the cache
+    tenth = np.array([[30_000, 270_000], [70_000, 630_000]])
+    assert _cheapest_path(tenth, 10**6, 10**6) == "sweep"
+    assert _cheapest_path(tenth, 10**6, 60_000) == "blocks"
     res = ffauc.auc_test(y, score, g, n_permutations=400, random_state=5, return_null=True)
     assert res.comparisons == [(1, 0)]  # reference 0, the larger group: codes swapped
     remap = np.arange(256, dtype=np.uint8)
