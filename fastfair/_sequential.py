@@ -203,9 +203,17 @@ class Sampler:
         self.count = 0
         self.lo, self.hi = 0.0, 1.0
         self.blocks: list | None = [] if keep_null else None
+        self._ahead = np.empty(0)  # permutations n, n + 1, ... drawn ahead of use
 
-    def extend(self, size: int) -> None:
-        null = np.asarray(self.draw(self.n, size), dtype=np.float64)
+    def extend(self, size: int, ahead: int = 0) -> None:
+        """Use permutations n .. n + size - 1; with `ahead` > size, draw up to n + ahead in
+        the same call and keep the rest for later extends (one kernel call instead of many:
+        permutation b always comes from stream b, so the results do not change)."""
+        if len(self._ahead) < size:
+            more = max(size, ahead) - len(self._ahead)
+            fresh = np.asarray(self.draw(self.n + len(self._ahead), more), dtype=np.float64)
+            self._ahead = np.concatenate([self._ahead, fresh])
+        null, self._ahead = self._ahead[:size], self._ahead[size:]
         _, count = monte_carlo_pvalue(null, self.observed, self.alternative)
         self.count += int(count)
         self.n += size
@@ -265,11 +273,25 @@ def _thresholds(alpha: float, m: int, procedure: str) -> tuple[float, float]:
     return alpha, alpha / m
 
 
-def _next_block(s: Sampler, delta: float, t_hi: float, t_lo: float, cap: int) -> int:
-    """Permutations to draw next: no fewer than the earliest n at which the interval could
-    leave [t_lo, t_hi] (all new draws below, or all above, the observed statistic), and at
-    least an eighth of those drawn so far. Depends on the counts only."""
-    n, c = s.n, s.count
+def _next_block(s: Sampler, delta: float, t_hi: float, t_lo: float, cap: int) -> tuple[int, int]:
+    """(size, ahead): permutations to use next, and to draw now. size: no fewer than the
+    earliest n at which the interval could leave [t_lo, t_hi] (all new draws below, or all
+    above, the observed statistic), and at least an eighth of those drawn so far. ahead:
+    with no exceedance yet, up to the end of the block at which the interval would lie below
+    t_hi if none follows, where a p-value near 0 stops (one kernel call instead of a dozen
+    growing blocks). Both depend on the counts only."""
+    size = _block_size(s.n, s.count, delta, t_hi, t_lo, cap)
+    if s.count or not s.n:
+        return size, size
+    level = math.log(delta)
+    end = s.n + size
+    while end < cap and not (0 < t_hi * end and _log_mixture1(end, 0, t_hi) <= level):
+        end += _block_size(end, 0, delta, t_hi, t_lo, cap)
+    return size, max(size, end - s.n)
+
+
+def _block_size(n: int, c: int, delta: float, t_hi: float, t_lo: float, cap: int) -> int:
+    """`_next_block`'s size after n permutations with c exceedances."""
     level = math.log(delta)
     limit = max(cap, n + 1)
 
@@ -331,7 +353,7 @@ def run(
             break
         for k in active:
             s = samplers[k]
-            s.extend(_next_block(s, delta, t_hi, t_lo, cap))
+            s.extend(*_next_block(s, delta, t_hi, t_lo, cap))
             s.narrow(delta)
             lo[k], hi[k] = s.lo, s.hi
     decision = np.where(sure, "reject", np.where(possible, "undecided", "retain"))

@@ -74,6 +74,35 @@ def test_clear_p_values_stop_early(p, expected):
     assert (s.hi <= 0.05) if expected == "reject" else (s.lo > 0.05)
 
 
+@pytest.mark.parametrize("p", [0.0, 0.002, 0.03, 0.2, 0.6])
+def test_drawing_ahead_changes_nothing_but_the_calls(p):
+    """Permutations drawn ahead (one kernel call near p = 0) are the ones the growing blocks
+    would draw: same n, count, interval, decision and null values as drawing only what each
+    block uses; near p = 0 two calls (the first block, then up to the stop) instead of 14."""
+    x = np.random.default_rng(5).random(30_000) < p
+    calls = []
+
+    def draw(start, count):
+        calls.append(count)
+        return x[start : start + count].astype(np.float64)
+
+    def sampler():
+        return Sampler(draw, 0.5, "greater", keep_null=True)
+
+    ahead = sampler()
+    decision = run([ahead], Sequential())
+    n_calls = len(calls)
+    plain = sampler()
+    plain.extend = lambda size, ahead=0, s=plain: Sampler.extend(s, size)  # no drawing ahead
+    assert run([plain], Sequential()).tolist() == decision.tolist()
+    assert (ahead.n, ahead.count, ahead.lo, ahead.hi) == (plain.n, plain.count, plain.lo, plain.hi)
+    np.testing.assert_array_equal(ahead.null(), x[: ahead.n])
+    np.testing.assert_array_equal(plain.null(), x[: plain.n])
+    if p == 0.0:
+        assert (decision[0], ahead.n, n_calls) == ("reject", 253, 2)
+        assert len(calls) - n_calls > 10  # the plain run needed many calls
+
+
 def test_p_at_alpha_reaches_the_cap_undecided():
     s = _bernoulli_sampler(0.05, 2)
     decision = run([s], Sequential(max_permutations=2000))
