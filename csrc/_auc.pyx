@@ -318,13 +318,16 @@ def _label_totals(const uint8_t[::1] codes, Py_ssize_t n_pos, int n_groups):
 
 
 def sweep_groups(const uint8_t[::1] packed, const uint8_t[::1] codes, Py_ssize_t n_pos,
-                 int n_groups, bint placements=False):
+                 int n_groups, bint placements=False, pairs=None, bint studentize=True):
     """Per-group AUC and DeLong quantities of sorted data, in one sweep.
 
-    Returns (tot, auc, var, s10, s01, place): tot of shape (n_groups, 2) holds the counts of
-    negatives and positives; place (sorted-row placements) is None unless requested.
+    Returns (tot, auc, var, s10, s01, place, stats): tot of shape (n_groups, 2) holds the
+    counts of negatives and positives; place (sorted-row placements) is None unless
+    requested; stats holds the statistics of `pairs` (rows (a, b): AUC_a - AUC_b, studentized
+    or raw, by the permutations' code), None without pairs. A group's sums involve its own
+    rows only, so a pair's statistic equals the one computed on the two groups' rows alone.
     """
-    cdef Py_ssize_t n = packed.shape[0]
+    cdef Py_ssize_t n = packed.shape[0], p
     cdef int g
     tot_np = _label_totals(codes, n_pos, n_groups)
     cdef int64_t[::1] tot = tot_np
@@ -347,29 +350,23 @@ def sweep_groups(const uint8_t[::1] packed, const uint8_t[::1] codes, Py_ssize_t
     for g in range(n_groups):
         _group_auc(g, &tot[0], &s[0], &q[0], &a, &v, &x10, &x01)
         auc[g], var[g], s10[g], s01[g] = a, v, x10, x01
+    stats = None
+    if pairs is not None:
+        pairs_np = np.asarray(pairs, dtype=np.intp)
+        if pairs_np.size and (pairs_np.min() < 0 or pairs_np.max() >= n_groups):
+            raise ValueError(f"pairs must hold group codes in [0, {n_groups})")
+        stats = np.empty(len(pairs_np))
+        for p in range(len(pairs_np)):
+            stats[p] = _pair_stat(<int> pairs_np[p, 0], <int> pairs_np[p, 1], &tot[0], &s[0],
+                                  &q[0], studentize)
     return (tot_np.reshape(n_groups, 2), auc, var, s10, s01,
-            place_np if placements else None)
+            place_np if placements else None, stats)
 
 
 def pair_statistics(const uint8_t[::1] packed, const uint8_t[::1] codes, Py_ssize_t n_pos,
-                    int n_groups, const Py_ssize_t[:, ::1] pairs, bint studentize):
+                    int n_groups, pairs, bint studentize):
     """Statistics of `pairs` on the data as observed (same code as the permutations)."""
-    cdef Py_ssize_t n = packed.shape[0], p
-    tot_np = _label_totals(codes, n_pos, n_groups)
-    cdef int64_t[::1] tot = tot_np
-    cdef int64_t[::1] below = np.zeros(2 * n_groups, dtype=np.int64)
-    cdef int64_t[::1] eq = np.zeros(2 * n_groups, dtype=np.int64)
-    cdef int[::1] touched = np.zeros(n_groups, dtype=np.intc)
-    cdef double[::1] s = np.zeros(2 * n_groups)
-    cdef double[::1] q = np.zeros(2 * n_groups)
-    out = np.empty(pairs.shape[0])
-    with nogil:
-        _sweep(n, n_pos, &packed[0], &codes[0], NULL, n_groups, &tot[0], &below[0], &eq[0],
-               &touched[0], &s[0], &q[0], NULL)
-    for p in range(pairs.shape[0]):
-        out[p] = _pair_stat(<int> pairs[p, 0], <int> pairs[p, 1], &tot[0], &s[0], &q[0],
-                            studentize)
-    return out
+    return sweep_groups(packed, codes, n_pos, n_groups, False, pairs, studentize)[6]
 
 
 def _check_sizes(sizes, Py_ssize_t n, Py_ssize_t n_pos, bint within):

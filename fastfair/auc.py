@@ -211,7 +211,7 @@ def delong(
         raise ValueError(f"group has {len(labels)} groups; at most {_MAX_GROUPS} supported")
     order, codes8, y8 = _sort_rows(y, score, codes)
     srt = _Sorted.build(order, score, y8, codes8)
-    tot, auc, var, s10, s01, place = _auc.sweep_groups(
+    tot, auc, var, s10, s01, place, _ = _auc.sweep_groups(
         srt.packed, srt.codes, srt.n_pos, len(labels), return_placements
     )
     check_auc_defined(tot, labels, range(len(labels)))
@@ -536,8 +536,11 @@ def auc_test(
 
     order, codes8, y8 = _sort_rows(y, score, codes)
     srt = _Sorted.build(order, score, y8, codes8)
-    tot, auc, var, _, _, _ = _auc.sweep_groups(srt.packed, srt.codes, srt.n_pos, n_groups)
-    pairs = comparison_pairs(tot.sum(axis=1), labels, reference, comparisons)
+    pairs = comparison_pairs(np.bincount(codes8, minlength=n_groups), labels, reference,
+                             comparisons)  # fmt: skip
+    tot, auc, var, _, _, _, observed = _auc.sweep_groups(
+        srt.packed, srt.codes, srt.n_pos, n_groups, False, pairs, studentize
+    )
     check_auc_defined(tot, labels, np.unique(pairs))
     if method == "auto":
         smallest = tot[np.unique(pairs)].min()
@@ -552,27 +555,22 @@ def auc_test(
     group_interval = (np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0))
 
     key = stream_key(random_state) if method == "permutation" else 0
-    observed = np.empty(len(pairs))
     pvalues = np.empty(len(pairs))
     samplers = []
-    local = np.array([[0, 1]], dtype=np.intp)
     for c, (ga, gb) in enumerate(pairs):
-        if n_groups == 2 and (ga, gb) == (0, 1):
-            sub = srt
-        else:
-            remap = np.full(256, 255, dtype=np.uint8)
-            remap[ga], remap[gb] = 0, 1
-            sub_order = order
-            if n_groups > 2:
-                codes_sorted = codes8[order]
-                sub_order = order[(codes_sorted == ga) | (codes_sorted == gb)]
-            sub = _Sorted.build(sub_order, score, y8, codes8, remap)
-        observed[c] = _auc.pair_statistics(sub.packed, sub.codes, sub.n_pos, 2, local, studentize)[
-            0
-        ]
         if method == "delong":
             pvalues[c] = asymptotic_pvalue(observed[c], alternative)
             continue
+        if n_groups == 2 and (ga, gb) == (0, 1):
+            sub = srt
+        elif n_groups == 2:  # the same rows: only the codes swap
+            sub = _Sorted(srt.packed, 1 - srt.codes, srt.n_pos, order)
+        else:
+            remap = np.full(256, 255, dtype=np.uint8)
+            remap[ga], remap[gb] = 0, 1
+            codes_sorted = codes8[order]
+            sub_order = order[(codes_sorted == ga) | (codes_sorted == gb)]
+            sub = _Sorted.build(sub_order, score, y8, codes8, remap)
         draw = _pair_sampler(sub, scheme, studentize, key, c, n_threads)
         samplers.append(Sampler(draw, observed[c], alternative, return_null))
 
