@@ -6,6 +6,7 @@ studentized where not), computed from sufficient statistics in a compiled core.
 
 from fastfair import simulate
 from fastfair._audit import AuditResult, audit
+from fastfair._include import get_include
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._sequential import MultipleMonteCarloResult, Sequential, multiple_monte_carlo
 from fastfair.auc import AUCTestResult, DeLongResult, auc_test, delong
@@ -112,6 +113,7 @@ __all__ = [
     "equivalence_test",
     "equivalence_test_from_counts",
     "fair_thresholds",
+    "get_include",
     "marginal_outcome_test",
     "mean_difference_test",
     "msce",

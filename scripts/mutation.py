@@ -54,7 +54,7 @@ sys.path.insert(0, str(HERE))
 from mutants import MUTANTS, Mutant  # noqa: E402
 
 # Runs pytest on the copy: drops an editable install's import hook (which would shadow the
-# copy, as in .ci/no_openmp.py) and checks that the copy is what gets imported.
+# copy, as in .ci/alt_build.py) and checks that the copy is what gets imported.
 RUNNER = """\
 import pathlib, sys
 src = pathlib.Path(sys.argv[1])

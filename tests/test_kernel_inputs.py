@@ -3,7 +3,7 @@
 A kernel that trusts its inputs writes out of bounds when a caller passes inconsistent
 sizes (a segfault, or silently wrong statistics). Swapping the within-outcome stratum sizes
 (negatives' counts in the positives' row and vice versa) must raise ValueError.
-CI also runs these tests against a build with Cython bounds checks (.ci/debug_build.py).
+CI also runs these tests against a build with Cython bounds checks (.ci/alt_build.py).
 """
 
 from __future__ import annotations
