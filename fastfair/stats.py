@@ -121,6 +121,40 @@ class ConfusionStats:
         np.add.at(counts, ib, other.counts)
         return ConfusionStats(labels, counts)
 
+    def plan(self, metric: str, *, tau: float, **options):
+        """:func:`fastfair.planning.plan_from_data` with these counts as the pilot.
+
+        For a rate metric the pilot plan uses only each group's confusion counts (point
+        rates, and multinomial resampling of the counts for the interval of n), so the plan
+        of a pilot summarised batch by batch is identical to the plan of its rows (same
+        `random_state`). The rows are rebuilt from the counts for the call (a pilot is
+        small: memory O(pilot rows)). ``metric="auc"`` needs the scores: refused.
+
+        Examples
+        --------
+        >>> from fastfair.stats import ConfusionStats
+        >>> pilot = ConfusionStats.from_arrays([1, 1, 0, 1, 1, 0] * 50, [1, 0, 0, 1, 0, 1] * 50,
+        ...                                    ["a", "a", "a", "b", "b", "b"] * 50)
+        >>> res = pilot.plan("tpr", tau=0.1, random_state=0)
+        >>> res.pilot_n_per_group.tolist()
+        [150, 150]
+        """
+        from fastfair._validation import GroupCodes
+        from fastfair.planning import plan_from_data
+
+        if str(metric).lower() == "auc":
+            raise ValueError("metric 'auc' needs the scores: plan it with plan_from_data")
+        k = len(self.labels)
+        n = self.counts.ravel()
+        cell = np.repeat(np.tile(np.arange(4, dtype=np.uint8), k), n)
+        groups = np.repeat(np.repeat(np.arange(k), 4), n)
+        labels = self.labels
+        if labels.dtype.kind == "O" and labels.size and isinstance(labels[0], tuple):
+            labels = np.array([" & ".join(map(str, g)) for g in labels.tolist()], dtype=object)
+        return plan_from_data(
+            cell >> 1, cell & 1, GroupCodes(groups, labels), metric, tau=tau, **options
+        )
+
     def test(self, **options):
         """:func:`fastfair.permutation_test_from_counts` on these counts."""
         from fastfair.permutation import permutation_test_from_counts

@@ -138,3 +138,42 @@ def test_bad_merges():
         )
     with pytest.raises(ValueError, match="group contains missing"):
         ConfusionStats.from_arrays([0, 1], [0, 1], ["a", None])
+
+
+def test_pilot_plan_from_merged_counts_equals_the_rows_plan():
+    from fastfair.planning import plan_from_data
+
+    rng = np.random.default_rng(0)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    p = (rng.random(n) < 0.3 + 0.4 * y).astype(int)
+    g = rng.choice(["x", "y", "z"], n)
+    merged = fastfair.stats.ConfusionStats.from_arrays(y[:1000], p[:1000], g[:1000])
+    merged = merged + fastfair.stats.ConfusionStats.from_arrays(y[1000:], p[1000:], g[1000:])
+    for metric in ("tpr", "fpr", "ppv", "selection_rate", "accuracy"):
+        a = merged.plan(metric, tau=0.05, random_state=3)
+        b = plan_from_data(y, p, g, metric, tau=0.05, random_state=3)
+        assert a.plan.n == b.plan.n and a.n_interval == b.n_interval
+        np.testing.assert_array_equal(a.n_bootstrap, b.n_bootstrap)
+        assert a.groups.tolist() == b.groups.tolist()
+    with pytest.raises(ValueError, match="'auc' needs the scores"):
+        merged.plan("auc", tau=0.05)
+
+
+def test_wasserstein_depends_on_the_rows_only_through_the_projection():
+    """docs/data.md: the large-data form of the Wasserstein test (one feature u / |beta|)."""
+    from fastfair.wasserstein import wasserstein_test
+
+    rng = np.random.default_rng(0)
+    n = 2000
+    a, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    X = rng.normal(size=(n, 3))
+    X[:, 0] += 0.4 * a * y
+    beta = np.array([1.0, -0.5, 0.2])
+    full = wasserstein_test(X, y, a, beta, intercept=0.3, criterion="equalized_odds")
+    norm = float(np.linalg.norm(beta))
+    u = X @ beta + 0.3
+    one = wasserstein_test((u / norm)[:, None], y, a, [norm], criterion="equalized_odds")
+    assert one.statistic == pytest.approx(full.statistic, rel=1e-12)
+    assert one.pvalue == pytest.approx(full.pvalue, rel=1e-9)
+    assert full.pvalue < 0.05  # a real difference, so the equality is not about zeros
