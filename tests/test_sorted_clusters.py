@@ -168,3 +168,17 @@ def test_cli_parity_per_user_equals_in_memory(client, tmp_path, capsys, monkeypa
     confusion = [t for t in batched["tests"] if t["family"] == "confusion"]
     want = [t for t in memory["tests"] if t["family"] == "confusion"]
     assert [t["pvalue"] for t in confusion] == [t["pvalue"] for t in want]
+
+
+def test_small_group_skipped_and_left_out_of_parity_as_in_memory(tmp_path, capsys):
+    frame = _log(3000, 300, shift=0.1)
+    tiny = frame.iloc[:6].assign(grp="tiny", user=-1)  # one user, below min_group_size
+    path = tmp_path / "log.parquet"
+    pd.concat([tiny, frame]).to_parquet(path, index=False)
+    memory = _audit(path, tmp_path, "memory", capsys)
+    batched = _audit(path, tmp_path, "arrow", capsys)
+    assert batched["attributes"] == memory["attributes"]
+    assert "tiny" in json.dumps(memory["attributes"])  # listed as skipped, with its size
+    _assert_same_parity(memory, batched)
+    (row,) = [t for t in batched["tests"] if t["family"] == "parity"]
+    assert "tiny" not in row["groups"]
