@@ -182,13 +182,15 @@ def conflict_error(user, first_group, other_group, n_bad: int) -> ValueError:
 
 
 def from_ordered_chunks(
-    chunks: Callable[[], Iterator], labels, *, n_total: int, weighting, clustered=True
-):
+    chunks: Callable[[], Iterator], labels, *, n_total: int, weighting, clustered=True,
+    user_labels=None,
+):  # fmt: skip
     """SortedClusters of chunks met in user order (one process): the first pass counts rows
     and users per group, checks that no user spans groups, and takes the row sample.
 
     `chunks()` yields (y, score, group, user) chunks of whole users, in increasing user
-    order, each time it is called; group codes index `labels`.
+    order, each time it is called; group codes index `labels`; users are values, or codes
+    into `user_labels` (named in messages).
     """
     K = len(labels)
     step = sample_step(n_total)
@@ -205,7 +207,8 @@ def from_ordered_chunks(
                 m = int(spans[0])
                 rows = slice(starts[m], starts[m + 1])
                 other = g[rows][g[rows] != cgroup[m]][0]
-                first_bad = (u[starts[m]], labels[cgroup[m]], labels[other])
+                user = u[starts[m]] if user_labels is None else user_labels[u[starts[m]]]
+                first_bad = (user, labels[cgroup[m]], labels[other])
             continue
         counts = np.diff(starts)
         n_rows += np.bincount(cgroup, weights=counts, minlength=K).astype(np.int64)

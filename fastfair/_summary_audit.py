@@ -25,7 +25,13 @@ import functools
 
 import numpy as np
 
-from fastfair._validation import GroupCodes, _check_label_values, as_binary, as_finite_float
+from fastfair._validation import (
+    GroupCodes,
+    _check_label_values,
+    as_binary,
+    as_finite_float,
+    as_groups,
+)
 from fastfair.stats import ConfusionStats, ScoreStats
 
 __all__ = [
@@ -158,8 +164,8 @@ def arrow_clusters(
     stored) plus the sort order (8 bytes a row); the kernels see one chunk at a time.
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
 
+    from fastfair import _kernel_sums
     from fastfair._sorted_clusters import CHUNK_ROWS, from_ordered_chunks, whole_clusters
     from fastfair.io import _to_numpy, iter_batches
 
@@ -191,14 +197,19 @@ def arrow_clusters(
         filled += m
     if filled != n_total:
         raise RuntimeError(f"{source} changed while it was read")
+    user_labels = None
     if cluster is None:  # every row its own cluster, in file order (as in memory)
         order, user = None, np.arange(n_total)
     else:
-        user = pa.chunked_array(users) if users else pa.chunked_array([], pa.int64())
-        if pa.types.is_dictionary(user.type):
-            user = user.cast(user.type.value_type)
-        order = pc.sort_indices(user).to_numpy()  # stable: a user's rows keep the file order
-        user = user.to_numpy()
+        ids = pa.chunked_array(users) if users else pa.chunked_array([], pa.int64())
+        if pa.types.is_dictionary(ids.type):
+            ids = ids.cast(ids.type.value_type)
+        del users
+        # users coded 0..M-1 in sorted order (a table lookup or a hash, never a sort of the
+        # rows), then a stable counting sort by code: a user's rows keep the file order
+        user, user_labels = as_groups(ids.to_numpy(zero_copy_only=False), "cluster", 1)
+        del ids
+        order = _kernel_sums.sort_by_cluster(user, len(user_labels), user)[0]  # (no groups)
 
     def chunks():
         def pieces():
@@ -218,6 +229,7 @@ def arrow_clusters(
         n_total=n_total,
         weighting="per_user",
         clustered=cluster is not None,
+        user_labels=user_labels,
     )
 
 
