@@ -4,7 +4,8 @@ A confusion-matrix statistic depends on the data only through each group's four 
 counts (cell = 2*y_true + y_pred: TN, FP, FN, TP). Permuting group labels among the rows
 of a stratum (all rows, one outcome, or the metric's denominator) leaves the pooled cell
 counts of the stratum fixed and makes each group's counts multivariate hypergeometric
-(METHODS.md 1.3), so one permutation costs O(groups x cells), whatever the number of rows.
+(docs/permutation.md, "Schemes"), so one permutation costs O(groups x cells), whatever the
+number of rows.
 """
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Per-sample inner problem of the Wasserstein projection test (METHODS.md 4).
+"""Per-sample inner problem of the Wasserstein projection test (docs/wasserstein.md).
 
 With a quadratic ground cost the inner problem of sample i reduces to one dimension: moving
 the score u_i = beta'x_i + b to z costs (z - u_i)^2 / b2 (b2 = squared dual norm of beta),

@@ -1,5 +1,5 @@
 /*
- * Two-group statistics of a rate M_g = num_g / den_g (METHODS.md 1.2-1.3b).
+ * Two-group statistics of a rate M_g = num_g / den_g (docs/permutation.md, "The statistic").
  *
  * Inputs are weighted cell sums: num and den are sums of weights, s2 the sum of squared
  * weights over the denominator rows (for unit weights s2 = den). Variances use the Kish
