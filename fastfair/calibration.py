@@ -256,11 +256,45 @@ class GroupCalibrator:
         self.n_jobs = n_jobs
 
     def get_params(self, deep: bool = True) -> dict:
-        """Parameters of the estimator (scikit-learn convention)."""
+        """Parameters of the estimator (scikit-learn convention).
+
+        Parameters
+        ----------
+        deep : bool
+            Accepted for scikit-learn compatibility (no nested estimators).
+
+        Returns
+        -------
+        dict
+            Constructor parameter name -> value.
+
+        Examples
+        --------
+        >>> from fastfair.calibration import GroupCalibrator
+        >>> GroupCalibrator().get_params()["weighting"]
+        'per_user'
+        """
         return {k: getattr(self, k) for k in self._param_names}
 
     def set_params(self, **params) -> GroupCalibrator:
-        """Set parameters (scikit-learn convention); returns self."""
+        """Set parameters (scikit-learn convention).
+
+        Parameters
+        ----------
+        **params
+            Constructor parameters to change.
+
+        Returns
+        -------
+        GroupCalibrator
+            self.
+
+        Examples
+        --------
+        >>> from fastfair.calibration import GroupCalibrator
+        >>> GroupCalibrator().set_params(weighting="per_observation").weighting
+        'per_observation'
+        """
         for k, v in params.items():
             if k not in self._param_names:
                 raise ValueError(f"invalid parameter {k!r} for GroupCalibrator")
@@ -287,7 +321,18 @@ class GroupCalibrator:
 
         Returns
         -------
-        self
+        GroupCalibrator
+            self, fitted.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fastfair.calibration import GroupCalibrator
+        >>> rng = np.random.default_rng(0)
+        >>> g = rng.integers(0, 2, 2000); s = rng.random(2000)
+        >>> y = (rng.random(2000) < s).astype(float)
+        >>> GroupCalibrator(n_bins=20).fit(s, y, g).groups_.tolist()
+        [0, 1]
         """
         y_score, y_true, group, cluster = align_index(
             y_score=y_score, y_true=y_true, group=group, cluster=cluster
@@ -374,6 +419,30 @@ class GroupCalibrator:
         """Calibrated scores t(s, g); scores outside g's fitted range are clipped to it.
 
         Raises ValueError for a group not seen in fit.
+
+        Parameters
+        ----------
+        y_score : array-like of shape (n,)
+            Scores to calibrate.
+        group : array-like of shape (n,), optional
+            Group of each row (required when fitted with groups).
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The calibrated scores.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fastfair.calibration import GroupCalibrator
+        >>> rng = np.random.default_rng(0)
+        >>> g = rng.integers(0, 2, 2000); s = rng.random(2000)
+        >>> y = (rng.random(2000) < s).astype(float)
+        >>> cal = GroupCalibrator(n_bins=20).fit(s, y, g)
+        >>> out = cal.transform([0.5, 0.5], [0, 1])  # calibrated data: close to the score
+        >>> bool(np.allclose(out, 0.5, atol=0.1))
+        True
         """
         y_score, group = align_index(y_score=y_score, group=group).values()
         s = as_finite_float(y_score, "y_score")
@@ -403,7 +472,28 @@ class GroupCalibrator:
 
     @renamed_arguments(y="y_true", score="y_score")
     def fit_transform(self, y_score, y_true, group=None, cluster=None) -> np.ndarray:
-        """Fit, then transform the same scores."""
+        """Fit, then transform the same scores.
+
+        Parameters
+        ----------
+        y_score, y_true, group, cluster
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The calibrated scores of the fitted rows.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fastfair.calibration import GroupCalibrator
+        >>> rng = np.random.default_rng(0)
+        >>> g = rng.integers(0, 2, 2000); s = rng.random(2000)
+        >>> y = (rng.random(2000) < s).astype(float)
+        >>> GroupCalibrator(n_bins=20).fit_transform(s, y, g).shape
+        (2000,)
+        """
         return self.fit(y_score, y_true, group, cluster).transform(y_score, group)
 
 
@@ -465,11 +555,45 @@ class MultiObjectiveCalibrator:
         self.weighting = weighting
 
     def get_params(self, deep: bool = True) -> dict:
-        """Parameters of the estimator (scikit-learn convention)."""
+        """Parameters of the estimator (scikit-learn convention).
+
+        Parameters
+        ----------
+        deep : bool
+            Accepted for scikit-learn compatibility (no nested estimators).
+
+        Returns
+        -------
+        dict
+            Constructor parameter name -> value.
+
+        Examples
+        --------
+        >>> from fastfair.calibration import MultiObjectiveCalibrator
+        >>> MultiObjectiveCalibrator().get_params()["weighting"]
+        'per_user'
+        """
         return {k: getattr(self, k) for k in self._param_names}
 
     def set_params(self, **params) -> MultiObjectiveCalibrator:
-        """Set parameters (scikit-learn convention); returns self."""
+        """Set parameters (scikit-learn convention).
+
+        Parameters
+        ----------
+        **params
+            Constructor parameters to change.
+
+        Returns
+        -------
+        MultiObjectiveCalibrator
+            self.
+
+        Examples
+        --------
+        >>> from fastfair.calibration import MultiObjectiveCalibrator
+        >>> MultiObjectiveCalibrator().set_params(weighting="per_observation").weighting
+        'per_observation'
+        """
         for k, v in params.items():
             if k not in self._param_names:
                 raise ValueError(f"invalid parameter {k!r} for MultiObjectiveCalibrator")
@@ -478,7 +602,31 @@ class MultiObjectiveCalibrator:
 
     @renamed_arguments(scores="y_score", outcomes="y_true")
     def fit(self, y_score, y_true, group=None, cluster=None) -> MultiObjectiveCalibrator:
-        """Fit on scores (n, K) and outcomes (n, K); group and cluster as in GroupCalibrator."""
+        """Fit on scores (n, K) and outcomes (n, K); group and cluster as in GroupCalibrator.
+
+        Parameters
+        ----------
+        y_score, y_true : array-like of shape (n, K)
+            The K scores and the K outcomes of each row.
+        group : array-like of shape (n,), optional
+            Group of each row; None fits one model for all rows.
+        cluster : array-like of shape (n,), optional
+            User of each row; None: rows independent.
+
+        Returns
+        -------
+        MultiObjectiveCalibrator
+            self, fitted.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fastfair.calibration import MultiObjectiveCalibrator
+        >>> rng = np.random.default_rng(0)
+        >>> s = rng.random((2000, 2)); y = (rng.random((2000, 2)) < s).astype(float)
+        >>> MultiObjectiveCalibrator().fit(s, y).n_scores_
+        2
+        """
         check_choice(self.method, "method", ("nadaraya_watson", "logistic"))
         check_choice(self.weighting, "weighting", WEIGHTINGS)
         S = _score_matrix(y_score, "y_score")
@@ -522,7 +670,29 @@ class MultiObjectiveCalibrator:
 
     @renamed_arguments(scores="y_score")
     def transform(self, y_score, group=None) -> np.ndarray:
-        """Transformed scores (n, K): estimates of E[Y^(k) | S^(1..K), G]."""
+        """Transformed scores (n, K): estimates of E[Y^(k) | S^(1..K), G].
+
+        Parameters
+        ----------
+        y_score : array-like of shape (n, K)
+            Scores to transform.
+        group : array-like of shape (n,), optional
+            Group of each row (required when fitted with groups).
+
+        Returns
+        -------
+        ndarray of shape (n, K)
+            The transformed scores.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fastfair.calibration import MultiObjectiveCalibrator
+        >>> rng = np.random.default_rng(0)
+        >>> s = rng.random((2000, 2)); y = (rng.random((2000, 2)) < s).astype(float)
+        >>> MultiObjectiveCalibrator().fit(s, y).transform([[0.5, 0.5]]).shape
+        (1, 2)
+        """
         if not hasattr(self, "groups_"):
             raise RuntimeError("this MultiObjectiveCalibrator is not fitted yet: call fit first")
         S = _score_matrix(y_score, "y_score", self.n_scores_)
@@ -558,7 +728,27 @@ class MultiObjectiveCalibrator:
 
     @renamed_arguments(scores="y_score", outcomes="y_true")
     def fit_transform(self, y_score, y_true, group=None, cluster=None) -> np.ndarray:
-        """Fit, then transform the same scores."""
+        """Fit, then transform the same scores.
+
+        Parameters
+        ----------
+        y_score, y_true, group, cluster
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n, K)
+            The transformed scores of the fitted rows.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fastfair.calibration import MultiObjectiveCalibrator
+        >>> rng = np.random.default_rng(0)
+        >>> s = rng.random((2000, 2)); y = (rng.random((2000, 2)) < s).astype(float)
+        >>> MultiObjectiveCalibrator().fit_transform(s, y).shape
+        (2000, 2)
+        """
         return self.fit(y_score, y_true, group, cluster).transform(y_score, group)
 
 

@@ -1,6 +1,7 @@
 """Every public function has numpydoc Parameters, Returns and Examples sections.
 
-Public: everything in ``fastfair.__all__`` and the public functions of the public modules.
+Public: everything in ``fastfair.__all__``, the public functions of the public modules and
+the public methods of the estimators (classes with ``fit``).
 Parameters must name every parameter of the signature and nothing else (``a, b : type``
 documents two at once); Examples must hold a doctest (pytest runs the doctests of
 fastfair/, so they run). A small parser of the numpydoc layout, no dependency.
@@ -79,6 +80,16 @@ def public_functions():
             obj = getattr(mod, name)
             if inspect.isfunction(obj) and obj.__module__.startswith("fastfair"):
                 seen.setdefault(id(obj), (f"{obj.__module__}.{obj.__qualname__}", obj))
+            if (
+                inspect.isclass(obj)
+                and obj.__module__.startswith("fastfair")
+                and "fit" in vars(obj)
+            ):
+                for attr, method in vars(obj).items():
+                    if inspect.isfunction(method) and not attr.startswith("_"):
+                        seen.setdefault(
+                            id(method), (f"{obj.__module__}.{method.__qualname__}", method)
+                        )
     return sorted(seen.values(), key=lambda item: item[0])
 
 
@@ -89,6 +100,7 @@ def test_the_walk_finds_the_public_api():
     names = {name for name, _ in FUNCTIONS}
     assert len(FUNCTIONS) > 50
     assert {"fastfair.calibration.ece", "fastfair.cli.main", "fastfair.dask.delong"} <= names
+    assert "fastfair.calibration.GroupCalibrator.transform" in names
 
 
 @pytest.mark.parametrize(("name", "func"), FUNCTIONS, ids=[name for name, _ in FUNCTIONS])
