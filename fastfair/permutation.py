@@ -12,6 +12,7 @@ variant of the paper stays available.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from fastfair._confusion import check_counts, coerce_rows
 from fastfair._exact import EXACT_NEGLECTED_MASS as EXACT_NEGLECTED_MASS
 from fastfair._exact import MAX_EXACT_POINTS as MAX_EXACT_POINTS
 from fastfair._exact import ExactInfeasibleError, exact_pair
-from fastfair._metrics import get_metric
+from fastfair._metrics import ConfusionMetric, get_metric
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._permutation_result import PermutationTestResult
 from fastfair._pvalues import (
@@ -234,46 +235,29 @@ def permutation_test(
     y, yhat, weights, codes, labels, exponent = coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
     )
-    spec_metric = get_metric(metric)
-    n_permutations = _check_options(
-        spec_metric,
-        scheme,
-        variance,
-        method,
-        alternative,
-        comparisons,
-        adjust,
-        n_permutations,
-        sequential,
-        studentize,
-        confidence_level,
+    options = _check_options(
+        metric=metric,
+        scheme=scheme,
+        studentize=studentize,
+        variance=variance,
+        method=method,
+        n_permutations=n_permutations,
+        sequential=sequential,
+        alternative=alternative,
+        mid_p=mid_p,
+        reference=reference,
+        comparisons=comparisons,
+        adjust=adjust,
+        return_null=return_null,
+        random_state=random_state,
+        confidence_level=confidence_level,
     )
     cell = (2 * y + yhat).astype(np.uint8)
     n_threads = effective_n_threads(n_jobs)
     count_threads = threads_for(n_jobs, len(cell), 1_000_000)
     w, w2 = _counts.cell_sums(cell, codes, len(labels), weights, count_threads)
     rows = None if weights is None else (cell, weights, codes)
-    result = _test_cells(
-        w,
-        w2,
-        labels,
-        rows,
-        spec_metric,
-        scheme,
-        studentize,
-        variance,
-        method,
-        n_permutations,
-        alternative,
-        mid_p,
-        reference,
-        comparisons,
-        adjust,
-        return_null,
-        random_state,
-        n_threads,
-        confidence_level,
-    )
+    result = _test_cells(w, w2, labels, rows, options, n_threads)
     if exponent:  # weighted denominators in the user's units (weights were rescaled)
         result.group_denominators = np.ldexp(result.group_denominators, exponent)
     return result
@@ -334,41 +318,24 @@ def permutation_test_from_counts(
     ([('b', 'a')], 0.0002)
     """
     w, labels = check_counts(counts, groups)
-    spec_metric = get_metric(metric)
-    n_permutations = _check_options(
-        spec_metric,
-        scheme,
-        variance,
-        method,
-        alternative,
-        comparisons,
-        adjust,
-        n_permutations,
-        sequential,
-        studentize,
-        confidence_level,
+    options = _check_options(
+        metric=metric,
+        scheme=scheme,
+        studentize=studentize,
+        variance=variance,
+        method=method,
+        n_permutations=n_permutations,
+        sequential=sequential,
+        alternative=alternative,
+        mid_p=mid_p,
+        reference=reference,
+        comparisons=comparisons,
+        adjust=adjust,
+        return_null=return_null,
+        random_state=random_state,
+        confidence_level=confidence_level,
     )
-    return _test_cells(
-        w,
-        w.copy(),
-        labels,
-        None,
-        spec_metric,
-        scheme,
-        studentize,
-        variance,
-        method,
-        n_permutations,
-        alternative,
-        mid_p,
-        reference,
-        comparisons,
-        adjust,
-        return_null,
-        random_state,
-        effective_n_threads(n_jobs),
-        confidence_level,
-    )
+    return _test_cells(w, w.copy(), labels, None, options, effective_n_threads(n_jobs))
 
 
 def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=None, data=None):
@@ -410,47 +377,36 @@ def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=Non
     return (np.ldexp(w, exponent) if exponent else w), labels
 
 
+@dataclass(frozen=True)
+class _Options:
+    """The options of a test of confusion-matrix rates, checked once (_check_options)."""
+
+    metric: ConfusionMetric
+    scheme: str
+    studentize: bool
+    variance: str
+    method: str
+    n_permutations: int | None  # fixed-size Monte Carlo; None: sequential
+    sequential: Sequential | None  # the sequential test's options, None when fixed
+    alternative: str
+    mid_p: bool
+    reference: object
+    comparisons: str
+    adjust: str
+    return_null: bool
+    random_state: object
+    confidence_level: float
+
+
 def _check_options(
-    spec_metric,
+    *,
+    metric,
     scheme,
+    studentize,
     variance,
     method,
-    alternative,
-    comparisons,
-    adjust,
     n_permutations,
     sequential,
-    studentize,
-    confidence_level=0.95,
-) -> tuple:
-    check_choice(scheme, "scheme", SCHEMES)
-    check_choice(variance, "variance", VARIANCES)
-    check_choice(method, "method", METHODS)
-    check_choice(alternative, "alternative", ALTERNATIVES)
-    check_choice(comparisons, "comparisons", ("reference", "all"))
-    check_choice(adjust, "adjust", ADJUSTMENTS)
-    fixed_and_options = resolve(n_permutations, sequential)
-    if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
-    if spec_metric.n_parts > 1 and alternative != "two-sided":
-        raise ValueError("equalized_odds combines two differences; only 'two-sided' applies")
-    check_level(confidence_level, "confidence_level")
-    if method == "asymptotic" and not studentize:
-        raise ValueError("method='asymptotic' needs a studentized statistic (studentize=True)")
-    return fixed_and_options
-
-
-def _test_cells(
-    w,
-    w2,
-    labels,
-    rows,
-    spec_metric,
-    scheme,
-    studentize,
-    variance,
-    method,
-    n_permutations,
     alternative,
     mid_p,
     reference,
@@ -458,10 +414,49 @@ def _test_cells(
     adjust,
     return_null,
     random_state,
-    n_threads,
-    confidence_level=0.95,
-) -> PermutationTestResult:
+    confidence_level,
+) -> _Options:
+    spec_metric = get_metric(metric)
+    check_choice(scheme, "scheme", SCHEMES)
+    check_choice(variance, "variance", VARIANCES)
+    check_choice(method, "method", METHODS)
+    check_choice(alternative, "alternative", ALTERNATIVES)
+    check_choice(comparisons, "comparisons", ("reference", "all"))
+    check_choice(adjust, "adjust", ADJUSTMENTS)
+    fixed, seq_options = resolve(n_permutations, sequential)
+    if not isinstance(studentize, (bool, np.bool_)):
+        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
+    if spec_metric.n_parts > 1 and alternative != "two-sided":
+        raise ValueError("equalized_odds combines two differences; only 'two-sided' applies")
+    check_level(confidence_level, "confidence_level")
+    if method == "asymptotic" and not studentize:
+        raise ValueError("method='asymptotic' needs a studentized statistic (studentize=True)")
+    return _Options(
+        metric=spec_metric,
+        scheme=scheme,
+        studentize=studentize,
+        variance=variance,
+        method=method,
+        n_permutations=fixed,
+        sequential=seq_options,
+        alternative=alternative,
+        mid_p=mid_p,
+        reference=reference,
+        comparisons=comparisons,
+        adjust=adjust,
+        return_null=return_null,
+        random_state=random_state,
+        confidence_level=confidence_level,
+    )
+
+
+def _test_cells(w, w2, labels, rows, options: _Options, n_threads) -> PermutationTestResult:
     """The test on per-group cell sums; `rows` = (cell, weights, codes) when weighted."""
+    spec_metric, scheme, method = options.metric, options.scheme, options.method
+    studentize, variance, alternative = options.studentize, options.variance, options.alternative
+    reference, comparisons, adjust = options.reference, options.comparisons, options.adjust
+    return_null, random_state, mid_p = options.return_null, options.random_state, options.mid_p
+    confidence_level = options.confidence_level
     weighted = rows is not None
     if weighted and method == "exact":
         raise ValueError("method='exact' needs unweighted data; use 'monte_carlo' with weights")
@@ -486,7 +481,7 @@ def _test_cells(
         values, difference, den = values[:, 0], difference[:, 0], den[:, 0]
         lower, upper = lower[:, 0], upper[:, 0]
 
-    fixed, seq_options = n_permutations
+    fixed, seq_options = options.n_permutations, options.sequential
     if seq_options is not None and adjust == "maxT" and len(pairs) > 1:
         joint_count = 9999
     else:
