@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
-from fastfair._results import format_interval, format_pvalue, format_table, format_value
-from fastfair._sequential import Sequential, describe
+from fastfair._results import format_interval, format_pvalue, format_table
+from fastfair._sequential import Sequential, monte_carlo_notes
 
 
 @renamed_attributes(difference_interval="confidence_interval")
@@ -143,12 +143,7 @@ class PermutationTestResult:
                 row.append(self._p(self.pvalue_adjusted[c], c))
             rows.append(row)
         lines = [head, group_table, format_table(headers, rows)]
-        if self.pvalue_interval is not None:
-            lo, hi = (np.atleast_1d(x) for x in self.pvalue_interval)
-            spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(lo, hi))
-            what = "95%" if self.sequential is None else "confidence-sequence"
-            lines.append(f"  {what} Monte-Carlo interval of the p-value: {spans}")
-        seq = describe(self.sequential, self.decision, self.n_permutations)
-        if seq:
-            lines.append(seq)
+        lines += monte_carlo_notes(
+            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
+        )
         return "\n".join(lines)

@@ -551,6 +551,22 @@ def draw_all(samplers: list, fixed: int | None, options: Sequential | None, proc
     return run(samplers, options, procedure if len(samplers) > 1 else "none")
 
 
+def monte_carlo_notes(pvalue_interval, sequential, decision, n_permutations) -> list[str]:
+    """The lines a test result's repr ends with: the Monte-Carlo interval of each p-value
+    (Wilson 95% for a fixed number of permutations, else the confidence sequence) and the
+    summary of a sequential test (:func:`describe`)."""
+    lines = []
+    if pvalue_interval is not None:
+        lo, hi = (np.atleast_1d(x) for x in pvalue_interval)
+        spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(lo, hi))
+        what = "95%" if sequential is None else "confidence-sequence"
+        lines.append(f"  {what} Monte-Carlo interval of the p-value: {spans}")
+    summary = describe(sequential, decision, n_permutations)
+    if summary:
+        lines.append(summary)
+    return lines
+
+
 def describe(options: Sequential | None, decision, n_permutations) -> str | None:
     """One repr line for a sequential result (None for a fixed number of permutations)."""
     if options is None or decision is None:

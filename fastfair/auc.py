@@ -29,9 +29,16 @@ from fastfair._pvalues import (
     wilson_interval,
 )
 from fastfair._random import stream_key
-from fastfair._results import format_pvalue, format_table, format_value
+from fastfair._results import format_pvalue, format_table
 from fastfair._scipy import special
-from fastfair._sequential import Sampler, Sequential, describe, draw_all, resolve, summarize
+from fastfair._sequential import (
+    Sampler,
+    Sequential,
+    draw_all,
+    monte_carlo_notes,
+    resolve,
+    summarize,
+)
 from fastfair._validation import (
     as_binary,
     as_finite_float,
@@ -352,14 +359,9 @@ class AUCTestResult:
                 row.append(self._p(self.pvalue_adjusted[c], c))
             rows.append(row)
         lines = [head, group_table, format_table(headers, rows)]
-        if self.pvalue_interval is not None:
-            plo, phi = (np.atleast_1d(x) for x in self.pvalue_interval)
-            spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(plo, phi))
-            what = "95%" if self.sequential is None else "confidence-sequence"
-            lines.append(f"  {what} Monte-Carlo interval of the p-value: {spans}")
-        seq = describe(self.sequential, self.decision, self.n_permutations)
-        if seq:
-            lines.append(seq)
+        lines += monte_carlo_notes(
+            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
+        )
         return "\n".join(lines)
 
 

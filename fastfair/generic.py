@@ -42,7 +42,14 @@ from fastfair._pvalues import (
 from fastfair._random import stream_key
 from fastfair._results import format_interval, format_pvalue, format_table, format_value
 from fastfair._scipy import special, stats
-from fastfair._sequential import Sampler, Sequential, describe, draw_all, resolve, summarize
+from fastfair._sequential import (
+    Sampler,
+    Sequential,
+    draw_all,
+    monte_carlo_notes,
+    resolve,
+    summarize,
+)
 from fastfair._validation import (
     as_1d,
     as_binary_pair,
@@ -164,14 +171,9 @@ class GenericTestResult(PermutationTestResult):
                 row.append(self._p(self.pvalue_adjusted[c], c))
             rows.append(row)
         lines.append(format_table(headers, rows))
-        if self.pvalue_interval is not None:
-            lo, hi = (np.atleast_1d(x) for x in self.pvalue_interval)
-            spans = ", ".join(f"[{format_value(a)}, {format_value(b)}]" for a, b in zip(lo, hi))
-            what = "95%" if self.sequential is None else "confidence-sequence"
-            lines.append(f"  {what} Monte-Carlo interval of the p-value: {spans}")
-        seq = describe(self.sequential, self.decision, self.n_permutations)
-        if seq:
-            lines.append(seq)
+        lines += monte_carlo_notes(
+            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
+        )
         return "\n".join(lines)
 
 
@@ -241,16 +243,9 @@ class CorrelationTestResult:
             ],
         )
         lines = [head, table]
-        if self.pvalue_interval is not None:
-            lo, hi = self.pvalue_interval
-            what = "95%" if self.sequential is None else "confidence-sequence"
-            lines.append(
-                f"  {what} Monte-Carlo interval of the p-value: "
-                f"[{format_value(lo)}, {format_value(hi)}]"
-            )
-        seq = describe(self.sequential, self.decision, self.n_permutations)
-        if seq:
-            lines.append(seq)
+        lines += monte_carlo_notes(
+            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
+        )
         return "\n".join(lines)
 
 
