@@ -4,7 +4,9 @@
 
 Each target is timed end to end (input arrays to result, the sort included), best of
 --repeat runs, default thread count, with the 1-minute load average read just before it
-(the machine may be shared: compare the load with the number of cores). The "p > 0.5" rows
+(the machine may be shared: compare the load with the number of cores), and the process
+CPU time of all threads (on a quiet 2-core machine the wall time is about CPU / 2 for the
+threaded permutations plus the single-threaded sort and setup). The "p > 0.5" rows
 use the first null data set (seeds 1, 2, ...) whose DeLong p-value exceeds 0.5, as the
 issue's target states. Then (unless --skip-paths) the CPU time of one permutation by each
 AUC path (sweep, blocks, sparse; one thread) and the usual Python route (shuffle, then
@@ -28,12 +30,14 @@ def load() -> float:
 
 
 def best(fn, repeat):
-    times, out = [], None
+    """(best wall time, best process CPU time (all threads), result) of `repeat` calls."""
+    times, cpus, out = [], [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         out = fn()
         times.append(time.perf_counter() - start)
-    return min(times), out
+        cpus.append(time.process_time() - cpu)
+    return min(times), min(cpus), out
 
 
 def auc_data(n, share, gap, seed=0, decimals=4):
@@ -65,13 +69,13 @@ def main(argv=None) -> None:
 
     def record(what, data, target, fn):
         lo = load()
-        t, res = best(fn, r)
+        t, cpu, res = best(fn, r)
         extra = ""
         if hasattr(res, "pvalue") and hasattr(res, "n_permutations"):
             extra = f"p={res.pvalue:.2g}, {res.n_permutations} permutations" + (
                 f", {res.decision}" if getattr(res, "decision", None) is not None else ""
             )
-        rows.append((what, data, f"{t:.3f} s", target, f"{lo:.1f}", extra))
+        rows.append((what, data, f"{t:.3f} s", f"{cpu:.3f} s", target, f"{lo:.1f}", extra))
         print(rows[-1], flush=True)
 
     for share, label in ((0.5, "two equal groups"), (0.1, "smaller group 10%")):
@@ -100,8 +104,8 @@ def main(argv=None) -> None:
             lambda: _audit(table),
         )
     print()
-    print("| what | data | time | target | load (1 min) | notes |")
-    print("|---|---|---|---|---|---|")
+    print("| what | data | time | CPU (all threads) | target | load (1 min) | notes |")
+    print("|---|---|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
     print(f"\n{os.cpu_count()} cores")

@@ -269,12 +269,56 @@ cdef inline double _pair_stat(int a, int b, const int64_t *tot, const double *s,
     return diff / sqrt(v)
 
 
+cdef enum:
+    RADIX_BITS = 11
+    RADIX = 1 << RADIX_BITS
+
+
+def _radix_sort_high(keys_np, int low_bits):
+    """keys sorted by their bits above `low_bits`, stably (equal high bits keep their order):
+    an LSD radix sort, 11-bit digits, one pass per digit that is not the same in all keys.
+    Returns the sorted array (keys_np itself or a new one)."""
+    cdef Py_ssize_t n = keys_np.shape[0], i, total
+    cdef int n_digits = (64 - low_bits + RADIX_BITS - 1) // RADIX_BITS, d, shift
+    cdef uint64_t[::1] src = keys_np
+    counts_np = np.zeros((n_digits, RADIX), dtype=np.intp)
+    cdef Py_ssize_t[:, ::1] counts = counts_np
+    cdef uint64_t u
+    with nogil:
+        for i in range(n):
+            u = src[i] >> low_bits
+            for d in range(n_digits):
+                counts[d, (u >> (d * RADIX_BITS)) & (RADIX - 1)] += 1
+    other_np = None
+    cdef uint64_t[::1] dst
+    cdef Py_ssize_t[::1] start = np.empty(RADIX, dtype=np.intp)
+    for d in range(n_digits):
+        if counts_np[d].max() == n:
+            continue  # every key has the same digit d: nothing to move
+        if other_np is None:
+            other_np = np.empty_like(keys_np)
+        dst = other_np
+        shift = low_bits + d * RADIX_BITS
+        with nogil:
+            total = 0
+            for i in range(RADIX):
+                start[i] = total
+                total += counts[d, i]
+            for i in range(n):
+                u = (src[i] >> shift) & (RADIX - 1)
+                dst[start[u]] = src[i]
+                start[u] += 1
+        keys_np, other_np = other_np, keys_np
+        src = keys_np
+    return keys_np
+
+
 def sort_order(const double[::1] score):
     """Row indices by ascending score (ties in any order), as np.argsort but faster.
 
     Each score maps to an order-preserving 64-bit key (IEEE bits, sign-adjusted) whose low
-    ceil(log2 n) bits are replaced by the row index; one np.sort of these keys (vectorized,
-    no index array to carry) orders the rows by the keys' high bits. Rows whose high bits tie
+    ceil(log2 n) bits are replaced by the row index; a radix sort of these keys by their high
+    bits (no index array to carry) orders the rows. Rows whose high bits tie
     but whose scores differ (scores within a relative ~2^-(52 - log2 n) of each other) are
     then re-sorted by score within their run, so the result is always sorted.
     """
@@ -289,7 +333,8 @@ def sort_order(const double[::1] score):
             u = raw[i]
             u ^= (<uint64_t> 0 - (u >> 63)) | ((<uint64_t> 1) << 63)
             keys[i] = (u & ~low) | <uint64_t> i
-    keys_np.sort()
+    keys_np = _radix_sort_high(keys_np, ib)
+    keys = keys_np
     order_np = np.empty(n, dtype=np.intp)
     cdef Py_ssize_t[::1] order = order_np
     with nogil:
