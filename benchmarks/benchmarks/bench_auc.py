@@ -67,9 +67,10 @@ class AUCManyGroups:
 
 
 class AUCSmallGroupPermutations:
-    """Permutations that cost the small group (sparse path) against the O(n) sweep."""
+    """The three permutation paths (4-decimal scores): sparse (cost of the small group),
+    blocks (cost of the tie blocks) and the O(n) sweep."""
 
-    params = ([10**5, 10**6], [0.01, 0.1], ["sparse", "sweep"])
+    params = ([10**5, 10**6], [0.01, 0.1, 0.5], ["sparse", "blocks", "sweep"])
     param_names = ["n", "share", "path"]
     timeout = 300
 
@@ -91,8 +92,30 @@ class AUCSmallGroupPermutations:
         args = (self.srt.packed, self.srt.n_pos, self.sizes, True, True, 200, 1, 0, 1, 0)
         if path == "sparse":
             self.auc.permute_two_sparse(*args, self.tables)
+        elif path == "blocks":
+            self.auc.permute_two(*args, self.tables)
         else:
             self.auc.permute_two(*args)
+
+
+class AUCSort:
+    """The one sort of auc_test / delong (radix sort of index-carrying keys) and np.argsort."""
+
+    params = ([10**6, 10**7], ["sort_order", "argsort"])
+    param_names = ["n", "how"]
+    timeout = 300
+
+    def setup(self, n, how):
+        from fastfair import _auc
+
+        self.s = np.round(np.random.default_rng(5).normal(size=n), 4)
+        self.auc = _auc
+
+    def time_sort(self, n, how):
+        if how == "sort_order":
+            self.auc.sort_order(self.s)
+        else:
+            np.argsort(self.s)
 
 
 class AUCSequentialDefault:
