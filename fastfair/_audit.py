@@ -600,7 +600,8 @@ def _round_up(x: float) -> str:
 
 def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
     """Tolerance and equivalence p-values of one comparison (audit options tolerance and
-    equivalence): the score tests of :mod:`fastfair.tolerance` on the two groups' counts;
+    equivalence): the tests of :mod:`fastfair.tolerance` (method "auto": score, or exact
+    with few events) on the two groups' counts;
     for the AUC, DeLong's standard error, read from the row's DeLong interval. Equalized
     odds: Bonferroni over its two components for the tolerance test, the larger p-value
     (intersection-union) for equivalence."""
@@ -616,14 +617,8 @@ def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
 
         def pvalue(kind: str, part: str) -> float:
             if kind == "tolerance":
-                res = tolerance.tolerance_test_from_counts(
-                    pair, [0, 1], metric=part, u_tol=u_tol, reference=1
-                )
-            else:
-                res = tolerance.equivalence_test_from_counts(
-                    pair, [0, 1], metric=part, delta=delta, alpha=options["alpha"], reference=1
-                )
-            return float(res.pvalue)
+                return tolerance.margin_pvalue_from_counts(pair, part, u_tol=u_tol)
+            return tolerance.margin_pvalue_from_counts(pair, part, delta=delta)
 
     elif row["family"] == "auc" and "ci_low" in row:
         z = special.ndtri(0.5 + row["confidence_level"] / 2)

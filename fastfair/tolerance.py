@@ -36,6 +36,7 @@ from fastfair._pvalues import adjust_pvalues
 from fastfair._results import format_interval, format_table
 from fastfair._scipy import special
 from fastfair._score import kish_counts, score_bound, score_statistic
+from fastfair._unconditional import check_size, exact_bound, exact_pvalue
 from fastfair._validation import check_choice, check_level
 
 __all__ = [
@@ -47,9 +48,16 @@ __all__ = [
     "tolerance_test_from_counts",
 ]
 
-RATE_METHODS = ("score", "farrington-manning", "wald")
+RATE_METHODS = ("auto", "score", "exact", "farrington-manning", "wald")
+#: method="auto" tests a comparison exactly when a group has fewer events or non-events
+#: than this, and the enumeration has at most AUTO_MAX_OUTCOMES outcomes (~0.1 s a test).
+EXACT_BELOW = 10
+AUTO_MAX_OUTCOMES = 100_000
 ALTERNATIVES = ("two-sided", "greater", "less")
 ADJUSTMENTS = ("holm", "bonferroni", "none")
+#: Bisection of the logit MOVER level: z in [-_Z_MAX, _Z_MAX] to 2 * _Z_MAX / 2^60.
+_Z_MAX = 40.0
+_BISECTION_STEPS = 60
 
 
 # --------------------------------------------------------------------------------------
@@ -242,21 +250,33 @@ class _Gap:
     weighted: bool
     counts: tuple | None = None  # (x_a, n_a, x_b, n_b) for rate metrics
     se: np.ndarray | None = None  # standard error of Wald-type methods
+    exact: np.ndarray | None = None  # comparisons tested by the exact unconditional test
 
     def z(self, d):
         """Z(d) for each comparison (d broadcasts against the comparisons)."""
-        if self.method in ("score", "farrington-manning"):
-            return score_statistic(*self.counts, d, correction=self.method == "score")
+        if self.counts is not None and self.method != "wald":
+            return score_statistic(*self.counts, d, correction=self.method != "farrington-manning")
         with np.errstate(divide="ignore", invalid="ignore"):
             num = self.difference - d
             return np.where(num == 0, 0.0, num / self.se)
 
+    def pvalue(self, d, side):
+        """One-sided p-values of H0: U <= d (`side` "greater") or U >= d ("less")."""
+        z = np.atleast_1d(self.z(d))
+        p = special.ndtr(-z) if side == "greater" else special.ndtr(z)
+        for c in np.flatnonzero(self.exact) if self.exact is not None else ():
+            p[c] = exact_pvalue(*(v[c] for v in self.counts), d, side)
+        return p
+
     def bound(self, z, side):
-        """d with Z(d) = z (lower) or Z(d) = -z (upper)."""
-        if self.method in ("score", "farrington-manning"):
-            return np.atleast_1d(
-                score_bound(*self.counts, z, side, correction=self.method == "score")
+        """d with Z(d) = z (lower) or Z(d) = -z (upper); the exact test's at level Phi(-z)."""
+        if self.counts is not None and self.method != "wald":
+            out = np.atleast_1d(
+                score_bound(*self.counts, z, side, correction=self.method != "farrington-manning")
             )
+            for c in np.flatnonzero(self.exact) if self.exact is not None else ():
+                out[c] = exact_bound(*(v[c] for v in self.counts), special.ndtr(-z), side)
+            return out
         return self.difference - z * self.se if side == "lower" else self.difference + z * self.se
 
 
@@ -286,6 +306,8 @@ def _rate_gap(w, w2, labels, weighted, metric, method, reference, comparisons) -
         weighted=weighted,
         counts=(x[a], n[a], x[b], n[b]),
     )
+    if method in ("auto", "exact"):
+        _choose_exact(gap, method)
     if method == "wald":
         p_a, p_b = x[a] / n[a], x[b] / n[b]
         se = np.sqrt(p_a * (1 - p_a) / n[a] + p_b * (1 - p_b) / n[b])
@@ -299,6 +321,71 @@ def _rate_gap(w, w2, labels, weighted, metric, method, reference, comparisons) -
         )
         gap.se = np.where(se > 0, se, shrunk)
     return gap
+
+
+def _logit_limits(auc, var, z):
+    """Ends of the interval expit(logit(A) -+ z SE / (A (1 - A))) of one group's AUC."""
+    centre = special.logit(auc)
+    half = z * np.sqrt(var) / (auc * (1.0 - auc))
+    return special.expit(centre - half), special.expit(centre + half)
+
+
+def auc_margin_statistic(auc_a, var_a, auc_b, var_b, d):
+    r"""Signed level z* of the logit MOVER test of :math:`H_0: U \le d`, U = AUC_A - AUC_B.
+
+    MOVER (Zou & Donner 2008) combines each group's logit-scale interval (l, u) into
+    :math:`L(z) = D - \sqrt{(A_A - l_A)^2 + (u_B - A_B)^2}` and
+    :math:`U(z) = D + \sqrt{(u_A - A_A)^2 + (A_B - l_B)^2}`, D = A_A - A_B. z* solves
+    L(z*) = d (z* >= 0) or U(-z*) = d (z* < 0), so the p-value of H0: U <= d is
+    Phi(-z*) and that of H0: U >= d is Phi(z*); the interval of level 1 - 2 alpha is
+    [L, U] at z = z_{1 - alpha}. AUCs must lie in (0, 1) (shrink them first).
+    """
+    auc_a, var_a, auc_b, var_b, d = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (auc_a, var_a, auc_b, var_b, d))
+    )
+    diff = auc_a - auc_b
+    lo, hi = np.full(diff.shape, -_Z_MAX), np.full(diff.shape, _Z_MAX)
+    for _ in range(_BISECTION_STEPS):  # g(z) = L(z) (z >= 0) or U(-z) (z < 0) decreases in z
+        mid = 0.5 * (lo + hi)
+        g = _mover_bound(auc_a, var_a, auc_b, var_b, mid)
+        lo, hi = np.where(g > d, mid, lo), np.where(g > d, hi, mid)
+    z = 0.5 * (lo + hi)
+    return np.where(diff == d, 0.0, z)
+
+
+def _mover_bound(auc_a, var_a, auc_b, var_b, z):
+    """L(z) for z >= 0 and U(-z) for z < 0 (see auc_margin_statistic)."""
+    la, ua = _logit_limits(auc_a, var_a, np.abs(z))
+    lb, ub = _logit_limits(auc_b, var_b, np.abs(z))
+    diff = auc_a - auc_b
+    low = diff - np.sqrt((auc_a - la) ** 2 + (ub - auc_b) ** 2)
+    high = diff + np.sqrt((ua - auc_a) ** 2 + (auc_b - lb) ** 2)
+    return np.where(z >= 0, low, high)
+
+
+def _choose_exact(gap: _Gap, method: str) -> None:
+    """Set which comparisons the exact unconditional test handles, and the method's name.
+
+    ``"auto"``: those with fewer than EXACT_BELOW events or non-events in either group
+    (where the score test's level can reach 0.12 at alpha 0.05), unweighted, and at most
+    AUTO_MAX_OUTCOMES outcomes to enumerate; ``"exact"``: all (unweighted, at most
+    MAX_OUTCOMES outcomes).
+    """
+    xa, na, xb, nb = gap.counts
+    if method == "exact":
+        if gap.weighted:
+            raise ValueError(
+                "method='exact' enumerates integer counts; weighted rates are tested with "
+                "method='score' (Kish effective sizes)"
+            )
+        for c in range(len(na)):
+            check_size(int(na[c]), int(nb[c]))
+        exact = np.ones(len(na), dtype=bool)
+    else:
+        small = np.minimum.reduce([xa, na - xa, xb, nb - xb]) < EXACT_BELOW
+        exact = small & ((na + 1) * (nb + 1) <= AUTO_MAX_OUTCOMES) & (not gap.weighted)
+    gap.exact = exact
+    gap.method = "exact" if exact.all() else "score/exact" if exact.any() else "score"
 
 
 def _gap_from_rows(
@@ -354,7 +441,6 @@ def _gap_from_rows(
             weighted=res.weighted,
             se=np.atleast_1d(res.standard_error),
         )
-    method = "score" if method == "auto" else method
     check_choice(method, "method", RATE_METHODS)
     y, yhat, weights, codes, labels, _ = coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
@@ -366,9 +452,7 @@ def _gap_from_rows(
 
 def _gap_from_counts(counts, groups, metric, method, reference, comparisons) -> _Gap:
     check_choice(comparisons, "comparisons", ("reference", "all"))
-
     w, labels = check_counts(counts, groups)
-    method = "score" if method == "auto" else method
     check_choice(method, "method", RATE_METHODS)
     return _rate_gap(w, w, labels, False, metric, method, reference, comparisons)
 
@@ -378,18 +462,39 @@ def _gap_from_counts(counts, groups, metric, method, reference, comparisons) -> 
 # --------------------------------------------------------------------------------------
 
 
-def _tolerance(gap: _Gap, u_tol, alternative, adjust, confidence_level) -> ToleranceTestResult:
+def _tolerance_pvalues(gap: _Gap, u_tol, alternative):
+    """(statistic, p-value) per comparison of the tolerance test."""
     z_up = np.atleast_1d(gap.z(u_tol))  # H0: U <= u_tol
     z_low = np.atleast_1d(gap.z(-u_tol))  # H0: U >= -u_tol
-    p_up, p_low = special.ndtr(-z_up), special.ndtr(z_low)
     if alternative == "greater":
-        stat, p = z_up, p_up
-    elif alternative == "less":
-        stat, p = z_low, p_low
-    else:
-        upper = p_up <= p_low
-        stat = np.where(upper, z_up, z_low)
-        p = np.minimum(1.0, 2.0 * np.minimum(p_up, p_low))
+        return z_up, gap.pvalue(u_tol, "greater")
+    if alternative == "less":
+        return z_low, gap.pvalue(-u_tol, "less")
+    p_up, p_low = gap.pvalue(u_tol, "greater"), gap.pvalue(-u_tol, "less")
+    stat = np.where(p_up <= p_low, z_up, z_low)
+    return stat, np.minimum(1.0, 2.0 * np.minimum(p_up, p_low))
+
+
+def _equivalence_pvalues(gap: _Gap, delta):
+    """((Z at -delta, Z at +delta), TOST p-value) per comparison."""
+    z_low = np.atleast_1d(gap.z(-delta))  # H0: U <= -delta, rejected when large
+    z_up = np.atleast_1d(gap.z(delta))  # H0: U >= delta, rejected when small
+    p = np.maximum(gap.pvalue(-delta, "greater"), gap.pvalue(delta, "less"))
+    return (z_low, z_up), p
+
+
+def margin_pvalue_from_counts(counts, metric: str, *, u_tol=None, delta=None) -> float:
+    """p-value of the two-sided tolerance test (`u_tol`) or of TOST (`delta`) of group 0
+    against the reference group 1 of two rows of counts, without the interval (the audit's
+    per-comparison p-values; method "auto")."""
+    gap = _gap_from_counts(counts, [0, 1], metric, "auto", 1, "reference")
+    if delta is None:
+        return float(_tolerance_pvalues(gap, u_tol, "two-sided")[1][0])
+    return float(_equivalence_pvalues(gap, delta)[1][0])
+
+
+def _tolerance(gap: _Gap, u_tol, alternative, adjust, confidence_level) -> ToleranceTestResult:
+    stat, p = _tolerance_pvalues(gap, u_tol, alternative)
     zc = special.ndtri(0.5 + confidence_level / 2)
     lo, hi = gap.bound(zc, "lower"), gap.bound(zc, "upper")
     single = len(gap.comparisons) == 1
@@ -415,9 +520,7 @@ def _tolerance(gap: _Gap, u_tol, alternative, adjust, confidence_level) -> Toler
 
 
 def _equivalence(gap: _Gap, delta, alpha, adjust) -> EquivalenceTestResult:
-    z_low = np.atleast_1d(gap.z(-delta))  # H0: U <= -delta, rejected when large
-    z_up = np.atleast_1d(gap.z(delta))  # H0: U >= delta, rejected when small
-    p = np.maximum(special.ndtr(-z_low), special.ndtr(z_up))
+    (z_low, z_up), p = _equivalence_pvalues(gap, delta)
     zc = special.ndtri(1 - alpha)
     lo, hi = gap.bound(zc, "lower"), gap.bound(zc, "upper")
     single = len(gap.comparisons) == 1
@@ -569,7 +672,7 @@ def tolerance_test_from_counts(
     metric: str = "tpr",
     u_tol: float = 0.0,
     alternative: str = "two-sided",
-    method: str = "score",
+    method: str = "auto",
     reference=None,
     comparisons: str = "reference",
     adjust: str = "holm",
@@ -684,7 +787,7 @@ def equivalence_test_from_counts(
     metric: str = "tpr",
     delta: float,
     alpha: float = 0.05,
-    method: str = "score",
+    method: str = "auto",
     reference=None,
     comparisons: str = "reference",
     adjust: str = "holm",

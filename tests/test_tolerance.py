@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy import optimize, special
+from scipy import optimize, special, stats
 from statsmodels.stats import proportion as sm_proportion
 
 import fastfair
@@ -120,6 +120,89 @@ def test_tolerance_and_equivalence_on_rows_weights_and_groups():
     assert eq.equivalent.shape == (2,)
     assert np.array_equal(eq.equivalent, eq.pvalue_adjusted <= 0.05)
     assert "ToleranceTestResult" in repr(res) and "|U| > 0.02" in repr(res)
+
+
+# --------------------------------------------------------------------------------------
+# The exact unconditional test (Chan 1998)
+# --------------------------------------------------------------------------------------
+
+
+def _brute_exact(x1, n1, x2, n2, d, side):
+    """sup over a fine nuisance grid of P(Z(d) at least as extreme), scipy pmfs."""
+    z = np.array([[_brute_z(a, n1, b, n2, d) for b in range(n2 + 1)] for a in range(n1 + 1)])
+    z_obs = z[x1, x2]
+    region = z >= z_obs - 1e-9 if side == "greater" else z <= z_obs + 1e-9
+    best = 0.0
+    for p2 in np.linspace(max(0, -d), min(1, 1 - d), 4001):
+        pmf1 = stats.binom.pmf(np.arange(n1 + 1), n1, min(max(p2 + d, 0), 1))
+        pmf2 = stats.binom.pmf(np.arange(n2 + 1), n2, p2)
+        best = max(best, float(pmf1 @ region @ pmf2))
+    return best
+
+
+@pytest.mark.parametrize(
+    ("x1", "n1", "x2", "n2", "d", "side"),
+    [(4, 6, 1, 7, 0.1, "greater"), (1, 5, 4, 8, -0.2, "less"), (7, 8, 3, 6, 0.25, "greater")],
+)
+def test_exact_pvalue_matches_brute_force_enumeration(x1, n1, x2, n2, d, side):
+    from fastfair._unconditional import exact_pvalue
+
+    assert exact_pvalue(x1, n1, x2, n2, d, side) == pytest.approx(
+        _brute_exact(x1, n1, x2, n2, d, side), rel=1e-6
+    )
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_exact_at_zero_margin_is_barnards_test(alternative):
+    """At d = 0 the score statistic orders outcomes as the pooled z: scipy's Barnard test."""
+    for x1, n1, x2, n2 in [(15, 40, 5, 35), (3, 30, 12, 28), (7, 12, 8, 23)]:
+        counts = [[0, 0, n1 - x1, x1], [0, 0, n2 - x2, x2]]  # TPR = x / n
+        res = fastfair.tolerance_test_from_counts(
+            counts, metric="tpr", alternative=alternative, method="exact", reference=1
+        )
+        ref = stats.barnard_exact([[x1, x2], [n1 - x1, n2 - x2]], alternative, n=100)
+        assert res.method == "exact" and res.pvalue == pytest.approx(ref.pvalue, rel=1e-6)
+
+
+def test_exact_test_holds_its_level_where_the_score_test_does_not():
+    """n = 10 and 30, equal rates 0.05 (U = 0): exact level <= alpha over the whole
+    boundary (its supremum); the score test's is 0.118 (so the check can fail)."""
+    from fastfair._unconditional import BoundaryTails
+
+    tails = BoundaryTails(10, 30, 0.0)
+    crit = tails.critical_value(0.05, "greater")
+    level = tails.probabilities(tails.z >= crit, np.linspace(0, 1, 501))
+    assert level.max() <= 0.05 + 1e-9 and level.max() > 0.03
+    score = tails.probabilities(tails.z > special.ndtri(0.95), np.array([0.05]))
+    assert score[0] > 0.1
+    # power twin: a true gap of 0.6 (rates 0.8 and 0.2) is found most of the time
+    pmf1 = stats.binom.pmf(np.arange(11), 10, 0.8)
+    pmf2 = stats.binom.pmf(np.arange(31), 30, 0.2)
+    assert float(pmf1 @ (tails.z >= crit) @ pmf2) > 0.8
+
+
+def test_auto_method_chooses_exact_with_few_events():
+    sparse = [[50, 4, 3, 17], [45, 4, 8, 60]]  # 3 false negatives in group 0
+    auto = fastfair.tolerance_test_from_counts(sparse, metric="tpr", u_tol=0.02)
+    exact = fastfair.tolerance_test_from_counts(sparse, metric="tpr", u_tol=0.02, method="exact")
+    assert auto.method == "exact" and auto.pvalue == exact.pvalue
+    # the exact interval inverts the exact test: p <= alpha exactly when it excludes +-u_tol
+    for u in (0.0, 0.1, 0.2, 0.3):
+        res = fastfair.tolerance_test_from_counts(sparse, metric="tpr", u_tol=u, method="exact")
+        lo, hi = res.confidence_interval
+        assert (res.pvalue <= 0.05) == (hi < -u or lo > u)
+    assert fastfair.tolerance_test_from_counts(COUNTS, metric="tpr").method == "score"
+    eq = fastfair.equivalence_test_from_counts(sparse, metric="tpr", delta=0.2)
+    assert eq.method == "exact" and not eq.equivalent
+    with pytest.raises(ValueError, match="outcomes"):
+        fastfair.tolerance_test_from_counts([[0, 0, 10, 3000], [0, 0, 10, 3000]], method="exact")
+    y = np.repeat([1, 1, 0], [30, 3, 40])
+    yhat = np.repeat([1, 0, 0], [30, 3, 40])
+    group = np.tile([0, 1], 37)[:73]
+    weighted = fastfair.tolerance_test(y, yhat, group, sample_weight=np.ones(73))
+    assert weighted.method == "score"
+    with pytest.raises(ValueError, match="weighted"):
+        fastfair.tolerance_test(y, yhat, group, sample_weight=np.ones(73), method="exact")
 
 
 def test_wald_method_is_the_plug_in_statistic():

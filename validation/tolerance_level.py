@@ -6,9 +6,12 @@ numerators given their denominators (n_A, n_B), so its rejection probability at 
 exactly by enumeration. The one-sided tolerance test H0: U <= u_tol (U = p_A - p_B) at
 alpha = 0.05 is evaluated at the boundary p_A = p_B + u_tol, and TOST (delta = 0.05 or 0.1)
 at U = delta, over group sizes 10..1000 and rates 0.01..0.99. Methods: Miettinen-Nurminen
-score (fastfair's default), Farrington-Manning and Wald (the paper's eq. 1 statistic).
+score, Farrington-Manning, Wald (the paper's eq. 1 statistic), the exact unconditional test
+(Chan 1998) and "auto" (fastfair's default: exact where a group has fewer than 10 events or
+non-events and (n_A + 1)(n_B + 1) <= 1e5, score elsewhere).
 
-Part 2 (Monte Carlo through the public API): fastfair.tolerance_test on simulated rows with
+Part 2 (Monte Carlo through the public API): fastfair.tolerance_test (method="score"; the
+exact test's and "auto"'s levels are computed exactly in part 1) on simulated rows with
 random denominators, unweighted; and the DeLong margin test of AUC with binormal scores at
 AUC_A - AUC_B = u_tol. Rejection rates with binomial SEs.
 
@@ -34,6 +37,8 @@ from scipy import special, stats
 
 import fastfair
 from fastfair._score import score_statistic
+from fastfair._unconditional import BoundaryTails
+from fastfair.tolerance import AUTO_MAX_OUTCOMES, EXACT_BELOW
 
 ALPHA = 0.05
 SIZES = [10, 30, 100, 300, 1000]
@@ -42,7 +47,28 @@ U_TOLS = [0.0, 0.02, 0.05]
 DELTAS = [0.05, 0.1]
 QUICK_SIZES = [10, 50]
 QUICK_RATES = [0.05, 0.5, 0.9]
-METHODS = ("score", "farrington-manning", "wald")
+METHODS = ("score", "farrington-manning", "wald", "exact", "auto")
+#: methods whose rejection region is "Z beyond the normal quantile"
+ASYMPTOTIC = ("score", "farrington-manning", "wald")
+
+
+def exact_region(n1, n2, d, side, z_score):
+    """Rejection regions of the exact test (Chan 1998) and of method="auto" at margin d.
+
+    The exact test rejects when Z(d) is at least as extreme as its critical value (the least
+    extreme attainable Z whose exact p-value is <= alpha); "auto" uses it where a group has
+    fewer than EXACT_BELOW events or non-events and the enumeration is at most
+    AUTO_MAX_OUTCOMES, the score test elsewhere.
+    """
+    tails = BoundaryTails(n1, n2, d)
+    crit = tails.critical_value(ALPHA, side)
+    exact = tails.z >= crit if side == "greater" else tails.z <= crit
+    score = tails.z > z_score if side == "greater" else tails.z < -z_score
+    x1 = np.arange(n1 + 1.0)[:, None]
+    x2 = np.arange(n2 + 1.0)[None, :]
+    small = np.minimum(np.minimum(x1, n1 - x1), np.minimum(x2, n2 - x2)) < EXACT_BELOW
+    small &= (n1 + 1) * (n2 + 1) <= AUTO_MAX_OUTCOMES
+    return exact, np.where(small, exact, score)
 
 
 def statistic(method, x1, n1, x2, n2, d):
@@ -70,7 +96,8 @@ def exact_levels(sizes, rates, u_tols, deltas):
             return float(pmf1 @ region.astype(float) @ pmf2)
 
         for u in u_tols:
-            regions = {m: statistic(m, x1, n1, x2, n2, u) > z for m in METHODS}
+            regions = {m: statistic(m, x1, n1, x2, n2, u) > z for m in ASYMPTOTIC}
+            regions["exact"], regions["auto"] = exact_region(n1, n2, u, "greater", z)
             for pb in rates:
                 pa = round(pb + u, 10)
                 if pa >= 1:
@@ -90,8 +117,10 @@ def exact_levels(sizes, rates, u_tols, deltas):
             regions = {
                 m: (statistic(m, x1, n1, x2, n2, -dl) > z)
                 & (statistic(m, x1, n1, x2, n2, dl) < -z)
-                for m in METHODS
+                for m in ASYMPTOTIC
             }
+            low, up = exact_region(n1, n2, -dl, "greater", z), exact_region(n1, n2, dl, "less", z)
+            regions["exact"], regions["auto"] = low[0] & up[0], low[1] & up[1]
             for pb in rates:
                 pa = round(pb + dl, 10)
                 if pa >= 1:
@@ -151,8 +180,9 @@ def simulate_api(settings, n_sim, seed):
                     break
             yhat = y & (rng.random(n_a + n_b) < np.where(group == 0, tpr_a, tpr_b))
             res = fastfair.tolerance_test(
-                y, yhat, group, metric="tpr", u_tol=u, alternative="greater", reference=1
-            )
+                y, yhat, group, metric="tpr", u_tol=u, alternative="greater", reference=1,
+                method="score",
+            )  # fmt: skip
             rej += res.pvalue <= ALPHA
         out.append((n_a, n_b, prev, tpr_a, tpr_b, u, rej / n_sim))
     return out
@@ -214,6 +244,28 @@ def power_curves(sizes=(200, 1000), u_tol=0.02, delta=0.05, p_b=0.7):
             pa = stats.binom.pmf(np.arange(n + 1), n, p_b + g)
             table[(n, g)] = (float(pa @ tol @ pb), float(pa @ eqv @ pb))
     return gaps, table
+
+
+def sparse_power(sizes=(30, 100), u_tol=0.02, p_b=0.05):
+    """Exact power of the score, exact and auto tests ('greater') with a rare event."""
+    z = special.ndtri(1 - ALPHA)
+    gaps = np.round(np.arange(0.0, 0.3001, 0.05), 4) + u_tol
+    rows = []
+    for n in sizes:
+        x = np.arange(n + 1.0)
+        regions = {"score": statistic("score", x[:, None], n, x[None, :], n, u_tol) > z}
+        regions["exact"], regions["auto"] = exact_region(n, n, u_tol, "greater", z)
+        pmf_b = stats.binom.pmf(np.arange(n + 1), n, p_b)
+        for g in gaps:
+            pmf_a = stats.binom.pmf(np.arange(n + 1), n, p_b + g)
+            rows.append((n, g, {m: float(pmf_a @ r @ pmf_b) for m, r in regions.items()}))
+    lines = [
+        f"Exact power with a rare event: p_B = {p_b}, H1: U > {u_tol}, n_A = n_B = n",
+        "     n     U     score   exact    auto",
+    ]
+    for n, g, pw in rows:
+        lines.append(f"  {n:4d}  {g:+.2f}  {pw['score']:.4f}  {pw['exact']:.4f}  {pw['auto']:.4f}")
+    return lines
 
 
 def format_power(gaps, table, sizes=(200, 1000), u_tol=0.02, delta=0.05, p_b=0.7):
@@ -289,8 +341,8 @@ def main():
         )
     )
     print("\n".join(summarize(eqv, "TOST H0: |U| >= delta at U = delta (delta in 0.05, 0.1):")))
-    print("\n".join(per_size_table(tol)))
-    print("\n".join(per_size_table(tol, "wald")))
+    for m in ("score", "wald", "exact", "auto"):
+        print("\n".join(per_size_table(tol, m)))
     print()
     se = math.sqrt(ALPHA * (1 - ALPHA) / n_sim)
     print(
@@ -317,6 +369,8 @@ def main():
         gaps, table = power_curves()
         print()
         print("\n".join(format_power(gaps, table)))
+        print()
+        print("\n".join(sparse_power()))
         out = pathlib.Path(__file__).parent / "results" / "tolerance_power.png"
         if plot_power(gaps, table, out):
             print(f"(plot: validation/results/{out.name})")
