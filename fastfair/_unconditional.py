@@ -8,7 +8,7 @@ nuisance rate on the null boundary:
 
     p = sup_{p2} P_{(p2 + d, p2)}( Z(X1, X2; d) >= z_obs ),
 
-the sum running over all (n1 + 1)(n2 + 1) outcomes (compiled: ``fastfair._exact``). The size
+the sum running over all (n1 + 1)(n2 + 1) outcomes (compiled: ``fastfair._margin_tails``). The size
 of the test is at most alpha for every (p1, p2) on the boundary, whatever the group sizes;
 the supremum over the whole null (p1 - p2 < d) is attained on the boundary because Z
 decreases when X1 decreases or X2 increases (Chan 1998, section 2). H0: p1 - p2 >= d is the
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastfair._exact import log_binomial_coefficients, region_probabilities
+from fastfair._margin_tails import log_binomial_coefficients, region_probabilities
 from fastfair._score import score_statistic
 
 #: Nuisance values of the coarse grid, and of each refinement around the best grid points.
