@@ -631,6 +631,46 @@ def _tests_section(result) -> str:
     )
 
 
+def _margins_section(result) -> str:
+    """What the tolerance and equivalence verdicts mean (only when the audit ran them)."""
+    rows = [t for t in result.tests if "pvalue_equivalence" in t or "pvalue_tolerance" in t]
+    if not rows:
+        return ""
+    paras = [
+        "A test of equality answers <i>is there a gap?</i> Its 'no evidence' verdict says "
+        "only that this audit did not find one: a small audit finds none even when the gap "
+        "is large (see its interval and MDE). It is a statement about what was "
+        "<i>not found</i>, never evidence of fairness."
+    ]
+    delta = next((t["delta"] for t in rows if "delta" in t), None)
+    if delta is not None:
+        shown = sum(t.get("pvalue_equivalence_adjusted", 1.0) <= result.alpha for t in rows)
+        paras.append(
+            f"<b>FAIR within ±{delta:g}</b> is the verdict of an equivalence test (two "
+            f"one-sided tests, TOST): the data rule out every gap of {delta:g} or more, i.e. "
+            f"the {1 - 2 * result.alpha:.0%} interval of the difference lies inside "
+            f"(-{delta:g}, {delta:g}). Its p-values are adjusted over the comparisons as a "
+            "family of their own. A real but small gap can be shown both ways: "
+            f"<b>DIFFERENCE, within ±{delta:g}</b>. Here {shown} of {len(rows)} comparisons "
+            f"are shown to be within ±{delta:g}; for the others the audit cannot tell."
+        )
+    u_tol = next((t["u_tol"] for t in rows if "u_tol" in t), None)
+    if u_tol is not None:
+        paras.append(
+            f"<b>DIFFERENCE beyond ±{u_tol:g}</b>: with a tolerance, the difference verdict "
+            f"tests H0: |gap| ≤ {u_tol:g}, so it says the gap exceeds the tolerance, not "
+            "merely that it differs from 0 (the test of equality is still listed)."
+        )
+    paras.append(
+        "Rates are tested with the Miettinen-Nurminen score test, or with the exact "
+        "unconditional test (Chan 1998) when a group has fewer than 10 events or non-events; "
+        "AUCs with DeLong's standard error."
+    )
+    return "<h2>No evidence of a gap vs. shown to be fair</h2>" + "".join(
+        f"<p>{p}</p>" for p in paras
+    )
+
+
 def _power_section(result) -> str:
     metrics = list(dict.fromkeys(t["metric"] for t in result.tests if t.get("mde") is not None))
     if not metrics:
@@ -844,6 +884,7 @@ SECTIONS = [
     _summary_section,
     _forest_section,
     _tests_section,
+    _margins_section,
     _power_section,
     _calibration_section,
     _sweep_section,

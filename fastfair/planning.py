@@ -49,12 +49,13 @@ from fastfair._deprecation import renamed_arguments, renamed_attributes, user_st
 from fastfair._metrics import METRIC_ALIASES
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
-from fastfair._score import score_statistic
+from fastfair._score import restricted_mle, score_statistic
 from fastfair._validation import (
     align_index,
     as_binary,
     as_binary_pair,
     as_groups,
+    check_choice,
     check_resamples,
     check_same_length,
     show_value,
@@ -738,6 +739,7 @@ def sample_size(
     reference_index: int = 0,
     population_sizes: float | Sequence[float] | None = None,
     delta: float | None = None,
+    variance: str = "wald",
 ) -> SampleSizeResult:
     """Total and per-group sample size to detect an unfairness ``tau`` (Sec. 2, eq. 2-3).
 
@@ -793,6 +795,14 @@ def sample_size(
         :math:`\\Phi((\\delta - \\tau)/\\sigma_U - z_{1-a}) +
         \\Phi((\\delta + \\tau)/\\sigma_U - z_{1-a}) - 1 \\ge` power, found by bisection,
         ``a = alpha / (k - 1)``; `alternative` and `u_tol` do not apply.
+    variance : {"wald", "score"}, default "wald"
+        ``"wald"``: eq. 2, the variance at the presumed rates throughout (reproduces the
+        paper's Table 2). ``"score"`` (rate metrics given by `rates`, no
+        `population_sizes` or `delta`): plans for the score test that
+        :func:`fastfair.tolerance_test` runs, whose critical value uses the variance
+        :math:`\\tilde V` at the rates fitted under :math:`U = U_{tol}` (Farrington &
+        Manning 1990): :math:`n = (z_{crit}\\sqrt{\\tilde V} + z_{1-\\beta}\\sqrt{V})^2 /
+        (\\tau - U_{tol})^2`, per comparison, with the same allocation.
 
     Returns
     -------
@@ -836,12 +846,40 @@ def sample_size(
             f"({1 - special.ndtr(z):.4g}); increase power or alpha"
         )
     p, rule = _allocation_fractions(allocation, s2, ref)
-    n = _n_required(s2, p, ref, t - u_tol, z + zb, pop)
+    check_choice(variance, "variance", ("wald", "score"))
+    if variance == "score":
+        n = _n_required_score(name, rd, p, ref, t - u_tol, u_tol, z, zb, pop)
+    else:
+        n = _n_required(s2, p, ref, t - u_tol, z + zb, pop)
     npg = n[..., None] * p
     _check_feasible(npg, pop)
     return _size_result(
         name, s2, rd, u_tol, alpha, alternative, ref, a_c, z, pop, n, npg, p, rule, t, power
     )
+
+
+def _n_required_score(name, rd, p, ref, gap, u_tol, z, zb, pop) -> np.ndarray:
+    """n of the score test: (z sqrt(V~) + z_b sqrt(V))^2 / gap^2, largest over comparisons.
+
+    Per unit of total n, a comparison's variance is V = sum r (1 - r) / (p den) over its two
+    groups (den: the metric's denominator fraction, e.g. the prevalence for TPR), and V~ the
+    same at the rates fitted by maximum likelihood under U = u_tol in the direction of the
+    presumed gap (fastfair._score.restricted_mle on the expected counts).
+    """
+    if rd is None or name not in _RATE_METRICS or pop is not None:
+        raise ValueError(
+            "variance='score' plans rate metrics from rates=, without population_sizes"
+        )
+    s2, r = _unit_variances_and_values(name, rd)
+    den = r * (1.0 - r) / s2
+    oth = _others(s2.size, ref)
+    n1, n2 = p[ref] * den[ref], p[oth] * den[oth]
+    sign = np.where(r[ref] >= r[oth], 1.0, -1.0)
+    q1, q2 = restricted_mle(r[ref] * n1, n1, r[oth] * n2, n2, sign * u_tol)
+    v_null = q1 * (1 - q1) / n1 + q2 * (1 - q2) / n2
+    v_alt = r[ref] * (1 - r[ref]) / n1 + r[oth] * (1 - r[oth]) / n2
+    gap = np.asarray(gap, dtype=float)[..., None]
+    return np.max((z * np.sqrt(v_null) + zb * np.sqrt(v_alt)) ** 2 / gap**2, axis=-1)
 
 
 def _size_result(

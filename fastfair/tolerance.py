@@ -7,10 +7,14 @@ margin tests of the clinical-trial literature:
 
 * rate metrics: the Miettinen-Nurminen (1985) score test, i.e. Farrington-Manning (1990) with
   the variance factor :math:`N/(N-1)`: :math:`Z(d) = (\hat U - d)/\sqrt{\tilde V(d)}` with the
-  maximum-likelihood rates restricted to :math:`U = d` in the variance (``method="score"``,
-  the default; ``"farrington-manning"`` without the factor; ``"wald"`` the plug-in variance of
-  the paper's eq. 1, kept for comparison);
-* AUC: the DeLong standard error, :math:`Z = (\hat U - d)/\text{SE}_{DeLong}`;
+  maximum-likelihood rates restricted to :math:`U = d` in the variance (``method="score"``;
+  ``"farrington-manning"`` without the factor; ``"wald"`` the plug-in variance of the paper's
+  eq. 1, kept for comparison); with few events the exact unconditional test of Chan (1998),
+  the tail probability of the same Z maximised over the nuisance rate (``method="exact"``;
+  ``"auto"``, the default, uses it when a group has fewer than 10 events or non-events);
+* AUC: MOVER (Zou & Donner 2008) from each group's logit-scale DeLong interval
+  (``method="logit"``, the default), or :math:`Z = (\hat U - d)/\text{SE}_{DeLong}`
+  (``"delong"``, liberal with 50-100 rows and AUCs far from 0.5);
 * callables and row metrics (:func:`fastfair.permutation_test`'s generic metrics): the
   bootstrap (or, for row metrics, Welch) standard error.
 
@@ -92,7 +96,8 @@ class ToleranceTestResult:
         ``"two-sided"``: :math:`H_1: |U| > u_{tol}`; ``"greater"``: :math:`U > u_{tol}`;
         ``"less"``: :math:`U < -u_{tol}`.
     method : str
-        ``"score"`` (Miettinen-Nurminen), ``"farrington-manning"``, ``"wald"``, ``"delong"``
+        ``"score"`` (Miettinen-Nurminen), ``"exact"`` (Chan 1998), ``"score/exact"`` (both,
+        by comparison), ``"farrington-manning"``, ``"wald"``, ``"logit"`` or ``"delong"``
         (AUC), ``"bootstrap"`` or ``"welch"`` (generic metrics).
     """
 
@@ -251,11 +256,14 @@ class _Gap:
     counts: tuple | None = None  # (x_a, n_a, x_b, n_b) for rate metrics
     se: np.ndarray | None = None  # standard error of Wald-type methods
     exact: np.ndarray | None = None  # comparisons tested by the exact unconditional test
+    auc_parts: tuple | None = None  # (A_a, V_a, A_b, V_b) of the logit MOVER test of AUC
 
     def z(self, d):
         """Z(d) for each comparison (d broadcasts against the comparisons)."""
         if self.counts is not None and self.method != "wald":
             return score_statistic(*self.counts, d, correction=self.method != "farrington-manning")
+        if self.auc_parts is not None:
+            return auc_margin_statistic(*self.auc_parts, d)
         with np.errstate(divide="ignore", invalid="ignore"):
             num = self.difference - d
             return np.where(num == 0, 0.0, num / self.se)
@@ -277,6 +285,8 @@ class _Gap:
             for c in np.flatnonzero(self.exact) if self.exact is not None else ():
                 out[c] = exact_bound(*(v[c] for v in self.counts), special.ndtr(-z), side)
             return out
+        if self.auc_parts is not None:
+            return _mover_bound(*self.auc_parts, z if side == "lower" else -z)
         return self.difference - z * self.se if side == "lower" else self.difference + z * self.se
 
 
@@ -353,6 +363,22 @@ def auc_margin_statistic(auc_a, var_a, auc_b, var_b, d):
     return np.where(diff == d, 0.0, z)
 
 
+def _logit_parts(res) -> tuple:
+    """(A_a, V_a, A_b, V_b) per comparison of an AUCTestResult, each AUC in (0, 1).
+
+    An AUC of 0 or 1 is shrunk by half a pseudo-pair, A' = (A n+ n- + 1/2) / (n+ n- + 1),
+    and a zero DeLong variance replaced by A'(1 - A') / (n+ n-), as auc_test does.
+    """
+    pairs = res.group_n_pos * res.group_n_neg
+    auc = np.where((res.group_auc > 0) & (res.group_auc < 1), res.group_auc,
+                   (res.group_auc * pairs + 0.5) / (pairs + 1))  # fmt: skip
+    var = np.where(res.group_variance > 0, res.group_variance, auc * (1 - auc) / pairs)
+    index = {g: k for k, g in enumerate(res.groups.tolist())}
+    a = np.array([index[c[0]] for c in res.comparisons])
+    b = np.array([index[c[1]] for c in res.comparisons])
+    return auc[a], var[a], auc[b], var[b]
+
+
 def _mover_bound(auc_a, var_a, auc_b, var_b, z):
     """L(z) for z >= 0 and U(-z) for z < 0 (see auc_margin_statistic)."""
     la, ua = _logit_limits(auc_a, var_a, np.abs(z))
@@ -397,25 +423,30 @@ def _gap_from_rows(
     from fastfair.auc import auc_test
 
     if isinstance(metric, str) and metric.lower() == "auc":
-        if method not in ("auto", "delong"):
-            raise ValueError(f"metric='auc' is tested with method='delong', got {method!r}")
+        if method not in ("auto", "logit", "delong"):
+            raise ValueError(
+                f"metric='auc' is tested with method='logit' or 'delong', got {method!r}"
+            )
         res = auc_test(
             y_true, y_pred, group, method="delong", reference=reference, comparisons=comparisons,
             adjust="none", sample_weight=sample_weight, pos_label=pos_label, data=data,
         )  # fmt: skip
         lo, hi = (np.atleast_1d(v) for v in res.confidence_interval)
         se = (hi - lo) / (2 * special.ndtri(0.5 + res.confidence_level / 2))
-        return _Gap(
+        gap = _Gap(
             difference=np.atleast_1d(res.difference),
             groups=res.groups,
             group_values=res.group_auc,
             group_denominators=res.group_n_pos + res.group_n_neg,
             comparisons=res.comparisons,
             metric="auc",
-            method="delong",
+            method="delong" if method == "delong" else "logit",
             weighted=sample_weight is not None,
             se=se,
         )
+        if gap.method == "logit":
+            gap.auc_parts = _logit_parts(res)
+        return gap
     if callable(metric) or generic.is_row_metric(metric):
         if method not in ("auto", "bootstrap", "welch"):
             raise ValueError(
@@ -494,6 +525,9 @@ def margin_pvalue_from_counts(counts, metric: str, *, u_tol=None, delta=None) ->
 
 
 def _tolerance(gap: _Gap, u_tol, alternative, adjust, confidence_level) -> ToleranceTestResult:
+    """Check the options, test and pack the result (rows and counts alike)."""
+    confidence_level = _check_common(alternative, adjust, confidence_level, "confidence_level")
+    u_tol = _check_margin(u_tol, "u_tol", False, gap)
     stat, p = _tolerance_pvalues(gap, u_tol, alternative)
     zc = special.ndtri(0.5 + confidence_level / 2)
     lo, hi = gap.bound(zc, "lower"), gap.bound(zc, "upper")
@@ -520,6 +554,11 @@ def _tolerance(gap: _Gap, u_tol, alternative, adjust, confidence_level) -> Toler
 
 
 def _equivalence(gap: _Gap, delta, alpha, adjust) -> EquivalenceTestResult:
+    """Check the options, test and pack the result (rows and counts alike)."""
+    alpha = _check_common(None, adjust, alpha, "alpha")
+    if alpha >= 0.5:
+        raise ValueError(f"alpha must be below 0.5 for a 1 - 2 alpha interval, got {alpha!r}")
+    delta = _check_margin(delta, "delta", True, gap)
     (z_low, z_up), p = _equivalence_pvalues(gap, delta)
     zc = special.ndtri(1 - alpha)
     lo, hi = gap.bound(zc, "lower"), gap.bound(zc, "upper")
@@ -594,14 +633,22 @@ def tolerance_test(
     :math:`U` is the metric of a group minus that of the reference group. The statistic is
     :math:`Z = (\hat U - d)/\text{SE}(d)` at the boundary of the null, referred to N(0, 1):
 
-    * rate metrics (``method="score"``, the default): Miettinen & Nurminen (1985),
+    * rate metrics (``method="score"``): Miettinen & Nurminen (1985),
       :math:`\text{SE}(d)^2 = \tfrac{N}{N-1}\big(\tilde p_A(1-\tilde p_A)/n_A +
       \tilde p_B(1-\tilde p_B)/n_B\big)` with the rates :math:`\tilde p` fitted by maximum
       likelihood under :math:`U = d`, n the denominators (e.g. positives for TPR) and
       N their sum. ``"farrington-manning"`` omits :math:`N/(N-1)`; ``"wald"`` is the
       plug-in variance of the sample-size paper's eq. 1 (liberal with small groups or rates
-      near 0 or 1; kept for comparison). Weighted rates use Kish effective sizes;
-    * ``metric="auc"`` (`y_pred` are scores): the DeLong standard error;
+      near 0 or 1; kept for comparison). Weighted rates use Kish effective sizes.
+      ``"exact"``: Chan's (1998) exact unconditional test, the p-value
+      :math:`\sup_{p_B} P(Z(d) \ge z_{obs})` over the boundary :math:`p_A - p_B = d`
+      (enumerating the :math:`(n_A+1)(n_B+1)` outcomes; its interval inverts it).
+      ``"auto"``: exact where a group has fewer than 10 events or non-events and
+      :math:`(n_A+1)(n_B+1) \le 10^5`, score elsewhere;
+    * ``metric="auc"`` (`y_pred` are scores): ``"logit"`` combines each group's interval
+      :math:`\text{expit}(\text{logit} A \pm z\,\text{SE}/(A(1-A)))` by MOVER,
+      :math:`L = \hat U - \sqrt{(A_A - l_A)^2 + (u_B - A_B)^2}`, z* solving L = d;
+      ``"delong"``: :math:`Z = (\hat U - d)/\text{SE}_{DeLong}`;
     * a callable or row metric: the SD of `n_bootstrap` bootstrap differences
       (``"bootstrap"``), or for row metrics by default Welch's standard error.
 
@@ -621,8 +668,10 @@ def tolerance_test(
         ``"two-sided"``: :math:`H_1: |U| > u_{tol}` (p-value twice the smaller one-sided
         one; the upper half of a two-sided test, the planner's ``"two-sided"`` convention);
         ``"greater"``: :math:`H_1: U > u_{tol}`; ``"less"``: :math:`H_1: U < -u_{tol}`.
-    method : {"auto", "score", "farrington-manning", "wald", "delong", "bootstrap", "welch"}
-        ``"auto"``: score for rates, DeLong for AUC, Welch for row metrics, bootstrap for
+    method : str
+        One of "auto", "score", "exact", "farrington-manning", "wald" (rates), "logit",
+        "delong" (AUC), "bootstrap", "welch" (generic metrics). ``"auto"``: score or exact
+        for rates (see above), logit MOVER for AUC, Welch for row metrics, bootstrap for
         callables.
     reference, comparisons
         As in :func:`fastfair.permutation_test`: every group against the reference (the
@@ -646,7 +695,8 @@ def tolerance_test(
     10-1000 and rates 0.01-0.99 (``validation/results/tolerance_level.txt``, docs
     "tolerance"): one-sided level 0.047 on average for the score test (at most 0.060 with
     300 or more rows in both denominators, 0.052 with 1000), but up to 0.12 with 10-100 rows
-    and a handful of events; the Wald test reaches 0.90 on the same grid.
+    and a handful of events; the Wald test reaches 0.90 on the same grid. The exact test's
+    level is at most alpha everywhere (by construction, and on that grid).
 
     Examples
     --------
@@ -661,8 +711,7 @@ def tolerance_test(
         y_true, y_pred, group, metric, method, reference, comparisons, sample_weight, pos_label,
         data, n_bootstrap, random_state, vectorized,
     )  # fmt: skip
-    level = _check_common(alternative, adjust, confidence_level, "confidence_level")
-    return _tolerance(gap, _check_margin(u_tol, "u_tol", False, gap), alternative, adjust, level)
+    return _tolerance(gap, u_tol, alternative, adjust, confidence_level)
 
 
 def tolerance_test_from_counts(
@@ -709,8 +758,7 @@ def tolerance_test_from_counts(
     (0.0436, 0.063)
     """
     gap = _gap_from_counts(counts, groups, metric, method, reference, comparisons)
-    level = _check_common(alternative, adjust, confidence_level, "confidence_level")
-    return _tolerance(gap, _check_margin(u_tol, "u_tol", False, gap), alternative, adjust, level)
+    return _tolerance(gap, u_tol, alternative, adjust, confidence_level)
 
 
 def equivalence_test(
@@ -774,10 +822,7 @@ def equivalence_test(
         y_true, y_pred, group, metric, method, reference, comparisons, sample_weight, pos_label,
         data, n_bootstrap, random_state, vectorized,
     )  # fmt: skip
-    alpha = _check_common(None, adjust, alpha, "alpha")
-    if alpha >= 0.5:
-        raise ValueError(f"alpha must be below 0.5 for a 1 - 2 alpha interval, got {alpha!r}")
-    return _equivalence(gap, _check_margin(delta, "delta", True, gap), alpha, adjust)
+    return _equivalence(gap, delta, alpha, adjust)
 
 
 def equivalence_test_from_counts(
@@ -823,7 +868,4 @@ def equivalence_test_from_counts(
     False
     """
     gap = _gap_from_counts(counts, groups, metric, method, reference, comparisons)
-    alpha = _check_common(None, adjust, alpha, "alpha")
-    if alpha >= 0.5:
-        raise ValueError(f"alpha must be below 0.5 for a 1 - 2 alpha interval, got {alpha!r}")
-    return _equivalence(gap, _check_margin(delta, "delta", True, gap), alpha, adjust)
+    return _equivalence(gap, delta, alpha, adjust)

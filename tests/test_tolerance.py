@@ -222,20 +222,40 @@ def test_wald_method_is_the_plug_in_statistic():
     assert fm.statistic == pytest.approx(mn.statistic * math.sqrt(375 / 374))
 
 
-def test_auc_tolerance_uses_the_delong_standard_error():
+def test_auc_tolerance_delong_and_logit_mover():
     rng = np.random.default_rng(1)
     n = 800
     group = rng.integers(0, 2, n)
     y = rng.random(n) < 0.4
     score = rng.normal(size=n) + y * (1.2 - 0.4 * group)
     res = fastfair.tolerance_test(
-        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1
-    )
+        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1,
+        method="delong",
+    )  # fmt: skip
     d = fastfair.delong(y, score, group)
     diff = d.auc[0] - d.auc[1]
     z = (diff - 0.02) / math.sqrt(d.variance.sum())
     assert res.difference == pytest.approx(diff) and res.statistic == pytest.approx(z)
     assert res.pvalue == pytest.approx(special.ndtr(-z)) and res.method == "delong"
+    # the default: MOVER from logit-scale intervals, solved here with brentq
+    logit = fastfair.tolerance_test(
+        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1
+    )
+
+    def lower(zz, u=0.02):
+        ends = []
+        for k, sign in ((0, -1), (1, 1)):
+            a, v = d.auc[k], d.variance[k]
+            ends.append(special.expit(special.logit(a) + sign * zz * math.sqrt(v) / (a * (1 - a))))
+        return diff - math.sqrt((d.auc[0] - ends[0]) ** 2 + (ends[1] - d.auc[1]) ** 2) - u
+
+    z_star = optimize.brentq(lower, 0, 20, xtol=1e-12)
+    assert logit.method == "logit" and logit.statistic == pytest.approx(z_star, rel=1e-8)
+    assert logit.pvalue == pytest.approx(special.ndtr(-z_star), rel=1e-8)
+    assert logit.confidence_interval[0] == pytest.approx(
+        lower(special.ndtri(0.975), 0.0), abs=1e-10
+    )
+    assert logit.confidence_interval[1] > diff > logit.confidence_interval[0]
 
 
 def test_row_metric_tolerance_uses_welch():
@@ -261,6 +281,7 @@ def test_row_metric_tolerance_uses_welch():
         ({"u_tol": "a"}, TypeError, "u_tol"),
         ({"metric": "equalized_odds"}, ValueError, "separately"),
         ({"method": "delong"}, ValueError, "method"),
+        ({"method": "logit"}, ValueError, "method"),
         ({"alternative": "both"}, ValueError, "alternative"),
         ({"adjust": "maxT"}, ValueError, "adjust"),
         ({"confidence_level": 1.0}, ValueError, "confidence_level"),
@@ -320,6 +341,26 @@ def test_planned_n_gives_the_promised_power_of_the_score_tolerance_test():
     )  # fmt: skip
     assert abs(sim.power - 0.8) <= 3 * math.sqrt(0.16 / 2000) + 0.02
     assert "H0: U <= 0.02" in repr(sim)
+
+
+def test_score_variance_plan_matches_the_pooled_formula_at_zero_tolerance():
+    from fastfair.planning import sample_size
+
+    r, prev = np.array([0.6835, 0.7894]), np.array([0.3478, 0.4404])
+    tau = r[1] - r[0]
+    wald = sample_size("tpr", rates={"tpr": r, "prevalence": prev}, tau=tau)
+    plan = sample_size("tpr", rates={"tpr": r, "prevalence": prev}, tau=tau, variance="score")
+    n = plan.allocation * prev  # positives per unit of total n (the score test's denominators)
+    pooled = (r * n).sum() / n.sum()  # at u_tol = 0 the restricted fit is the pooled rate
+    v0 = pooled * (1 - pooled) * (1 / n).sum()
+    v1 = (r * (1 - r) / n).sum()
+    z, zb = special.ndtri(0.975), special.ndtri(0.8)
+    assert plan.n == pytest.approx((z * math.sqrt(v0) + zb * math.sqrt(v1)) ** 2 / tau**2)
+    assert np.allclose(plan.allocation, wald.allocation) and plan.n > wald.n
+    with pytest.raises(ValueError, match="rate metrics"):
+        sample_size(sigma2=[0.2, 0.2], tau=0.1, variance="score")
+    with pytest.raises(ValueError, match="variance"):
+        sample_size(sigma2=[0.2, 0.2], tau=0.1, variance="pooled")
 
 
 def test_score_tolerance_level_at_the_boundary_in_simulate_power():
@@ -401,6 +442,12 @@ def test_audit_equivalence_verdicts_and_separate_family():
     ]
     assert eo["pvalue_equivalence"] == pytest.approx(max(parts))
     assert "FAIR" in res.to_html() and "FAIR within ±0.05" in res.format()
+    html = res.to_html()
+    assert "No evidence of a gap vs. shown to be fair" in html
+    shown = sum(t["pvalue_equivalence_adjusted"] <= 0.05 for t in rows)
+    assert f"Here {shown} of {len(rows)} comparisons" in html and 0 < shown < len(rows)
+    plain = fastfair.audit("label", "prediction", ["race"], data=df, metrics=["fpr"])
+    assert "No evidence of a gap vs. shown" not in plain.to_html()
 
 
 def test_audit_tolerance_replaces_the_difference_family():

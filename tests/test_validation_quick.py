@@ -65,6 +65,16 @@ def test_tolerance_level_quick():
     assert all(r[-1] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / (n_sim // 2)) for r in auc)
 
 
+def test_tolerance_generic_level_quick():
+    module = _load("tolerance_generic_level")
+    rows = module.run(quick=True)
+    assert {r[0] for r in rows} == set(module.KINDS)
+    for _, _, _, n_sim, level, power in rows:
+        # level within 3 SE of alpha (the checks can fail: Wald on 10-row groups would not)
+        assert abs(level - 0.05) <= 3 * math.sqrt(0.05 * 0.95 / n_sim) + 1 / n_sim
+        assert power > 0.25
+
+
 def test_tolerance_planning_quick():
     module = _load("tolerance_planning")
     n_sim = 400
@@ -75,6 +85,8 @@ def test_tolerance_planning_quick():
     eqv = module.equivalence_rows(n_sim, 5)
     assert all(abs(sim.power - 0.8) <= bound for *_, sim in eqv)
     assert "Equivalence" in "\n".join(module.format_rows(rows, eqv, n_sim))
+    score_plan = module.score_plan_rows(n_sim, 5, metrics=["tpr"])
+    assert len(score_plan) == 2 and all(abs(r[-1] - 0.8) <= bound for r in score_plan)
 
 
 def test_auc_asymptotic_level_quick():

@@ -7,6 +7,8 @@ example; the first group is the reference), each metric is planned with
 convention, alpha 0.05, power 0.8) for ``u_tol = 0`` and ``u_tol = 0.02`` (metrics whose gap
 exceeds 0.02), then audits of that size are simulated and tested with the score test of
 ``fastfair.tolerance_test`` (``simulate_power(test="score")``) and with the paper's Wald test.
+The same rates planned with ``sample_size(..., variance="score")`` (the score test's
+restricted-null variance at the critical value) are simulated with the score test.
 Equivalence mode: ``sample_size(..., delta=0.05)`` at true gaps 0 and 0.02 (the White rates,
 the reference's TPR shifted), simulated with TOST (score statistic).
 
@@ -69,6 +71,37 @@ def tolerance_rows(n_sim, seed, metrics=None):
     return rows
 
 
+def score_plan_rows(n_sim, seed, metrics=None):
+    """Plans with sample_size(variance="score") and the score test's simulated power."""
+    rows = []
+    for metric, rates in RATES.items():
+        if metrics is not None and metric not in metrics:
+            continue
+        vals = rates[VALUE_KEY[metric]]
+        tau = abs(vals[0] - vals[1])
+        for u_tol in (0.0, 0.02):
+            if tau <= u_tol:
+                continue
+            plan = sample_size(metric, rates=rates, tau=tau, u_tol=u_tol, variance="score")
+            sim = simulate_power(
+                metric, rates=rates, n_per_group=plan.n_per_group_ceil, u_tol=u_tol,
+                test="score", n_sim=n_sim, random_state=seed,
+            )  # fmt: skip
+            rows.append((metric, u_tol, plan.n, plan.n_per_group_ceil.tolist(), sim.power))
+    return rows
+
+
+def format_score_plan(rows, n_sim):
+    lines = [
+        f"Planned with variance='score' (restricted-null variance at the critical value), "
+        f"score test simulated; {n_sim} simulations",
+        "  metric          u_tol     n (plan)     n per group      score power",
+    ]
+    for metric, u_tol, n, npg, pw in rows:
+        lines.append(f"  {metric:<15} {u_tol:5.2f}  {n:11.1f}  {npg!s:>16}  {pw:.4f}")
+    return lines
+
+
 def equivalence_rows(n_sim, seed):
     rows = []
     base = {"tpr": [0.7894, 0.7894], "prevalence": [0.3478, 0.4404]}
@@ -120,6 +153,8 @@ def main():
     tol = tolerance_rows(n_sim, args.seed)
     eqv = equivalence_rows(n_sim, args.seed)
     print("\n".join(format_rows(tol, eqv, n_sim)))
+    print()
+    print("\n".join(format_score_plan(score_plan_rows(n_sim, args.seed), n_sim)))
     print(f"\n{time.time() - t0:.1f} s")
 
 
