@@ -59,9 +59,9 @@ EXACT_BELOW = 10
 AUTO_MAX_OUTCOMES = 100_000
 ALTERNATIVES = ("two-sided", "greater", "less")
 ADJUSTMENTS = ("holm", "bonferroni", "none")
-#: Bisection of the logit MOVER level: z in [-_Z_MAX, _Z_MAX] to 2 * _Z_MAX / 2^60.
+#: Bisection of the logit MOVER level: z in [-_Z_MAX, _Z_MAX] to 2 * _Z_MAX / 2^48 (3e-13).
 _Z_MAX = 40.0
-_BISECTION_STEPS = 60
+_BISECTION_STEPS = 48
 
 
 # --------------------------------------------------------------------------------------

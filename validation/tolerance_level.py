@@ -12,7 +12,7 @@ non-events and (n_A + 1)(n_B + 1) <= 1e5, score elsewhere).
 
 Part 2 (Monte Carlo through the public API): fastfair.tolerance_test (method="score"; the
 exact test's and "auto"'s levels are computed exactly in part 1) on simulated rows with
-random denominators, unweighted; and the DeLong margin test of AUC with binormal scores at
+random denominators, unweighted; and the AUC margin test (logit MOVER) with binormal scores at
 AUC_A - AUC_B = u_tol. Rejection rates with binomial SEs.
 
 Part 3 (power curves, exact): rejection probability of the score tolerance test
@@ -189,7 +189,7 @@ def simulate_api(settings, n_sim, seed):
 
 
 def simulate_auc(settings, n_sim, seed):
-    """Rejection rate of the DeLong margin test of AUC at AUC_A - AUC_B = u_tol."""
+    """Rejection rate of the AUC margin test (default method) at AUC_A - AUC_B = u_tol."""
     rng = np.random.default_rng(seed)
     out = []
     for n_a, n_b, prev, auc_b, u in settings:
@@ -304,14 +304,12 @@ def plot_power(gaps, table, path, sizes=(200, 1000)):
     return True
 
 
-def run(quick, seed=17):
+def run(quick, seed=17, n_sim_full=4000):
     sizes, rates = (QUICK_SIZES, QUICK_RATES) if quick else (SIZES, RATES)
     rows = exact_levels(sizes, rates, U_TOLS, DELTAS)
-    n_sim = 200 if quick else 4000
+    n_sim = 200 if quick else n_sim_full
     api = simulate_api(API_SETTINGS[:1] if quick else API_SETTINGS, n_sim, seed)
-    auc = simulate_auc(
-        AUC_SETTINGS[:1] if quick else AUC_SETTINGS, n_sim // 2 if quick else 2000, seed + 1
-    )
+    auc = simulate_auc(AUC_SETTINGS[:1] if quick else AUC_SETTINGS, n_sim // 2, seed + 1)
     return rows, api, auc, n_sim
 
 
@@ -319,9 +317,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--n-sim", type=int, default=4000, help="simulations (full mode)")
     args = parser.parse_args()
     t0 = time.time()
-    rows, api, auc, n_sim = run(args.quick, args.seed)
+    rows, api, auc, n_sim = run(args.quick, args.seed, args.n_sim)
     tol = [r for r in rows if r[0] == "tolerance"]
     eqv = [r for r in rows if r[0] == "equivalence"]
     print(
@@ -354,10 +353,11 @@ def main():
             f"  n_A={n_a:5d} n_B={n_b:5d} prev={prev:.2f} TPR_A={ta:.2f} TPR_B={tb:.2f} "
             f"u_tol={u:.2f}: {r:.4f}"
         )
-    n_auc = n_sim // 2 if args.quick else 2000
+    n_auc = n_sim // 2
     se = math.sqrt(ALPHA * (1 - ALPHA) / n_auc)
     print(
-        f"AUC (DeLong margin, 'greater') at AUC_A - AUC_B = u_tol: {n_auc} simulations, "
+        f"AUC (logit MOVER margin, the default, 'greater') at AUC_A - AUC_B = u_tol: "
+        f"{n_auc} simulations, "
         f"SE {se:.4f}"
     )
     for n_a, n_b, prev, aa, ab, u, r in auc:
