@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 import pathlib
 
 import numpy as np
@@ -369,6 +370,75 @@ def test_familywise_error_quick():
     assert power[(0, "tpr")] > 0.4 and power[(2, "tpr")] > 0.4
     assert power[(0, "fpr")] <= bound
     assert "max-T" in module.format_rows(rows, n_sim, 99)
+
+
+def _recorded_sec51(results):
+    """The full run's figures from validation/results/sec51_real_data.txt."""
+    import re
+
+    text = (results / "sec51_real_data.txt").read_text()
+    out = {"n_permutations": int(re.search(r"^(\d+) permutations per sweep", text, re.M)[1])}
+    for block in re.split(r"\n\n(?=COMPAS|Adult)", text)[1:]:
+        head = re.match(r"(\w+): ([\d,]+) rows.*?C = ([\d.]+)", block)
+        test = re.search(r"test AUC ([\d.]+) .*?\(Male ([\d,]+), Female ([\d,]+)\)", block)
+        crit = re.findall(r"max-T critical value ([\d.]+)", block)
+        out[head[1]] = dict(
+            n_rows=int(head[2].replace(",", "")),
+            C=float(head[3]),
+            auc_test=float(test[1]),
+            test_groups={"Male": int(test[2].replace(",", "")),
+                         "Female": int(test[3].replace(",", ""))},
+            max_critical=[float(c) for c in crit],
+        )  # fmt: skip
+    return out
+
+
+def test_sec51_quick_mode_reproduces_the_recorded_full_run():
+    # validation/sec51_real_data.py --quick (two model fits, Figure 2 with 199 permutations,
+    # Figure 3 at two sizes) against the full run recorded in validation/results: the
+    # deterministic numbers (rows, split, penalty, AUC, gaps) equal, the Monte-Carlo ones
+    # within their Monte-Carlo error (B = 199 here, 999 recorded).
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("sklearn")
+    path = pathlib.Path(__file__).resolve().parents[1] / "validation" / "sec51_real_data.py"
+    spec = importlib.util.spec_from_file_location("sec51_real_data", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    data = pathlib.Path(os.environ.get("FASTFAIR_DATA") or module.DEFAULT_DATA)
+    if not all((data / f).is_file() for f in ("compas-scores-two-years.csv", "adult.data")):
+        pytest.skip(f"Sec. 5.1 data not in {data}: set FASTFAIR_DATA to their directory")
+    quick = module.run(data, quick=True, write=False)
+    recorded = _recorded_sec51(module.RESULTS)
+    fig2 = pd.read_csv(module.RESULTS / "sec51_figure2.csv")
+    fig3 = pd.read_csv(module.RESULTS / "sec51_figure3.csv")
+    b_quick, b_full = quick["n_permutations"], recorded["n_permutations"]
+    assert (b_quick, b_full) == (199, 999)
+    for name in ("COMPAS", "Adult"):
+        got, rec = quick[name], recorded[name]
+        assert module.FULL_RUN_C[name] == rec["C"] == got["C"]
+        assert (got["n_rows"], got["test_groups"]) == (rec["n_rows"], rec["test_groups"])
+        assert got["auc_test"] == pytest.approx(rec["auc_test"], abs=1e-4)  # 4 decimals
+        res = got["sweep"]
+        for m, metric in enumerate(res.metrics):
+            row = fig2[(fig2["dataset"] == name) & (fig2["metric"] == metric)]
+            np.testing.assert_allclose(row["threshold"], res.thresholds)
+            np.testing.assert_allclose(res.difference[m], row["gap"], atol=1e-6)  # 6 decimals
+            p = row["pvalue"].to_numpy()
+            se = np.sqrt(p * (1 - p) * (1 / (b_quick + 1) + 1 / (b_full + 1)))
+            assert (np.abs(res.pvalue[m] - p) <= 5 * se + 1 / (b_quick + 1)).all()
+            # the recorded max-T critical value is the 95th percentile of these maxima
+            share = np.mean(res.null_maxima[m] >= rec["max_critical"][m])
+            assert abs(share - 0.05) <= 4 * math.sqrt(0.05 * 0.95 * (1 / b_quick + 1 / b_full))
+        for i, size in enumerate(quick["sizes"]):
+            rows = fig3[(fig3["dataset"] == name) & (fig3["size"] == size)]
+            for m, column in enumerate(("min_gap_tpr", "min_gap_fpr")):
+                full = rows[column].to_numpy()
+                full = full[np.isfinite(full)]
+                mine = got["figure3"][i, :, m]
+                mine = mine[np.isfinite(mine)]
+                assert mine.size >= 1 and full.size >= 10
+                se = full.std(ddof=1) * math.sqrt(1 / mine.size + 1 / full.size)
+                assert abs(mine.mean() - full.mean()) <= 4 * se
 
 
 def test_audit_with_scores_sweeps_two_group_attributes_into_the_report():
