@@ -27,18 +27,11 @@ import platform
 import time
 
 import numpy as np
+from benchmarks.bench_sweep import data  # benchmarks/benchmarks: the asv suite
 
 import fastfair
 
 METRICS = ("tpr", "fpr")
-
-
-def data(n, seed=0):
-    rng = np.random.default_rng(seed)
-    group = rng.integers(0, 2, n).astype(np.int32)
-    y = rng.random(n) < 0.3
-    score = 1 / (1 + np.exp(-rng.normal(1.5 * y - 1 + 0.1 * group, 1.0)))
-    return y, score, group
 
 
 def best_of(fn, repeat):

@@ -52,6 +52,16 @@ from fastfair._validation import (
 __all__ = ["ThresholdSweepResult", "html_section", "threshold_sweep"]
 
 SWEEP_METHODS = ("exact", "monte_carlo")
+#: Result fields of shape (n_metrics, n_thresholds).
+_PER_THRESHOLD = (
+    "difference",
+    "statistic",
+    "standard_error",
+    "pvalue",
+    "critical_value",
+    "pvalue_adjusted",
+    "band",
+)
 #: Label strata whose rows exchange group labels, by denominator of the rate (bit y set).
 _STRATUM = {POSITIVES: 2, NEGATIVES: 1, ALL: 3}
 
@@ -390,10 +400,11 @@ def threshold_sweep(
     effective_n_threads(n_jobs)  # validates n_jobs even when one thread is enough
 
     shape = (len(specs), n_thr)
-    out = {k: np.empty(shape) for k in ("diff", "stat", "se", "p", "crit", "padj", "band")}
-    values = np.empty((*shape, 2))
-    max_crit = np.empty(len(specs))
-    null_maxima = np.empty((len(specs), n_permutations))
+    # the result's per-metric arrays, filled row by row below
+    out = {name: np.empty(shape) for name in _PER_THRESHOLD}
+    out["group_values"] = np.empty((*shape, 2))
+    out["max_critical"] = np.empty(len(specs))
+    out["null_maxima"] = np.empty((len(specs), n_permutations))
     pair_codes = np.array([[0, 1]], dtype=np.intp)
     permuted = [_STRATUM[sm.den_masks[0]] for sm in specs]
     # log(k!) up to the most rows among which group labels are permuted (bit y: label y)
@@ -450,34 +461,30 @@ def threshold_sweep(
             crit = _monte_carlo_critical(null.T, alpha)
         p_maxt = monte_carlo_pvalue(maxima[:, None], obs_o, "greater")[0]
         c_max = _monte_carlo_critical(maxima[:, None], alpha)[0]
-        values[m] = rate
-        out["diff"][m] = rate[:, 0] - rate[:, 1]
-        out["stat"][m] = observed
-        out["se"][m] = se
-        out["p"][m] = p
-        out["crit"][m] = _gap_scale(crit, se)
-        out["padj"][m] = np.maximum(p_maxt, p)
-        out["band"][m] = np.maximum(_gap_scale(c_max, se), out["crit"][m])
-        max_crit[m] = c_max
-        null_maxima[m] = maxima
+        critical = _gap_scale(crit, se)
+        rows = dict(
+            group_values=rate,
+            difference=rate[:, 0] - rate[:, 1],
+            statistic=observed,
+            standard_error=se,
+            pvalue=p,
+            critical_value=critical,
+            pvalue_adjusted=np.maximum(p_maxt, p),
+            band=np.maximum(_gap_scale(c_max, se), critical),
+            max_critical=c_max,
+            null_maxima=maxima,
+        )
+        for name, row in rows.items():
+            out[name][m] = row
     return ThresholdSweepResult(
         thresholds=thr,
         metrics=tuple(sm.name for sm in specs),
         comparison=tuple(pair_labels.tolist()),
-        group_values=values,
-        difference=out["diff"],
-        statistic=out["stat"],
-        standard_error=out["se"],
-        pvalue=out["p"],
-        critical_value=out["crit"],
-        pvalue_adjusted=out["padj"],
-        band=out["band"],
-        max_critical=max_crit,
         alpha=float(alpha),
         alternative=alternative,
         method=method,
         n_permutations=n_permutations,
-        null_maxima=null_maxima,
+        **out,
     )
 
 

@@ -8,7 +8,9 @@ from fastfair._metrics import get_metric
 from fastfair._scipy import special
 
 
-def _data(n, seed=0):
+def data(n, seed=0):
+    """(labels, scores, groups): 30% positives, two groups, logistic scores; also used by
+    benchmarks/sweep_vs_loop.py."""
     rng = np.random.default_rng(seed)
     group = rng.integers(0, 2, n).astype(np.int32)
     y = rng.random(n) < 0.3
@@ -24,7 +26,7 @@ class SweepEndToEnd:
     timeout = 300
 
     def setup(self, n, thresholds, method):
-        self.data = _data(n)
+        self.data = data(n)
         self.thr = np.linspace(0.001, 0.999, thresholds)
 
     def time_threshold_sweep(self, n, thresholds, method):
@@ -38,7 +40,7 @@ class LoopOfPermutationTests:
     param_names = ["n"]
 
     def setup(self, n):
-        self.y, self.score, self.group = _data(n)
+        self.y, self.score, self.group = data(n)
 
     def time_ten_thresholds_two_metrics(self, n):
         for t in np.linspace(0.1, 0.9, 10):
@@ -54,7 +56,7 @@ class Kernels:
     timeout = 300
 
     def setup(self, n, thresholds):
-        y, self.score, group = _data(n)
+        y, self.score, group = data(n)
         self.code = (2 * group + y).astype(np.uint8)
         self.thr = np.linspace(0.001, 0.999, thresholds)
         self.above = _sweep.counts_above(self.score, self.code, self.thr, 4, 1)
