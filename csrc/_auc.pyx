@@ -23,7 +23,9 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from _core cimport ff_fast_bounded_u32, ff_fast_init, ff_fast_t
+from _core cimport (
+    ff_count_below, ff_ctz64, ff_fast_bounded_u32, ff_fast_init, ff_fast_t, ff_floyd_bits,
+)
 
 cdef enum:
     LABEL = 1
@@ -39,21 +41,14 @@ cdef enum:
 # bitmap's words) gives every group's sums exactly, in 64/128-bit integers.
 cdef extern from *:
     """
-    #include <stdint.h>
-    static inline int64_t ff_pop64(uint64_t x)
-    {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-        return (int64_t)((x * 0x0101010101010101ULL) >> 56);
-    }
+    #include "ff_sampling.h"
     typedef struct { const uint64_t *bits; int64_t w; int64_t acc; } ff_prefix_t;
     /* Set bits below index i; successive calls must pass non-decreasing i. */
     static inline int64_t ff_prefix(ff_prefix_t *c, int64_t i)
     {
         int64_t wi = i >> 6;
-        while (c->w < wi) c->acc += ff_pop64(c->bits[c->w++]);
-        return c->acc + ff_pop64(c->bits[wi] & ((((uint64_t)1) << (i & 63)) - 1));
+        while (c->w < wi) c->acc += ff_popcount64(c->bits[c->w++]);
+        return c->acc + ff_popcount64(c->bits[wi] & ((((uint64_t)1) << (i & 63)) - 1));
     }
     static inline void ff_centre(int64_t sx, __int128 sxx, int64_t m, int64_t t,
                                  double *s, double *q)
@@ -553,23 +548,6 @@ def prepare(const Py_ssize_t[::1] order, const double[::1] score, const uint8_t[
     return packed_np, codes_np, n_pos
 
 
-cdef inline int64_t _floyd(ff_fast_t *stream, uint64_t *bits, Py_ssize_t lo, Py_ssize_t m,
-                           Py_ssize_t k, Py_ssize_t n_pos) noexcept nogil:
-    """Set k uniformly chosen bits among lo..lo+m-1 (Floyd's algorithm: exactly k draws).
-
-    Returns how many chosen indices fall below n_pos (positives in label space).
-    """
-    cdef Py_ssize_t j, t
-    cdef int64_t pos = 0
-    for j in range(m - k, m):
-        t = lo + <Py_ssize_t> ff_fast_bounded_u32(stream, <uint32_t> (j + 1))
-        if (bits[t >> 6] >> (t & 63)) & 1:
-            t = lo + j
-        bits[t >> 6] |= (<uint64_t> 1) << (t & 63)
-        pos += t < n_pos
-    return pos
-
-
 _NO_BLOCKS = np.zeros(1, dtype=np.int64)
 
 
@@ -631,12 +609,13 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
         for b in prange(n_permutations, schedule='static'):
             ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
             memset(bits, 0, words * sizeof(uint64_t))
-            pos_small = _floyd(stream, bits, lo0, m0, k0, n_pos)
+            ff_floyd_bits(stream, bits, lo0, m0, k0, NULL)
             if within:
-                _floyd(stream, bits, lo1, m1, k1, n_pos)
+                ff_floyd_bits(stream, bits, lo1, m1, k1, NULL)
                 pos_small = k0
                 neg_small = k1
             else:
+                pos_small = ff_count_below(bits, n_pos)
                 neg_small = k0 - pos_small
             # bit 1 marks group `small`; the sweep reads the bit as the group code
             ibuf[2 * 1] = neg_small
@@ -730,10 +709,6 @@ def sparse_tables(const uint8_t[::1] packed, Py_ssize_t n_pos):
     return (blk_np, npos_np, nneg_np, cp_pos_np, cp_neg_np, a_np, d_np, sa_np, sd_np)
 
 
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-
-
 cdef inline Py_ssize_t _collect(const uint64_t *bits, Py_ssize_t lo, Py_ssize_t hi,
                                 const int32_t *blk, int32_t *out) noexcept nogil:
     """Blocks of the set bits lo <= i < hi, ascending; returns their number."""
@@ -742,7 +717,7 @@ cdef inline Py_ssize_t _collect(const uint64_t *bits, Py_ssize_t lo, Py_ssize_t 
     for w in range(w0, w1):
         word = bits[w]
         while word:
-            i = (w << 6) + __builtin_ctzll(word)
+            i = (w << 6) + ff_ctz64(word)
             word &= word - 1
             if i >= lo and i < hi:
                 out[k] = blk[i]
@@ -924,9 +899,9 @@ def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
         for b in prange(n_permutations, schedule='static'):
             ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
             memset(bits, 0, words * sizeof(uint64_t))
-            _floyd(stream, bits, lo0, m0, k0, n_pos)
+            ff_floyd_bits(stream, bits, lo0, m0, k0, NULL)
             if within:
-                _floyd(stream, bits, lo1, m1, k1, n_pos)
+                ff_floyd_bits(stream, bits, lo1, m1, k1, NULL)
             kp = _collect(bits, 0, n_pos, &blk[0], ps)
             kn = _collect(bits, n_pos, n, &blk[0], ns)
             _sparse_sums(ps, kp, ns, kn, &npos_b[0], &nneg_b[0], &cp_pos[0], &cp_neg[0],

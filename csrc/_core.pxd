@@ -3,7 +3,6 @@
 # numpy's C distributions are cimported from numpy.random.c_distributions where used.
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from numpy.random cimport bitgen_t
-from numpy.random.c_distributions cimport random_hypergeometric
 
 
 cdef extern from "ff_random.h" nogil:
@@ -26,6 +25,7 @@ cdef extern from "ff_random.h" nogil:
 cdef extern from "ff_sampling.h" nogil:
     int ff_ctz64(uint64_t x)
     int ff_popcount64(uint64_t x)
+    int64_t ff_count_below(const uint64_t *bits, int64_t n)
     uint32_t ff_fast_bounded_u32(ff_fast_t *s, uint32_t m)
     void ff_floyd_bits(ff_fast_t *s, uint64_t *bits, int64_t lo, int64_t m, int64_t k,
                        uint32_t *chosen)

@@ -14,9 +14,11 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
+from numpy.random.c_distributions cimport random_hypergeometric
+
 from _core cimport (
     ff_metric_statistic, ff_metric_t, ff_next_u32, ff_stream_init, ff_stream_t,
-    metric_from_spec, random_hypergeometric, FF_OPENMP_ENABLED,
+    metric_from_spec, FF_OPENMP_ENABLED,
 )
 
 cdef enum:

@@ -2,6 +2,7 @@
  * Sampling helpers shared by the fastfair kernels, one definition each:
  *
  *   ff_ctz64, ff_popcount64   bit scans: GCC/Clang builtins, MSVC intrinsics, or plain C
+ *   ff_count_below            set bits of a bitmap below an index
  *   ff_fast_bounded_u32       uniform integer in [0, m) (Lemire 2019, unbiased)
  *   ff_floyd_bits             uniform k-subset of a range into a bitmap (Floyd)
  *   ff_shuffle_f64/_u32/_intp uniform permutation of an array in place (Fisher-Yates)
@@ -67,6 +68,15 @@ static inline int ff_popcount64(uint64_t x)
     return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 #endif
+
+/* Number of set bits of `bits` among indices 0 .. n-1. */
+static inline int64_t ff_count_below(const uint64_t *bits, int64_t n)
+{
+    int64_t count = 0, w;
+    for (w = 0; w < (n >> 6); w++) count += ff_popcount64(bits[w]);
+    if (n & 63) count += ff_popcount64(bits[w] & ((((uint64_t)1) << (n & 63)) - 1));
+    return count;
+}
 
 /* ---- draws --------------------------------------------------------------------- */
 
