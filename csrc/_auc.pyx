@@ -551,6 +551,20 @@ def prepare(const Py_ssize_t[::1] order, const double[::1] score, const uint8_t[
 _NO_BLOCKS = np.zeros(1, dtype=np.int64)
 
 
+def _drawn_group(const int64_t[:, ::1] sizes, bint within):
+    """(small, k0, k1): the group whose rows the two-group kernels draw into the bitmap, and
+    its rows in each stratum (k1 = 0 without a second stratum). It is the smaller group of
+    each stratum; within outcome, when the smaller groups differ, group 1 in both (one bit
+    meaning per bitmap)."""
+    small0 = 0 if sizes[0, 0] <= sizes[0, 1] else 1
+    if not within:
+        return small0, sizes[0, small0], 0
+    small1 = 0 if sizes[1, 0] <= sizes[1, 1] else 1
+    if small0 != small1:
+        return 1, sizes[0, 1], sizes[1, 1]
+    return small0, sizes[0, small0], sizes[1, small1]
+
+
 def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] sizes,
                 bint within, bint studentize, Py_ssize_t n_permutations, uint64_t key,
                 unsigned int stream_id, int n_threads=1, Py_ssize_t start=0,
@@ -570,23 +584,9 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
     _check_sizes(sizes, n, n_pos, within)
     if sizes.shape[1] != 2:
         raise ValueError(f"sizes must have two groups (columns), got {sizes.shape[1]}")
-    # the group drawn into the bitmap: the smaller one of each stratum
-    cdef int small0, small1
+    cdef int small
     cdef Py_ssize_t k0, k1
-    small0 = 0 if sizes[0, 0] <= sizes[0, 1] else 1
-    k0 = sizes[0, small0]
-    small1 = 0
-    k1 = 0
-    if within:
-        small1 = 0 if sizes[1, 0] <= sizes[1, 1] else 1
-        k1 = sizes[1, small1]
-    if within and small0 != small1:
-        # one bit meaning per bitmap: draw group 1's rows in both strata
-        small0 = 1
-        small1 = 1
-        k0 = sizes[0, 1]
-        k1 = sizes[1, 1]
-    cdef int small = small0
+    small, k0, k1 = _drawn_group(sizes, within)
     cdef int64_t pos_small, neg_small, tot_pos = n_pos, tot_neg = n - n_pos
     out = np.empty(n_permutations, dtype=np.float64)
     cdef double[::1] o = out
@@ -863,21 +863,9 @@ def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
         sum_d2 += (<ff_i128> d_b[t]) * d_b[t] * nneg_b[t]
     cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
     cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
-    cdef int small0, small1
+    cdef int small
     cdef Py_ssize_t k0, k1
-    small0 = 0 if sizes[0, 0] <= sizes[0, 1] else 1
-    k0 = sizes[0, small0]
-    small1 = 0
-    k1 = 0
-    if within:
-        small1 = 0 if sizes[1, 0] <= sizes[1, 1] else 1
-        k1 = sizes[1, small1]
-    if within and small0 != small1:
-        small0 = 1
-        small1 = 1
-        k0 = sizes[0, 1]
-        k1 = sizes[1, 1]
-    cdef int small = small0
+    small, k0, k1 = _drawn_group(sizes, within)
     cdef Py_ssize_t kmax = k0 + k1 + 1
     cdef Py_ssize_t kp, kn
     cdef int64_t npos_all = n_pos, nneg_all = n - n_pos
