@@ -203,8 +203,13 @@ def test_every_monte_carlo_test_is_sequential_by_default(call):
     res = call(y, yhat, g, score, random_state=2)
     assert res.decision in ("reject", "retain", "undecided")
     assert isinstance(res.n_permutations, int) and 0 < res.n_permutations
-    lo, hi = res.pvalue_interval
-    assert lo <= res.pvalue <= hi or res.pvalue > hi  # (1+S)/(1+n) sits at or above S/n
+    # The interval is the running intersection of Robbins' confidence sets, so it lies
+    # inside the final set for the final count S and contains the estimate S/n of p.
+    n = res.n_permutations
+    count = round(float(res.pvalue) * (n + 1)) - 1  # pvalue = (1 + S) / (1 + n)
+    lo, hi = (float(np.squeeze(x)) for x in res.pvalue_interval)
+    final_lo, final_hi = robbins_interval(count, n, res.sequential.epsilon)
+    assert final_lo - 1e-12 <= lo <= count / n <= hi <= final_hi + 1e-12
     assert "sequential Monte Carlo" in repr(res)
     fixed = call(y, yhat, g, score, random_state=2, n_permutations=res.n_permutations)
     assert fixed.pvalue == res.pvalue  # the same permutations were drawn
