@@ -56,3 +56,55 @@ cdef inline ff_metric_t metric_from_spec(tuple spec):
     m.studentize = bool(studentize)
     m.pooled = bool(pooled)
     return m
+
+
+# Input checks run by the kernels before they enter nogil code (a kernel that trusts its
+# inputs writes out of bounds on inconsistent sizes instead of raising). Each returns the
+# problem as a message, or None; the caller raises ValueError with it.
+cdef inline str check_pairs(const Py_ssize_t[:, ::1] pairs, Py_ssize_t n_groups):
+    cdef Py_ssize_t p
+    if pairs.shape[0] and pairs.shape[1] != 2:
+        return f"pairs must have shape (n_pairs, 2), got (., {pairs.shape[1]})"
+    for p in range(pairs.shape[0]):
+        if not (0 <= pairs[p, 0] < n_groups and 0 <= pairs[p, 1] < n_groups):
+            return f"pairs must hold group codes in [0, {n_groups})"
+    return None
+
+
+cdef inline str check_codes(const Py_ssize_t[::1] codes, Py_ssize_t n_groups, Py_ssize_t n):
+    cdef Py_ssize_t i
+    cdef bint bad = False
+    if codes.shape[0] != n:
+        return f"codes has {codes.shape[0]} entries for {n} rows"
+    if n_groups < 1:
+        return f"n_groups must be at least 1, got {n_groups}"
+    with nogil:
+        for i in range(n):
+            if codes[i] < 0 or codes[i] >= n_groups:
+                bad = True
+                break
+    if bad:
+        return f"codes must lie in [0, {n_groups})"
+    return None
+
+
+cdef inline str check_small_codes(const unsigned char[::1] codes, int limit, str name):
+    cdef Py_ssize_t i
+    cdef bint bad = False
+    with nogil:
+        for i in range(codes.shape[0]):
+            if codes[i] >= limit:
+                bad = True
+                break
+    if bad:
+        return f"{name} must lie in [0, {limit})"
+    return None
+
+
+cdef inline str check_strata(tuple strata):
+    if len(strata) > 4:
+        return f"at most 4 strata, got {len(strata)}"
+    for mask in strata:
+        if not 0 <= mask < 16:
+            return f"stratum masks are subsets of the 4 cells (0..15), got {mask}"
+    return None

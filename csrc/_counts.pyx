@@ -17,8 +17,8 @@ from libc.string cimport memcpy
 from numpy.random.c_distributions cimport random_hypergeometric
 
 from _core cimport (
-    ff_metric_statistic, ff_metric_t, ff_next_u32, ff_stream_init, ff_stream_t,
-    metric_from_spec, FF_OPENMP_ENABLED,
+    check_codes, check_pairs, check_small_codes, check_strata, ff_metric_statistic, ff_metric_t,
+    ff_next_u32, ff_stream_init, ff_stream_t, metric_from_spec, FF_OPENMP_ENABLED,
 )
 
 cdef enum:
@@ -53,6 +53,11 @@ def cell_sums(const uint8_t[::1] cell, const Py_ssize_t[::1] codes, Py_ssize_t n
     cdef Py_ssize_t n = cell.shape[0]
     cdef Py_ssize_t n_chunks = (n + CHUNK - 1) // CHUNK
     cdef Py_ssize_t width = n_groups * 4
+    problem = check_codes(codes, n_groups, n) or check_small_codes(cell, 4, "cell")
+    if problem is None and weight is not None and weight.shape[0] != n:
+        problem = f"weight has {weight.shape[0]} entries for {n} rows"
+    if problem is not None:
+        raise ValueError(problem)
     partial = np.zeros((max(n_chunks, 1), 2, width), dtype=np.float64)
     cdef double[:, :, ::1] part = partial
     cdef Py_ssize_t k, i, start, stop, slot
@@ -85,6 +90,11 @@ def metric_statistics(const double[:, ::1] w, const double[:, ::1] w2, tuple spe
     """
     cdef ff_metric_t metric = metric_from_spec(spec)
     cdef Py_ssize_t m = w.shape[0], n_pairs = pairs.shape[0], r, c
+    if w2.shape[0] != m or w2.shape[1] != w.shape[1] or w.shape[1] % 4:
+        raise ValueError("w and w2 must have the same shape (m, n_groups * 4)")
+    problem = check_pairs(pairs, w.shape[1] // 4)
+    if problem is not None:
+        raise ValueError(problem)
     out = np.empty((m, n_pairs), dtype=np.float64)
     cdef double[:, ::1] o = out
     with nogil:
@@ -117,6 +127,15 @@ def permute_counts(const int64_t[:, ::1] counts, tuple strata, tuple spec,
     cdef int64_t *pool
     cdef double *table
     cdef ff_stream_t *stream
+    problem = check_strata(strata) or check_pairs(pairs, n_groups)
+    if problem is None and counts.shape[1] != 4:
+        problem = f"counts must have shape (n_groups, 4), got (., {counts.shape[1]})"
+    if problem is None and n_permutations < 0:
+        problem = f"n_permutations must be >= 0, got {n_permutations}"
+    if problem is None and (np.asarray(counts) < 0).any():
+        problem = "counts must be non-negative"
+    if problem is not None:
+        raise ValueError(problem)
     for s in range(n_strata):
         masks[s] = strata[s]
     observed = np.ascontiguousarray(counts, dtype=np.float64).ravel()

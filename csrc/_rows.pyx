@@ -18,8 +18,8 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from _core cimport (
-    ff_ctz64, ff_fast_init, ff_fast_t, ff_floyd_bits, ff_metric_statistic, ff_metric_t,
-    ff_shuffle_u32, metric_from_spec,
+    check_codes, check_pairs, check_small_codes, check_strata, ff_ctz64, ff_fast_init, ff_fast_t,
+    ff_floyd_bits, ff_metric_statistic, ff_metric_t, ff_shuffle_u32, metric_from_spec,
 )
 
 
@@ -37,6 +37,14 @@ def permute_rows(const uint8_t[::1] cell, const double[::1] weight,
     cdef Py_ssize_t n_pairs = pairs.shape[0], width = n_groups * 4
     cdef ff_metric_t metric = metric_from_spec(spec)
     cdef Py_ssize_t i, g, c, b, p, s, r, first, n_s, k, taken, words
+    problem = (check_codes(codes, n_groups, cell.shape[0]) or check_small_codes(cell, 4, "cell")
+               or check_strata(strata) or check_pairs(pairs, n_groups))
+    if problem is None and weight.shape[0] != cell.shape[0]:
+        problem = f"weight has {weight.shape[0]} entries for {cell.shape[0]} rows"
+    if problem is None and n_permutations < 0:
+        problem = f"n_permutations must be >= 0, got {n_permutations}"
+    if problem is not None:
+        raise ValueError(problem)
 
     # Rows of each stratum, stored contiguously; group sizes per stratum; fixed sums.
     stratum_of_cell = np.full(4, -1, dtype=np.intp)

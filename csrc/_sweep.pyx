@@ -25,7 +25,7 @@ from libc.math cimport fabs, floor, log, sqrt
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from _core cimport ff_fast_bounded_u32, ff_fast_init, ff_fast_t, ff_fast_u64
+from _core cimport check_small_codes, ff_fast_bounded_u32, ff_fast_init, ff_fast_t, ff_fast_u64
 
 
 cdef double HRUA_D1 = 1.7155277699214135  # 2 sqrt(2/e)
@@ -45,6 +45,15 @@ def counts_above(const double[::1] score, const uint8_t[::1] code,
     cdef Py_ssize_t n = score.shape[0], n_thr = thresholds.shape[0]
     cdef Py_ssize_t i, lo, hi, mid
     cdef int tid
+    if code.shape[0] != n:
+        raise ValueError(f"code has {code.shape[0]} entries for {n} scores")
+    if n_thr < 1 or (n_thr > 1 and not (np.diff(np.asarray(thresholds)) > 0).all()):
+        raise ValueError("thresholds must be strictly ascending (at least one)")
+    if n_threads < 1:
+        raise ValueError(f"n_threads must be >= 1, got {n_threads}")
+    problem = check_small_codes(code, n_codes, "code")
+    if problem is not None:
+        raise ValueError(problem)
     partial = np.zeros((n_threads, n_thr + 1, n_codes), dtype=np.int64)
     cdef int64_t[:, :, ::1] part = partial
     cdef double s
@@ -244,10 +253,25 @@ def permute_sweep(const int64_t[:, ::1] above, const int64_t[:, ::1] totals, int
     cdef int64_t *bins  # per thread: A rows per bin, label 0 then label 1
     cdef ff_fast_t *stream
     cdef _node_t label_node
+    above_np, totals_np = np.asarray(above), np.asarray(totals)
+    if above.shape[1] != 4 or totals.shape[0] != 2 or totals.shape[1] != 2 or n_thr < 1:
+        raise ValueError("above must have shape (K >= 1, 4) and totals shape (2, 2)")
+    if not 1 <= stratum <= 3 or not 0 <= num_mask < 16 or orient not in (-1, 0, 1):
+        raise ValueError("stratum must be 1, 2 or 3, num_mask in 0..15 and orient -1, 0 or 1")
+    if scale.shape[0] != n_thr or offset.shape[0] != n_thr:
+        raise ValueError("scale and offset need one entry per threshold")
+    if n_permutations < 0:
+        raise ValueError(f"n_permutations must be >= 0, got {n_permutations}")
+    if (totals_np < 0).any() or (above_np < 0).any() or (np.diff(above_np, axis=0) > 0).any() \
+            or (above_np[0, :2] > totals_np[0]).any() or (above_np[0, 2:] > totals_np[1]).any():
+        raise ValueError("above must count rows with score >= t_k: non-increasing in k and "
+                         "at most totals")
     for y in range(2):
         pooled_total[y] = totals[0, y] + totals[1, y]
     if pooled_total[0] + pooled_total[1] >= (<int64_t> 1) << 32:
         raise ValueError("threshold_sweep permutes fewer than 2**32 rows")
+    if logfact.shape[0] <= sum(totals_np[:, y].sum() for y in (0, 1) if stratum >> y & 1):
+        raise ValueError("logfact must hold log(k!) for k up to the number of rows")
     # start[y, j]: rows of label y in the bins below j; bin j holds the rows with j
     # thresholds <= score (bin K: score >= t_{K-1}).
     pooled_above = np.asarray(above)[:, :2] + np.asarray(above)[:, 2:]

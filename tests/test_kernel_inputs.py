@@ -2,7 +2,8 @@
 
 A kernel that trusts its inputs writes out of bounds when a caller passes inconsistent
 sizes (a segfault, or silently wrong statistics). Swapping the within-outcome stratum sizes
-(negatives' counts in the positives' row and vice versa) must raise ValueError.
+(negatives' counts in the positives' row and vice versa) must raise ValueError; so must
+out-of-range group codes, cells, pairs or strata and mismatched lengths in every kernel.
 CI also runs these tests against a build with Cython bounds checks (.ci/alt_build.py).
 """
 
@@ -11,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fastfair import _auc
+from fastfair import _auc, _counts, _sweep
+from fastfair import _rows as _rows_kernel
 from fastfair import auc as ffauc
 
 
@@ -42,3 +44,116 @@ def test_swapped_within_outcome_sizes_raise(kernel):
             _auc.permute_two(srt.packed, srt.n_pos, swapped, True, True, 20, 1, 0, 1)
         else:
             _auc.permute(srt.packed, srt.n_pos, swapped, True, pairs, True, 20, 1, 0, 1)
+
+
+# ---------------------------------------------------------------- the count and row kernels
+
+TPR = ((8,), (12,), True, False)  # spec: numerator TP, denominator positives (FN + TP)
+PAIRS = np.array([[1, 0]], dtype=np.intp)
+
+
+def _rows(n=60):
+    rng = np.random.default_rng(1)
+    cell = rng.integers(0, 4, n).astype(np.uint8)
+    codes = rng.integers(0, 2, n).astype(np.intp)
+    return cell, codes, np.ones(n)
+
+
+def test_count_kernels_accept_consistent_input():
+    cell, codes, weight = _rows()
+    w, w2 = _counts.cell_sums(cell, codes, 2)
+    assert w.sum() == len(cell)
+    stat = _counts.metric_statistics(w.reshape(1, -1), w2.reshape(1, -1), TPR, PAIRS)
+    assert stat.shape == (1, 1) and np.isfinite(stat).all()
+    counts = np.ascontiguousarray(w.astype(np.int64))
+    assert _counts.permute_counts(counts, (12,), TPR, PAIRS, 5, 1, 0).shape == (5, 1)
+    null = _rows_kernel.permute_rows(cell, weight, codes, 2, (12,), TPR, PAIRS, 5, 1, 0)
+    assert null.shape == (5, 1)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["code too large", "negative code", "short codes", "cell 4", "short weight"],
+)
+def test_cell_sums_refuses_inconsistent_rows(case):
+    cell, codes, weight = _rows()
+    if case == "code too large":
+        codes[3] = 2
+    elif case == "negative code":
+        codes[3] = -1
+    elif case == "short codes":
+        codes = codes[:-1].copy()
+    elif case == "cell 4":
+        cell[0] = 4
+    else:
+        weight = weight[:-1].copy()
+    with pytest.raises(ValueError, match=r"codes|cell|weight"):
+        _counts.cell_sums(cell, codes, 2, weight)
+    with pytest.raises(ValueError, match=r"codes|cell|weight"):
+        _rows_kernel.permute_rows(cell, weight, codes, 2, (12,), TPR, PAIRS, 5, 1, 0)
+
+
+@pytest.mark.parametrize("pairs", [[[2, 0]], [[0, -1]]])
+def test_pairs_outside_the_groups_are_refused(pairs):
+    cell, codes, weight = _rows()
+    w, w2 = _counts.cell_sums(cell, codes, 2)
+    bad = np.array(pairs, dtype=np.intp)
+    counts = np.ascontiguousarray(w.astype(np.int64))
+    with pytest.raises(ValueError, match="pairs"):
+        _counts.metric_statistics(w.reshape(1, -1), w2.reshape(1, -1), TPR, bad)
+    with pytest.raises(ValueError, match="pairs"):
+        _counts.permute_counts(counts, (12,), TPR, bad, 5, 1, 0)
+    with pytest.raises(ValueError, match="pairs"):
+        _rows_kernel.permute_rows(cell, weight, codes, 2, (12,), TPR, bad, 5, 1, 0)
+
+
+def test_count_kernels_refuse_bad_strata_and_shapes():
+    cell, codes, weight = _rows()
+    w, w2 = _counts.cell_sums(cell, codes, 2)
+    counts = np.ascontiguousarray(w.astype(np.int64))
+    with pytest.raises(ValueError, match="strata"):
+        _counts.permute_counts(counts, (1, 2, 4, 8, 3), TPR, PAIRS, 5, 1, 0)
+    with pytest.raises(ValueError, match="stratum masks"):
+        _rows_kernel.permute_rows(cell, weight, codes, 2, (16,), TPR, PAIRS, 5, 1, 0)
+    with pytest.raises(ValueError, match="shape"):
+        _counts.permute_counts(np.ascontiguousarray(counts[:, :3]), (12,), TPR, PAIRS, 5, 1, 0)
+    with pytest.raises(ValueError, match="non-negative"):
+        _counts.permute_counts(counts - 100, (12,), TPR, PAIRS, 5, 1, 0)
+    with pytest.raises(ValueError, match="same shape"):
+        _counts.metric_statistics(w.reshape(1, -1), w2[:1].reshape(1, -1), TPR, PAIRS)
+
+
+# ---------------------------------------------------------------- the threshold-sweep kernels
+
+
+def test_counts_above_refuses_bad_thresholds_and_codes():
+    score = np.linspace(0, 1, 50)
+    code = (np.arange(50) % 4).astype(np.uint8)
+    good = np.array([0.2, 0.5, 0.8])
+    assert _sweep.counts_above(score, code, good, 4).shape == (3, 4)
+    with pytest.raises(ValueError, match="ascending"):
+        _sweep.counts_above(score, code, good[::-1].copy(), 4)
+    with pytest.raises(ValueError, match="code"):
+        _sweep.counts_above(score, code, good, 3)
+    with pytest.raises(ValueError, match="code has"):
+        _sweep.counts_above(score, code[:-1].copy(), good, 4)
+
+
+def test_permute_sweep_refuses_inconsistent_counts():
+    score = np.linspace(0, 1, 50)
+    code = (np.arange(50) % 4).astype(np.uint8)
+    thresholds = np.array([0.2, 0.5, 0.8])
+    above = _sweep.counts_above(score, code, thresholds, 4)
+    totals = np.bincount(code, minlength=4).reshape(2, 2).astype(np.int64)
+    logfact = np.cumsum(np.log(np.maximum(np.arange(51), 1)))
+    z = np.zeros(3)
+    args = (2, 8, z, z, 0, 5, 1, 0, False, logfact)
+    assert _sweep.permute_sweep(above, totals, *args)[0].shape == (5,)
+    with pytest.raises(ValueError, match="one entry per threshold"):
+        _sweep.permute_sweep(above, totals, 2, 8, z[:2].copy(), z, 0, 5, 1, 0, False, logfact)
+    with pytest.raises(ValueError, match="non-increasing"):
+        _sweep.permute_sweep(np.ascontiguousarray(above[::-1]), totals, *args)
+    with pytest.raises(ValueError, match="stratum"):
+        _sweep.permute_sweep(above, totals, 4, *args[1:])
+    with pytest.raises(ValueError, match="logfact"):
+        _sweep.permute_sweep(above, totals, 2, 8, z, z, 0, 5, 1, 0, False, logfact[:10].copy())
