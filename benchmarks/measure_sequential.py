@@ -138,7 +138,8 @@ def path_row(n, share, decimals, repeat, count):
     from peers_auc import peer_permutation
 
     from fastfair import _auc
-    from fastfair.auc import _cheapest_path, _sort_rows, _Sorted, _strata_sizes
+    from fastfair.auc.inference import _cheapest_path
+    from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
 
     y, s, g = auc_data(n, share, 0.05, seed=1, decimals=decimals)
     order, codes8, y8 = _sort_rows(y, s, g)

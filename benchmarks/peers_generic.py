@@ -15,7 +15,7 @@ import numpy as np
 from scipy import stats
 
 import fastfair
-from fastfair.generic import mean_difference_test
+from fastfair.resampling import mean_difference_test
 
 
 def _data(n, seed=0, minority=0.3):

@@ -22,15 +22,6 @@ from fastfair.calibration import (
     msce,
     tce_nadaraya_watson,
 )
-from fastfair.generic import (
-    BootstrapTestResult,
-    CorrelationTestResult,
-    GenericTestResult,
-    MetricError,
-    basic_bootstrap_test,
-    correlation_test,
-    mean_difference_test,
-)
 from fastfair.parity import (
     CalibrationCurve,
     MarginalOutcomeResult,
@@ -54,6 +45,15 @@ from fastfair.planning import (
     power,
     sample_size,
     simulate_power,
+)
+from fastfair.resampling import (
+    BootstrapTestResult,
+    CorrelationTestResult,
+    GenericTestResult,
+    MetricError,
+    basic_bootstrap_test,
+    correlation_test,
+    mean_difference_test,
 )
 from fastfair.sweep import ThresholdSweepResult, threshold_sweep
 from fastfair.tolerance import (

@@ -419,7 +419,7 @@ def _gap_from_rows(
     data, n_bootstrap, random_state, vectorized,
 ) -> _Gap:  # fmt: skip
     check_choice(comparisons, "comparisons", ("reference", "all"))
-    from fastfair import generic  # lazy, as in permutation_test
+    from fastfair import resampling  # lazy, as in permutation_test
     from fastfair.auc import auc_test
 
     if isinstance(metric, str) and metric.lower() == "auc":
@@ -447,7 +447,7 @@ def _gap_from_rows(
         if gap.method == "logit":
             gap.auc_parts = _logit_parts(res)
         return gap
-    if callable(metric) or generic.is_row_metric(metric):
+    if callable(metric) or resampling.is_row_metric(metric):
         if method not in ("auto", "bootstrap", "welch"):
             raise ValueError(
                 f"a callable or row metric is tested with method='bootstrap' (or 'welch' for "
@@ -455,7 +455,7 @@ def _gap_from_rows(
             )
         row = not callable(metric)
         mode = "welch" if row and method != "bootstrap" else "bootstrap-fast"
-        res = generic.permutation_test_rows(
+        res = resampling.permutation_test_rows(
             y_true, y_pred, group, metric=metric, studentize=mode, method="asymptotic",
             reference=reference, comparisons=comparisons, adjust="none",
             sample_weight=sample_weight, data=data, random_state=random_state,

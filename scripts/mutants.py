@@ -191,7 +191,7 @@ MUTANTS = [
     ),
     m(
         "perm-mc-never-rejects",
-        "fastfair/permutation.py",
+        "fastfair/permutation/inference.py",
         "            pvalues[c] = sampler.pvalue",
         "            pvalues[c] = 1.0",
         PERM,
@@ -199,7 +199,7 @@ MUTANTS = [
     ),
     m(
         "auc-never-rejects",
-        "fastfair/auc.py",
+        "fastfair/auc/api.py",
         "pvalues = np.array([s.pvalue for s in samplers])",
         "pvalues = np.ones(len(samplers))",
         AUC,
@@ -207,7 +207,7 @@ MUTANTS = [
     ),
     m(
         "gen-never-rejects",
-        "fastfair/generic.py",
+        "fastfair/resampling/inference.py",
         'r["pvalue"], r["count"], r["null"] = s.pvalue, s.count, s.null()',
         'r["pvalue"], r["count"], r["null"] = 1.0, s.count, s.null()',
         GEN,
@@ -251,7 +251,7 @@ MUTANTS = [
     # ---------------------------------------------------------------- auc.py / _auc.pyx
     m(
         "auc-group-ci-no-z",
-        "fastfair/auc.py",
+        "fastfair/auc/api.py",
         "group_interval = (np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0))",
         "group_interval = (np.clip(auc - se, 0.0, 1.0), np.clip(auc + se, 0.0, 1.0))",
         AUC,
@@ -259,7 +259,7 @@ MUTANTS = [
     ),
     m(
         "auc-diff-ci-var",
-        "fastfair/auc.py",
+        "fastfair/auc/api.py",
         "se_diff = np.sqrt(var[a] + var[b])",
         "se_diff = np.sqrt(var[a]) + np.sqrt(var[b])",
         AUC,
@@ -267,7 +267,7 @@ MUTANTS = [
     ),
     m(
         "auc-ci-level",
-        "fastfair/auc.py",
+        "fastfair/auc/api.py",
         "    z = special.ndtri(0.5 + confidence_level / 2.0)\n    se_diff",
         "    z = special.ndtri(confidence_level)\n    se_diff",
         AUC,
@@ -275,7 +275,7 @@ MUTANTS = [
     ),
     m(
         "auc-maxt-no-floor",
-        "fastfair/auc.py",
+        "fastfair/auc/api.py",
         "adjusted = np.maximum(maxt_pvalues(joint, observed, alternative), pvalues)",
         "adjusted = maxt_pvalues(joint, observed, alternative)",
         AUC,
@@ -283,7 +283,7 @@ MUTANTS = [
     ),
     m(
         "auc-strata-swapped",
-        "fastfair/auc.py",
+        "fastfair/auc/statistics.py",
         "sizes = np.vstack([pos, neg]) if scheme",
         "sizes = np.vstack([neg, pos]) if scheme",
         AUC,
@@ -291,7 +291,7 @@ MUTANTS = [
     ),
     m(
         "auc-scheme-flag",
-        "fastfair/auc.py",
+        "fastfair/auc/inference.py",
         'within = scheme == "within_outcome"',
         'within = scheme != "within_outcome"',
         AUC,
@@ -420,7 +420,7 @@ MUTANTS = [
     ),
     m(
         "perm-maxt-no-floor",
-        "fastfair/permutation.py",
+        "fastfair/permutation/inference.py",
         "adjusted = np.maximum(maxt_pvalues(joint, observed, alternative), pvalues)",
         "adjusted = maxt_pvalues(joint, observed, alternative)",
         PERM,
@@ -460,7 +460,7 @@ MUTANTS = [
     ),
     m(
         "perm-difference-sign",
-        "fastfair/permutation.py",
+        "fastfair/permutation/inference.py",
         "    difference = values[a] - values[b]\n    lower, upper",
         "    difference = values[b] - values[a]\n    lower, upper",
         PERM,
@@ -477,7 +477,7 @@ MUTANTS = [
     # ---------------------------------------------------------------- generic.py
     m(
         "gen-bootfast-ddof-obs",
-        "fastfair/generic.py",
+        "fastfair/resampling/inference.py",
         "else np.var(boot, ddof=1)",
         "else np.var(boot, ddof=0)",
         GEN,
@@ -485,7 +485,7 @@ MUTANTS = [
     ),
     m(
         "gen-bootfast-ddof-null",
-        "fastfair/generic.py",
+        "fastfair/resampling/inference.py",
         "return _safe_ratio(t, np.var(t, ddof=1))",
         "return _safe_ratio(t, np.var(t, ddof=0))",
         GEN,
@@ -493,7 +493,7 @@ MUTANTS = [
     ),
     m(
         "gen-alg1-centre",
-        "fastfair/generic.py",
+        "fastfair/resampling/statistics.py",
         "out[b - first] = _safe_ratio(t, np.mean((boot - t) ** 2))",
         "out[b - first] = _safe_ratio(t, np.var(boot))",
         GEN,
@@ -501,7 +501,7 @@ MUTANTS = [
     ),
     m(
         "gen-welch-ddof",
-        "fastfair/generic.py",
+        "fastfair/resampling/statistics.py",
         "    var_a = np.maximum(s2a - s1a * ma, 0.0) / (na - 1)\n"
         "    var_b = np.maximum(s2b - s1b * mb, 0.0) / (nb - 1)",
         "    var_a = np.maximum(s2a - s1a * ma, 0.0) / na\n"
@@ -511,7 +511,7 @@ MUTANTS = [
     ),
     m(
         "gen-weighted-var",
-        "fastfair/generic.py",
+        "fastfair/resampling/inference.py",
         "return n / (n - 1) * (w * w * (v - m) ** 2).sum(axis=-1) / (sw * sw)",
         "return (w * w * (v - m) ** 2).sum(axis=-1) / (sw * sw)",
         GEN,
@@ -519,7 +519,7 @@ MUTANTS = [
     ),
     m(
         "gen-mse-row",
-        "fastfair/generic.py",
+        "fastfair/resampling/statistics.py",
         "        return (y - p) ** 2\n",
         "        return np.abs(y - p)\n",
         GEN,
@@ -527,7 +527,7 @@ MUTANTS = [
     ),
     m(
         "gen-safe-ratio-sqrt",
-        "fastfair/generic.py",
+        "fastfair/resampling/statistics.py",
         "out = diff / np.sqrt(var)",
         "out = diff / var",
         GEN,
@@ -535,7 +535,7 @@ MUTANTS = [
     ),
     m(
         "gen-welch-sums",
-        "fastfair/generic.py",
+        "fastfair/resampling/inference.py",
         "ua, ub = va.var(ddof=1) / na, vb.var(ddof=1) / nb",
         "ua, ub = va.var(ddof=1) / nb, vb.var(ddof=1) / na",
         GEN,
@@ -552,7 +552,7 @@ MUTANTS = [
     ),
     m(
         "par-mb-add-one",
-        "fastfair/parity.py",
+        "fastfair/parity/api.py",
         "boot_p = max_exceedance_pvalues(null, matched_max * (1 - 1e-12))[0]",
         "boot_p = max_exceedance_pvalues(null, matched_max * (1 - 1e-12))[0]"
         " * (n_bootstrap + 1.0) / n_bootstrap - 1.0 / n_bootstrap",
@@ -561,7 +561,7 @@ MUTANTS = [
     ),
     m(
         "par-maxt-add-one",
-        "fastfair/parity.py",
+        "fastfair/parity/api.py",
         "adjusted[tested] = max_exceedance_pvalues(null, thr)",
         "adjusted[tested] = max_exceedance_pvalues(null, thr)"
         " * (n_bootstrap + 1.0) / n_bootstrap - 1.0 / n_bootstrap",
@@ -570,7 +570,7 @@ MUTANTS = [
     ),
     m(
         "par-critical-level",
-        "fastfair/parity.py",
+        "fastfair/parity/api.py",
         "critical = float(np.sqrt(np.quantile(null, confidence_level)))",
         "critical = float(np.quantile(null, confidence_level))",
         PARB,
@@ -578,7 +578,7 @@ MUTANTS = [
     ),
     m(
         "par-wald-se",
-        "fastfair/parity.py",
+        "fastfair/parity/inference.py",
         "        se = np.sqrt(var[0] + var[1])\n        with np.errstate",
         "        se = np.sqrt(var[0]) + np.sqrt(var[1])\n        with np.errstate",
         PAR,
@@ -586,7 +586,7 @@ MUTANTS = [
     ),
     m(
         "par-wald-chi2-mean",
-        "fastfair/parity.py",
+        "fastfair/parity/inference.py",
         "mean = (est * prec).sum(axis=0) / prec.sum(axis=0)",
         "mean = est.mean(axis=0)",
         PAR,
@@ -594,7 +594,7 @@ MUTANTS = [
     ),
     m(
         "par-var-cross",
-        "fastfair/parity.py",
+        "fastfair/parity/statistics.py",
         'num = sums["sum_aa"] - 2.0 * f * sums["sum_ab"] + f * f * sums["sum_bb"]',
         'num = sums["sum_aa"] - f * sums["sum_ab"] + f * f * sums["sum_bb"]',
         PAR,
@@ -602,7 +602,7 @@ MUTANTS = [
     ),
     m(
         "par-ci-z",
-        "fastfair/parity.py",
+        "fastfair/parity/statistics.py",
         "    zq = _quantile(0.5 + confidence_level / 2.0, df)\n    notes",
         "    zq = _quantile(confidence_level, df)\n    notes",
         PAR,
@@ -610,7 +610,7 @@ MUTANTS = [
     ),
     m(
         "par-mo-ci-z",
-        "fastfair/parity.py",
+        "fastfair/parity/api.py",
         "        zq = float(_quantile(0.5 + confidence_level / 2.0, "
         "np.inf if np.isnan(df) else df))\n        ci = (",
         "        zq = 1.0\n        ci = (",
@@ -627,7 +627,7 @@ MUTANTS = [
     ),
     m(
         "par-neff",
-        "fastfair/parity.py",
+        "fastfair/parity/statistics.py",
         'n_eff = np.where(sb > 0, sb * sb / sums["sum_bb"], 0.0)',
         'n_eff = np.where(sb > 0, sb / np.sqrt(sums["sum_bb"]), 0.0)',
         PAR,
@@ -635,7 +635,7 @@ MUTANTS = [
     ),
     m(
         "par-cov-sandwich",
-        "fastfair/parity.py",
+        "fastfair/parity/statistics.py",
         "cov = aa - ab * f[None, :] - ab.T * f[:, None] + np.outer(f, f) * bb",
         "cov = aa - ab * f[:, None] - ab.T * f[None, :] + np.outer(f, f) * bb",
         PARB,
@@ -668,7 +668,7 @@ MUTANTS = [
     # ---------------------------------------------------------------- calibration.py
     m(
         "cal-dpcc-orientation",
-        "fastfair/calibration.py",
+        "fastfair/calibration/api.py",
         "diff = (f >= threshold).astype(np.float64) - (s >= threshold)",
         "diff = (s >= threshold).astype(np.float64) - (f >= threshold)",
         CAL,
@@ -676,7 +676,7 @@ MUTANTS = [
     ),
     m(
         "cal-dpcc-boundary-cal",
-        "fastfair/calibration.py",
+        "fastfair/calibration/api.py",
         "diff = (f >= threshold).astype(np.float64) - (s >= threshold)",
         "diff = (f > threshold).astype(np.float64) - (s >= threshold)",
         CAL,
@@ -684,7 +684,7 @@ MUTANTS = [
     ),
     m(
         "cal-dpcc-boundary-raw",
-        "fastfair/calibration.py",
+        "fastfair/calibration/api.py",
         "diff = (f >= threshold).astype(np.float64) - (s >= threshold)",
         "diff = (f >= threshold).astype(np.float64) - (s > threshold)",
         CAL,
@@ -692,7 +692,7 @@ MUTANTS = [
     ),
     m(
         "cal-ft-rates-side",
-        "fastfair/calibration.py",
+        "fastfair/calibration/api.py",
         '[1.0 - np.searchsorted(sorted_s[k], ts[k], side="left") / n_g[k] for k in range(K)]',
         '[1.0 - np.searchsorted(sorted_s[k], ts[k], side="right") / n_g[k] for k in range(K)]',
         CAL,
@@ -700,7 +700,7 @@ MUTANTS = [
     ),
     m(
         "cal-ece-weight",
-        "fastfair/calibration.py",
+        "fastfair/calibration/inference.py",
         "return float((np.sum(count[nz] / n * gap**p)) ** (1.0 / p))",
         "return float((np.mean(gap**p)) ** (1.0 / p))",
         CAL,
@@ -708,7 +708,7 @@ MUTANTS = [
     ),
     m(
         "cal-ece-root",
-        "fastfair/calibration.py",
+        "fastfair/calibration/inference.py",
         "return float((np.sum(count[nz] / n * gap**p)) ** (1.0 / p))",
         "return float(np.sum(count[nz] / n * gap**p))",
         CAL,
@@ -716,7 +716,7 @@ MUTANTS = [
     ),
     m(
         "cal-ece-mass-bins",
-        "fastfair/calibration.py",
+        "fastfair/calibration/api.py",
         "b = np.minimum(B - 1, (np.arange(n) * B) // n)",
         "b = np.minimum(B - 1, (np.arange(n) * B) // (n + 1))",
         CAL,
@@ -724,7 +724,7 @@ MUTANTS = [
     ),
     m(
         "cal-drc-sign",
-        "fastfair/calibration.py",
+        "fastfair/calibration/api.py",
         "diff = _ranks_within(qcodes, s) - _ranks_within(qcodes, f)",
         "diff = _ranks_within(qcodes, f) - _ranks_within(qcodes, s)",
         CAL,
@@ -732,7 +732,7 @@ MUTANTS = [
     ),
     m(
         "cal-rank-ties",
-        "fastfair/calibration.py",
+        "fastfair/calibration/inference.py",
         "avg = 0.5 * (pos[first] + pos[last])",
         "avg = pos[first]",
         CAL,
@@ -741,7 +741,7 @@ MUTANTS = [
     # ---------------------------------------------------------------- planning.py
     m(
         "plan-critical-bonf",
-        "fastfair/planning.py",
+        "fastfair/planning/inference.py",
         "    a = alpha / (k - 1)\n",
         "    a = alpha\n",
         PLAN,
@@ -749,7 +749,7 @@ MUTANTS = [
     ),
     m(
         "plan-two-sided",
-        "fastfair/planning.py",
+        "fastfair/planning/inference.py",
         "z = special.ndtri(1.0 - a / 2.0) if alternative == "
         '"two-sided" else special.ndtri(1.0 - a)',
         'z = special.ndtri(1.0 - a) if alternative == "two-sided" else special.ndtri(1.0 - a)',
@@ -758,7 +758,7 @@ MUTANTS = [
     ),
     m(
         "plan-neyman-ref",
-        "fastfair/planning.py",
+        "fastfair/planning/inference.py",
         "p[..., ref] = sr / (sr + rs)",
         "p[..., ref] = rs / (sr + rs)",
         PLAN,
@@ -766,7 +766,7 @@ MUTANTS = [
     ),
     m(
         "plan-neyman-sqrt",
-        "fastfair/planning.py",
+        "fastfair/planning/inference.py",
         "rs = np.sqrt(np.sum(sigma2[..., oth], axis=-1))",
         "rs = np.sum(np.sqrt(sigma2[..., oth]), axis=-1)",
         PLAN,
@@ -774,7 +774,7 @@ MUTANTS = [
     ),
     m(
         "plan-fpc",
-        "fastfair/planning.py",
+        "fastfair/planning/inference.py",
         "var = var * (1.0 - n_per_group / population)",
         "var = var * (1.0 + n_per_group / population)",
         PLAN,
@@ -782,7 +782,7 @@ MUTANTS = [
     ),
     m(
         "plan-hanley",
-        "fastfair/planning.py",
+        "fastfair/planning/inference.py",
         "q2 = 2.0 * auc**2 / (1.0 + auc)",
         "q2 = auc**2 / (1.0 + auc)",
         PLAN,
@@ -790,7 +790,7 @@ MUTANTS = [
     ),
     m(
         "plan-rate-var",
-        "fastfair/planning.py",
+        "fastfair/planning/inference.py",
         "    return r * (1.0 - r) / d, r",
         "    return r * (1.0 - r) * d, r",
         PLAN,
@@ -798,7 +798,7 @@ MUTANTS = [
     ),
     m(
         "plan-decide-boundary",
-        "fastfair/planning.py",
+        "fastfair/planning/api.py",
         "zc = special.ndtri(1 - alpha / 2)",
         "zc = special.ndtri(1 - alpha)",
         PLAN,
@@ -806,7 +806,7 @@ MUTANTS = [
     ),
     m(
         "plan-wald-den",
-        "fastfair/planning.py",
+        "fastfair/planning/inference.py",
         '"fpr": (fp, tn + fp),',
         '"fpr": (fp, tp + fp),',
         PLAN,
@@ -815,7 +815,7 @@ MUTANTS = [
     # ---------------------------------------------------------------- wasserstein.py
     m(
         "was-chi2-mixture",
-        "fastfair/wasserstein.py",
+        "fastfair/wasserstein/inference.py",
         "return math.exp(-s / (2.0 * (w0 * math.cos(phi) ** 2 + w1 * math.sin(phi) ** 2)))",
         "return math.exp(-s / (2.0 * (w0 * math.cos(phi) ** 2 + w1 * math.cos(phi) ** 2)))",
         WAS,
@@ -823,7 +823,7 @@ MUTANTS = [
     ),
     m(
         "was-chi2-single",
-        "fastfair/wasserstein.py",
+        "fastfair/wasserstein/inference.py",
         "return float(special.chdtrc(1, s / w[0]))",
         "return float(special.chdtrc(1, s * w[0]))",
         WAS,
@@ -831,7 +831,7 @@ MUTANTS = [
     ),
     m(
         "was-critical-alpha",
-        "fastfair/wasserstein.py",
+        "fastfair/wasserstein/inference.py",
         "return pvalue, float(w[0] * special.chdtri(1, alpha))",
         "return pvalue, float(w[0] * special.chdtri(1, 1 - alpha))",
         WAS,
@@ -839,7 +839,7 @@ MUTANTS = [
     ),
     m(
         "was-fold",
-        "fastfair/wasserstein.py",
+        "fastfair/wasserstein/inference.py",
         "    q = 4.0 / ca\n",
         "    q = 2.0 / ca\n",
         WAS,

@@ -78,11 +78,11 @@ def test_permutation_kernels_agree_on_distribution():
     """Byte-code (K groups) and bitmap (two groups) kernels: same null distribution."""
     rng = np.random.default_rng(4)
     y, s, g = make(rng, 300, ties=True)
-    order, codes8, y8 = ffauc._sort_rows(y.astype(np.uint8), s, g)
-    srt = ffauc._Sorted.build(order, s, y8, codes8)
+    order, codes8, y8 = ffauc.statistics._sort_rows(y.astype(np.uint8), s, g)
+    srt = ffauc.statistics._Sorted.build(order, s, y8, codes8)
     pairs = np.array([[0, 1]], dtype=np.intp)
     for within in (False, True):
-        sizes = ffauc._strata_sizes(srt, 2, "within_outcome" if within else "full")
+        sizes = ffauc.statistics._strata_sizes(srt, 2, "within_outcome" if within else "full")
         a = _auc.permute(srt.packed, srt.n_pos, sizes, within, pairs, True, 4000, 5, 0)[:, 0]
         b = _auc.permute_two(srt.packed, srt.n_pos, sizes, within, True, 4000, 6, 0)
         assert abs(a.mean() - b.mean()) < 0.1 and abs(a.std() - b.std()) < 0.07
@@ -93,8 +93,8 @@ def test_identity_assignment_gives_observed():
     """A permutation kernel fed the observed assignment reproduces the observed statistic."""
     rng = np.random.default_rng(5)
     y, s, g = make(rng, 200, ties=True)
-    order, codes8, y8 = ffauc._sort_rows(y.astype(np.uint8), s, g)
-    srt = ffauc._Sorted.build(order, s, y8, codes8)
+    order, codes8, y8 = ffauc.statistics._sort_rows(y.astype(np.uint8), s, g)
+    srt = ffauc.statistics._Sorted.build(order, s, y8, codes8)
     pairs = np.array([[0, 1]], dtype=np.intp)
     obs = _auc.pair_statistics(srt.packed, srt.codes, srt.n_pos, 2, pairs, True)[0]
     _, auc, var, *_ = _auc.sweep_groups(srt.packed, srt.codes, srt.n_pos, 2)
@@ -255,7 +255,7 @@ def test_bad_input():
 
 
 def _sorted_pair(seed, n, share, ties, prevalence=(0.3, 0.5)):
-    from fastfair.auc import _sort_rows, _Sorted
+    from fastfair.auc.statistics import _sort_rows, _Sorted
 
     rng = np.random.default_rng(seed)
     g = (rng.random(n) < share).astype(np.intp)
@@ -272,7 +272,7 @@ def _sorted_pair(seed, n, share, ties, prevalence=(0.3, 0.5)):
 @pytest.mark.parametrize("share,ties", [(0.05, False), (0.1, True), (0.5, True), (0.9, True)])
 def test_sparse_permutations_equal_the_sweep(scheme, studentize, share, ties):
     """Same draws, same statistic, bit for bit (the sums are exact integers at this size)."""
-    from fastfair.auc import _strata_sizes
+    from fastfair.auc.statistics import _strata_sizes
 
     srt = _sorted_pair(7, 3000, share, ties)
     sizes = _strata_sizes(srt, 2, scheme)
@@ -293,7 +293,8 @@ def test_sparse_path_is_chosen_for_a_small_group_and_matches():
     g = (rng.random(n) < 0.03).astype(int)
     y = rng.random(n) < 0.4
     score = np.round(rng.normal(size=n) + y, 4)
-    from fastfair.auc import _cheapest_path, _sort_rows, _Sorted, _strata_sizes
+    from fastfair.auc.inference import _cheapest_path
+    from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
 
     order, codes8, y8 = _sort_rows(y.astype(np.uint8), score, g)
     srt = _Sorted.build(order, score, y8, codes8)

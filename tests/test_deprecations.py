@@ -91,7 +91,7 @@ def test_old_attribute_warns_and_returns_the_renamed_field(result, old, new):
 
 
 PUBLIC_MODULES = (
-    "auc", "calibration", "generic", "parity", "permutation", "planning", "sweep", "tolerance",
+    "auc", "calibration", "resampling", "parity", "permutation", "planning", "sweep", "tolerance",
     "wasserstein", "simulate", "stats",
 )  # fmt: skip
 

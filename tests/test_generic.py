@@ -1,4 +1,4 @@
-"""Tests of fastfair.generic: Algorithm 1 for callables, means, correlations, bootstrap.
+"""Tests of fastfair.resampling: Algorithm 1 for callables, means, correlations, bootstrap.
 
 References are computed independently here (closed-form variances, itertools enumeration,
 scipy's classical tests); simulated rejection rates are checked against binomial error.
@@ -13,7 +13,7 @@ from scipy import stats
 
 import fastfair
 from fastfair import _means
-from fastfair.generic import (
+from fastfair.resampling import (
     MetricError,
     basic_bootstrap_test,
     correlation_test,

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = ("scipy", "pandas", "pyarrow", "matplotlib", "dask")
 
 
@@ -138,7 +140,8 @@ FAMILY = {
 
 
 def _family(name: str) -> str:
-    return FAMILY.get(name, name)
+    """The family of a module: its subpackage (fastfair.parity.api -> fastfair.parity)."""
+    return FAMILY.get(name, ".".join(name.split(".")[:2]))
 
 
 def _public_module(name: str) -> bool:
@@ -221,3 +224,15 @@ def test_every_module_imports_on_its_own():
         [sys.executable, "-c", _IMPORT_EACH, *names], capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == []
+
+
+def test_generic_is_a_deprecated_alias_of_resampling():
+    import importlib
+
+    import fastfair.resampling
+
+    sys.modules.pop("fastfair.generic", None)
+    with pytest.warns(DeprecationWarning, match="fastfair.resampling"):
+        generic = importlib.import_module("fastfair.generic")
+    assert generic.mean_difference_test is fastfair.resampling.mean_difference_test
+    assert sorted(generic.__all__) == sorted(fastfair.resampling.__all__)

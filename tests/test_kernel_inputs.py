@@ -23,9 +23,9 @@ def _sorted_two_groups():
     g = rng.integers(0, 2, n)
     y = (rng.random(n) < 0.1).astype(np.uint8)  # few positives: swapping overflows them
     s = rng.normal(size=n) + y
-    order, codes8, y8 = ffauc._sort_rows(y, s, g)
-    srt = ffauc._Sorted.build(order, s, y8, codes8)
-    return srt, ffauc._strata_sizes(srt, 2, "within_outcome")
+    order, codes8, y8 = ffauc.statistics._sort_rows(y, s, g)
+    srt = ffauc.statistics._Sorted.build(order, s, y8, codes8)
+    return srt, ffauc.statistics._strata_sizes(srt, 2, "within_outcome")
 
 
 def test_consistent_sizes_run():

@@ -17,8 +17,8 @@ from scipy import stats
 
 import fastfair
 from fastfair.auc import auc_test
-from fastfair.generic import correlation_test, mean_difference_test
 from fastfair.parity import predictive_parity_test
+from fastfair.resampling import correlation_test, mean_difference_test
 
 ALPHA = 0.05
 

@@ -214,7 +214,7 @@ def test_bootstrap_matches_explicit_cluster_multipliers():
 def _fast_path(monkeypatch, share):
     from fastfair import parity
 
-    monkeypatch.setattr(parity, "FAST_SHARE", share)
+    monkeypatch.setattr(parity.statistics, "FAST_SHARE", share)
 
 
 def test_small_sample_fast_path(monkeypatch):
@@ -249,7 +249,7 @@ def test_small_sample_fast_path(monkeypatch):
 
 def test_cr2_corrects_the_simultaneous_test_and_keeps_power():
     """Few users, heavy-tailed rows: CR2 + t widens the test; a real gap is still found."""
-    from fastfair.parity import _normal_scale
+    from fastfair.parity.inference import _normal_scale
 
     rng = np.random.default_rng(13)
     y, s, g, user = clustered_data(rng, n_users=120, heavy=0.1, heavy_n=200, sd_user=0.3)

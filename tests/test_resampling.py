@@ -197,10 +197,10 @@ def test_multiplier_bootstrap_covariance_is_the_cluster_sandwich():
     y, s, g, user = _parity_data(7, 0.05)
     grid = np.array([0.2, 0.35, 0.5, 0.65, 0.8])
     prep = _clustered.prepare(y, s, g, user, "per_user", "raise", None, min_groups=2)
-    fit = parity._fit(
+    fit = parity.statistics._fit(
         prep, grid, 0.1, "gaussian", 0.95, 1, 1, covariance=True, small_sample="none"
     )
-    fit2 = parity._fit(prep, grid, 0.1, "gaussian", 0.95, 1, 1, covariance=True)
+    fit2 = parity.statistics._fit(prep, grid, 0.1, "gaussian", 0.95, 1, 1, covariance=True)
     _, inv, n_m = np.unique(user, return_inverse=True, return_counts=True)
     k = np.exp(-0.5 * ((s[:, None] - grid[None, :]) / 0.1) ** 2) / n_m[inv][:, None]
     for grp in (0, 1):
@@ -212,12 +212,16 @@ def test_multiplier_bootstrap_covariance_is_the_cluster_sandwich():
         f = a.sum(axis=0) / b.sum(axis=0)
         u = a - f * b
         expected = u.T @ u / np.outer(b.sum(axis=0), b.sum(axis=0))
-        cov = parity._group_covariance(fit, fit.curve.estimate, grp, np.arange(grid.size))
+        cov = parity.statistics._group_covariance(
+            fit, fit.curve.estimate, grp, np.arange(grid.size)
+        )
         np.testing.assert_allclose(cov, expected, rtol=1e-8, atol=1e-14)
         # small_sample="cr2" (default): the CR2 scores u_mj / sqrt(1 - p_mj), p = b_mj / B_j
         ut = u / np.sqrt(1 - b / b.sum(axis=0))
         expected2 = ut.T @ ut / np.outer(b.sum(axis=0), b.sum(axis=0))
-        cov2 = parity._group_covariance(fit2, fit2.curve.estimate, grp, np.arange(grid.size))
+        cov2 = parity.statistics._group_covariance(
+            fit2, fit2.curve.estimate, grp, np.arange(grid.size)
+        )
         np.testing.assert_allclose(cov2, expected2, rtol=1e-8, atol=1e-14)
         assert np.all(np.diag(cov2) > np.diag(cov))
 
@@ -283,7 +287,7 @@ def test_maxt_adjusted_pvalues_are_floored_at_the_raw_ones(module):
     in test_pvalues.py), and the adjusted p-value must be max(max-T estimate, raw)."""
     from unittest import mock
 
-    mod = getattr(fastfair, module)
+    mod = getattr(getattr(fastfair, module), {"permutation": "inference", "auc": "api"}[module])
     seen, bound = [], 0
     original = mod.maxt_pvalues
 

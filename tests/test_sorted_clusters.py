@@ -68,7 +68,7 @@ def test_arrow_cluster_parity_equals_in_memory(tmp_path, capsys, monkeypatch, pa
     monkeypatch.setattr(_clustered, "_QUANTILE_ROWS", 700)  # sample every 3rd row of 2 groups
     monkeypatch.setattr(_sorted_clusters, "CHUNK_ROWS", 333)
     if passes == "one pass (CR0 df)":
-        monkeypatch.setattr(parity, "FAST_SHARE", 1.0)
+        monkeypatch.setattr(parity.statistics, "FAST_SHARE", 1.0)
     memory = _audit(folder, tmp_path, "memory", capsys)
     batched = _audit(folder, tmp_path, "arrow", capsys)
     _assert_same_parity(memory, batched)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fastfair
-from fastfair.generic import mean_difference_test
+from fastfair.resampling import mean_difference_test
 from fastfair.stats import ConfusionStats, MeanStats, ScoreStats
 
 

@@ -254,7 +254,7 @@ def test_sequential_tests_are_thread_safe():
 
 def test_sparse_and_block_auc_kernels_are_thread_safe():
     from fastfair import _auc
-    from fastfair.auc import _sort_rows, _Sorted, _strata_sizes
+    from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
 
     y, s, group = _near_alpha_data(n=30_000, seed=12)
     order, codes8, y8 = _sort_rows(y.astype(np.uint8), s, group)

@@ -9,12 +9,8 @@ import pytest
 from scipy import integrate, optimize, special, stats
 
 from fastfair import _wasserstein
-from fastfair.wasserstein import (
-    _chi2_mixture_tail,
-    _critical_points,
-    _weighted_chi2_sf,
-    wasserstein_test,
-)
+from fastfair.wasserstein import wasserstein_test
+from fastfair.wasserstein.inference import _chi2_mixture_tail, _critical_points, _weighted_chi2_sf
 
 
 def _toy(n, rng, shift=0.0, d=3):

@@ -5,7 +5,7 @@ has TPR = TNR = 0.9 in both groups, so the FNRs are equal (null true). Rejection
 alpha = 0.05 of:
 
 * the basic bootstrap of the unstudentized FNR difference
-  (fastfair.generic.basic_bootstrap_test; paper 0.1078, a quick run while writing the issue
+  (fastfair.resampling.basic_bootstrap_test; paper 0.1078, a quick run while writing the issue
   0.096);
 * for context, the permutation tests of fastfair.permutation_test under full permutation:
   unstudentized (paper 0.1216) and studentized with the paper's unpooled variance (paper
@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 import fastfair
-from fastfair.generic import basic_bootstrap_test
+from fastfair.resampling import basic_bootstrap_test
 
 N_A = N_B = 200
 ALPHA = 0.05

@@ -9,7 +9,7 @@ Exactly as the authors ran it (cdicicci/fairness-testing, permTestExamples.R/.py
   independence rejects at least 0.05).
 
 Columns:
-* Algorithm 1 (library): fastfair.generic.correlation_test, studentized S permuting e against
+* Algorithm 1 (library): fastfair.resampling.correlation_test, studentized S permuting e against
   x, e = eps / x^2. Reported with the authors' rule (p = mean(|S*| > |S|), reject if
   p < 0.05; paper 0.0428 / 0.0501) and with the library's p-value (1 + #{|S*| >= |S|}) /
   (B + 1) <= 0.05.
@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 from fastfair import _means
-from fastfair.generic import correlation_test
+from fastfair.resampling import correlation_test
 
 N, B, ALPHA = 2000, 1000, 0.05
 PAPER = {"uncorrelated": (0.0428, 0.7508), "independence": (0.0501, 0.0099)}

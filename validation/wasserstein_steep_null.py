@@ -25,13 +25,13 @@ SCALES = (3.0, 10.0, 30.0, 100.0)
 
 def null_move(X, y, a, coef) -> float:
     """The saturation check's quantity, read from its message with the cut at 0."""
-    old, ws._MAX_NULL_MOVE = ws._MAX_NULL_MOVE, 0.0
+    old, ws.ingest._MAX_NULL_MOVE = ws.ingest._MAX_NULL_MOVE, 0.0
     try:
         ws.wasserstein_test(X, y, a, coef, n_jobs=1)
     except ValueError as exc:
         return float(re.search(r"by (\S+) on", str(exc)).group(1))
     finally:
-        ws._MAX_NULL_MOVE = old
+        ws.ingest._MAX_NULL_MOVE = old
     return 0.0
 
 
@@ -44,11 +44,11 @@ def run(n: int, reps: int, seed: int, scales=SCALES, alpha: float = 0.05):
             rng = np.random.default_rng([seed, int(scale * 1000), r])
             a, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
             X = rng.normal(size=(n, 1))
-            old, ws._MAX_NULL_MOVE = ws._MAX_NULL_MOVE, math.inf
+            old, ws.ingest._MAX_NULL_MOVE = ws.ingest._MAX_NULL_MOVE, math.inf
             try:
                 res = ws.wasserstein_test(X, y, a, [scale], alpha=alpha, n_jobs=1)
             finally:
-                ws._MAX_NULL_MOVE = old
+                ws.ingest._MAX_NULL_MOVE = old
             rejections += res.pvalue < alpha
             moves.append(null_move(X, y, a, [scale]))
         rate = rejections / reps

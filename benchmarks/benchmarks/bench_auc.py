@@ -76,7 +76,7 @@ class AUCSmallGroupPermutations:
 
     def setup(self, n, share, path):
         from fastfair import _auc
-        from fastfair.auc import _sort_rows, _Sorted, _strata_sizes
+        from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
 
         rng = np.random.default_rng(3)
         g = (rng.random(n) < share).astype(np.intp)

@@ -1,4 +1,4 @@
-"""asv benchmarks of fastfair.generic: difference of means, correlation, callable metrics.
+"""asv benchmarks of fastfair.resampling: difference of means, correlation, callable metrics.
 
 Target of issue 4: the built-in difference of means at n = 10^6 with 10^4 permutations in
 under 5 s on 2 cores (time_mean_difference_10000_permutations, n = 10^6, n_jobs = 2).
@@ -7,7 +7,7 @@ under 5 s on 2 cores (time_mean_difference_10000_permutations, n = 10^6, n_jobs 
 import numpy as np
 
 import fastfair
-from fastfair.generic import correlation_test, mean_difference_test
+from fastfair.resampling import correlation_test, mean_difference_test
 
 
 def _data(n, minority, seed=0):

@@ -1,25 +1,11 @@
-"""AUC fairness tests: Mann-Whitney AUC with DeLong studentization.
-
-DiCiccio, Vasudevan, Basu, Kenthapadi & Agarwal (KDD 2020), "Evaluating fairness using
-permutation tests", Sec. 3.2 (Theorems 1-2; docs/auc.md). Permuting the raw difference of
-AUCs behaves as if both groups came from their mixture, so it is not a valid test of equal
-AUCs when the groups differ in prevalence or score distributions (Theorem 1); permuting the
-difference studentized by its DeLong standard error is (Theorem 2).
-
-Everything is computed from one sort of the pooled scores (fast DeLong, Sun & Xu 2014):
-the pooled order does not change when group labels are permuted, so each permutation is one
-linear sweep over the sorted rows, never a new sort.
-"""
+"""The public functions: ingest -> statistics -> inference (AUC tests)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from fastfair import _auc
 from fastfair._comparisons import check_auc_defined, comparison_pairs
-from fastfair._deprecation import renamed_attributes
 from fastfair._parallel import effective_n_threads
 from fastfair._pvalues import (
     ALTERNATIVES,
@@ -29,13 +15,11 @@ from fastfair._pvalues import (
     wilson_interval,
 )
 from fastfair._random import stream_key
-from fastfair._results import format_pvalue, format_table
 from fastfair._scipy import special
 from fastfair._sequential import (
     Sampler,
     Sequential,
     draw_all,
-    monte_carlo_notes,
     resolve,
     summarize,
 )
@@ -48,103 +32,25 @@ from fastfair._validation import (
     resolve_columns,
     show_value,
 )
-
-__all__ = ["AUCTestResult", "DeLongResult", "auc_test", "delong"]
-
-SCHEMES = ("within_outcome", "full")
-METHODS = ("permutation", "delong", "auto")
-#: method="auto" uses the DeLong z-test when every compared group has at least this many
-#: positives and negatives (validation/auc_asymptotic_level.py checks its level there).
-ASYMPTOTIC_MIN_CLASS = 1000
-ADJUSTMENTS = ("holm", "bonferroni", "maxT", "none")
-_MAX_GROUPS = 255
-#: Cost of one permutation's sums, in sweep rows (benchmarks/RESULTS.md, measured per path):
-#: sweep n; blocks BLOCK_COST per tie block + n / BITMAP_ROWS; sparse SPARSE_COST per drawn
-#: row + n / BITMAP_ROWS, 5x that per drawn row when its block tables outgrow the cache
-#: (more than SPARSE_CACHE_BLOCKS tie blocks). The Floyd draws, common to all, are left out.
-BLOCK_COST = 2
-SPARSE_COST = 3
-SPARSE_CACHE_BLOCKS = 1 << 17
-BITMAP_ROWS = 20
-
+from fastfair.auc.inference import _pair_sampler
+from fastfair.auc.ingest import (
+    _MAX_GROUPS,
+    ADJUSTMENTS,
+    ASYMPTOTIC_MIN_CLASS,
+    METHODS,
+    SCHEMES,
+)
+from fastfair.auc.results import AUCTestResult, DeLongResult
+from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
 
 # --------------------------------------------------------------------------------------
 # Sorted representation shared by `delong` and `auc_test`
 # --------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Sorted:
-    """Rows sorted by score: packed = label | 2 * (tied with next); codes in label space
-    (uint8 group codes of the positives in sorted order, then of the negatives)."""
-
-    packed: np.ndarray
-    codes: np.ndarray
-    n_pos: int
-    order: np.ndarray
-
-    @classmethod
-    def build(cls, order, score, y, codes8, remap=None) -> _Sorted:
-        """From `order` (row indices by ascending score; a subset of rows is allowed)."""
-        if remap is None:
-            remap = _IDENTITY
-        packed, codes_ln, n_pos = _auc.prepare(order, score, y, codes8, remap)
-        return cls(packed, codes_ln, n_pos, order)
-
-
-_IDENTITY = np.arange(256, dtype=np.uint8)
-
-
-def _sort_rows(y, score, codes):
-    """The one sort of the scores (`_auc.sort_order`) and uint8 group codes."""
-    order = _auc.sort_order(np.ascontiguousarray(score, dtype=np.float64))
-    return order, np.ascontiguousarray(codes, dtype=np.uint8), np.ascontiguousarray(y)
-
-
 # --------------------------------------------------------------------------------------
 # delong: the low-level entry point
 # --------------------------------------------------------------------------------------
-
-
-@dataclass(repr=False)
-class DeLongResult:
-    """Result of :func:`delong`: per-group AUC and DeLong variance components.
-
-    Attributes
-    ----------
-    groups : ndarray
-        Group labels (a single ``None`` group when `group` was not given).
-    auc : ndarray
-        Mann-Whitney AUC of each group (ties count one half).
-    variance : ndarray
-        DeLong variance of each AUC, ``s10 / n_pos + s01 / n_neg``.
-    s10, s01 : ndarray
-        Sample variances (ddof=1) of the positives' and negatives' placements
-        (0 when a group has a single positive, resp. negative).
-    n_pos, n_neg : ndarray
-        Positives and negatives of each group.
-    placements : ndarray or None
-        With ``return_placements=True``: each row's placement in its group, in input order;
-        for a positive, V10 = the fraction of its group's negatives it outranks, for a
-        negative, V01 = the fraction of its group's positives that outrank it (ties 1/2).
-    """
-
-    groups: np.ndarray
-    auc: np.ndarray
-    variance: np.ndarray
-    s10: np.ndarray
-    s01: np.ndarray
-    n_pos: np.ndarray
-    n_neg: np.ndarray
-    placements: np.ndarray | None = None
-
-    def __repr__(self) -> str:
-        rows = [
-            (str(g), self.auc[k], np.sqrt(self.variance[k]), self.n_pos[k], self.n_neg[k])
-            for k, g in enumerate(self.groups)
-        ]
-        table = format_table(["group", "auc", "std_error", "n_pos", "n_neg"], rows)
-        return "DeLongResult(\n" + table + "\n)"
 
 
 def delong(
@@ -241,128 +147,6 @@ def delong(
 # --------------------------------------------------------------------------------------
 # auc_test
 # --------------------------------------------------------------------------------------
-
-
-@renamed_attributes(difference_interval="confidence_interval")
-@dataclass(repr=False)
-class AUCTestResult:
-    """Result of :func:`auc_test`.
-
-    With two groups `statistic`, `pvalue` and `difference` are floats; with more groups they
-    are arrays with one entry per comparison in `comparisons`.
-
-    Attributes
-    ----------
-    statistic : float or ndarray
-        Observed statistic: AUC difference divided by its DeLong standard error
-        (``studentize=True``) or the raw difference.
-    pvalue : float or ndarray
-        p-value of each comparison (not adjusted for multiplicity).
-    pvalue_adjusted : ndarray or None
-        Family-wise adjusted p-values (`adjust`), when there is more than one comparison.
-    difference : float or ndarray
-        AUC of the first group minus AUC of the second.
-    confidence_interval : tuple
-        DeLong (Wald) confidence interval of each difference, at `confidence_level`.
-    groups, group_auc, group_variance, group_n_pos, group_n_neg : ndarray
-        Group labels, AUCs, DeLong variances and label counts.
-    group_interval : tuple of ndarray
-        DeLong (Wald) confidence interval of each group's AUC, clipped to [0, 1].
-    comparisons : list of tuple
-        (group, other group) for each comparison; the difference is group minus other.
-    n_permutations : int, ndarray or None
-        Permutations drawn (per comparison, when sequential with several comparisons).
-    pvalue_interval : tuple or None
-        Interval of a Monte-Carlo p-value: Wilson 95% for a fixed number of permutations;
-        sequential: Robbins' confidence sequence at level 1 - epsilon (1 - epsilon / C over
-        C comparisons with an adjustment), valid at the data-dependent stopping time.
-    decision : str, ndarray or None
-        Sequential tests: "reject", "retain" or "undecided" (the cap was reached with the
-        p-value's interval still straddling the level) at `sequential.alpha`, under `adjust`
-        with several comparisons. None with a fixed number of permutations.
-    sequential : Sequential or None
-        The options of a sequential test.
-    null_distribution : ndarray or None
-        With ``return_null=True``: the permuted statistics, shape (B,) or (B, C) (sequential
-        with several comparisons: NaN-padded columns).
-    """
-
-    statistic: float | np.ndarray
-    pvalue: float | np.ndarray
-    difference: float | np.ndarray
-    confidence_interval: tuple
-    groups: np.ndarray
-    group_auc: np.ndarray
-    group_variance: np.ndarray
-    group_interval: tuple
-    group_n_pos: np.ndarray
-    group_n_neg: np.ndarray
-    comparisons: list
-    method: str
-    scheme: str | None
-    studentize: bool
-    alternative: str
-    confidence_level: float = 0.95
-    n_permutations: int | None = None
-    pvalue_adjusted: np.ndarray | None = None
-    adjust: str | None = None
-    pvalue_interval: tuple | None = None
-    null_distribution: np.ndarray | None = field(default=None)
-    decision: str | np.ndarray | None = None
-    sequential: Sequential | None = None
-
-    def _p(self, pvalue, c: int = 0) -> str:
-        n = None if self.n_permutations is None else int(np.atleast_1d(self.n_permutations)[c])
-        return format_pvalue(pvalue, self.method, n)
-
-    def __repr__(self) -> str:
-        stat = "studentized (DeLong)" if self.studentize else "raw difference"
-        head = (
-            f"AUCTestResult(method={self.method!r}"
-            + (f", scheme={self.scheme!r}" if self.scheme else "")
-            + f", statistic={stat}, alternative={self.alternative!r}"
-            + (
-                f", n_permutations={self.n_permutations}"
-                if self.n_permutations is not None and self.sequential is None
-                else ""
-            )
-            + ")"
-        )
-        level = f"{100 * self.confidence_level:g}%"
-        lo, hi = self.group_interval
-        group_rows = [
-            (
-                str(g),
-                self.group_auc[k],
-                np.sqrt(self.group_variance[k]),
-                lo[k],
-                hi[k],
-                self.group_n_pos[k],
-                self.group_n_neg[k],
-            )
-            for k, g in enumerate(self.groups)
-        ]
-        group_table = format_table(
-            ["group", "auc", "std_error", f"{level} low", "high", "n_pos", "n_neg"], group_rows
-        )
-        stat_v = np.atleast_1d(self.statistic)
-        p_v = np.atleast_1d(self.pvalue)
-        diff_v = np.atleast_1d(self.difference)
-        dlo, dhi = (np.atleast_1d(x) for x in self.confidence_interval)
-        headers = ["comparison", "difference", f"{level} low", "high", "statistic", "pvalue"]
-        if self.pvalue_adjusted is not None:
-            headers.append(f"adjusted ({self.adjust})")
-        rows = []
-        for c, (a, b) in enumerate(self.comparisons):
-            row = [f"{a} - {b}", diff_v[c], dlo[c], dhi[c], stat_v[c], self._p(p_v[c], c)]
-            if self.pvalue_adjusted is not None:
-                row.append(self._p(self.pvalue_adjusted[c], c))
-            rows.append(row)
-        lines = [head, group_table, format_table(headers, rows)]
-        lines += monte_carlo_notes(
-            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
-        )
-        return "\n".join(lines)
 
 
 def auc_test(
@@ -646,55 +430,3 @@ def auc_test(
     )
     res._samplers = samplers or None  # for multiple_monte_carlo (a family of tests)
     return res
-
-
-def _pair_sampler(
-    sub: _Sorted, scheme: str, studentize: bool, key: int, stream: int, n_threads, path="auto"
-):
-    """draw(start, count): permuted statistics of one pair (codes 0, 1) from its streams.
-
-    path: "sweep", "blocks", "sparse" or "auto" (the cheapest by `_cheapest_path`); all
-    three draw the same rows and give the same statistics."""
-    sizes = _strata_sizes(sub, 2, scheme)
-    within = scheme == "within_outcome"
-    tables = _auc.sparse_tables(sub.packed, sub.n_pos)
-    if path == "auto":
-        path = _cheapest_path(sizes, len(sub.packed), len(tables[1]))
-
-    def draw(start: int, count: int) -> np.ndarray:
-        args = (sub.packed, sub.n_pos, sizes, within, studentize, count, key, stream)
-        if path == "sparse":
-            return _auc.permute_two_sparse(*args, n_threads, start, tables)
-        return _auc.permute_two(*args, n_threads, start, tables if path == "blocks" else None)
-
-    return draw
-
-
-def _cheapest_path(sizes: np.ndarray, n: int, n_blocks: int) -> str:
-    """The permutation path of least estimated cost (see BLOCK_COST): a sweep over the n
-    rows, a pass over the tie blocks, or the drawn rows alone."""
-    drawn = int(sizes.min(axis=1).sum()) if sizes.shape[0] == 1 else _drawn_within(sizes)
-    costs = {
-        "sweep": n,
-        "blocks": BLOCK_COST * n_blocks + n // BITMAP_ROWS,
-        "sparse": SPARSE_COST * (1 if n_blocks <= SPARSE_CACHE_BLOCKS else 5) * drawn
-        + n // BITMAP_ROWS,
-    }
-    return min(costs, key=costs.get)
-
-
-def _drawn_within(sizes: np.ndarray) -> int:
-    """Rows permute_two draws within outcome: the smaller group of each stratum, or group
-    1's rows in both strata when the smaller groups differ."""
-    small = sizes.argmin(axis=1)
-    if small[0] != small[1]:
-        return int(sizes[:, 1].sum())
-    return int(sizes[0, small[0]] + sizes[1, small[1]])
-
-
-def _strata_sizes(srt: _Sorted, n_groups: int, scheme: str) -> np.ndarray:
-    """Group sizes per stratum: (1, K) for the full scheme, (2, K) within outcome."""
-    pos = np.bincount(srt.codes[: srt.n_pos], minlength=n_groups)
-    neg = np.bincount(srt.codes[srt.n_pos :], minlength=n_groups)
-    sizes = np.vstack([pos, neg]) if scheme == "within_outcome" else (pos + neg)[None, :]
-    return np.ascontiguousarray(sizes, dtype=np.int64)

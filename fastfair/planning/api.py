@@ -1,39 +1,4 @@
-"""Audit planning: sample size, power and minimum detectable unfairness.
-
-The formulas follow Singh & Chunara, "Sample size calculations for fairness audits" (2023),
-Section 2 and Appendices A-B, with the corrections in docs/planning.md. Unfairness is a
-difference of a per-group metric,
-``U = M_ref - M_g``; the audit tests ``H0: U <= u_tol`` against ``H1: U > u_tol`` with the
-studentized difference ``(U_hat - u_tol) / se_hat``. Under stratified sampling with ``n_g`` units
-from group ``g`` the metric estimate has variance ``sigma_g^2 / n_g`` (Table 1, with the
-delta-method corrections for PPV and NPV described below), so the test statistic is
-asymptotically normal with mean ``(tau - u_tol) / sigma_U`` where
-``sigma_U^2 = sigma_ref^2 / n_ref + sigma_g^2 / n_g``.
-
-Conventions
------------
-* ``alternative="two-sided"`` (the default) uses the critical value ``z_{1-alpha/2}`` exactly as
-  the paper does (eq. 2-3), although its alternative is one-sided; this reproduces the paper's
-  numbers. It is the upper half of a two-sided level-``alpha`` test: the probability of
-  rejecting in the wrong direction, ``Phi(-z_{1-alpha/2} - (tau - u_tol) / sigma_U)``, is
-  ignored (it is below 1e-5 at any design with power >= 0.5). ``alternative="greater"`` uses
-  ``z_{1-alpha}``: the one-sided test at level ``alpha``, which needs about 21% fewer units at
-  ``alpha = 0.05`` and power 0.8.
-* The paper's Table 1 (and the authors' notebook) uses ``TPR (1 - TPR) / PP`` for PPV and
-  ``TNR (1 - TNR) / (1 - PP)`` for NPV. The delta-method variances of the ratio estimators are
-  ``PPV (1 - PPV) / PP`` and ``NPV (1 - NPV) / (1 - PP)``; those are implemented here (the test
-  suite checks them by Monte-Carlo). On the paper's ACS example this changes the PPV sample size
-  from 4,363.33 to 4,221.89 and the NPV one from 846,670.97 to 887,010.37.
-* AUC (listed as future work in the paper) uses the Hanley-McNeil (1982) variance,
-  ``Var(AUC) ~ (Q1 - A^2) / n_neg + (Q2 - A^2) / n_pos`` with ``Q1 = A / (2 - A)`` and
-  ``Q2 = 2 A^2 / (1 + A)``, i.e. ``sigma^2 = (Q1 - A^2) / (1 - prev) + (Q2 - A^2) / prev`` per
-  unit of group size. It is exact for exponential score distributions and a good approximation
-  for binormal ones.
-* More than two groups: every group is compared with a reference group, each comparison at level
-  ``alpha / (k - 1)`` (Bonferroni), and the plan gives each comparison at least the target power.
-* Finite-population correction: with ``population_sizes`` ``N_g`` the variance of group ``g``
-  is multiplied by ``1 - n_g / N_g`` (sampling without replacement, Appendix B).
-"""
+"""The public functions: ingest -> statistics -> inference (sample size and power)."""
 
 from __future__ import annotations
 
@@ -46,10 +11,9 @@ import numpy as np
 
 from fastfair import _counts
 from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
-from fastfair._metrics import METRIC_ALIASES
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
-from fastfair._score import restricted_mle, score_statistic
+from fastfair._score import score_statistic
 from fastfair._validation import (
     align_index,
     as_binary,
@@ -61,152 +25,54 @@ from fastfair._validation import (
     show_value,
 )
 from fastfair.auc import delong
-
-__all__ = [
-    "DetectableDifferenceResult",
-    "PilotPlanResult",
-    "PowerResult",
-    "SampleSizeResult",
-    "SimulatedPowerResult",
-    "detectable_difference",
-    "plan_from_data",
-    "plot_power_curve",
-    "power",
-    "sample_size",
-    "simulate_power",
-    "unit_variances",
-]
+from fastfair.planning.inference import (
+    _allocation_fractions,
+    _auc_from_scores,
+    _ceil,
+    _critical,
+    _metric_rate_names,
+    _n_per_group_from_args,
+    _n_required,
+    _n_required_score,
+    _needed_rates,
+    _num_den,
+    _others,
+    _se_comparisons,
+    _sigma2_batch,
+    _sigma2_from_args,
+    _studentize,
+    _tost_power,
+    _unit_variances_and_values,
+    _wald_rates,
+)
+from fastfair.planning.ingest import (
+    _CELL_Y,
+    _CELL_YHAT,
+    _as_rate_dict,
+    _check_alternative,
+    _check_delta,
+    _check_feasible,
+    _check_metric,
+    _check_open01,
+    _check_population,
+    _check_reference,
+    _check_tau,
+    _check_u_tol,
+)
+from fastfair.planning.results import (
+    DetectableDifferenceResult,
+    PowerResult,
+    SimulatedPowerResult,
+    _align,
+    _fmt,
+    _margin_line,
+    _PlanBase,
+)
+from fastfair.planning.statistics import _cell_probabilities, _rates_from_counts
 
 # --------------------------------------------------------------------------------------------
 # Metric table
 # --------------------------------------------------------------------------------------------
-
-#: rate metrics: name -> (complement, denominator fraction) where the denominator fraction is
-#: the share of the group in the metric's denominator: "prevalence" (P(y=1)), "negatives"
-#: (1 - prevalence), "selection_rate" (P(yhat=1)), "non_selected" (1 - selection rate), or None
-#: (the whole group).
-_RATE_METRICS: dict[str, tuple[str | None, str | None]] = {
-    "selection_rate": (None, None),
-    "tpr": ("fnr", "prevalence"),
-    "fnr": ("tpr", "prevalence"),
-    "tnr": ("fpr", "negatives"),
-    "fpr": ("tnr", "negatives"),
-    "ppv": ("fdr", "selection_rate"),
-    "fdr": ("ppv", "selection_rate"),
-    "npv": ("for", "non_selected"),
-    "for": ("npv", "non_selected"),
-    "accuracy": ("error_rate", None),
-    "error_rate": ("accuracy", None),
-}
-_METRICS = (*_RATE_METRICS, "auc")
-_RATE_KEYS = frozenset((*_METRICS, "prevalence"))
-_ALTERNATIVES = ("two-sided", "greater")
-# cells in the order (TP, FP, FN, TN); y_true and y_pred of each cell
-_CELL_Y = np.array([1, 0, 1, 0], dtype=np.uint8)
-_CELL_YHAT = np.array([1, 1, 0, 0], dtype=np.uint8)
-
-
-def _check_metric(metric: Any, *, allow_none: bool = False) -> str | None:
-    if metric is None and allow_none:
-        return None
-    if not isinstance(metric, str):
-        raise TypeError(f"metric must be a string, one of {_METRICS}; got {show_value(metric)}")
-    name = METRIC_ALIASES.get(metric.lower(), metric.lower())
-    if name not in _METRICS:
-        raise ValueError(f"unknown metric {metric!r}; expected one of {_METRICS}")
-    return name
-
-
-def _needed_rates(metric: str) -> list[str]:
-    if metric == "auc":
-        return ["auc", "prevalence"]
-    _, den = _RATE_METRICS[metric]
-    need = [metric]
-    if den in ("prevalence", "negatives"):
-        need.append("prevalence")
-    elif den in ("selection_rate", "non_selected"):
-        need.append("selection_rate")
-    return need
-
-
-def _as_rate_dict(rates: Any) -> dict[str, np.ndarray]:
-    if not isinstance(rates, Mapping):
-        raise TypeError(
-            "rates must be a mapping from rate name to per-group values, e.g. "
-            "{'tpr': [0.68, 0.79], 'prevalence': [0.35, 0.44]}; got " + type(rates).__name__
-        )
-    out: dict[str, np.ndarray] = {}
-    k = None
-    for key, val in rates.items():
-        if key not in _RATE_KEYS:
-            raise ValueError(f"unknown rate {key!r} in rates; allowed names: {sorted(_RATE_KEYS)}")
-        arr = np.asarray(val, dtype=float)
-        if arr.ndim != 1 or arr.size < 2:
-            raise ValueError(
-                f"rates[{key!r}] must be a 1-d sequence with one value per group (at least "
-                f"two groups); got shape {arr.shape}"
-            )
-        if k is None:
-            k = arr.size
-        elif arr.size != k:
-            raise ValueError(
-                f"all rates must have one value per group; rates[{key!r}] has {arr.size} "
-                f"values, others have {k}"
-            )
-        bad = ~((arr > 0) & (arr < 1))
-        if np.any(bad):
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"rates[{key!r}][{i}] = {show_value(arr[i])} is outside the open interval (0, 1); "
-                "planning needs every rate strictly between 0 and 1"
-            )
-        out[key] = arr
-    if not out:
-        raise ValueError("rates is empty")
-    return out
-
-
-def _get_rate(rates: dict[str, np.ndarray], key: str, metric: str) -> np.ndarray:
-    if key in rates:
-        return rates[key]
-    comp = _RATE_METRICS.get(key, (None, None))[0] if key in _RATE_METRICS else None
-    if comp is not None and comp in rates:
-        return 1.0 - rates[comp]
-    need = _needed_rates(metric)
-    missing = [n for n in need if n not in rates and _RATE_METRICS.get(n, (None,))[0] not in rates]
-    alt = f" (or its complement {comp!r})" if comp else ""
-    raise ValueError(
-        f"metric {metric!r} needs the per-group rates {need}; missing {key!r}{alt}. "
-        f"Missing overall: {missing}"
-    )
-
-
-def _hanley_mcneil_unit_variance(auc: np.ndarray, prevalence: np.ndarray) -> np.ndarray:
-    q1 = auc / (2.0 - auc)
-    q2 = 2.0 * auc**2 / (1.0 + auc)
-    return (q1 - auc**2) / (1.0 - prevalence) + (q2 - auc**2) / prevalence
-
-
-def _unit_variances_and_values(
-    metric: str, rates: dict[str, np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    if metric == "auc":
-        a = _get_rate(rates, "auc", metric)
-        prev = _get_rate(rates, "prevalence", metric)
-        return _hanley_mcneil_unit_variance(a, prev), a
-    r = _get_rate(rates, metric, metric)
-    _, den = _RATE_METRICS[metric]
-    if den is None:
-        d = np.ones_like(r)
-    elif den == "prevalence":
-        d = _get_rate(rates, "prevalence", metric)
-    elif den == "negatives":
-        d = 1.0 - _get_rate(rates, "prevalence", metric)
-    elif den == "selection_rate":
-        d = _get_rate(rates, "selection_rate", metric)
-    else:
-        d = 1.0 - _get_rate(rates, "selection_rate", metric)
-    return r * (1.0 - r) / d, r
 
 
 def unit_variances(metric: str, rates: Mapping[str, Sequence[float]]) -> np.ndarray:
@@ -253,301 +119,9 @@ def unit_variances(metric: str, rates: Mapping[str, Sequence[float]]) -> np.ndar
 # --------------------------------------------------------------------------------------------
 
 
-def _check_open01(x: Any, name: str) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number in (0, 1); got {show_value(x)}") from None
-    if not (0.0 < v < 1.0):
-        raise ValueError(f"{name} must be strictly between 0 and 1; got {show_value(v)}")
-    return v
-
-
-def _check_alternative(alternative: Any) -> str:
-    if alternative not in _ALTERNATIVES:
-        raise ValueError(
-            f"alternative must be one of {_ALTERNATIVES} ('two-sided' uses z_(1-alpha/2) as the "
-            f"paper does, 'greater' uses z_(1-alpha)); got {show_value(alternative)}"
-        )
-    return alternative
-
-
-def _check_u_tol(u_tol: Any, metric: str | None = None) -> float:
-    try:
-        v = float(u_tol)
-    except (TypeError, ValueError):
-        raise TypeError(f"u_tol must be a number; got {show_value(u_tol)}") from None
-    if not np.isfinite(v) or v < 0:
-        raise ValueError(
-            f"u_tol (the tolerated unfairness) must be finite and >= 0; got {show_value(v)}"
-        )
-    if metric is not None and v >= 1:
-        raise ValueError(
-            f"u_tol (={v!r}) must be below 1: {metric} is a rate, so differences are below 1"
-        )
-    return v
-
-
-def _check_tau(
-    tau: Any, u_tol: float, *, strict: bool = True, metric: str | None = None
-) -> np.ndarray:
-    """tau as an array; finite, > u_tol when strict, and < 1 for a named metric (every
-    metric of the planner is a rate or an AUC, whose differences are below 1)."""
-    try:
-        t = np.asarray(tau, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"tau must be a number or an array of numbers; got {show_value(tau)}"
-        ) from None
-    if not np.all(np.isfinite(t)):
-        raise ValueError("tau must be finite")
-    if metric is not None and np.any(np.abs(t) >= 1):
-        bad = float(t.flat[int(np.flatnonzero(np.abs(t).ravel() >= 1)[0])])
-        raise ValueError(
-            f"tau (={bad!r}) must be below 1: {metric} is a rate, so differences are below 1"
-        )
-    if strict and np.any(t <= u_tol):
-        bad = float(t.flat[int(np.flatnonzero(t.ravel() <= u_tol)[0])])
-        raise ValueError(
-            f"tau (the presumed unfairness, here {bad!r}) must exceed u_tol (={u_tol!r}); use the "
-            "absolute difference of the metric between the groups"
-        )
-    return t
-
-
-def _sigma2_from_args(
-    metric: Any, rates: Any, sigma2: Any
-) -> tuple[str | None, np.ndarray, dict[str, np.ndarray] | None]:
-    if rates is not None and sigma2 is not None:
-        raise ValueError("give either rates or sigma2, not both")
-    if rates is None and sigma2 is None:
-        name = _check_metric(metric, allow_none=True)
-        need = _needed_rates(name) if name else ["..."]
-        raise ValueError(
-            f"missing rates: give rates={{...}} with the per-group {need} or the per-group unit "
-            "variances sigma2=[...]"
-        )
-    if sigma2 is not None:
-        name = _check_metric(metric, allow_none=True)
-        s2 = np.asarray(sigma2, dtype=float)
-        if s2.ndim != 1 or s2.size < 2:
-            raise ValueError(
-                f"sigma2 must be a 1-d sequence with one variance per group (at least two); "
-                f"got shape {s2.shape}"
-            )
-        if not np.all(np.isfinite(s2) & (s2 > 0)):
-            raise ValueError(f"sigma2 must be finite and > 0 for every group; got {s2}")
-        return name, s2, None
-    name = _check_metric(metric)
-    rd = _as_rate_dict(rates)
-    s2, _ = _unit_variances_and_values(name, rd)
-    return name, s2, rd
-
-
-def _check_reference(reference_index: Any, k: int) -> int:
-    if isinstance(reference_index, bool) or not isinstance(reference_index, int | np.integer):
-        raise TypeError(
-            f"reference_index must be a group position (int); got {show_value(reference_index)}"
-        )
-    r = int(reference_index)
-    if not -k <= r < k:
-        raise ValueError(f"reference_index={r} is out of range for {k} groups")
-    return r % k
-
-
-def _check_population(population_sizes: Any, k: int) -> np.ndarray | None:
-    if population_sizes is None:
-        return None
-    n = np.broadcast_to(np.asarray(population_sizes, dtype=float), (k,)).copy()
-    if not np.all(np.isfinite(n) & (n > 0)):
-        raise ValueError(
-            f"population_sizes must be finite and > 0; got {show_value(population_sizes)}"
-        )
-    return n
-
-
-def _others(k: int, ref: int) -> np.ndarray:
-    return np.array([g for g in range(k) if g != ref], dtype=np.intp)
-
-
-def _neyman_fractions(sigma2: np.ndarray, ref: int) -> np.ndarray:
-    """Allocation minimising the total n so that every comparison with ``ref`` has the target
-    power. For two groups this is Neyman's ``p_1 = sigma_1 / (sigma_1 + sigma_2)``; for ``k``
-    groups ``p_ref = sigma_ref / (sigma_ref + sqrt(S))`` and
-    ``p_g = sigma_g^2 / (sqrt(S) (sigma_ref + sqrt(S)))`` with ``S = sum_{g != ref} sigma_g^2``
-    (the square-root rule for comparisons with a control)."""
-    sigma2 = np.asarray(sigma2, dtype=float)
-    k = sigma2.shape[-1]
-    oth = _others(k, ref)
-    sr = np.sqrt(sigma2[..., ref])
-    rs = np.sqrt(np.sum(sigma2[..., oth], axis=-1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = sigma2 / (rs * (sr + rs))[..., None]
-        p[..., ref] = sr / (sr + rs)
-    return p
-
-
-def _allocation_fractions(allocation: Any, sigma2: np.ndarray, ref: int) -> tuple[np.ndarray, str]:
-    k = sigma2.shape[-1]
-    if isinstance(allocation, str):
-        if allocation == "neyman":
-            return _neyman_fractions(sigma2, ref), "neyman"
-        if allocation == "equal":
-            return np.full(sigma2.shape, 1.0 / k), "equal"
-        raise ValueError(
-            f"allocation must be 'neyman', 'equal', a fraction for the first group or one "
-            f"fraction per group; got {show_value(allocation)}"
-        )
-    a = np.asarray(allocation, dtype=float)
-    if a.ndim == 0:
-        if k != 2:
-            raise ValueError(
-                f"a scalar allocation (the first group's fraction) needs two groups; with {k} "
-                "groups give one fraction per group"
-            )
-        a = np.array([float(a), 1.0 - float(a)])
-    if a.shape != (k,):
-        raise ValueError(f"allocation must have one fraction per group ({k}); got {a.shape}")
-    if not np.all((a > 0) & (a < 1)) or abs(a.sum() - 1.0) > 1e-8:
-        raise ValueError(f"allocation fractions must be in (0, 1) and sum to 1; got {a.tolist()}")
-    return np.broadcast_to(a, sigma2.shape).copy(), "given"
-
-
-def _critical(alpha: float, k: int, alternative: str) -> tuple[float, float]:
-    a = alpha / (k - 1)
-    z = special.ndtri(1.0 - a / 2.0) if alternative == "two-sided" else special.ndtri(1.0 - a)
-    return float(z), a
-
-
-def _n_required(
-    sigma2: np.ndarray,
-    p: np.ndarray,
-    ref: int,
-    delta: np.ndarray,
-    zsum: float,
-    population: np.ndarray | None,
-) -> np.ndarray:
-    """Smallest total n with every comparison's ``se <= delta / zsum`` (eq. 2 with FPC)."""
-    k = sigma2.shape[-1]
-    oth = _others(k, ref)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(sigma2 > 0, sigma2 / p, 0.0)
-        num = ratio[..., ref : ref + 1] + ratio[..., oth]
-        c = (np.asarray(delta, dtype=float)[..., None] / zsum) ** 2
-        if population is not None:
-            fpc = sigma2[..., ref : ref + 1] / population[ref] + sigma2[..., oth] / population[oth]
-            c = c + fpc
-        return np.max(num / c, axis=-1)
-
-
-def _se_comparisons(
-    sigma2: np.ndarray, n_per_group: np.ndarray, ref: int, population: np.ndarray | None
-) -> np.ndarray:
-    k = sigma2.shape[-1]
-    oth = _others(k, ref)
-    var = sigma2 / n_per_group
-    if population is not None:
-        var = var * (1.0 - n_per_group / population)
-    return np.sqrt(var[..., ref : ref + 1] + var[..., oth])
-
-
-def _check_feasible(n_per_group: np.ndarray, population: np.ndarray | None) -> None:
-    if population is None:
-        return
-    over = n_per_group > population * (1 + 1e-12)
-    if np.any(over):
-        g = int(np.flatnonzero(np.any(over.reshape(-1, over.shape[-1]), axis=0))[0])
-        raise ValueError(
-            f"the design needs more units from group {g} than its population size "
-            f"({population[g]:g}); the target cannot be reached with this allocation"
-        )
-
-
-_MAX_UNITS = 2.0**62  # sample sizes are int64: refuse, rather than wrap, beyond this
-
-
-def _ceil(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x)
-    if not np.all(x <= _MAX_UNITS):  # also catches NaN
-        raise ValueError(
-            f"the sample size needed exceeds {_MAX_UNITS:.3g} units: tau - u_tol is too small "
-            "to detect with any audit"
-        )
-    return np.ceil(x * (1.0 - 1e-12)).astype(np.int64)
-
-
 # --------------------------------------------------------------------------------------------
 # Result classes
 # --------------------------------------------------------------------------------------------
-
-
-def _fmt(x: Any, digits: int = 4) -> str:
-    a = np.asarray(x)
-    if a.dtype.kind in "iu":
-        return str(a.tolist())
-    if a.ndim == 0:
-        v = float(a)
-        return f"{v:,.2f}" if abs(v) >= 1e4 else f"{v:.{digits}g}"
-    return np.array2string(
-        a,
-        separator=", ",
-        max_line_width=10_000,
-        threshold=24,
-        edgeitems=3,
-        formatter={"float_kind": lambda v: f"{v:.{digits}g}"},
-    ).replace("\n", "")
-
-
-def _align(lines: list[str]) -> str:
-    """Join summary lines, aligning the colons of the ``"  label : value"`` lines."""
-    keyed = [ln.startswith("  ") and not ln.startswith("   ") and ": " in ln for ln in lines]
-    width = max(
-        (len(ln.split(": ", 1)[0].rstrip()) for ln, k in zip(lines, keyed, strict=True) if k),
-        default=0,
-    )
-    out = []
-    for ln, k in zip(lines, keyed, strict=True):
-        if k:
-            label, value = ln.split(": ", 1)
-            ln = f"{label.rstrip():<{width}} : {value}"
-        out.append(ln)
-    return "\n".join(out)
-
-
-def _alt_text(alternative: str, z: float, alpha_c: float) -> str:
-    if alternative == "two-sided":
-        return f"two-sided (paper's convention: z_(1-alpha/2) = {z:.4f} at alpha = {alpha_c:.4g})"
-    return f"greater (one-sided: z_(1-alpha) = {z:.4f} at alpha = {alpha_c:.4g})"
-
-
-def _margin_line(res: Any) -> str:
-    if res.delta is not None:
-        return f"  tau, delta      : {_fmt(res.tau)}, {res.delta:g} (H1: |U| < delta)"
-    return f"  tau, u_tol      : {_fmt(res.tau)}, {res.u_tol:g}"
-
-
-def _check_delta(delta: Any, u_tol: float) -> float | None:
-    if delta is None:
-        return None
-    try:
-        v = float(delta)
-    except (TypeError, ValueError):
-        raise TypeError(f"delta must be a number; got {show_value(delta)}") from None
-    if not np.isfinite(v) or v <= 0:
-        raise ValueError(
-            f"delta (the equivalence margin) must be finite and > 0; got {show_value(delta)}"
-        )
-    if u_tol != 0:
-        raise ValueError("give u_tol (a tolerance test) or delta (an equivalence test), not both")
-    return v
-
-
-def _tost_power(t: np.ndarray, delta: float, se: np.ndarray, z: float) -> np.ndarray:
-    """Asymptotic TOST power: Phi((delta - tau)/se - z) + Phi((delta + tau)/se - z) - 1."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = np.asarray(t)[..., None]
-        pw = special.ndtr((delta - a) / se - z) + special.ndtr((delta + a) / se - z) - 1.0
-    return np.maximum(pw, 0.0)
 
 
 def _n_required_tost(
@@ -574,47 +148,6 @@ def _n_required_tost(
         ok = _tost_power(t, delta, se, z).min(axis=-1) >= power
         hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
     return np.exp(hi)
-
-
-@renamed_attributes(reference="reference_index")
-@dataclass(repr=False)
-class _PlanBase:
-    metric: str | None
-    sigma2: np.ndarray
-    rates: dict[str, np.ndarray] | None
-    u_tol: float
-    alpha: float
-    alternative: str
-    reference_index: int
-    alpha_per_comparison: float
-    z_critical: float
-    population_sizes: np.ndarray | None
-
-    def _common_lines(self, equivalence: bool = False) -> list[str]:
-        k = self.sigma2.shape[-1]
-        lines = [f"  metric          : {self.metric}"]
-        if self.rates is not None:
-            for key, val in self.rates.items():
-                lines.append(f"  rates[{key!r}]".ljust(20) + f": {_fmt(val)}")
-        lines.append(f"  sigma^2 (unit)  : {_fmt(self.sigma2)}")
-        if equivalence:
-            lines.append(
-                f"  test            : TOST, two one-sided tests at z_(1-alpha) = "
-                f"{self.z_critical:.4f} (alpha {self.alpha_per_comparison:.4g})"
-            )
-        else:
-            lines.append(
-                "  alternative     : "
-                + _alt_text(self.alternative, self.z_critical, self.alpha_per_comparison)
-            )
-        if k > 2:
-            lines.append(
-                f"  comparisons     : {k - 1} against reference group {self.reference_index}, "
-                f"Bonferroni alpha {self.alpha:g}/{k - 1}"
-            )
-        if self.population_sizes is not None:
-            lines.append(f"  population N_g  : {_fmt(self.population_sizes)} (FPC 1 - n_g/N_g)")
-        return lines
 
 
 @dataclass(repr=False)
@@ -663,60 +196,6 @@ class SampleSizeResult(_PlanBase):
     def plot(self, n: Any = None, ax: Any = None) -> Any:
         """Plot the power curve of this design; see :func:`plot_power_curve`."""
         return plot_power_curve(self, n=n, ax=ax)
-
-
-@dataclass(repr=False)
-class PowerResult(_PlanBase):
-    """Result of :func:`power`.
-
-    ``power`` is the smallest power over the comparisons with the reference group (the only one
-    for two groups); ``power_per_comparison`` has the last axis over the non-reference groups.
-    """
-
-    power: float | np.ndarray
-    power_per_comparison: np.ndarray
-    n: float | np.ndarray
-    n_per_group: np.ndarray
-    allocation: np.ndarray | None
-    tau: float | np.ndarray
-    delta: float | None = None
-
-    def __repr__(self) -> str:
-        lines = ["PowerResult"]
-        lines.append(f"  power           : {_fmt(self.power)}")
-        lines.append(f"  n               : {_fmt(self.n, 7)}")
-        lines.append(f"  n per group     : {_fmt(self.n_per_group, 6)}")
-        if self.allocation is not None:
-            lines.append(f"  allocation      : {_fmt(self.allocation)}")
-        lines.append(_margin_line(self))
-        lines.append(f"  alpha           : {self.alpha:g}")
-        lines += self._common_lines(self.delta is not None)
-        return _align(lines)
-
-
-@dataclass(repr=False)
-class DetectableDifferenceResult(_PlanBase):
-    """Result of :func:`detectable_difference`: ``tau`` is the smallest unfairness detected
-    with probability ``power`` by every comparison."""
-
-    tau: float | np.ndarray
-    n: float | np.ndarray
-    n_per_group: np.ndarray
-    allocation: np.ndarray | None
-    power: float
-    z_power: float
-
-    def __repr__(self) -> str:
-        lines = ["DetectableDifferenceResult"]
-        lines.append(f"  tau (detectable): {_fmt(self.tau)}")
-        lines.append(f"  n               : {_fmt(self.n, 7)}")
-        lines.append(f"  n per group     : {_fmt(self.n_per_group, 6)}")
-        if self.allocation is not None:
-            lines.append(f"  allocation      : {_fmt(self.allocation)}")
-        lines.append(f"  u_tol           : {self.u_tol:g}")
-        lines.append(f"  alpha, power    : {self.alpha:g}, {self.power:g}")
-        lines += self._common_lines()
-        return _align(lines)
 
 
 # --------------------------------------------------------------------------------------------
@@ -858,30 +337,6 @@ def sample_size(
     )
 
 
-def _n_required_score(name, rd, p, ref, gap, u_tol, z, zb, pop) -> np.ndarray:
-    """n of the score test: (z sqrt(V~) + z_b sqrt(V))^2 / gap^2, largest over comparisons.
-
-    Per unit of total n, a comparison's variance is V = sum r (1 - r) / (p den) over its two
-    groups (den: the metric's denominator fraction, e.g. the prevalence for TPR), and V~ the
-    same at the rates fitted by maximum likelihood under U = u_tol in the direction of the
-    presumed gap (fastfair._score.restricted_mle on the expected counts).
-    """
-    if rd is None or name not in _RATE_METRICS or pop is not None:
-        raise ValueError(
-            "variance='score' plans rate metrics from rates=, without population_sizes"
-        )
-    s2, r = _unit_variances_and_values(name, rd)
-    den = r * (1.0 - r) / s2
-    oth = _others(s2.size, ref)
-    n1, n2 = p[ref] * den[ref], p[oth] * den[oth]
-    sign = np.where(r[ref] >= r[oth], 1.0, -1.0)
-    q1, q2 = restricted_mle(r[ref] * n1, n1, r[oth] * n2, n2, sign * u_tol)
-    v_null = q1 * (1 - q1) / n1 + q2 * (1 - q2) / n2
-    v_alt = r[ref] * (1 - r[ref]) / n1 + r[oth] * (1 - r[oth]) / n2
-    gap = np.asarray(gap, dtype=float)[..., None]
-    return np.max((z * np.sqrt(v_null) + zb * np.sqrt(v_alt)) ** 2 / gap**2, axis=-1)
-
-
 def _size_result(
     name, s2, rd, u_tol, alpha, alternative, ref, a_c, z, pop, n, npg, p, rule, t, power
 ) -> SampleSizeResult:
@@ -935,29 +390,6 @@ def _sample_size_tost(
     )
     result.delta = delta
     return result
-
-
-def _n_per_group_from_args(
-    n: Any, n_per_group: Any, allocation: Any, s2: np.ndarray, ref: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    k = s2.size
-    if (n is None) == (n_per_group is None):
-        raise ValueError("give exactly one of n (total, split by allocation) or n_per_group")
-    if n_per_group is not None:
-        npg = np.asarray(n_per_group, dtype=float)
-        if npg.ndim == 0 or npg.shape[-1] != k:
-            raise ValueError(
-                f"n_per_group must have a last axis of length {k} (one size per group); got "
-                f"shape {npg.shape}"
-            )
-        if not np.all(np.isfinite(npg) & (npg > 0)):
-            raise ValueError("n_per_group must be finite and > 0")
-        return npg.sum(axis=-1), npg, None
-    nn = np.asarray(n, dtype=float)
-    if not np.all(np.isfinite(nn) & (nn > 0)):
-        raise ValueError(f"n must be finite and > 0; got {show_value(n)}")
-    p, _ = _allocation_fractions(allocation, s2, ref)
-    return nn, nn[..., None] * p, p
 
 
 @renamed_arguments(reference="reference_index")
@@ -1214,56 +646,6 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
 # --------------------------------------------------------------------------------------------
 # Pilot data
 # --------------------------------------------------------------------------------------------
-
-
-def _auc_from_scores(y: np.ndarray, s: np.ndarray) -> float:
-    """Mann-Whitney AUC (compiled, one sort); NaN when a class is missing."""
-    npos = int(y.sum())
-    if npos == 0 or npos == y.size:
-        return np.nan
-    return float(delong(y, s).auc[0])
-
-
-def _rates_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
-    """Rates from cell counts of shape (..., k, 4) in the order (TP, FP, FN, TN)."""
-    tp, fp, fn, tn = (counts[..., i].astype(float) for i in range(4))
-    n = tp + fp + fn + tn
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return {
-            "prevalence": (tp + fn) / n,
-            "selection_rate": (tp + fp) / n,
-            "tpr": tp / (tp + fn),
-            "tnr": tn / (tn + fp),
-            "ppv": tp / (tp + fp),
-            "npv": tn / (tn + fn),
-            "accuracy": (tp + tn) / n,
-        }
-
-
-def _metric_rate_names(metric: str) -> list[str]:
-    """Rates to estimate for a metric (own rate expressed by the stored primary name)."""
-    primary = {"fnr": "tpr", "fpr": "tnr", "fdr": "ppv", "for": "npv", "error_rate": "accuracy"}
-    return [primary.get(r, r) for r in _needed_rates(metric)]
-
-
-def _sigma2_batch(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray:
-    """Unit variances without range checks (for bootstrap resamples)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if metric == "auc":
-            return _hanley_mcneil_unit_variance(rates["auc"], rates["prevalence"])
-        primary = _metric_rate_names(metric)[0]
-        r = rates[primary]
-        _, den = _RATE_METRICS[metric]
-        d = {
-            None: 1.0,
-            "prevalence": rates.get("prevalence"),
-            "negatives": None if "prevalence" not in rates else 1.0 - rates["prevalence"],
-            "selection_rate": rates.get("selection_rate"),
-            "non_selected": None
-            if "selection_rate" not in rates
-            else 1.0 - rates["selection_rate"],
-        }[den]
-        return r * (1.0 - r) / d
 
 
 @renamed_attributes(rates_se="rates_standard_error")
@@ -1528,141 +910,6 @@ def plan_from_data(
 # --------------------------------------------------------------------------------------------
 
 
-def _cell_probabilities(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray:
-    """Per-group probabilities of (TP, FP, FN, TN) consistent with ``rates``.
-
-    Quantities the metric does not depend on and the rates leave open are filled with 0.5
-    (they do not affect the metric's estimator or its studentized test)."""
-    k = next(iter(rates.values())).size
-    half = np.full(k, 0.5)
-
-    def get(key: str) -> np.ndarray | None:
-        if key in rates:
-            return rates[key]
-        comp = _RATE_METRICS.get(key, (None, None))[0]
-        if comp is not None and comp in rates:
-            return 1.0 - rates[comp]
-        return None
-
-    def from_prev(prev: np.ndarray, tpr: np.ndarray, tnr: np.ndarray) -> np.ndarray:
-        return np.stack(
-            [prev * tpr, (1 - prev) * (1 - tnr), prev * (1 - tpr), (1 - prev) * tnr], -1
-        )
-
-    def from_pp(pp: np.ndarray, ppv: np.ndarray, npv: np.ndarray) -> np.ndarray:
-        return np.stack([pp * ppv, pp * (1 - ppv), (1 - pp) * (1 - npv), (1 - pp) * npv], -1)
-
-    prev = get("prevalence")
-    if metric in ("tpr", "fnr", "tnr", "fpr"):
-        t1, t0 = get("tpr"), get("tnr")
-        return from_prev(prev, half if t1 is None else t1, half if t0 is None else t0)
-    if metric in ("ppv", "fdr", "npv", "for"):
-        v1, v0 = get("ppv"), get("npv")
-        return from_pp(
-            get("selection_rate"), half if v1 is None else v1, half if v0 is None else v0
-        )
-    if metric == "selection_rate":
-        pp = get("selection_rate")
-        p = half if prev is None else prev
-        # y independent of yhat
-        return np.stack([pp * p, pp * (1 - p), (1 - pp) * p, (1 - pp) * (1 - p)], -1)
-    acc = get("accuracy")
-    p = half if prev is None else prev
-    return from_prev(p, acc, acc)
-
-
-def _num_den(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Numerator and denominator counts of a rate metric from cells (TP, FP, FN, TN)."""
-    tp, fp, fn, tn = (c[..., i].astype(float) for i in range(4))
-    return {
-        "tpr": (tp, tp + fn),
-        "fnr": (fn, tp + fn),
-        "tnr": (tn, tn + fp),
-        "fpr": (fp, tn + fp),
-        "ppv": (tp, tp + fp),
-        "fdr": (fp, tp + fp),
-        "npv": (tn, tn + fn),
-        "for": (fn, tn + fn),
-        "selection_rate": (tp + fp, tp + fp + fn + tn),
-        "accuracy": (tp + tn, tp + fp + fn + tn),
-        "error_rate": (fp + fn, tp + fp + fn + tn),
-    }[metric]
-
-
-def _wald_rates(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    num, den = _num_den(metric, c)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        m = np.where(den > 0, num / np.maximum(den, 1), 0.5)
-        v = np.where(den > 0, m * (1 - m) / np.maximum(den, 1), np.inf)
-    return m, v
-
-
-def _studentize(diff: np.ndarray, var: np.ndarray) -> np.ndarray:
-    se = np.sqrt(var)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = np.where(diff == 0, 0.0, diff / se)
-    return np.nan_to_num(s, nan=0.0)
-
-
-@renamed_attributes(se="standard_error", ci="confidence_interval")
-@dataclass(repr=False)
-class SimulatedPowerResult:
-    """Result of :func:`simulate_power`.
-
-    Attributes
-    ----------
-    power : float
-        Fraction of simulated audits that rejected.
-    standard_error : float
-        Binomial standard error ``sqrt(power (1 - power) / n_sim)``.
-    confidence_interval : tuple of float
-        95% Wilson interval for the power.
-    formula_power : float
-        Asymptotic power from :func:`power` for the same design.
-    true_difference : float
-        ``M_0 - M_1`` implied by the rates.
-    """
-
-    metric: str
-    test: str
-    method: str | None
-    n_per_group: np.ndarray
-    rates: dict[str, np.ndarray]
-    true_difference: float
-    alpha: float
-    alternative: str
-    n_sim: int
-    n_rejections: int
-    power: float
-    standard_error: float
-    confidence_interval: tuple[float, float]
-    formula_power: float
-    u_tol: float = 0.0
-    delta: float | None = None
-
-    def __repr__(self) -> str:
-        test = self.test + (f" (method={self.method!r})" if self.method else "")
-        if self.delta is not None:
-            test += f", TOST |U| < {self.delta:g}"
-        elif self.u_tol:
-            test += f", H0: U <= {self.u_tol:g}"
-        return _align(
-            [
-                "SimulatedPowerResult",
-                f"  metric          : {self.metric}",
-                f"  test            : {test}"
-                + ("" if self.delta is not None else f", alternative {self.alternative!r}")
-                + f", alpha {self.alpha:g}",
-                f"  n per group     : {_fmt(self.n_per_group)}",
-                f"  true difference : {self.true_difference:.4g} (M_0 - M_1)",
-                f"  simulated power : {self.power:.4f} (se {self.standard_error:.4f}, 95% Wilson "
-                f"[{self.confidence_interval[0]:.4f}, {self.confidence_interval[1]:.4f}], "
-                f"{self.n_rejections}/{self.n_sim})",
-                f"  formula power   : {self.formula_power:.4f}",
-            ]
-        )
-
-
 def simulate_power(
     metric: str,
     *,
@@ -1862,7 +1109,7 @@ def simulate_power(
             raise ValueError(
                 "fastfair.permutation_test has no AUC metric; use test='wald' for metric='auc'"
             )
-        from .permutation import permutation_test
+        from fastfair.permutation import permutation_test
 
         seeds = rng.integers(0, 2**63 - 1, size=n_sim)
         extra: dict[str, Any] = {"n_permutations": n_permutations, **(permutation_kwargs or {})}

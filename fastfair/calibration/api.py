@@ -1,27 +1,8 @@
-r"""Mitigation and impact of predictive-parity violations: calibration, thresholds, errors.
-
-DiCiccio, Hsu, Yu, Nandy & Basu (FAccT 2023), Sections 4-7 (docs/parity.md).
-
-- :class:`GroupCalibrator` (Sec. 4.1): replace a score s of group g by the clustered
-  Nadaraya-Watson estimate :math:`\hat f_g(s)` of E[Y | S = s, G = g], evaluated at bin
-  edges :math:`l_k < u_k` and linearly interpolated,
-  :math:`t(s, g) = \hat f_g(l_k) + (s - l_k)(\hat f_g(u_k) - \hat f_g(l_k))/(u_k - l_k)`;
-  Platt scaling and isotonic regression per group for comparison (Appendix C).
-- :class:`MultiObjectiveCalibrator` (Sec. 5): :math:`\tilde S^{(k)} = E[Y^{(k)} \mid
-  S^{(1)}, \dots, S^{(K)}, G]`, after which every composite :math:`\sum_k w_k \tilde
-  S^{(k)}` satisfies predictive parity (Theorem in Sec. 5.1); :func:`check_composite_parity`.
-- :func:`fair_thresholds` (Sec. 6.1, eqs. 3-4): group thresholds with equal marginal
-  outcomes, optionally keeping the overall positive rate.
-- Calibration error (Sec. 7.1, Appendix A, Sec. 8): :func:`tce_nadaraya_watson`,
-  :func:`ece` (equal mass / equal width), :func:`msce` (monotonic sweep), per group with
-  :func:`calibration_error`.
-- Impact (Sec. 7.2): :func:`delta_pcc`, :func:`delta_rc`.
-"""
+r"""The public functions: ingest -> statistics -> inference (calibration and impact)."""
 
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -37,7 +18,6 @@ from fastfair._clustered import (
 )
 from fastfair._deprecation import renamed_arguments
 from fastfair._parallel import threads_for
-from fastfair._results import format_pvalue, format_table
 from fastfair._scipy import optimize, special
 from fastfair._validation import (
     MAX_POINTS,
@@ -50,117 +30,31 @@ from fastfair._validation import (
     check_same_length,
     show_value,
 )
-
-__all__ = [
-    "CalibrationErrorResult",
-    "CompositeParityCheck",
-    "FairThresholds",
-    "GroupCalibrator",
-    "ImpactResult",
-    "MultiObjectiveCalibrator",
-    "calibration_error",
-    "check_composite_parity",
-    "delta_pcc",
-    "delta_rc",
-    "ece",
-    "fair_thresholds",
-    "msce",
-    "tce_nadaraya_watson",
-]
-
-CALIBRATION_METHODS = ("nadaraya_watson", "platt", "isotonic")
-ERROR_ESTIMATORS = ("nadaraya_watson", "ece_equal_mass", "ece_equal_width", "msce")
-#: Default number of bins of the Nadaraya-Watson calibrator (bin edges = n_bins + 1 points).
-DEFAULT_CALIBRATION_BINS = 100
-
-
-def _key(v):
-    return v.item() if isinstance(v, np.generic) else v
-
-
-def _numeric_array(values, name: str) -> np.ndarray:
-    """`values` as a float64 array of any shape; TypeError naming `name` when not numeric."""
-    try:
-        return np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be numeric") from None
-
-
-def _fitted_codes(calibrator, group, n) -> np.ndarray:
-    """Codes of `group` in the fitted groups of `calibrator` (groups_ and whether it was
-    fitted with groups); all zero when it was fitted without."""
-    if not hasattr(calibrator, "groups_"):
-        name = type(calibrator).__name__
-        raise RuntimeError(f"this {name} is not fitted yet: call fit first")
-    if group is None:
-        if calibrator._fitted_with_group:
-            raise TypeError("group is required: the calibrator was fitted with groups")
-        return np.zeros(n, dtype=np.intp)
-    codes, labels = as_groups(group, "group", min_groups=1)
-    index = {_key(g): k for k, g in enumerate(calibrator.groups_)}
-    unseen = [_key(g) for g in labels if _key(g) not in index]
-    if unseen:
-        raise ValueError(
-            f"group contains label(s) {unseen[:5]} not seen in fit; fitted groups are "
-            f"{[_key(g) for g in calibrator.groups_]}"
-        )
-    lookup = np.array([index[_key(g)] for g in labels], dtype=np.intp)
-    return lookup[codes]
-
-
-def _score_matrix(values, name, k=None) -> np.ndarray:
-    """`values` as a finite (n, K) float array (a 1-D array is one column)."""
-    arr = _numeric_array(values, name)
-    if arr.ndim == 1:
-        arr = arr[:, None]
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (n, K)")
-    if k is not None and arr.shape[1] != k:
-        raise ValueError(f"{name} must have {k} columns, got {arr.shape[1]}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return arr
-
-
-def _row_weights(prep) -> np.ndarray:
-    if not prep.clustered:
-        return prep.cluster_weight
-    return np.repeat(prep.cluster_weight, np.diff(prep.starts))
-
-
-def _row_groups(prep) -> np.ndarray:
-    if not prep.clustered:
-        return prep.cluster_group
-    return np.repeat(prep.cluster_group, np.diff(prep.starts))
-
-
-def _logistic_irls(X, y, w, max_iter: int = 100, tol: float = 1e-10) -> np.ndarray:
-    """Weighted maximum-likelihood logistic regression by Newton's method (no penalty)."""
-    beta = np.zeros(X.shape[1])
-    ridge = 1e-12 * np.eye(X.shape[1])
-    for _ in range(max_iter):
-        p = special.expit(X @ beta)
-        grad = X.T @ (w * (y - p))
-        hess = (X * (w * p * (1.0 - p))[:, None]).T @ X + ridge
-        step = np.linalg.solve(hess, grad)
-        # Halve the step while the log-likelihood does not improve (separation guard).
-        ll0 = np.sum(w * (y * np.log(p + 1e-300) + (1 - y) * np.log(1 - p + 1e-300)))
-        for _ in range(30):
-            p1 = special.expit(X @ (beta + step))
-            ll1 = np.sum(w * (y * np.log(p1 + 1e-300) + (1 - y) * np.log(1 - p1 + 1e-300)))
-            if ll1 >= ll0 - 1e-12 * abs(ll0):
-                break
-            step = step / 2
-        beta = beta + step
-        if np.max(np.abs(step)) < tol * (1 + np.max(np.abs(beta))):
-            break
-    return beta
-
-
-def _check_binary(y, what: str):
-    if not np.isin(y, (0.0, 1.0)).all():
-        raise ValueError(f"{what} needs binary outcomes y (0/1 or bool)")
-
+from fastfair.calibration.inference import (
+    _binned_error,
+    _fitted_codes,
+    _inverse_threshold,
+    _logistic_irls,
+    _prep_xy,
+    _ranks_within,
+    _row_groups,
+    _row_weights,
+    _score_matrix,
+)
+from fastfair.calibration.ingest import (
+    CALIBRATION_METHODS,
+    DEFAULT_CALIBRATION_BINS,
+    ERROR_ESTIMATORS,
+    _check_binary,
+    _numeric_array,
+)
+from fastfair.calibration.results import (
+    CalibrationErrorResult,
+    CompositeParityCheck,
+    FairThresholds,
+    ImpactResult,
+    _key,
+)
 
 # --------------------------------------------------------------------------------------
 # Group calibration (Sec. 4.1, Appendix C)
@@ -752,40 +646,6 @@ class MultiObjectiveCalibrator:
         return self.fit(y_score, y_true, group, cluster).transform(y_score, group)
 
 
-@dataclass(repr=False)
-class CompositeParityCheck:
-    """Result of :func:`check_composite_parity`.
-
-    Attributes
-    ----------
-    weights : ndarray of shape (J, K)
-        Composite weight vectors checked.
-    pvalue : ndarray of shape (J,)
-        Predictive parity test p-value of each composite.
-    results : list of PredictiveParityResult
-    alpha : float
-    passed : bool
-        No composite rejects at level alpha (Bonferroni over the J composites).
-    """
-
-    weights: np.ndarray
-    pvalue: np.ndarray
-    results: list
-    alpha: float
-    passed: bool
-
-    def __repr__(self) -> str:
-        rows = [
-            (str(np.round(w, 3).tolist()), format_pvalue(p))
-            for w, p in zip(self.weights, self.pvalue)
-        ]
-        verdict = "no composite rejects" if self.passed else "some composite rejects"
-        return (
-            f"CompositeParityCheck: {verdict} (alpha {self.alpha:g}, Bonferroni over "
-            f"{len(self.pvalue)} composites)\n" + format_table(["weights", "p-value"], rows)
-        )
-
-
 @renamed_arguments(scores="y_score", outcomes="y_true")
 def check_composite_parity(
     y_score, y_true, group, weights, *, cluster=None, alpha: float = 0.05, **test_kwargs
@@ -839,73 +699,6 @@ def check_composite_parity(
 
 # --------------------------------------------------------------------------------------
 # Fair thresholds (Sec. 6.1)
-
-
-@dataclass(repr=False)
-class FairThresholds:
-    """Result of :func:`fair_thresholds`.
-
-    Attributes
-    ----------
-    groups : ndarray
-    thresholds : ndarray
-        Group threshold :math:`t^*_g` (positive decision when :math:`s \\ge t^*_g`).
-    marginal_outcome : float
-        Common marginal outcome :math:`\\hat f_g(t^*_g)` of every group.
-    threshold : float
-        Original common threshold t.
-    marginal_outcome_before : ndarray
-        :math:`\\hat f_g(t)` per group at the common threshold.
-    positive_rate_before, positive_rate_after : ndarray
-        Share of each group's rows at or above its threshold.
-    overall_rate_before, overall_rate_after : float
-    curve : CalibrationCurve
-        The Nadaraya-Watson curves used.
-    """
-
-    groups: np.ndarray
-    thresholds: np.ndarray
-    marginal_outcome: float
-    threshold: float
-    marginal_outcome_before: np.ndarray
-    positive_rate_before: np.ndarray
-    positive_rate_after: np.ndarray
-    overall_rate_before: float
-    overall_rate_after: float
-    curve: object = field(repr=False)
-
-    def __repr__(self) -> str:
-        rows = [
-            (str(_key(g)), t, m, a, b)
-            for g, t, m, a, b in zip(
-                self.groups,
-                self.thresholds,
-                self.marginal_outcome_before,
-                self.positive_rate_before,
-                self.positive_rate_after,
-            )
-        ]
-        return (
-            f"FairThresholds: common marginal outcome {self.marginal_outcome:.4f} "
-            f"(threshold {self.threshold:g}); overall positive rate "
-            f"{self.overall_rate_before:.4f} -> {self.overall_rate_after:.4f}\n"
-            + format_table(
-                ["group", "threshold", "f_g(t) before", "rate before", "rate after"], rows
-            )
-        )
-
-
-def _inverse_threshold(grid, fmono, v):
-    """Smallest s on the grid (linear interpolation) with running-max curve >= v; NaN if none."""
-    j = int(np.searchsorted(fmono, v, side="left"))
-    if j >= fmono.size or not np.isfinite(fmono[j]):
-        return np.nan
-    if j == 0:
-        return grid[0] if fmono[0] == v else -np.inf
-    f0, f1 = fmono[j - 1], fmono[j]
-    if not np.isfinite(f0) or f1 <= f0:
-        return grid[j]
-    return grid[j - 1] + (v - f0) / (f1 - f0) * (grid[j] - grid[j - 1])
 
 
 @renamed_arguments(y="y_true", score="y_score")
@@ -1096,21 +889,6 @@ def fair_thresholds(
 
 # --------------------------------------------------------------------------------------
 # Calibration error (Sec. 7.1, Appendix A, Sec. 8)
-
-
-def _prep_xy(y_true, y_score):
-    s = as_finite_float(y_score, "y_score")
-    yv = as_finite_float(y_true, "y_true")
-    check_same_length(y_true=yv, y_score=s)
-    if s.size == 0:
-        raise ValueError("y_score is empty")
-    return yv, s
-
-
-def _binned_error(ysum, ssum, count, n, p):
-    nz = count > 0
-    gap = np.abs(ysum[nz] / count[nz] - ssum[nz] / count[nz])
-    return float((np.sum(count[nz] / n * gap**p)) ** (1.0 / p))
 
 
 @renamed_arguments(y="y_true", score="y_score")
@@ -1311,34 +1089,6 @@ def tce_nadaraya_watson(
     return float(np.sqrt(np.sum(w * (s - f) ** 2) / w.sum()))
 
 
-@dataclass(repr=False)
-class CalibrationErrorResult:
-    """Result of :func:`calibration_error`: one value per group.
-
-    Attributes
-    ----------
-    groups, value, n_observations : ndarray
-    estimator : str
-    """
-
-    groups: np.ndarray
-    value: np.ndarray
-    n_observations: np.ndarray
-    estimator: str
-
-    def to_dict(self) -> dict:
-        """{group label: calibration error}."""
-        return {_key(g): float(v) for g, v in zip(self.groups, self.value)}
-
-    def __repr__(self) -> str:
-        rows = [
-            (str(_key(g)), v, n) for g, v, n in zip(self.groups, self.value, self.n_observations)
-        ]
-        return f"CalibrationErrorResult ({self.estimator})\n" + format_table(
-            ["group", "error", "rows"], rows
-        )
-
-
 @renamed_arguments(y="y_true", score="y_score")
 def calibration_error(
     y_true,
@@ -1427,38 +1177,6 @@ def calibration_error(
 # Impact (Sec. 7.2)
 
 
-@dataclass(repr=False)
-class ImpactResult:
-    """Result of :func:`delta_pcc` / :func:`delta_rc`: one value per group.
-
-    Attributes
-    ----------
-    groups, value, n_observations : ndarray
-    metric : str
-        "delta_pcc" or "delta_rc".
-    calibrator : GroupCalibrator
-        The fitted calibrator that produced :math:`S^* = \\hat f_G(S)`.
-    """
-
-    groups: np.ndarray
-    value: np.ndarray
-    n_observations: np.ndarray
-    metric: str
-    calibrator: object = field(repr=False)
-
-    def to_dict(self) -> dict:
-        """{group label: value}."""
-        return {_key(g): float(v) for g, v in zip(self.groups, self.value)}
-
-    def __repr__(self) -> str:
-        rows = [
-            (str(_key(g)), v, n) for g, v, n in zip(self.groups, self.value, self.n_observations)
-        ]
-        return f"ImpactResult ({self.metric}; positive: the group gains from calibration)\n" + (
-            format_table(["group", self.metric, "rows"], rows)
-        )
-
-
 def _calibrated(y_true, y_score, group, cluster, calibrator):
     s = as_finite_float(y_score, "y_score")
     if calibrator is None:
@@ -1532,24 +1250,6 @@ def delta_pcc(
     diff = (f >= threshold).astype(np.float64) - (s >= threshold)
     n = np.bincount(codes, minlength=len(labels))
     return ImpactResult(labels, np.bincount(codes, weights=diff) / n, n, "delta_pcc", cal)
-
-
-def _ranks_within(query_codes, x):
-    """Descending average ranks (1 = largest) of x within each query."""
-    n = x.size
-    order = np.lexsort((-x, query_codes))
-    q, xs = query_codes[order], x[order]
-    new_q = np.r_[True, q[1:] != q[:-1]]
-    qstart = np.maximum.accumulate(np.where(new_q, np.arange(n), 0))
-    pos = np.arange(n) - qstart + 1.0
-    new_tie = new_q | np.r_[True, xs[1:] != xs[:-1]]
-    tie_id = np.cumsum(new_tie) - 1
-    first = np.flatnonzero(new_tie)
-    last = np.r_[first[1:], n] - 1
-    avg = 0.5 * (pos[first] + pos[last])
-    ranks = np.empty(n)
-    ranks[order] = avg[tie_id]
-    return ranks
 
 
 @renamed_arguments(y="y_true", score="y_score")

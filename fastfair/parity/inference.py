@@ -1,0 +1,110 @@
+"""Inference: the test on the statistics (p-values, intervals), then packing (predictive parity
+under dependent data)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastfair import _kernel_sums
+from fastfair._pvalues import asymptotic_pvalue
+from fastfair._scipy import special, stats
+from fastfair.parity.ingest import _ZERO_VARIANCE
+from fastfair.parity.statistics import _group_covariance
+
+
+def _two_sided(stat, df):
+    """Two-sided p-value of t with df (inf: normal, exactly as asymptotic_pvalue)."""
+    stat = np.asarray(stat, dtype=np.float64)
+    df = np.asarray(df, dtype=np.float64)
+    normal = asymptotic_pvalue(stat)
+    finite = np.isfinite(df) & (df > 0)
+    if not finite.any():
+        return normal
+    return np.where(finite, 2.0 * stats.t.sf(np.abs(stat), np.where(finite, df, 1.0)), normal)
+
+
+def _studentizing_variance(est, se, n_eff):
+    """Variances that studentize the tests: se**2, except where a group's outcomes are
+    constant near the point (zero variance up to rounding: var * n_eff <= 1e-12). There the
+    estimate is shrunk by half a pseudo-observation, f~ = (f n_eff + 1/2) / (n_eff + 1), and
+    the variance is f~ (1 - f~) / n_eff, as in :func:`fastfair.permutation_test`. A
+    perfectly calibrated score then gives z ~ 0, not z = inf from a rounding difference
+    (1.0 vs 0.99999999), and all-positive against all-negative outcomes a large finite z.
+    Returns (variance, degenerate mask).
+    """
+    var = se * se
+    with np.errstate(invalid="ignore", divide="ignore"):
+        degenerate = np.isfinite(var) & (var * n_eff <= _ZERO_VARIANCE) & (n_eff > 0)
+        shrunk = (est * n_eff + 0.5) / (n_eff + 1.0)
+        floor = shrunk * (1.0 - shrunk) / n_eff
+    return np.where(degenerate, floor, var), degenerate
+
+
+def _wald(est, var):
+    """Per-point statistic: z (two groups, first minus second) or Wald chi-square (K-1 df)."""
+    if est.shape[0] == 2:
+        diff = est[0] - est[1]
+        se = np.sqrt(var[0] + var[1])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.sign(diff) * np.inf))
+        return z, z * z
+    prec = 1.0 / var
+    mean = (est * prec).sum(axis=0) / prec.sum(axis=0)
+    w = ((est - mean) ** 2 * prec).sum(axis=0)
+    return w, w
+
+
+def _pointwise(stat, sq, var, df):
+    """Pointwise p-values and reference df at tested points.
+
+    Two groups: t = z with the Welch-Satterthwaite df
+    (V_1 + V_2)^2 / (V_1^2/df_1 + V_2^2/df_2) of the difference's variance. More groups:
+    W / (K - 1) referred to F(K - 1, min_g df_g). Infinite df (small_sample="none"): the
+    normal and chi-square references, as in the paper.
+    """
+    K = var.shape[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if K == 2:
+            dfw = (var[0] + var[1]) ** 2 / (var[0] ** 2 / df[0] + var[1] ** 2 / df[1])
+        else:
+            dfw = df.min(axis=0)
+    dfw = np.where(np.isnan(dfw), np.inf, dfw)
+    if K == 2:
+        return _two_sided(stat, dfw), dfw
+    finite = np.isfinite(dfw)
+    p = stats.chi2.sf(sq, K - 1)
+    if finite.any():
+        p = np.where(finite, stats.f.sf(sq / (K - 1), K - 1, np.where(finite, dfw, 1.0)), p)
+    return p, dfw
+
+
+def _normal_scale(pvalues, K):
+    """The statistic with the same p-value under the normal (K = 2: z^2) or chi2(K-1)."""
+    if K == 2:
+        return special.ndtri(0.5 * pvalues) ** 2
+    return stats.chi2.isf(pvalues, K - 1)
+
+
+def _multiplier_bootstrap(fit, est, points, n_bootstrap, key, n_threads, floor=None):
+    """Null draws of max_j W_j: Gaussian multipliers over clusters, in closed form.
+
+    With xi_m ~ N(0, 1) independent over clusters, the multiplier-bootstrap estimate error
+    D_g(s_j) = sum_m xi_m u_m(s_j) / sum_m v_m(s_j) is, given the data, exactly
+    N(0, C_g) with C_g[j, k] = sum_m u_mj u_mk / (V_j V_k): drawing from it with a square
+    root of C_g is the same bootstrap at O(grid^2) instead of O(clusters x grid) per draw.
+    """
+    K = est.shape[0]
+    P = points.size
+    roots = np.empty((K, P, P))
+    variance = np.empty((K, P))
+    for g in range(K):
+        cov = _group_covariance(fit, est, g, points)
+        vals, vecs = np.linalg.eigh(cov)
+        roots[g] = vecs * np.sqrt(np.clip(vals, 0.0, None))[None, :]
+        variance[g] = np.diag(cov)
+    if floor is not None:  # studentize degenerate points as the observed statistic does
+        degenerate, var = floor
+        variance = np.where(degenerate[:, points], var[:, points], variance)
+    return _kernel_sums.max_wald_draws(
+        np.ascontiguousarray(roots), variance, n_bootstrap, key, 0, n_threads
+    ), variance

@@ -1,0 +1,315 @@
+"""Inference: the test on the statistics (p-values, intervals), then packing (sample size and
+power)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fastfair._scipy import special
+from fastfair._score import restricted_mle
+from fastfair._validation import show_value
+from fastfair.auc import delong
+from fastfair.planning.ingest import _MAX_UNITS, _RATE_METRICS, _as_rate_dict, _check_metric
+
+
+def _needed_rates(metric: str) -> list[str]:
+    if metric == "auc":
+        return ["auc", "prevalence"]
+    _, den = _RATE_METRICS[metric]
+    need = [metric]
+    if den in ("prevalence", "negatives"):
+        need.append("prevalence")
+    elif den in ("selection_rate", "non_selected"):
+        need.append("selection_rate")
+    return need
+
+
+def _get_rate(rates: dict[str, np.ndarray], key: str, metric: str) -> np.ndarray:
+    if key in rates:
+        return rates[key]
+    comp = _RATE_METRICS.get(key, (None, None))[0] if key in _RATE_METRICS else None
+    if comp is not None and comp in rates:
+        return 1.0 - rates[comp]
+    need = _needed_rates(metric)
+    missing = [n for n in need if n not in rates and _RATE_METRICS.get(n, (None,))[0] not in rates]
+    alt = f" (or its complement {comp!r})" if comp else ""
+    raise ValueError(
+        f"metric {metric!r} needs the per-group rates {need}; missing {key!r}{alt}. "
+        f"Missing overall: {missing}"
+    )
+
+
+def _hanley_mcneil_unit_variance(auc: np.ndarray, prevalence: np.ndarray) -> np.ndarray:
+    q1 = auc / (2.0 - auc)
+    q2 = 2.0 * auc**2 / (1.0 + auc)
+    return (q1 - auc**2) / (1.0 - prevalence) + (q2 - auc**2) / prevalence
+
+
+def _unit_variances_and_values(
+    metric: str, rates: dict[str, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    if metric == "auc":
+        a = _get_rate(rates, "auc", metric)
+        prev = _get_rate(rates, "prevalence", metric)
+        return _hanley_mcneil_unit_variance(a, prev), a
+    r = _get_rate(rates, metric, metric)
+    _, den = _RATE_METRICS[metric]
+    if den is None:
+        d = np.ones_like(r)
+    elif den == "prevalence":
+        d = _get_rate(rates, "prevalence", metric)
+    elif den == "negatives":
+        d = 1.0 - _get_rate(rates, "prevalence", metric)
+    elif den == "selection_rate":
+        d = _get_rate(rates, "selection_rate", metric)
+    else:
+        d = 1.0 - _get_rate(rates, "selection_rate", metric)
+    return r * (1.0 - r) / d, r
+
+
+def _sigma2_from_args(
+    metric: Any, rates: Any, sigma2: Any
+) -> tuple[str | None, np.ndarray, dict[str, np.ndarray] | None]:
+    if rates is not None and sigma2 is not None:
+        raise ValueError("give either rates or sigma2, not both")
+    if rates is None and sigma2 is None:
+        name = _check_metric(metric, allow_none=True)
+        need = _needed_rates(name) if name else ["..."]
+        raise ValueError(
+            f"missing rates: give rates={{...}} with the per-group {need} or the per-group unit "
+            "variances sigma2=[...]"
+        )
+    if sigma2 is not None:
+        name = _check_metric(metric, allow_none=True)
+        s2 = np.asarray(sigma2, dtype=float)
+        if s2.ndim != 1 or s2.size < 2:
+            raise ValueError(
+                f"sigma2 must be a 1-d sequence with one variance per group (at least two); "
+                f"got shape {s2.shape}"
+            )
+        if not np.all(np.isfinite(s2) & (s2 > 0)):
+            raise ValueError(f"sigma2 must be finite and > 0 for every group; got {s2}")
+        return name, s2, None
+    name = _check_metric(metric)
+    rd = _as_rate_dict(rates)
+    s2, _ = _unit_variances_and_values(name, rd)
+    return name, s2, rd
+
+
+def _others(k: int, ref: int) -> np.ndarray:
+    return np.array([g for g in range(k) if g != ref], dtype=np.intp)
+
+
+def _neyman_fractions(sigma2: np.ndarray, ref: int) -> np.ndarray:
+    """Allocation minimising the total n so that every comparison with ``ref`` has the target
+    power. For two groups this is Neyman's ``p_1 = sigma_1 / (sigma_1 + sigma_2)``; for ``k``
+    groups ``p_ref = sigma_ref / (sigma_ref + sqrt(S))`` and
+    ``p_g = sigma_g^2 / (sqrt(S) (sigma_ref + sqrt(S)))`` with ``S = sum_{g != ref} sigma_g^2``
+    (the square-root rule for comparisons with a control)."""
+    sigma2 = np.asarray(sigma2, dtype=float)
+    k = sigma2.shape[-1]
+    oth = _others(k, ref)
+    sr = np.sqrt(sigma2[..., ref])
+    rs = np.sqrt(np.sum(sigma2[..., oth], axis=-1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = sigma2 / (rs * (sr + rs))[..., None]
+        p[..., ref] = sr / (sr + rs)
+    return p
+
+
+def _allocation_fractions(allocation: Any, sigma2: np.ndarray, ref: int) -> tuple[np.ndarray, str]:
+    k = sigma2.shape[-1]
+    if isinstance(allocation, str):
+        if allocation == "neyman":
+            return _neyman_fractions(sigma2, ref), "neyman"
+        if allocation == "equal":
+            return np.full(sigma2.shape, 1.0 / k), "equal"
+        raise ValueError(
+            f"allocation must be 'neyman', 'equal', a fraction for the first group or one "
+            f"fraction per group; got {show_value(allocation)}"
+        )
+    a = np.asarray(allocation, dtype=float)
+    if a.ndim == 0:
+        if k != 2:
+            raise ValueError(
+                f"a scalar allocation (the first group's fraction) needs two groups; with {k} "
+                "groups give one fraction per group"
+            )
+        a = np.array([float(a), 1.0 - float(a)])
+    if a.shape != (k,):
+        raise ValueError(f"allocation must have one fraction per group ({k}); got {a.shape}")
+    if not np.all((a > 0) & (a < 1)) or abs(a.sum() - 1.0) > 1e-8:
+        raise ValueError(f"allocation fractions must be in (0, 1) and sum to 1; got {a.tolist()}")
+    return np.broadcast_to(a, sigma2.shape).copy(), "given"
+
+
+def _critical(alpha: float, k: int, alternative: str) -> tuple[float, float]:
+    a = alpha / (k - 1)
+    z = special.ndtri(1.0 - a / 2.0) if alternative == "two-sided" else special.ndtri(1.0 - a)
+    return float(z), a
+
+
+def _n_required(
+    sigma2: np.ndarray,
+    p: np.ndarray,
+    ref: int,
+    delta: np.ndarray,
+    zsum: float,
+    population: np.ndarray | None,
+) -> np.ndarray:
+    """Smallest total n with every comparison's ``se <= delta / zsum`` (eq. 2 with FPC)."""
+    k = sigma2.shape[-1]
+    oth = _others(k, ref)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(sigma2 > 0, sigma2 / p, 0.0)
+        num = ratio[..., ref : ref + 1] + ratio[..., oth]
+        c = (np.asarray(delta, dtype=float)[..., None] / zsum) ** 2
+        if population is not None:
+            fpc = sigma2[..., ref : ref + 1] / population[ref] + sigma2[..., oth] / population[oth]
+            c = c + fpc
+        return np.max(num / c, axis=-1)
+
+
+def _se_comparisons(
+    sigma2: np.ndarray, n_per_group: np.ndarray, ref: int, population: np.ndarray | None
+) -> np.ndarray:
+    k = sigma2.shape[-1]
+    oth = _others(k, ref)
+    var = sigma2 / n_per_group
+    if population is not None:
+        var = var * (1.0 - n_per_group / population)
+    return np.sqrt(var[..., ref : ref + 1] + var[..., oth])
+
+
+def _ceil(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x)
+    if not np.all(x <= _MAX_UNITS):  # also catches NaN
+        raise ValueError(
+            f"the sample size needed exceeds {_MAX_UNITS:.3g} units: tau - u_tol is too small "
+            "to detect with any audit"
+        )
+    return np.ceil(x * (1.0 - 1e-12)).astype(np.int64)
+
+
+def _tost_power(t: np.ndarray, delta: float, se: np.ndarray, z: float) -> np.ndarray:
+    """Asymptotic TOST power: Phi((delta - tau)/se - z) + Phi((delta + tau)/se - z) - 1."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.asarray(t)[..., None]
+        pw = special.ndtr((delta - a) / se - z) + special.ndtr((delta + a) / se - z) - 1.0
+    return np.maximum(pw, 0.0)
+
+
+def _n_required_score(name, rd, p, ref, gap, u_tol, z, zb, pop) -> np.ndarray:
+    """n of the score test: (z sqrt(V~) + z_b sqrt(V))^2 / gap^2, largest over comparisons.
+
+    Per unit of total n, a comparison's variance is V = sum r (1 - r) / (p den) over its two
+    groups (den: the metric's denominator fraction, e.g. the prevalence for TPR), and V~ the
+    same at the rates fitted by maximum likelihood under U = u_tol in the direction of the
+    presumed gap (fastfair._score.restricted_mle on the expected counts).
+    """
+    if rd is None or name not in _RATE_METRICS or pop is not None:
+        raise ValueError(
+            "variance='score' plans rate metrics from rates=, without population_sizes"
+        )
+    s2, r = _unit_variances_and_values(name, rd)
+    den = r * (1.0 - r) / s2
+    oth = _others(s2.size, ref)
+    n1, n2 = p[ref] * den[ref], p[oth] * den[oth]
+    sign = np.where(r[ref] >= r[oth], 1.0, -1.0)
+    q1, q2 = restricted_mle(r[ref] * n1, n1, r[oth] * n2, n2, sign * u_tol)
+    v_null = q1 * (1 - q1) / n1 + q2 * (1 - q2) / n2
+    v_alt = r[ref] * (1 - r[ref]) / n1 + r[oth] * (1 - r[oth]) / n2
+    gap = np.asarray(gap, dtype=float)[..., None]
+    return np.max((z * np.sqrt(v_null) + zb * np.sqrt(v_alt)) ** 2 / gap**2, axis=-1)
+
+
+def _n_per_group_from_args(
+    n: Any, n_per_group: Any, allocation: Any, s2: np.ndarray, ref: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    k = s2.size
+    if (n is None) == (n_per_group is None):
+        raise ValueError("give exactly one of n (total, split by allocation) or n_per_group")
+    if n_per_group is not None:
+        npg = np.asarray(n_per_group, dtype=float)
+        if npg.ndim == 0 or npg.shape[-1] != k:
+            raise ValueError(
+                f"n_per_group must have a last axis of length {k} (one size per group); got "
+                f"shape {npg.shape}"
+            )
+        if not np.all(np.isfinite(npg) & (npg > 0)):
+            raise ValueError("n_per_group must be finite and > 0")
+        return npg.sum(axis=-1), npg, None
+    nn = np.asarray(n, dtype=float)
+    if not np.all(np.isfinite(nn) & (nn > 0)):
+        raise ValueError(f"n must be finite and > 0; got {show_value(n)}")
+    p, _ = _allocation_fractions(allocation, s2, ref)
+    return nn, nn[..., None] * p, p
+
+
+def _auc_from_scores(y: np.ndarray, s: np.ndarray) -> float:
+    """Mann-Whitney AUC (compiled, one sort); NaN when a class is missing."""
+    npos = int(y.sum())
+    if npos == 0 or npos == y.size:
+        return np.nan
+    return float(delong(y, s).auc[0])
+
+
+def _metric_rate_names(metric: str) -> list[str]:
+    """Rates to estimate for a metric (own rate expressed by the stored primary name)."""
+    primary = {"fnr": "tpr", "fpr": "tnr", "fdr": "ppv", "for": "npv", "error_rate": "accuracy"}
+    return [primary.get(r, r) for r in _needed_rates(metric)]
+
+
+def _sigma2_batch(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray:
+    """Unit variances without range checks (for bootstrap resamples)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if metric == "auc":
+            return _hanley_mcneil_unit_variance(rates["auc"], rates["prevalence"])
+        primary = _metric_rate_names(metric)[0]
+        r = rates[primary]
+        _, den = _RATE_METRICS[metric]
+        d = {
+            None: 1.0,
+            "prevalence": rates.get("prevalence"),
+            "negatives": None if "prevalence" not in rates else 1.0 - rates["prevalence"],
+            "selection_rate": rates.get("selection_rate"),
+            "non_selected": None
+            if "selection_rate" not in rates
+            else 1.0 - rates["selection_rate"],
+        }[den]
+        return r * (1.0 - r) / d
+
+
+def _num_den(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Numerator and denominator counts of a rate metric from cells (TP, FP, FN, TN)."""
+    tp, fp, fn, tn = (c[..., i].astype(float) for i in range(4))
+    return {
+        "tpr": (tp, tp + fn),
+        "fnr": (fn, tp + fn),
+        "tnr": (tn, tn + fp),
+        "fpr": (fp, tn + fp),
+        "ppv": (tp, tp + fp),
+        "fdr": (fp, tp + fp),
+        "npv": (tn, tn + fn),
+        "for": (fn, tn + fn),
+        "selection_rate": (tp + fp, tp + fp + fn + tn),
+        "accuracy": (tp + tn, tp + fp + fn + tn),
+        "error_rate": (fp + fn, tp + fp + fn + tn),
+    }[metric]
+
+
+def _wald_rates(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    num, den = _num_den(metric, c)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = np.where(den > 0, num / np.maximum(den, 1), 0.5)
+        v = np.where(den > 0, m * (1 - m) / np.maximum(den, 1), np.inf)
+    return m, v
+
+
+def _studentize(diff: np.ndarray, var: np.ndarray) -> np.ndarray:
+    se = np.sqrt(var)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.where(diff == 0, 0.0, diff / se)
+    return np.nan_to_num(s, nan=0.0)

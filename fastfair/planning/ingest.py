@@ -1,0 +1,198 @@
+"""Ingest: the options and the data checked and coerced once (sample size and power)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from fastfair._metrics import METRIC_ALIASES
+from fastfair._validation import show_value
+
+#: rate metrics: name -> (complement, denominator fraction) where the denominator fraction is
+#: the share of the group in the metric's denominator: "prevalence" (P(y=1)), "negatives"
+#: (1 - prevalence), "selection_rate" (P(yhat=1)), "non_selected" (1 - selection rate), or None
+#: (the whole group).
+_RATE_METRICS: dict[str, tuple[str | None, str | None]] = {
+    "selection_rate": (None, None),
+    "tpr": ("fnr", "prevalence"),
+    "fnr": ("tpr", "prevalence"),
+    "tnr": ("fpr", "negatives"),
+    "fpr": ("tnr", "negatives"),
+    "ppv": ("fdr", "selection_rate"),
+    "fdr": ("ppv", "selection_rate"),
+    "npv": ("for", "non_selected"),
+    "for": ("npv", "non_selected"),
+    "accuracy": ("error_rate", None),
+    "error_rate": ("accuracy", None),
+}
+_METRICS = (*_RATE_METRICS, "auc")
+_RATE_KEYS = frozenset((*_METRICS, "prevalence"))
+_ALTERNATIVES = ("two-sided", "greater")
+# cells in the order (TP, FP, FN, TN); y_true and y_pred of each cell
+_CELL_Y = np.array([1, 0, 1, 0], dtype=np.uint8)
+_CELL_YHAT = np.array([1, 1, 0, 0], dtype=np.uint8)
+
+
+def _check_metric(metric: Any, *, allow_none: bool = False) -> str | None:
+    if metric is None and allow_none:
+        return None
+    if not isinstance(metric, str):
+        raise TypeError(f"metric must be a string, one of {_METRICS}; got {show_value(metric)}")
+    name = METRIC_ALIASES.get(metric.lower(), metric.lower())
+    if name not in _METRICS:
+        raise ValueError(f"unknown metric {metric!r}; expected one of {_METRICS}")
+    return name
+
+
+def _as_rate_dict(rates: Any) -> dict[str, np.ndarray]:
+    if not isinstance(rates, Mapping):
+        raise TypeError(
+            "rates must be a mapping from rate name to per-group values, e.g. "
+            "{'tpr': [0.68, 0.79], 'prevalence': [0.35, 0.44]}; got " + type(rates).__name__
+        )
+    out: dict[str, np.ndarray] = {}
+    k = None
+    for key, val in rates.items():
+        if key not in _RATE_KEYS:
+            raise ValueError(f"unknown rate {key!r} in rates; allowed names: {sorted(_RATE_KEYS)}")
+        arr = np.asarray(val, dtype=float)
+        if arr.ndim != 1 or arr.size < 2:
+            raise ValueError(
+                f"rates[{key!r}] must be a 1-d sequence with one value per group (at least "
+                f"two groups); got shape {arr.shape}"
+            )
+        if k is None:
+            k = arr.size
+        elif arr.size != k:
+            raise ValueError(
+                f"all rates must have one value per group; rates[{key!r}] has {arr.size} "
+                f"values, others have {k}"
+            )
+        bad = ~((arr > 0) & (arr < 1))
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"rates[{key!r}][{i}] = {show_value(arr[i])} is outside the open interval (0, 1); "
+                "planning needs every rate strictly between 0 and 1"
+            )
+        out[key] = arr
+    if not out:
+        raise ValueError("rates is empty")
+    return out
+
+
+def _check_open01(x: Any, name: str) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number in (0, 1); got {show_value(x)}") from None
+    if not (0.0 < v < 1.0):
+        raise ValueError(f"{name} must be strictly between 0 and 1; got {show_value(v)}")
+    return v
+
+
+def _check_alternative(alternative: Any) -> str:
+    if alternative not in _ALTERNATIVES:
+        raise ValueError(
+            f"alternative must be one of {_ALTERNATIVES} ('two-sided' uses z_(1-alpha/2) as the "
+            f"paper does, 'greater' uses z_(1-alpha)); got {show_value(alternative)}"
+        )
+    return alternative
+
+
+def _check_u_tol(u_tol: Any, metric: str | None = None) -> float:
+    try:
+        v = float(u_tol)
+    except (TypeError, ValueError):
+        raise TypeError(f"u_tol must be a number; got {show_value(u_tol)}") from None
+    if not np.isfinite(v) or v < 0:
+        raise ValueError(
+            f"u_tol (the tolerated unfairness) must be finite and >= 0; got {show_value(v)}"
+        )
+    if metric is not None and v >= 1:
+        raise ValueError(
+            f"u_tol (={v!r}) must be below 1: {metric} is a rate, so differences are below 1"
+        )
+    return v
+
+
+def _check_tau(
+    tau: Any, u_tol: float, *, strict: bool = True, metric: str | None = None
+) -> np.ndarray:
+    """tau as an array; finite, > u_tol when strict, and < 1 for a named metric (every
+    metric of the planner is a rate or an AUC, whose differences are below 1)."""
+    try:
+        t = np.asarray(tau, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"tau must be a number or an array of numbers; got {show_value(tau)}"
+        ) from None
+    if not np.all(np.isfinite(t)):
+        raise ValueError("tau must be finite")
+    if metric is not None and np.any(np.abs(t) >= 1):
+        bad = float(t.flat[int(np.flatnonzero(np.abs(t).ravel() >= 1)[0])])
+        raise ValueError(
+            f"tau (={bad!r}) must be below 1: {metric} is a rate, so differences are below 1"
+        )
+    if strict and np.any(t <= u_tol):
+        bad = float(t.flat[int(np.flatnonzero(t.ravel() <= u_tol)[0])])
+        raise ValueError(
+            f"tau (the presumed unfairness, here {bad!r}) must exceed u_tol (={u_tol!r}); use the "
+            "absolute difference of the metric between the groups"
+        )
+    return t
+
+
+def _check_reference(reference_index: Any, k: int) -> int:
+    if isinstance(reference_index, bool) or not isinstance(reference_index, int | np.integer):
+        raise TypeError(
+            f"reference_index must be a group position (int); got {show_value(reference_index)}"
+        )
+    r = int(reference_index)
+    if not -k <= r < k:
+        raise ValueError(f"reference_index={r} is out of range for {k} groups")
+    return r % k
+
+
+def _check_population(population_sizes: Any, k: int) -> np.ndarray | None:
+    if population_sizes is None:
+        return None
+    n = np.broadcast_to(np.asarray(population_sizes, dtype=float), (k,)).copy()
+    if not np.all(np.isfinite(n) & (n > 0)):
+        raise ValueError(
+            f"population_sizes must be finite and > 0; got {show_value(population_sizes)}"
+        )
+    return n
+
+
+def _check_feasible(n_per_group: np.ndarray, population: np.ndarray | None) -> None:
+    if population is None:
+        return
+    over = n_per_group > population * (1 + 1e-12)
+    if np.any(over):
+        g = int(np.flatnonzero(np.any(over.reshape(-1, over.shape[-1]), axis=0))[0])
+        raise ValueError(
+            f"the design needs more units from group {g} than its population size "
+            f"({population[g]:g}); the target cannot be reached with this allocation"
+        )
+
+
+_MAX_UNITS = 2.0**62  # sample sizes are int64: refuse, rather than wrap, beyond this
+
+
+def _check_delta(delta: Any, u_tol: float) -> float | None:
+    if delta is None:
+        return None
+    try:
+        v = float(delta)
+    except (TypeError, ValueError):
+        raise TypeError(f"delta must be a number; got {show_value(delta)}") from None
+    if not np.isfinite(v) or v <= 0:
+        raise ValueError(
+            f"delta (the equivalence margin) must be finite and > 0; got {show_value(delta)}"
+        )
+    if u_tol != 0:
+        raise ValueError("give u_tol (a tolerance test) or delta (an equivalence test), not both")
+    return v

@@ -1,0 +1,367 @@
+"""Inference: the test on the statistics (p-values, intervals), then packing (resampling tests
+of any metric, means and correlations)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from fastfair import _means
+from fastfair._comparisons import comparison_pairs
+from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, exact_pvalue, wilson_interval
+from fastfair._random import stream_key
+from fastfair._scipy import special, stats
+from fastfair._sequential import Sampler, draw_all, summarize
+from fastfair._validation import check_choice, show_value
+from fastfair.resampling.ingest import _OBSERVED, MAX_EXACT_SUBSETS, SCALE_BLOCK, STUDENTIZE
+from fastfair.resampling.results import GenericTestResult, MetricError
+from fastfair.resampling.statistics import _mean_fn, _safe_ratio, _welch_from_sums
+
+
+def _metric_name(metric) -> str:
+    if isinstance(metric, str):
+        return metric
+    return getattr(metric, "__name__", None) or type(metric).__name__
+
+
+def _weighted_mean_variance_fn(v, w):
+    """Variance of a weighted mean, n/(n-1) sum w^2 (v - m)^2 / (sum w)^2. (Unweighted row
+    metrics take the Welch variance in _welch_from_sums, never this function.)"""
+    n = v.shape[-1]
+    m = _mean_fn(v, w)[..., None]
+    sw = w.sum(axis=-1)
+    return n / (n - 1) * (w * w * (v - m) ** 2).sum(axis=-1) / (sw * sw)
+
+
+def _studentize_mode(studentize, row_metric: bool) -> str:
+    """'none', 'welch', 'bootstrap' or 'bootstrap-fast'."""
+    if isinstance(studentize, (bool, np.bool_)):
+        if not studentize:
+            return "none"
+        return "welch" if row_metric else "bootstrap"
+    if isinstance(studentize, str):
+        check_choice(studentize, "studentize", (*STUDENTIZE, True, False))
+        if studentize == "welch" and not row_metric:
+            raise ValueError(
+                "studentize='welch' applies to row-level metrics (means of per-row values); "
+                "use 'bootstrap' or 'bootstrap-fast' for a callable metric"
+            )
+        return studentize
+    raise TypeError(
+        "studentize must be True, False, 'welch', 'bootstrap' or 'bootstrap-fast', "
+        f"got {show_value(studentize)}"
+    )
+
+
+def _adjusted(pvalues, adjust):
+    return adjust_pvalues(pvalues, adjust) if len(pvalues) > 1 else None
+
+
+def _draw_pairs(results, fixed, seq_options, adjust):
+    """Draw every pair's permutations (fixed or sequential); fill p-values and counts."""
+    samplers = [r["sampler"] for r in results if r.get("sampler") is not None]
+    if not samplers:
+        return None
+    decision = draw_all(samplers, fixed, seq_options, adjust)
+    for r in results:
+        s = r["sampler"]
+        r["pvalue"], r["count"], r["null"] = s.pvalue, s.count, s.null()
+    return decision
+
+
+def _run_pair(engine, mode, method, n_bootstrap, alternative, keep_null, sequential) -> dict:
+    va, vb = engine.observed()
+    t_obs = va - vb
+    out = {"values": (va, vb), "difference": t_obs, "se": None, "null": None, "count": None}
+    if mode == "none":
+        observed = t_obs
+    elif mode == "welch":
+        var = float(
+            engine.ev.variances(engine.rows_a[None])[0]
+            + engine.ev.variances(engine.rows_b[None])[0]
+        )
+        observed, out["se"] = float(_safe_ratio(t_obs, var)), math.sqrt(max(var, 0.0))
+    else:
+        boot = engine.bootstrap_differences(
+            engine.rows_a, engine.rows_b, n_bootstrap, _OBSERVED, "the observed data"
+        )
+        var = np.mean((boot - t_obs) ** 2) if mode == "bootstrap" else np.var(boot, ddof=1)
+        observed, out["se"] = float(_safe_ratio(t_obs, var)), math.sqrt(var)
+    out["statistic"] = observed
+    out["interval_se"] = out["se"]
+    if method == "asymptotic":
+        out["pvalue"] = float(asymptotic_pvalue(observed, alternative))
+        return out
+    draw = _pair_draw(engine, mode, n_bootstrap, sequential)
+    out["sampler"] = Sampler(draw, observed, alternative, keep_null)
+    if mode == "none":  # the interval's standard error: bootstrap SD of the difference
+        try:
+            boot = engine.bootstrap_differences(
+                engine.rows_a, engine.rows_b, n_bootstrap, _OBSERVED, "the observed data"
+            )
+            out["interval_se"] = float(np.std(boot, ddof=1))
+        except MetricError:  # undefined on a resample: no interval, the test stands
+            out["interval_se"] = None
+    return out
+
+
+def _pair_draw(engine, mode, n_bootstrap, sequential):
+    """draw(start, count): the permuted statistics of one pair.
+
+    "bootstrap-fast" divides by the SD of the permuted differences: with a fixed number
+    of permutations (one draw from start 0) that of all of them, as in Sec. 5; a sequential
+    test takes it from the first SCALE_BLOCK permutations and counts exceedances on those
+    after them, so the scale is fixed before any counted permutation is drawn.
+    """
+    scale = []
+
+    def draw(start: int, count: int) -> np.ndarray:
+        if mode == "bootstrap":
+            return engine.full_algorithm1(start, count, n_bootstrap)
+        if mode != "bootstrap-fast":
+            t, var = engine.permuted_differences(start, count, with_variance=mode == "welch")
+            return t if mode == "none" else _safe_ratio(t, var)
+        if not sequential:
+            t, _ = engine.permuted_differences(start, count)
+            return _safe_ratio(t, np.var(t, ddof=1))
+        if not scale:
+            t0, _ = engine.permuted_differences(0, SCALE_BLOCK)
+            scale.append(np.var(t0, ddof=1))
+        t, _ = engine.permuted_differences(SCALE_BLOCK + start, count)
+        return _safe_ratio(t, scale[0])
+
+    return draw
+
+
+def _assemble(
+    results,
+    pairs,
+    labels,
+    group_values,
+    group_w,
+    metric_label,
+    mode,
+    method,
+    drawn,
+    n_bootstrap,
+    alternative,
+    adjust,
+    return_null,
+    weighted,
+    confidence_level=0.95,
+) -> GenericTestResult:
+    """The result of pairwise tests; drawn = (fixed count, sequential options, decision)."""
+    fixed, seq_options, decision = drawn
+    single = len(pairs) == 1
+    pick = (
+        (lambda key: results[0][key])
+        if single
+        else (lambda key: np.array([r[key] for r in results], dtype=np.float64))
+    )
+    pvalues = np.array([r["pvalue"] for r in results])
+    monte_carlo = results[0]["count"] is not None
+    interval = None
+    null = None
+    n_used = fixed if monte_carlo else None
+    if monte_carlo and seq_options is None:
+        lo, hi = wilson_interval(np.array([r["count"] for r in results]), fixed)
+        interval = (float(lo[0]), float(hi[0])) if single else (lo, hi)
+        if return_null:
+            null = results[0]["null"] if single else np.column_stack([r["null"] for r in results])
+    elif monte_carlo:
+        samplers = [r["sampler"] for r in results]
+        _, interval, n_used, decision, null = summarize(samplers, decision, single)
+    label_list = labels.tolist()
+    se = None if results[0]["se"] is None else pick("se")
+    difference_interval = None
+    if all(r["interval_se"] is not None for r in results):
+        z = special.ndtri(0.5 + confidence_level / 2.0)
+        diff, half = pick("difference"), z * pick("interval_se")
+        difference_interval = (diff - half, diff + half)
+    res = GenericTestResult(
+        statistic=pick("statistic"),
+        pvalue=pick("pvalue"),
+        difference=pick("difference"),
+        metric=metric_label,
+        groups=labels,
+        group_values=group_values,
+        group_denominators=group_w,
+        comparisons=[(label_list[i], label_list[j]) for i, j in pairs],
+        scheme="full",
+        studentize=mode != "none",
+        variance=mode,
+        method="monte_carlo" if monte_carlo else method,
+        alternative=alternative,
+        n_permutations=n_used,
+        pvalue_adjusted=_adjusted(pvalues, adjust),
+        adjust=adjust if len(pairs) > 1 else None,
+        pvalue_interval=interval,
+        weighted=weighted,
+        null_distribution=null,
+        n_bootstrap=n_bootstrap if mode.startswith("bootstrap") else None,
+        standard_error=se,
+        confidence_interval=difference_interval,
+        confidence_level=float(confidence_level),
+        decision=decision if seq_options is not None else None,
+        sequential=seq_options if monte_carlo else None,
+    )
+    res._samplers = [r["sampler"] for r in results] if monte_carlo else None
+    return res
+
+
+def _mean_difference(
+    values,
+    codes,
+    labels,
+    metric_label,
+    studentize,
+    method,
+    drawn,
+    alternative,
+    reference,
+    comparisons,
+    adjust,
+    return_null,
+    random_state,
+    n_threads,
+    confidence_level=0.95,
+) -> GenericTestResult:
+    sizes = np.bincount(codes, minlength=len(labels))
+    pairs = comparison_pairs(sizes, labels, reference, comparisons)
+    if studentize:
+        small = [labels[g] for g in np.unique(pairs) if sizes[g] < 2]
+        if small:
+            raise ValueError(
+                f"Welch studentization needs at least 2 rows in every group; group "
+                f"{show_value(small[0])} has {sizes[labels.tolist().index(small[0])]}"
+            )
+    sums = np.bincount(codes, weights=values, minlength=len(labels))
+    group_values = sums / sizes
+    key = stream_key(random_state) if method != "asymptotic" else 0
+    fixed, seq_options = drawn
+    results = []
+    for c, (ga, gb) in enumerate(pairs):
+        rows_a, rows_b = np.flatnonzero(codes == ga), np.flatnonzero(codes == gb)
+        results.append(
+            _mean_pair(
+                values[rows_a],
+                values[rows_b],
+                studentize,
+                method,
+                alternative,
+                key,
+                c,
+                n_threads,
+                return_null,
+            )
+        )
+    decision = _draw_pairs(results, fixed, seq_options, adjust)
+    exact = results[0]["exact"]
+    res = _assemble(
+        results,
+        pairs,
+        labels,
+        group_values,
+        sizes.astype(np.float64),
+        metric_label,
+        "welch" if studentize else "none",
+        "exact" if exact else method,
+        (fixed, seq_options, decision),
+        0,
+        alternative,
+        adjust,
+        return_null,
+        False,
+        confidence_level,
+    )
+    if exact and return_null and len(pairs) == 1:
+        res.null_distribution = results[0]["null"]
+        res.null_probabilities = np.full(len(results[0]["null"]), 1.0 / len(results[0]["null"]))
+    return res
+
+
+def _comb_capped(n: int, k: int, cap: int) -> int:
+    """C(n, k), or cap + 1 as soon as it exceeds cap (math.comb(1e6, 5e5) takes seconds)."""
+    c = 1
+    for i in range(1, k + 1):
+        c = c * (n - k + i) // i  # C(n - k + i, i), increasing in i
+        if c > cap:
+            return cap + 1
+    return c
+
+
+def _mean_pair(va, vb, studentize, method, alternative, key, stream, n_threads, keep_null):
+    na, nb = len(va), len(vb)
+    n = na + nb
+    pooled = np.concatenate([va, vb])
+    centre = pooled.mean()
+    cen = np.ascontiguousarray(pooled - centre)
+    s1, s2 = cen.sum(), (cen * cen).sum()
+    ca = cen[:na]
+    s1a, s2a = ca.sum(), (ca * ca).sum()
+    observed = float(_welch_from_sums(s1a, s2a, na, s1 - s1a, s2 - s2a, nb, studentize))
+    out = {
+        "values": (va.mean(), vb.mean()),
+        "difference": float(va.mean() - vb.mean()),
+        "statistic": observed,
+        "null": None,
+        "count": None,
+        "exact": False,
+        "se": None,
+    }
+    if studentize:
+        out["se"] = math.sqrt(va.var(ddof=1) / na + vb.var(ddof=1) / nb)
+    out["interval_se"] = (
+        math.sqrt(va.var(ddof=1) / na + vb.var(ddof=1) / nb) if min(na, nb) >= 2 else None
+    )
+    if method == "asymptotic":
+        ua, ub = va.var(ddof=1) / na, vb.var(ddof=1) / nb
+        df = (ua + ub) ** 2 / (ua**2 / (na - 1) + ub**2 / (nb - 1)) if ua + ub > 0 else 1.0
+        t = observed
+        if alternative == "two-sided":
+            p = 2.0 * stats.t.sf(abs(t), df)
+        elif alternative == "greater":
+            p = stats.t.sf(t, df)
+        else:
+            p = stats.t.cdf(t, df)
+        out["pvalue"] = float(min(1.0, p))
+        return out
+    k = min(na, nb)
+    exact = method == "exact"
+    n_subsets = _comb_capped(n, k, MAX_EXACT_SUBSETS) if exact else 0
+    if exact and n_subsets > MAX_EXACT_SUBSETS:
+        raise ValueError(
+            f"method='exact' would enumerate more than MAX_EXACT_SUBSETS = {MAX_EXACT_SUBSETS} "
+            "splits ("
+            f"C({n}, {k})); use 'monte_carlo'"
+        )
+
+    def null_of(ss1, ss2):
+        if na == k:  # the subset is the first group's rows
+            return _welch_from_sums(ss1, ss2, na, s1 - ss1, s2 - ss2, nb, studentize)
+        return _welch_from_sums(s1 - ss1, s2 - ss2, na, ss1, ss2, nb, studentize)
+
+    if exact:
+        combos = np.fromiter(
+            itertools.chain.from_iterable(itertools.combinations(range(n), k)),
+            dtype=np.intp,
+            count=n_subsets * k,
+        ).reshape(n_subsets, k)
+        sub = cen[combos]
+        ss1, ss2 = sub.sum(axis=1), (sub * sub).sum(axis=1)
+    else:
+
+        def draw(start: int, count: int) -> np.ndarray:
+            sums = _means.subset_sums(cen, k, count, key, stream, n_threads, start)
+            return null_of(sums[:, 0], sums[:, 1])
+
+        out["sampler"] = Sampler(draw, observed, alternative, keep_null)
+        return out
+
+    null = null_of(ss1, ss2)
+    out["null"] = null
+    out["exact"] = True
+    out["pvalue"] = exact_pvalue(null, np.full(len(null), 1.0 / len(null)), observed, alternative)
+    return out
