@@ -1,4 +1,4 @@
-"""Row-level permutation kernels for means and correlations (fastfair.generic).
+"""Row-level permutation kernels for means and correlations (fastfair.resampling).
 
 subset_sums: a difference of means between two groups depends on a permutation only
 through the sums of v and v^2 over the rows the smaller group receives (the other group's
