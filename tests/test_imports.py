@@ -236,3 +236,46 @@ def test_generic_is_a_deprecated_alias_of_resampling():
         generic = importlib.import_module("fastfair.generic")
     assert generic.mean_difference_test is fastfair.resampling.mean_difference_test
     assert sorted(generic.__all__) == sorted(fastfair.resampling.__all__)
+
+
+#: The files of a family's subpackage, in the order data flow through them.
+LAYERS = ("results", "ingest", "statistics", "inference", "api")
+
+
+def _layer_violations(modules) -> list[str]:
+    """`module -> sibling` for each module-level import of a later layer of its subpackage."""
+    bad = []
+    for name in modules:
+        package, _, layer = name.rpartition(".")
+        if layer not in LAYERS or package.count(".") != 1:
+            continue
+        for base, item, _ in _imports(name, modules, top_level_only=True):
+            target = f"{base}.{item}" if item and f"{base}.{item}" in modules else base
+            other = target.rpartition(".")[2]
+            if target.rpartition(".")[0] == package and other in LAYERS:
+                if LAYERS.index(other) >= LAYERS.index(layer):
+                    bad.append(f"{name} -> {target}")
+    return bad
+
+
+def test_family_layers_import_only_earlier_layers():
+    """results <- ingest <- statistics <- inference <- api inside each family."""
+    modules = _modules()
+    assert any(n.endswith(".permutation.api") for n in modules)
+    assert _layer_violations(modules) == []
+
+
+def test_layer_check_sees_a_backward_import(tmp_path):
+    pkg = tmp_path / "fastfair" / "fam"
+    pkg.mkdir(parents=True)
+    (tmp_path / "fastfair" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "ingest.py").write_text("from fastfair.fam.api import run\n")
+    (pkg / "api.py").write_text("from fastfair.fam.ingest import check\n")
+    modules = {
+        "fastfair": tmp_path / "fastfair" / "__init__.py",
+        "fastfair.fam": pkg / "__init__.py",
+        "fastfair.fam.ingest": pkg / "ingest.py",
+        "fastfair.fam.api": pkg / "api.py",
+    }
+    assert _layer_violations(modules) == ["fastfair.fam.ingest -> fastfair.fam.api"]
