@@ -347,3 +347,18 @@ def test_simulate_generators():
     assert sizes.min() >= 1 and abs(sizes.mean() - 4.0) < 0.15
     # heavier users score higher
     assert np.corrcoef(sizes[user], s)[0, 1] > 0.2
+
+
+@pytest.mark.parametrize("cls", [GroupCalibrator, MultiObjectiveCalibrator])
+def test_estimator_params_follow_scikit_learn(cls):
+    est = cls()
+    params = est.get_params()
+    assert set(params) == set(cls._param_names)
+    assert est.set_params(weighting="per_observation") is est
+    assert est.get_params()["weighting"] == "per_observation"
+    assert (
+        repr(est)
+        == f"{cls.__name__}(" + ", ".join(f"{k}={v!r}" for k, v in est.get_params().items()) + ")"
+    )
+    with pytest.raises(ValueError, match=f"invalid parameter 'nope' for {cls.__name__}"):
+        est.set_params(nope=1)

@@ -60,7 +60,66 @@ from fastfair.calibration.results import (
 # Group calibration (Sec. 4.1, Appendix C)
 
 
-class GroupCalibrator:
+class _Params:
+    """get_params / set_params / repr of an estimator from its `_param_names` (scikit-learn
+    conventions)."""
+
+    _param_names: tuple = ()
+
+    def get_params(self, deep: bool = True) -> dict:
+        """Parameters of the estimator (scikit-learn convention).
+
+        Parameters
+        ----------
+        deep : bool
+            Accepted for scikit-learn compatibility (no nested estimators).
+
+        Returns
+        -------
+        dict
+            Constructor parameter name -> value.
+
+        Examples
+        --------
+        >>> from fastfair.calibration import GroupCalibrator, MultiObjectiveCalibrator
+        >>> GroupCalibrator().get_params()["weighting"]
+        'per_user'
+        >>> sorted(MultiObjectiveCalibrator().get_params())
+        ['bandwidth_scale', 'method', 'weighting']
+        """
+        return {k: getattr(self, k) for k in self._param_names}
+
+    def set_params(self, **params):
+        """Set parameters (scikit-learn convention).
+
+        Parameters
+        ----------
+        **params
+            Constructor parameters to change.
+
+        Returns
+        -------
+        estimator
+            self.
+
+        Examples
+        --------
+        >>> from fastfair.calibration import GroupCalibrator
+        >>> GroupCalibrator().set_params(weighting="per_observation").weighting
+        'per_observation'
+        """
+        for k, v in params.items():
+            if k not in self._param_names:
+                raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}")
+            setattr(self, k, v)
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._param_names)
+        return f"{type(self).__name__}({args})"
+
+
+class GroupCalibrator(_Params):
     r"""Per-group calibration of scores to E[Y | S, G] (Sec. 4.1; Appendix C).
 
     ``method="nadaraya_watson"`` (default): for each group g the clustered
@@ -148,56 +207,6 @@ class GroupCalibrator:
         self.kernel = kernel
         self.weighting = weighting
         self.n_jobs = n_jobs
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Parameters of the estimator (scikit-learn convention).
-
-        Parameters
-        ----------
-        deep : bool
-            Accepted for scikit-learn compatibility (no nested estimators).
-
-        Returns
-        -------
-        dict
-            Constructor parameter name -> value.
-
-        Examples
-        --------
-        >>> from fastfair.calibration import GroupCalibrator
-        >>> GroupCalibrator().get_params()["weighting"]
-        'per_user'
-        """
-        return {k: getattr(self, k) for k in self._param_names}
-
-    def set_params(self, **params) -> GroupCalibrator:
-        """Set parameters (scikit-learn convention).
-
-        Parameters
-        ----------
-        **params
-            Constructor parameters to change.
-
-        Returns
-        -------
-        GroupCalibrator
-            self.
-
-        Examples
-        --------
-        >>> from fastfair.calibration import GroupCalibrator
-        >>> GroupCalibrator().set_params(weighting="per_observation").weighting
-        'per_observation'
-        """
-        for k, v in params.items():
-            if k not in self._param_names:
-                raise ValueError(f"invalid parameter {k!r} for GroupCalibrator")
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._param_names)
-        return f"GroupCalibrator({args})"
 
     @renamed_arguments(y="y_true", score="y_score")
     def fit(self, y_score, y_true, group=None, cluster=None) -> GroupCalibrator:
@@ -395,7 +404,7 @@ class GroupCalibrator:
 # Multi-objective calibration (Sec. 5)
 
 
-class MultiObjectiveCalibrator:
+class MultiObjectiveCalibrator(_Params):
     r"""Multi-objective calibration, :math:`\tilde S^{(k)} = E[Y^{(k)} \mid S^{(1..K)}, G]`.
 
     By the theorem of Sec. 5.1, after this transformation every weighted composite
@@ -447,52 +456,6 @@ class MultiObjectiveCalibrator:
         self.method = method
         self.bandwidth_scale = bandwidth_scale
         self.weighting = weighting
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Parameters of the estimator (scikit-learn convention).
-
-        Parameters
-        ----------
-        deep : bool
-            Accepted for scikit-learn compatibility (no nested estimators).
-
-        Returns
-        -------
-        dict
-            Constructor parameter name -> value.
-
-        Examples
-        --------
-        >>> from fastfair.calibration import MultiObjectiveCalibrator
-        >>> MultiObjectiveCalibrator().get_params()["weighting"]
-        'per_user'
-        """
-        return {k: getattr(self, k) for k in self._param_names}
-
-    def set_params(self, **params) -> MultiObjectiveCalibrator:
-        """Set parameters (scikit-learn convention).
-
-        Parameters
-        ----------
-        **params
-            Constructor parameters to change.
-
-        Returns
-        -------
-        MultiObjectiveCalibrator
-            self.
-
-        Examples
-        --------
-        >>> from fastfair.calibration import MultiObjectiveCalibrator
-        >>> MultiObjectiveCalibrator().set_params(weighting="per_observation").weighting
-        'per_observation'
-        """
-        for k, v in params.items():
-            if k not in self._param_names:
-                raise ValueError(f"invalid parameter {k!r} for MultiObjectiveCalibrator")
-            setattr(self, k, v)
-        return self
 
     @renamed_arguments(scores="y_score", outcomes="y_true")
     def fit(self, y_score, y_true, group=None, cluster=None) -> MultiObjectiveCalibrator:
