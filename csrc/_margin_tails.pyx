@@ -60,6 +60,11 @@ def region_probabilities(const double[::1] logc1, const double[::1] logc2,
         raise ValueError("p1 and p2 must have the same length")
     if run_lo.shape[0] != n_runs or run_hi.shape[0] != n_runs:
         raise ValueError("run_x2, run_lo and run_hi must have the same length")
+    if n_runs and (np.min(run_x2) < 0 or np.max(run_x2) > n2 or np.min(run_lo) < 0
+                   or np.max(run_hi) > n1 or (np.asarray(run_hi) < np.asarray(run_lo) - 1).any()):
+        raise ValueError(f"runs must lie in x2 in [0, {n2}] and [lo, hi] within [0, {n1}]")
+    if n_threads < 1:
+        raise ValueError(f"n_threads must be >= 1, got {n_threads}")
     out = np.empty(n_grid, dtype=np.float64)
     cdef double[::1] o = out
     cdef Py_ssize_t g, k, r

@@ -157,3 +157,39 @@ def test_permute_sweep_refuses_inconsistent_counts():
         _sweep.permute_sweep(above, totals, 4, *args[1:])
     with pytest.raises(ValueError, match="logfact"):
         _sweep.permute_sweep(above, totals, 2, 8, z, z, 0, 5, 1, 0, False, logfact[:10].copy())
+
+
+# ---------------------------------------------------------------- the exact margin test's tails
+
+
+def _margin_inputs():
+    from fastfair._margin_tails import log_binomial_coefficients
+
+    n1, n2 = 30, 40
+    run_x2 = np.arange(n2 + 1, dtype=np.int64)
+    run_lo = np.zeros(n2 + 1, dtype=np.int64)
+    run_hi = np.minimum(run_x2 // 2, n1).astype(np.int64)
+    p2 = np.linspace(0.05, 0.9, 301)
+    return (log_binomial_coefficients(n1), log_binomial_coefficients(n2),
+            np.clip(p2 + 0.05, 0, 1), p2, run_x2, run_lo, run_hi)  # fmt: skip
+
+
+def test_margin_tails_are_identical_for_any_thread_count():
+    """The nuisance grid is split across threads; each value is computed by one thread."""
+    from fastfair._margin_tails import region_probabilities
+
+    args = _margin_inputs()
+    one = region_probabilities(*args, n_threads=1)
+    assert np.all((one >= 0) & (one <= 1 + 1e-12))
+    for t in (2, 3):
+        assert np.array_equal(one, region_probabilities(*args, n_threads=t))
+
+
+def test_margin_tails_refuse_runs_outside_the_table():
+    from fastfair._margin_tails import region_probabilities
+
+    logc1, logc2, p1, p2, run_x2, run_lo, run_hi = _margin_inputs()
+    with pytest.raises(ValueError, match="runs must lie"):
+        region_probabilities(logc1, logc2, p1, p2, run_x2 + 1, run_lo, run_hi)
+    with pytest.raises(ValueError, match="runs must lie"):
+        region_probabilities(logc1, logc2, p1, p2, run_x2, run_lo, run_hi + 31)
