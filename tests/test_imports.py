@@ -279,3 +279,33 @@ def test_layer_check_sees_a_backward_import(tmp_path):
         "fastfair.fam.api": pkg / "api.py",
     }
     assert _layer_violations(modules) == ["fastfair.fam.ingest -> fastfair.fam.api"]
+
+
+def _init_statements(path: pathlib.Path) -> list[str]:
+    """Statements of a family's __init__.py other than its docstring, imports and __all__."""
+    body = ast.parse(path.read_text()).body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return [
+        f"{path.parent.name}/__init__.py:{node.lineno}"
+        for node in body
+        if not isinstance(node, ast.ImportFrom)
+        and not (
+            isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["__all__"]
+        )
+    ]
+
+
+def test_every_family_is_a_layered_subpackage_with_a_re_export_only_init():
+    """A family (a subpackage with an api.py) has no code in its __init__.py; the tolerance
+    tests, once a module, are one of them."""
+    families = sorted(p.parent for p in PACKAGE.glob("*/api.py"))
+    assert PACKAGE / "tolerance" in families and not (PACKAGE / "tolerance.py").exists()
+    bad = [s for family in families for s in _init_statements(family / "__init__.py")]
+    assert bad == []
+
+
+def test_re_export_check_sees_code(tmp_path):
+    init = tmp_path / "__init__.py"
+    init.write_text('"""Doc."""\nfrom a import b\n__all__ = ["b"]\nc = b + 1\n')
+    assert _init_statements(init) == [f"{tmp_path.name}/__init__.py:4"]

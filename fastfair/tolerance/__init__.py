@@ -1,0 +1,61 @@
+r"""Tolerance tests and equivalence tests of a fairness gap.
+
+The sample-size paper (Singh & Chunara 2023, eq. 1) plans an audit for
+:math:`H_0: U \le U_{tol}` against :math:`H_1: U > U_{tol}`; a permutation test cannot test it
+(permuting makes the groups' rates equal, not ``U_tol`` apart). Here the gap is tested with the
+margin tests of the clinical-trial literature:
+
+* rate metrics: the Miettinen-Nurminen (1985) score test, i.e. Farrington-Manning (1990) with
+  the variance factor :math:`N/(N-1)`: :math:`Z(d) = (\hat U - d)/\sqrt{\tilde V(d)}` with the
+  maximum-likelihood rates restricted to :math:`U = d` in the variance (``method="score"``;
+  ``"farrington-manning"`` without the factor; ``"wald"`` the plug-in variance of the paper's
+  eq. 1, kept for comparison); with few events the exact unconditional test of Chan (1998),
+  the tail probability of the same Z maximised over the nuisance rate (``method="exact"``;
+  ``"auto"``, the default, uses it when a group has fewer than 10 events or non-events);
+* AUC: MOVER (Zou & Donner 2008) from each group's logit-scale DeLong interval
+  (``method="logit"``, the default), or :math:`Z = (\hat U - d)/\text{SE}_{DeLong}`
+  (``"delong"``, liberal with 50-100 rows and AUCs far from 0.5);
+* callables and row metrics (:func:`fastfair.permutation_test`'s generic metrics): the
+  bootstrap (or, for row metrics, Welch) standard error.
+
+An equivalence test (two one-sided tests, TOST; Schuirmann 1987) shows
+:math:`|U| < \delta`: it rejects :math:`H_0: |U| \ge \delta` when both
+:math:`U \le -\delta` and :math:`U \ge \delta` are rejected at level alpha, which is the same
+as the :math:`1 - 2\alpha` interval lying inside :math:`(-\delta, \delta)`. All three
+(interval, tolerance test, equivalence test) invert the same statistic, so they never
+disagree.
+
+Layers of this subpackage (each imports only those above it):
+
+* ``results.py``: result classes and their tables
+* ``ingest.py``: options, checked once
+* ``statistics.py``: the gap of each comparison and its statistic Z(d)
+* ``inference.py``: the tests on the statistic, p-values, intervals, result packing
+* ``api.py``: the public functions (ingest -> statistics -> inference)
+"""
+
+from fastfair.tolerance.api import (
+    equivalence_test,
+    equivalence_test_from_counts,
+    tolerance_test,
+    tolerance_test_from_counts,
+)
+from fastfair.tolerance.inference import margin_pvalue_from_counts
+from fastfair.tolerance.ingest import (
+    ADJUSTMENTS,
+    ALTERNATIVES,
+    AUTO_MAX_OUTCOMES,
+    EXACT_BELOW,
+    RATE_METHODS,
+)
+from fastfair.tolerance.results import EquivalenceTestResult, ToleranceTestResult
+from fastfair.tolerance.statistics import auc_margin_statistic
+
+__all__ = [
+    "EquivalenceTestResult",
+    "ToleranceTestResult",
+    "equivalence_test",
+    "equivalence_test_from_counts",
+    "tolerance_test",
+    "tolerance_test_from_counts",
+]
