@@ -1,7 +1,10 @@
 """Confusion-matrix metrics as ratios of cell counts (docs/permutation.md, "Metrics").
 
-Cells are indexed 2*y_true + y_pred: 0 TN, 1 FP, 2 FN, 3 TP; a metric is a bit mask of
-numerator cells over a bit mask of denominator cells. The compiled kernels take the masks.
+The one cell order of fastfair: cells are indexed ``2 * y_true + y_pred``, so per-group
+counts are ``(TN, FP, FN, TP)`` (columns 0-3) everywhere, in the compiled kernels, the
+planning functions and every ``counts`` argument. A metric is a bit mask of numerator cells
+over a bit mask of denominator cells (bit ``i`` is cell ``i``); the compiled kernels take
+the masks.
 """
 
 from __future__ import annotations
@@ -10,9 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-TN, FP, FN, TP = 1, 2, 4, 8  # cell bit masks
+CELL_NAMES = ("TN", "FP", "FN", "TP")  # cell i = 2 * y_true + y_pred
+CELL_Y_TRUE = np.array([0, 0, 1, 1], dtype=np.uint8)  # y_true of each cell
+CELL_Y_PRED = np.array([0, 1, 0, 1], dtype=np.uint8)  # y_pred of each cell
+TN, FP, FN, TP = 1, 2, 4, 8  # cell bit masks: 1 << cell index
 ALL = TN | FP | FN | TP
 NEGATIVES, POSITIVES = TN | FP, FN | TP
+
+
+def cell_index(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    """Cell of each row, ``2 * y_true + y_pred`` (0 TN, 1 FP, 2 FN, 3 TP), as uint8."""
+    return (2 * y_true + y_pred).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -43,12 +54,13 @@ class ConfusionMetric:
 
     def rates(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Numerators and denominators, shape (..., n_parts), from cell sums (..., 4)."""
-        num = np.stack([_masked(cells, m) for m in self.num_masks], axis=-1)
-        den = np.stack([_masked(cells, m) for m in self.den_masks], axis=-1)
+        num = np.stack([cell_count(cells, m) for m in self.num_masks], axis=-1)
+        den = np.stack([cell_count(cells, m) for m in self.den_masks], axis=-1)
         return num, den
 
 
-def _masked(cells, mask):
+def cell_count(cells: np.ndarray, mask: int) -> np.ndarray:
+    """Sum of the cells in ``mask`` from counts of shape (..., 4) in the order above."""
     cols = [c for c in range(4) if mask & (1 << c)]
     return np.asarray(cells)[..., cols].sum(axis=-1)
 

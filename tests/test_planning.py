@@ -4,8 +4,8 @@ Inputs used for the paper's numbers
 -----------------------------------
 * "Notebook counts": the confusion matrices of the authors' notebook
   (harvineet/sample-size-fairness-audits, ACS income, test split), recovered exactly from the
-  per-group variances it prints to 17 digits: Black n = 2562 (TP 609, FP 234, FN 282, TN 1437),
-  White n = 36307 (TP 12622, FP 3503, FN 3368, TN 16814). With these the formulas give the
+  per-group variances it prints to 17 digits: Black n = 2562 (TN 1437, FP 234, FN 282, TP 609),
+  White n = 36307 (TN 16814, FP 3503, FN 3368, TP 12622). With these the formulas give the
   notebook's printed numbers to all printed digits.
 * "4-decimal rates": the per-group rates of METHODS.md 2 (Table 2), which give slightly
   different numbers; the notebook's numbers lie inside the range spanned by the rounding of
@@ -27,29 +27,14 @@ from fastfair.planning import (
     simulate_power,
     unit_variances,
 )
+from fastfair.planning.statistics import _rates_from_counts
 
 # --------------------------------------------------------------------------------------------
 # the paper's example
 # --------------------------------------------------------------------------------------------
-# cells (TP, FP, FN, TN) per group; index 0 = Black, 1 = White
-COUNTS = np.array([[609, 234, 282, 1437], [12622, 3503, 3368, 16814]])
-
-
-def _rates(c):
-    tp, fp, fn, tn = c.T.astype(float)
-    n = c.sum(axis=1)
-    return {
-        "prevalence": (tp + fn) / n,
-        "selection_rate": (tp + fp) / n,
-        "tpr": tp / (tp + fn),
-        "tnr": tn / (tn + fp),
-        "ppv": tp / (tp + fp),
-        "npv": tn / (tn + fn),
-        "accuracy": (tp + tn) / n,
-    }
-
-
-R = _rates(COUNTS)
+# cells (TN, FP, FN, TP) per group; index 0 = Black, 1 = White
+COUNTS = np.array([[1437, 234, 282, 609], [16814, 3503, 3368, 12622]])
+R = _rates_from_counts(COUNTS)
 R4 = {  # METHODS.md 2, 4 decimals
     "prevalence": np.array([0.3478, 0.4404]),
     "selection_rate": np.array([0.3290, 0.4441]),
@@ -60,13 +45,20 @@ R4 = {  # METHODS.md 2, 4 decimals
 }
 
 
+def test_rates_from_counts_give_the_papers_rates():
+    # the notebook counts, read in the order (TN, FP, FN, TP), give the 4-decimal rates of the
+    # paper (to its last digit: the paper truncates some)
+    for key, val in R4.items():
+        np.testing.assert_allclose(R[key], val, atol=1e-4, err_msg=key)
+
+
 def _absdiff(x):
     return abs(float(x[0] - x[1]))
 
 
 def _rows(counts, labels=(0, 1)):
-    cells_y = np.array([1, 0, 1, 0])
-    cells_yhat = np.array([1, 1, 0, 0])
+    cells_y = np.array([0, 0, 1, 1])
+    cells_yhat = np.array([0, 1, 0, 1])
     reps = np.asarray(counts).ravel()
     k = len(counts)
     return (
@@ -350,7 +342,7 @@ def test_delta_method_ppv_npv_variance_by_simulation(metric):
     n, reps = 4000, 200_000
     probs = COUNTS[0] / COUNTS[0].sum()
     c = rng.multinomial(n, probs, size=reps)
-    tp, fp, fn, tn = c.T.astype(float)
+    tn, fp, fn, tp = c.T.astype(float)
     est = tp / (tp + fp) if metric == "ppv" else tn / (tn + fn)
     emp = n * est.var(ddof=1)
     rates = {metric: R[metric][:1].repeat(2), "selection_rate": R["selection_rate"][:1].repeat(2)}
@@ -388,12 +380,12 @@ def test_hanley_mcneil_variance_by_simulation():
 # --------------------------------------------------------------------------------------------
 def _wald_power(metric, probs, npg, alpha, n_sim, rng):
     num_den = {
-        "selection_rate": (lambda c: c[..., 0] + c[..., 1], lambda c: c.sum(-1)),
-        "tpr": (lambda c: c[..., 0], lambda c: c[..., 0] + c[..., 2]),
-        "tnr": (lambda c: c[..., 3], lambda c: c[..., 3] + c[..., 1]),
-        "ppv": (lambda c: c[..., 0], lambda c: c[..., 0] + c[..., 1]),
-        "npv": (lambda c: c[..., 3], lambda c: c[..., 3] + c[..., 2]),
-        "accuracy": (lambda c: c[..., 0] + c[..., 3], lambda c: c.sum(-1)),
+        "selection_rate": (lambda c: c[..., 3] + c[..., 1], lambda c: c.sum(-1)),
+        "tpr": (lambda c: c[..., 3], lambda c: c[..., 3] + c[..., 2]),
+        "tnr": (lambda c: c[..., 0], lambda c: c[..., 0] + c[..., 1]),
+        "ppv": (lambda c: c[..., 3], lambda c: c[..., 3] + c[..., 1]),
+        "npv": (lambda c: c[..., 0], lambda c: c[..., 0] + c[..., 2]),
+        "accuracy": (lambda c: c[..., 3] + c[..., 0], lambda c: c.sum(-1)),
     }[metric]
     c = np.stack([rng.multinomial(npg[g], probs[g], size=n_sim) for g in range(2)], axis=1)
     num, den = (f(c).astype(float) for f in num_den)

@@ -24,23 +24,10 @@ import time
 import numpy as np
 
 from fastfair.planning import sample_size, simulate_power
+from fastfair.planning.statistics import _rates_from_counts
 
-# notebook confusion matrices (TP, FP, FN, TN): Black, White
-COUNTS = np.array([[609, 234, 282, 1437], [12622, 3503, 3368, 16814]])
-
-
-def rates_from_counts(c: np.ndarray) -> dict[str, np.ndarray]:
-    tp, fp, fn, tn = c.T.astype(float)
-    n = c.sum(axis=1)
-    return {
-        "prevalence": (tp + fn) / n,
-        "selection_rate": (tp + fp) / n,
-        "tpr": tp / (tp + fn),
-        "tnr": tn / (tn + fp),
-        "ppv": tp / (tp + fp),
-        "npv": tn / (tn + fn),
-        "accuracy": (tp + tn) / n,
-    }
+# notebook confusion matrices (TN, FP, FN, TP): Black, White
+COUNTS = np.array([[1437, 234, 282, 609], [16814, 3503, 3368, 12622]])
 
 
 KEYS = {
@@ -98,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     n_wald = 2000 if args.quick else 20000
     n_perm = 200 if args.quick else 1000
     perm = has_permutation_test()
-    acs = rates_from_counts(COUNTS)
+    acs = _rates_from_counts(COUNTS)
     scenarios = {
         "ACS": {m: {k: acs[k] for k in KEYS[m]} for m in KEYS},
         "small": SMALL,

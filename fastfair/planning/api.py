@@ -11,6 +11,7 @@ import numpy as np
 
 from fastfair import _counts
 from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
+from fastfair._metrics import CELL_Y_PRED, CELL_Y_TRUE, cell_index
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
 from fastfair._score import score_statistic
@@ -35,7 +36,6 @@ from fastfair.planning.inference import (
     _n_required,
     _n_required_score,
     _needed_rates,
-    _num_den,
     _others,
     _se_comparisons,
     _sigma2_batch,
@@ -46,8 +46,6 @@ from fastfair.planning.inference import (
     _wald_rates,
 )
 from fastfair.planning.ingest import (
-    _CELL_Y,
-    _CELL_YHAT,
     _as_rate_dict,
     _check_alternative,
     _check_delta,
@@ -68,7 +66,7 @@ from fastfair.planning.results import (
     _margin_line,
     _PlanBase,
 )
-from fastfair.planning.statistics import _cell_probabilities, _rates_from_counts
+from fastfair.planning.statistics import _cell_probabilities, _num_den, _rates_from_counts
 
 # --------------------------------------------------------------------------------------------
 # Metric table
@@ -839,8 +837,8 @@ def plan_from_data(
                 boot["auc"][b, g] = _auc_from_scores(yt[j], yp[j])
                 boot["prevalence"][b, g] = yt[j].mean()
     else:
-        cells, _ = _counts.cell_sums((2 * yt + yp).astype(np.uint8), codes, k)  # TN FP FN TP
-        counts = cells[:, [3, 1, 2, 0]].astype(np.int64)  # TP, FP, FN, TN
+        cells, _ = _counts.cell_sums(cell_index(yt, yp), codes, k)
+        counts = cells.astype(np.int64)
         allr = _rates_from_counts(counts)
         point = {r: allr[r] for r in need}
         bc = np.empty((n_resamples, k, 4), dtype=np.int64)
@@ -1060,8 +1058,8 @@ def simulate_power(
         def rows(c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             reps = c.ravel()
             return (
-                np.repeat(np.tile(_CELL_Y, 2), reps),
-                np.repeat(np.tile(_CELL_YHAT, 2), reps),
+                np.repeat(np.tile(CELL_Y_TRUE, 2), reps),
+                np.repeat(np.tile(CELL_Y_PRED, 2), reps),
                 np.repeat(np.repeat(np.arange(2, dtype=np.intp), 4), reps),
             )
 

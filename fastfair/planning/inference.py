@@ -12,6 +12,7 @@ from fastfair._score import restricted_mle
 from fastfair._validation import show_value
 from fastfair.auc import delong
 from fastfair.planning.ingest import _MAX_UNITS, _RATE_METRICS, _as_rate_dict, _check_metric
+from fastfair.planning.statistics import _num_den
 
 
 def _needed_rates(metric: str) -> list[str]:
@@ -280,24 +281,6 @@ def _sigma2_batch(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray:
             else 1.0 - rates["selection_rate"],
         }[den]
         return r * (1.0 - r) / d
-
-
-def _num_den(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Numerator and denominator counts of a rate metric from cells (TP, FP, FN, TN)."""
-    tp, fp, fn, tn = (c[..., i].astype(float) for i in range(4))
-    return {
-        "tpr": (tp, tp + fn),
-        "fnr": (fn, tp + fn),
-        "tnr": (tn, tn + fp),
-        "fpr": (fp, tn + fp),
-        "ppv": (tp, tp + fp),
-        "fdr": (fp, tp + fp),
-        "npv": (tn, tn + fn),
-        "for": (fn, tn + fn),
-        "selection_rate": (tp + fp, tp + fp + fn + tn),
-        "accuracy": (tp + tn, tp + fp + fn + tn),
-        "error_rate": (fp + fn, tp + fp + fn + tn),
-    }[metric]
 
 
 def _wald_rates(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -30,9 +30,6 @@ _RATE_METRICS: dict[str, tuple[str | None, str | None]] = {
 _METRICS = (*_RATE_METRICS, "auc")
 _RATE_KEYS = frozenset((*_METRICS, "prevalence"))
 _ALTERNATIVES = ("two-sided", "greater")
-# cells in the order (TP, FP, FN, TN); y_true and y_pred of each cell
-_CELL_Y = np.array([1, 0, 1, 0], dtype=np.uint8)
-_CELL_YHAT = np.array([1, 1, 0, 0], dtype=np.uint8)
 
 
 def _check_metric(metric: Any, *, allow_none: bool = False) -> str | None:

@@ -4,27 +4,29 @@ from __future__ import annotations
 
 import numpy as np
 
+from fastfair._metrics import ALL, CONFUSION_METRICS, POSITIVES, cell_count
 from fastfair.planning.ingest import _RATE_METRICS
 
 
+def _num_den(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Numerator and denominator counts (float) of a rate metric from cells (..., 4)."""
+    num, den = CONFUSION_METRICS[metric].rates(c)
+    return num[..., 0].astype(float), den[..., 0].astype(float)
+
+
 def _rates_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
-    """Rates from cell counts of shape (..., k, 4) in the order (TP, FP, FN, TN)."""
-    tp, fp, fn, tn = (counts[..., i].astype(float) for i in range(4))
-    n = tp + fp + fn + tn
+    """Rates from cell counts of shape (..., k, 4) in the order (TN, FP, FN, TP)."""
+    n = cell_count(counts, ALL).astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return {
-            "prevalence": (tp + fn) / n,
-            "selection_rate": (tp + fp) / n,
-            "tpr": tp / (tp + fn),
-            "tnr": tn / (tn + fp),
-            "ppv": tp / (tp + fp),
-            "npv": tn / (tn + fn),
-            "accuracy": (tp + tn) / n,
-        }
+        rates = {"prevalence": cell_count(counts, POSITIVES).astype(float) / n}
+        for name in ("selection_rate", "tpr", "tnr", "ppv", "npv", "accuracy"):
+            num, den = _num_den(name, counts)
+            rates[name] = num / den
+    return rates
 
 
 def _cell_probabilities(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray:
-    """Per-group probabilities of (TP, FP, FN, TN) consistent with ``rates``.
+    """Per-group probabilities of the cells (TN, FP, FN, TP) consistent with ``rates``.
 
     Quantities the metric does not depend on and the rates leave open are filled with 0.5
     (they do not affect the metric's estimator or its studentized test)."""
@@ -41,11 +43,11 @@ def _cell_probabilities(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray
 
     def from_prev(prev: np.ndarray, tpr: np.ndarray, tnr: np.ndarray) -> np.ndarray:
         return np.stack(
-            [prev * tpr, (1 - prev) * (1 - tnr), prev * (1 - tpr), (1 - prev) * tnr], -1
+            [(1 - prev) * tnr, (1 - prev) * (1 - tnr), prev * (1 - tpr), prev * tpr], -1
         )
 
     def from_pp(pp: np.ndarray, ppv: np.ndarray, npv: np.ndarray) -> np.ndarray:
-        return np.stack([pp * ppv, pp * (1 - ppv), (1 - pp) * (1 - npv), (1 - pp) * npv], -1)
+        return np.stack([(1 - pp) * npv, pp * (1 - ppv), (1 - pp) * (1 - npv), pp * ppv], -1)
 
     prev = get("prevalence")
     if metric in ("tpr", "fnr", "tnr", "fpr"):
@@ -60,7 +62,7 @@ def _cell_probabilities(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray
         pp = get("selection_rate")
         p = half if prev is None else prev
         # y independent of yhat
-        return np.stack([pp * p, pp * (1 - p), (1 - pp) * p, (1 - pp) * (1 - p)], -1)
+        return np.stack([(1 - pp) * (1 - p), pp * (1 - p), (1 - pp) * p, pp * p], -1)
     acc = get("accuracy")
     p = half if prev is None else prev
     return from_prev(p, acc, acc)
