@@ -85,7 +85,7 @@ def compare_engines(path: str) -> None:
     """Time the audit's summaries by Arrow batches, dask (local threads) and DuckDB."""
     import duckdb
 
-    from fastfair._summary_audit import summarise_arrow, summarise_dask
+    from fastfair.cli.summary_audit import summarise_arrow, summarise_dask
 
     options = dict(label="label", group="grp", pred=None, score="score", threshold=0.5)
     runs = {

@@ -5,7 +5,6 @@ studentized where not), computed from sufficient statistics in a compiled core.
 """
 
 from fastfair import simulate
-from fastfair._audit import AuditResult, audit
 from fastfair._include import get_include
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._sequential import MultipleMonteCarloResult, Sequential, multiple_monte_carlo
@@ -22,6 +21,7 @@ from fastfair.calibration import (
     msce,
     tce_nadaraya_watson,
 )
+from fastfair.cli.audit import AuditResult, audit
 from fastfair.parity import (
     CalibrationCurve,
     MarginalOutcomeResult,

@@ -10,7 +10,8 @@ import pytest
 from scipy import stats
 
 import fastfair
-from fastfair import _audit, _report
+from fastfair.cli import audit as _audit
+from fastfair.cli import report as _report
 
 Z_ALPHA = stats.norm.ppf(0.975)  # two-sided alpha = 0.05
 Z_POWER = stats.norm.ppf(0.8)

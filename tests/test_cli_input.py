@@ -14,8 +14,8 @@ import pytest
 
 import fastfair
 from fastfair import cli
-from fastfair._audit import AuditResult
 from fastfair._textfile import decode_text, detect_delimiter, parse_column, split_records
+from fastfair.cli.audit import AuditResult
 
 
 def _run(argv, capsys):
@@ -50,7 +50,7 @@ def no_reading(monkeypatch):
     def refuse(path):
         raise AssertionError("the data were read before the options were checked")
 
-    monkeypatch.setattr(cli, "read_table", refuse)
+    monkeypatch.setattr(cli.commands, "read_table", refuse)
 
 
 @pytest.mark.parametrize(

@@ -99,7 +99,11 @@ FUNCTIONS = public_functions()
 def test_the_walk_finds_the_public_api():
     names = {name for name, _ in FUNCTIONS}
     assert len(FUNCTIONS) > 50
-    assert {"fastfair.calibration.api.ece", "fastfair.cli.main", "fastfair.dask.delong"} <= names
+    assert {
+        "fastfair.calibration.api.ece",
+        "fastfair.cli.commands.main",
+        "fastfair.dask.delong",
+    } <= names
     assert "fastfair.calibration.api.GroupCalibrator.transform" in names
 
 

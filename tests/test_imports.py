@@ -133,15 +133,21 @@ def test_cycle_search_finds_cycles():
 
 #: Modules of one family beside its public module: they may share its private names.
 FAMILY = {
-    "fastfair._summary_audit": "fastfair.io",
     "fastfair.stats": "fastfair.io",
     "fastfair.dask": "fastfair.io",
 }
+#: Modules that also belong to a second family: the audit from summaries reads the batch
+#: readers of fastfair.io and the tree reduction of fastfair.dask.
+ALSO = {"fastfair.cli.summary_audit": "fastfair.io"}
 
 
 def _family(name: str) -> str:
     """The family of a module: its subpackage (fastfair.parity.api -> fastfair.parity)."""
     return FAMILY.get(name, ".".join(name.split(".")[:2]))
+
+
+def _same_family(name: str, other: str) -> bool:
+    return _family(other) in (_family(name), ALSO.get(name))
 
 
 def _public_module(name: str) -> bool:
@@ -157,7 +163,7 @@ def _private_reads(modules) -> list[str]:
         for base, item, node in _imports(name, modules, top_level_only=False):
             if item is not None and f"{base}.{item}" in modules:
                 base, item = f"{base}.{item}", None  # `from pkg import module`
-            if base == "fastfair" or not _public_module(base) or _family(base) == _family(name):
+            if base == "fastfair" or not _public_module(base) or _same_family(name, base):
                 continue  # the package's private attributes are its private modules
             if item is not None and item.startswith("_"):
                 bad.append(f"{name}: {base}.{item}")
@@ -240,6 +246,10 @@ def test_generic_is_a_deprecated_alias_of_resampling():
 
 #: The files of a family's subpackage, in the order data flow through them.
 LAYERS = ("results", "ingest", "statistics", "inference", "api")
+#: The command line's layers: arguments -> data loading -> tests -> report -> commands.
+CLI_LAYERS = ("arguments", "loading", "audit", "summary_audit", "report", "commands")
+#: Subpackages whose layers are not the families' (every other subpackage has LAYERS).
+PACKAGE_LAYERS = {"fastfair.cli": CLI_LAYERS}
 
 
 def _layer_violations(modules) -> list[str]:
@@ -247,21 +257,25 @@ def _layer_violations(modules) -> list[str]:
     bad = []
     for name in modules:
         package, _, layer = name.rpartition(".")
-        if layer not in LAYERS or package.count(".") != 1:
+        layers = PACKAGE_LAYERS.get(package, LAYERS)
+        if layer not in layers or package.count(".") != 1:
             continue
         for base, item, _ in _imports(name, modules, top_level_only=True):
             target = f"{base}.{item}" if item and f"{base}.{item}" in modules else base
             other = target.rpartition(".")[2]
-            if target.rpartition(".")[0] == package and other in LAYERS:
-                if LAYERS.index(other) >= LAYERS.index(layer):
+            if target.rpartition(".")[0] == package and other in layers:
+                if layers.index(other) >= layers.index(layer):
                     bad.append(f"{name} -> {target}")
     return bad
 
 
 def test_family_layers_import_only_earlier_layers():
-    """results <- ingest <- statistics <- inference <- api inside each family."""
+    """results <- ingest <- statistics <- inference <- api inside each family, and
+    arguments <- loading <- audit <- summary_audit <- report <- commands in fastfair.cli."""
     modules = _modules()
     assert any(n.endswith(".permutation.api") for n in modules)
+    assert {f"fastfair.cli.{layer}" for layer in CLI_LAYERS} <= set(modules)
+    assert {f"fastfair.sweep.{layer}" for layer in LAYERS} <= set(modules)
     assert _layer_violations(modules) == []
 
 
@@ -309,3 +323,19 @@ def test_re_export_check_sees_code(tmp_path):
     init = tmp_path / "__init__.py"
     init.write_text('"""Doc."""\nfrom a import b\n__all__ = ["b"]\nc = b + 1\n')
     assert _init_statements(init) == [f"{tmp_path.name}/__init__.py:4"]
+
+
+def test_cli_layer_check_sees_a_backward_import(tmp_path):
+    pkg = tmp_path / "fastfair" / "cli"
+    pkg.mkdir(parents=True)
+    (tmp_path / "fastfair" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "loading.py").write_text("from fastfair.cli import report\n")
+    (pkg / "report.py").write_text("from fastfair.cli.loading import read_table\n")
+    modules = {
+        "fastfair": tmp_path / "fastfair" / "__init__.py",
+        "fastfair.cli": pkg / "__init__.py",
+        "fastfair.cli.loading": pkg / "loading.py",
+        "fastfair.cli.report": pkg / "report.py",
+    }
+    assert _layer_violations(modules) == ["fastfair.cli.loading -> fastfair.cli.report"]

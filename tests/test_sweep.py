@@ -78,7 +78,7 @@ def _kernel_input(sizes, n_a):
 def _permuted_counts(sizes, n_a, metric, b, seed):
     from fastfair._metrics import get_metric
     from fastfair._scipy import special
-    from fastfair.sweep import _STRATUM
+    from fastfair.sweep.ingest import _STRATUM
 
     above, totals = _kernel_input(sizes, n_a)
     spec_metric = get_metric(metric)

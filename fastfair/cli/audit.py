@@ -42,11 +42,10 @@ from fastfair._validation import (
     resolve_columns,
     show_value,
 )
+from fastfair.cli.arguments import ADJUSTMENTS, DEFAULT_METRICS
 
 __all__ = ["Attribute", "AuditResult", "audit", "code_attributes", "verdict"]
 
-DEFAULT_METRICS = ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds")
-ADJUSTMENTS = ("holm", "bonferroni", "none")
 SWEEP_PERMUTATIONS = 9999  # the report's threshold sweep (max-T band) when sequential
 PARITY_BOOTSTRAP = 9999  # parity's bootstrap draws when n_permutations is None (sequential)
 #: Version of the dictionary of :meth:`AuditResult.to_dict` (the CLI's ``--json``).
@@ -167,7 +166,7 @@ def code_attributes(
 
     Examples
     --------
-    >>> from fastfair._audit import code_attributes
+    >>> from fastfair.cli.audit import code_attributes
     >>> sex = ["F", "M", "M", "F", "M"]
     >>> race = ["a", "a", "b", "b", "a"]
     >>> attrs = code_attributes({"sex": sex, "race": race}, intersections=True,
@@ -657,7 +656,7 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
 
     Examples
     --------
-    >>> from fastfair._audit import verdict
+    >>> from fastfair.cli.audit import verdict
     >>> verdict({"pvalue_adjusted": 0.2, "mde": 0.0412}, alpha=0.05, tau=0.05)
     ('no_evidence', 'no evidence (could detect ≥ 0.042)')
     >>> verdict({"pvalue_adjusted": 0.2, "mde": 0.305}, alpha=0.05, tau=0.05)
@@ -1261,7 +1260,7 @@ class AuditResult:
 
     def to_html(self) -> str:
         """A self-contained HTML report (see docs/cli.md); plots need matplotlib."""
-        from fastfair._report import audit_html
+        from fastfair.cli.report import audit_html
 
         return audit_html(self)
 
@@ -1270,7 +1269,7 @@ class AuditResult:
     def format(self, max_rows: int | None = None) -> str:
         """The printed audit: one table per attribute (at most `max_rows` tests in all),
         then the summary."""
-        from fastfair._report import audit_text
+        from fastfair.cli.report import audit_text
 
         return audit_text(self, max_rows)
 

@@ -1,23 +1,14 @@
-"""The `fastfair` command line: a complete fairness audit of a table of predictions.
+"""The `fastfair` commands: parse the arguments, load the columns, run the audit, write it.
 
-    fastfair audit DATA --label COL (--pred COL | --score COL [--threshold T])
-                   --group COL [COL ...] [--intersections]
-    fastfair audit --demo
-    fastfair plan --metric tpr --rate tpr=0.68,0.79 --rate prevalence=0.35,0.44 --tau 0.1
-
-Exit status 0 on success, 2 with a one-line reason on bad input. Nothing is written unless
-asked (--json, --report); files are written atomically (temporary file, then rename).
-The audit itself is :func:`fastfair.audit`; this module reads the file, checks the options
-and writes what that returns. The JSON keys are documented in docs/cli.md.
+Last layer of :mod:`fastfair.cli` (arguments -> loading -> audit -> report -> commands):
+:func:`main` is the console script's entry point and ``python -m fastfair``.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import functools
 import json
-import math
 import os
 import secrets
 import sys
@@ -26,165 +17,24 @@ from importlib import resources
 import numpy as np
 
 import fastfair
-from fastfair import _textfile
-from fastfair._audit import ADJUSTMENTS, DEFAULT_METRICS
+from fastfair.cli.arguments import (
+    CLIError,
+    _check_outputs,
+    _reference,
+    build_parser,
+    check_audit_options,
+    check_output_path,
+)
+from fastfair.cli.loading import (
+    _column,
+    _is_large_source,
+    _pos_label,
+    _read_audit_columns,
+    read_table,
+)
 
 DEMO_FILE = "adult_demo.csv"
 DEMO_GROUPS = ["sex", "race"]
-DEFAULT_MAX_ROWS = 150
-
-
-class CLIError(ValueError):
-    """Bad input: reported as one line, exit status 2 (a ValueError for library callers)."""
-
-
-# --------------------------------------------------------------------------------------
-# Reading data
-# --------------------------------------------------------------------------------------
-
-
-def read_table(path: str) -> dict[str, np.ndarray]:
-    """Columns of a CSV or Parquet file as numpy arrays (numeric where every value parses).
-
-    CSV files are read as spreadsheets and databases export them: the quirks handled or
-    refused are listed in :mod:`fastfair._textfile` and docs/cli.md.
-
-    Parameters
-    ----------
-    path : str
-        A .csv or .parquet file.
-
-    Returns
-    -------
-    dict of str to ndarray
-        Column name -> values (float where every value parses as a number, else text).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from fastfair.cli import read_table
-    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
-    >>> with open(path, "w") as f:
-    ...     _ = f.write("y,score,group\\n1,0.8,a\\n0,0.3,b\\n")
-    >>> table = read_table(path)
-    >>> table["score"].tolist(), table["group"].tolist()
-    ([0.8, 0.3], ['a', 'b'])
-    """
-    if not os.path.exists(path):
-        raise CLIError(f"no such file: {path}")
-    if os.path.isdir(path):
-        raise CLIError(f"{path} is a directory, not a data file")
-    if path.endswith((".parquet", ".pq")):
-        try:
-            import pyarrow.parquet as pq
-        except ImportError as exc:
-            raise CLIError("reading Parquet needs pyarrow: pip install pyarrow") from exc
-        try:
-            table = pq.read_table(path)
-        except Exception as exc:
-            raise CLIError(f"cannot read {path} as Parquet: {exc}") from exc
-        names = table.column_names
-        duplicate = next((n for n in names if names.count(n) > 1), None)
-        if duplicate is not None:
-            raise CLIError(f"{path}: the column name {duplicate!r} appears more than once")
-        return {name: table.column(name).to_numpy() for name in names}
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise CLIError(f"cannot read {path}: {exc.strerror}") from exc
-    try:
-        text = _textfile.decode_text(raw, path)
-        delimiter, text = _textfile.detect_delimiter(text)
-        header, body = _textfile.split_records(text, delimiter, path)
-        return {
-            name: _textfile.parse_column([r[j] for r in body], name)
-            for j, name in enumerate(header)
-        }
-    except ValueError as exc:
-        raise CLIError(str(exc)) from exc
-
-
-def _is_large_source(path: str) -> bool:
-    """Parquet files, directories and globs go through the batch reader (fastfair.io)."""
-    return (
-        path.lower().endswith((".parquet", ".pq"))
-        or os.path.isdir(path)
-        or (not os.path.exists(path) and any(c in path for c in "*?["))
-    )
-
-
-def _read_audit_columns(path: str, args) -> dict:
-    """Only the audit's columns, read in record batches; group and cluster coded once."""
-    from fastfair.io import read_columns
-
-    needed = [args.label, args.pred, args.score, *args.group, args.cluster]
-    columns = list(dict.fromkeys(c for c in needed if c is not None))
-    coded = [c for c in (*args.group, args.cluster) if c is not None]
-    numbers = [c for c in (args.label, args.pred, args.score) if c is not None]
-    binary = [c for c in (args.label, args.pred) if c is not None]
-    try:
-        table = read_columns(path, columns, codes=coded, complete=numbers, binary=binary)
-    except (ValueError, TypeError, ImportError) as exc:
-        raise CLIError(str(exc)) from exc
-    if args.cluster is not None:  # numeric ids as they are; text ids by their codes
-        coded = table[args.cluster]
-        numeric = coded.labels.dtype.kind in "biuf"
-        table[args.cluster] = coded.to_numpy() if numeric else coded.codes
-    return table
-
-
-def _column(table: dict, name: str, role: str, complete: bool = True) -> np.ndarray:
-    """Column `name` of the table; with `complete`, refuse missing cells (naming the first)."""
-    if name not in table:
-        raise CLIError(f"unknown {role} column {name!r}; available: {', '.join(table)}")
-    values = table[name]
-    if complete:
-        missing = _textfile.missing_cells(values)
-        if missing.any():
-            first = int(np.flatnonzero(missing)[0])
-            raise CLIError(
-                f"{role} column {name!r} has {int(missing.sum()):,} missing values "
-                f"(empty, NA, null or NaN; the first in data row {first + 1}); "
-                "drop or fill those rows"
-            )
-    return values
-
-
-def _pos_label(text: str | None, label: np.ndarray):
-    """--pos-label as a value of the label column's type (a number, a bool or text)."""
-    if text is None:
-        return None
-    if label.dtype.kind == "b":
-        lowered = text.strip().lower()
-        if lowered not in ("true", "false", "1", "0"):
-            raise CLIError(f"--pos-label {text!r}: the label column is true/false")
-        return np.bool_(lowered in ("true", "1"))
-    if label.dtype.kind in "fiu":
-        try:
-            return float(text)
-        except ValueError:
-            raise CLIError(f"--pos-label {text!r}: the label column is numeric") from None
-    return text
-
-
-# --------------------------------------------------------------------------------------
-# Output files
-# --------------------------------------------------------------------------------------
-
-
-def check_output_path(path: str, option: str, force: bool = False) -> None:
-    """Raise CLIError unless `path` can be written: its folder exists and is writable, it
-    is not a folder, and it does not exist (unless `force`)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise CLIError(f"{option} {path}: is a directory; give a file name")
-    if not os.path.isdir(folder):
-        raise CLIError(f"{option} {path}: the directory {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise CLIError(f"{option} {path}: the directory {folder} is not writable")
-    if os.path.lexists(path) and not force:
-        raise CLIError(f"{option} {path}: the file exists; use --force to overwrite it")
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -220,11 +70,6 @@ def _json_default(obj):
     raise TypeError(f"cannot serialize {type(obj).__name__}")
 
 
-# --------------------------------------------------------------------------------------
-# Command line
-# --------------------------------------------------------------------------------------
-
-
 def _progress_factory(quiet: bool):
     if quiet or not sys.stderr.isatty():
         return None
@@ -246,199 +91,6 @@ def _progress_factory(quiet: bool):
         return tick
 
     return make
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse with the package's error convention: one line on stderr, exit status 2."""
-
-    def error(self, message):
-        raise CLIError(message)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="fastfair", description="Statistical fairness audits.")
-    parser.add_argument("--version", action="version", version=fastfair.__version__)
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    audit = sub.add_parser("audit", help="test fairness metrics on a table of predictions")
-    audit.add_argument("data", nargs="?", help="CSV or Parquet file")
-    audit.add_argument(
-        "--demo",
-        action="store_true",
-        help="audit the bundled UCI Adult demo (label, score, prediction, sex, race)",
-    )
-    audit.add_argument("--label", help="binary outcome column (y_true)")
-    audit.add_argument("--pred", help="binary prediction column (y_pred)")
-    audit.add_argument("--score", help="score column (y_score; predictions = score >= threshold)")
-    audit.add_argument("--threshold", type=float, default=0.5)
-    audit.add_argument(
-        "--group",
-        nargs="+",
-        metavar="COL",
-        help="protected-attribute (group) column(s); each is audited (demo: sex race)",
-    )
-    audit.add_argument(
-        "--intersections",
-        action="store_true",
-        help="also audit every combination of the --group columns (e.g. sex & race)",
-    )
-    audit.add_argument("--cluster", help="user/cluster column (dependent rows, predictive parity)")
-    audit.add_argument(
-        "--reference",
-        nargs="+",
-        metavar="GROUP",
-        help="reference group (default: the largest); with several columns COL=GROUP ...",
-    )
-    audit.add_argument(
-        "--metrics",
-        nargs="+",
-        default=None,
-        help=f"confusion metrics (default: {' '.join(DEFAULT_METRICS)})",
-    )
-    audit.add_argument("--pos-label", help="positive value of label/prediction if not 0/1")
-    audit.add_argument(
-        "--permutations",
-        type=int,
-        default=None,
-        help="fixed permutations per Monte-Carlo test (default: sequential, stopping when "
-        "the adjusted decisions over all tests are clear; docs/sequential.md)",
-    )
-    audit.add_argument("--alpha", type=float, default=0.05)
-    audit.add_argument(
-        "--tau",
-        type=float,
-        default=0.05,
-        help="the difference the audit should detect (power, rows needed; default 0.05)",
-    )
-    audit.add_argument(
-        "--tolerance",
-        type=float,
-        default=None,
-        metavar="U_TOL",
-        help="test for gaps beyond ±U_TOL instead of any gap (tolerance tests, docs/tolerance.md)",
-    )
-    audit.add_argument(
-        "--equivalence",
-        type=float,
-        default=None,
-        metavar="DELTA",
-        help="also test whether each gap is within ±DELTA (equivalence tests): verdicts "
-        "'FAIR within ±DELTA' and 'DIFFERENCE, within ±DELTA'",
-    )
-    audit.add_argument(
-        "--adjust",
-        default="holm",
-        choices=list(ADJUSTMENTS),
-        help="adjustment over all tests of the audit (default holm)",
-    )
-    audit.add_argument("--seed", type=int, default=0)
-    audit.add_argument("--jobs", type=int, default=None)
-    audit.add_argument(
-        "--min-group-size",
-        type=int,
-        default=10,
-        help="groups with fewer rows are skipped and listed (default 10)",
-    )
-    audit.add_argument(
-        "--max-rows",
-        type=int,
-        default=DEFAULT_MAX_ROWS,
-        help=f"tests shown in the printed table (default {DEFAULT_MAX_ROWS}; all are in --json)",
-    )
-    audit.add_argument("--json", metavar="OUT", help="write the results as JSON")
-    audit.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
-    audit.add_argument("--force", action="store_true", help="overwrite existing output files")
-    audit.add_argument("--quiet", action="store_true", help="no progress output")
-    audit.add_argument(
-        "--engine",
-        choices=["memory", "arrow", "dask"],
-        default=None,
-        help="memory (default: every test, rows in memory); arrow or dask: tests from "
-        "summaries built batch by batch, memory bounded by the batch (docs/data.md)",
-    )
-    audit.add_argument(
-        "--scheduler", metavar="ADDRESS", help="dask scheduler address (implies --engine dask)"
-    )
-
-    plan = sub.add_parser("plan", help="sample size for a fairness audit")
-    plan.add_argument("--metric", required=True)
-    plan.add_argument(
-        "--rate",
-        action="append",
-        default=[],
-        metavar="NAME=G1,G2",
-        help="per-group rates, e.g. tpr=0.68,0.79 (repeat for prevalence, ...)",
-    )
-    plan.add_argument("--tau", type=float, required=True, help="difference to detect")
-    plan.add_argument("--u-tol", type=float, default=0.0)
-    plan.add_argument("--alpha", type=float, default=0.05)
-    plan.add_argument("--power", type=float, default=0.8)
-    plan.add_argument("--allocation", default="neyman", help="neyman, equal, or a fraction")
-    plan.add_argument("--alternative", default="two-sided", choices=["two-sided", "greater"])
-    plan.add_argument("--json", metavar="OUT")
-    plan.add_argument("--force", action="store_true", help="overwrite an existing output file")
-    return parser
-
-
-def check_audit_options(
-    *,
-    threshold: float = 0.5,
-    alpha: float = 0.05,
-    tau: float = 0.05,
-    permutations: int | None = None,
-    seed: int | None = 0,
-    jobs: int | None = None,
-    min_group_size: int = 10,
-    metrics=None,
-    max_rows: int | None = None,
-    tolerance: float | None = None,
-    equivalence: float | None = None,
-) -> None:
-    """Raise CLIError (a ValueError) naming the first option with an impossible value.
-
-    Run before any data are read, so that a bad option never costs a long audit.
-    """
-    if not math.isfinite(threshold):
-        raise CLIError(f"--threshold must be a finite number, got {threshold}")
-    if not 0 < alpha < 1:
-        raise CLIError(f"--alpha must be in (0, 1), got {alpha}")
-    if not 0 < tau < 1:
-        raise CLIError(f"--tau must be in (0, 1), got {tau}")
-    for option, value in (("--tolerance", tolerance), ("--equivalence", equivalence)):
-        if value is not None and not 0 < value < 1:
-            raise CLIError(f"{option} must be in (0, 1), got {value}")
-    checks = [
-        ("--permutations", permutations, lambda v: v is None or
-            fastfair._validation.check_resamples(v, "--permutations", 1)),
-        ("--seed", seed, lambda v: v is None or fastfair._random.stream_key(v)),
-        ("--jobs", jobs, fastfair._parallel.effective_n_threads),
-        ("--min-group-size", min_group_size, lambda v: fastfair._validation.check_int(
-            v, "--min-group-size", 1)),
-        ("--max-rows", max_rows, lambda v: v is None or fastfair._validation.check_int(
-            v, "--max-rows", 0)),
-    ]  # fmt: skip
-    for option, value, check in checks:
-        try:
-            check(value)
-        except (TypeError, ValueError) as exc:
-            message = str(exc).replace("n_jobs", option).replace("random_state", option)
-            raise CLIError(
-                message if message.startswith(option) else f"{option}: {message}"
-            ) from exc
-    for metric in metrics or ():
-        try:
-            fastfair._metrics.get_metric(metric)
-        except (TypeError, ValueError) as exc:
-            raise CLIError(f"--metrics: {exc}") from exc
-
-
-def _check_outputs(args) -> None:
-    outputs = [(o, getattr(args, o[2:])) for o in ("--json", "--report")]
-    outputs = [(o, p) for o, p in outputs if p]
-    for option, path in outputs:
-        check_output_path(path, option, args.force)
-    if len(outputs) == 2 and os.path.abspath(outputs[0][1]) == os.path.abspath(outputs[1][1]):
-        raise CLIError("--json and --report name the same file")
 
 
 def _audit_command(args) -> int:
@@ -536,8 +188,8 @@ def _memory_audit(path: str, reference, args):
 
 
 def _summary_audit(path: str, engine: str, reference, args):
-    """The audit from mergeable summaries (fastfair._summary_audit): arrow or dask engine."""
-    from fastfair import _summary_audit as summary_audit
+    """The audit from mergeable summaries (fastfair.cli.summary_audit): arrow or dask engine."""
+    from fastfair.cli import summary_audit
 
     if len(args.group) != 1 or args.intersections:
         raise CLIError(f"--engine {engine} audits one --group column, without --intersections")
@@ -562,7 +214,7 @@ def _summary_audit(path: str, engine: str, reference, args):
 
 
 def _summary_tests(path, engine, reference, args, group, options, scheduler):
-    from fastfair import _summary_audit as summary_audit
+    from fastfair.cli import summary_audit
 
     if engine == "arrow":
         summary = summary_audit.summarise_arrow(
@@ -607,20 +259,6 @@ def _summary_tests(path, engine, reference, args, group, options, scheduler):
         tolerance=args.tolerance,
         equivalence=args.equivalence,
         clusters=clusters,
-    )
-
-
-def _reference(values, groups):
-    """--reference as fastfair.audit takes it: a label (one column) or {column: label}."""
-    if values is None:
-        return None
-    if all("=" in v and v.split("=", 1)[0] in groups for v in values):
-        return dict(v.split("=", 1) for v in values)
-    if len(values) == 1 and len(groups) == 1:
-        return values[0]
-    raise CLIError(
-        "--reference: with several --group columns give COLUMN=GROUP for each, e.g. "
-        f"--reference {groups[0]}=..."
     )
 
 
@@ -707,10 +345,3 @@ def main(argv=None) -> int:
         # advise, pointing stdout at devnull so the interpreter's final flush cannot fail too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
-
-
-__all__ = ["main", "read_table"]

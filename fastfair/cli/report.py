@@ -55,7 +55,7 @@ METRIC_TITLES = {
 
 
 def _pvalue(row, key="pvalue") -> str:
-    from fastfair._audit import pvalue_text
+    from fastfair.cli.audit import pvalue_text
 
     return pvalue_text(row, key)
 

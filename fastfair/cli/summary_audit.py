@@ -360,7 +360,7 @@ def audit_from_summary(
     """
     import time
 
-    from fastfair import _audit
+    from fastfair.cli import audit as _audit
 
     start = time.perf_counter()
     settings = _audit._settings(

@@ -1,0 +1,27 @@
+"""The `fastfair` command line: a complete fairness audit of a table of predictions.
+
+    fastfair audit DATA --label COL (--pred COL | --score COL [--threshold T])
+                   --group COL [COL ...] [--intersections]
+    fastfair audit --demo
+    fastfair plan --metric tpr --rate tpr=0.68,0.79 --rate prevalence=0.35,0.44 --tau 0.1
+
+Exit status 0 on success, 2 with a one-line reason on bad input. Nothing is written unless
+asked (--json, --report); files are written atomically (temporary file, then rename).
+The audit itself is :func:`fastfair.audit`; the command line reads the file, checks the
+options and writes what that returns. The JSON keys are documented in docs/cli.md.
+
+Layers of this subpackage (each imports only those above it):
+
+* ``arguments.py``: the parser; every option and output path checked before data are read
+* ``loading.py``: the audit's columns read from a CSV or Parquet file
+* ``audit.py``: the audit as a library call (:func:`fastfair.audit`), its tests, verdicts
+  and :class:`fastfair.AuditResult`
+* ``summary_audit.py``: the same tests from mergeable summaries (``--engine arrow|dask``)
+* ``report.py``: the printed table and the HTML report of an audit
+* ``commands.py``: ``fastfair audit`` and ``fastfair plan`` (parse -> load -> test -> report)
+"""
+
+from fastfair.cli.commands import main
+from fastfair.cli.loading import read_table
+
+__all__ = ["main", "read_table"]

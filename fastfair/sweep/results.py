@@ -1,0 +1,272 @@
+"""Result of a threshold sweep, its table, plot and HTML section."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass
+
+import numpy as np
+
+from fastfair._pvalues import _oriented
+from fastfair._results import format_table, format_value
+
+#: Result fields of shape (n_metrics, n_thresholds).
+_PER_THRESHOLD = (
+    "difference",
+    "statistic",
+    "standard_error",
+    "pvalue",
+    "critical_value",
+    "pvalue_adjusted",
+    "band",
+)
+
+
+@dataclass(repr=False)
+class ThresholdSweepResult:
+    """Result of :func:`threshold_sweep`.
+
+    Arrays have shape (n_metrics, n_thresholds), in the order of `metrics` and `thresholds`.
+
+    Attributes
+    ----------
+    thresholds : ndarray
+        Ascending thresholds t; a row is predicted positive when score >= t.
+    metrics : tuple of str
+        Rates tested.
+    comparison : tuple
+        (group, reference): differences are group minus reference.
+    group_values : ndarray of shape (n_metrics, n_thresholds, 2)
+        Rate of the group and of the reference at each threshold.
+    difference, statistic : ndarray
+        Observed rate gap and its pooled studentized statistic.
+    standard_error : ndarray
+        Pooled standard error of the gap, :math:`\\sqrt{p(1-p)(1/n_A + 1/n_B)}`.
+    pvalue : ndarray
+        Per-threshold p-value, not adjusted for multiplicity (exact, or Monte Carlo).
+    critical_value : ndarray
+        Per-threshold critical value on the scale of the gap (the paper's 95th percentile of
+        the permutation distribution for alpha = 0.05): the test at threshold t rejects when
+        the gap exceeds it (two-sided: ``abs(difference) > critical_value``).
+    pvalue_adjusted : ndarray
+        Single-step max-T p-values over the thresholds of each metric (Westfall-Young).
+    band : ndarray
+        Simultaneous critical value on the scale of the gap: the gaps lie inside
+        ``[-band, band]`` at every threshold at once with probability 1 - alpha when the
+        groups' score distributions are equal within the rate's denominator.
+    max_critical : ndarray of shape (n_metrics,)
+        (1 - alpha) quantile of the largest studentized statistic over thresholds.
+    alpha, alternative, method, n_permutations
+        Options of the sweep.
+    null_maxima : ndarray of shape (n_metrics, n_permutations)
+        Largest oriented statistic over thresholds in each joint permutation.
+    """
+
+    thresholds: np.ndarray
+    metrics: tuple
+    comparison: tuple
+    group_values: np.ndarray
+    difference: np.ndarray
+    statistic: np.ndarray
+    standard_error: np.ndarray
+    pvalue: np.ndarray
+    critical_value: np.ndarray
+    pvalue_adjusted: np.ndarray
+    band: np.ndarray
+    max_critical: np.ndarray
+    alpha: float
+    alternative: str
+    method: str
+    n_permutations: int
+    null_maxima: np.ndarray
+
+    @property
+    def reject(self) -> np.ndarray:
+        """Thresholds where the per-threshold test rejects at `alpha` (no adjustment)."""
+        return self.pvalue <= self.alpha
+
+    @property
+    def reject_simultaneous(self) -> np.ndarray:
+        """Thresholds where the max-T adjusted test rejects at `alpha` (family-wise)."""
+        return self.pvalue_adjusted <= self.alpha
+
+    def to_frame(self):
+        """One row per (metric, threshold) as a pandas DataFrame (needs pandas)."""
+        import pandas as pd
+
+        m, k = self.difference.shape
+        a, b = (str(g) for g in self.comparison)
+        return pd.DataFrame(
+            {
+                "metric": np.repeat(np.array(self.metrics, dtype=object), k),
+                "threshold": np.tile(self.thresholds, m),
+                f"value {a}": self.group_values[..., 0].ravel(),
+                f"value {b}": self.group_values[..., 1].ravel(),
+                "difference": self.difference.ravel(),
+                "standard_error": self.standard_error.ravel(),
+                "statistic": self.statistic.ravel(),
+                "pvalue": self.pvalue.ravel(),
+                "critical_value": self.critical_value.ravel(),
+                "pvalue_adjusted": self.pvalue_adjusted.ravel(),
+                "band": self.band.ravel(),
+            }
+        )
+
+    def plot(self, axes=None):
+        """The paper's Figure 2: each metric's gap against its permutation critical values.
+
+        One panel per metric: the gap (absolute for a two-sided test) at each threshold, the
+        per-threshold critical value (the 1 - alpha percentile of the permutation
+        distribution) and the simultaneous max-T band. Needs matplotlib; returns the axes.
+        """
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("plot() needs matplotlib: pip install matplotlib") from exc
+        if axes is None:
+            _, axes = plt.subplots(
+                1, len(self.metrics), figsize=(4.5 * len(self.metrics), 3.6), squeeze=False
+            )
+            axes = axes[0]
+        axes = np.atleast_1d(axes)
+        if len(axes) != len(self.metrics):
+            raise ValueError(f"axes must hold {len(self.metrics)} axes, got {len(axes)}")
+        gap = np.abs(self.difference) if self.alternative == "two-sided" else self.difference
+        sign = -1.0 if self.alternative == "less" else 1.0
+        level = f"{100 * (1 - self.alpha):g}"
+        a, b = (str(g) for g in self.comparison)
+        for m, (ax, name) in enumerate(zip(axes, self.metrics)):
+            ax.plot(self.thresholds, gap[m], color="C0", label=f"{name} gap ({a} - {b})")
+            ax.plot(
+                self.thresholds,
+                sign * self.critical_value[m],
+                color="C1",
+                label=f"{level}th percentile of the permutations",
+            )
+            ax.plot(
+                self.thresholds,
+                sign * self.band[m],
+                color="C1",
+                linestyle="--",
+                label=f"simultaneous {level}% band (max-T)",
+            )
+            flagged = self.reject_simultaneous[m]
+            if flagged.any():
+                ax.plot(
+                    self.thresholds[flagged], gap[m][flagged], "k.", label="adjusted p <= alpha"
+                )
+            ax.set_xlabel("threshold (score >= t is positive)")
+            ax.set_ylabel(f"|{name} difference|" if self.alternative == "two-sided" else name)
+            ax.set_title(name)
+            ax.legend(fontsize="small")
+        return axes
+
+    def __repr__(self) -> str:
+        a, b = self.comparison
+        t = self.thresholds
+        head = (
+            f"ThresholdSweepResult({a!r} - {b!r}, {len(t)} thresholds in "
+            f"[{format_value(t[0])}, {format_value(t[-1])}], score >= t is positive;\n"
+            f"  method={self.method!r}, n_permutations={self.n_permutations}, "
+            f"alpha={self.alpha:g}, alternative={self.alternative!r})"
+        )
+        rows = []
+        for m, name in enumerate(self.metrics):
+            oriented = _oriented(self.statistic[m], self.statistic[m], self.alternative)[0]
+            k = int(np.argmax(oriented))
+            rows.append(
+                [
+                    name,
+                    t[k],
+                    self.difference[m, k],
+                    self.statistic[m, k],
+                    self.pvalue[m, k],
+                    self.pvalue_adjusted[m, k],
+                    int(self.reject[m].sum()),
+                    int(self.reject_simultaneous[m].sum()),
+                    self.max_critical[m],
+                ]
+            )
+        headers = ["metric", "at t", "gap", "T", "pvalue", "max-T p", "rejected", "max-T rej."]
+        headers.append("max-T crit.")
+        note = "  at t: threshold of the most extreme T; rejected: count of p <= alpha"
+        note += " (raw, max-T)"
+        return "\n".join([head, format_table(headers, rows), note])
+
+
+def html_section(result: ThresholdSweepResult, *, plot: bool = True) -> str:
+    """HTML fragment of a sweep for the audit report: the Figure 2 plot and a summary.
+
+    The plot is an embedded PNG when `plot` and matplotlib is installed; the table always
+    appears.
+
+    Parameters
+    ----------
+    result : ThresholdSweepResult
+        A sweep from :func:`threshold_sweep`.
+    plot : bool, default True
+        Embed the plot (skipped without matplotlib).
+
+    Returns
+    -------
+    str
+        The HTML fragment: a heading, the explanation, the table and the plot.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import fastfair
+    >>> from fastfair.sweep import html_section
+    >>> rng = np.random.default_rng(0)
+    >>> g = rng.integers(0, 2, 500); s = rng.random(500); y = rng.random(500) < s
+    >>> res = fastfair.threshold_sweep(y, s, g, thresholds=5, n_permutations=99, random_state=0)
+    >>> html_section(res, plot=False).startswith("<h2>Fairness across thresholds</h2>")
+    True
+    """
+    a, b = (html.escape(str(g)) for g in result.comparison)
+    parts = [
+        "<h2>Fairness across thresholds</h2>",
+        f"<p>Rate gaps {a} &minus; {b} at {len(result.thresholds)} thresholds (score &ge; t "
+        f"is positive), with the {100 * (1 - result.alpha):g}th percentile of the "
+        "permutation distribution at each threshold and the simultaneous max-T band over "
+        f"thresholds ({result.n_permutations} joint permutations).</p>",
+        "<table><tr><th>metric</th><th>largest gap</th><th>at threshold</th>"
+        "<th>p-value</th><th>max-T adjusted</th><th>thresholds rejected</th>"
+        "<th>rejected (max-T)</th></tr>",
+    ]
+    for m, name in enumerate(result.metrics):
+        oriented = _oriented(result.statistic[m], result.statistic[m], result.alternative)[0]
+        k = int(np.argmax(oriented))
+        cells = [
+            format_value(result.difference[m, k]),
+            format_value(result.thresholds[k]),
+            format_value(result.pvalue[m, k]),
+            format_value(result.pvalue_adjusted[m, k]),
+            str(int(result.reject[m].sum())),
+            str(int(result.reject_simultaneous[m].sum())),
+        ]
+        parts.append(
+            f"<tr><td>{html.escape(name)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+        )
+    parts.append("</table>")
+    if not plot:
+        return "\n".join(parts)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        parts.append("<p><em>The plot needs matplotlib.</em></p>")
+        return "\n".join(parts)
+    axes = result.plot()
+    fig = axes[0].figure
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    parts.append(f"<img alt='rate gaps across thresholds' src='data:image/png;base64,{data}'>")
+    return "\n".join(parts)
