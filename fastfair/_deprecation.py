@@ -22,7 +22,7 @@ Examples
 ...     f(y=1)
 1
 >>> print(caught[0].message)
-f: argument 'y' is deprecated since fastfair 0.2 and will be removed in 0.3; use 'y_true'
+f: argument 'y' is deprecated since fastfair 0.1 and will be removed in 0.2; use 'y_true'
 """
 
 from __future__ import annotations
@@ -38,8 +38,11 @@ from typing import Any, TypeVar
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound=type)
 
-DEPRECATED_SINCE = "0.2"
-REMOVED_IN = "0.3"
+#: the release in development (``fastfair.__version__`` 0.1.0.dev0) renamed the names, and
+#: the next minor release removes them (tests/test_deprecations.py checks the two against
+#: ``fastfair.__version__``)
+DEPRECATED_SINCE = "0.1"
+REMOVED_IN = "0.2"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 

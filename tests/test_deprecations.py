@@ -17,7 +17,12 @@ import pytest
 
 import fastfair
 from fastfair import planning
-from fastfair._deprecation import renamed_arguments, renamed_attributes
+from fastfair._deprecation import (
+    DEPRECATED_SINCE,
+    REMOVED_IN,
+    renamed_arguments,
+    renamed_attributes,
+)
 
 _spec = importlib.util.spec_from_file_location(
     "golden", pathlib.Path(__file__).with_name("golden.py")
@@ -44,7 +49,7 @@ def _results():
     curve = fastfair.calibration_curve(y, s, g, grid=5)
     marginal = fastfair.marginal_outcome_test(y, s, g, 0.5)
     parity = fastfair.predictive_parity_test(y, s, g, grid=5, n_bootstrap=49, random_state=0)
-    pilot = fastfair.plan_from_data(y, yhat, g, "tpr", tau=0.1, n_resamples=20, random_state=0)
+    pilot = fastfair.plan_from_data(y, yhat, g, "tpr", tau=0.1, n_bootstrap=20, random_state=0)
     sim = fastfair.simulate_power(
         "tpr", rates={"tpr": [0.7, 0.8], "prevalence": [0.5, 0.5]}, n_per_group=[50, 50],
         n_sim=5, test="wald", random_state=0,
@@ -64,6 +69,7 @@ def _results():
         (marginal, "difference_se", "difference_standard_error"),
         (parity, "difference_se", "difference_standard_error"),
         (pilot, "rates_se", "rates_standard_error"),
+        (pilot, "n_resamples", "n_bootstrap"),
         (sim, "se", "standard_error"),
         (sim, "ci", "confidence_interval"),
         (plan, "reference", "reference_index"),
@@ -142,7 +148,11 @@ def _arguments():
     fitted = fastfair.GroupCalibrator().fit(s, y, g)
     multi = fastfair.MultiObjectiveCalibrator().fit(S, Y, g)
     parity = dict(grid=5, n_bootstrap=49, random_state=0)
+    yhat = (s > 0.5).astype(int)
     rows = [
+        (planning.plan_from_data,
+         dict(y_true=y, y_pred=yhat, group=g, metric="tpr", tau=0.1, n_bootstrap=20,
+              random_state=0), ["n_resamples"]),
         (planning.sample_size, dict(sigma2=[0.25, 0.2, 0.2], tau=0.1, reference_index=2),
          ["reference"]),
         (planning.power, dict(sigma2=[0.25, 0.2, 0.2], tau=0.1, n=900, reference_index=2),
@@ -203,6 +213,18 @@ def test_old_argument_warns_and_gives_the_same_result(func, kwargs, old, new):
     assert got == expected
     with pytest.raises(TypeError, match=f"got both '{new}' and its deprecated name '{old}'"):
         func(**renamed, **{new: kwargs[new]})
+
+
+def test_deprecation_versions_follow_the_package_version():
+    # deprecated in the release being developed, removed in the next minor release
+    major, minor = (int(v) for v in fastfair.__version__.split(".")[:2])
+    assert DEPRECATED_SINCE == f"{major}.{minor}"
+    assert REMOVED_IN == f"{major}.{minor + 1}"
+    with pytest.warns(DeprecationWarning) as caught:
+        fastfair.ece(y=[0, 1], y_score=[0.2, 0.7])
+    assert f"since fastfair {major}.{minor} and will be removed in {major}.{minor + 1}" in str(
+        caught[0].message
+    )
 
 
 def test_renamed_arguments_keeps_positions_and_points_the_warning_at_the_caller():

@@ -579,7 +579,7 @@ def test_simulate_power_bad_input():
 def test_plan_from_data_reproduces_paper_and_interval():
     y, yhat, g = _rows(COUNTS, labels=("Black", "White"))
     tau = _absdiff(R["tpr"])
-    res = plan_from_data(y, yhat, g, "tpr", tau=tau, random_state=0, n_resamples=1000)
+    res = plan_from_data(y, yhat, g, "tpr", tau=tau, random_state=0, n_bootstrap=1000)
     assert res.groups.tolist() == ["Black", "White"]
     assert res.plan.reference_index == 1  # largest group, as in permutation_test
     assert res.n == pytest.approx(1378.73, abs=0.005)
@@ -606,13 +606,13 @@ def test_plan_from_data_reproduces_paper_and_interval():
 def test_plan_from_data_other_metrics():
     y, yhat, g = _rows(COUNTS)
     res = plan_from_data(
-        None, yhat, g, "selection_rate", tau=0.05, n_resamples=200, random_state=1, reference=0
+        None, yhat, g, "selection_rate", tau=0.05, n_bootstrap=200, random_state=1, reference=0
     )
     assert res.plan.reference_index == 0
     assert res.n == pytest.approx(
         sample_size("selection_rate", rates={"selection_rate": R["selection_rate"]}, tau=0.05).n
     )
-    res = plan_from_data(y, yhat, g, "fdr", tau=0.05, n_resamples=200, random_state=1)
+    res = plan_from_data(y, yhat, g, "fdr", tau=0.05, n_bootstrap=200, random_state=1)
     assert res.n == pytest.approx(
         sample_size(
             "ppv",
@@ -626,7 +626,7 @@ def test_plan_from_data_other_metrics():
     gg = rng.integers(0, 2, 600)
     yy = rng.random(600) < 0.4
     s = rng.standard_normal(600) + yy * (1.2 - 0.3 * gg)
-    res = plan_from_data(yy, s, gg, "auc", tau=0.05, n_resamples=100, random_state=0)
+    res = plan_from_data(yy, s, gg, "auc", tau=0.05, n_bootstrap=100, random_state=0)
     assert res.n_interval[0] < res.n < res.n_interval[1]
 
 

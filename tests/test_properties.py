@@ -164,7 +164,7 @@ CALLS = {
         min_group_size=2, n_permutations=19,
     ),
     "plan_from_data": lambda d: fastfair.plan_from_data(
-        d["y"], d["pred"], d["group"], "tpr", tau=0.1, n_resamples=20, random_state=0
+        d["y"], d["pred"], d["group"], "tpr", tau=0.1, n_bootstrap=20, random_state=0
     ),
 }  # fmt: skip
 

@@ -154,7 +154,7 @@ def test_pilot_plan_from_merged_counts_equals_the_rows_plan():
         a = merged.plan(metric, tau=0.05, random_state=3)
         b = plan_from_data(y, p, g, metric, tau=0.05, random_state=3)
         assert a.plan.n == b.plan.n and a.n_interval == b.n_interval
-        np.testing.assert_array_equal(a.n_bootstrap, b.n_bootstrap)
+        np.testing.assert_array_equal(a.bootstrap_distribution, b.bootstrap_distribution)
         assert a.groups.tolist() == b.groups.tolist()
     with pytest.raises(ValueError, match="'auc' needs the scores"):
         merged.plan("auc", tau=0.05)

@@ -9,36 +9,28 @@ from typing import Any
 
 import numpy as np
 
-from fastfair import _counts
 from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
-from fastfair._metrics import CELL_Y_PRED, CELL_Y_TRUE, cell_index
+from fastfair._metrics import CELL_Y_PRED, CELL_Y_TRUE
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
 from fastfair._score import score_statistic
 from fastfair._validation import (
-    align_index,
-    as_binary,
-    as_binary_pair,
-    as_groups,
     check_choice,
     check_resamples,
-    check_same_length,
     show_value,
 )
 from fastfair.auc import delong
 from fastfair.planning.inference import (
     _allocation_fractions,
-    _auc_from_scores,
+    _bootstrap_plans,
     _ceil,
     _critical,
-    _metric_rate_names,
     _n_per_group_from_args,
     _n_required,
     _n_required_score,
-    _needed_rates,
+    _observed_difference,
     _others,
     _se_comparisons,
-    _sigma2_batch,
     _sigma2_from_args,
     _studentize,
     _tost_power,
@@ -52,6 +44,8 @@ from fastfair.planning.ingest import (
     _check_feasible,
     _check_metric,
     _check_open01,
+    _check_pilot,
+    _check_pilot_rates,
     _check_population,
     _check_reference,
     _check_tau,
@@ -66,7 +60,7 @@ from fastfair.planning.results import (
     _margin_line,
     _PlanBase,
 )
-from fastfair.planning.statistics import _cell_probabilities, _num_den, _rates_from_counts
+from fastfair.planning.statistics import _cell_probabilities, _num_den, _pilot_rates
 
 # --------------------------------------------------------------------------------------------
 # Metric table
@@ -646,7 +640,7 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
 # --------------------------------------------------------------------------------------------
 
 
-@renamed_attributes(rates_se="rates_standard_error")
+@renamed_attributes(rates_se="rates_standard_error", n_resamples="n_bootstrap")
 @dataclass(repr=False)
 class PilotPlanResult:
     """Result of :func:`plan_from_data`.
@@ -667,8 +661,14 @@ class PilotPlanResult:
         Percentile bootstrap interval for the planned total n.
     n_per_group_interval : ndarray
         Shape (2, k): intervals for each group's planned size.
-    n_bootstrap : ndarray
-        The bootstrap replicates of n.
+    confidence_level : float
+        Level of the intervals.
+    n_bootstrap : int
+        Number of bootstrap resamples of the pilot.
+    bootstrap_distribution : ndarray
+        The planned total n of each bootstrap resample (``scipy.stats.bootstrap``'s name).
+    n_degenerate : int
+        Resamples whose n is not finite (a rate at 0 or 1), left out of the intervals.
     """
 
     plan: SampleSizeResult
@@ -680,8 +680,8 @@ class PilotPlanResult:
     n_interval: tuple[float, float]
     n_per_group_interval: np.ndarray
     confidence_level: float
-    n_resamples: int
-    n_bootstrap: np.ndarray
+    n_bootstrap: int
+    bootstrap_distribution: np.ndarray
     n_degenerate: int
 
     @property
@@ -711,7 +711,7 @@ class PilotPlanResult:
         lines.append(
             f"  planned n       : {_fmt(self.plan.n, 7)}, {self.confidence_level:.0%} interval "
             f"from pilot sampling error [{_fmt(lo, 7)}, {_fmt(hi, 7)}] "
-            f"({self.n_resamples} bootstrap resamples)"
+            f"({self.n_bootstrap} bootstrap resamples)"
         )
         plan_lines = repr(self.plan).splitlines()[1:]
         lines.append("  plan:")
@@ -719,6 +719,7 @@ class PilotPlanResult:
         return _align(lines)
 
 
+@renamed_arguments(n_resamples="n_bootstrap")
 def plan_from_data(
     y_true: Any,
     y_pred: Any,
@@ -734,7 +735,7 @@ def plan_from_data(
     reference: Any = None,
     population_sizes: float | Sequence[float] | None = None,
     confidence_level: float = 0.95,
-    n_resamples: int = 2000,
+    n_bootstrap: int = 2000,
     random_state: Any = None,
     pos_label: Any = None,
 ) -> PilotPlanResult:
@@ -764,8 +765,8 @@ def plan_from_data(
         :func:`fastfair.permutation_test`).
     confidence_level : float, default 0.95
         Level of the bootstrap interval for n.
-    n_resamples : int, default 2000
-        Bootstrap resamples.
+    n_bootstrap : int, default 2000
+        Bootstrap resamples (formerly ``n_resamples``, a deprecated alias until 0.2).
     random_state : int or numpy.random.Generator, optional
     pos_label : optional
         Positive label of ``y_true`` / ``y_pred`` when they are not 0/1 or bool.
@@ -787,74 +788,12 @@ def plan_from_data(
     >>> bool(lo < res.n < hi)
     True
     """
-    y_true, y_pred, group = align_index(y_true=y_true, y_pred=y_pred, group=group).values()
     name = _check_metric(metric)
     conf = _check_open01(confidence_level, "confidence_level")
-    if not isinstance(n_resamples, int | np.integer) or n_resamples < 10:
-        raise ValueError(f"n_resamples must be an integer >= 10; got {show_value(n_resamples)}")
-    check_same_length(y_true=y_true, y_pred=y_pred, group=group)
-    codes, labels = as_groups(group, "group")
-    codes = np.asarray(codes, dtype=np.intp)
-    k = len(labels)
-    if name == "auc":
-        yp = np.asarray(y_pred, dtype=float)
-        if yp.ndim != 1 or not np.all(np.isfinite(yp)):
-            raise ValueError("y_pred must be 1-d finite scores for metric='auc'")
-    elif y_true is None:
-        yp = np.asarray(as_binary(y_pred, "y_pred", pos_label), dtype=np.uint8)
-    if y_true is None:
-        if name != "selection_rate":
-            raise ValueError(f"y_true is required for metric {name!r}")
-        yt = np.zeros(yp.size, dtype=np.uint8)
-    elif name == "auc":
-        yt = np.asarray(as_binary(y_true, "y_true", pos_label), dtype=np.uint8)
-    else:
-        yt, yp = as_binary_pair(y_true, y_pred, pos_label)
-    if reference is None:  # as in permutation_test: the group with the most rows
-        ref = int(np.argmax(np.bincount(codes, minlength=k)))
-    else:
-        hits = np.flatnonzero(labels == reference)
-        if hits.size == 0:
-            raise ValueError(
-                f"reference {show_value(reference)} is not a group label; "
-                f"labels: {labels.tolist()}"
-            )
-        ref = int(hits[0])
-    rng = np.random.default_rng(random_state)
-    pilot_n = np.bincount(codes, minlength=k)
-    need = _metric_rate_names(name)
-
-    if name == "auc":
-        idx = [np.flatnonzero(codes == g) for g in range(k)]
-        auc = np.array([_auc_from_scores(yt[i], yp[i]) for i in idx])
-        prev = np.array([yt[i].mean() for i in idx])
-        point = {"auc": auc, "prevalence": prev}
-        boot = {"auc": np.empty((n_resamples, k)), "prevalence": np.empty((n_resamples, k))}
-        for g, i in enumerate(idx):
-            draws = rng.integers(0, i.size, size=(n_resamples, i.size))
-            for b in range(n_resamples):
-                j = i[draws[b]]
-                boot["auc"][b, g] = _auc_from_scores(yt[j], yp[j])
-                boot["prevalence"][b, g] = yt[j].mean()
-    else:
-        cells, _ = _counts.cell_sums(cell_index(yt, yp), codes, k)
-        counts = cells.astype(np.int64)
-        allr = _rates_from_counts(counts)
-        point = {r: allr[r] for r in need}
-        bc = np.empty((n_resamples, k, 4), dtype=np.int64)
-        for g in range(k):
-            bc[:, g, :] = rng.multinomial(pilot_n[g], counts[g] / pilot_n[g], size=n_resamples)
-        ballr = _rates_from_counts(bc)
-        boot = {r: ballr[r] for r in need}
-    for r, v in point.items():
-        bad = ~((v > 0) & (v < 1))
-        if np.any(bad):
-            g = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"the pilot estimate of {r!r} in group {labels.tolist()[g]!r} is {float(v[g])!r}: "
-                "planning needs rates strictly inside (0, 1); collect a larger pilot or give "
-                "rates directly"
-            )
+    n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 10)
+    pilot = _check_pilot(y_true, y_pred, group, name, reference, pos_label)
+    point, boot = _pilot_rates(pilot, name, n_bootstrap, np.random.default_rng(random_state))
+    _check_pilot_rates(point, pilot.labels)
     plan = sample_size(
         name,
         rates=point,
@@ -864,41 +803,29 @@ def plan_from_data(
         power=power,
         allocation=allocation,
         alternative=alternative,
-        reference_index=ref,
+        reference_index=pilot.reference_index,
         population_sizes=population_sizes,
     )
     if np.ndim(plan.tau) != 0:
         raise ValueError("plan_from_data needs a scalar tau")
-    # bootstrap the whole calculation
-    s2b = _sigma2_batch(name, boot)
-    if isinstance(allocation, str):
-        pb, _ = _allocation_fractions(allocation, np.nan_to_num(s2b, posinf=1e300), ref)
-    else:
-        pb = np.broadcast_to(plan.allocation, s2b.shape)
-    zsum = plan.z_critical + plan.z_power
-    nb = _n_required(s2b, pb, ref, np.asarray(plan.tau - plan.u_tol), zsum, plan.population_sizes)
-    npgb = nb[:, None] * pb
-    ok = np.isfinite(nb) & ~np.any(np.isnan(npgb), axis=1)
+    nb, npgb, ok = _bootstrap_plans(plan, boot)
     q = [(1 - conf) / 2 * 100, (1 + conf) / 2 * 100]
     lo, hi = np.percentile(nb[ok], q) if ok.any() else (np.nan, np.nan)
-    npg_int = np.percentile(npgb[ok], q, axis=0) if ok.any() else np.full((2, k), np.nan)
-    own = _metric_rate_names(name)[0]
-    vals = point[own]
-    oth = _others(k, ref)
+    k = len(pilot.labels)
     return PilotPlanResult(
         plan=plan,
-        groups=labels,
-        pilot_n_per_group=pilot_n,
+        groups=pilot.labels,
+        pilot_n_per_group=np.bincount(pilot.codes, minlength=k),
         rates=point,
         rates_standard_error={r: np.nanstd(boot[r], axis=0, ddof=1) for r in point},
-        observed_difference=vals[ref] - vals[oth]
-        if own == _needed_rates(name)[0]
-        else -(vals[ref] - vals[oth]),
+        observed_difference=_observed_difference(name, point, pilot.reference_index),
         n_interval=(float(lo), float(hi)),
-        n_per_group_interval=npg_int,
+        n_per_group_interval=np.percentile(npgb[ok], q, axis=0)
+        if ok.any()
+        else np.full((2, k), np.nan),
         confidence_level=conf,
-        n_resamples=int(n_resamples),
-        n_bootstrap=nb,
+        n_bootstrap=n_bootstrap,
+        bootstrap_distribution=nb,
         n_degenerate=int((~ok).sum()),
     )
 

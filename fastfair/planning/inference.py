@@ -10,21 +10,15 @@ import numpy as np
 from fastfair._scipy import special
 from fastfair._score import restricted_mle
 from fastfair._validation import show_value
-from fastfair.auc import delong
-from fastfair.planning.ingest import _MAX_UNITS, _RATE_METRICS, _as_rate_dict, _check_metric
+from fastfair.planning.ingest import (
+    _MAX_UNITS,
+    _RATE_METRICS,
+    _as_rate_dict,
+    _check_metric,
+    _metric_rate_names,
+    _needed_rates,
+)
 from fastfair.planning.statistics import _num_den
-
-
-def _needed_rates(metric: str) -> list[str]:
-    if metric == "auc":
-        return ["auc", "prevalence"]
-    _, den = _RATE_METRICS[metric]
-    need = [metric]
-    if den in ("prevalence", "negatives"):
-        need.append("prevalence")
-    elif den in ("selection_rate", "non_selected"):
-        need.append("selection_rate")
-    return need
 
 
 def _get_rate(rates: dict[str, np.ndarray], key: str, metric: str) -> np.ndarray:
@@ -249,20 +243,6 @@ def _n_per_group_from_args(
     return nn, nn[..., None] * p, p
 
 
-def _auc_from_scores(y: np.ndarray, s: np.ndarray) -> float:
-    """Mann-Whitney AUC (compiled, one sort); NaN when a class is missing."""
-    npos = int(y.sum())
-    if npos == 0 or npos == y.size:
-        return np.nan
-    return float(delong(y, s).auc[0])
-
-
-def _metric_rate_names(metric: str) -> list[str]:
-    """Rates to estimate for a metric (own rate expressed by the stored primary name)."""
-    primary = {"fnr": "tpr", "fpr": "tnr", "fdr": "ppv", "for": "npv", "error_rate": "accuracy"}
-    return [primary.get(r, r) for r in _needed_rates(metric)]
-
-
 def _sigma2_batch(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray:
     """Unit variances without range checks (for bootstrap resamples)."""
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -296,3 +276,30 @@ def _studentize(diff: np.ndarray, var: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         s = np.where(diff == 0, 0.0, diff / se)
     return np.nan_to_num(s, nan=0.0)
+
+
+def _bootstrap_plans(
+    plan: Any, boot: dict[str, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The plan's total n and n per group recomputed on each bootstrap resample of the
+    pilot rates, and which resamples give a finite plan. An allocation rule ("neyman",
+    "equal") is applied to each resample; given fractions stay fixed."""
+    metric, ref = plan.metric, plan.reference_index
+    s2b = _sigma2_batch(metric, boot)
+    if plan.allocation_rule != "given":
+        pb, _ = _allocation_fractions(plan.allocation_rule, np.nan_to_num(s2b, posinf=1e300), ref)
+    else:
+        pb = np.broadcast_to(plan.allocation, s2b.shape)
+    zsum = plan.z_critical + plan.z_power
+    nb = _n_required(s2b, pb, ref, np.asarray(plan.tau - plan.u_tol), zsum, plan.population_sizes)
+    npgb = nb[:, None] * pb
+    ok = np.isfinite(nb) & ~np.any(np.isnan(npgb), axis=1)
+    return nb, npgb, ok
+
+
+def _observed_difference(metric: str, point: dict[str, np.ndarray], ref: int) -> np.ndarray:
+    """Pilot estimate of ``M_ref - M_g`` for each other group (the complement's gap flips)."""
+    own = _metric_rate_names(metric)[0]
+    vals = point[own]
+    gap = vals[ref] - vals[_others(len(vals), ref)]
+    return gap if own == _needed_rates(metric)[0] else -gap

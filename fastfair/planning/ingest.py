@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from fastfair._metrics import METRIC_ALIASES
-from fastfair._validation import show_value
+from fastfair._validation import (
+    align_index,
+    as_binary,
+    as_binary_pair,
+    as_groups,
+    check_same_length,
+    show_value,
+)
 
 #: rate metrics: name -> (complement, denominator fraction) where the denominator fraction is
 #: the share of the group in the metric's denominator: "prevalence" (P(y=1)), "negatives"
@@ -193,3 +201,82 @@ def _check_delta(delta: Any, u_tol: float) -> float | None:
     if u_tol != 0:
         raise ValueError("give u_tol (a tolerance test) or delta (an equivalence test), not both")
     return v
+
+
+def _needed_rates(metric: str) -> list[str]:
+    """The rates a metric's unit variance needs: its own, then its denominator's share."""
+    if metric == "auc":
+        return ["auc", "prevalence"]
+    _, den = _RATE_METRICS[metric]
+    need = [metric]
+    if den in ("prevalence", "negatives"):
+        need.append("prevalence")
+    elif den in ("selection_rate", "non_selected"):
+        need.append("selection_rate")
+    return need
+
+
+def _metric_rate_names(metric: str) -> list[str]:
+    """Rates to estimate for a metric (own rate expressed by the stored primary name)."""
+    primary = {"fnr": "tpr", "fpr": "tnr", "fdr": "ppv", "for": "npv", "error_rate": "accuracy"}
+    return [primary.get(r, r) for r in _needed_rates(metric)]
+
+
+@dataclass(frozen=True)
+class _Pilot:
+    """Pilot rows of :func:`plan_from_data`, checked once: 0/1 labels (all 0 when a
+    selection-rate pilot has none), 0/1 predictions or finite scores (AUC), dense group
+    codes, and the position of the reference group."""
+
+    y_true: np.ndarray
+    y_pred: np.ndarray
+    codes: np.ndarray
+    labels: np.ndarray
+    reference_index: int
+
+
+def _check_pilot(
+    y_true: Any, y_pred: Any, group: Any, metric: str, reference: Any, pos_label: Any
+) -> _Pilot:
+    y_true, y_pred, group = align_index(y_true=y_true, y_pred=y_pred, group=group).values()
+    check_same_length(y_true=y_true, y_pred=y_pred, group=group)
+    codes, labels = as_groups(group, "group")
+    codes = np.asarray(codes, dtype=np.intp)
+    if metric == "auc":
+        yp = np.asarray(y_pred, dtype=float)
+        if yp.ndim != 1 or not np.all(np.isfinite(yp)):
+            raise ValueError("y_pred must be 1-d finite scores for metric='auc'")
+    elif y_true is None:
+        yp = np.asarray(as_binary(y_pred, "y_pred", pos_label), dtype=np.uint8)
+    if y_true is None:
+        if metric != "selection_rate":
+            raise ValueError(f"y_true is required for metric {metric!r}")
+        yt = np.zeros(yp.size, dtype=np.uint8)
+    elif metric == "auc":
+        yt = np.asarray(as_binary(y_true, "y_true", pos_label), dtype=np.uint8)
+    else:
+        yt, yp = as_binary_pair(y_true, y_pred, pos_label)
+    if reference is None:  # as in permutation_test: the group with the most rows
+        ref = int(np.argmax(np.bincount(codes, minlength=len(labels))))
+    else:
+        hits = np.flatnonzero(labels == reference)
+        if hits.size == 0:
+            raise ValueError(
+                f"reference {show_value(reference)} is not a group label; "
+                f"labels: {labels.tolist()}"
+            )
+        ref = int(hits[0])
+    return _Pilot(yt, yp, codes, labels, ref)
+
+
+def _check_pilot_rates(point: dict[str, np.ndarray], labels: np.ndarray) -> None:
+    """Planning needs every pilot rate strictly inside (0, 1)."""
+    for r, v in point.items():
+        bad = ~((v > 0) & (v < 1))
+        if np.any(bad):
+            g = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"the pilot estimate of {r!r} in group {labels.tolist()[g]!r} is {float(v[g])!r}: "
+                "planning needs rates strictly inside (0, 1); collect a larger pilot or give "
+                "rates directly"
+            )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastfair._metrics import ALL, CONFUSION_METRICS, POSITIVES, cell_count
-from fastfair.planning.ingest import _RATE_METRICS
+from fastfair import _counts
+from fastfair._metrics import ALL, CONFUSION_METRICS, POSITIVES, cell_count, cell_index
+from fastfair.auc import delong
+from fastfair.planning.ingest import _RATE_METRICS, _metric_rate_names, _Pilot
 
 
 def _num_den(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -66,3 +68,46 @@ def _cell_probabilities(metric: str, rates: dict[str, np.ndarray]) -> np.ndarray
     acc = get("accuracy")
     p = half if prev is None else prev
     return from_prev(p, acc, acc)
+
+
+def _auc_from_scores(y: np.ndarray, s: np.ndarray) -> float:
+    """Mann-Whitney AUC (compiled, one sort); NaN when a class is missing."""
+    npos = int(y.sum())
+    if npos == 0 or npos == y.size:
+        return np.nan
+    return float(delong(y, s).auc[0])
+
+
+def _pilot_rates(
+    pilot: _Pilot, metric: str, n_bootstrap: int, rng: np.random.Generator
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The rates ``metric`` needs per group, from the pilot (shape (k,)) and from
+    ``n_bootstrap`` stratified bootstrap resamples of it (shape (n_bootstrap, k)).
+
+    Rate metrics resample each group's confusion cells (multinomial, in the cell order
+    (TN, FP, FN, TP)); AUC resamples each group's rows."""
+    yt, yp, codes = pilot.y_true, pilot.y_pred, pilot.codes
+    k = len(pilot.labels)
+    if metric == "auc":
+        idx = [np.flatnonzero(codes == g) for g in range(k)]
+        point = {
+            "auc": np.array([_auc_from_scores(yt[i], yp[i]) for i in idx]),
+            "prevalence": np.array([yt[i].mean() for i in idx]),
+        }
+        boot = {"auc": np.empty((n_bootstrap, k)), "prevalence": np.empty((n_bootstrap, k))}
+        for g, i in enumerate(idx):
+            draws = rng.integers(0, i.size, size=(n_bootstrap, i.size))
+            for b in range(n_bootstrap):
+                j = i[draws[b]]
+                boot["auc"][b, g] = _auc_from_scores(yt[j], yp[j])
+                boot["prevalence"][b, g] = yt[j].mean()
+        return point, boot
+    cells, _ = _counts.cell_sums(cell_index(yt, yp), codes, k)
+    counts = cells.astype(np.int64)
+    pilot_n = counts.sum(axis=1)
+    resampled = np.empty((n_bootstrap, k, 4), dtype=np.int64)
+    for g in range(k):
+        resampled[:, g, :] = rng.multinomial(pilot_n[g], counts[g] / pilot_n[g], size=n_bootstrap)
+    need = _metric_rate_names(metric)
+    point, boot = _rates_from_counts(counts), _rates_from_counts(resampled)
+    return {r: point[r] for r in need}, {r: boot[r] for r in need}
