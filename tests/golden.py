@@ -239,7 +239,7 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
     y, yhat, g, _, _ = binary_data(60, n=2000, k=3)
     for metric in ("tpr", "ppv", "selection_rate"):
         yield f"plan_from_data/{metric}", _bind(
-            fastfair.plan_from_data, y, yhat, g, metric, tau=0.05, n_resamples=200,
+            fastfair.plan_from_data, y, yhat, g, metric, tau=0.05, n_bootstrap=200,
             random_state=1,
         )  # fmt: skip
     for test in ("permutation", "wald"):
