@@ -10,18 +10,16 @@ from typing import Any
 import numpy as np
 
 from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
-from fastfair._metrics import CELL_Y_PRED, CELL_Y_TRUE
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
-from fastfair._score import score_statistic
 from fastfair._validation import (
     check_choice,
     check_resamples,
     show_value,
 )
-from fastfair.auc import delong
 from fastfair.planning.inference import (
     _allocation_fractions,
+    _asymptotic_rejections,
     _bootstrap_plans,
     _ceil,
     _critical,
@@ -30,12 +28,14 @@ from fastfair.planning.inference import (
     _n_required_score,
     _observed_difference,
     _others,
+    _permutation_rejections,
+    _score_z,
     _se_comparisons,
     _sigma2_from_args,
-    _studentize,
     _tost_power,
     _unit_variances_and_values,
-    _wald_rates,
+    _wald_differences,
+    _wald_z,
 )
 from fastfair.planning.ingest import (
     _as_rate_dict,
@@ -48,6 +48,7 @@ from fastfair.planning.ingest import (
     _check_pilot_rates,
     _check_population,
     _check_reference,
+    _check_simulation,
     _check_tau,
     _check_u_tol,
 )
@@ -60,7 +61,11 @@ from fastfair.planning.results import (
     _margin_line,
     _PlanBase,
 )
-from fastfair.planning.statistics import _cell_probabilities, _num_den, _pilot_rates
+from fastfair.planning.statistics import (
+    _pilot_rates,
+    _simulated_auc_differences,
+    _simulated_cells,
+)
 
 # --------------------------------------------------------------------------------------------
 # Metric table
@@ -929,154 +934,44 @@ def simulate_power(
     name = _check_metric(metric)
     rd = _as_rate_dict(rates)
     s2, vals = _unit_variances_and_values(name, rd)
-    if s2.size != 2:
-        raise ValueError(f"simulate_power supports two groups; got {s2.size}")
-    alpha = _check_open01(alpha, "alpha")
-    alternative = _check_alternative(alternative)
-    npg = np.asarray(n_per_group)
-    if npg.shape != (2,) or not np.all(npg == np.round(npg)) or np.any(npg < 2):
-        raise ValueError(f"n_per_group must be two integers >= 2; got {show_value(n_per_group)}")
-    npg = npg.astype(np.int64)
-    n_sim = check_resamples(n_sim, "n_sim")
-    if test not in ("permutation", "wald", "score"):
-        raise ValueError(f"test must be 'permutation', 'wald' or 'score'; got {show_value(test)}")
-    u_tol = _check_u_tol(u_tol, name)
-    delta = _check_delta(delta, u_tol)
-    if test == "permutation" and (u_tol != 0 or delta is not None):
-        raise ValueError(
-            "permutation tests test equality: use test='score' or 'wald' with u_tol or delta"
-        )
-    if test == "score" and name == "auc":
-        raise ValueError("test='score' is for rate metrics; use test='wald' (DeLong) for AUC")
-    diff = float(vals[0] - vals[1])
-    if diff == 0 and delta is None:
-        raise ValueError("the rates give no difference between the groups (power = size)")
-    if tau is not None and abs(abs(diff) - float(tau)) > 1e-3:
-        raise ValueError(
-            f"tau (={tau!r}) does not match the difference implied by rates ({abs(diff):.6g})"
-        )
-    sign = 1.0 if diff == 0 else float(np.sign(diff))
+    sim = _check_simulation(
+        name, rd, s2, vals, n_per_group, tau, alpha, alternative, n_sim, test, u_tol, delta
+    )
     formula = power(
-        sigma2=s2, tau=abs(diff), n_per_group=npg, alpha=alpha, alternative=alternative,
-        u_tol=u_tol, delta=delta,
+        sigma2=sim.sigma2, tau=abs(sim.difference), n_per_group=sim.n_per_group, alpha=alpha,
+        alternative=alternative, u_tol=sim.u_tol, delta=sim.delta,
     ).power  # fmt: skip
     rng = np.random.default_rng(random_state)
-
-    if name == "auc":
-        shift = np.sqrt(2.0) * special.ndtri(vals)
-        prev = rd["prevalence"]
-
-        def draw() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            ys, ss, gs = [], [], []
-            for g in range(2):
-                y = (rng.random(npg[g]) < prev[g]).astype(np.uint8)
-                ys.append(y)
-                ss.append(rng.standard_normal(npg[g]) + shift[g] * y)
-                gs.append(np.full(npg[g], g, dtype=np.intp))
-            return np.concatenate(ys), np.concatenate(ss), np.concatenate(gs)
-
-    else:
-        probs = _cell_probabilities(name, rd)
-        probs = probs / probs.sum(axis=-1, keepdims=True)
-        counts = np.stack(
-            [rng.multinomial(npg[g], probs[g], size=n_sim) for g in range(2)], axis=1
-        )  # (n_sim, 2, 4)
-
-        def rows(c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            reps = c.ravel()
-            return (
-                np.repeat(np.tile(CELL_Y_TRUE, 2), reps),
-                np.repeat(np.tile(CELL_Y_PRED, 2), reps),
-                np.repeat(np.repeat(np.arange(2, dtype=np.intp), 4), reps),
+    if sim.metric == "auc":  # DeLong's estimate and variance of each simulated audit
+        reject = _asymptotic_rejections(sim, _wald_z(*_simulated_auc_differences(sim, rng)))
+    else:  # multinomial cells of each simulated audit
+        counts = _simulated_cells(sim, rng)
+        if sim.test == "permutation":
+            reject = _permutation_rejections(
+                sim, counts, rng, method, n_permutations, n_jobs, permutation_kwargs
             )
-
-    if test in ("wald", "score"):
-        if name == "auc":
-            est, var = np.zeros(n_sim), np.full(n_sim, np.inf)
-            for b in range(n_sim):
-                y, s, g = draw()
-                d = delong(y, s, g)
-                if min(d.n_pos.min(), d.n_neg.min()) >= 2:  # else DeLong's variance is undefined
-                    est[b], var[b] = d.auc[0] - d.auc[1], d.variance.sum()
-
-            def z_of(d: float) -> np.ndarray:  # Z(d) of H0: M_0 - M_1 = d
-                return _studentize(est - d, var)
-
-        elif test == "wald":
-            m, v = _wald_rates(name, counts)
-
-            def z_of(d: float) -> np.ndarray:
-                return _studentize(m[:, 0] - m[:, 1] - d, v[:, 0] + v[:, 1])
-
+        elif sim.test == "wald":
+            z_of = _wald_z(*_wald_differences(sim.metric, counts))
+            reject = _asymptotic_rejections(sim, z_of)
         else:
-            num, den = _num_den(name, counts)
-            ok = (den > 0).all(axis=1)  # an empty denominator: the audit cannot test, no reject
-
-            def z_of(d: float) -> np.ndarray:
-                x, n_ = np.where(ok[:, None], num, 0.5), np.where(ok[:, None], den, 1.0)
-                z = score_statistic(x[:, 0], n_[:, 0], x[:, 1], n_[:, 1], d)
-                return np.where(ok, z, np.nan)
-
-        with np.errstate(invalid="ignore"):
-            if delta is not None:
-                zc = special.ndtri(1 - alpha)
-                reject = (z_of(-delta) > zc) & (z_of(delta) < -zc)
-            else:  # oriented gap sign * (M_0 - M_1): Z_oriented(u) = sign * Z(sign * u)
-                upper = sign * z_of(sign * u_tol)
-                if alternative == "two-sided":
-                    zc = special.ndtri(1 - alpha / 2)
-                    reject = (upper > zc) | (sign * z_of(-sign * u_tol) < -zc)
-                else:
-                    reject = upper > special.ndtri(1 - alpha)
-        method_used = None
-    else:
-        if name == "auc":
-            raise ValueError(
-                "fastfair.permutation_test has no AUC metric; use test='wald' for metric='auc'"
-            )
-        from fastfair.permutation import permutation_test
-
-        seeds = rng.integers(0, 2**63 - 1, size=n_sim)
-        extra: dict[str, Any] = {"n_permutations": n_permutations, **(permutation_kwargs or {})}
-        if n_jobs is not None:
-            extra["n_jobs"] = n_jobs
-        # reference=1: the difference is M_0 - M_1 and "greater" means M_0 > M_1
-        perm_alt = "two-sided"
-        if alternative == "greater":
-            perm_alt = "greater" if sign > 0 else "less"
-        reject = np.empty(n_sim, dtype=bool)
-        for b in range(n_sim):
-            y, yhat, g = rows(counts[b])
-            res = permutation_test(
-                y,
-                yhat,
-                g,
-                metric=name,
-                method=method,
-                alternative=perm_alt,
-                reference=1,
-                random_state=int(seeds[b]),
-                **extra,
-            )
-            reject[b] = float(res.pvalue) <= alpha
-        method_used = method
+            reject = _asymptotic_rejections(sim, _score_z(sim.metric, counts))
     x = int(reject.sum())
-    pw = x / n_sim
+    pw = x / sim.n_sim
     return SimulatedPowerResult(
-        metric=name,
-        test=test,
-        method=method_used,
-        n_per_group=npg,
-        rates=rd,
-        true_difference=diff,
-        alpha=alpha,
-        alternative=alternative,
-        n_sim=int(n_sim),
+        metric=sim.metric,
+        test=sim.test,
+        method=method if sim.test == "permutation" else None,
+        n_per_group=sim.n_per_group,
+        rates=sim.rates,
+        true_difference=sim.difference,
+        alpha=sim.alpha,
+        alternative=sim.alternative,
+        n_sim=sim.n_sim,
         n_rejections=x,
         power=pw,
-        standard_error=float(np.sqrt(pw * (1 - pw) / n_sim)),
-        confidence_interval=tuple(float(v) for v in wilson_interval(x, n_sim)),
+        standard_error=float(np.sqrt(pw * (1 - pw) / sim.n_sim)),
+        confidence_interval=tuple(float(v) for v in wilson_interval(x, sim.n_sim)),
         formula_power=float(formula),
-        u_tol=u_tol,
-        delta=delta,
+        u_tol=sim.u_tol,
+        delta=sim.delta,
     )

@@ -3,12 +3,13 @@ power)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from fastfair._scipy import special
-from fastfair._score import restricted_mle
+from fastfair._score import restricted_mle, score_statistic
 from fastfair._validation import show_value
 from fastfair.planning.ingest import (
     _MAX_UNITS,
@@ -18,7 +19,7 @@ from fastfair.planning.ingest import (
     _metric_rate_names,
     _needed_rates,
 )
-from fastfair.planning.statistics import _num_den
+from fastfair.planning.statistics import _num_den, _rows_from_cells
 
 
 def _get_rate(rates: dict[str, np.ndarray], key: str, metric: str) -> np.ndarray:
@@ -269,6 +270,90 @@ def _wald_rates(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         m = np.where(den > 0, num / np.maximum(den, 1), 0.5)
         v = np.where(den > 0, m * (1 - m) / np.maximum(den, 1), np.inf)
     return m, v
+
+
+def _wald_differences(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``M_hat_0 - M_hat_1`` and its plug-in variance from cell counts (n_sim, 2, 4)."""
+    m, v = _wald_rates(metric, c)
+    return m[:, 0] - m[:, 1], v[:, 0] + v[:, 1]
+
+
+def _wald_z(est: np.ndarray, var: np.ndarray) -> Callable[[float], np.ndarray]:
+    """``Z(d)`` of ``H0: M_0 - M_1 = d``, studentized by the estimated variance."""
+
+    def z_of(d: float) -> np.ndarray:
+        return _studentize(est - d, var)
+
+    return z_of
+
+
+def _score_z(metric: str, c: np.ndarray) -> Callable[[float], np.ndarray]:
+    """``Z(d)`` of the Miettinen-Nurminen score test from cell counts (n_sim, 2, 4); NaN
+    (never rejects) where a denominator is empty and the audit cannot test."""
+    num, den = _num_den(metric, c)
+    ok = (den > 0).all(axis=1)
+
+    def z_of(d: float) -> np.ndarray:
+        x, n_ = np.where(ok[:, None], num, 0.5), np.where(ok[:, None], den, 1.0)
+        z = score_statistic(x[:, 0], n_[:, 0], x[:, 1], n_[:, 1], d)
+        return np.where(ok, z, np.nan)
+
+    return z_of
+
+
+def _asymptotic_rejections(sim: Any, z_of: Callable[[float], np.ndarray]) -> np.ndarray:
+    """Which simulated audits reject: TOST with ``sim.delta``, else ``H0: U <= u_tol`` for
+    the gap ``U`` oriented in the direction of the true difference (two-sided: ``|U|``)."""
+    alpha, sign, u_tol = sim.alpha, sim.sign, sim.u_tol
+    with np.errstate(invalid="ignore"):
+        if sim.delta is not None:
+            zc = special.ndtri(1 - alpha)
+            return (z_of(-sim.delta) > zc) & (z_of(sim.delta) < -zc)
+        # oriented gap sign * (M_0 - M_1): Z_oriented(u) = sign * Z(sign * u)
+        upper = sign * z_of(sign * u_tol)
+        if sim.alternative == "two-sided":
+            zc = special.ndtri(1 - alpha / 2)
+            return (upper > zc) | (sign * z_of(-sign * u_tol) < -zc)
+        return upper > special.ndtri(1 - alpha)
+
+
+def _permutation_rejections(
+    sim: Any,
+    counts: np.ndarray,
+    rng: np.random.Generator,
+    method: str,
+    n_permutations: int,
+    n_jobs: int | None,
+    permutation_kwargs: Mapping[str, Any] | None,
+) -> np.ndarray:
+    """Which simulated audits :func:`fastfair.permutation_test` rejects at ``sim.alpha``
+    (reference group 1, so the difference is ``M_0 - M_1``; "greater" tests the direction
+    of the true difference). Each audit gets its own seed drawn from ``rng``."""
+    from fastfair.permutation import permutation_test
+
+    seeds = rng.integers(0, 2**63 - 1, size=sim.n_sim)
+    extra: dict[str, Any] = {"n_permutations": n_permutations, **(permutation_kwargs or {})}
+    if n_jobs is not None:
+        extra["n_jobs"] = n_jobs
+    perm_alt = "two-sided"
+    if sim.alternative == "greater":
+        perm_alt = "greater" if sim.sign > 0 else "less"
+    reject = np.empty(sim.n_sim, dtype=bool)
+    for b in range(sim.n_sim):
+        y, yhat, g = _rows_from_cells(counts[b])
+        res = permutation_test(
+            y,
+            yhat,
+            g,
+            metric=sim.metric,
+            method=method,
+            alternative=perm_alt,
+            reference=1,
+            random_state=int(seeds[b]),
+            **extra,
+        )
+        reject[b] = float(res.pvalue) <= sim.alpha
+    return reject
 
 
 def _studentize(diff: np.ndarray, var: np.ndarray) -> np.ndarray:

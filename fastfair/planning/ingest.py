@@ -14,6 +14,7 @@ from fastfair._validation import (
     as_binary,
     as_binary_pair,
     as_groups,
+    check_resamples,
     check_same_length,
     show_value,
 )
@@ -280,3 +281,74 @@ def _check_pilot_rates(point: dict[str, np.ndarray], labels: np.ndarray) -> None
                 "planning needs rates strictly inside (0, 1); collect a larger pilot or give "
                 "rates directly"
             )
+
+
+@dataclass(frozen=True)
+class _Simulation:
+    """The checked design of :func:`simulate_power`: two groups' rates and sizes, the true
+    difference ``M_0 - M_1`` (and its sign), the test and its hypothesis."""
+
+    metric: str
+    rates: dict[str, np.ndarray]
+    sigma2: np.ndarray
+    values: np.ndarray
+    n_per_group: np.ndarray
+    n_sim: int
+    test: str
+    alpha: float
+    alternative: str
+    u_tol: float
+    delta: float | None
+    difference: float
+    sign: float
+
+
+def _check_simulation(
+    metric: str,
+    rates: dict[str, np.ndarray],
+    sigma2: np.ndarray,
+    values: np.ndarray,
+    n_per_group: Any,
+    tau: Any,
+    alpha: Any,
+    alternative: Any,
+    n_sim: Any,
+    test: Any,
+    u_tol: Any,
+    delta: Any,
+) -> _Simulation:
+    """Check the options of :func:`simulate_power` against each other and the rates."""
+    if sigma2.size != 2:
+        raise ValueError(f"simulate_power supports two groups; got {sigma2.size}")
+    alpha = _check_open01(alpha, "alpha")
+    alternative = _check_alternative(alternative)
+    npg = np.asarray(n_per_group)
+    if npg.shape != (2,) or not np.all(npg == np.round(npg)) or np.any(npg < 2):
+        raise ValueError(f"n_per_group must be two integers >= 2; got {show_value(n_per_group)}")
+    n_sim = check_resamples(n_sim, "n_sim")
+    if test not in ("permutation", "wald", "score"):
+        raise ValueError(f"test must be 'permutation', 'wald' or 'score'; got {show_value(test)}")
+    u_tol = _check_u_tol(u_tol, metric)
+    delta = _check_delta(delta, u_tol)
+    if test == "permutation" and (u_tol != 0 or delta is not None):
+        raise ValueError(
+            "permutation tests test equality: use test='score' or 'wald' with u_tol or delta"
+        )
+    if test == "score" and metric == "auc":
+        raise ValueError("test='score' is for rate metrics; use test='wald' (DeLong) for AUC")
+    diff = float(values[0] - values[1])
+    if diff == 0 and delta is None:
+        raise ValueError("the rates give no difference between the groups (power = size)")
+    if tau is not None and abs(abs(diff) - float(tau)) > 1e-3:
+        raise ValueError(
+            f"tau (={tau!r}) does not match the difference implied by rates ({abs(diff):.6g})"
+        )
+    if test == "permutation" and metric == "auc":
+        raise ValueError(
+            "fastfair.permutation_test has no AUC metric; use test='wald' for metric='auc'"
+        )
+    sign = 1.0 if diff == 0 else float(np.sign(diff))
+    return _Simulation(
+        metric, rates, sigma2, values, npg.astype(np.int64), n_sim, test, alpha, alternative,
+        u_tol, delta, diff, sign,
+    )  # fmt: skip

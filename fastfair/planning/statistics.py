@@ -5,9 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from fastfair import _counts
-from fastfair._metrics import ALL, CONFUSION_METRICS, POSITIVES, cell_count, cell_index
+from fastfair._metrics import (
+    ALL,
+    CELL_Y_PRED,
+    CELL_Y_TRUE,
+    CONFUSION_METRICS,
+    POSITIVES,
+    cell_count,
+    cell_index,
+)
+from fastfair._scipy import special
 from fastfair.auc import delong
-from fastfair.planning.ingest import _RATE_METRICS, _metric_rate_names, _Pilot
+from fastfair.planning.ingest import _RATE_METRICS, _metric_rate_names, _Pilot, _Simulation
 
 
 def _num_den(metric: str, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -111,3 +120,46 @@ def _pilot_rates(
     need = _metric_rate_names(metric)
     point, boot = _rates_from_counts(counts), _rates_from_counts(resampled)
     return {r: point[r] for r in need}, {r: boot[r] for r in need}
+
+
+def _simulated_cells(sim: _Simulation, rng: np.random.Generator) -> np.ndarray:
+    """Cell counts (n_sim, 2, 4) of simulated audits: each group's cells (TN, FP, FN, TP)
+    multinomial with the probabilities the rates imply."""
+    probs = _cell_probabilities(sim.metric, sim.rates)
+    probs = probs / probs.sum(axis=-1, keepdims=True)
+    return np.stack(
+        [rng.multinomial(sim.n_per_group[g], probs[g], size=sim.n_sim) for g in range(2)], axis=1
+    )
+
+
+def _rows_from_cells(c: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows (y_true, y_pred, group) with the cell counts ``c`` of shape (2, 4)."""
+    reps = c.ravel()
+    return (
+        np.repeat(np.tile(CELL_Y_TRUE, 2), reps),
+        np.repeat(np.tile(CELL_Y_PRED, 2), reps),
+        np.repeat(np.repeat(np.arange(2, dtype=np.intp), 4), reps),
+    )
+
+
+def _simulated_auc_differences(
+    sim: _Simulation, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """DeLong's ``AUC_0 - AUC_1`` and its variance for each simulated audit: binormal scores
+    with equal variances, ``AUC = Phi(d / sqrt(2))``; variance infinite (never rejects) when
+    a group has fewer than two positives or negatives."""
+    shift = np.sqrt(2.0) * special.ndtri(sim.values)
+    prev = sim.rates["prevalence"]
+    npg = sim.n_per_group
+    est, var = np.zeros(sim.n_sim), np.full(sim.n_sim, np.inf)
+    for b in range(sim.n_sim):
+        ys, ss, gs = [], [], []
+        for g in range(2):
+            y = (rng.random(npg[g]) < prev[g]).astype(np.uint8)
+            ys.append(y)
+            ss.append(rng.standard_normal(npg[g]) + shift[g] * y)
+            gs.append(np.full(npg[g], g, dtype=np.intp))
+        d = delong(np.concatenate(ys), np.concatenate(ss), np.concatenate(gs))
+        if min(d.n_pos.min(), d.n_neg.min()) >= 2:  # else DeLong's variance is undefined
+            est[b], var[b] = d.auc[0] - d.auc[1], d.variance.sum()
+    return est, var
