@@ -50,7 +50,7 @@ def no_reading(monkeypatch):
     def refuse(path):
         raise AssertionError("the data were read before the options were checked")
 
-    monkeypatch.setattr(cli.commands, "read_table", refuse)
+    monkeypatch.setattr(cli.loading, "read_table", refuse)
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,15 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from importlib import resources
 
 import fastfair
 
 DEFAULT_METRICS = ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds")
 ADJUSTMENTS = ("holm", "bonferroni", "none")
 DEFAULT_MAX_ROWS = 150
+DEMO_FILE = "adult_demo.csv"
+DEMO_GROUPS = ["sex", "race"]
 
 
 class CLIError(ValueError):
@@ -239,4 +242,168 @@ def _reference(values, groups):
     raise CLIError(
         "--reference: with several --group columns give COLUMN=GROUP for each, e.g. "
         f"--reference {groups[0]}=..."
+    )
+
+
+def audit_source(args: argparse.Namespace) -> tuple[str, str, str | dict | None]:
+    """Check the options of ``fastfair audit`` before any data are read.
+
+    Fills in the demo's columns for ``--demo``, refuses a missing or impossible option and
+    an unwritable output path, and resolves the engine and ``--reference``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``fastfair audit`` arguments (:func:`build_parser`); the demo's columns
+        are written into it.
+
+    Returns
+    -------
+    source : str
+        The data: a file, a folder of files or a glob (the bundled demo with ``--demo``).
+    engine : str
+        ``"memory"``, ``"arrow"`` or ``"dask"``.
+    reference : str, dict or None
+        ``--reference`` as :func:`fastfair.audit` takes it.
+
+    Examples
+    --------
+    >>> from fastfair.cli.arguments import audit_source, build_parser
+    >>> args = build_parser().parse_args(["audit", "rows.csv", "--label", "y", "--pred", "p",
+    ...                                   "--group", "sex", "--reference", "F"])
+    >>> audit_source(args)
+    ('rows.csv', 'memory', 'F')
+    """
+    if args.demo:
+        if args.data:
+            raise CLIError("give DATA or --demo, not both")
+        source = str(resources.files("fastfair") / "data" / DEMO_FILE)
+        args.label = args.label or "label"
+        args.score = args.score or ("score" if not args.pred else None)
+        if args.group is None:
+            args.group, args.intersections = DEMO_GROUPS, True
+    else:
+        if not args.data:
+            raise CLIError("give a DATA file (CSV or Parquet) or --demo")
+        source = args.data
+        missing = [o for o in ("label", "group") if getattr(args, o) is None]
+        if missing:
+            raise CLIError(f"--{missing[0]} is required")
+    if args.pred is None and args.score is None:
+        raise CLIError("give --pred (binary predictions) or --score (scores to threshold)")
+    check_audit_options(
+        threshold=args.threshold,
+        alpha=args.alpha,
+        tau=args.tau,
+        permutations=args.permutations,
+        seed=args.seed,
+        jobs=args.jobs,
+        min_group_size=args.min_group_size,
+        metrics=args.metrics,
+        max_rows=args.max_rows,
+        tolerance=args.tolerance,
+        equivalence=args.equivalence,
+    )
+    reference = _reference(args.reference, args.group)
+    _check_outputs(args)
+    engine = args.engine or ("dask" if args.scheduler else "memory")
+    if args.scheduler and engine != "dask":
+        raise CLIError("--scheduler needs --engine dask")
+    if engine != "memory" and (len(args.group) != 1 or args.intersections):
+        raise CLIError(f"--engine {engine} audits one --group column, without --intersections")
+    return source, engine, reference
+
+
+def audit_options(args: argparse.Namespace, reference: str | dict | None) -> dict:
+    """The keyword options the in-memory and the summary audits share, from the arguments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``fastfair audit`` arguments, checked by :func:`audit_source`.
+    reference : str, dict or None
+        The reference group(s), as :func:`audit_source` returns them.
+
+    Returns
+    -------
+    dict
+        ``metrics``, ``reference``, ``min_group_size``, ``alpha``, ``tau``, ``adjust``,
+        ``n_permutations``, ``random_state``, ``n_jobs``, ``tolerance`` and ``equivalence``,
+        named as :func:`fastfair.audit` names them.
+
+    Examples
+    --------
+    >>> from fastfair.cli.arguments import audit_options, build_parser
+    >>> args = build_parser().parse_args(["audit", "rows.csv", "--label", "y", "--pred", "p",
+    ...                                   "--group", "sex", "--permutations", "999"])
+    >>> options = audit_options(args, None)
+    >>> options["n_permutations"], options["random_state"], options["adjust"]
+    (999, 0, 'holm')
+    """
+    return dict(
+        metrics=args.metrics,
+        reference=reference,
+        min_group_size=args.min_group_size,
+        alpha=args.alpha,
+        tau=args.tau,
+        adjust=args.adjust,
+        n_permutations=args.permutations,
+        random_state=args.seed,
+        n_jobs=args.jobs,
+        tolerance=args.tolerance,
+        equivalence=args.equivalence,
+    )
+
+
+def plan_options(args: argparse.Namespace) -> dict:
+    """The keyword arguments of :func:`fastfair.sample_size` from ``fastfair plan``'s.
+
+    Checks the ``--json`` path first, then parses each ``--rate NAME=G1,G2`` and
+    ``--allocation``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed ``fastfair plan`` arguments (:func:`build_parser`).
+
+    Returns
+    -------
+    dict
+        ``rates``, ``tau``, ``u_tol``, ``alpha``, ``power``, ``allocation`` and
+        ``alternative``.
+
+    Examples
+    --------
+    >>> from fastfair.cli.arguments import build_parser, plan_options
+    >>> args = build_parser().parse_args(["plan", "--metric", "tpr", "--tau", "0.1",
+    ...                                   "--rate", "tpr=0.7,0.8", "--allocation", "0.3"])
+    >>> options = plan_options(args)
+    >>> options["rates"], options["allocation"]
+    ({'tpr': [0.7, 0.8]}, 0.3)
+    """
+    if args.json:
+        check_output_path(args.json, "--json", args.force)
+    rates = {}
+    for item in args.rate:
+        name, _, values = item.partition("=")
+        try:
+            rates[name.strip()] = [float(v) for v in values.split(",")]
+        except ValueError as exc:
+            raise CLIError(f"--rate {item!r}: expected NAME=VALUE,VALUE") from exc
+    allocation = args.allocation
+    if allocation not in ("neyman", "equal"):
+        try:
+            allocation = float(allocation)
+        except ValueError as exc:
+            raise CLIError(
+                f"--allocation must be neyman, equal or a fraction: {allocation}"
+            ) from exc
+    return dict(
+        rates=rates or None,
+        tau=args.tau,
+        u_tol=args.u_tol,
+        alpha=args.alpha,
+        power=args.power,
+        allocation=allocation,
+        alternative=args.alternative,
     )

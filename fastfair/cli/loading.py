@@ -5,6 +5,7 @@ Second layer of :mod:`fastfair.cli` (arguments -> loading -> audit -> report -> 
 
 from __future__ import annotations
 
+import argparse
 import os
 
 import numpy as np
@@ -136,3 +137,49 @@ def _pos_label(text: str | None, label: np.ndarray):
         except ValueError:
             raise CLIError(f"--pos-label {text!r}: the label column is numeric") from None
     return text
+
+
+def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
+    """The audit's columns in memory, each checked, and ``--pos-label`` in the label's type.
+
+    A CSV file is read whole (:func:`read_table`); Parquet files, folders and globs are read
+    in record batches, only the audit's columns, the group and cluster columns coded once.
+    Label, prediction, score and cluster columns must have no missing cells.
+
+    Parameters
+    ----------
+    source : str
+        A file, a folder of files or a glob.
+    args : argparse.Namespace
+        The parsed ``fastfair audit`` arguments (the column names and ``--pos-label``).
+
+    Returns
+    -------
+    table : dict
+        Column name -> values.
+    pos_label : object
+        ``--pos-label`` as a value of the label column's type (None when not given).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from fastfair.cli.arguments import build_parser
+    >>> from fastfair.cli.loading import load_columns
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("y,p,sex\\nyes,1,F\\nno,0,M\\n")
+    >>> args = build_parser().parse_args(["audit", path, "--label", "y", "--pred", "p",
+    ...                                   "--group", "sex", "--pos-label", "yes"])
+    >>> table, pos_label = load_columns(path, args)
+    >>> sorted(table), pos_label
+    (['p', 'sex', 'y'], 'yes')
+    """
+    table = _read_audit_columns(source, args) if _is_large_source(source) else read_table(source)
+    for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score")):
+        if name is not None:
+            _column(table, name, role)
+    for name in args.group:
+        _column(table, name, "group", complete=False)
+    if args.cluster is not None:
+        _column(table, args.cluster, "cluster")
+    return table, _pos_label(args.pos_label, table[args.label])

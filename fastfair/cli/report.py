@@ -13,14 +13,21 @@ result and returns HTML, so a new section is one more function.
 
 from __future__ import annotations
 
+import argparse
 import base64
 import html
 import io
+import json
+import os
+import secrets
+import sys
 
 import numpy as np
 
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._pvalues import wilson_interval
+from fastfair.cli.arguments import CLIError
+from fastfair.cli.audit import _json_default, pvalue_text
 
 COLOURS = {
     "difference": "#c62828",
@@ -55,8 +62,6 @@ METRIC_TITLES = {
 
 
 def _pvalue(row, key="pvalue") -> str:
-    from fastfair.cli.audit import pvalue_text
-
     return pvalue_text(row, key)
 
 
@@ -891,3 +896,109 @@ SECTIONS = [
     _groups_section,
     _notes_section,
 ]
+
+
+# --------------------------------------------------------------------------------------
+# Writing: the printed table, --json and --report files
+# --------------------------------------------------------------------------------------
+
+DEMO_SOURCE = (
+    "data: UCI Adult test set (Kohavi 1996; CC BY 4.0), scored by a logistic "
+    "regression fitted on Adult's training set (scripts/build_demo_data.py)"
+)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write text to path through a temporary file in the same folder, then rename.
+
+    The file gets the mode an ordinary new file would (0666 minus the umask).
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(100):
+        tmp = os.path.join(folder, f".fastfair-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise CLIError(f"cannot create a temporary file in {folder}")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _print(text: str) -> None:
+    """Print, writing "≥" as ">=" where the terminal's encoding lacks it."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = text.replace("\u2265", ">=")
+    print(text)
+
+
+def write_audit(result, args: argparse.Namespace) -> None:
+    """Print the audit's table and write the files asked for (``--json``, ``--report``).
+
+    Parameters
+    ----------
+    result : AuditResult
+        The audit.
+    args : argparse.Namespace
+        The parsed ``fastfair audit`` arguments (``--max-rows``, ``--demo``, ``--json``,
+        ``--report``), their output paths checked before the audit ran.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import argparse, numpy as np, fastfair
+    >>> from fastfair.cli.report import write_audit
+    >>> rng = np.random.default_rng(0)
+    >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+    ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+    >>> args = argparse.Namespace(max_rows=1, demo=False, json=None, report=None)
+    >>> write_audit(res, args)  # doctest: +ELLIPSIS
+    fastfair audit: 400 rows; ...
+    """
+    _print(result.format(max_rows=args.max_rows))
+    if args.demo:
+        print(DEMO_SOURCE)
+    if args.json:
+        write_atomic(args.json, result.to_json())
+    if args.report:
+        write_atomic(args.report, result.to_html())
+
+
+def plan_json(plan) -> str:
+    """The fields of a sample-size plan as JSON (``fastfair plan --json``).
+
+    Parameters
+    ----------
+    plan : SampleSizeResult
+        A plan from :func:`fastfair.sample_size`.
+
+    Returns
+    -------
+    str
+        A JSON object of the plan's public fields.
+
+    Examples
+    --------
+    >>> import json, fastfair
+    >>> from fastfair.cli.report import plan_json
+    >>> plan = fastfair.sample_size(
+    ...     "tpr", rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.3]}, tau=0.1)
+    >>> json.loads(plan_json(plan))["alpha"]
+    0.05
+    """
+    fields = {k: v for k, v in vars(plan).items() if not k.startswith("_")}
+    return json.dumps(fields, indent=2, default=_json_default)
