@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from importlib import resources
 
 import fastfair
 
@@ -277,6 +276,8 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, str | dict | None]
     if args.demo:
         if args.data:
             raise CLIError("give DATA or --demo, not both")
+        from importlib import resources
+
         source = str(resources.files("fastfair") / "data" / DEMO_FILE)
         args.label = args.label or "label"
         args.score = args.score or ("score" if not args.pred else None)

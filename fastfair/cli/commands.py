@@ -21,7 +21,6 @@ from fastfair.cli.arguments import (
     plan_options,
 )
 from fastfair.cli.loading import load_columns
-from fastfair.cli.report import plan_json, write_atomic, write_audit
 
 
 def _progress_factory(quiet: bool):
@@ -49,6 +48,8 @@ def _progress_factory(quiet: bool):
 
 def _audit_command(args: argparse.Namespace) -> int:
     """``fastfair audit``: parse -> load -> test -> report."""
+    from fastfair.cli import report  # after the audit: `import fastfair` stays light
+
     source, engine, reference = audit_source(args)
     options = audit_options(args, reference)
     if engine == "memory":
@@ -58,7 +59,7 @@ def _audit_command(args: argparse.Namespace) -> int:
         result = _summary_audit(source, engine, options, args)
     if not args.quiet and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)  # clear the progress line
-    write_audit(result, args)
+    report.write_audit(result, args)
     return 0
 
 
@@ -147,6 +148,8 @@ def _summary_tests(path, engine, audit_options, args, options, scheduler):
 
 def _plan_command(args: argparse.Namespace) -> int:
     """``fastfair plan``: parse -> plan -> report."""
+    from fastfair.cli import report
+
     options = plan_options(args)
     try:
         res = fastfair.sample_size(args.metric, **options)
@@ -154,7 +157,7 @@ def _plan_command(args: argparse.Namespace) -> int:
         raise CLIError(str(exc)) from exc
     print(res)
     if args.json:
-        write_atomic(args.json, plan_json(res))
+        report.write_atomic(args.json, report.plan_json(res))
     return 0
 
 
