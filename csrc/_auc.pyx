@@ -25,6 +25,7 @@ from libc.string cimport memset
 
 from _core cimport (
     ff_count_below, ff_ctz64, ff_fast_bounded_u32, ff_fast_init, ff_fast_t, ff_floyd_bits,
+    ff_i128, ff_i128_add, ff_i128_mul, ff_i128_of, ff_i128_scale, ff_i128_sub, FF_INT128_NATIVE,
 )
 
 cdef enum:
@@ -42,6 +43,7 @@ cdef enum:
 cdef extern from *:
     """
     #include "ff_sampling.h"
+    #include "ff_int128.h"
     typedef struct { const uint64_t *bits; int64_t w; int64_t acc; } ff_prefix_t;
     /* Set bits below index i; successive calls must pass non-decreasing i. */
     static inline int64_t ff_prefix(ff_prefix_t *c, int64_t i)
@@ -50,13 +52,15 @@ cdef extern from *:
         while (c->w < wi) c->acc += ff_popcount64(c->bits[c->w++]);
         return c->acc + ff_popcount64(c->bits[wi] & ((((uint64_t)1) << (i & 63)) - 1));
     }
-    static inline void ff_centre(int64_t sx, __int128 sxx, int64_t m, int64_t t,
+    /* Sums of x - t and (x - t)^2 over m values from sums sx of x and sxx of x^2 (exact). */
+    static inline void ff_centre(int64_t sx, ff_i128 sxx, int64_t m, int64_t t,
                                  double *s, double *q)
     {
-        __int128 c1 = (__int128)sx - (__int128)m * t;
-        __int128 c2 = sxx - 2 * (__int128)t * sx + (__int128)m * t * t;
-        *s = (double)c1;
-        *q = (double)c2;
+        ff_i128 c1 = ff_i128_sub(ff_i128_of(sx), ff_i128_mul(m, t));
+        ff_i128 c2 = ff_i128_add(ff_i128_sub(sxx, ff_i128_mul(2 * t, sx)),
+                                 ff_i128_scale(ff_i128_mul(m, t), t));
+        *s = ff_i128_to_double(c1);
+        *q = ff_i128_to_double(c2);
     }
     /* tot, s, q as _sweep fills them, group 1 = the set bits (kp positives, kn negatives),
        group 0 = the rest. bits needs a readable word at index n >> 6. */
@@ -69,7 +73,7 @@ cdef extern from *:
         int64_t prev_p = 0, prev_n = ff_prefix(&cn, n_pos), lpt = n_pos - kp;
         int64_t snb = 0, lnb = 0, spb = 0, lpb = 0;
         int64_t s_sp = 0, s_lp = 0, s_sn = 0, s_ln = 0;
-        __int128 q_sp = 0, q_lp = 0, q_sn = 0, q_ln = 0;
+        ff_i128 q_sp = ff_i128_of(0), q_lp = q_sp, q_sn = q_sp, q_ln = q_sp;
         for (int64_t t = 0; t < nb; t++) {
             int64_t ep = ff_prefix(&cp, cp_pos[t + 1]), en = ff_prefix(&cn, n_pos + cp_neg[t + 1]);
             int64_t sp = ep - prev_p, sn = en - prev_n;
@@ -77,10 +81,10 @@ cdef extern from *:
             int64_t x, c;
             prev_p = ep;
             prev_n = en;
-            x = 2 * snb + sn; c = sp * x; s_sp += c; q_sp += (__int128)c * x;
-            x = 2 * lnb + ln; c = lp * x; s_lp += c; q_lp += (__int128)c * x;
-            x = 2 * (kp - spb) - sp; c = sn * x; s_sn += c; q_sn += (__int128)c * x;
-            x = 2 * (lpt - lpb) - lp; c = ln * x; s_ln += c; q_ln += (__int128)c * x;
+            x = 2 * snb + sn; c = sp * x; s_sp += c; q_sp = ff_i128_add(q_sp, ff_i128_mul(c, x));
+            x = 2 * lnb + ln; c = lp * x; s_lp += c; q_lp = ff_i128_add(q_lp, ff_i128_mul(c, x));
+            x = 2 * (kp - spb) - sp; c = sn * x; s_sn += c; q_sn = ff_i128_add(q_sn, ff_i128_mul(c, x));
+            x = 2 * (lpt - lpb) - lp; c = ln * x; s_ln += c; q_ln = ff_i128_add(q_ln, ff_i128_mul(c, x));
             snb += sn; lnb += ln; spb += sp; lpb += lp;
         }
         tot[0] = n_neg - kn;
@@ -96,8 +100,16 @@ cdef extern from *:
     void ff_block_sums(const uint64_t *bits, const int64_t *cp_pos, const int64_t *cp_neg,
                        int64_t nb, int64_t n_pos, int64_t n_neg, int64_t kp, int64_t kn,
                        int64_t *tot, double *s, double *q) noexcept nogil
+    void ff_centre(int64_t sx, ff_i128 sxx, int64_t m, int64_t t, double *s,
+                   double *q) noexcept nogil
 
 
+
+
+def int128_native():
+    """True when the exact 128-bit sums use the compiler's __int128, False when they use the
+    portable two-halves arithmetic of ff_int128.h (same results)."""
+    return bool(FF_INT128_NATIVE)
 
 
 cdef inline int _code(const uint8_t *codes, const uint64_t *bits, Py_ssize_t idx) noexcept nogil:
@@ -658,13 +670,6 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
 # are exact integers (128-bit), so the statistic equals the sweep's wherever the sweep's
 # double sums are exact (below 2^53).
 
-cdef extern from *:
-    """
-    typedef __int128 ff_i128;
-    """
-    ctypedef long long ff_i128
-
-
 def sparse_tables(const uint8_t[::1] packed, Py_ssize_t n_pos):
     """Block tables of sorted rows for `permute_two_sparse` (one O(n) pass).
 
@@ -734,10 +739,11 @@ cdef void _sparse_sums(const int32_t *ps, Py_ssize_t kp, const int32_t *ns, Py_s
                        int64_t *tot, double *s, double *q) noexcept nogil:
     """tot, s, q (as _sweep fills them) for groups 0 = L (the rest) and 1 = S (drawn):
     S's positives have blocks ps[0..kp), its negatives ns[0..kn), both ascending."""
-    cdef Py_ssize_t i, j, jlt, jle, u, prev, nxt
-    cdef int64_t p_s, a, dd, m, mp, sp_s = 0, sq_s = 0, sa_s = 0, sd_s = 0, sumb = 0, r
-    cdef ff_i128 qp_s = 0, qq_s = 0, aa_s = 0, dd_s = 0, ap_s = 0, dq_s = 0
-    cdef ff_i128 b2 = 0, ab = 0, e2 = 0, de = 0, x
+    cdef Py_ssize_t i, j, jlt, jle, prev, nxt
+    cdef int64_t p_s, a, dd, m, mp, sp_s = 0, sq_s = 0, sa_s = 0, sd_s = 0, sumb = 0, r, x
+    cdef ff_i128 zero = ff_i128_of(0)
+    cdef ff_i128 qp_s = zero, qq_s = zero, aa_s = zero, dd_s = zero, ap_s = zero, dq_s = zero
+    cdef ff_i128 b2 = zero, ab = zero, e2 = zero, de = zero
     cdef int32_t b, c
     # S's positives against S's negatives (P^S), and A at S's positives
     jlt = 0
@@ -751,10 +757,10 @@ cdef void _sparse_sums(const int32_t *ps, Py_ssize_t kp, const int32_t *ns, Py_s
         p_s = 2 * jlt + (jle - jlt)
         a = a_b[b]
         sp_s += p_s
-        qp_s += <ff_i128> p_s * p_s
+        qp_s = ff_i128_add(qp_s, ff_i128_mul(p_s, p_s))
         sa_s += a
-        aa_s += <ff_i128> a * a
-        ap_s += <ff_i128> a * p_s
+        aa_s = ff_i128_add(aa_s, ff_i128_mul(a, a))
+        ap_s = ff_i128_add(ap_s, ff_i128_mul(a, p_s))
     # S's negatives against S's positives (Q^S), and D at S's negatives
     jlt = 0
     for j in range(kn):
@@ -767,10 +773,10 @@ cdef void _sparse_sums(const int32_t *ps, Py_ssize_t kp, const int32_t *ns, Py_s
         p_s = 2 * (kp - jle) + (jle - jlt)
         dd = d_b[c]
         sq_s += p_s
-        qq_s += <ff_i128> p_s * p_s
+        qq_s = ff_i128_add(qq_s, ff_i128_mul(p_s, p_s))
         sd_s += dd
-        dd_s += <ff_i128> dd * dd
-        dq_s += <ff_i128> dd * p_s
+        dd_s = ff_i128_add(dd_s, ff_i128_mul(dd, dd))
+        dq_s = ff_i128_add(dq_s, ff_i128_mul(dd, p_s))
     # B over all positives: steps at the distinct blocks of S's negatives
     m = 0
     prev = -1
@@ -779,18 +785,18 @@ cdef void _sparse_sums(const int32_t *ps, Py_ssize_t kp, const int32_t *ns, Py_s
         nxt = ns[j] if j < kn else nb
         # positives in blocks prev+1 .. nxt-1 have B = 2m
         if m:
-            x = <ff_i128> (2 * m)
-            b2 += x * x * (cp_pos[nxt] - cp_pos[prev + 1])
-            ab += x * (sa[nxt] - sa[prev + 1])
+            x = 2 * m
+            b2 = ff_i128_add(b2, ff_i128_scale(ff_i128_mul(x, x), cp_pos[nxt] - cp_pos[prev + 1]))
+            ab = ff_i128_add(ab, ff_i128_mul(x, sa[nxt] - sa[prev + 1]))
         if j == kn:
             break
         mp = 0
         while j < kn and ns[j] == nxt:
             mp += 1
             j += 1
-        x = <ff_i128> (2 * m + mp)
-        b2 += x * x * npos_b[nxt]
-        ab += x * npos_b[nxt] * a_b[nxt]
+        x = 2 * m + mp
+        b2 = ff_i128_add(b2, ff_i128_scale(ff_i128_mul(x, x), npos_b[nxt]))
+        ab = ff_i128_add(ab, ff_i128_scale(ff_i128_mul(x, npos_b[nxt]), a_b[nxt]))
         m += mp
         prev = nxt
     sumb = sd_s  # sum over all positives of B = sum over S's negatives of D
@@ -801,9 +807,9 @@ cdef void _sparse_sums(const int32_t *ps, Py_ssize_t kp, const int32_t *ns, Py_s
     while i <= kp:
         nxt = ps[i] if i < kp else nb
         if r:
-            x = <ff_i128> (2 * r)
-            e2 += x * x * (cp_neg[nxt] - cp_neg[prev + 1])
-            de += x * (sd[nxt] - sd[prev + 1])
+            x = 2 * r
+            e2 = ff_i128_add(e2, ff_i128_scale(ff_i128_mul(x, x), cp_neg[nxt] - cp_neg[prev + 1]))
+            de = ff_i128_add(de, ff_i128_mul(x, sd[nxt] - sd[prev + 1]))
         if i == kp:
             break
         mp = 0
@@ -811,30 +817,28 @@ cdef void _sparse_sums(const int32_t *ps, Py_ssize_t kp, const int32_t *ns, Py_s
             mp += 1
             i += 1
         r -= mp
-        x = <ff_i128> (2 * r + mp)
-        e2 += x * x * nneg_b[nxt]
-        de += x * nneg_b[nxt] * d_b[nxt]
+        x = 2 * r + mp
+        e2 = ff_i128_add(e2, ff_i128_scale(ff_i128_mul(x, x), nneg_b[nxt]))
+        de = ff_i128_add(de, ff_i128_scale(ff_i128_mul(x, nneg_b[nxt]), d_b[nxt]))
         prev = nxt
     # group totals: tot[2g] negatives, tot[2g + 1] positives
     tot[2] = kn
     tot[3] = kp
     tot[0] = n_neg - kn
     tot[1] = n_pos - kp
-    _centre(sp_s, qp_s, kp, tot[2], &s[3], &q[3])
-    _centre(sq_s, qq_s, kn, tot[3], &s[2], &q[2])
-    _centre((sum_a - sa_s) - (sumb - sp_s),
-            (sum_a2 - aa_s) - 2 * (ab - ap_s) + (b2 - qp_s), tot[1], tot[0], &s[1], &q[1])
-    _centre((sum_d - sd_s) - (sa_s - sq_s),
-            (sum_d2 - dd_s) - 2 * (de - dq_s) + (e2 - qq_s), tot[0], tot[1], &s[0], &q[0])
+    ff_centre(sp_s, qp_s, kp, tot[2], &s[3], &q[3])
+    ff_centre(sq_s, qq_s, kn, tot[3], &s[2], &q[2])
+    # sums over L's positives: all positives minus S's, with A - B their placement
+    ff_centre((sum_a - sa_s) - (sumb - sp_s),
+              _sum3(ff_i128_sub(sum_a2, aa_s), ff_i128_scale(ff_i128_sub(ab, ap_s), -2),
+                    ff_i128_sub(b2, qp_s)), tot[1], tot[0], &s[1], &q[1])
+    ff_centre((sum_d - sd_s) - (sa_s - sq_s),
+              _sum3(ff_i128_sub(sum_d2, dd_s), ff_i128_scale(ff_i128_sub(de, dq_s), -2),
+                    ff_i128_sub(e2, qq_s)), tot[0], tot[1], &s[0], &q[0])
 
 
-cdef inline void _centre(int64_t sx, ff_i128 sxx, int64_t m, int64_t t, double *s,
-                         double *q) noexcept nogil:
-    """Sums of x - t and (x - t)^2 over m values from sums of x and x^2 (exact)."""
-    cdef ff_i128 c1 = <ff_i128> sx - <ff_i128> m * t
-    cdef ff_i128 c2 = sxx - 2 * (<ff_i128> t) * sx + (<ff_i128> m) * t * t
-    s[0] = <double> c1
-    q[0] = <double> c2
+cdef inline ff_i128 _sum3(ff_i128 a, ff_i128 b, ff_i128 c) noexcept nogil:
+    return ff_i128_add(ff_i128_add(a, b), c)
 
 
 def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
@@ -857,10 +861,10 @@ def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
     cdef const int64_t[::1] sd = tables[8]
     cdef Py_ssize_t nb = npos_b.shape[0], t
     cdef int64_t sum_a = sa[nb], sum_d = sd[nb]
-    cdef ff_i128 sum_a2 = 0, sum_d2 = 0
+    cdef ff_i128 sum_a2 = ff_i128_of(0), sum_d2 = ff_i128_of(0)
     for t in range(nb):
-        sum_a2 += (<ff_i128> a_b[t]) * a_b[t] * npos_b[t]
-        sum_d2 += (<ff_i128> d_b[t]) * d_b[t] * nneg_b[t]
+        sum_a2 = ff_i128_add(sum_a2, ff_i128_scale(ff_i128_mul(a_b[t], a_b[t]), npos_b[t]))
+        sum_d2 = ff_i128_add(sum_d2, ff_i128_scale(ff_i128_mul(d_b[t], d_b[t]), nneg_b[t]))
     cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
     cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
     cdef int small

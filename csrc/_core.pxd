@@ -1,5 +1,6 @@
 # Declarations shared by the fastfair kernels: counter-based random streams (ff_random.h),
-# sampling helpers on them (ff_sampling.h) and rate statistics on cell sums (ff_rates.h).
+# sampling helpers on them (ff_sampling.h), rate statistics on cell sums (ff_rates.h) and
+# exact 128-bit integer sums (ff_int128.h).
 # numpy's C distributions are cimported from numpy.random.c_distributions where used.
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from numpy.random cimport bitgen_t
@@ -19,6 +20,7 @@ cdef extern from "ff_random.h" nogil:
     void ff_fast_init(ff_fast_t *s, uint64_t key, uint32_t stream_id, uint64_t index)
     uint32_t ff_fast_u32(ff_fast_t *s)
     uint64_t ff_fast_u64(ff_fast_t *s)
+    double ff_fast_double(ff_fast_t *s)
     int FF_OPENMP_ENABLED
 
 
@@ -32,6 +34,20 @@ cdef extern from "ff_sampling.h" nogil:
     void ff_shuffle_f64(ff_fast_t *s, double *a, int64_t n)
     void ff_shuffle_u32(ff_fast_t *s, uint32_t *a, int64_t n)
     void ff_shuffle_intp(ff_fast_t *s, Py_ssize_t *a, int64_t n)
+
+
+cdef extern from "ff_int128.h" nogil:
+    # __int128 (GCC, Clang) or two 64-bit halves (other compilers, FF_PORTABLE_INT128):
+    # opaque here, so Cython code can only use the functions, which exist in both.
+    ctypedef struct ff_i128:
+        pass
+    int FF_INT128_NATIVE
+    ff_i128 ff_i128_of(int64_t a)
+    ff_i128 ff_i128_add(ff_i128 a, ff_i128 b)
+    ff_i128 ff_i128_sub(ff_i128 a, ff_i128 b)
+    ff_i128 ff_i128_mul(int64_t a, int64_t b)
+    ff_i128 ff_i128_scale(ff_i128 a, int64_t b)
+    double ff_i128_to_double(ff_i128 a)
 
 
 cdef extern from "ff_rates.h" nogil:

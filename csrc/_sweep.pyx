@@ -25,7 +25,7 @@ from libc.math cimport fabs, floor, log, sqrt
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from _core cimport check_small_codes, ff_fast_bounded_u32, ff_fast_init, ff_fast_t, ff_fast_u64
+from _core cimport check_small_codes, ff_fast_bounded_u32, ff_fast_double, ff_fast_init, ff_fast_t
 
 
 cdef double HRUA_D1 = 1.7155277699214135  # 2 sqrt(2/e)
@@ -87,11 +87,6 @@ ctypedef struct _node_t:
     double pq           # p (1 - p) / (total - 1)
 
 
-cdef inline double _uniform(ff_fast_t *s) noexcept nogil:
-    """Uniform double in [0, 1) on the 2^-53 grid."""
-    return <double> (ff_fast_u64(s) >> 11) * (1.0 / 9007199254740992.0)
-
-
 cdef inline int64_t _walk(ff_fast_t *s, int64_t good, int64_t bad, int64_t sample) noexcept nogil:
     """Hypergeometric(good, bad, sample): take min(sample, good + bad - sample) rows one by
     one, each good with probability (good left)/(rows left) (numpy's sampler for small
@@ -127,8 +122,8 @@ cdef inline int64_t _hrua(ff_fast_t *s, const double *logfact, const _node_t *nd
     if lo + 1.0 < bound:
         bound = lo + 1.0
     while True:
-        u = _uniform(s)
-        v = _uniform(s)
+        u = ff_fast_double(s)
+        v = ff_fast_double(s)
         x = a + h * (v - 0.5) / u
         if x < 0.0 or x >= bound:
             continue

@@ -68,12 +68,15 @@ static inline uint64_t ff_next_u64(ff_philox_t *s)
     return (hi << 32) | ff_next_u32(s);
 }
 
+/* Uniform double in [0, 1) on the 2^-53 grid from the top 53 bits of x (numpy's rule). */
+static inline double ff_unit_double(uint64_t x)
+{
+    return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+}
+
 static uint64_t ff_bitgen_u64(void *st) { return ff_next_u64((ff_philox_t *)st); }
 static uint32_t ff_bitgen_u32(void *st) { return ff_next_u32((ff_philox_t *)st); }
-static double ff_bitgen_double(void *st)
-{
-    return (double)(ff_next_u64((ff_philox_t *)st) >> 11) * (1.0 / 9007199254740992.0);
-}
+static double ff_bitgen_double(void *st) { return ff_unit_double(ff_next_u64((ff_philox_t *)st)); }
 
 /* Position stream `s` at the start of work item `index` of stream `stream_id`. */
 static inline void ff_stream_init(ff_stream_t *s, uint64_t key, uint32_t stream_id,
@@ -126,6 +129,8 @@ static inline void ff_fast_init(ff_fast_t *s, uint64_t key, uint32_t stream_id, 
     s->has_spare = 0;
     for (int i = 0; i < 12; i++) ff_fast_u64(s);
 }
+
+static inline double ff_fast_double(ff_fast_t *s) { return ff_unit_double(ff_fast_u64(s)); }
 
 static inline uint32_t ff_fast_u32(ff_fast_t *s)
 {
