@@ -6,7 +6,18 @@ from __future__ import annotations
 import numpy as np
 
 from fastfair._metrics import ConfusionMetric
-from fastfair._validation import show_value
+from fastfair._pvalues import ALTERNATIVES
+from fastfair._validation import check_choice, show_value
+
+COMPARISONS = ("reference", "all")
+
+
+def check_comparison_options(alternative, comparisons, adjust, adjustments) -> None:
+    """The options of every test over pairs of groups: `alternative`, `comparisons` and
+    `adjust`, one of the family's `adjustments`."""
+    check_choice(alternative, "alternative", ALTERNATIVES)
+    check_choice(comparisons, "comparisons", COMPARISONS)
+    check_choice(adjust, "adjust", adjustments)
 
 
 def comparison_pairs(sizes, labels, reference, comparisons) -> np.ndarray:

@@ -556,6 +556,13 @@ def check_choice(value, name: str, choices) -> str:
     return value
 
 
+def check_flag(value, name: str) -> bool:
+    """True or False (numpy booleans too), else TypeError naming the argument."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {show_value(value)}")
+    return bool(value)
+
+
 def check_level(value, name: str) -> float:
     """A probability strictly between 0 and 1 (a confidence level or alpha)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.floating)):

@@ -44,11 +44,6 @@ from fastfair.auc.results import AUCTestResult, DeLongResult
 from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
 
 # --------------------------------------------------------------------------------------
-# Sorted representation shared by `delong` and `auc_test`
-# --------------------------------------------------------------------------------------
-
-
-# --------------------------------------------------------------------------------------
 # delong: the low-level entry point
 # --------------------------------------------------------------------------------------
 

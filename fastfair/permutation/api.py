@@ -3,6 +3,10 @@ matrix metrics)."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
 import numpy as np
 
 from fastfair import _counts, resampling
@@ -11,9 +15,7 @@ from fastfair._exact import EXACT_NEGLECTED_MASS as EXACT_NEGLECTED_MASS
 from fastfair._exact import MAX_EXACT_POINTS as MAX_EXACT_POINTS
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._permutation_result import PermutationTestResult
-from fastfair._sequential import (
-    Sequential,
-)
+from fastfair._sequential import Sequential
 from fastfair.permutation.inference import _test_cells
 from fastfair.permutation.ingest import _check_options
 
@@ -174,41 +176,18 @@ def permutation_test(
     >>> res.method, round(res.difference, 3), round(res.pvalue, 4)
     ('exact', 0.097, 0.0077)
     """
+    arguments = dict(locals())
     if callable(metric) or isinstance(studentize, str) or resampling.is_row_metric(metric):
         if variance != "pooled" or mid_p or pos_label is not None:
             raise ValueError(
                 "variance, mid_p and pos_label apply to confusion-matrix metrics only, "
                 f"not to metric={getattr(metric, '__name__', metric)!r}"
             )
-        return resampling.permutation_test_rows(
-            y_true, y_pred, group, metric=metric, studentize=studentize, method=method,
-            n_permutations=n_permutations, sequential=sequential, alternative=alternative,
-            reference=reference,
-            comparisons=comparisons, adjust=adjust, sample_weight=sample_weight, data=data,
-            return_null=return_null, random_state=random_state, n_jobs=n_jobs,
-            n_bootstrap=n_bootstrap, vectorized=vectorized, progress=progress, scheme=scheme,
-            confidence_level=confidence_level,
-        )  # fmt: skip
+        return _call_with(resampling.permutation_test_rows, arguments)
     y, yhat, weights, codes, labels, exponent = coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
     )
-    options = _check_options(
-        metric=metric,
-        scheme=scheme,
-        studentize=studentize,
-        variance=variance,
-        method=method,
-        n_permutations=n_permutations,
-        sequential=sequential,
-        alternative=alternative,
-        mid_p=mid_p,
-        reference=reference,
-        comparisons=comparisons,
-        adjust=adjust,
-        return_null=return_null,
-        random_state=random_state,
-        confidence_level=confidence_level,
-    )
+    options = _check_options(arguments)
     cell = (2 * y + yhat).astype(np.uint8)
     n_threads = effective_n_threads(n_jobs)
     count_threads = threads_for(n_jobs, len(cell), 1_000_000)
@@ -274,25 +253,17 @@ def permutation_test_from_counts(
     >>> res.comparisons, round(res.pvalue, 4)
     ([('b', 'a')], 0.0002)
     """
+    arguments = dict(locals())
     w, labels = check_counts(counts, groups)
-    options = _check_options(
-        metric=metric,
-        scheme=scheme,
-        studentize=studentize,
-        variance=variance,
-        method=method,
-        n_permutations=n_permutations,
-        sequential=sequential,
-        alternative=alternative,
-        mid_p=mid_p,
-        reference=reference,
-        comparisons=comparisons,
-        adjust=adjust,
-        return_null=return_null,
-        random_state=random_state,
-        confidence_level=confidence_level,
-    )
+    options = _check_options(arguments)
     return _test_cells(w, w.copy(), labels, None, options, effective_n_threads(n_jobs))
+
+
+def _call_with(function: Callable, arguments: Mapping[str, Any]):
+    """`function` called with the arguments of the same names: the tests of another family
+    that take a subset of this function's arguments (one list of them, the signature)."""
+    names = inspect.signature(function).parameters
+    return function(**{name: arguments[name] for name in names})
 
 
 def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=None, data=None):
@@ -332,8 +303,3 @@ def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=Non
     )
     w, _ = _counts.cell_sums((2 * y + yhat).astype(np.uint8), codes, len(labels), weights)
     return (np.ldexp(w, exponent) if exponent else w), labels
-
-
-# --------------------------------------------------------------------------------------
-# Exact enumeration of the permutation distribution of two groups' cell counts
-# --------------------------------------------------------------------------------------

@@ -3,14 +3,14 @@ matrix metrics)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-import numpy as np
-
+from fastfair._comparisons import check_comparison_options
 from fastfair._metrics import ConfusionMetric, get_metric
-from fastfair._pvalues import ALTERNATIVES
 from fastfair._sequential import Sequential, resolve
-from fastfair._validation import check_choice, check_level, show_value
+from fastfair._validation import check_choice, check_flag, check_level
 
 SCHEMES = ("conditional", "within_outcome", "full")
 METHODS = ("auto", "exact", "monte_carlo", "asymptotic")
@@ -39,53 +39,29 @@ class _Options:
     confidence_level: float
 
 
-def _check_options(
-    *,
-    metric,
-    scheme,
-    studentize,
-    variance,
-    method,
-    n_permutations,
-    sequential,
-    alternative,
-    mid_p,
-    reference,
-    comparisons,
-    adjust,
-    return_null,
-    random_state,
-    confidence_level,
-) -> _Options:
+def _check_options(arguments: Mapping[str, Any]) -> _Options:
+    """The options of permutation_test / permutation_test_from_counts, checked once.
+
+    `arguments`: the public function's arguments by name (its ``locals()`` on entry); the
+    fields of `_Options` are read from it, `n_permutations` and `sequential` resolved.
+    """
+    metric, studentize, method = arguments["metric"], arguments["studentize"], arguments["method"]
+    alternative = arguments["alternative"]
     spec_metric = get_metric(metric)
-    check_choice(scheme, "scheme", SCHEMES)
-    check_choice(variance, "variance", VARIANCES)
+    check_choice(arguments["scheme"], "scheme", SCHEMES)
+    check_choice(arguments["variance"], "variance", VARIANCES)
     check_choice(method, "method", METHODS)
-    check_choice(alternative, "alternative", ALTERNATIVES)
-    check_choice(comparisons, "comparisons", ("reference", "all"))
-    check_choice(adjust, "adjust", ADJUSTMENTS)
-    fixed, seq_options = resolve(n_permutations, sequential)
-    if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
+    check_comparison_options(
+        alternative, arguments["comparisons"], arguments["adjust"], ADJUSTMENTS
+    )
+    fixed, seq_options = resolve(arguments["n_permutations"], arguments["sequential"])
+    check_flag(studentize, "studentize")
     if spec_metric.n_parts > 1 and alternative != "two-sided":
         raise ValueError("equalized_odds combines two differences; only 'two-sided' applies")
-    check_level(confidence_level, "confidence_level")
+    check_level(arguments["confidence_level"], "confidence_level")
     if method == "asymptotic" and not studentize:
         raise ValueError("method='asymptotic' needs a studentized statistic (studentize=True)")
+    fields = {name: arguments[name] for name in _Options.__dataclass_fields__}
     return _Options(
-        metric=spec_metric,
-        scheme=scheme,
-        studentize=studentize,
-        variance=variance,
-        method=method,
-        n_permutations=fixed,
-        sequential=seq_options,
-        alternative=alternative,
-        mid_p=mid_p,
-        reference=reference,
-        comparisons=comparisons,
-        adjust=adjust,
-        return_null=return_null,
-        random_state=random_state,
-        confidence_level=confidence_level,
+        **{**fields, "metric": spec_metric, "n_permutations": fixed, "sequential": seq_options}
     )

@@ -9,55 +9,33 @@ from collections.abc import Callable
 import numpy as np
 
 from fastfair import _means
-from fastfair._comparisons import comparison_pairs
 from fastfair._deprecation import renamed_arguments
-from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES, get_metric
 from fastfair._parallel import effective_n_threads
-from fastfair._pvalues import (
-    ALTERNATIVES,
-    asymptotic_pvalue,
-    wilson_interval,
-)
+from fastfair._pvalues import ALTERNATIVES, asymptotic_pvalue, wilson_interval
 from fastfair._random import stream_key
 from fastfair._scipy import stats
-from fastfair._sequential import (
-    Sampler,
-    Sequential,
-    draw_all,
-    resolve,
-    summarize,
-)
+from fastfair._sequential import Sampler, Sequential, draw_all, resolve, summarize
 from fastfair._validation import (
     as_1d,
-    as_binary_pair,
     as_finite_float,
     as_groups,
     as_weights,
     check_choice,
-    check_level,
-    check_resamples,
+    check_flag,
     check_same_length,
     resolve_columns,
-    show_value,
 )
 from fastfair.resampling.inference import (
-    _adjusted,
-    _assemble,
-    _draw_pairs,
+    _basic_bootstrap,
     _mean_difference,
-    _metric_name,
-    _run_pair,
-    _studentize_mode,
+    _test_pairs,
     _weighted_mean_variance_fn,
 )
 from fastfair.resampling.ingest import (
-    _CHUNK_ELEMENTS,
-    _PROGRESS_GUESS,
-    ADJUSTMENTS,
-    METHODS,
     ROW_METRICS,
-    _check_common,
-    _resolve_progress,
+    _check_bootstrap_options,
+    _check_mean_options,
+    _check_row_options,
 )
 from fastfair.resampling.results import (
     BootstrapTestResult,
@@ -65,31 +43,14 @@ from fastfair.resampling.results import (
     GenericTestResult,
 )
 from fastfair.resampling.statistics import (
+    _confusion_resamples,
     _Evaluator,
     _mean_fn,
-    _PairEngine,
+    _metric_name,
+    _row_resamples,
     _row_values,
     _safe_ratio,
 )
-
-# --------------------------------------------------------------------------------------
-# Results
-# --------------------------------------------------------------------------------------
-
-
-# --------------------------------------------------------------------------------------
-# Metrics as functions of gathered (m, n_g) batches
-# --------------------------------------------------------------------------------------
-
-
-# --------------------------------------------------------------------------------------
-# Options
-# --------------------------------------------------------------------------------------
-
-
-# --------------------------------------------------------------------------------------
-# The generic two-group engine (Algorithm 1)
-# --------------------------------------------------------------------------------------
 
 
 def permutation_test_rows(
@@ -221,45 +182,15 @@ def permutation_test_rows(
     >>> res.variance, round(res.difference, 3), res.decision, res.n_permutations
     ('welch', 0.8, 'reject', 253)
     """
-    row_metric = isinstance(metric, str)
-    if row_metric:
-        name = metric.lower()
-        if name not in ROW_METRICS:
-            if name in CONFUSION_METRICS or name in METRIC_ALIASES:
-                raise ValueError(
-                    f"studentize={studentize!r} does not apply to the confusion-matrix metric "
-                    f"{metric!r}, whose variance has a closed form: use studentize=True or "
-                    "False (or pass the metric as a callable to bootstrap it)"
-                )
-            get_metric(metric)  # raises the unknown-metric error
-    elif not callable(metric):
-        raise TypeError(f"metric must be a string or a callable, got {type(metric).__name__}")
-    mode = _studentize_mode(studentize, row_metric)
-    fixed, seq_options = _check_common(
-        alternative, comparisons, adjust, n_permutations, sequential
-    )
-    n_permutations = fixed if fixed is not None else _PROGRESS_GUESS
-    check_choice(method, "method", METHODS)
-    check_choice(scheme, "scheme", ("full", "conditional"))
-    n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 2)
-    check_level(confidence_level, "confidence_level")
-    if method == "asymptotic" and mode == "none":
-        raise ValueError("method='asymptotic' needs a studentized statistic")
-    if method == "exact" and (
-        not row_metric or sample_weight is not None or mode not in ("welch", "none")
-    ):
-        raise ValueError(
-            "method='exact' is available for unweighted row metrics with studentize "
-            "True/'welch' or False"
-        )
-
+    options = _check_row_options(locals())
     cols = resolve_columns(
         data, y_true=y_true, y_pred=y_pred, group=group, sample_weight=sample_weight
     )
     weights = cols["sample_weight"]
     if weights is not None:
         weights = as_weights(weights, "sample_weight")
-    if row_metric:
+    if isinstance(metric, str):
+        name = metric.lower()
         y = None if name == "mean_score" and cols["y_true"] is None else cols["y_true"]
         p = None if name == "mean_outcome" and cols["y_pred"] is None else cols["y_pred"]
         y = as_finite_float(y, "y_true") if name != "mean_score" else None
@@ -267,100 +198,23 @@ def permutation_test_rows(
         check_same_length(y_true=y, y_pred=p, group=cols["group"], sample_weight=weights)
         values = _row_values(name, y, p)
         codes, labels = as_groups(cols["group"], "group")
-        if weights is None and mode in ("welch", "none"):
-            return _mean_difference(
-                values,
-                codes,
-                labels,
-                name,
-                mode == "welch",
-                method,
-                (fixed, seq_options),
-                alternative,
-                reference,
-                comparisons,
-                adjust,
-                return_null,
-                random_state,
-                effective_n_threads(n_jobs),
-                confidence_level,
-            )
+        if weights is None and options.mode in ("welch", "none"):
+            return _mean_difference(values, codes, labels, name, options)
         # unweighted here: bootstrap studentization, which needs no variance function
         arrays = (values,) if weights is None else (values, weights)
         evaluator = _Evaluator(
             _mean_fn, arrays, name, True, variance_fn=_weighted_mean_variance_fn
         )
-        metric_label = name
     else:
         y = as_1d(cols["y_true"], "y_true")
         p = as_1d(cols["y_pred"], "y_pred")
         check_same_length(y_true=y, y_pred=p, group=cols["group"], sample_weight=weights)
         codes, labels = as_groups(cols["group"], "group")
         arrays = (y, p) if weights is None else (y, p, weights)
-        metric_label = _metric_name(metric)
-        evaluator = _Evaluator(metric, arrays, metric_label, vectorized, weights is not None)
-
-    sizes = np.bincount(codes, minlength=len(labels))
-    pairs = comparison_pairs(sizes, labels, reference, comparisons)
-    rows_of = [np.flatnonzero(codes == g) for g in range(len(labels))]
-    group_w = sizes.astype(np.float64)
-    if weights is not None:
-        group_w = np.bincount(codes, weights=weights, minlength=len(labels))
-    if mode == "welch":
-        small = [labels[g] for g in np.unique(pairs) if sizes[g] < 2]
-        if small:
-            raise ValueError(
-                f"Welch studentization needs >= 2 rows per group; group {show_value(small[0])}"
-            )
-    key = stream_key(random_state)
-    per_pair = {
-        "none": 2 * n_permutations,
-        "welch": 2 * n_permutations,
-        "bootstrap-fast": 2 * (n_permutations + n_bootstrap),
-        "bootstrap": 2 * (n_permutations + 1) * (n_bootstrap + 1),
-    }[mode]
-    evals = 2 + per_pair if method != "asymptotic" else 2 + 2 * n_bootstrap
-    bar = _resolve_progress(progress, evals * len(pairs))
-    try:
-        group_values = np.full(len(labels), np.nan)
-        results = []
-        for c, (ga, gb) in enumerate(pairs):
-            engine = _PairEngine(
-                evaluator, rows_of[ga], rows_of[gb], (labels[ga], labels[gb]), key, c, bar
-            )
-            results.append(
-                _run_pair(
-                    engine,
-                    mode,
-                    method,
-                    n_bootstrap,
-                    alternative,
-                    return_null,
-                    seq_options is not None,
-                )
-            )
-            group_values[ga], group_values[gb] = results[-1]["values"]
-        decision = _draw_pairs(results, fixed, seq_options, adjust)
-    finally:
-        if bar is not None:
-            bar.close()
-    return _assemble(
-        results,
-        pairs,
-        labels,
-        group_values,
-        group_w,
-        metric_label,
-        mode,
-        method,
-        (fixed, seq_options, decision),
-        n_bootstrap,
-        alternative,
-        adjust,
-        return_null,
-        weights is not None,
-        confidence_level,
-    )
+        evaluator = _Evaluator(
+            metric, arrays, _metric_name(metric), vectorized, weights is not None
+        )
+    return _test_pairs(evaluator, codes, labels, weights, options, progress)
 
 
 # --------------------------------------------------------------------------------------
@@ -454,32 +308,12 @@ def mean_difference_test(
     >>> [round(p, 3) for p in res.pvalue_interval]  # valid under optional stopping
     [0.05, 0.148]
     """
+    arguments = dict(locals())
     cols = resolve_columns(data, values=values, group=group)
     v = as_finite_float(cols["values"], "values")
     check_same_length(values=v, group=cols["group"])
     codes, labels = as_groups(cols["group"], "group")
-    check_choice(method, "method", METHODS)
-    if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
-    if method == "asymptotic" and not studentize:
-        raise ValueError("method='asymptotic' needs studentize=True (Welch's t-test)")
-    drawn = _check_common(alternative, comparisons, adjust, n_permutations, sequential)
-    return _mean_difference(
-        v,
-        codes,
-        labels,
-        "mean",
-        bool(studentize),
-        method,
-        drawn,
-        alternative,
-        reference,
-        comparisons,
-        adjust,
-        return_null,
-        random_state,
-        effective_n_threads(n_jobs),
-    )
+    return _mean_difference(v, codes, labels, "mean", _check_mean_options(arguments))
 
 
 # --------------------------------------------------------------------------------------
@@ -574,8 +408,7 @@ def correlation_test(
         raise ValueError(f"correlation_test needs at least 3 rows, got {n}")
     check_choice(method, "method", ("monte_carlo", "asymptotic"))
     check_choice(alternative, "alternative", ALTERNATIVES)
-    if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
+    check_flag(studentize, "studentize")
     fixed, seq_options = resolve(n_permutations, sequential)
     xc = np.ascontiguousarray(xv - xv.mean())
     ec = np.ascontiguousarray(ev - ev.mean())
@@ -709,118 +542,13 @@ def basic_bootstrap_test(
     >>> round(res.difference, 4), round(res.pvalue, 3)
     (0.0288, 0.536)
     """
-    check_choice(alternative, "alternative", ALTERNATIVES)
-    check_choice(comparisons, "comparisons", ("reference", "all"))
-    check_choice(adjust, "adjust", ADJUSTMENTS)
-    n_bootstrap = check_resamples(n_bootstrap, "n_bootstrap", 2)
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must be in (0, 1), got {show_value(confidence_level)}")
+    options = _check_bootstrap_options(locals())
     cols = resolve_columns(
         data, y_true=y_true, y_pred=y_pred, group=group, sample_weight=sample_weight
     )
     key = stream_key(random_state)
-    confusion = isinstance(metric, str) and metric.lower() not in ROW_METRICS
-    if confusion:
-        spec = get_metric(metric)
-        if spec.n_parts > 1:
-            raise ValueError("equalized_odds combines two differences; test TPR and FPR")
-        if cols["sample_weight"] is not None:
-            raise ValueError("sample_weight with a confusion-matrix metric: pass a callable")
-        y, yhat = as_binary_pair(cols["y_true"], cols["y_pred"], pos_label)
-        check_same_length(y_true=y, y_pred=yhat, group=cols["group"])
-        codes, labels = as_groups(cols["group"], "group")
-        cells = np.zeros((len(labels), 4))
-        np.add.at(cells, (codes, 2 * y + yhat), 1.0)
-        num, den = spec.rates(cells)
-        if (den == 0).any():
-            g = int(np.flatnonzero(den[:, 0] == 0)[0])
-            raise ValueError(f"group {labels.tolist()[g]!r} has no {spec.den_description[0]}")
-        group_values = (num / den)[:, 0]
-        rng = np.random.Generator(np.random.Philox(key))
-        name = spec.name
-
-        def draw(g):
-            n_g = int(cells[g].sum())
-            counts = rng.multinomial(n_g, cells[g] / n_g, size=n_bootstrap)
-            nu, de = spec.rates(counts.astype(np.float64))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return (nu / de)[:, 0]
+    if isinstance(metric, str) and metric.lower() not in ROW_METRICS:
+        resamples = _confusion_resamples(cols, metric, pos_label, key, options.n_bootstrap)
     else:
-        weights = cols["sample_weight"]
-        if weights is not None:
-            weights = as_weights(weights, "sample_weight")
-        if isinstance(metric, str):
-            name = metric.lower()
-            y = as_finite_float(cols["y_true"], "y_true") if name != "mean_score" else None
-            p = as_finite_float(cols["y_pred"], "y_pred") if name != "mean_outcome" else None
-            check_same_length(y_true=y, y_pred=p, group=cols["group"], sample_weight=weights)
-            arrays = (_row_values(name, y, p),) + (() if weights is None else (weights,))
-            ev = _Evaluator(_mean_fn, arrays, name, True)
-        elif callable(metric):
-            name = _metric_name(metric)
-            y, p = as_1d(cols["y_true"], "y_true"), as_1d(cols["y_pred"], "y_pred")
-            check_same_length(y_true=y, y_pred=p, group=cols["group"], sample_weight=weights)
-            arrays = (y, p) if weights is None else (y, p, weights)
-            ev = _Evaluator(metric, arrays, name, vectorized, weights is not None)
-        else:
-            raise TypeError(f"metric must be a string or a callable, got {type(metric)}")
-        codes, labels = as_groups(cols["group"], "group")
-        rows_of = [np.flatnonzero(codes == g) for g in range(len(labels))]
-        group_values = np.array(
-            [
-                ev.values(r[None], lambda i, g=g: f"group {g!r}")[0]
-                for g, r in zip(labels.tolist(), rows_of)
-            ]
-        )
-
-        def draw(g):
-            rows = rows_of[g]
-            out = np.empty(n_bootstrap)
-            step = max(1, _CHUNK_ELEMENTS // len(rows))
-            for start in range(0, n_bootstrap, step):
-                count = min(step, n_bootstrap - start)
-                idx = _means.bootstrap_indices(len(rows), len(rows), start, count, key, g)
-                out[start : start + count] = ev.values(
-                    rows[idx], lambda i, s=start: f"bootstrap resample {s + i}"
-                )
-            return out
-
-    sizes = np.bincount(codes, minlength=len(labels))
-    pairs = comparison_pairs(sizes, labels, reference, comparisons)
-    boots = {g: draw(g) for g in np.unique(pairs).tolist()}
-    a_level = 1.0 - confidence_level
-    diffs, pvals, los, his, nulls = [], [], [], [], []
-    for ga, gb in pairs:
-        t = group_values[ga] - group_values[gb]
-        d = boots[ga] - boots[gb] - t
-        d = d[np.isfinite(d)]
-        if d.size == 0:
-            raise ValueError("every bootstrap resample left a group's metric undefined")
-        upper, lower = np.mean(d >= t), np.mean(d <= t)
-        p = {"two-sided": min(1.0, 2 * min(upper, lower)), "greater": upper, "less": lower}
-        q_lo, q_hi = np.quantile(d, [a_level / 2, 1 - a_level / 2])
-        diffs.append(t)
-        pvals.append(float(p[alternative]))
-        los.append(t - q_hi)
-        his.append(t - q_lo)
-        nulls.append(d)
-    single = len(pairs) == 1
-    pv = np.array(pvals)
-    label_list = labels.tolist()
-    return BootstrapTestResult(
-        difference=float(diffs[0]) if single else np.array(diffs),
-        pvalue=float(pv[0]) if single else pv,
-        confidence_interval=(float(los[0]), float(his[0]))
-        if single
-        else (np.array(los), np.array(his)),
-        metric=name,
-        groups=labels,
-        group_values=group_values,
-        comparisons=[(label_list[i], label_list[j]) for i, j in pairs],
-        alternative=alternative,
-        confidence_level=confidence_level,
-        n_bootstrap=n_bootstrap,
-        pvalue_adjusted=_adjusted(pv, adjust),
-        adjust=adjust if not single else None,
-        null_distribution=nulls[0] if return_null and single else None,
-    )
+        resamples = _row_resamples(cols, metric, vectorized, key, options.n_bootstrap)
+    return _basic_bootstrap(resamples, options)

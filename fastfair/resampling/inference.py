@@ -14,16 +14,25 @@ from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, exact_pvalue, w
 from fastfair._random import stream_key
 from fastfair._scipy import special, stats
 from fastfair._sequential import Sampler, draw_all, summarize
-from fastfair._validation import check_choice, show_value
-from fastfair.resampling.ingest import _OBSERVED, MAX_EXACT_SUBSETS, SCALE_BLOCK, STUDENTIZE
-from fastfair.resampling.results import GenericTestResult, MetricError
-from fastfair.resampling.statistics import _mean_fn, _safe_ratio, _welch_from_sums
-
-
-def _metric_name(metric) -> str:
-    if isinstance(metric, str):
-        return metric
-    return getattr(metric, "__name__", None) or type(metric).__name__
+from fastfair._validation import show_value
+from fastfair.resampling.ingest import (
+    _OBSERVED,
+    _PROGRESS_GUESS,
+    MAX_EXACT_SUBSETS,
+    SCALE_BLOCK,
+    _BootstrapOptions,
+    _Options,
+    _resolve_progress,
+)
+from fastfair.resampling.results import BootstrapTestResult, GenericTestResult, MetricError
+from fastfair.resampling.statistics import (
+    _GroupResamples,
+    _Groups,
+    _mean_fn,
+    _PairEngine,
+    _safe_ratio,
+    _welch_from_sums,
+)
 
 
 def _weighted_mean_variance_fn(v, w):
@@ -35,43 +44,25 @@ def _weighted_mean_variance_fn(v, w):
     return n / (n - 1) * (w * w * (v - m) ** 2).sum(axis=-1) / (sw * sw)
 
 
-def _studentize_mode(studentize, row_metric: bool) -> str:
-    """'none', 'welch', 'bootstrap' or 'bootstrap-fast'."""
-    if isinstance(studentize, (bool, np.bool_)):
-        if not studentize:
-            return "none"
-        return "welch" if row_metric else "bootstrap"
-    if isinstance(studentize, str):
-        check_choice(studentize, "studentize", (*STUDENTIZE, True, False))
-        if studentize == "welch" and not row_metric:
-            raise ValueError(
-                "studentize='welch' applies to row-level metrics (means of per-row values); "
-                "use 'bootstrap' or 'bootstrap-fast' for a callable metric"
-            )
-        return studentize
-    raise TypeError(
-        "studentize must be True, False, 'welch', 'bootstrap' or 'bootstrap-fast', "
-        f"got {show_value(studentize)}"
-    )
-
-
 def _adjusted(pvalues, adjust):
     return adjust_pvalues(pvalues, adjust) if len(pvalues) > 1 else None
 
 
-def _draw_pairs(results, fixed, seq_options, adjust):
+def _draw_pairs(results, options: _Options):
     """Draw every pair's permutations (fixed or sequential); fill p-values and counts."""
     samplers = [r["sampler"] for r in results if r.get("sampler") is not None]
     if not samplers:
         return None
-    decision = draw_all(samplers, fixed, seq_options, adjust)
+    decision = draw_all(samplers, options.n_permutations, options.sequential, options.adjust)
     for r in results:
         s = r["sampler"]
         r["pvalue"], r["count"], r["null"] = s.pvalue, s.count, s.null()
     return decision
 
 
-def _run_pair(engine, mode, method, n_bootstrap, alternative, keep_null, sequential) -> dict:
+def _run_pair(engine, options: _Options) -> dict:
+    """The observed statistic of one pair and its p-value (asymptotic) or Sampler."""
+    mode, n_bootstrap = options.mode, options.n_bootstrap
     va, vb = engine.observed()
     t_obs = va - vb
     out = {"values": (va, vb), "difference": t_obs, "se": None, "null": None, "count": None}
@@ -91,11 +82,11 @@ def _run_pair(engine, mode, method, n_bootstrap, alternative, keep_null, sequent
         observed, out["se"] = float(_safe_ratio(t_obs, var)), math.sqrt(var)
     out["statistic"] = observed
     out["interval_se"] = out["se"]
-    if method == "asymptotic":
-        out["pvalue"] = float(asymptotic_pvalue(observed, alternative))
+    if options.method == "asymptotic":
+        out["pvalue"] = float(asymptotic_pvalue(observed, options.alternative))
         return out
-    draw = _pair_draw(engine, mode, n_bootstrap, sequential)
-    out["sampler"] = Sampler(draw, observed, alternative, keep_null)
+    draw = _pair_draw(engine, mode, n_bootstrap, options.sequential is not None)
+    out["sampler"] = Sampler(draw, observed, options.alternative, options.return_null)
     if mode == "none":  # the interval's standard error: bootstrap SD of the difference
         try:
             boot = engine.bootstrap_differences(
@@ -135,25 +126,15 @@ def _pair_draw(engine, mode, n_bootstrap, sequential):
     return draw
 
 
-def _assemble(
-    results,
-    pairs,
-    labels,
-    group_values,
-    group_w,
-    metric_label,
-    mode,
-    method,
-    drawn,
-    n_bootstrap,
-    alternative,
-    adjust,
-    return_null,
-    weighted,
-    confidence_level=0.95,
-) -> GenericTestResult:
-    """The result of pairwise tests; drawn = (fixed count, sequential options, decision)."""
-    fixed, seq_options, decision = drawn
+def _assemble(results, groups: _Groups, metric_label, options: _Options, decision):
+    """The result of pairwise tests (each a dict of _run_pair or _mean_pair); `decision`:
+    the sequential decisions of _draw_pairs."""
+    fixed, seq_options, return_null = (
+        options.n_permutations,
+        options.sequential,
+        options.return_null,
+    )
+    pairs, labels = groups.pairs, groups.labels
     single = len(pairs) == 1
     pick = (
         (lambda key: results[0][key])
@@ -162,8 +143,10 @@ def _assemble(
     )
     pvalues = np.array([r["pvalue"] for r in results])
     monte_carlo = results[0]["count"] is not None
+    exact = results[0].get("exact", False)
     interval = None
     null = None
+    null_probabilities = None
     n_used = fixed if monte_carlo else None
     if monte_carlo and seq_options is None:
         lo, hi = wilson_interval(np.array([r["count"] for r in results]), fixed)
@@ -173,37 +156,42 @@ def _assemble(
     elif monte_carlo:
         samplers = [r["sampler"] for r in results]
         _, interval, n_used, decision, null = summarize(samplers, decision, single)
+    elif exact and return_null and single:
+        null = results[0]["null"]
+        null_probabilities = np.full(len(null), 1.0 / len(null))
     label_list = labels.tolist()
     se = None if results[0]["se"] is None else pick("se")
     difference_interval = None
     if all(r["interval_se"] is not None for r in results):
-        z = special.ndtri(0.5 + confidence_level / 2.0)
+        z = special.ndtri(0.5 + options.confidence_level / 2.0)
         diff, half = pick("difference"), z * pick("interval_se")
         difference_interval = (diff - half, diff + half)
+    mode = options.mode
     res = GenericTestResult(
         statistic=pick("statistic"),
         pvalue=pick("pvalue"),
         difference=pick("difference"),
         metric=metric_label,
         groups=labels,
-        group_values=group_values,
-        group_denominators=group_w,
+        group_values=groups.values,
+        group_denominators=groups.sizes,
         comparisons=[(label_list[i], label_list[j]) for i, j in pairs],
         scheme="full",
         studentize=mode != "none",
         variance=mode,
-        method="monte_carlo" if monte_carlo else method,
-        alternative=alternative,
+        method="monte_carlo" if monte_carlo else "exact" if exact else options.method,
+        alternative=options.alternative,
         n_permutations=n_used,
-        pvalue_adjusted=_adjusted(pvalues, adjust),
-        adjust=adjust if len(pairs) > 1 else None,
+        pvalue_adjusted=_adjusted(pvalues, options.adjust),
+        adjust=options.adjust if len(pairs) > 1 else None,
         pvalue_interval=interval,
-        weighted=weighted,
+        weighted=groups.weighted,
         null_distribution=null,
-        n_bootstrap=n_bootstrap if mode.startswith("bootstrap") else None,
+        null_probabilities=null_probabilities,
+        n_bootstrap=options.n_bootstrap if mode.startswith("bootstrap") else None,
         standard_error=se,
         confidence_interval=difference_interval,
-        confidence_level=float(confidence_level),
+        confidence_level=options.confidence_level,
         decision=decision if seq_options is not None else None,
         sequential=seq_options if monte_carlo else None,
     )
@@ -211,26 +199,56 @@ def _assemble(
     return res
 
 
-def _mean_difference(
-    values,
-    codes,
-    labels,
-    metric_label,
-    studentize,
-    method,
-    drawn,
-    alternative,
-    reference,
-    comparisons,
-    adjust,
-    return_null,
-    random_state,
-    n_threads,
-    confidence_level=0.95,
-) -> GenericTestResult:
+def _test_pairs(evaluator, codes, labels, weights, options: _Options, progress):
+    """Algorithm 1 (or its shortcut, or Welch) on every compared pair of groups: the
+    permutation_test_rows engine for a callable or a weighted / bootstrapped row metric."""
     sizes = np.bincount(codes, minlength=len(labels))
-    pairs = comparison_pairs(sizes, labels, reference, comparisons)
-    if studentize:
+    pairs = comparison_pairs(sizes, labels, options.reference, options.comparisons)
+    rows_of = [np.flatnonzero(codes == g) for g in range(len(labels))]
+    group_w = sizes.astype(np.float64)
+    if weights is not None:
+        group_w = np.bincount(codes, weights=weights, minlength=len(labels))
+    mode, n_bootstrap = options.mode, options.n_bootstrap
+    if mode == "welch":
+        small = [labels[g] for g in np.unique(pairs) if sizes[g] < 2]
+        if small:
+            raise ValueError(
+                f"Welch studentization needs >= 2 rows per group; group {show_value(small[0])}"
+            )
+    key = stream_key(options.random_state)
+    fixed = options.n_permutations
+    n_permutations = fixed if fixed is not None else _PROGRESS_GUESS
+    per_pair = {
+        "none": 2 * n_permutations,
+        "welch": 2 * n_permutations,
+        "bootstrap-fast": 2 * (n_permutations + n_bootstrap),
+        "bootstrap": 2 * (n_permutations + 1) * (n_bootstrap + 1),
+    }[mode]
+    evals = 2 + per_pair if options.method != "asymptotic" else 2 + 2 * n_bootstrap
+    bar = _resolve_progress(progress, evals * len(pairs))
+    try:
+        group_values = np.full(len(labels), np.nan)
+        results = []
+        for c, (ga, gb) in enumerate(pairs):
+            engine = _PairEngine(
+                evaluator, rows_of[ga], rows_of[gb], (labels[ga], labels[gb]), key, c, bar
+            )
+            results.append(_run_pair(engine, options))
+            group_values[ga], group_values[gb] = results[-1]["values"]
+        decision = _draw_pairs(results, options)
+    finally:
+        if bar is not None:
+            bar.close()
+    groups = _Groups(labels, pairs, group_values, group_w, weighted=weights is not None)
+    return _assemble(results, groups, evaluator.name, options, decision)
+
+
+def _mean_difference(values, codes, labels, metric_label, options: _Options) -> GenericTestResult:
+    """Difference of means of `values` between groups (Welch-studentized or raw), with the
+    permutations in the compiled core (subset sums of the smaller group)."""
+    sizes = np.bincount(codes, minlength=len(labels))
+    pairs = comparison_pairs(sizes, labels, options.reference, options.comparisons)
+    if options.mode == "welch":
         small = [labels[g] for g in np.unique(pairs) if sizes[g] < 2]
         if small:
             raise ValueError(
@@ -238,48 +256,14 @@ def _mean_difference(
                 f"{show_value(small[0])} has {sizes[labels.tolist().index(small[0])]}"
             )
     sums = np.bincount(codes, weights=values, minlength=len(labels))
-    group_values = sums / sizes
-    key = stream_key(random_state) if method != "asymptotic" else 0
-    fixed, seq_options = drawn
+    groups = _Groups(labels, pairs, sums / sizes, sizes.astype(np.float64), weighted=False)
+    key = stream_key(options.random_state) if options.method != "asymptotic" else 0
     results = []
     for c, (ga, gb) in enumerate(pairs):
         rows_a, rows_b = np.flatnonzero(codes == ga), np.flatnonzero(codes == gb)
-        results.append(
-            _mean_pair(
-                values[rows_a],
-                values[rows_b],
-                studentize,
-                method,
-                alternative,
-                key,
-                c,
-                n_threads,
-                return_null,
-            )
-        )
-    decision = _draw_pairs(results, fixed, seq_options, adjust)
-    exact = results[0]["exact"]
-    res = _assemble(
-        results,
-        pairs,
-        labels,
-        group_values,
-        sizes.astype(np.float64),
-        metric_label,
-        "welch" if studentize else "none",
-        "exact" if exact else method,
-        (fixed, seq_options, decision),
-        0,
-        alternative,
-        adjust,
-        return_null,
-        False,
-        confidence_level,
-    )
-    if exact and return_null and len(pairs) == 1:
-        res.null_distribution = results[0]["null"]
-        res.null_probabilities = np.full(len(results[0]["null"]), 1.0 / len(results[0]["null"]))
-    return res
+        results.append(_mean_pair(values[rows_a], values[rows_b], options, key, c))
+    decision = _draw_pairs(results, options)
+    return _assemble(results, groups, metric_label, options, decision)
 
 
 def _comb_capped(n: int, k: int, cap: int) -> int:
@@ -292,7 +276,10 @@ def _comb_capped(n: int, k: int, cap: int) -> int:
     return c
 
 
-def _mean_pair(va, vb, studentize, method, alternative, key, stream, n_threads, keep_null):
+def _mean_pair(va, vb, options: _Options, key, stream) -> dict:
+    """The observed Welch (or raw) statistic of one pair and its p-value (asymptotic or
+    exact enumeration) or Sampler (subset sums on stream `stream`)."""
+    studentize, method, alternative = options.mode == "welch", options.method, options.alternative
     na, nb = len(va), len(vb)
     n = na + nb
     pooled = np.concatenate([va, vb])
@@ -354,10 +341,10 @@ def _mean_pair(va, vb, studentize, method, alternative, key, stream, n_threads, 
     else:
 
         def draw(start: int, count: int) -> np.ndarray:
-            sums = _means.subset_sums(cen, k, count, key, stream, n_threads, start)
+            sums = _means.subset_sums(cen, k, count, key, stream, options.n_threads, start)
             return null_of(sums[:, 0], sums[:, 1])
 
-        out["sampler"] = Sampler(draw, observed, alternative, keep_null)
+        out["sampler"] = Sampler(draw, observed, alternative, options.return_null)
         return out
 
     null = null_of(ss1, ss2)
@@ -365,3 +352,47 @@ def _mean_pair(va, vb, studentize, method, alternative, key, stream, n_threads, 
     out["exact"] = True
     out["pvalue"] = exact_pvalue(null, np.full(len(null), 1.0 / len(null)), observed, alternative)
     return out
+
+
+def _basic_bootstrap(resamples: _GroupResamples, options: _BootstrapOptions):
+    """The basic bootstrap test of each compared pair (Sec. 4.2) and its result."""
+    labels = resamples.labels
+    sizes = np.bincount(resamples.codes, minlength=len(labels))
+    pairs = comparison_pairs(sizes, labels, options.reference, options.comparisons)
+    boots = {g: resamples.draw(g) for g in np.unique(pairs).tolist()}
+    a_level = 1.0 - options.confidence_level
+    diffs, pvals, los, his, nulls = [], [], [], [], []
+    for ga, gb in pairs:
+        t = resamples.values[ga] - resamples.values[gb]
+        d = boots[ga] - boots[gb] - t
+        d = d[np.isfinite(d)]
+        if d.size == 0:
+            raise ValueError("every bootstrap resample left a group's metric undefined")
+        upper, lower = np.mean(d >= t), np.mean(d <= t)
+        p = {"two-sided": min(1.0, 2 * min(upper, lower)), "greater": upper, "less": lower}
+        q_lo, q_hi = np.quantile(d, [a_level / 2, 1 - a_level / 2])
+        diffs.append(t)
+        pvals.append(float(p[options.alternative]))
+        los.append(t - q_hi)
+        his.append(t - q_lo)
+        nulls.append(d)
+    single = len(pairs) == 1
+    pv = np.array(pvals)
+    label_list = labels.tolist()
+    return BootstrapTestResult(
+        difference=float(diffs[0]) if single else np.array(diffs),
+        pvalue=float(pv[0]) if single else pv,
+        confidence_interval=(float(los[0]), float(his[0]))
+        if single
+        else (np.array(los), np.array(his)),
+        metric=resamples.name,
+        groups=labels,
+        group_values=resamples.values,
+        comparisons=[(label_list[i], label_list[j]) for i, j in pairs],
+        alternative=options.alternative,
+        confidence_level=options.confidence_level,
+        n_bootstrap=options.n_bootstrap,
+        pvalue_adjusted=_adjusted(pv, options.adjust),
+        adjust=options.adjust if not single else None,
+        null_distribution=nulls[0] if options.return_null and single else None,
+    )

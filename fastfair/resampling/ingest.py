@@ -5,10 +5,23 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from fastfair._pvalues import ALTERNATIVES
-from fastfair._sequential import resolve
-from fastfair._validation import check_choice
+import numpy as np
+
+from fastfair._comparisons import check_comparison_options
+from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES, get_metric
+from fastfair._parallel import effective_n_threads
+from fastfair._sequential import Sequential, resolve
+from fastfair._validation import (
+    check_choice,
+    check_flag,
+    check_level,
+    check_resamples,
+    show_value,
+)
 
 #: Built-in row-level metrics: the mean of a per-row value (y = y_true, p = y_pred).
 ROW_METRICS = {
@@ -55,12 +68,153 @@ def _resolve_progress(progress, total: int):
 
 
 def _check_common(alternative, comparisons, adjust, n_permutations, sequential):
-    check_choice(alternative, "alternative", ALTERNATIVES)
-    check_choice(comparisons, "comparisons", ("reference", "all"))
+    """alternative, comparisons, adjust; then (fixed count or None, sequential options)."""
     if adjust == "maxT":
         raise ValueError(
             "adjust='maxT' is available for confusion-matrix metrics only; "
             "use 'holm' or 'bonferroni' here"
         )
-    check_choice(adjust, "adjust", ADJUSTMENTS)
+    check_comparison_options(alternative, comparisons, adjust, ADJUSTMENTS)
     return resolve(n_permutations, sequential)
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The options of a permutation test over pairs of groups (permutation_test_rows,
+    mean_difference_test), checked once (_check_options)."""
+
+    mode: str  # the statistic: "none", "welch", "bootstrap" or "bootstrap-fast"
+    method: str
+    n_permutations: int | None  # fixed-size Monte Carlo; None: sequential
+    sequential: Sequential | None  # the sequential test's options, None when fixed
+    alternative: str
+    reference: object
+    comparisons: str
+    adjust: str
+    return_null: bool
+    random_state: object
+    n_threads: int
+    n_bootstrap: int  # bootstrap resamples per variance estimate
+    confidence_level: float
+
+
+def _check_options(arguments: Mapping[str, Any], mode: str) -> _Options:
+    """The options shared by permutation_test_rows and mean_difference_test, checked once.
+
+    `arguments`: the public function's arguments by name (its ``locals()`` on entry);
+    `mode`: the statistic, read from `studentize`. `scheme`, `n_bootstrap` and
+    `confidence_level` take their defaults when the function has no such argument.
+    """
+    fixed, seq_options = _check_common(
+        arguments["alternative"],
+        arguments["comparisons"],
+        arguments["adjust"],
+        arguments["n_permutations"],
+        arguments["sequential"],
+    )
+    method = arguments["method"]
+    check_choice(method, "method", METHODS)
+    check_choice(arguments.get("scheme", "full"), "scheme", ("full", "conditional"))
+    n_bootstrap = check_resamples(arguments.get("n_bootstrap", 200), "n_bootstrap", 2)
+    confidence_level = check_level(arguments.get("confidence_level", 0.95), "confidence_level")
+    if method == "asymptotic" and mode == "none":
+        raise ValueError("method='asymptotic' needs a studentized statistic")
+    return _Options(
+        mode=mode,
+        method=method,
+        n_permutations=fixed,
+        sequential=seq_options,
+        alternative=arguments["alternative"],
+        reference=arguments["reference"],
+        comparisons=arguments["comparisons"],
+        adjust=arguments["adjust"],
+        return_null=arguments["return_null"],
+        random_state=arguments["random_state"],
+        n_threads=effective_n_threads(arguments["n_jobs"]),
+        n_bootstrap=n_bootstrap,
+        confidence_level=confidence_level,
+    )
+
+
+def _check_row_options(arguments: Mapping[str, Any]) -> _Options:
+    """permutation_test_rows: the metric (a row metric's name or a callable), the
+    studentization it allows, then the options (_check_options)."""
+    metric, studentize = arguments["metric"], arguments["studentize"]
+    row_metric = isinstance(metric, str)
+    if row_metric:
+        name = metric.lower()
+        if name not in ROW_METRICS:
+            if name in CONFUSION_METRICS or name in METRIC_ALIASES:
+                raise ValueError(
+                    f"studentize={studentize!r} does not apply to the confusion-matrix metric "
+                    f"{metric!r}, whose variance has a closed form: use studentize=True or "
+                    "False (or pass the metric as a callable to bootstrap it)"
+                )
+            get_metric(metric)  # raises the unknown-metric error
+    elif not callable(metric):
+        raise TypeError(f"metric must be a string or a callable, got {type(metric).__name__}")
+    mode = _studentize_mode(studentize, row_metric)
+    options = _check_options(arguments, mode)
+    if options.method == "exact" and (
+        not row_metric or arguments["sample_weight"] is not None or mode not in ("welch", "none")
+    ):
+        raise ValueError(
+            "method='exact' is available for unweighted row metrics with studentize "
+            "True/'welch' or False"
+        )
+    return options
+
+
+def _check_mean_options(arguments: Mapping[str, Any]) -> _Options:
+    """mean_difference_test: `studentize` True (Welch) or False, then the options."""
+    studentize = check_flag(arguments["studentize"], "studentize")
+    if arguments["method"] == "asymptotic" and not studentize:
+        raise ValueError("method='asymptotic' needs studentize=True (Welch's t-test)")
+    return _check_options(arguments, "welch" if studentize else "none")
+
+
+def _studentize_mode(studentize, row_metric: bool) -> str:
+    """'none', 'welch', 'bootstrap' or 'bootstrap-fast'."""
+    if isinstance(studentize, (bool, np.bool_)):
+        if not studentize:
+            return "none"
+        return "welch" if row_metric else "bootstrap"
+    if isinstance(studentize, str):
+        check_choice(studentize, "studentize", (*STUDENTIZE, True, False))
+        if studentize == "welch" and not row_metric:
+            raise ValueError(
+                "studentize='welch' applies to row-level metrics (means of per-row values); "
+                "use 'bootstrap' or 'bootstrap-fast' for a callable metric"
+            )
+        return studentize
+    raise TypeError(
+        "studentize must be True, False, 'welch', 'bootstrap' or 'bootstrap-fast', "
+        f"got {show_value(studentize)}"
+    )
+
+
+@dataclass(frozen=True)
+class _BootstrapOptions:
+    """The options of basic_bootstrap_test, checked once (_check_bootstrap_options)."""
+
+    alternative: str
+    reference: object
+    comparisons: str
+    adjust: str
+    n_bootstrap: int
+    confidence_level: float
+    return_null: bool
+    random_state: object
+
+
+def _check_bootstrap_options(arguments: Mapping[str, Any]) -> _BootstrapOptions:
+    """basic_bootstrap_test's options (its arguments by name, ``locals()`` on entry)."""
+    check_comparison_options(
+        arguments["alternative"], arguments["comparisons"], arguments["adjust"], ADJUSTMENTS
+    )
+    n_bootstrap = check_resamples(arguments["n_bootstrap"], "n_bootstrap", 2)
+    level = arguments["confidence_level"]
+    if not 0 < level < 1:
+        raise ValueError(f"confidence_level must be in (0, 1), got {show_value(level)}")
+    fields = {name: arguments[name] for name in _BootstrapOptions.__dataclass_fields__}
+    return _BootstrapOptions(**{**fields, "n_bootstrap": n_bootstrap})

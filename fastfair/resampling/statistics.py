@@ -3,12 +3,36 @@ means and correlations)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 from fastfair import _means
-from fastfair._validation import show_value
+from fastfair._metrics import get_metric
+from fastfair._validation import (
+    as_1d,
+    as_binary_pair,
+    as_finite_float,
+    as_groups,
+    as_weights,
+    check_same_length,
+    show_value,
+)
 from fastfair.resampling.ingest import _CHUNK_ELEMENTS, _OBSERVED
 from fastfair.resampling.results import MetricError
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """The groups of a test: labels, the compared pairs (group codes), each group's metric
+    value and size (sum of weights when `weighted`), in the order of the labels."""
+
+    labels: np.ndarray
+    pairs: np.ndarray
+    values: np.ndarray
+    sizes: np.ndarray
+    weighted: bool
 
 
 class _Evaluator:
@@ -80,6 +104,12 @@ class _Evaluator:
 
     def variances(self, index) -> np.ndarray:
         return self.variance_fn(*[a[index] for a in self.arrays])
+
+
+def _metric_name(metric) -> str:
+    if isinstance(metric, str):
+        return metric
+    return getattr(metric, "__name__", None) or type(metric).__name__
 
 
 def _row_values(name: str, y, p) -> np.ndarray:
@@ -204,3 +234,88 @@ def _welch_from_sums(s1a, s2a, na, s1b, s2b, nb, studentize):
     var_a = np.maximum(s2a - s1a * ma, 0.0) / (na - 1)
     var_b = np.maximum(s2b - s1b * mb, 0.0) / (nb - 1)
     return _safe_ratio(diff, var_a / na + var_b / nb)
+
+
+@dataclass(frozen=True)
+class _GroupResamples:
+    """Bootstrap resamples of each group's metric (basic_bootstrap_test): `draw(g)` gives
+    the metric of group g on each of its resamples (NaN where it is undefined)."""
+
+    name: str
+    codes: np.ndarray
+    labels: np.ndarray
+    values: np.ndarray  # the metric of each group on its own rows
+    draw: Callable[[int], np.ndarray]
+
+
+def _confusion_resamples(cols, metric, pos_label, key, n_bootstrap) -> _GroupResamples:
+    """A confusion-matrix rate: each group's cell counts resampled as a multinomial, O(1)
+    per resample whatever the group's size."""
+    spec = get_metric(metric)
+    if spec.n_parts > 1:
+        raise ValueError("equalized_odds combines two differences; test TPR and FPR")
+    if cols["sample_weight"] is not None:
+        raise ValueError("sample_weight with a confusion-matrix metric: pass a callable")
+    y, yhat = as_binary_pair(cols["y_true"], cols["y_pred"], pos_label)
+    check_same_length(y_true=y, y_pred=yhat, group=cols["group"])
+    codes, labels = as_groups(cols["group"], "group")
+    cells = np.zeros((len(labels), 4))
+    np.add.at(cells, (codes, 2 * y + yhat), 1.0)
+    num, den = spec.rates(cells)
+    if (den == 0).any():
+        g = int(np.flatnonzero(den[:, 0] == 0)[0])
+        raise ValueError(f"group {labels.tolist()[g]!r} has no {spec.den_description[0]}")
+    rng = np.random.Generator(np.random.Philox(key))
+
+    def draw(g):
+        n_g = int(cells[g].sum())
+        counts = rng.multinomial(n_g, cells[g] / n_g, size=n_bootstrap)
+        nu, de = spec.rates(counts.astype(np.float64))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (nu / de)[:, 0]
+
+    return _GroupResamples(spec.name, codes, labels, (num / den)[:, 0], draw)
+
+
+def _row_resamples(cols, metric, vectorized, key, n_bootstrap) -> _GroupResamples:
+    """A row metric or a callable: rows resampled within each group (stream g of `key`)."""
+    weights = cols["sample_weight"]
+    if weights is not None:
+        weights = as_weights(weights, "sample_weight")
+    if isinstance(metric, str):
+        name = metric.lower()
+        y = as_finite_float(cols["y_true"], "y_true") if name != "mean_score" else None
+        p = as_finite_float(cols["y_pred"], "y_pred") if name != "mean_outcome" else None
+        check_same_length(y_true=y, y_pred=p, group=cols["group"], sample_weight=weights)
+        arrays = (_row_values(name, y, p),) + (() if weights is None else (weights,))
+        ev = _Evaluator(_mean_fn, arrays, name, True)
+    elif callable(metric):
+        name = _metric_name(metric)
+        y, p = as_1d(cols["y_true"], "y_true"), as_1d(cols["y_pred"], "y_pred")
+        check_same_length(y_true=y, y_pred=p, group=cols["group"], sample_weight=weights)
+        arrays = (y, p) if weights is None else (y, p, weights)
+        ev = _Evaluator(metric, arrays, name, vectorized, weights is not None)
+    else:
+        raise TypeError(f"metric must be a string or a callable, got {type(metric)}")
+    codes, labels = as_groups(cols["group"], "group")
+    rows_of = [np.flatnonzero(codes == g) for g in range(len(labels))]
+    values = np.array(
+        [
+            ev.values(r[None], lambda i, g=g: f"group {g!r}")[0]
+            for g, r in zip(labels.tolist(), rows_of)
+        ]
+    )
+
+    def draw(g):
+        rows = rows_of[g]
+        out = np.empty(n_bootstrap)
+        step = max(1, _CHUNK_ELEMENTS // len(rows))
+        for start in range(0, n_bootstrap, step):
+            count = min(step, n_bootstrap - start)
+            idx = _means.bootstrap_indices(len(rows), len(rows), start, count, key, g)
+            out[start : start + count] = ev.values(
+                rows[idx], lambda i, s=start: f"bootstrap resample {s + i}"
+            )
+        return out
+
+    return _GroupResamples(name, codes, labels, values, draw)
