@@ -1,50 +1,17 @@
-r"""Fairness across thresholds: permutation tests of outcome rates at every threshold.
-
-A score s becomes a decision at a threshold t: predicted positive when :math:`s \ge t`
-(the one convention of fastfair). The permutation-test paper (DiCiccio et al., KDD 2020,
-Sec. 5.1, Figure 2) varies t from 0 to 1 and, at each t, compares the equalized-odds
-distances (TPR and FPR gaps between two groups) with the 95th percentile of their
-permutation distribution. :func:`threshold_sweep` does this for every threshold at once:
-
-- one pass over the rows puts each in its score bin between consecutive thresholds; each
-  group's confusion counts at every threshold are then running sums over the bins, updated
-  threshold to threshold (compiled, ``fastfair._sweep``);
-- joint permutations of group labels, one per random stream, give at every threshold the
-  statistic of the same permuted data (group A's rows per score bin, drawn by splitting the
-  bins in halves: one exact hypergeometric draw per threshold, mostly among few rows, so
-  O(1) per threshold and permutation): the per-threshold tests (the paper's 1,000
-  permutations and 95th percentile), the single-step max-T adjustment over thresholds and a
-  simultaneous band;
-- or each threshold is tested on its counts exactly as :func:`fastfair.permutation_test`
-  tests them (conditional scheme, pooled studentization: exact under equal rates), by the
-  same count-level machinery (``method="exact"``).
-"""
+"""threshold_sweep, the public function: ingest -> statistics -> inference."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from fastfair import _counts, _sweep
-from fastfair._comparisons import check_rates_defined, comparison_pairs
 from fastfair._deprecation import renamed_arguments
-from fastfair._exact import exact_pair
 from fastfair._parallel import effective_n_threads, threads_for
-from fastfair._pvalues import ALTERNATIVES, _oriented, monte_carlo_pvalue
 from fastfair._random import stream_key
 from fastfair._scipy import special
-from fastfair._validation import (
-    as_binary,
-    as_finite_float,
-    as_groups,
-    check_choice,
-    check_int,
-    check_same_length,
-    resolve_columns,
-)
-from fastfair.sweep.inference import _exact_critical, _gap_scale, _monte_carlo_critical
-from fastfair.sweep.ingest import _STRATUM, SWEEP_METHODS, _check_metrics, _thresholds
+from fastfair.sweep.inference import _test_metric
+from fastfair.sweep.ingest import _STRATUM, _check_sweep
 from fastfair.sweep.results import _PER_THRESHOLD, ThresholdSweepResult
-from fastfair.sweep.statistics import _tables
+from fastfair.sweep.statistics import _sweep_counts
 
 
 @renamed_arguments(score="y_score")
@@ -175,123 +142,36 @@ def threshold_sweep(
     >>> exact.pvalue[:, k].round(5)  # equal to permutation_test(y, score >= 0.5, group)
     array([3.0000e-05, 1.0232e-01])
     """
-    cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group)
-    y = as_binary(cols["y_true"], "y_true", pos_label)
-    s = as_finite_float(cols["y_score"], "y_score")
-    codes, labels = as_groups(cols["group"], "group")
-    check_same_length(y_true=y, score=s, group=codes)
-    if len(labels) != 2:
-        raise ValueError(
-            f"threshold_sweep compares two groups; group has {len(labels)} "
-            f"({labels.tolist()[:5]}): select the rows of two groups"
-        )
-    specs = _check_metrics(metrics)
-    check_choice(method, "method", SWEEP_METHODS)
-    check_choice(alternative, "alternative", ALTERNATIVES)
-    n_permutations = check_int(n_permutations, "n_permutations", 1)
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a number in (0, 1), got {alpha!r}")
-    thr = _thresholds(thresholds, s)
-
-    sizes = np.bincount(codes, minlength=2)
-    pair = comparison_pairs(sizes, labels, reference, "reference")[0]
-    pair_labels = labels[pair]
-    second = (codes == pair[1]).astype(np.uint8)  # 0: the group, 1: the reference
-    code = (2 * second + y).astype(np.uint8)
-    count_threads = threads_for(n_jobs, len(s), 1_000_000)
-    above = _sweep.counts_above(s, code, thr, 4, count_threads)
-    totals = np.bincount(code, minlength=4).reshape(2, 2).astype(np.int64)
-    tables = _tables(above, totals)
-    n_thr = len(thr)
+    sweep = _check_sweep(
+        y_true, y_score, group, metrics=metrics, thresholds=thresholds, method=method,
+        n_permutations=n_permutations, alpha=alpha, alternative=alternative,
+        reference=reference, pos_label=pos_label, data=data,
+    )  # fmt: skip
+    counts = _sweep_counts(sweep, n_jobs)
+    totals = counts[1]
     key = stream_key(random_state)
-    orient = {"two-sided": 0, "greater": 1, "less": -1}[alternative]
-    n_threads = threads_for(n_jobs, n_permutations * n_thr, 200_000)
+    n_threads = threads_for(n_jobs, sweep.n_permutations * len(sweep.thresholds), 200_000)
     effective_n_threads(n_jobs)  # validates n_jobs even when one thread is enough
-
-    shape = (len(specs), n_thr)
-    # the result's per-metric arrays, filled row by row below
-    out = {name: np.empty(shape) for name in _PER_THRESHOLD}
-    out["group_values"] = np.empty((*shape, 2))
-    out["max_critical"] = np.empty(len(specs))
-    out["null_maxima"] = np.empty((len(specs), n_permutations))
-    pair_codes = np.array([[0, 1]], dtype=np.intp)
-    permuted = [_STRATUM[sm.den_masks[0]] for sm in specs]
     # log(k!) up to the most rows among which group labels are permuted (bit y: label y)
+    permuted = [_STRATUM[sm.den_masks[0]] for sm in sweep.specs]
     rows = max(sum(int(totals[:, y].sum()) for y in (0, 1) if st & (1 << y)) for st in permuted)
     logfact = special.gammaln(np.arange(rows + 1, dtype=np.float64) + 1.0)
-    for m, spec_metric in enumerate(specs):
-        check_rates_defined(spec_metric, tables[0].reshape(2, 4), pair_labels, pair_codes)
-        spec = spec_metric.spec(True, True)
-        observed = _counts.metric_statistics(tables, tables, spec, pair_codes)[:, 0]
-        num, den = spec_metric.rates(tables.reshape(n_thr, 2, 4))
-        rate = num[..., 0] / den[..., 0]
-        pooled = num[..., 0].sum(axis=1) / den[..., 0].sum(axis=1)
-        se = np.sqrt(pooled * (1 - pooled) * (1 / den[:, 0, 0] + 1 / den[:, 1, 0]))
-        # T = (num_A/den_A - (num - num_A)/den_B)/SE = num_A * scale - offset: the
-        # denominators, pooled numerator and SE are the same in every permutation
-        positive = se > 0
-        safe_se = np.where(positive, se, 1.0)
-        scale = np.where(positive, (1 / den[:, 0, 0] + 1 / den[:, 1, 0]) / safe_se, 0.0)
-        offset = np.where(positive, num[..., 0].sum(axis=1) / den[:, 1, 0] / safe_se, 0.0)
-        maxima, null, _ = _sweep.permute_sweep(
-            above,
-            totals,
-            permuted[m],
-            spec_metric.num_masks[0],
-            scale,
-            offset,
-            orient,
-            n_permutations,
-            key,
-            m,
-            method == "monte_carlo",
-            logfact,
-            n_threads,
-        )
-        obs_o = _oriented(observed, observed, alternative)[0]
-        if method == "exact":
-            strata = spec_metric.strata("conditional")
-            crit = np.empty(n_thr)
-            p = np.empty(n_thr)
-            for k in range(n_thr):
-                p[k], support, probs = exact_pair(
-                    tables[k].reshape(2, 4).astype(np.int64),
-                    spec_metric,
-                    spec,
-                    strata,
-                    observed[k],
-                    alternative,
-                    False,
-                    want_null=True,
-                )
-                crit[k] = _exact_critical(_oriented(support, 0.0, alternative)[0], probs, alpha)
-        else:  # null: (thresholds, B), oriented
-            p = monte_carlo_pvalue(null.T, obs_o, "greater")[0]
-            crit = _monte_carlo_critical(null.T, alpha)
-        p_maxt = monte_carlo_pvalue(maxima[:, None], obs_o, "greater")[0]
-        c_max = _monte_carlo_critical(maxima[:, None], alpha)[0]
-        critical = _gap_scale(crit, se)
-        rows = dict(
-            group_values=rate,
-            difference=rate[:, 0] - rate[:, 1],
-            statistic=observed,
-            standard_error=se,
-            pvalue=p,
-            critical_value=critical,
-            pvalue_adjusted=np.maximum(p_maxt, p),
-            band=np.maximum(_gap_scale(c_max, se), critical),
-            max_critical=c_max,
-            null_maxima=maxima,
-        )
-        for name, row in rows.items():
+    shape = (len(sweep.specs), len(sweep.thresholds))
+    # the result's per-metric arrays, filled row by row
+    out = {name: np.empty(shape) for name in _PER_THRESHOLD}
+    out["group_values"] = np.empty((*shape, 2))
+    out["max_critical"] = np.empty(len(sweep.specs))
+    out["null_maxima"] = np.empty((len(sweep.specs), sweep.n_permutations))
+    for m in range(len(sweep.specs)):
+        for name, row in _test_metric(sweep, m, counts, logfact, key, n_threads).items():
             out[name][m] = row
     return ThresholdSweepResult(
-        thresholds=thr,
-        metrics=tuple(sm.name for sm in specs),
-        comparison=tuple(pair_labels.tolist()),
-        alpha=float(alpha),
-        alternative=alternative,
-        method=method,
-        n_permutations=n_permutations,
+        thresholds=sweep.thresholds,
+        metrics=tuple(sm.name for sm in sweep.specs),
+        comparison=tuple(sweep.pair_labels.tolist()),
+        alpha=float(sweep.alpha),
+        alternative=sweep.alternative,
+        method=sweep.method,
+        n_permutations=sweep.n_permutations,
         **out,
     )
