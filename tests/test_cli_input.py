@@ -77,6 +77,32 @@ def test_impossible_options_exit_2_before_reading(extra, message, data, no_readi
     assert out == ""
 
 
+@pytest.mark.parametrize(
+    "key,value,option",
+    [
+        ("alpha", 1.5, ["--alpha", "1.5"]),
+        ("tau", 0.0, ["--tau", "0"]),
+        ("n_permutations", 0, ["--permutations", "0"]),
+        ("metrics", ["tpr", "bogus"], ["--metrics", "tpr", "bogus"]),
+        ("tolerance", 1.5, ["--tolerance", "1.5"]),
+        ("equivalence", 0.0, ["--equivalence", "0"]),
+        ("random_state", -1, ["--seed", "-1"]),
+        ("n_jobs", 0, ["--jobs", "0"]),
+        ("min_group_size", 0, ["--min-group-size", "0"]),
+    ],
+)
+def test_library_and_command_line_refuse_an_option_alike(key, value, option, data, capsys):
+    """One check of the audit's options: fastfair.audit and `fastfair audit` give the same
+    message, the option named as each caller spells it."""
+    table = cli.read_table(str(data))
+    with pytest.raises((TypeError, ValueError)) as info:
+        fastfair.audit("y", "pred", "grp", data=table, **{"metrics": ["tpr"], key: value})
+    code, out, err = _run(["audit", str(data), *BASE, *option], capsys)
+    expected = str(info.value).replace(key, cli.arguments.OPTION_NAMES[key], 1)
+    _one_line_error(code, err, expected)
+    assert out == ""
+
+
 def test_argparse_errors_are_one_line(capsys):
     assert cli.main(["audit", "--threshold", "x"]) == 2
     _, err = capsys.readouterr()

@@ -9,8 +9,15 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from collections.abc import Mapping, Sequence
+
+import numpy as np
 
 import fastfair
+from fastfair._metrics import get_metric
+from fastfair._parallel import effective_n_threads
+from fastfair._random import stream_key
+from fastfair._validation import check_choice, check_int, check_resamples, show_value
 
 DEFAULT_METRICS = ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds")
 ADJUSTMENTS = ("holm", "bonferroni", "none")
@@ -155,56 +162,132 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def check_audit_options(
+#: The command line's name of each option of :func:`fastfair.audit` it sets.
+OPTION_NAMES = {
+    "alpha": "--alpha",
+    "tau": "--tau",
+    "adjust": "--adjust",
+    "n_permutations": "--permutations",
+    "metrics": "--metrics",
+    "tolerance": "--tolerance",
+    "equivalence": "--equivalence",
+    "random_state": "--seed",
+    "n_jobs": "--jobs",
+    "min_group_size": "--min-group-size",
+}
+
+
+def check_audit_settings(
     *,
-    threshold: float = 0.5,
     alpha: float = 0.05,
     tau: float = 0.05,
-    permutations: int | None = None,
-    seed: int | None = 0,
-    jobs: int | None = None,
-    min_group_size: int = 10,
-    metrics=None,
-    max_rows: int | None = None,
+    power: float = 0.8,
+    adjust: str = "holm",
+    n_permutations: int | None = None,
+    metrics: Sequence[str] | None = None,
     tolerance: float | None = None,
     equivalence: float | None = None,
-) -> None:
-    """Raise CLIError (a ValueError) naming the first option with an impossible value.
+    random_state: int | None = 0,
+    n_jobs: int | None = None,
+    min_group_size: int = 10,
+    names: Mapping[str, str] | None = None,
+) -> dict:
+    """Check the options of an audit once, for :func:`fastfair.audit` and the command line.
 
-    Run before any data are read, so that a bad option never costs a long audit.
+    Raises ValueError (TypeError for a wrong type) naming the first impossible option, by
+    its name in `names` (the command line's ``--seed`` for ``random_state``, ...).
+
+    Parameters
+    ----------
+    alpha, tau, power : float
+        Level, the gap to detect and the power of the audit: each in (0, 1).
+    adjust : str
+        One of :data:`ADJUSTMENTS`.
+    n_permutations : int or None
+        Monte-Carlo permutations per test (None: sequential).
+    metrics : sequence of str or None
+        Confusion metrics (None: :data:`DEFAULT_METRICS`).
+    tolerance, equivalence : float or None
+        Margins of the tolerance and equivalence tests, in (0, 1).
+    random_state : int or None
+        Seed of the audit's random streams.
+    n_jobs : int or None
+        Threads.
+    min_group_size : int
+        Smallest group tested (at least 1).
+    names : mapping, optional
+        Name under which to report each option (default: the argument's name).
+
+    Returns
+    -------
+    dict
+        ``options`` (the dict every test of the audit reads: alpha, tau, power,
+        n_permutations, random_state, n_jobs, tolerance, equivalence), ``metrics`` (the
+        registry's names), ``adjust`` and ``min_group_size``.
+
+    Examples
+    --------
+    >>> from fastfair.cli.arguments import OPTION_NAMES, check_audit_settings
+    >>> check_audit_settings(metrics=["recall"], n_permutations=999)["metrics"]
+    ['tpr']
+    >>> check_audit_settings(random_state=-1, names=OPTION_NAMES)
+    Traceback (most recent call last):
+    ...
+    ValueError: --seed must be non-negative, got -1
     """
-    if not math.isfinite(threshold):
-        raise CLIError(f"--threshold must be a finite number, got {threshold}")
-    if not 0 < alpha < 1:
-        raise CLIError(f"--alpha must be in (0, 1), got {alpha}")
-    if not 0 < tau < 1:
-        raise CLIError(f"--tau must be in (0, 1), got {tau}")
-    for option, value in (("--tolerance", tolerance), ("--equivalence", equivalence)):
-        if value is not None and not 0 < value < 1:
-            raise CLIError(f"{option} must be in (0, 1), got {value}")
-    checks = [
-        ("--permutations", permutations, lambda v: v is None or
-            fastfair._validation.check_resamples(v, "--permutations", 1)),
-        ("--seed", seed, lambda v: v is None or fastfair._random.stream_key(v)),
-        ("--jobs", jobs, fastfair._parallel.effective_n_threads),
-        ("--min-group-size", min_group_size, lambda v: fastfair._validation.check_int(
-            v, "--min-group-size", 1)),
-        ("--max-rows", max_rows, lambda v: v is None or fastfair._validation.check_int(
-            v, "--max-rows", 0)),
-    ]  # fmt: skip
-    for option, value, check in checks:
+    names = names or {}
+
+    def name(key: str) -> str:
+        return names.get(key, key)
+
+    for key, value in (("alpha", alpha), ("tau", tau), ("power", power)):
+        if not (isinstance(value, int | float) and 0 < value < 1):
+            raise ValueError(f"{name(key)} must be in (0, 1), got {show_value(value)}")
+    check_choice(adjust, name("adjust"), ADJUSTMENTS)
+    if n_permutations is not None:
+        check_resamples(n_permutations, name("n_permutations"), 1)
+    metrics = list(DEFAULT_METRICS if metrics is None else metrics)
+    if not metrics:
+        raise ValueError(f"{name('metrics')} is empty")
+    try:
+        metric_names = [get_metric(m).name for m in metrics]
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{name('metrics')}: {exc}") from exc
+    for key, value in (("tolerance", tolerance), ("equivalence", equivalence)):
+        if value is not None and not (
+            isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1
+        ):
+            raise ValueError(
+                f"{name(key)} must be in (0, 1) (a gap between rates), got {show_value(value)}"
+            )
+    if random_state is not None and not isinstance(random_state, int | np.integer):
+        raise TypeError(
+            f"{name('random_state')} must be an int or None, got {show_value(random_state)}"
+        )
+    for key, check, value in (
+        ("random_state", stream_key, random_state),
+        ("n_jobs", effective_n_threads, n_jobs),
+    ):
         try:
             check(value)
         except (TypeError, ValueError) as exc:
-            message = str(exc).replace("n_jobs", option).replace("random_state", option)
-            raise CLIError(
-                message if message.startswith(option) else f"{option}: {message}"
-            ) from exc
-    for metric in metrics or ():
-        try:
-            fastfair._metrics.get_metric(metric)
-        except (TypeError, ValueError) as exc:
-            raise CLIError(f"--metrics: {exc}") from exc
+            raise type(exc)(str(exc).replace(key, name(key))) from exc
+    options = dict(
+        alpha=float(alpha),
+        tau=float(tau),
+        power=float(power),
+        n_permutations=None if n_permutations is None else int(n_permutations),
+        random_state=random_state,
+        n_jobs=n_jobs,
+        tolerance=None if tolerance is None else float(tolerance),
+        equivalence=None if equivalence is None else float(equivalence),
+    )
+    return dict(
+        options=options,
+        metrics=metric_names,
+        adjust=adjust,
+        min_group_size=check_int(min_group_size, name("min_group_size"), 1),
+    )
 
 
 def check_output_path(path: str, option: str, force: bool = False) -> None:
@@ -244,11 +327,12 @@ def _reference(values, groups):
     )
 
 
-def audit_source(args: argparse.Namespace) -> tuple[str, str, str | dict | None]:
+def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
     """Check the options of ``fastfair audit`` before any data are read.
 
-    Fills in the demo's columns for ``--demo``, refuses a missing or impossible option and
-    an unwritable output path, and resolves the engine and ``--reference``.
+    Fills in the demo's columns for ``--demo``, refuses a missing or impossible option (by
+    :func:`check_audit_settings`, as :func:`fastfair.audit` checks them) and an unwritable
+    output path, and resolves the engine and ``--reference``.
 
     Parameters
     ----------
@@ -262,16 +346,18 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, str | dict | None]
         The data: a file, a folder of files or a glob (the bundled demo with ``--demo``).
     engine : str
         ``"memory"``, ``"arrow"`` or ``"dask"``.
-    reference : str, dict or None
-        ``--reference`` as :func:`fastfair.audit` takes it.
+    options : dict
+        The keyword options of :func:`fastfair.audit` both engines share
+        (:func:`audit_options`), with ``reference`` as :func:`fastfair.audit` takes it.
 
     Examples
     --------
     >>> from fastfair.cli.arguments import audit_source, build_parser
     >>> args = build_parser().parse_args(["audit", "rows.csv", "--label", "y", "--pred", "p",
     ...                                   "--group", "sex", "--reference", "F"])
-    >>> audit_source(args)
-    ('rows.csv', 'memory', 'F')
+    >>> source, engine, options = audit_source(args)
+    >>> source, engine, options["reference"], options["alpha"]
+    ('rows.csv', 'memory', 'F', 0.05)
     """
     if args.demo:
         if args.data:
@@ -292,58 +378,51 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, str | dict | None]
             raise CLIError(f"--{missing[0]} is required")
     if args.pred is None and args.score is None:
         raise CLIError("give --pred (binary predictions) or --score (scores to threshold)")
-    check_audit_options(
-        threshold=args.threshold,
-        alpha=args.alpha,
-        tau=args.tau,
-        permutations=args.permutations,
-        seed=args.seed,
-        jobs=args.jobs,
-        min_group_size=args.min_group_size,
-        metrics=args.metrics,
-        max_rows=args.max_rows,
-        tolerance=args.tolerance,
-        equivalence=args.equivalence,
-    )
-    reference = _reference(args.reference, args.group)
+    if not math.isfinite(args.threshold):
+        raise CLIError(f"--threshold must be a finite number, got {args.threshold}")
+    options = audit_options(args)
+    try:
+        check_audit_settings(**options, names=OPTION_NAMES)
+        if args.max_rows is not None:
+            check_int(args.max_rows, "--max-rows", 0)
+    except (TypeError, ValueError) as exc:
+        raise CLIError(str(exc)) from exc
+    options["reference"] = _reference(args.reference, args.group)
     _check_outputs(args)
     engine = args.engine or ("dask" if args.scheduler else "memory")
     if args.scheduler and engine != "dask":
         raise CLIError("--scheduler needs --engine dask")
     if engine != "memory" and (len(args.group) != 1 or args.intersections):
         raise CLIError(f"--engine {engine} audits one --group column, without --intersections")
-    return source, engine, reference
+    return source, engine, options
 
 
-def audit_options(args: argparse.Namespace, reference: str | dict | None) -> dict:
+def audit_options(args: argparse.Namespace) -> dict:
     """The keyword options the in-memory and the summary audits share, from the arguments.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed ``fastfair audit`` arguments, checked by :func:`audit_source`.
-    reference : str, dict or None
-        The reference group(s), as :func:`audit_source` returns them.
+        The parsed ``fastfair audit`` arguments.
 
     Returns
     -------
     dict
-        ``metrics``, ``reference``, ``min_group_size``, ``alpha``, ``tau``, ``adjust``,
-        ``n_permutations``, ``random_state``, ``n_jobs``, ``tolerance`` and ``equivalence``,
-        named as :func:`fastfair.audit` names them.
+        ``metrics``, ``min_group_size``, ``alpha``, ``tau``, ``adjust``, ``n_permutations``,
+        ``random_state``, ``n_jobs``, ``tolerance`` and ``equivalence``, named as
+        :func:`fastfair.audit` names them (:func:`check_audit_settings` checks them).
 
     Examples
     --------
     >>> from fastfair.cli.arguments import audit_options, build_parser
     >>> args = build_parser().parse_args(["audit", "rows.csv", "--label", "y", "--pred", "p",
     ...                                   "--group", "sex", "--permutations", "999"])
-    >>> options = audit_options(args, None)
+    >>> options = audit_options(args)
     >>> options["n_permutations"], options["random_state"], options["adjust"]
     (999, 0, 'holm')
     """
     return dict(
         metrics=args.metrics,
-        reference=reference,
         min_group_size=args.min_group_size,
         alpha=args.alpha,
         tau=args.tau,

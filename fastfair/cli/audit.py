@@ -42,7 +42,7 @@ from fastfair._validation import (
     resolve_columns,
     show_value,
 )
-from fastfair.cli.arguments import ADJUSTMENTS, DEFAULT_METRICS
+from fastfair.cli.arguments import check_audit_settings
 
 __all__ = ["Attribute", "AuditResult", "audit", "code_attributes", "verdict"]
 
@@ -731,22 +731,6 @@ def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
     return y, yhat, scores, clusters, names
 
 
-def _check_options(alpha, tau, power, adjust, n_permutations, metrics):
-    for name, value in (("alpha", alpha), ("power", power)):
-        if not (isinstance(value, int | float) and 0 < value < 1):
-            raise ValueError(f"{name} must be in (0, 1), got {show_value(value)}")
-    if not (isinstance(tau, int | float) and 0 < tau < 1):
-        raise ValueError(f"tau must be in (0, 1), got {show_value(tau)}")
-    if adjust not in ADJUSTMENTS:
-        raise ValueError(f"adjust must be one of {list(ADJUSTMENTS)}, got {show_value(adjust)}")
-    if n_permutations is not None:
-        check_int(n_permutations, "n_permutations", 1)
-    metrics = list(DEFAULT_METRICS if metrics is None else metrics)
-    if not metrics:
-        raise ValueError("metrics is empty")
-    return [get_metric(m).name for m in metrics]
-
-
 def audit(
     y_true,
     y_pred=None,
@@ -937,31 +921,12 @@ def _settings(
     min_group_size, tolerance=None, equivalence=None,
 ) -> dict:  # fmt: skip
     """Checked settings of an audit: the options every test reads, and the rest."""
-    metric_names = _check_options(alpha, tau, power, adjust, n_permutations, metrics)
-    for name, value in (("tolerance", tolerance), ("equivalence", equivalence)):
-        if value is not None and not (
-            isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1
-        ):
-            raise ValueError(f"{name} must be in (0, 1) (a gap between rates), got {value!r}")
-    if random_state is not None and not isinstance(random_state, int | np.integer):
-        raise TypeError(f"random_state must be an int or None, got {show_value(random_state)}")
-    options = dict(
-        alpha=float(alpha),
-        tau=float(tau),
-        power=float(power),
-        n_permutations=None if n_permutations is None else int(n_permutations),
-        random_state=random_state,
-        n_jobs=n_jobs,
-        tolerance=None if tolerance is None else float(tolerance),
-        equivalence=None if equivalence is None else float(equivalence),
-    )
-    return dict(
-        options=options,
-        metrics=metric_names,
-        adjust=adjust,
-        intersections=bool(intersections),
-        min_group_size=check_int(min_group_size, "min_group_size", 1),
-    )
+    settings = check_audit_settings(
+        alpha=alpha, tau=tau, power=power, adjust=adjust, n_permutations=n_permutations,
+        metrics=metrics, tolerance=tolerance, equivalence=equivalence,
+        random_state=random_state, n_jobs=n_jobs, min_group_size=min_group_size,
+    )  # fmt: skip
+    return dict(settings, intersections=bool(intersections))
 
 
 def _check_something_tested(attributes, min_group_size) -> None:

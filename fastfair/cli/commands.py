@@ -15,7 +15,6 @@ import sys
 import fastfair
 from fastfair.cli.arguments import (
     CLIError,
-    audit_options,
     audit_source,
     build_parser,
     plan_options,
@@ -50,8 +49,7 @@ def _audit_command(args: argparse.Namespace) -> int:
     """``fastfair audit``: parse -> load -> test -> report."""
     from fastfair.cli import report  # after the audit: `import fastfair` stays light
 
-    source, engine, reference = audit_source(args)
-    options = audit_options(args, reference)
+    source, engine, options = audit_source(args)
     if engine == "memory":
         table, pos_label = load_columns(source, args)
         result = _memory_audit(table, pos_label, options, args)
