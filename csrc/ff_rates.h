@@ -11,7 +11,9 @@
  *   - an empty denominator in either group: statistic 0 (the difference is undefined);
  *   - a zero difference: statistic 0;
  *   - a non-zero difference with zero variance (unpooled, both rates in {0, 1}): the variance
- *     is recomputed from rates shrunk by one half pseudo-observation, (M n_eff + 1/2)/(n_eff + 1).
+ *     is recomputed from rates shrunk by one half pseudo-observation, r = (M n_eff + 1/2)/(n_eff + 1),
+ *     as r(1-r)/(n_eff + 1) per group: the package's one rule, which the tolerance tests' Wald
+ *     statistic shares (fastfair/_score.py: unpooled_variance; tests/test_tolerance.py).
  */
 #ifndef FF_RATES_H
 #define FF_RATES_H

@@ -130,6 +130,22 @@ def restricted_mle(x1, n1, x2, n2, d):
         return _restricted(*_as_arrays(x1, n1, x2, n2, d), _ArrayOps)
 
 
+def unpooled_variance(p1, n1, p2, n2):
+    """Plug-in variance of p1 - p2, p1(1 - p1)/n1 + p2(1 - p2)/n2 (the Wald statistic's).
+
+    Where it is 0 (both rates 0 or 1) the rates are shrunk by half a pseudo-observation,
+    r = (p n + 1/2)/(n + 1), and the variance is r1(1 - r1)/(n1 + 1) + r2(1 - r2)/(n2 + 1),
+    so a non-zero difference has a finite statistic. The one rule of the package: the
+    permutation tests' unpooled statistic does the same in compiled code (csrc/ff_rates.h);
+    tests/test_tolerance.py checks that both give the same statistic.
+    """
+    p1, n1, p2, n2 = (np.asarray(v, dtype=np.float64) for v in (p1, n1, p2, n2))
+    var = p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2
+    r1, r2 = (p1 * n1 + 0.5) / (n1 + 1.0), (p2 * n2 + 0.5) / (n2 + 1.0)
+    shrunk = r1 * (1.0 - r1) / (n1 + 1.0) + r2 * (1.0 - r2) / (n2 + 1.0)
+    return np.where(var > 0, var, shrunk)
+
+
 def score_statistic(x1, n1, x2, n2, d, *, correction: bool = True):
     """Z(d) of Miettinen-Nurminen (`correction`) or Farrington-Manning; 0/0 gives 0.
 

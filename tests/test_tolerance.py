@@ -164,6 +164,106 @@ def test_exact_at_zero_margin_is_barnards_test(alternative):
         assert res.method == "exact" and res.pvalue == pytest.approx(ref.pvalue, rel=1e-6)
 
 
+def test_score_statistic_is_monotone_in_each_count():
+    """Barnard's convexity, on which the fast exact tails rely: Z(d) is non-decreasing in x1
+    and non-increasing in x2, for small, unbalanced and large groups and any margin."""
+    from fastfair._score import score_statistic
+
+    for n1, n2 in [(1, 1), (2, 7), (10, 30), (30, 1000), (300, 100)]:
+        for d in (-0.99, -0.3, -0.02, 0.0, 0.001, 0.05, 0.5, 0.99):
+            for correction in (True, False):
+                z = score_statistic(
+                    np.arange(n1 + 1.0)[:, None], n1, np.arange(n2 + 1.0), n2, d,
+                    correction=correction,
+                )  # fmt: skip
+                assert not np.isnan(z).any()
+                assert (np.diff(z, axis=0) >= 0).all() and (np.diff(z, axis=1) <= 0).all()
+
+
+def test_exact_runs_are_the_brute_force_region():
+    """The region found by bisection in x1 (runs) is the mask of the whole outcome table,
+    and its tail probabilities are the same numbers."""
+    from fastfair._unconditional import BoundaryTails
+
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        n1, n2 = (int(v) for v in rng.integers(1, 60, 2))
+        d = float(rng.choice([-0.4, -0.05, 0.0, 0.02, 0.3]))
+        tails = BoundaryTails(n1, n2, d)
+        z_obs = float(tails.z[rng.integers(0, n1 + 1), rng.integers(0, n2 + 1)])
+        for side in ("greater", "less"):
+            x2, first, last = tails.runs(z_obs, side)
+            mask = np.zeros((n1 + 1, n2 + 1), dtype=bool)
+            for b, lo, hi in zip(x2, first, last):
+                mask[lo : hi + 1, b] = True
+            assert np.array_equal(mask, tails.region(z_obs, side))
+            p2 = np.linspace(tails.lo, tails.hi, 7)
+            assert np.array_equal(
+                tails.probabilities(mask, p2), tails._run_probabilities((x2, first, last), p2)
+            )
+
+
+@pytest.mark.parametrize(
+    ("x1", "n1", "x2", "n2"), [(1, 200, 0, 4000), (2, 30, 1, 3000), (1, 10, 0, 5000)]
+)
+def test_exact_pvalue_finds_narrow_peaks_of_large_groups(x1, n1, x2, n2):
+    """With 3000-5000 rows and rare events the tail's maximum over the nuisance rate is a
+    peak about 1/n wide near 0: the grid uniform in arcsin(sqrt(p)) finds it (a grid uniform
+    in p alone was 7e-4 low at 200 / 4000). Brute force: 16,000 nuisance values, dense near 0."""
+    from fastfair._unconditional import BoundaryTails, exact_pvalue
+
+    tails = BoundaryTails(n1, n2, 0.0)
+    mask = tails.region(float(tails.statistic(x1, x2)), "greater")
+    grid = np.concatenate([np.linspace(0, 1, 8001), np.geomspace(1e-7, 1, 8001)])
+    brute = max(float(tails.probabilities(mask, g).max()) for g in np.array_split(grid, 8))
+    assert exact_pvalue(x1, n1, x2, n2, 0.0, "greater") == pytest.approx(brute, rel=1e-5)
+
+
+def test_exact_tests_are_identical_for_any_n_jobs():
+    """The tail sums run on threads over nuisance values: forced onto 1 and 3 threads the
+    p-values and exact intervals are the same numbers."""
+    from fastfair import _parallel
+
+    counts = [[300, 4, 2, 1], [90, 6, 4, 3]]  # few events: the exact test
+    runs = []
+    with _parallel.force_parallel():
+        for n_jobs in (1, 3):
+            tol = fastfair.tolerance_test_from_counts(
+                counts, metric="fpr", u_tol=0.002, method="exact", n_jobs=n_jobs
+            )
+            eq = fastfair.equivalence_test_from_counts(
+                counts, metric="fpr", delta=0.01, n_jobs=n_jobs
+            )
+            runs.append((tol.pvalue, tol.confidence_interval, eq.pvalue, eq.equivalence_interval))
+    assert eq.method == "exact" and runs[0] == runs[1] == runs[2]
+    with pytest.raises(ValueError, match="n_jobs"):
+        fastfair.tolerance_test_from_counts(counts, metric="fpr", n_jobs=0)
+
+
+def test_auto_holds_the_level_where_exact_below_10_did_not():
+    """n_A = 100, n_B = 1000, p_B = 0.05, U = u_tol = 0.02: with the exact test only below
+    10 events "auto" rejected at the boundary with probability 0.058; with EXACT_BELOW = 20
+    it is at most alpha + 3 Monte-Carlo SE of 10,000 draws (0.0565). Exact computation."""
+    from fastfair._unconditional import BoundaryTails
+    from fastfair.tolerance import EXACT_BELOW
+
+    n1, n2, u, p_b = 100, 1000, 0.02, 0.05
+    tails = BoundaryTails(n1, n2, u)
+    exact = tails.z >= tails.critical_value(0.05, "greater")
+    score = tails.z > special.ndtri(0.95)
+    x1, x2 = np.arange(n1 + 1.0)[:, None], np.arange(n2 + 1.0)
+    fewest = np.minimum(np.minimum(x1, n1 - x1), np.minimum(x2, n2 - x2))
+    pmf1 = stats.binom.pmf(np.arange(n1 + 1), n1, p_b + u)
+    pmf2 = stats.binom.pmf(np.arange(n2 + 1), n2, p_b)
+
+    def level(below):
+        return float(pmf1 @ np.where(fewest < below, exact, score) @ pmf2)
+
+    assert level(10) > 0.0575 and level(EXACT_BELOW) <= 0.0565
+    counts = [[0, 0, 95, 5], [0, 0, 950, 50]]  # TPR 0.05 in both: "auto" is exact here
+    assert fastfair.tolerance_test_from_counts(counts, u_tol=u).method == "exact"
+
+
 def test_exact_test_holds_its_level_where_the_score_test_does_not():
     """n = 10 and 30, equal rates 0.05 (U = 0): exact level <= alpha over the whole
     boundary (its supremum); the score test's is 0.118 (so the check can fail)."""
@@ -194,8 +294,8 @@ def test_auto_method_chooses_exact_with_few_events():
     assert fastfair.tolerance_test_from_counts(COUNTS, metric="tpr").method == "score"
     eq = fastfair.equivalence_test_from_counts(sparse, metric="tpr", delta=0.2)
     assert eq.method == "exact" and not eq.equivalent
-    with pytest.raises(ValueError, match="outcomes"):
-        fastfair.tolerance_test_from_counts([[0, 0, 10, 3000], [0, 0, 10, 3000]], method="exact")
+    with pytest.raises(ValueError, match="20,000"):
+        fastfair.tolerance_test_from_counts([[0, 0, 10, 10000], [0, 0, 10, 10000]], method="exact")
     y = np.repeat([1, 1, 0], [30, 3, 40])
     yhat = np.repeat([1, 0, 0], [30, 3, 40])
     group = np.tile([0, 1], 37)[:73]
@@ -220,6 +320,35 @@ def test_wald_method_is_the_plug_in_statistic():
         COUNTS, metric="tpr", u_tol=0.05, reference=1, alternative="greater"
     )
     assert fm.statistic == pytest.approx(mn.statistic * math.sqrt(375 / 374))
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        [[0, 0, 0, 40], [0, 0, 25, 0]],  # TPR 1 and 0
+        [[0, 0, 0, 12], [0, 0, 0, 300]],  # both 1: difference 0, statistic 0
+        [[0, 0, 30, 0], [0, 0, 0, 7]],  # TPR 0 and 1
+        [[0, 0, 3, 40], [0, 0, 25, 2]],  # a plain case: no fallback
+    ],
+)
+def test_wald_zero_variance_fallback_is_the_permutation_tests_rule(counts):
+    """Both rates 0 or 1: the plug-in variance is 0 and both the tolerance test's Wald
+    statistic and the permutation test's unpooled one use rates shrunk by half a
+    pseudo-observation with variance r(1 - r)/(n + 1) (one helper, one rule)."""
+    tol = fastfair.tolerance_test_from_counts(counts, metric="tpr", method="wald", reference=1)
+    perm = fastfair.permutation_test_from_counts(
+        counts, metric="tpr", variance="unpooled", reference=1, method="asymptotic"
+    )
+    assert tol.statistic == pytest.approx(perm.statistic, rel=1e-12, abs=1e-12)
+    (fn_a, tp_a), (fn_b, tp_b) = (c[2:] for c in counts)
+    n_a, n_b = fn_a + tp_a, fn_b + tp_b
+    diff = tp_a / n_a - tp_b / n_b
+    var = tp_a / n_a * (1 - tp_a / n_a) / n_a + tp_b / n_b * (1 - tp_b / n_b) / n_b
+    if var == 0:
+        r_a, r_b = (tp_a + 0.5) / (n_a + 1), (tp_b + 0.5) / (n_b + 1)
+        var = r_a * (1 - r_a) / (n_a + 1) + r_b * (1 - r_b) / (n_b + 1)
+    assert tol.statistic == pytest.approx(diff / math.sqrt(var) if diff else 0.0, abs=1e-12)
+    assert np.isfinite(tol.statistic) and np.isfinite(tol.pvalue)
 
 
 def test_auc_tolerance_delong_and_logit_mover():

@@ -11,7 +11,9 @@ estimates come with small standard errors. Candidates, each on the same simulate
 * ``logit``: MOVER (Zou & Donner 2008; Newcombe 1998's hybrid) from each group's
   logit-scale interval, logit(AUC) +- z SE / (AUC (1 - AUC)): the lower bound of AUC_A -
   AUC_B is D - sqrt((AUC_A - l_A)^2 + (u_B - AUC_B)^2); the p-value of H0: U <= d is
-  Phi(-z*) with z* the level at which that bound equals d.
+  Phi(-z*) with z* the level at which that bound equals d;
+* ``logit-t``: the same MOVER with each group's interval at level Phi(z) taken from the
+  Student t with that group's Satterthwaite degrees of freedom (of S10/n+ and S01/n-).
 
 Binormal scores with equal variances (AUC = Phi(mu / sqrt 2)); the one-sided test of
 H0: U <= u at U = u (AUC_A = AUC_B + u) and of H0: U >= -u at U = -u, alpha 0.05; 4000
@@ -32,10 +34,10 @@ import numpy as np
 from scipy import special, stats
 
 from fastfair.auc import delong
-from fastfair.tolerance import auc_margin_statistic
+from fastfair.tolerance import auc_margin_statistic, satterthwaite_df
 
 ALPHA = 0.05
-METHODS = ("delong", "delong-t", "logit")
+METHODS = ("delong", "delong-t", "logit", "logit-t")
 
 
 def satterthwaite_t(diff, d, res):
@@ -65,14 +67,23 @@ def simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng):
         diff = res.auc[0] - res.auc[1]
         z = (diff - d) / math.sqrt(res.variance.sum())
         p_t = satterthwaite_t(diff, d, res)
-        z_logit = auc_margin_statistic(res.auc[0], res.variance[0], res.auc[1], res.variance[1], d)
+        parts = (res.auc[0], res.variance[0], res.auc[1], res.variance[1], d)
+        z_logit = auc_margin_statistic(*parts)
+        df = satterthwaite_df(res.s10, res.n_pos, res.s01, res.n_neg)
+        z_logit_t = auc_margin_statistic(*parts, df[0], df[1])
         if side == "greater":
-            p = {"delong": special.ndtr(-z), "delong-t": p_t, "logit": special.ndtr(-z_logit)}
+            p = {
+                "delong": special.ndtr(-z),
+                "delong-t": p_t,
+                "logit": special.ndtr(-z_logit),
+                "logit-t": special.ndtr(-z_logit_t),
+            }
         else:
             p = {
                 "delong": special.ndtr(z),
                 "delong-t": 1 - p_t,
                 "logit": special.ndtr(z_logit),
+                "logit-t": special.ndtr(z_logit_t),
             }
         for m in METHODS:
             rej[m] += p[m] <= ALPHA
@@ -114,7 +125,8 @@ def main():
         h1 = f"U > {u}" if side == "greater" else f"U < {-u}"
         print(
             f"  {n_a:4d}  {n_b:5d}  {prev:.1f}  {auc_b:.2f}   {h1:9s}  "
-            + "  ".join(f"{r[m]:8.4f}" for m in METHODS)
+            + "  ".join(f"{r[m]:8.4f}" for m in METHODS),
+            flush=True,
         )
     print("  summary (mean / max / share above alpha + 3 SE):")
     for m in METHODS:

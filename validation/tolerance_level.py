@@ -7,8 +7,9 @@ exactly by enumeration. The one-sided tolerance test H0: U <= u_tol (U = p_A - p
 alpha = 0.05 is evaluated at the boundary p_A = p_B + u_tol, and TOST (delta = 0.05 or 0.1)
 at U = delta, over group sizes 10..1000 and rates 0.01..0.99. Methods: Miettinen-Nurminen
 score, Farrington-Manning, Wald (the paper's eq. 1 statistic), the exact unconditional test
-(Chan 1998) and "auto" (fastfair's default: exact where a group has fewer than 10 events or
-non-events and (n_A + 1)(n_B + 1) <= 1e5, score elsewhere).
+(Chan 1998) and "auto" (fastfair's default: exact where a group has fewer than EXACT_BELOW =
+20 events or non-events and n_A + n_B <= AUTO_MAX_SIZE = 5000, score elsewhere; with
+EXACT_BELOW = 10 its level reached 0.058, printed for comparison as "auto<10").
 
 Part 2 (Monte Carlo through the public API): fastfair.tolerance_test (method="score"; the
 exact test's and "auto"'s levels are computed exactly in part 1) on simulated rows with
@@ -38,7 +39,7 @@ from scipy import special, stats
 import fastfair
 from fastfair._score import score_statistic
 from fastfair._unconditional import BoundaryTails
-from fastfair.tolerance import AUTO_MAX_OUTCOMES, EXACT_BELOW
+from fastfair.tolerance import AUTO_MAX_SIZE, EXACT_BELOW
 
 ALPHA = 0.05
 SIZES = [10, 30, 100, 300, 1000]
@@ -47,18 +48,20 @@ U_TOLS = [0.0, 0.02, 0.05]
 DELTAS = [0.05, 0.1]
 QUICK_SIZES = [10, 50]
 QUICK_RATES = [0.05, 0.5, 0.9]
-METHODS = ("score", "farrington-manning", "wald", "exact", "auto")
+METHODS = ("score", "farrington-manning", "wald", "exact", "auto", "auto<10")
+#: the rule of method="auto" before this session's change, for comparison
+OLD_EXACT_BELOW = 10
 #: methods whose rejection region is "Z beyond the normal quantile"
 ASYMPTOTIC = ("score", "farrington-manning", "wald")
 
 
-def exact_region(n1, n2, d, side, z_score):
+def exact_region(n1, n2, d, side, z_score, below=EXACT_BELOW):
     """Rejection regions of the exact test (Chan 1998) and of method="auto" at margin d.
 
     The exact test rejects when Z(d) is at least as extreme as its critical value (the least
     extreme attainable Z whose exact p-value is <= alpha); "auto" uses it where a group has
-    fewer than EXACT_BELOW events or non-events and the enumeration is at most
-    AUTO_MAX_OUTCOMES, the score test elsewhere.
+    fewer than `below` events or non-events and n_A + n_B <= AUTO_MAX_SIZE, the score test
+    elsewhere.
     """
     tails = BoundaryTails(n1, n2, d)
     crit = tails.critical_value(ALPHA, side)
@@ -66,9 +69,10 @@ def exact_region(n1, n2, d, side, z_score):
     score = tails.z > z_score if side == "greater" else tails.z < -z_score
     x1 = np.arange(n1 + 1.0)[:, None]
     x2 = np.arange(n2 + 1.0)[None, :]
-    small = np.minimum(np.minimum(x1, n1 - x1), np.minimum(x2, n2 - x2)) < EXACT_BELOW
-    small &= (n1 + 1) * (n2 + 1) <= AUTO_MAX_OUTCOMES
-    return exact, np.where(small, exact, score)
+    fewest = np.minimum(np.minimum(x1, n1 - x1), np.minimum(x2, n2 - x2))
+    small = (fewest < below) & (n1 + n2 <= AUTO_MAX_SIZE)
+    old = (fewest < OLD_EXACT_BELOW) & (n1 + n2 <= AUTO_MAX_SIZE)
+    return exact, np.where(small, exact, score), np.where(old, exact, score)
 
 
 def statistic(method, x1, n1, x2, n2, d):
@@ -97,7 +101,9 @@ def exact_levels(sizes, rates, u_tols, deltas):
 
         for u in u_tols:
             regions = {m: statistic(m, x1, n1, x2, n2, u) > z for m in ASYMPTOTIC}
-            regions["exact"], regions["auto"] = exact_region(n1, n2, u, "greater", z)
+            regions["exact"], regions["auto"], regions["auto<10"] = exact_region(
+                n1, n2, u, "greater", z
+            )
             for pb in rates:
                 pa = round(pb + u, 10)
                 if pa >= 1:
@@ -120,7 +126,8 @@ def exact_levels(sizes, rates, u_tols, deltas):
                 for m in ASYMPTOTIC
             }
             low, up = exact_region(n1, n2, -dl, "greater", z), exact_region(n1, n2, dl, "less", z)
-            regions["exact"], regions["auto"] = low[0] & up[0], low[1] & up[1]
+            for k, m in enumerate(("exact", "auto", "auto<10")):
+                regions[m] = low[k] & up[k]
             for pb in rates:
                 pa = round(pb + dl, 10)
                 if pa >= 1:
@@ -254,7 +261,7 @@ def sparse_power(sizes=(30, 100), u_tol=0.02, p_b=0.05):
     for n in sizes:
         x = np.arange(n + 1.0)
         regions = {"score": statistic("score", x[:, None], n, x[None, :], n, u_tol) > z}
-        regions["exact"], regions["auto"] = exact_region(n, n, u_tol, "greater", z)
+        regions["exact"], regions["auto"], _ = exact_region(n, n, u_tol, "greater", z)
         pmf_b = stats.binom.pmf(np.arange(n + 1), n, p_b)
         for g in gaps:
             pmf_a = stats.binom.pmf(np.arange(n + 1), n, p_b + g)
@@ -340,6 +347,14 @@ def main():
         )
     )
     print("\n".join(summarize(eqv, "TOST H0: |U| >= delta at U = delta (delta in 0.05, 0.1):")))
+    target = ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / 10_000)
+    worst = max(r[6]["auto"] for r in rows)
+    print(
+        f"Target: the level of method='auto' at most alpha + 3 SE of a 10,000-draw simulation "
+        f"({target:.4f}) on the whole grid (tolerance and TOST): max {worst:.4f} "
+        f"({'met' if worst <= target else 'NOT met'}); with the exact test below 10 events "
+        f"(the old rule) max {max(r[6]['auto<10'] for r in rows):.4f}"
+    )
     for m in ("score", "wald", "exact", "auto"):
         print("\n".join(per_size_table(tol, m)))
     print()

@@ -44,12 +44,12 @@ from fastfair.tolerance.inference import margin_pvalue_from_counts
 from fastfair.tolerance.ingest import (
     ADJUSTMENTS,
     ALTERNATIVES,
-    AUTO_MAX_OUTCOMES,
+    AUTO_MAX_SIZE,
     EXACT_BELOW,
     RATE_METHODS,
 )
 from fastfair.tolerance.results import EquivalenceTestResult, ToleranceTestResult
-from fastfair.tolerance.statistics import auc_margin_statistic
+from fastfair.tolerance.statistics import auc_margin_statistic, satterthwaite_df
 
 __all__ = [
     "EquivalenceTestResult",

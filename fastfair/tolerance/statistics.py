@@ -11,14 +11,15 @@ from fastfair import _counts
 from fastfair._comparisons import check_rates_defined, comparison_pairs
 from fastfair._confusion import check_counts, coerce_rows
 from fastfair._metrics import get_metric
+from fastfair._parallel import effective_n_threads
 from fastfair._scipy import special
-from fastfair._score import kish_counts, score_bound, score_statistic
+from fastfair._score import kish_counts, score_bound, score_statistic, unpooled_variance
 from fastfair._unconditional import check_size, exact_bound, exact_pvalue
 from fastfair._validation import check_choice
 from fastfair.tolerance.ingest import (
     _BISECTION_STEPS,
     _Z_MAX,
-    AUTO_MAX_OUTCOMES,
+    AUTO_MAX_SIZE,
     EXACT_BELOW,
     RATE_METHODS,
 )
@@ -40,6 +41,7 @@ class _Gap:
     se: np.ndarray | None = None  # standard error of Wald-type methods
     exact: np.ndarray | None = None  # comparisons tested by the exact unconditional test
     auc_parts: tuple | None = None  # (A_a, V_a, A_b, V_b) of the logit MOVER test of AUC
+    n_jobs: int | None = 1  # threads of the exact test's tail sums (results do not depend on it)
 
     def z(self, d):
         """Z(d) for each comparison (d broadcasts against the comparisons)."""
@@ -56,7 +58,7 @@ class _Gap:
         z = np.atleast_1d(self.z(d))
         p = special.ndtr(-z) if side == "greater" else special.ndtr(z)
         for c in np.flatnonzero(self.exact) if self.exact is not None else ():
-            p[c] = exact_pvalue(*(v[c] for v in self.counts), d, side)
+            p[c] = exact_pvalue(*(v[c] for v in self.counts), d, side, n_jobs=self.n_jobs)
         return p
 
     def bound(self, z, side):
@@ -66,7 +68,9 @@ class _Gap:
                 score_bound(*self.counts, z, side, correction=self.method != "farrington-manning")
             )
             for c in np.flatnonzero(self.exact) if self.exact is not None else ():
-                out[c] = exact_bound(*(v[c] for v in self.counts), special.ndtr(-z), side)
+                out[c] = exact_bound(
+                    *(v[c] for v in self.counts), special.ndtr(-z), side, n_jobs=self.n_jobs
+                )
             return out
         if self.auc_parts is not None:
             return _mover_bound(*self.auc_parts, z if side == "lower" else -z)
@@ -102,28 +106,25 @@ def _rate_gap(w, w2, labels, weighted, metric, method, reference, comparisons) -
     if method in ("auto", "exact"):
         _choose_exact(gap, method)
     if method == "wald":
-        p_a, p_b = x[a] / n[a], x[b] / n[b]
-        se = np.sqrt(p_a * (1 - p_a) / n[a] + p_b * (1 - p_b) / n[b])
-        # a zero plug-in variance (both rates 0 or 1) uses half a pseudo-observation, as the
-        # permutation test's unpooled statistic does, so Z stays finite
-        shrunk = np.sqrt(
-            sum(
-                q * (1 - q) / m
-                for q, m in (((x[a] + 0.5) / (n[a] + 1), n[a]), ((x[b] + 0.5) / (n[b] + 1), n[b]))
-            )
-        )
-        gap.se = np.where(se > 0, se, shrunk)
+        # a zero plug-in variance (both rates 0 or 1) has the permutation tests' fallback
+        gap.se = np.sqrt(unpooled_variance(x[a] / n[a], n[a], x[b] / n[b], n[b]))
     return gap
 
 
-def _logit_limits(auc, var, z):
-    """Ends of the interval expit(logit(A) -+ z SE / (A (1 - A))) of one group's AUC."""
+def _logit_limits(auc, var, z, df=np.inf):
+    """Ends of the interval expit(logit(A) -+ q SE / (A (1 - A))) of one group's AUC.
+
+    q = z with infinite `df` (normal reference); otherwise the Student t quantile with `df`
+    degrees of freedom at the same level, q = t_df^{-1}(Phi(z)).
+    """
     centre = special.logit(auc)
-    half = z * np.sqrt(var) / (auc * (1.0 - auc))
+    q = np.where(np.isfinite(df), special.stdtrit(np.where(np.isfinite(df), df, 1.0),
+                                                  special.ndtr(z)), z)  # fmt: skip
+    half = q * np.sqrt(var) / (auc * (1.0 - auc))
     return special.expit(centre - half), special.expit(centre + half)
 
 
-def auc_margin_statistic(auc_a, var_a, auc_b, var_b, d):
+def auc_margin_statistic(auc_a, var_a, auc_b, var_b, d, df_a=np.inf, df_b=np.inf):
     r"""Signed level z* of the logit MOVER test of :math:`H_0: U \le d`, U = AUC_A - AUC_B.
 
     MOVER (Zou & Donner 2008) combines each group's logit-scale interval (l, u) into
@@ -131,19 +132,36 @@ def auc_margin_statistic(auc_a, var_a, auc_b, var_b, d):
     :math:`U(z) = D + \sqrt{(u_A - A_A)^2 + (A_B - l_B)^2}`, D = A_A - A_B. z* solves
     L(z*) = d (z* >= 0) or U(-z*) = d (z* < 0), so the p-value of H0: U <= d is
     Phi(-z*) and that of H0: U >= d is Phi(z*); the interval of level 1 - 2 alpha is
-    [L, U] at z = z_{1 - alpha}. AUCs must lie in (0, 1) (shrink them first).
+    [L, U] at z = z_{1 - alpha}. AUCs must lie in (0, 1) (shrink them first). With finite
+    `df_a`, `df_b` each group's interval at level Phi(z) uses the Student t quantile with
+    those degrees of freedom instead of z (:func:`satterthwaite_df`).
     """
-    auc_a, var_a, auc_b, var_b, d = np.broadcast_arrays(
-        *(np.asarray(v, dtype=np.float64) for v in (auc_a, var_a, auc_b, var_b, d))
+    auc_a, var_a, auc_b, var_b, d, df_a, df_b = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (auc_a, var_a, auc_b, var_b, d, df_a, df_b))
     )
     diff = auc_a - auc_b
     lo, hi = np.full(diff.shape, -_Z_MAX), np.full(diff.shape, _Z_MAX)
     for _ in range(_BISECTION_STEPS):  # g(z) = L(z) (z >= 0) or U(-z) (z < 0) decreases in z
         mid = 0.5 * (lo + hi)
-        g = _mover_bound(auc_a, var_a, auc_b, var_b, mid)
+        g = _mover_bound(auc_a, var_a, auc_b, var_b, mid, df_a, df_b)
         lo, hi = np.where(g > d, mid, lo), np.where(g > d, hi, mid)
     z = 0.5 * (lo + hi)
     return np.where(diff == d, 0.0, z)
+
+
+def satterthwaite_df(s10, n_pos, s01, n_neg):
+    r"""Satterthwaite degrees of freedom of one group's DeLong variance S10/n+ + S01/n-.
+
+    :math:`\nu = (S_{10}/n_+ + S_{01}/n_-)^2 / ((S_{10}/n_+)^2/(n_+ - 1) +
+    (S_{01}/n_-)^2/(n_- - 1))`; infinite when the variance is 0.
+    """
+    a = np.asarray(s10, dtype=np.float64) / n_pos
+    b = np.asarray(s01, dtype=np.float64) / n_neg
+    with np.errstate(divide="ignore", invalid="ignore"):
+        denom = a * a / np.maximum(np.asarray(n_pos) - 1.0, 1.0) + b * b / np.maximum(
+            np.asarray(n_neg) - 1.0, 1.0
+        )
+        return np.where(denom > 0, (a + b) ** 2 / denom, np.inf)
 
 
 def _logit_parts(res) -> tuple:
@@ -162,10 +180,10 @@ def _logit_parts(res) -> tuple:
     return auc[a], var[a], auc[b], var[b]
 
 
-def _mover_bound(auc_a, var_a, auc_b, var_b, z):
+def _mover_bound(auc_a, var_a, auc_b, var_b, z, df_a=np.inf, df_b=np.inf):
     """L(z) for z >= 0 and U(-z) for z < 0 (see auc_margin_statistic)."""
-    la, ua = _logit_limits(auc_a, var_a, np.abs(z))
-    lb, ub = _logit_limits(auc_b, var_b, np.abs(z))
+    la, ua = _logit_limits(auc_a, var_a, np.abs(z), df_a)
+    lb, ub = _logit_limits(auc_b, var_b, np.abs(z), df_b)
     diff = auc_a - auc_b
     low = diff - np.sqrt((auc_a - la) ** 2 + (ub - auc_b) ** 2)
     high = diff + np.sqrt((ua - auc_a) ** 2 + (auc_b - lb) ** 2)
@@ -176,9 +194,8 @@ def _choose_exact(gap: _Gap, method: str) -> None:
     """Set which comparisons the exact unconditional test handles, and the method's name.
 
     ``"auto"``: those with fewer than EXACT_BELOW events or non-events in either group
-    (where the score test's level can reach 0.12 at alpha 0.05), unweighted, and at most
-    AUTO_MAX_OUTCOMES outcomes to enumerate; ``"exact"``: all (unweighted, at most
-    MAX_OUTCOMES outcomes).
+    (where the score test's level can reach 0.12 at alpha 0.05), unweighted, with
+    n_A + n_B <= AUTO_MAX_SIZE; ``"exact"``: all (unweighted, n_A + n_B <= MAX_SIZE).
     """
     xa, na, xb, nb = gap.counts
     if method == "exact":
@@ -192,16 +209,17 @@ def _choose_exact(gap: _Gap, method: str) -> None:
         exact = np.ones(len(na), dtype=bool)
     else:
         small = np.minimum.reduce([xa, na - xa, xb, nb - xb]) < EXACT_BELOW
-        exact = small & ((na + 1) * (nb + 1) <= AUTO_MAX_OUTCOMES) & (not gap.weighted)
+        exact = small & (na + nb <= AUTO_MAX_SIZE) & (not gap.weighted)
     gap.exact = exact
     gap.method = "exact" if exact.all() else "score/exact" if exact.any() else "score"
 
 
 def _gap_from_rows(
     y_true, y_pred, group, metric, method, reference, comparisons, sample_weight, pos_label,
-    data, n_bootstrap, random_state, vectorized,
+    data, n_bootstrap, random_state, vectorized, n_jobs,
 ) -> _Gap:  # fmt: skip
     check_choice(comparisons, "comparisons", ("reference", "all"))
+    effective_n_threads(n_jobs)  # TypeError/ValueError before any work
     from fastfair import resampling  # lazy, as in permutation_test
     from fastfair.auc import auc_test
 
@@ -242,7 +260,7 @@ def _gap_from_rows(
             y_true, y_pred, group, metric=metric, studentize=mode, method="asymptotic",
             reference=reference, comparisons=comparisons, adjust="none",
             sample_weight=sample_weight, data=data, random_state=random_state,
-            n_bootstrap=n_bootstrap, vectorized=vectorized,
+            n_bootstrap=n_bootstrap, vectorized=vectorized, n_jobs=n_jobs,
         )  # fmt: skip
         return _Gap(
             difference=np.atleast_1d(res.difference),
@@ -261,11 +279,16 @@ def _gap_from_rows(
     )
     cell = (2 * y + yhat).astype(np.uint8)
     w, w2 = _counts.cell_sums(cell, codes, len(labels), weights)
-    return _rate_gap(w, w2, labels, weights is not None, metric, method, reference, comparisons)
+    gap = _rate_gap(w, w2, labels, weights is not None, metric, method, reference, comparisons)
+    gap.n_jobs = n_jobs
+    return gap
 
 
-def _gap_from_counts(counts, groups, metric, method, reference, comparisons) -> _Gap:
+def _gap_from_counts(counts, groups, metric, method, reference, comparisons, n_jobs=1) -> _Gap:
     check_choice(comparisons, "comparisons", ("reference", "all"))
+    effective_n_threads(n_jobs)
     w, labels = check_counts(counts, groups)
     check_choice(method, "method", RATE_METHODS)
-    return _rate_gap(w, w, labels, False, metric, method, reference, comparisons)
+    gap = _rate_gap(w, w, labels, False, metric, method, reference, comparisons)
+    gap.n_jobs = n_jobs
+    return gap
