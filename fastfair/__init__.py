@@ -57,6 +57,7 @@ from fastfair.resampling import (
 )
 from fastfair.sweep import ThresholdSweepResult, threshold_sweep
 from fastfair.tolerance import (
+    ApproximateLevelWarning,
     EquivalenceTestResult,
     ToleranceTestResult,
     equivalence_test,
@@ -75,6 +76,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "CONFUSION_METRICS",
     "AUCTestResult",
+    "ApproximateLevelWarning",
     "AuditResult",
     "BootstrapTestResult",
     "CalibrationCurve",

@@ -235,7 +235,7 @@ def test_exact_tests_are_identical_for_any_n_jobs():
                 counts, metric="fpr", delta=0.01, n_jobs=n_jobs
             )
             runs.append((tol.pvalue, tol.confidence_interval, eq.pvalue, eq.equivalence_interval))
-    assert eq.method == "exact" and runs[0] == runs[1] == runs[2]
+    assert eq.method == "exact" and runs[0] == runs[1]
     with pytest.raises(ValueError, match="n_jobs"):
         fastfair.tolerance_test_from_counts(counts, metric="fpr", n_jobs=0)
 
@@ -366,25 +366,55 @@ def test_auc_tolerance_delong_and_logit_mover():
     z = (diff - 0.02) / math.sqrt(d.variance.sum())
     assert res.difference == pytest.approx(diff) and res.statistic == pytest.approx(z)
     assert res.pvalue == pytest.approx(special.ndtr(-z)) and res.method == "delong"
-    # the default: MOVER from logit-scale intervals, solved here with brentq
+    # "logit": MOVER from logit-scale intervals, solved here with brentq; "logit-t" (the
+    # default): each group's interval at level Phi(z) from the t with min(n+, n-) - 1 df
     logit = fastfair.tolerance_test(
+        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1,
+        method="logit",
+    )  # fmt: skip
+    default = fastfair.tolerance_test(
         y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1
     )
+    dfs = np.minimum(d.n_pos, d.n_neg) - 1.0
 
-    def lower(zz, u=0.02):
+    def lower(zz, u=0.02, t=False):
         ends = []
         for k, sign in ((0, -1), (1, 1)):
             a, v = d.auc[k], d.variance[k]
-            ends.append(special.expit(special.logit(a) + sign * zz * math.sqrt(v) / (a * (1 - a))))
+            q = stats.t.ppf(special.ndtr(zz), dfs[k]) if t else zz
+            ends.append(special.expit(special.logit(a) + sign * q * math.sqrt(v) / (a * (1 - a))))
         return diff - math.sqrt((d.auc[0] - ends[0]) ** 2 + (ends[1] - d.auc[1]) ** 2) - u
 
-    z_star = optimize.brentq(lower, 0, 20, xtol=1e-12)
-    assert logit.method == "logit" and logit.statistic == pytest.approx(z_star, rel=1e-8)
-    assert logit.pvalue == pytest.approx(special.ndtr(-z_star), rel=1e-8)
-    assert logit.confidence_interval[0] == pytest.approx(
-        lower(special.ndtri(0.975), 0.0), abs=1e-10
-    )
-    assert logit.confidence_interval[1] > diff > logit.confidence_interval[0]
+    for res, t in ((logit, False), (default, True)):
+        z_star = optimize.brentq(lambda zz, t=t: lower(zz, t=t), 0, 20, xtol=1e-12)
+        assert res.statistic == pytest.approx(z_star, rel=1e-8)
+        assert res.pvalue == pytest.approx(special.ndtr(-z_star), rel=1e-8)
+        assert res.confidence_interval[0] == pytest.approx(
+            lower(special.ndtri(0.975), 0.0, t), abs=1e-10
+        )
+        assert res.confidence_interval[1] > diff > res.confidence_interval[0]
+    assert logit.method == "logit" and default.method == "logit-t"
+    assert default.pvalue > logit.pvalue  # the t reference is wider
+
+
+def test_auc_margin_warns_with_few_positives_or_negatives():
+    """Below AUC_WARN_BELOW positives or negatives in a compared group the AUC margin
+    p-value is approximate (level up to 0.067 in simulation): a warning says so."""
+    rng = np.random.default_rng(4)
+    group = np.repeat([0, 1], [60, 400])
+    y = np.r_[np.arange(60) < 20, rng.random(400) < 0.4]  # 20 positives in group 0
+    score = rng.normal(size=460) + y
+    with pytest.warns(fastfair.ApproximateLevelWarning, match="group.s. 0"):
+        fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.02, reference=1)
+    y[:40] = np.arange(40) < 35  # now 35 positives and 25 negatives: still below 30
+    with pytest.warns(fastfair.ApproximateLevelWarning):
+        fastfair.equivalence_test(y, score, group, metric="auc", delta=0.1, reference=1)
+    import warnings
+
+    big = np.r_[np.arange(60) < 30, rng.random(400) < 0.4]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fastfair.tolerance_test(big, score, group, metric="auc", u_tol=0.02, reference=1)
 
 
 def test_row_metric_tolerance_uses_welch():
@@ -595,6 +625,24 @@ def test_audit_tolerance_replaces_the_difference_family():
     assert any(t["verdict"] == "DIFFERENCE beyond ±0.02" for t in res.tests)
     with pytest.raises(ValueError, match="equivalence"):
         fastfair.audit("label", "prediction", ["sex"], data=df, equivalence=0.0)
+
+
+def test_audit_auc_margins_are_tolerance_tests_default():
+    """The audit's AUC tolerance and equivalence p-values are those of tolerance_test and
+    equivalence_test (metric="auc", the default method) on the two groups' rows."""
+    df = _demo()
+    res = fastfair.audit(
+        "label", "prediction", ["sex"], data=df, y_score="score", metrics=["tpr"],
+        tolerance=0.02, equivalence=0.05,
+    )  # fmt: skip
+    (row,) = [t for t in res.tests if t["metric"] == "auc"]
+    keep = df["sex"].isin([row["group"], row["reference"]])
+    y, s, g = df["label"][keep], df["score"][keep], df["sex"][keep]
+    tol = fastfair.tolerance_test(y, s, g, metric="auc", u_tol=0.02, reference=row["reference"])
+    eq = fastfair.equivalence_test(y, s, g, metric="auc", delta=0.05, reference=row["reference"])
+    assert tol.method == eq.method == fastfair.tolerance.AUC_DEFAULT
+    assert row["pvalue_tolerance"] == pytest.approx(tol.pvalue, rel=1e-9)
+    assert row["pvalue_equivalence"] == pytest.approx(eq.pvalue, rel=1e-9)
 
 
 def test_cli_equivalence_flag(tmp_path, capsys):

@@ -114,3 +114,18 @@ def test_parity_small_clusters_quick():
     assert power["counts"]["cr2_t_bm"]["sim@0.05"] / reps > 0.5
     text = module.format_report([null, power])
     assert "cr2_t_bm" in text and "wild_webb" in text
+
+
+def test_auc_margin_small_quick():
+    """10 positives in the smaller group, AUC 0.98 against 0.93 at the boundary U = 0.05: the
+    DeLong margin test is far above alpha, the default logit-t test within 3 SE of it."""
+    import numpy as np
+
+    module = _load("auc_margin_small")
+    n_sim = 300
+    rng = np.random.default_rng(17)
+    level = module.simulate(
+        50, 1000, 0.2, 0.93, 0.05, "greater", n_sim, rng, ("delong", "logit-t")
+    )
+    assert level["delong"] > 0.1
+    assert level["logit-t"] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)

@@ -12,8 +12,14 @@ estimates come with small standard errors. Candidates, each on the same simulate
   logit-scale interval, logit(AUC) +- z SE / (AUC (1 - AUC)): the lower bound of AUC_A -
   AUC_B is D - sqrt((AUC_A - l_A)^2 + (u_B - AUC_B)^2); the p-value of H0: U <= d is
   Phi(-z*) with z* the level at which that bound equals d;
-* ``logit-t``: the same MOVER with each group's interval at level Phi(z) taken from the
-  Student t with that group's Satterthwaite degrees of freedom (of S10/n+ and S01/n-).
+* ``logit-satt``: the same MOVER with each group's interval at level Phi(z) taken from the
+  Student t with that group's Satterthwaite degrees of freedom (of S10/n+ and S01/n-);
+* ``logit-t``: the same with min(n+, n-) - 1 degrees of freedom per group, the lower
+  bound of Satterthwaite's (it needs only the class counts, which every AUC result has):
+  fastfair's method="logit-t", the default of tolerance_test and the audit for the AUC.
+
+The simulated data depend only on the seed, not on the methods, so ``--methods`` runs a
+subset on the same data sets.
 
 Binormal scores with equal variances (AUC = Phi(mu / sqrt 2)); the one-sided test of
 H0: U <= u at U = u (AUC_A = AUC_B + u) and of H0: U >= -u at U = -u, alpha 0.05; 4000
@@ -34,60 +40,72 @@ import numpy as np
 from scipy import special, stats
 
 from fastfair.auc import delong
-from fastfair.tolerance import auc_margin_statistic, satterthwaite_df
+from fastfair.tolerance import auc_margin_statistic, logit_group_parts
 
 ALPHA = 0.05
-METHODS = ("delong", "delong-t", "logit", "logit-t")
+METHODS = ("delong", "delong-t", "logit", "logit-satt", "logit-t")
 
 
-def satterthwaite_t(diff, d, res):
-    """Z with Satterthwaite's t reference: the p-value of H0: U <= d."""
-    parts = np.concatenate([res.s10 / res.n_pos, res.s01 / res.n_neg])
-    dfs = np.concatenate([res.n_pos - 1.0, res.n_neg - 1.0])
-    var = parts.sum()
-    df = var**2 / np.sum(parts**2 / dfs) if var > 0 else np.inf
-    z = (diff - d) / math.sqrt(var) if var > 0 else math.copysign(np.inf, diff - d)
+def satterthwaite_df(s10, n_pos, s01, n_neg):
+    """Satterthwaite degrees of freedom of each group's DeLong variance S10/n+ + S01/n-."""
+    a, b = s10 / n_pos, s01 / n_neg
+    denom = a * a / np.maximum(n_pos - 1.0, 1.0) + b * b / np.maximum(n_neg - 1.0, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denom > 0, (a + b) ** 2 / denom, np.inf)
+
+
+def satterthwaite_t(diff, d, s10, n_pos, s01, n_neg):
+    """p-value of H0: U <= d with Satterthwaite's t reference (arrays: one row a data set)."""
+    parts = np.concatenate([s10 / n_pos, s01 / n_neg], axis=1)
+    dfs = np.concatenate([n_pos - 1.0, n_neg - 1.0], axis=1)
+    var = parts.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = np.where(var > 0, var**2 / np.sum(parts**2 / dfs, axis=1), np.inf)
+        z = np.where(var > 0, (diff - d) / np.sqrt(var), np.copysign(np.inf, diff - d))
     return stats.t.sf(z, df)
 
 
-def simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng):
-    """Rejection rates of each method at the boundary."""
+def simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, methods=METHODS):
+    """Rejection rates of each method at the boundary (the data sets first, then each
+    method on all of them at once)."""
     auc_a = auc_b + u if side == "greater" else auc_b - u
     shift = [math.sqrt(2) * special.ndtri(a) for a in (auc_a, auc_b)]
     d = u if side == "greater" else -u
-    rej = dict.fromkeys(METHODS, 0)
     group = np.repeat([0, 1], [n_a, n_b])
-    for _ in range(n_sim):
+    fields = ("auc", "variance", "s10", "s01", "n_pos", "n_neg")
+    sims = {f: np.empty((n_sim, 2)) for f in fields}
+    for k in range(n_sim):
         while True:
             y = rng.random(n_a + n_b) < prev
             if min(y[:n_a].sum(), n_a - y[:n_a].sum(), y[n_a:].sum(), n_b - y[n_a:].sum()) >= 2:
                 break
         score = rng.standard_normal(n_a + n_b) + np.where(group == 0, shift[0], shift[1]) * y
         res = delong(y, score, group)
-        diff = res.auc[0] - res.auc[1]
-        z = (diff - d) / math.sqrt(res.variance.sum())
-        p_t = satterthwaite_t(diff, d, res)
-        parts = (res.auc[0], res.variance[0], res.auc[1], res.variance[1], d)
-        z_logit = auc_margin_statistic(*parts)
-        df = satterthwaite_df(res.s10, res.n_pos, res.s01, res.n_neg)
-        z_logit_t = auc_margin_statistic(*parts, df[0], df[1])
-        if side == "greater":
-            p = {
-                "delong": special.ndtr(-z),
-                "delong-t": p_t,
-                "logit": special.ndtr(-z_logit),
-                "logit-t": special.ndtr(-z_logit_t),
-            }
-        else:
-            p = {
-                "delong": special.ndtr(z),
-                "delong-t": 1 - p_t,
-                "logit": special.ndtr(z_logit),
-                "logit-t": special.ndtr(z_logit_t),
-            }
-        for m in METHODS:
-            rej[m] += p[m] <= ALPHA
-    return {m: r / n_sim for m, r in rej.items()}
+        for f in fields:
+            sims[f][k] = getattr(res, f)
+    auc, var, s10, s01, n_pos, n_neg = (sims[f] for f in fields)
+    diff = auc[:, 0] - auc[:, 1]
+    z = {}  # signed statistic of H0: U <= d (large is evidence against it)
+    for m in methods:
+        if m == "delong":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                z[m] = (diff - d) / np.sqrt(var.sum(axis=1))
+        elif m == "delong-t":
+            z[m] = special.ndtri(1 - satterthwaite_t(diff, d, s10, n_pos, s01, n_neg))
+        else:  # the logit MOVER tests, with tolerance_test's shrinkage of AUCs of 0 or 1
+            a, v, df_t = logit_group_parts(auc, var, n_pos, n_neg, True)
+            if m == "logit":
+                df = np.full(auc.shape, np.inf)
+            elif m == "logit-satt":
+                df = satterthwaite_df(s10, n_pos, s01, n_neg)
+            else:
+                df = df_t
+            z[m] = auc_margin_statistic(a[:, 0], v[:, 0], a[:, 1], v[:, 1], d, df[:, 0], df[:, 1])
+    out = {}
+    for m in methods:
+        p = special.ndtr(-z[m]) if side == "greater" else special.ndtr(z[m])
+        out[m] = float(np.mean(p <= ALPHA))
+    return out
 
 
 SIZES = [(50, 50), (50, 1000), (100, 100), (100, 1000)]
@@ -101,7 +119,9 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--n-sim", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated subset")
     args = parser.parse_args()
+    methods = tuple(args.methods.split(","))
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
     if args.quick:
@@ -116,22 +136,22 @@ def main():
         f"AUC margin tests, one-sided level at the boundary |U| = {u}, alpha {ALPHA}; "
         f"{n_sim} simulations per setting, SE {se:.4f} (3 SE: {ALPHA + 3 * se:.4f})"
     )
-    print("   n_A    n_B  prev  AUC_B  H1         " + "  ".join(f"{m:>8}" for m in METHODS))
-    levels = {m: [] for m in METHODS}
+    print("   n_A    n_B  prev  AUC_B  H1         " + "  ".join(f"{m:>10}" for m in methods))
+    levels = {m: [] for m in methods}
     for (n_a, n_b), prev, auc_b, side in grid:
-        r = simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng)
-        for m in METHODS:
+        r = simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, methods)
+        for m in methods:
             levels[m].append(r[m])
         h1 = f"U > {u}" if side == "greater" else f"U < {-u}"
         print(
             f"  {n_a:4d}  {n_b:5d}  {prev:.1f}  {auc_b:.2f}   {h1:9s}  "
-            + "  ".join(f"{r[m]:8.4f}" for m in METHODS),
+            + "  ".join(f"{r[m]:10.4f}" for m in methods),
             flush=True,
         )
     print("  summary (mean / max / share above alpha + 3 SE):")
-    for m in METHODS:
+    for m in methods:
         lv = np.array(levels[m])
-        print(f"    {m:9s} {lv.mean():.4f} / {lv.max():.4f} / {np.mean(lv > ALPHA + 3 * se):.3f}")
+        print(f"    {m:10s} {lv.mean():.4f} / {lv.max():.4f} / {np.mean(lv > ALPHA + 3 * se):.3f}")
     print(f"\n{time.time() - t0:.1f} s")
 
 

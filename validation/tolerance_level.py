@@ -371,7 +371,8 @@ def main():
     n_auc = n_sim // 2
     se = math.sqrt(ALPHA * (1 - ALPHA) / n_auc)
     print(
-        f"AUC (logit MOVER margin, the default, 'greater') at AUC_A - AUC_B = u_tol: "
+        f"AUC (the default margin test, logit MOVER with a t reference, 'greater') at "
+        f"AUC_A - AUC_B = u_tol: "
         f"{n_auc} simulations, "
         f"SE {se:.4f}"
     )

@@ -33,7 +33,6 @@ from fastfair import _counts, planning
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, get_metric
 from fastfair._pvalues import adjust_pvalues
 from fastfair._results import PVALUE_FLOOR, format_pvalue
-from fastfair._scipy import special
 from fastfair._validation import (
     as_1d,
     as_binary,
@@ -349,6 +348,7 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
 def auc_result_rows(attr, res, pairs) -> list[dict]:
     """Rows of an AUC test result: comparison c of `res` is the pair of codes pairs[c]."""
     auc = np.atleast_1d(np.asarray(res.group_auc, dtype=float))
+    var = np.atleast_1d(np.asarray(res.group_variance, dtype=float))
     n_pos, n_neg = np.atleast_1d(res.group_n_pos), np.atleast_1d(res.group_n_neg)
     stats, pvals = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
     lo, hi = (np.atleast_1d(x) for x in res.confidence_interval)
@@ -373,6 +373,7 @@ def auc_result_rows(attr, res, pairs) -> list[dict]:
                 n_group=int(n_pos[i] + n_neg[i]),
                 n_reference=int(n_pos[j] + n_neg[j]),
                 _prevalence=[float(n_pos[k] / (n_pos[k] + n_neg[k])) for k in (i, j)],
+                _auc_groups=(auc[[i, j]], var[[i, j]], n_pos[[i, j]], n_neg[[i, j]]),
             )
         )
     return rows
@@ -600,9 +601,9 @@ def _round_up(x: float) -> str:
 def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
     """Tolerance and equivalence p-values of one comparison (audit options tolerance and
     equivalence): the tests of :mod:`fastfair.tolerance` (method "auto": score, or exact
-    with few events) on the two groups' counts;
-    for the AUC, DeLong's standard error, read from the row's DeLong interval. Equalized
-    odds: Bonferroni over its two components for the tolerance test, the larger p-value
+    with few events) on the two groups' counts; for the AUC, tolerance_test's default AUC
+    margin test on the two groups' AUCs and DeLong variances. Equalized odds: Bonferroni
+    over its two components for the tolerance test, the larger p-value
     (intersection-union) for equivalence."""
     u_tol, delta = options.get("tolerance"), options.get("equivalence")
     if (u_tol is None and delta is None) or "error" in row:
@@ -619,21 +620,15 @@ def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
                 return tolerance.margin_pvalue_from_counts(pair, part, u_tol=u_tol)
             return tolerance.margin_pvalue_from_counts(pair, part, delta=delta)
 
-    elif row["family"] == "auc" and "ci_low" in row:
-        z = special.ndtri(0.5 + row["confidence_level"] / 2)
-        se = (row["ci_high"] - row["ci_low"]) / (2 * z)
-        diff = row["difference"]
+    elif row["family"] == "auc" and "_auc_groups" in row:
+        from fastfair import tolerance
+
         parts = ["auc"]
 
         def pvalue(kind: str, part: str) -> float:
-            if kind == "tolerance":  # H1: |U| > u_tol, the smaller one-sided p-value doubled
-                one_sided = min(
-                    special.ndtr(-(diff - u_tol) / se), special.ndtr((diff + u_tol) / se)
-                )
-                return float(min(1.0, 2.0 * one_sided))
-            return float(
-                max(special.ndtr(-(diff + delta) / se), special.ndtr((diff - delta) / se))
-            )
+            if kind == "tolerance":
+                return tolerance.auc_margin_pvalue(*row["_auc_groups"], u_tol=u_tol)
+            return tolerance.auc_margin_pvalue(*row["_auc_groups"], delta=delta)
 
     else:
         return

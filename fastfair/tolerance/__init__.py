@@ -11,10 +11,13 @@ margin tests of the clinical-trial literature:
   ``"farrington-manning"`` without the factor; ``"wald"`` the plug-in variance of the paper's
   eq. 1, kept for comparison); with few events the exact unconditional test of Chan (1998),
   the tail probability of the same Z maximised over the nuisance rate (``method="exact"``;
-  ``"auto"``, the default, uses it when a group has fewer than 10 events or non-events);
-* AUC: MOVER (Zou & Donner 2008) from each group's logit-scale DeLong interval
-  (``method="logit"``, the default), or :math:`Z = (\hat U - d)/\text{SE}_{DeLong}`
-  (``"delong"``, liberal with 50-100 rows and AUCs far from 0.5);
+  ``"auto"``, the default, uses it when a group has fewer than 20 events or non-events and
+  the two groups have at most 5,000 rows);
+* AUC: MOVER (Zou & Donner 2008) from each group's logit-scale DeLong interval with a
+  Student t reference of min(n+, n-) - 1 degrees of freedom (``method="logit-t"``, the
+  default; ``"logit"`` with the normal reference), or
+  :math:`Z = (\hat U - d)/\text{SE}_{DeLong}` (``"delong"``, liberal with 50-100 rows and
+  AUCs far from 0.5);
 * callables and row metrics (:func:`fastfair.permutation_test`'s generic metrics): the
   bootstrap (or, for row metrics, Welch) standard error.
 
@@ -40,18 +43,26 @@ from fastfair.tolerance.api import (
     tolerance_test,
     tolerance_test_from_counts,
 )
-from fastfair.tolerance.inference import margin_pvalue_from_counts
+from fastfair.tolerance.inference import auc_margin_pvalue, margin_pvalue_from_counts
 from fastfair.tolerance.ingest import (
     ADJUSTMENTS,
     ALTERNATIVES,
+    AUC_DEFAULT,
+    AUC_METHODS,
+    AUC_WARN_BELOW,
     AUTO_MAX_SIZE,
     EXACT_BELOW,
     RATE_METHODS,
 )
-from fastfair.tolerance.results import EquivalenceTestResult, ToleranceTestResult
-from fastfair.tolerance.statistics import auc_margin_statistic, satterthwaite_df
+from fastfair.tolerance.results import (
+    ApproximateLevelWarning,
+    EquivalenceTestResult,
+    ToleranceTestResult,
+)
+from fastfair.tolerance.statistics import auc_margin_statistic, logit_group_parts
 
 __all__ = [
+    "ApproximateLevelWarning",
     "EquivalenceTestResult",
     "ToleranceTestResult",
     "equivalence_test",

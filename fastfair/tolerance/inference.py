@@ -7,9 +7,9 @@ import numpy as np
 
 from fastfair._pvalues import adjust_pvalues
 from fastfair._scipy import special
-from fastfair.tolerance.ingest import _check_common, _check_margin
+from fastfair.tolerance.ingest import AUC_DEFAULT, _check_common, _check_margin
 from fastfair.tolerance.results import EquivalenceTestResult, ToleranceTestResult
-from fastfair.tolerance.statistics import _Gap, _gap_from_counts
+from fastfair.tolerance.statistics import _Gap, _gap_from_counts, logit_group_parts
 
 
 def _tolerance_pvalues(gap: _Gap, u_tol, alternative):
@@ -38,6 +38,31 @@ def margin_pvalue_from_counts(counts, metric: str, *, u_tol=None, delta=None) ->
     against the reference group 1 of two rows of counts, without the interval (the audit's
     per-comparison p-values; method "auto")."""
     gap = _gap_from_counts(counts, [0, 1], metric, "auto", 1, "reference")
+    return _margin_pvalue(gap, u_tol, delta)
+
+
+def auc_margin_pvalue(auc, variance, n_pos, n_neg, *, u_tol=None, delta=None) -> float:
+    """p-value of the two-sided tolerance test (`u_tol`) or of TOST (`delta`) of the AUC of
+    group 0 against the reference group 1, from each group's AUC, DeLong variance and class
+    counts (as in an AUCTestResult): the method tolerance_test uses by default for
+    metric="auc" (AUC_DEFAULT), for the audit."""
+    shrunk, var, df = logit_group_parts(auc, variance, n_pos, n_neg, AUC_DEFAULT == "logit-t")
+    gap = _Gap(
+        difference=np.atleast_1d(float(auc[0] - auc[1])),
+        groups=np.array([0, 1]),
+        group_values=np.asarray(auc, dtype=np.float64),
+        group_denominators=np.asarray(n_pos) + np.asarray(n_neg),
+        comparisons=[(0, 1)],
+        metric="auc",
+        method=AUC_DEFAULT,
+        weighted=False,
+        auc_parts=tuple(np.atleast_1d(v) for v in (shrunk[0], var[0], shrunk[1], var[1])),
+        auc_df=(df[0], df[1]),
+    )
+    return _margin_pvalue(gap, u_tol, delta)
+
+
+def _margin_pvalue(gap: _Gap, u_tol, delta) -> float:
     if delta is None:
         return float(_tolerance_pvalues(gap, u_tol, "two-sided")[1][0])
     return float(_equivalence_pvalues(gap, delta)[1][0])
@@ -48,27 +73,14 @@ def _tolerance(gap: _Gap, u_tol, alternative, adjust, confidence_level) -> Toler
     confidence_level = _check_common(alternative, adjust, confidence_level, "confidence_level")
     u_tol = _check_margin(u_tol, "u_tol", False, gap)
     stat, p = _tolerance_pvalues(gap, u_tol, alternative)
-    zc = special.ndtri(0.5 + confidence_level / 2)
-    lo, hi = gap.bound(zc, "lower"), gap.bound(zc, "upper")
-    single = len(gap.comparisons) == 1
-    adjusted = None if single else adjust_pvalues(p, adjust)
+    fields, interval, one = _shared_fields(gap, p, adjust, 0.5 + confidence_level / 2)
     return ToleranceTestResult(
-        statistic=float(stat[0]) if single else stat,
-        pvalue=float(p[0]) if single else p,
-        difference=float(gap.difference[0]) if single else gap.difference,
-        confidence_interval=(float(lo[0]), float(hi[0])) if single else (lo, hi),
+        statistic=one(stat),
+        confidence_interval=interval,
         u_tol=float(u_tol),
         alternative=alternative,
-        metric=gap.metric,
-        method=gap.method,
-        groups=gap.groups,
-        group_values=gap.group_values,
-        group_denominators=gap.group_denominators,
-        comparisons=gap.comparisons,
         confidence_level=float(confidence_level),
-        pvalue_adjusted=adjusted,
-        adjust=None if single else adjust,
-        weighted=gap.weighted,
+        **fields,
     )
 
 
@@ -79,26 +91,43 @@ def _equivalence(gap: _Gap, delta, alpha, adjust) -> EquivalenceTestResult:
         raise ValueError(f"alpha must be below 0.5 for a 1 - 2 alpha interval, got {alpha!r}")
     delta = _check_margin(delta, "delta", True, gap)
     (z_low, z_up), p = _equivalence_pvalues(gap, delta)
-    zc = special.ndtri(1 - alpha)
-    lo, hi = gap.bound(zc, "lower"), gap.bound(zc, "upper")
-    single = len(gap.comparisons) == 1
-    adjusted = None if single else adjust_pvalues(p, adjust)
-    equivalent = (p if single else adjusted) <= alpha
+    fields, interval, one = _shared_fields(gap, p, adjust, 1 - alpha)
+    adjusted = fields["pvalue_adjusted"]
+    equivalent = (p if adjusted is None else adjusted) <= alpha
     return EquivalenceTestResult(
-        equivalent=bool(equivalent[0]) if single else equivalent,
-        pvalue=float(p[0]) if single else p,
-        statistic=(float(z_low[0]), float(z_up[0])) if single else (z_low, z_up),
-        difference=float(gap.difference[0]) if single else gap.difference,
-        equivalence_interval=(float(lo[0]), float(hi[0])) if single else (lo, hi),
+        equivalent=bool(equivalent[0]) if adjusted is None else equivalent,
+        statistic=(one(z_low), one(z_up)),
+        equivalence_interval=interval,
         delta=float(delta),
         alpha=float(alpha),
+        **fields,
+    )
+
+
+def _shared_fields(gap: _Gap, p, adjust, level: float):
+    """(fields both results share, the interval at the normal quantile of `level`, `one`).
+
+    `one` turns a per-comparison array into a float when there is a single comparison
+    (results then hold floats); the adjusted p-values exist only with several comparisons.
+    """
+    single = len(gap.comparisons) == 1
+
+    def one(values):
+        return float(values[0]) if single else values
+
+    z = special.ndtri(level)
+    interval = (one(gap.bound(z, "lower")), one(gap.bound(z, "upper")))
+    fields = dict(
+        pvalue=one(p),
+        difference=one(gap.difference),
         metric=gap.metric,
         method=gap.method,
         groups=gap.groups,
         group_values=gap.group_values,
         group_denominators=gap.group_denominators,
         comparisons=gap.comparisons,
-        pvalue_adjusted=adjusted,
+        pvalue_adjusted=None if single else adjust_pvalues(p, adjust),
         adjust=None if single else adjust,
         weighted=gap.weighted,
     )
+    return fields, interval, one

@@ -9,10 +9,16 @@ from fastfair._validation import check_choice, check_level
 RATE_METHODS = ("auto", "score", "exact", "farrington-manning", "wald")
 #: method="auto" tests a comparison exactly when a group has fewer events or non-events
 #: than EXACT_BELOW and the two denominators sum to at most AUTO_MAX_SIZE (a p-value then
-#: costs at most ~0.05 s, its interval ~40 p-values). 20, not 10: with 10 the level at the
+#: costs ~0.1 s at most, its interval ~40 p-values). 20, not 10: with 10 the level at the
 #: boundary reached 0.058 at n = 100 and 1000 (validation/results/tolerance_level.txt).
 EXACT_BELOW = 20
 AUTO_MAX_SIZE = 5_000
+#: AUC margin tests; "auto" is AUC_DEFAULT (validation/results/auc_margin_small.txt)
+AUC_METHODS = ("auto", "logit-t", "logit", "delong")
+AUC_DEFAULT = "logit-t"
+#: AUC margin tests warn (ApproximateLevelWarning) when a group has fewer positives or
+#: negatives than this: with 25 per class and an AUC of 0.98 the level reached 0.067.
+AUC_WARN_BELOW = 30
 ALTERNATIVES = ("two-sided", "greater", "less")
 ADJUSTMENTS = ("holm", "bonferroni", "none")
 #: Bisection of the logit MOVER level: z in [-_Z_MAX, _Z_MAX] to 2 * _Z_MAX / 2^48 (3e-13).

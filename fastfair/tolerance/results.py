@@ -9,8 +9,30 @@ import numpy as np
 from fastfair._results import format_interval, format_table
 
 
+class ApproximateLevelWarning(UserWarning):
+    """An AUC margin test on a group with few positives or negatives: its level may exceed
+    alpha (up to 0.067 at alpha 0.05 in validation/results/auc_margin_small.txt)."""
+
+
+@dataclass(repr=False, kw_only=True)
+class _MarginTestResult:
+    """Fields both results share (keyword-only): the metric, the method that ran, the
+    groups with their metric values and denominators, the comparisons, the family-wise
+    adjusted p-values (several comparisons) and whether the rates were weighted."""
+
+    metric: str
+    method: str
+    groups: np.ndarray
+    group_values: np.ndarray
+    group_denominators: np.ndarray
+    comparisons: list
+    pvalue_adjusted: np.ndarray | None = None
+    adjust: str | None = None
+    weighted: bool = False
+
+
 @dataclass(repr=False)
-class ToleranceTestResult:
+class ToleranceTestResult(_MarginTestResult):
     """Result of :func:`tolerance_test`.
 
     With two groups the per-comparison fields are floats; with more, arrays with one entry
@@ -37,8 +59,8 @@ class ToleranceTestResult:
         ``"less"``: :math:`U < -u_{tol}`.
     method : str
         ``"score"`` (Miettinen-Nurminen), ``"exact"`` (Chan 1998), ``"score/exact"`` (both,
-        by comparison), ``"farrington-manning"``, ``"wald"``, ``"logit"`` or ``"delong"``
-        (AUC), ``"bootstrap"`` or ``"welch"`` (generic metrics).
+        by comparison), ``"farrington-manning"``, ``"wald"``, ``"logit-t"``, ``"logit"`` or
+        ``"delong"`` (AUC), ``"bootstrap"`` or ``"welch"`` (generic metrics).
     """
 
     statistic: float | np.ndarray
@@ -47,16 +69,7 @@ class ToleranceTestResult:
     confidence_interval: tuple
     u_tol: float
     alternative: str
-    metric: str
-    method: str
-    groups: np.ndarray
-    group_values: np.ndarray
-    group_denominators: np.ndarray
-    comparisons: list
     confidence_level: float = 0.95
-    pvalue_adjusted: np.ndarray | None = None
-    adjust: str | None = None
-    weighted: bool = False
 
     def __repr__(self) -> str:
         h1 = {
@@ -84,7 +97,7 @@ class ToleranceTestResult:
 
 
 @dataclass(repr=False)
-class EquivalenceTestResult:
+class EquivalenceTestResult(_MarginTestResult):
     """Result of :func:`equivalence_test`.
 
     Attributes
@@ -115,15 +128,6 @@ class EquivalenceTestResult:
     equivalence_interval: tuple
     delta: float
     alpha: float
-    metric: str
-    method: str
-    groups: np.ndarray
-    group_values: np.ndarray
-    group_denominators: np.ndarray
-    comparisons: list
-    pvalue_adjusted: np.ndarray | None = None
-    adjust: str | None = None
-    weighted: bool = False
 
     def __repr__(self) -> str:
         head = (
