@@ -42,17 +42,21 @@ VALUE_KEY = {
 }
 
 
+def settings(metrics=None):
+    """(metric, rates, u_tol, tau) of each plan: Table 2's rates, U_tol 0 and 0.02."""
+    for metric, rates in RATES.items():
+        if metrics is None or metric in metrics:
+            vals = rates[VALUE_KEY[metric]]
+            for u_tol in (0.0, 0.02):
+                yield metric, rates, u_tol, abs(vals[0] - vals[1])
+
+
 def tolerance_rows(n_sim, seed, metrics=None):
     rows = []
-    for metric, rates in RATES.items():
-        if metrics is not None and metric not in metrics:
-            continue
-        vals = rates[VALUE_KEY[metric]]
-        tau = abs(vals[0] - vals[1])
-        for u_tol in (0.0, 0.02):
-            if tau <= u_tol:
-                rows.append((metric, u_tol, tau, None, None, None, None))
-                continue
+    for metric, rates, u_tol, tau in settings(metrics):
+        if tau <= u_tol:
+            rows.append((metric, u_tol, tau, None, None, None, None))
+        else:
             plan = sample_size(metric, rates=rates, tau=tau, u_tol=u_tol)
             npg = plan.n_per_group_ceil
             sims = {
@@ -74,14 +78,8 @@ def tolerance_rows(n_sim, seed, metrics=None):
 def score_plan_rows(n_sim, seed, metrics=None):
     """Plans with sample_size(variance="score") and the score test's simulated power."""
     rows = []
-    for metric, rates in RATES.items():
-        if metrics is not None and metric not in metrics:
-            continue
-        vals = rates[VALUE_KEY[metric]]
-        tau = abs(vals[0] - vals[1])
-        for u_tol in (0.0, 0.02):
-            if tau <= u_tol:
-                continue
+    for metric, rates, u_tol, tau in settings(metrics):
+        if tau > u_tol:
             plan = sample_size(metric, rates=rates, tau=tau, u_tol=u_tol, variance="score")
             sim = simulate_power(
                 metric, rates=rates, n_per_group=plan.n_per_group_ceil, u_tol=u_tol,
