@@ -14,6 +14,11 @@ machine's load average, as a Markdown table row.
     python benchmarks/large_audit.py --rows 1e7 --engine arrow --audit-args "--metrics tpr"
     python benchmarks/large_audit.py --rows 1e7 --compare-engines
 
+--phases runs one `--engine arrow` audit in a child process and prints the peak RSS
+(VmHWM, reset between phases through /proc/self/clear_refs) and the time of each phase:
+the read (summaries and parity columns), the coding of the users, their counting sort, the
+gather in user order and the tests. tracemalloc cannot see numpy/Arrow buffers; VmHWM can.
+
 --compare-engines times the one-machine out-of-core step itself (the audit's summaries:
 confusion counts per group and score histograms per group and label) computed by plain
 Arrow record batches (fastfair's --engine arrow), by dask's local threaded scheduler and by
@@ -81,6 +86,50 @@ def run_audit(path: str, extra: list[str]) -> tuple[float, float, str]:
     return seconds, peak, done.stdout.strip().splitlines()[0]
 
 
+def _vm_hwm() -> float:
+    """This process's peak RSS since the last reset (GiB), from /proc/self/status."""
+    with open("/proc/self/status") as fh:
+        line = next(x for x in fh if x.startswith("VmHWM:"))
+    return int(line.split()[1]) / 2**20
+
+
+def _phase_wrapper(name: str, fn, clock: list):
+    """fn, printing the peak RSS and time of the phase it ends (then resetting the peak)."""
+
+    def wrapped(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        now = time.perf_counter()
+        print(f"| {name} | {now - clock[0]:.1f} | {_vm_hwm():.2f} |", flush=True)
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")  # reset VmHWM to the current RSS
+        clock[0] = time.perf_counter()
+        return out
+
+    return wrapped
+
+
+def phases(path: str, extra: list[str]) -> None:
+    """One arrow-engine audit in this process, peak RSS per phase (run it in a child)."""
+    clock = [time.perf_counter()]
+    import fastfair.cli
+    from fastfair import _kernel_sums, _sorted_clusters, _summary_audit
+
+    print("| phase | seconds | peak RSS (GiB) |\n| --- | ---: | ---: |")
+    _phase_wrapper("start-up and imports", lambda: None, clock)()
+    patches = [
+        (_summary_audit, "summarise_arrow", "read: summaries + parity columns"),
+        (_sorted_clusters.UserRows, "_user_codes", "user ids -> int32 codes"),
+        (_kernel_sums, "cluster_order", "counting sort (int32 order)"),
+        (_sorted_clusters.UserRows, "sorted_chunks", "gather in user order"),
+        (_summary_audit, "audit_from_summary", "tests (kernel passes, bootstrap)"),
+    ]
+    for owner, attr, name in patches:
+        setattr(owner, attr, _phase_wrapper(name, getattr(owner, attr), clock))
+    argv = ["audit", path, "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--cluster", "user", "--quiet", "--engine", "arrow", *extra]
+    fastfair.cli.main(argv)
+
+
 def compare_engines(path: str) -> None:
     """Time the audit's summaries by Arrow batches, dask (local threads) and DuckDB."""
     import duckdb
@@ -131,7 +180,20 @@ def main(argv=None) -> None:
     )
     parser.add_argument("--engine", default="memory", choices=["memory", "arrow", "dask"])
     parser.add_argument("--compare-engines", action="store_true")
+    parser.add_argument("--phases", action="store_true", help="peak RSS and time per phase")
+    parser.add_argument("--phases-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.phases_child:
+        return phases(args.phases_child, args.audit_args.split())
+    if args.phases:
+        for rows in args.rows:
+            path = os.path.join(args.dir, f"fastfair_log_{int(rows)}_{args.seed}.parquet")
+            if not os.path.exists(path):
+                write_log(path, int(rows), args.seed)
+            print(f"\n{int(rows):.0e} rows, load {os.getloadavg()[0]:.1f}:", flush=True)
+            child = [sys.executable, __file__, "--phases-child", path]
+            subprocess.run([*child, "--audit-args", args.audit_args], check=True)
+        return
     if args.compare_engines:
         for rows in args.rows:
             path = os.path.join(args.dir, f"fastfair_log_{int(rows)}_{args.seed}.parquet")

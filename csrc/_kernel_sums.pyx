@@ -30,7 +30,7 @@ import numpy as np
 
 from cython.parallel cimport parallel, prange
 from libc.math cimport INFINITY, ceil, exp, floor, sqrt
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from numpy.random.c_distributions cimport random_standard_normal
@@ -124,6 +124,41 @@ def sort_by_cluster(const Py_ssize_t[::1] cluster, Py_ssize_t n_clusters,
     if gather:
         return s_np, y_np, starts_np, cgroup_np, conflict
     return order_np, starts_np, cgroup_np, conflict
+
+
+def cluster_order(const int32_t[::1] cluster, Py_ssize_t n_clusters):
+    """Stable counting sort of rows by 32-bit cluster code: (order, starts), compact.
+
+    The rows of cluster m are order[starts[m]:starts[m + 1]], in their original order;
+    order is int32 (4 bytes a row: an audit of 10^8 rows sorts in 0.4 GB), so the rows
+    must number fewer than 2^31. O(rows + clusters).
+    """
+    cdef Py_ssize_t n = cluster.shape[0], i, c, bad = -1
+    if n >= 2**31 - 1:
+        raise ValueError(f"cluster_order sorts fewer than 2^31 rows, got {n}")
+    starts_np = np.zeros(n_clusters + 1, dtype=np.intp)
+    fill_np = np.empty(n_clusters, dtype=np.intp)
+    order_np = np.empty(n, dtype=np.int32)
+    cdef Py_ssize_t[::1] starts = starts_np, fill = fill_np
+    cdef int32_t[::1] order = order_np
+    with nogil:
+        for i in range(n):
+            c = cluster[i]
+            if c < 0 or c >= n_clusters:
+                bad = i
+                break
+            starts[c + 1] += 1
+    if bad >= 0:
+        raise ValueError(f"cluster code {cluster[bad]} outside 0..{n_clusters - 1}")
+    with nogil:
+        for c in range(n_clusters):
+            starts[c + 1] += starts[c]
+            fill[c] = starts[c]
+        for i in range(n):
+            c = cluster[i]
+            order[fill[c]] = <int32_t>i
+            fill[c] += 1
+    return order_np, starts_np
 
 
 cdef struct grid_t:

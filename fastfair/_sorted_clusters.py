@@ -5,7 +5,7 @@ The clustered Nadaraya-Watson test (:func:`fastfair.predictive_parity_test` with
 after that is a sum over users (``fastfair._kernel_sums``): the sums of chunks of whole
 users add up to the sums of all users (``max_b``: the maximum). So a chunk may hold any
 set of users as long as each user's rows are all in it. The engine provides that grouping:
-a sort by user (``--engine arrow``: pyarrow's stable sort of the user column) or a shuffle
+a sort by user (``--engine arrow``: a counting sort of the user codes) or a shuffle
 on user (``--engine dask``); this module cuts the grouped rows into chunks at user
 boundaries and runs the compiled kernels on each chunk, never the rows of all users at once
 in float64 and never a spill of its own.
@@ -19,6 +19,7 @@ in-memory test's (counts identical, floats to 1e-12 relative: sums merged in ano
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator
 
@@ -26,7 +27,7 @@ import numpy as np
 
 from fastfair import _kernel_sums
 
-__all__ = ["SortedClusters", "merge_sums", "whole_clusters"]
+__all__ = ["SortedClusters", "UserRows", "merge_sums", "whole_clusters"]
 
 #: Rows per chunk handed to the kernels (whole users: a chunk may run over by one user).
 CHUNK_ROWS = 1 << 20
@@ -235,6 +236,169 @@ def from_ordered_chunks(
         return total
 
     return SortedClusters(labels, n_rows, n_clusters, sample, map_reduce, weighting, clustered)
+
+
+# --------------------------------------------------------------------------------------
+# One process: the rows kept in compact columns, sorted by user once (--engine arrow)
+
+
+class UserRows:
+    """Label, score, group and user of every row, filled batch by batch into compact
+    preallocated columns (label 1 byte, score 8, group 2, integer user id 8), then sorted by
+    user once (:meth:`sorted_chunks`): the memory is these columns, never a row in Python.
+
+    Integer user ids are coded by a table lookup into int32 codes and the rows ordered by a
+    counting sort (:func:`fastfair._kernel_sums.cluster_order`, int32 order); other ids
+    (text, floats) are kept as Arrow arrays and coded by :func:`fastfair._validation.
+    as_groups`. Without a user column every row is its own user, in file order.
+    """
+
+    def __init__(self, n_rows: int, clustered: bool):
+        self.n_rows, self.clustered, self.filled = n_rows, clustered, 0
+        self.y = np.empty(n_rows, dtype=np.uint8)
+        self.s = np.empty(n_rows, dtype=np.float64)
+        self.g = np.empty(n_rows, dtype=np.int16)
+        self.group_index: dict = {}  # group label -> its code in g (first appearance)
+        self.ids = None  # integer user ids (preallocated on the first batch) ...
+        self.id_chunks: list = []  # ... or the Arrow arrays of other ids
+        self.lo = self.hi = None
+
+    def add(self, y: np.ndarray, s: np.ndarray, groups, ids=None) -> None:
+        """Append one batch: binary labels, finite scores, its group codes (GroupCodes or
+        label values) and its user ids (an Arrow array without nulls, or None)."""
+        from fastfair._validation import GroupCodes, as_groups
+
+        a, b = self.filled, self.filled + len(y)
+        if b > self.n_rows:
+            raise RuntimeError("the data changed while it was read (more rows than counted)")
+        if not isinstance(groups, GroupCodes):
+            groups = GroupCodes(*as_groups(groups, "group", min_groups=1))
+        index = self.group_index
+        local = [index.setdefault(v, len(index)) for v in groups.labels.tolist()]
+        if len(index) > np.iinfo(self.g.dtype).max:
+            self.g = self.g.astype(np.int32)
+        np.take(np.asarray(local, dtype=self.g.dtype), groups.codes, out=self.g[a:b])
+        self.y[a:b] = y
+        self.s[a:b] = s
+        if self.clustered:
+            self._add_ids(ids, a, b)
+        self.filled = b
+
+    def _add_ids(self, ids, a: int, b: int) -> None:
+        import pyarrow as pa
+
+        if pa.types.is_dictionary(ids.type):
+            ids = ids.dictionary_decode()
+        if pa.types.is_integer(ids.type) and not self.id_chunks and len(ids):
+            if self.ids is None:
+                self.ids = np.empty(self.n_rows, dtype=np.int64)
+            values = ids.to_numpy(zero_copy_only=False)
+            self.ids[a:b] = values
+            lo, hi = int(values.min()), int(values.max())
+            self.lo = lo if self.lo is None else min(lo, self.lo)
+            self.hi = hi if self.hi is None else max(hi, self.hi)
+            return
+        if len(ids) == 0:
+            return
+        first = self.id_chunks[0].type if self.id_chunks else None
+        if self.ids is not None or (first is not None and first != ids.type):
+            was = first if first is not None else pa.int64()
+            if _is_text(was) != _is_text(ids.type):
+                raise TypeError(
+                    f"the cluster column holds {ids.type} values here and {was} values "
+                    "before: give it one type in every file"
+                )
+            if self.ids is not None:  # integer ids so far: from here on floats, as Arrow
+                self.id_chunks.append(pa.array(self.ids[:a]).cast(ids.type))
+                self.ids = None
+            else:
+                ids = ids.cast(first)
+        self.id_chunks.append(ids)
+
+    def _user_codes(self):
+        """(int32 user codes in sorted id order, the sorted ids); frees the raw ids."""
+        from fastfair._validation import _MAX_DIRECT_RANGE, as_groups
+
+        n = self.filled
+        if self.ids is not None and self.hi - self.lo < max(_MAX_DIRECT_RANGE, n // 4):
+            ids, lo, self.ids = self.ids[:n], self.lo, None
+            present = np.zeros(self.hi - lo + 1, dtype=bool)
+            for a in range(0, n, CHUNK_ROWS):
+                present[ids[a : a + CHUNK_ROWS] - lo] = True
+            rank = (np.cumsum(present) - 1).astype(np.int32)
+            codes = np.empty(n, dtype=np.int32)
+            for a in range(0, n, CHUNK_ROWS):
+                np.take(rank, ids[a : a + CHUNK_ROWS] - lo, out=codes[a : a + CHUNK_ROWS])
+            return codes, np.flatnonzero(present) + lo
+        import pyarrow as pa
+
+        chunks = self.id_chunks or ([pa.array(self.ids[:n])] if self.ids is not None else [])
+        self.ids, self.id_chunks = None, []
+        ids = pa.chunked_array(chunks) if chunks else pa.chunked_array([], pa.int64())
+        values = ids.to_numpy(zero_copy_only=False)
+        del ids, chunks
+        codes, labels = as_groups(values, "cluster", min_groups=1)
+        return codes.astype(np.int32), labels
+
+    def sorted_chunks(self, tested_labels) -> tuple[Callable[[], Iterator], object]:
+        """The rows of the groups `tested_labels` (group k: ``tested_labels[k]``) sorted by
+        user, the file order kept within a user: (chunks, user labels) for
+        :func:`from_ordered_chunks`. Gathers each column once and frees the unsorted one."""
+        if self.filled != self.n_rows:
+            raise RuntimeError(f"expected {self.n_rows} rows, read {self.filled}")
+        tested = {v: k for k, v in enumerate(tested_labels)}
+        gmap = np.full(max(len(self.group_index), 1), -1, dtype=self.g.dtype)
+        for label, code in self.group_index.items():
+            gmap[code] = tested.get(label, -1)
+        user_labels = starts = None
+        if self.clustered:
+            codes, user_labels = self._user_codes()
+            order, starts = _kernel_sums.cluster_order(codes, len(user_labels))
+            del codes
+            g = np.take(gmap, np.take(self.g, order))
+        else:
+            order, g = None, np.take(gmap, self.g)
+        self.g = None
+        keep = g >= 0
+        if not keep.all():  # rows of untested groups leave; users keep their codes
+            if order is None:
+                order = np.flatnonzero(keep)
+            else:
+                kept_before = np.zeros(len(keep) + 1, dtype=np.int32)  # (n < 2^31)
+                np.cumsum(keep, out=kept_before[1:])
+                order, starts = order[keep], kept_before[starts].astype(np.intp)
+                del kept_before
+            g = g[keep]
+        del keep
+        y, self.y = (self.y if order is None else np.take(self.y, order)), None
+        s, self.s = (self.s if order is None else np.take(self.s, order)), None
+        if order is not None and len(y) != len(order):
+            raise RuntimeError("internal: sorted columns of different lengths")
+        del order
+        n = len(y)
+
+        def chunks():
+            if starts is None:  # every row its own user
+                for a in range(0, n, CHUNK_ROWS):
+                    b = min(a + CHUNK_ROWS, n)
+                    yield y[a:b], s[a:b], g[a:b], np.arange(a, b)
+                return
+            cuts = np.unique(np.searchsorted(starts, np.arange(0, n, CHUNK_ROWS)))
+            cuts = np.append(cuts[cuts < len(starts) - 1], len(starts) - 1)
+            for m0, m1 in itertools.pairwise(cuts):
+                a, b = starts[m0], starts[m1]
+                if a == b:
+                    continue
+                user = np.repeat(np.arange(m0, m1, dtype=np.int32), np.diff(starts[m0 : m1 + 1]))
+                yield y[a:b], s[a:b], g[a:b], user
+
+        return chunks, user_labels
+
+
+def _is_text(kind) -> bool:
+    import pyarrow as pa
+
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
 
 # --------------------------------------------------------------------------------------

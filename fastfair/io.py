@@ -24,7 +24,7 @@ import numpy as np
 
 from fastfair._validation import GroupCodes, _check_label_values, as_groups
 
-__all__ = ["iter_batches", "read_columns", "source_files"]
+__all__ = ["count_rows", "iter_batches", "read_columns", "source_files"]
 
 #: Rows per record batch: bounds the memory of conversion, not of the result.
 BATCH_ROWS = 1 << 20
@@ -81,6 +81,41 @@ def source_files(source: str | os.PathLike) -> list[str]:
 
 def _kind(path: str) -> str:
     return "parquet" if path.lower().endswith(_PARQUET) else "csv"
+
+
+def count_rows(source: str | os.PathLike) -> int:
+    """Number of data rows of `source` (Parquet: from the file footers, without reading the
+    data; CSV: one parse of the files, in batches).
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        As in :func:`source_files`.
+
+    Returns
+    -------
+    int
+        The rows of all its files.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pyarrow as pa, pyarrow.parquet as pq
+    >>> from fastfair.io import count_rows
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.parquet")
+    >>> pq.write_table(pa.table({"y": [0, 1, 1]}), path)
+    >>> count_rows(path)
+    3
+    """
+    import pyarrow.dataset as ds
+
+    total = 0
+    for path in source_files(source):
+        try:
+            total += ds.dataset(path, format=_kind(path)).count_rows()
+        except Exception as exc:
+            raise ValueError(f"cannot read {path} as {_kind(path)}: {exc}") from exc
+    return total
 
 
 def iter_batches(

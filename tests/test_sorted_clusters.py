@@ -182,3 +182,68 @@ def test_small_group_skipped_and_left_out_of_parity_as_in_memory(tmp_path, capsy
     _assert_same_parity(memory, batched)
     (row,) = [t for t in batched["tests"] if t["family"] == "parity"]
     assert "tiny" not in row["groups"]
+
+
+def test_cluster_order_is_a_stable_counting_sort():
+    from fastfair import _kernel_sums
+
+    codes = np.random.default_rng(4).integers(0, 50, 3000).astype(np.int32)
+    order, starts = _kernel_sums.cluster_order(codes, 60)  # ten codes without rows
+    assert order.dtype == np.int32
+    np.testing.assert_array_equal(order, np.argsort(codes, kind="stable"))
+    np.testing.assert_array_equal(np.diff(starts), np.bincount(codes, minlength=60))
+    with pytest.raises(ValueError, match=r"cluster code 50 outside 0\.\.49"):
+        _kernel_sums.cluster_order(np.array([3, 50], dtype=np.int32), 50)
+
+
+@pytest.mark.parametrize("ids", ["sparse integers", "integers", "text"])
+def test_user_rows_sorted_chunks_equal_a_lexsort(monkeypatch, ids):
+    """Batches in, rows of the tested groups out in (user, file order), cut at users."""
+    import pyarrow as pa
+
+    from fastfair._validation import GroupCodes
+
+    rng = np.random.default_rng(5)
+    n = 2500
+    user = rng.integers(0, 90, n) * 1_000_003 - 7  # range beyond a lookup table: hashed
+    if ids == "sparse integers":
+        user = rng.integers(0, 90, n) * 13 - 400  # negative and sparse: a lookup table
+    label = np.array(["a", "b", "c", "skip"], dtype=object)
+    group = rng.integers(0, 4, n)
+    y, s = rng.integers(0, 2, n).astype(np.uint8), rng.random(n)
+    monkeypatch.setattr(_sorted_clusters, "CHUNK_ROWS", 128)
+    rows = _sorted_clusters.UserRows(n, clustered=True)
+    for a in range(0, n, 700):
+        b = min(a + 700, n)
+        local = np.unique(group[a:b])  # each batch its own group codes
+        codes = GroupCodes(np.searchsorted(local, group[a:b]), label[local])
+        batch_ids = pa.array(user[a:b])
+        if ids == "text":
+            batch_ids = pa.array([f"u{v}" for v in user[a:b]])
+        rows.add(y[a:b], s[a:b], codes, batch_ids)
+    chunks, user_labels = rows.sorted_chunks(["c", "a", "b"])
+    got = [np.concatenate(c) for c in zip(*chunks())]
+    keep = group != 3
+    key = user if ids != "text" else np.array([f"u{v}" for v in user], dtype=object)
+    order = np.flatnonzero(keep)[np.argsort(np.unique(key[keep], return_inverse=True)[1],
+                                            kind="stable")]  # fmt: skip
+    np.testing.assert_array_equal(got[0], y[order])
+    np.testing.assert_array_equal(got[1], s[order])
+    np.testing.assert_array_equal(got[2], np.array([1, 2, 0, -1])[group[order]])
+    np.testing.assert_array_equal(np.asarray(user_labels)[got[3]], key[order])
+    for chunk in chunks():  # whole users per chunk
+        assert len(chunk[3]) and (np.diff(chunk[3]) >= 0).all()
+    firsts = [c[3][0] for c in chunks()]
+    lasts = [c[3][-1] for c in chunks()]
+    assert len(firsts) > 5 and all(a < b for a, b in zip(lasts[:-1], firsts[1:]))
+
+
+def test_user_ids_of_two_types_are_refused(tmp_path, capsys):
+    frame = _log(400, 40)
+    frame.iloc[:200].to_parquet(tmp_path / "part-0.parquet", index=False)
+    frame.iloc[200:].astype({"user": str}).to_parquet(tmp_path / "part-1.parquet", index=False)
+    argv = ["audit", str(tmp_path), "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--cluster", "user", "--engine", "arrow", "--quiet"]
+    assert fastfair.cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "part-1.parquet: the cluster column holds large_string values here and int64" in err

@@ -108,26 +108,26 @@ def _summary_tests(path, engine, audit_options, args, options, scheduler):
     from fastfair.cli import summary_audit
 
     group = options["group"]
-    if engine == "arrow":
+    clusters = None
+    if engine == "arrow":  # one read: the summaries and the parity columns
         summary = summary_audit.summarise_arrow(
-            path, batch_rows=1 << 20, cluster=args.cluster, **options
+            path, batch_rows=1 << 20, cluster=args.cluster, keep_rows=True, **options
         )
-        where = dict(batch_rows=1 << 20)
+        if summary.rows is not None:
+            clusters = functools.partial(summary_audit.arrow_clusters, summary.rows)
     else:
         summary = summary_audit.summarise_dask(path, scheduler=scheduler, **options)
-        where = dict(scheduler=scheduler)
-    clusters = None
-    if args.score is not None:  # predictive parity: the rows grouped by user
-        clusters = functools.partial(
-            summary_audit.arrow_clusters if engine == "arrow" else summary_audit.dask_clusters,
-            path,
-            label=args.label,
-            group=group,
-            score=args.score,
-            cluster=args.cluster,
-            pos_label=args.pos_label,
-            **where,
-        )
+        if args.score is not None:  # predictive parity: the rows grouped by user
+            clusters = functools.partial(
+                summary_audit.dask_clusters,
+                path,
+                label=args.label,
+                group=group,
+                score=args.score,
+                cluster=args.cluster,
+                pos_label=args.pos_label,
+                scheduler=scheduler,
+            )
     return summary_audit.audit_from_summary(
         summary,
         engine=engine,

@@ -11,9 +11,10 @@ What the summaries support, and how the table differs from the in-memory audit:
 - confusion-matrix tests: identical (same counts, same seed, same p-values);
 - AUC: the DeLong z-test (the in-memory audit permutes rows), exact for scores with a
   bounded number of distinct values;
-- predictive parity (arrow): the rows of the tested groups are grouped by user by
-  pyarrow's stable sort of the user column (without ``--cluster`` each row is a user and
-  the file order is kept) and the kernel sums are added over chunks of whole users
+- predictive parity (arrow): the read that builds the summaries also keeps label, score,
+  group and user in compact columns; the rows of the tested groups are then put in user
+  order by a counting sort of int32 user codes (without ``--cluster`` each row is a user
+  and the file order is kept) and the kernel sums are added over chunks of whole users
   (:mod:`fastfair._sorted_clusters`): equal to the in-memory test. The dask engine
   shuffles the partitions on the user column instead (:func:`dask_clusters`).
 """
@@ -30,7 +31,6 @@ from fastfair._validation import (
     _check_label_values,
     as_binary,
     as_finite_float,
-    as_groups,
 )
 from fastfair.stats import ConfusionStats, ScoreStats
 
@@ -50,26 +50,40 @@ ENGINES = ("memory", "arrow", "dask")
 
 
 class AuditSummary:
-    """Confusion counts (and score histograms) of some rows; merged with ``+``."""
+    """Confusion counts (and score histograms) of some rows; merged with ``+``.
 
-    def __init__(self, confusion: ConfusionStats, scores: ScoreStats | None):
-        self.confusion, self.scores = confusion, scores
+    `rows`: the arrow engine's :class:`fastfair._sorted_clusters.UserRows` (the parity
+    columns of every row, kept from the same read), else None.
+    """
+
+    def __init__(self, confusion: ConfusionStats, scores: ScoreStats | None, rows=None):
+        self.confusion, self.scores, self.rows = confusion, scores, rows
 
     def __add__(self, other: AuditSummary) -> AuditSummary:
         scores = None if self.scores is None else self.scores + other.scores
         return AuditSummary(self.confusion + other.confusion, scores)
 
 
-def summarise_rows(label, pred, score, group, *, threshold=0.5, pos_label=None):
-    """The summary of one batch: label, prediction (or score >= threshold), group."""
+def _checked_rows(label, pred, score, *, threshold, pos_label):
+    """(label, prediction, score) of one batch, checked: binary labels, finite scores."""
     y = as_binary(label, "label", pos_label)
     s = None if score is None else as_finite_float(score, "score")
     yhat = as_binary(pred, "prediction", pos_label) if pred is not None else None
     if yhat is None:
         yhat = (s >= threshold).astype(np.uint8)
+    return y, yhat, s
+
+
+def _summary_of(y, yhat, s, group) -> AuditSummary:
     confusion = ConfusionStats.from_arrays(y, yhat, group)
     scores = None if s is None else ScoreStats.from_arrays(y, s, group)
     return AuditSummary(confusion, scores)
+
+
+def summarise_rows(label, pred, score, group, *, threshold=0.5, pos_label=None):
+    """The summary of one batch: label, prediction (or score >= threshold), group."""
+    y, yhat, s = _checked_rows(label, pred, score, threshold=threshold, pos_label=pos_label)
+    return _summary_of(y, yhat, s, group)
 
 
 def _batch_groups(values, name: str) -> GroupCodes:
@@ -105,30 +119,41 @@ def _batch_groups(values, name: str) -> GroupCodes:
 
 
 def summarise_arrow(
-    source, *, label, group, pred, score, threshold, pos_label, batch_rows, cluster=None
-):
-    """Summary of a file, directory or glob, batch by batch (pyarrow); `cluster` is only
-    checked (present in every file, no missing value), for the parity pass."""
-    from fastfair.io import _to_numpy, iter_batches
+    source, *, label, group, pred, score, threshold, pos_label, batch_rows, cluster=None,
+    keep_rows=False,
+):  # fmt: skip
+    """Summary of a file, directory or glob, batch by batch (pyarrow); `cluster` is checked
+    (present in every file, no missing value). With `keep_rows` (and a score), the same
+    read also fills the parity columns (:class:`fastfair._sorted_clusters.UserRows`, in
+    ``summary.rows``): the file is read once."""
+    from fastfair._sorted_clusters import UserRows
+    from fastfair.io import _to_numpy, count_rows, iter_batches
 
     columns = list(dict.fromkeys(c for c in (label, pred, score, group, cluster) if c))
+    rows = None
+    if keep_rows and score is not None:
+        rows = UserRows(count_rows(source), clustered=cluster is not None)
     total = None
     for path, batch in iter_batches(source, columns, batch_rows=batch_rows, dictionary=[group]):
         try:
             _check_cluster(batch, cluster)
-            part = summarise_rows(
+            y, yhat, s = _checked_rows(
                 _to_numpy(batch[label]),
                 None if pred is None else _to_numpy(batch[pred]),
                 None if score is None else _to_numpy(batch[score]),
-                _batch_groups(batch[group], "group"),
                 threshold=threshold,
                 pos_label=pos_label,
             )
+            groups = _batch_groups(batch[group], "group")
+            part = _summary_of(y, yhat, s, groups)
+            if rows is not None:
+                rows.add(y, s, groups, None if cluster is None else batch[cluster])
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"{path}: {exc}") from exc
         total = part if total is None else total + part
     if total is None:
         raise ValueError(f"{source} has no rows")
+    total.rows = rows
     return total
 
 
@@ -140,95 +165,26 @@ def _check_cluster(batch, cluster) -> None:
         )
 
 
-def _tested_codes(values, index: dict) -> np.ndarray:
-    """Codes (positions in the tested labels, -1 elsewhere) of one batch's group column."""
-    if isinstance(values, GroupCodes):
-        local = np.array([index.get(v, -1) for v in values.labels.tolist()], dtype=np.intp)
-        return local[values.codes] if len(local) else np.full(len(values.codes), -1, np.intp)
-    keys = np.array(list(index), dtype=values.dtype)
-    order = np.argsort(keys)
-    pos = np.searchsorted(keys[order], values).clip(0, max(len(keys) - 1, 0))
-    found = keys[order][pos] == values
-    return np.where(found, np.array(list(index.values()), dtype=np.intp)[order][pos], -1)
-
-
-def arrow_clusters(
-    source, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
-    batch_rows,
-):  # fmt: skip
-    """Rows of the tested groups grouped by user (pyarrow's stable sort of the user column),
-    as :class:`fastfair._sorted_clusters.SortedClusters` whose group k is `tested_labels[k]`,
+def arrow_clusters(rows, tested_labels, codes, n_total):
+    """Rows of the tested groups grouped by user, from the columns the summary pass kept
+    (`rows`, :class:`fastfair._sorted_clusters.UserRows`), as
+    :class:`fastfair._sorted_clusters.SortedClusters` whose group k is `tested_labels[k]`,
     labelled `codes[k]`; `n_total` is their number of rows.
 
-    Memory: the four columns in compact form (label 1 byte, score 8, group 2, user as
-    stored) plus the sort order (8 bytes a row); the kernels see one chunk at a time.
+    Memory at 10^8 rows: the columns (label 1 byte, score 8, group 2, integer user id 8 a
+    row) while they are filled; then the ids become int32 user codes, a counting sort gives
+    an int32 order, and each column is gathered once in user order (the unsorted one freed
+    at once), so the kernel passes read the rows sequentially.
     """
-    import pyarrow as pa
+    from fastfair._sorted_clusters import from_ordered_chunks
 
-    from fastfair import _kernel_sums
-    from fastfair._sorted_clusters import CHUNK_ROWS, from_ordered_chunks, whole_clusters
-    from fastfair.io import _to_numpy, iter_batches
-
-    index = {v: k for k, v in enumerate(tested_labels)}
-    y = np.empty(n_total, dtype=np.uint8)
-    s = np.empty(n_total, dtype=np.float64)
-    g = np.empty(n_total, dtype=np.int16)
-    users = []
-    filled = 0
-    columns = [c for c in dict.fromkeys([label, score, group, cluster]) if c is not None]
-    for path, batch in iter_batches(source, columns, batch_rows=batch_rows, dictionary=[group]):
-        try:
-            where = _tested_codes(_batch_groups(batch[group], "group"), index)
-            keep = where >= 0
-            _check_cluster(batch, cluster)
-            ids = batch[cluster] if cluster is not None else None
-            yb = as_binary(_to_numpy(batch[label]), "label", pos_label)
-            sb = as_finite_float(_to_numpy(batch[score]), "score")
-        except (ValueError, TypeError) as exc:
-            raise type(exc)(f"{path}: {exc}") from exc
-        m = int(keep.sum())
-        if filled + m > n_total:
-            raise RuntimeError(f"{source} changed while it was read")
-        y[filled : filled + m] = yb[keep]
-        s[filled : filled + m] = sb[keep]
-        g[filled : filled + m] = where[keep]
-        if cluster is not None:
-            users.append(ids.filter(pa.array(keep)) if not keep.all() else ids)
-        filled += m
-    if filled != n_total:
-        raise RuntimeError(f"{source} changed while it was read")
-    user_labels = None
-    if cluster is None:  # every row its own cluster, in file order (as in memory)
-        order, user = None, np.arange(n_total)
-    else:
-        ids = pa.chunked_array(users) if users else pa.chunked_array([], pa.int64())
-        if pa.types.is_dictionary(ids.type):
-            ids = ids.cast(ids.type.value_type)
-        del users
-        # users coded 0..M-1 in sorted order (a table lookup or a hash, never a sort of the
-        # rows), then a stable counting sort by code: a user's rows keep the file order
-        user, user_labels = as_groups(ids.to_numpy(zero_copy_only=False), "cluster", 1)
-        del ids
-        order = _kernel_sums.sort_by_cluster(user, len(user_labels), user)[0]  # (no groups)
-
-    def chunks():
-        def pieces():
-            for start in range(0, n_total, CHUNK_ROWS):
-                idx = (
-                    slice(start, start + CHUNK_ROWS)
-                    if order is None
-                    else order[start : start + CHUNK_ROWS]
-                )
-                yield y[idx], s[idx], g[idx], user[idx]
-
-        return whole_clusters(pieces())
-
+    chunks, user_labels = rows.sorted_chunks(tested_labels)
     return from_ordered_chunks(
         chunks,
         np.asarray(codes),
         n_total=n_total,
         weighting="per_user",
-        clustered=cluster is not None,
+        clustered=rows.clustered,
         user_labels=user_labels,
     )
 
