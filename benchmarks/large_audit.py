@@ -112,7 +112,8 @@ def phases(path: str, extra: list[str]) -> None:
     """One arrow-engine audit in this process, peak RSS per phase (run it in a child)."""
     clock = [time.perf_counter()]
     import fastfair.cli
-    from fastfair import _kernel_sums, _sorted_clusters, _summary_audit
+    from fastfair import _kernel_sums, _sorted_clusters
+    from fastfair.cli import summary_audit as _summary_audit
 
     print("| phase | seconds | peak RSS (GiB) |\n| --- | ---: | ---: |")
     _phase_wrapper("start-up and imports", lambda: None, clock)()

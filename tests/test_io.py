@@ -196,3 +196,37 @@ def test_summary_engine_report(parts, capsys):
     text = report.read_text()
     assert "<svg" in text and "not run with --engine" not in text
     assert "predictive parity" in text and "Calibration" in text
+
+
+def test_estimate_rows(parts):
+    frame, folder, tmp = parts
+    from fastfair.io import count_rows, estimate_rows
+
+    assert estimate_rows(folder) == count_rows(folder) == 3000  # Parquet: the footers
+    assert count_rows(str(tmp / "part-*.csv")) == 3000
+    assert abs(estimate_rows(str(tmp / "part-*.csv")) - 3000) < 30  # CSV: from the size
+
+
+def test_auto_engine_switches_to_arrow_above_the_threshold(parts, capsys, monkeypatch):
+    """The default engine is "auto": arrow above AUTO_ROWS rows (forced small here) for one
+    group column; memory below it, and for several group columns (with a note)."""
+    from fastfair.cli import summary_audit as _summary_audit
+
+    _, folder, tmp = parts
+    argv = ["audit", str(folder), "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--permutations", "99", "--metrics", "tpr", "--json", str(tmp / "a.json")]
+    argv += ["--force", "--quiet"]
+
+    def engine(*extra):
+        assert fastfair.cli.main([*argv, *extra]) == 0, capsys.readouterr().err
+        return json.loads((tmp / "a.json").read_text())["engine"], capsys.readouterr().err
+
+    assert engine() == ("memory", "")  # 3,000 rows <= 2,000,000
+    monkeypatch.setattr(_summary_audit, "AUTO_ROWS", 2999)
+    assert engine() == ("arrow", "")
+    assert engine("--engine", "memory")[0] == "memory"
+    argv.remove("--quiet")
+    used, err = engine("--group", "grp", "label")
+    assert used == "memory" and "3,000 rows audited in memory: several --group" in err
+    monkeypatch.setattr(_summary_audit, "AUTO_ROWS", 3000)
+    assert engine()[0] == "memory"

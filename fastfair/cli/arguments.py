@@ -133,10 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--quiet", action="store_true", help="no progress output")
     audit.add_argument(
         "--engine",
-        choices=["memory", "arrow", "dask"],
+        choices=["auto", "memory", "arrow", "dask"],
         default=None,
-        help="memory (default: every test, rows in memory); arrow or dask: tests from "
-        "summaries built batch by batch, memory bounded by the batch (docs/data.md)",
+        help="auto (default): arrow above 2,000,000 rows for one --group column, else "
+        "memory; memory: every test, rows in memory; arrow or dask: tests from summaries "
+        "built batch by batch, memory bounded by the batch and the per-user sort "
+        "(AUC by DeLong, no threshold sweep; docs/cli.md)",
     )
     audit.add_argument(
         "--scheduler", metavar="ADDRESS", help="dask scheduler address (implies --engine dask)"
@@ -345,6 +347,7 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
     source : str
         The data: a file, a folder of files or a glob (the bundled demo with ``--demo``).
     engine : str
+        ``"auto"`` (the default: chosen from the size of the data once it is known),
         ``"memory"``, ``"arrow"`` or ``"dask"``.
     options : dict
         The keyword options of :func:`fastfair.audit` both engines share
@@ -357,7 +360,7 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
     ...                                   "--group", "sex", "--reference", "F"])
     >>> source, engine, options = audit_source(args)
     >>> source, engine, options["reference"], options["alpha"]
-    ('rows.csv', 'memory', 'F', 0.05)
+    ('rows.csv', 'auto', 'F', 0.05)
     """
     if args.demo:
         if args.data:
@@ -389,10 +392,10 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
         raise CLIError(str(exc)) from exc
     options["reference"] = _reference(args.reference, args.group)
     _check_outputs(args)
-    engine = args.engine or ("dask" if args.scheduler else "memory")
+    engine = args.engine or ("dask" if args.scheduler else "auto")
     if args.scheduler and engine != "dask":
         raise CLIError("--scheduler needs --engine dask")
-    if engine != "memory" and (len(args.group) != 1 or args.intersections):
+    if engine in ("arrow", "dask") and (len(args.group) != 1 or args.intersections):
         raise CLIError(f"--engine {engine} audits one --group column, without --intersections")
     return source, engine, options
 

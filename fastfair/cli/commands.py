@@ -50,6 +50,8 @@ def _audit_command(args: argparse.Namespace) -> int:
     from fastfair.cli import report  # after the audit: `import fastfair` stays light
 
     source, engine, options = audit_source(args)
+    if engine == "auto":
+        engine = _auto_engine(source, args)
     if engine == "memory":
         table, pos_label = load_columns(source, args)
         result = _memory_audit(table, pos_label, options, args)
@@ -59,6 +61,18 @@ def _audit_command(args: argparse.Namespace) -> int:
         print("\r", end="", file=sys.stderr)  # clear the progress line
     report.write_audit(result, args)
     return 0
+
+
+def _auto_engine(source: str, args: argparse.Namespace) -> str:
+    """--engine auto: arrow for large sources (fastfair.cli.summary_audit.choose_engine)."""
+    from fastfair.cli.summary_audit import choose_engine
+
+    engine, note = choose_engine(
+        source, n_group_columns=len(args.group), intersections=args.intersections
+    )
+    if note is not None and not args.quiet:
+        print(f"fastfair: note: {note}", file=sys.stderr)
+    return engine
 
 
 def _memory_audit(table: dict, pos_label, options: dict, args: argparse.Namespace):

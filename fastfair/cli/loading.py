@@ -91,14 +91,14 @@ def _read_audit_columns(path: str, args) -> dict:
 
     needed = [args.label, args.pred, args.score, *args.group, args.cluster]
     columns = list(dict.fromkeys(c for c in needed if c is not None))
-    coded = [c for c in (*args.group, args.cluster) if c is not None]
     numbers = [c for c in (args.label, args.pred, args.score) if c is not None]
+    coded = [c for c in (*args.group, args.cluster) if c is not None and c not in numbers]
     binary = [c for c in (args.label, args.pred) if c is not None]
     try:
         table = read_columns(path, columns, codes=coded, complete=numbers, binary=binary)
     except (ValueError, TypeError, ImportError) as exc:
         raise CLIError(str(exc)) from exc
-    if args.cluster is not None:  # numeric ids as they are; text ids by their codes
+    if args.cluster in coded:  # numeric ids as they are; text ids by their codes
         coded = table[args.cluster]
         numeric = coded.labels.dtype.kind in "biuf"
         table[args.cluster] = coded.to_numpy() if numeric else coded.codes

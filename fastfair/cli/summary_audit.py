@@ -35,10 +35,12 @@ from fastfair._validation import (
 from fastfair.stats import ConfusionStats, ScoreStats
 
 __all__ = [
+    "AUTO_ROWS",
     "ENGINES",
     "AuditSummary",
     "arrow_clusters",
     "audit_from_summary",
+    "choose_engine",
     "dask_clusters",
     "dask_scheduler",
     "summarise_arrow",
@@ -46,7 +48,41 @@ __all__ = [
     "summarise_rows",
 ]
 
-ENGINES = ("memory", "arrow", "dask")
+ENGINES = ("auto", "memory", "arrow", "dask")
+
+#: ``--engine auto`` (the default) audits a source of more rows than this with the arrow
+#: engine (memory bounded by the batch plus the per-user sort), smaller ones in memory.
+AUTO_ROWS = 2_000_000
+
+
+def choose_engine(source, *, n_group_columns: int, intersections: bool):
+    """(engine, note) for ``--engine auto``: "arrow" for a source of more than
+    :data:`AUTO_ROWS` rows (Parquet: exact, from the footers; CSV: estimated from the file
+    size) when the audit is one group column without intersections, else "memory"; `note`
+    says why a large source stays in memory (None otherwise).
+
+    What changes above the threshold: the AUC test is the DeLong z-test even with
+    ``--permutations`` (``memory`` then permutes rows; by default both use DeLong at this
+    size), the report has no threshold sweep, and the JSON says ``"engine": "arrow"``;
+    confusion-matrix and predictive-parity results are identical.
+    """
+    try:
+        import pyarrow  # noqa: F401
+
+        from fastfair.io import estimate_rows
+
+        rows = estimate_rows(source)
+    except (ImportError, ValueError, OSError):  # the memory engine reports a bad source
+        return "memory", None
+    if rows <= AUTO_ROWS:
+        return "memory", None
+    if n_group_columns != 1 or intersections:
+        return "memory", (
+            f"{rows:,} rows audited in memory: several --group columns or --intersections "
+            "need the memory engine, which holds the rows (about 30-150 bytes a row); "
+            "audit one --group column at a time for the arrow engine's bounded memory"
+        )
+    return "arrow", None
 
 
 class AuditSummary:
