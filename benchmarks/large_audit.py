@@ -86,10 +86,10 @@ def run_audit(path: str, extra: list[str]) -> tuple[float, float, str]:
     return seconds, peak, done.stdout.strip().splitlines()[0]
 
 
-def _vm_hwm() -> float:
-    """This process's peak RSS since the last reset (GiB), from /proc/self/status."""
+def _vm(field: str = "VmHWM") -> float:
+    """This process's peak RSS since the last reset (VmHWM) or RSS now (VmRSS), in GiB."""
     with open("/proc/self/status") as fh:
-        line = next(x for x in fh if x.startswith("VmHWM:"))
+        line = next(x for x in fh if x.startswith(field + ":"))
     return int(line.split()[1]) / 2**20
 
 
@@ -99,7 +99,7 @@ def _phase_wrapper(name: str, fn, clock: list):
     def wrapped(*args, **kwargs):
         out = fn(*args, **kwargs)
         now = time.perf_counter()
-        print(f"| {name} | {now - clock[0]:.1f} | {_vm_hwm():.2f} |", flush=True)
+        print(f"| {name} | {now - clock[0]:.1f} | {_vm():.2f} | {_vm('VmRSS'):.2f} |", flush=True)
         with open("/proc/self/clear_refs", "w") as fh:
             fh.write("5")  # reset VmHWM to the current RSS
         clock[0] = time.perf_counter()
@@ -115,13 +115,14 @@ def phases(path: str, extra: list[str]) -> None:
     from fastfair import _kernel_sums, _sorted_clusters
     from fastfair.cli import summary_audit as _summary_audit
 
-    print("| phase | seconds | peak RSS (GiB) |\n| --- | ---: | ---: |")
+    print("| phase | seconds | peak RSS (GiB) | RSS after (GiB) |\n| --- | ---: | ---: | ---: |")
     _phase_wrapper("start-up and imports", lambda: None, clock)()
     patches = [
         (_summary_audit, "summarise_arrow", "read: summaries + parity columns"),
         (_sorted_clusters.UserRows, "_user_codes", "user ids -> int32 codes"),
         (_kernel_sums, "cluster_order", "counting sort (int32 order)"),
-        (_sorted_clusters.UserRows, "sorted_chunks", "gather in user order"),
+        (_kernel_sums, "permute_inplace", "a column put in user order (in place)"),
+        (_sorted_clusters.UserRows, "sorted_chunks", "the group codes of the tested groups"),
         (_summary_audit, "audit_from_summary", "tests (kernel passes, bootstrap)"),
     ]
     for owner, attr, name in patches:

@@ -242,15 +242,20 @@ def from_ordered_chunks(
 # One process: the rows kept in compact columns, sorted by user once (--engine arrow)
 
 
+_INT32 = np.iinfo(np.int32)
+
+
 class UserRows:
     """Label, score, group and user of every row, filled batch by batch into compact
-    preallocated columns (label 1 byte, score 8, group 2, integer user id 8), then sorted by
-    user once (:meth:`sorted_chunks`): the memory is these columns, never a row in Python.
+    preallocated columns (label 1 byte, score 8, group 2, integer user id 4, or 8 when an
+    id needs it), then sorted by user once (:meth:`sorted_chunks`): the memory is these
+    columns, never a row in Python.
 
-    Integer user ids are coded by a table lookup into int32 codes and the rows ordered by a
-    counting sort (:func:`fastfair._kernel_sums.cluster_order`, int32 order); other ids
-    (text, floats) are kept as Arrow arrays and coded by :func:`fastfair._validation.
-    as_groups`. Without a user column every row is its own user, in file order.
+    Integer user ids are coded by a table lookup into int32 codes (in place) and the rows
+    ordered by a counting sort (:func:`fastfair._kernel_sums.cluster_order`, int32 order);
+    other ids (text, floats) are kept as Arrow arrays and coded by
+    :func:`fastfair._validation.as_groups`. Without a user column every row is its own user,
+    in file order.
     """
 
     def __init__(self, n_rows: int, clustered: bool):
@@ -290,13 +295,16 @@ class UserRows:
         if pa.types.is_dictionary(ids.type):
             ids = ids.dictionary_decode()
         if pa.types.is_integer(ids.type) and not self.id_chunks and len(ids):
-            if self.ids is None:
-                self.ids = np.empty(self.n_rows, dtype=np.int64)
             values = ids.to_numpy(zero_copy_only=False)
-            self.ids[a:b] = values
             lo, hi = int(values.min()), int(values.max())
             self.lo = lo if self.lo is None else min(lo, self.lo)
             self.hi = hi if self.hi is None else max(hi, self.hi)
+            small = _INT32.min <= self.lo and self.hi <= _INT32.max
+            if self.ids is None:  # 4 bytes an id while they fit, then coded in place
+                self.ids = np.empty(self.n_rows, dtype=np.int32 if small else np.int64)
+            elif not small and self.ids.dtype == np.int32:
+                self.ids = self.ids.astype(np.int64)  # once, when an id needs 64 bits
+            self.ids[a:b] = values
             return
         if len(ids) == 0:
             return
@@ -326,8 +334,8 @@ class UserRows:
             for a in range(0, n, CHUNK_ROWS):
                 present[ids[a : a + CHUNK_ROWS] - lo] = True
             rank = (np.cumsum(present) - 1).astype(np.int32)
-            codes = np.empty(n, dtype=np.int32)
-            for a in range(0, n, CHUNK_ROWS):
+            codes = ids if ids.dtype == np.int32 else np.empty(n, dtype=np.int32)
+            for a in range(0, n, CHUNK_ROWS):  # (in place for int32 ids)
                 np.take(rank, ids[a : a + CHUNK_ROWS] - lo, out=codes[a : a + CHUNK_ROWS])
             return codes, np.flatnonzero(present) + lo
         import pyarrow as pa
@@ -343,7 +351,7 @@ class UserRows:
     def sorted_chunks(self, tested_labels) -> tuple[Callable[[], Iterator], object]:
         """The rows of the groups `tested_labels` (group k: ``tested_labels[k]``) sorted by
         user, the file order kept within a user: (chunks, user labels) for
-        :func:`from_ordered_chunks`. Gathers each column once and frees the unsorted one."""
+        :func:`from_ordered_chunks`. Each column is permuted in place, once."""
         if self.filled != self.n_rows:
             raise RuntimeError(f"expected {self.n_rows} rows, read {self.filled}")
         tested = {v: k for k, v in enumerate(tested_labels)}
@@ -351,30 +359,24 @@ class UserRows:
         for label, code in self.group_index.items():
             gmap[code] = tested.get(label, -1)
         user_labels = starts = None
-        if self.clustered:
+        if self.clustered:  # each column put in user order in place (no second copy)
             codes, user_labels = self._user_codes()
             order, starts = _kernel_sums.cluster_order(codes, len(user_labels))
             del codes
-            g = np.take(gmap, np.take(self.g, order))
-        else:
-            order, g = None, np.take(gmap, self.g)
-        self.g = None
+            for column in (self.y, self.s, self.g):
+                _kernel_sums.permute_inplace(column, order)
+            del order
+        y, s, g = self.y, self.s, np.take(gmap, self.g)
+        self.y = self.s = self.g = None
         keep = g >= 0
         if not keep.all():  # rows of untested groups leave; users keep their codes
-            if order is None:
-                order = np.flatnonzero(keep)
-            else:
+            if starts is not None:
                 kept_before = np.zeros(len(keep) + 1, dtype=np.int32)  # (n < 2^31)
                 np.cumsum(keep, out=kept_before[1:])
-                order, starts = order[keep], kept_before[starts].astype(np.intp)
+                starts = kept_before[starts].astype(np.intp)
                 del kept_before
-            g = g[keep]
+            y, s, g = y[keep], s[keep], g[keep]
         del keep
-        y, self.y = (self.y if order is None else np.take(self.y, order)), None
-        s, self.s = (self.s if order is None else np.take(self.s, order)), None
-        if order is not None and len(y) != len(order):
-            raise RuntimeError("internal: sorted columns of different lengths")
-        del order
         n = len(y)
 
         def chunks():

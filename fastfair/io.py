@@ -24,7 +24,14 @@ import numpy as np
 
 from fastfair._validation import GroupCodes, _check_label_values, as_groups
 
-__all__ = ["count_rows", "estimate_rows", "iter_batches", "read_columns", "source_files"]
+__all__ = [
+    "count_rows",
+    "estimate_rows",
+    "iter_batches",
+    "read_columns",
+    "source_files",
+    "text_batches",
+]
 
 #: Rows per record batch: bounds the memory of conversion, not of the result.
 BATCH_ROWS = 1 << 20
@@ -212,7 +219,14 @@ def iter_batches(
                 coded = [c for c in dictionary if c in names]
                 data = pq.ParquetFile(path, read_dictionary=coded, pre_buffer=False)
             else:
-                data = ds.dataset(path, format=fmt)
+                import pyarrow.csv as pcsv
+
+                delimiter, skip, _ = _csv_layout(path)
+                csv_format = ds.CsvFileFormat(
+                    parse_options=pcsv.ParseOptions(delimiter=delimiter),
+                    read_options=pcsv.ReadOptions(skip_rows=skip),
+                )
+                data = ds.dataset(path, format=csv_format)
                 names = data.schema.names
         except Exception as exc:
             raise ValueError(f"cannot read {path} as {fmt}: {exc}") from exc
@@ -283,21 +297,24 @@ def read_columns(
     try:
         import pyarrow  # noqa: F401
     except ImportError:
-        if len(files) == 1 and _kind(files[0]) == "csv":
-            return _read_csv_without_arrow(files[0], columns, codes)
-        raise
+        if len(files) != 1 or _kind(files[0]) != "csv":
+            raise ImportError(
+                "reading Parquet, directories or globs needs pyarrow: pip install pyarrow"
+            ) from None
+        batches = text_batches(files[0], columns, batch_rows=batch_rows)
+    else:
+        batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=list(codes))
     plain = {c: [] for c in columns if c not in codes}
     coders = {c: _DictionaryCoder(c) for c in columns if c in codes}
     seen = {c: set() for c in binary}
     last = files[-1]
-    batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=list(codes))
     for path, batch in batches:
         last = path
         for c, values in batch.items():
             if c in coders:
                 coders[c].add(values, path)
                 continue
-            array = _to_numpy(values)
+            array = values if isinstance(values, np.ndarray) else _to_numpy(values)
             if c in complete:
                 _check_complete(array, c, path)
             if c in seen:
@@ -370,6 +387,10 @@ class _DictionaryCoder:
         self.numeric: list[np.ndarray] = []
 
     def add(self, values, path: str) -> None:
+        """One batch: an Arrow array, or a numpy array (the readers without pyarrow)."""
+        if isinstance(values, np.ndarray):
+            self._add_numpy(values, path)
+            return
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -393,6 +414,18 @@ class _DictionaryCoder:
             len(values.dictionary),
         )
         self.parts.append(np.take(local, values.indices.to_numpy(zero_copy_only=False)))
+
+    def _add_numpy(self, values: np.ndarray, path: str) -> None:
+        if values.dtype.kind not in "OUS":
+            self.numeric.append(values)
+            return
+        try:
+            codes, labels = as_groups(values, self.name, min_groups=1)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from exc
+        index = self.index
+        local = np.array([index.setdefault(v, len(index)) for v in labels.tolist()], np.intp)
+        self.parts.append(np.take(local, codes))
 
     def result(self, path: str) -> GroupCodes:
         if self.numeric:
@@ -423,25 +456,129 @@ class _DictionaryCoder:
         return GroupCodes(codes, labels[order])
 
 
-def _read_csv_without_arrow(path: str, columns: list[str], codes) -> dict:
-    """One CSV file through pandas' C parser, only `columns` (no pyarrow installed)."""
+def text_batches(
+    path: str | os.PathLike, columns: Sequence[str], *, batch_rows: int = BATCH_ROWS
+) -> Iterator[tuple[str, dict]]:
+    """Yield (file, {column: numpy array}) batches of one CSV file, without pyarrow.
+
+    pandas' C parser (``read_csv`` with ``chunksize``) when pandas is installed, else
+    numpy's C parser (``numpy.loadtxt``) on blocks of `batch_rows` lines: never Python's csv
+    module row by row, and memory bounded by the batch. The delimiter (``,`` ``;`` tab
+    ``|``) is taken from the header line, a ``sep=X`` first line is honoured, a UTF-8 BOM
+    removed. Columns come back as float64 where every present value is a number (missing
+    cells: empty, NA, N/A, #N/A, NaN, null, None, as NaN), else as text.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        One CSV file.
+    columns : sequence of str
+        The columns to read.
+    batch_rows : int
+        Rows per batch (at most).
+
+    Yields
+    ------
+    file : str
+        `path`.
+    batch : dict of str to numpy.ndarray
+        The batch's columns.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from fastfair.io import text_batches
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("y;g;unused\n1;a;x\n0;b;y\n1;b;z\n")
+    >>> [b["g"].tolist() for _, b in text_batches(path, ["y", "g"], batch_rows=2)]
+    [['a', 'b'], ['b']]
+    """
+    path = os.fspath(path)
+    delimiter, skip, header = _csv_layout(path)
+    absent = [c for c in columns if c not in header]
+    if absent:
+        raise ValueError(f"{path}: no column {absent[0]!r}; available: {', '.join(header)}")
     try:
         import pandas as pd
-    except ImportError as exc:
-        raise ImportError(
-            f"reading {path} in batches needs pyarrow or pandas: pip install pyarrow"
-        ) from exc
+    except ImportError:
+        yield from _numpy_batches(path, header, columns, delimiter, skip + 1, batch_rows)
+        return
+    reader = pd.read_csv(
+        path, sep=delimiter, usecols=list(columns), skiprows=skip, chunksize=batch_rows,
+        keep_default_na=False, na_values=_MISSING, skipinitialspace=True,
+        encoding="utf-8-sig",
+    )  # fmt: skip
     try:
-        frame = pd.read_csv(path, usecols=columns, keep_default_na=False, na_values=[""])
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from exc
-    out = {}
-    for c in columns:
-        if c in codes:
+        for chunk in reader:
+            yield path, {c: _number_or_text(chunk[c].to_numpy()) for c in columns}
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise ValueError(f"cannot read {path} as CSV: {exc}") from exc
+
+
+def _csv_layout(path: str) -> tuple[str, int, list[str]]:
+    """(delimiter, lines before the header: 1 after a ``sep=X`` line else 0, column names)
+    of a CSV file, from its first lines (fastfair._textfile.detect_delimiter)."""
+    import csv
+
+    from fastfair._textfile import detect_delimiter
+
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            first = fh.readline()
+            delimiter, rest = detect_delimiter(first)
+            skip = 1 if rest != first else 0
+            header_line = fh.readline() if skip else first
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {path} as UTF-8 CSV: {exc}") from exc
+    header = [h.strip() for h in next(csv.reader([header_line], delimiter=delimiter), [])]
+    return delimiter, skip, header
+
+
+#: Missing-cell spellings (fastfair._textfile.MISSING_TOKENS, in the usual cases).
+_MISSING = ["", "NA", "N/A", "#N/A", "NaN", "nan", "null", "NULL", "None", "none", "na", "n/a"]
+
+
+def _numpy_batches(path, header, columns, delimiter, skip, batch_rows):
+    """Blocks of lines parsed by numpy.loadtxt (no pandas, no pyarrow)."""
+    import itertools
+
+    where = [header.index(c) for c in columns]
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        for _ in range(skip):
+            fh.readline()
+        while True:
+            lines = [x for x in itertools.islice(fh, batch_rows) if x.strip()]
+            if not lines:
+                return
             try:
-                out[c] = GroupCodes(*as_groups(frame[c], c, min_groups=1))
+                cells = np.loadtxt(
+                    lines, delimiter=delimiter, dtype=str, comments=None, usecols=where,
+                    ndmin=2, quotechar='"',
+                )  # fmt: skip
             except ValueError as exc:
-                raise ValueError(f"{path}: {exc}") from exc
-        else:
-            out[c] = frame[c].to_numpy()
+                raise ValueError(f"cannot read {path} as CSV: {exc}") from exc
+            yield path, {c: _number_or_text(cells[:, j]) for j, c in enumerate(columns)}
+
+
+def _number_or_text(values: np.ndarray) -> np.ndarray:
+    """float64 (missing cells NaN) when every present cell is a number, else text (object,
+    stripped; missing cells kept as their text, refused later where a value is needed)."""
+    if values.dtype.kind in "biuf":
+        return values
+    absent = np.zeros(len(values), dtype=bool)
+    if values.dtype.kind == "O":  # pandas: NaN (or None) where a cell was missing
+        absent = np.asarray(values != values) | np.asarray(np.equal(values, None))
+    text = np.char.strip(np.where(absent, "", values).astype(str))
+    lowered = np.char.lower(text)
+    missing = absent | np.isin(lowered, [m.lower() for m in _MISSING])
+    if not missing.any() and np.isin(lowered, ["true", "false"]).all():
+        return lowered == "true"
+    out = np.full(len(text), np.nan)
+    try:
+        out[~missing] = text[~missing].astype(np.float64)
+    except ValueError:
+        labels = text.astype(object)
+        labels[missing] = None
+        return labels
     return out

@@ -1,5 +1,6 @@
 """fastfair.io: only the needed columns, read in batches, groups coded once."""
 
+import builtins
 import json
 
 import numpy as np
@@ -11,8 +12,10 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 import fastfair  # noqa: E402
 import fastfair.cli  # noqa: E402
+import fastfair.cli.loading  # noqa: E402
+import fastfair.io  # noqa: E402
 from fastfair._validation import as_groups  # noqa: E402
-from fastfair.io import _read_csv_without_arrow, read_columns  # noqa: E402
+from fastfair.io import read_columns  # noqa: E402
 
 
 def _frame(n, seed=0):
@@ -56,12 +59,72 @@ def test_directory_glob_and_csv_give_the_columns(parts):
         assert cols["grp"].labels.tolist() == want_labels.tolist()
 
 
-def test_without_pyarrow_csv_is_read_by_pandas(parts):
+def _hide_from_fastfair(monkeypatch, *packages):
+    """`import package` fails inside fastfair (as if not installed); pandas itself keeps
+    its own optional use of pyarrow."""
+    real = builtins.__import__
+
+    def fake(name, globals=None, *args, **kwargs):
+        caller = (globals or {}).get("__name__", "")
+        if name.split(".")[0] in packages and caller.startswith("fastfair"):
+            raise ImportError(f"No module named {name!r} (hidden by the test)")
+        return real(name, globals, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+
+
+@pytest.mark.parametrize("reader", ["pandas", "numpy"])
+def test_without_pyarrow_one_csv_is_read_in_batches(parts, monkeypatch, reader):
+    """pyarrow hidden (and pandas too for numpy.loadtxt): the same columns, in batches."""
     frame, _, tmp = parts
-    cols = _read_csv_without_arrow(str(tmp / "part-0.csv"), ["label", "grp"], ["grp"])
-    first = frame.iloc[:1000]
-    np.testing.assert_array_equal(cols["label"], first["label"])
-    assert cols["grp"].to_numpy().tolist() == first["grp"].tolist()
+    path = tmp / "semicolons.csv"
+    text = frame.to_csv(index=False, sep=";").replace("\n", "\n\n", 3)  # blank lines
+    path.write_text("sep=;\n" + text)
+    want = read_columns(str(tmp / "part-*.csv"), ["label", "score", "grp", "user"], codes=["grp"])
+    _hide_from_fastfair(monkeypatch, "pyarrow", *(["pandas"] if reader == "numpy" else []))
+    read = fastfair.io.text_batches  # batches of 700 rows
+    monkeypatch.setattr(
+        fastfair.io, "text_batches", lambda *a, **k: read(*a, **{**k, "batch_rows": 700})
+    )
+    cols = read_columns(path, ["label", "score", "grp", "user"], codes=["grp"], binary=["label"])
+    for c in ("label", "score", "user"):
+        np.testing.assert_array_equal(cols[c], want[c])
+    np.testing.assert_array_equal(cols["grp"].codes, want["grp"].codes)
+    assert cols["grp"].labels.tolist() == want["grp"].labels.tolist() == ["east", "north", "south"]
+    with pytest.raises(ImportError, match="directories or globs needs pyarrow"):
+        read_columns(str(tmp / "part-*.csv"), ["label"])
+    frame.iloc[2, 0] = 2  # a third label value in the first batch
+    frame.iloc[800, 3] = ""  # a blank group label in the second batch
+    frame.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"semicolons\.csv: column 'label' must be binary"):
+        read_columns(path, ["label"], binary=["label"])
+    with pytest.raises(ValueError, match=r"semicolons\.csv: grp contains missing values"):
+        read_columns(path, ["grp"], codes=["grp"])
+    with pytest.raises(ValueError, match=r"semicolons\.csv: no column 'nope'"):
+        read_columns(path, ["nope"])
+
+
+def test_cli_reads_a_large_csv_without_pyarrow_in_batches(parts, monkeypatch, capsys):
+    """Above LARGE_CSV_BYTES (forced small) one CSV goes through the batch reader."""
+    frame, _, tmp = parts
+    path = tmp / "all.csv"
+    frame.to_csv(path, index=False)
+    argv = ["audit", str(path), "--label", "label", "--pred", "pred", "--group", "grp"]
+    argv += ["--json", str(tmp / "out.json"), "--force", "--metrics", "tpr"]
+    assert fastfair.cli.main([*argv, "--quiet"]) == 0
+    want = json.loads((tmp / "out.json").read_text())
+    _hide_from_fastfair(monkeypatch, "pyarrow")
+    monkeypatch.setattr(fastfair.cli.loading, "LARGE_CSV_BYTES", 1000)
+    calls = []
+    read = fastfair.io.text_batches
+    monkeypatch.setattr(
+        fastfair.io, "text_batches", lambda *a, **k: calls.append(1) or read(*a, **k)
+    )
+    capsys.readouterr()
+    assert fastfair.cli.main(argv) == 0
+    assert calls and "without pyarrow: pandas' C parser in batches" in capsys.readouterr().err
+    got = json.loads((tmp / "out.json").read_text())
+    assert got["tests"] == want["tests"] and got["engine"] == "memory"
 
 
 @pytest.mark.parametrize(
@@ -199,7 +262,7 @@ def test_summary_engine_report(parts, capsys):
 
 
 def test_estimate_rows(parts):
-    frame, folder, tmp = parts
+    _, folder, tmp = parts
     from fastfair.io import count_rows, estimate_rows
 
     assert estimate_rows(folder) == count_rows(folder) == 3000  # Parquet: the footers

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 import numpy as np
 
@@ -76,13 +77,41 @@ def read_table(path: str) -> dict[str, np.ndarray]:
         raise CLIError(str(exc)) from exc
 
 
+#: A CSV file larger than this goes through the batch reader (fastfair.io: pyarrow, else
+#: pandas' or numpy's C parser), not the quirk-aware text reader (Python's csv module).
+LARGE_CSV_BYTES = 32 << 20
+
+
 def _is_large_source(path: str) -> bool:
-    """Parquet files, directories and globs go through the batch reader (fastfair.io)."""
+    """Parquet files, directories, globs and large CSV files go through the batch reader."""
     return (
         path.lower().endswith((".parquet", ".pq"))
         or os.path.isdir(path)
         or (not os.path.exists(path) and any(c in path for c in "*?["))
+        or (os.path.isfile(path) and os.path.getsize(path) > LARGE_CSV_BYTES)
     )
+
+
+def _large_csv_note(path: str, quiet: bool) -> None:
+    """Say how a large CSV file is read when pyarrow is absent (slower, memory per row)."""
+    if quiet or path.lower().endswith((".parquet", ".pq")) or not os.path.isfile(path):
+        return
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        try:
+            import pandas  # noqa: F401
+
+            how = "pandas' C parser"
+        except ImportError:
+            how = "numpy.loadtxt"
+        size = os.path.getsize(path) / 2**20
+        print(
+            f"fastfair: note: reading {path} ({size:,.0f} MiB) without pyarrow: {how} in "
+            "batches of 2^20 rows, the needed columns kept in memory; pip install pyarrow "
+            "reads it several times faster (and --engine arrow keeps memory bounded)",
+            file=sys.stderr,
+        )
 
 
 def _read_audit_columns(path: str, args) -> dict:
@@ -142,8 +171,9 @@ def _pos_label(text: str | None, label: np.ndarray):
 def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
     """The audit's columns in memory, each checked, and ``--pos-label`` in the label's type.
 
-    A CSV file is read whole (:func:`read_table`); Parquet files, folders and globs are read
-    in record batches, only the audit's columns, the group and cluster columns coded once.
+    A CSV file up to ``LARGE_CSV_BYTES`` is read whole (:func:`read_table`); Parquet files,
+    folders, globs and larger CSV files are read in record batches (:mod:`fastfair.io`), only
+    the audit's columns, the group and cluster columns coded once.
     Label, prediction, score and cluster columns must have no missing cells.
 
     Parameters
@@ -174,7 +204,11 @@ def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
     >>> sorted(table), pos_label
     (['p', 'sex', 'y'], 'yes')
     """
-    table = _read_audit_columns(source, args) if _is_large_source(source) else read_table(source)
+    if _is_large_source(source):
+        _large_csv_note(source, args.quiet)
+        table = _read_audit_columns(source, args)
+    else:
+        table = read_table(source)
     for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score")):
         if name is not None:
             _column(table, name, role)
