@@ -121,7 +121,7 @@ def phases(path: str, extra: list[str]) -> None:
         (_summary_audit, "summarise_arrow", "read: summaries + parity columns"),
         (_sorted_clusters.UserRows, "_user_codes", "user ids -> int32 codes"),
         (_kernel_sums, "cluster_order", "counting sort (int32 order)"),
-        (_kernel_sums, "permute_inplace", "a column put in user order (in place)"),
+        (_sorted_clusters, "_gather", "a column gathered in user order (group, label, score)"),
         (_sorted_clusters.UserRows, "sorted_chunks", "the group codes of the tested groups"),
         (_summary_audit, "audit_from_summary", "tests (kernel passes, bootstrap)"),
     ]

@@ -30,7 +30,7 @@ import numpy as np
 
 from cython.parallel cimport parallel, prange
 from libc.math cimport INFINITY, ceil, exp, floor, sqrt
-from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from numpy.random.c_distributions cimport random_standard_normal
@@ -159,49 +159,6 @@ def cluster_order(const int32_t[::1] cluster, Py_ssize_t n_clusters):
             order[fill[c]] = <int32_t>i
             fill[c] += 1
     return order_np, starts_np
-
-
-ctypedef fused _column_t:
-    uint8_t
-    int16_t
-    int32_t
-    double
-
-
-def permute_inplace(_column_t[::1] values, const int32_t[::1] order):
-    """values[:] = values[order] without a second copy of the column.
-
-    `order` must be a permutation of 0..n-1 (as :func:`cluster_order` gives); each cycle of
-    it is followed once, with a bit per row marking the rows already placed (n / 8 bytes).
-    """
-    cdef Py_ssize_t n = values.shape[0], i, j, k
-    cdef _column_t first
-    if order.shape[0] != n:
-        raise ValueError(f"order has {order.shape[0]} entries for {n} values")
-    done_np = np.zeros((n + 7) // 8, dtype=np.uint8)
-    cdef uint8_t[::1] done = done_np
-    cdef bint bad = False
-    with nogil:
-        for i in range(n):
-            if done[i >> 3] & (1 << (i & 7)):
-                continue
-            first = values[i]
-            j = i
-            while True:
-                done[j >> 3] |= 1 << (j & 7)
-                k = order[j]
-                if k < 0 or k >= n or (k != i and done[k >> 3] & (1 << (k & 7))):
-                    bad = True
-                    break
-                if k == i:
-                    values[j] = first
-                    break
-                values[j] = values[k]
-                j = k
-            if bad:
-                break
-    if bad:
-        raise ValueError("order is not a permutation of the rows")
 
 
 cdef struct grid_t:

@@ -324,7 +324,8 @@ class UserRows:
         self.id_chunks.append(ids)
 
     def _user_codes(self):
-        """(int32 user codes in sorted id order, the sorted ids); frees the raw ids."""
+        """(int32 user codes in sorted id order, the sorted ids); frees the raw ids (int32
+        ids are overwritten by their codes)."""
         from fastfair._validation import _MAX_DIRECT_RANGE, as_groups
 
         n = self.filled
@@ -336,7 +337,8 @@ class UserRows:
             rank = (np.cumsum(present) - 1).astype(np.int32)
             codes = ids if ids.dtype == np.int32 else np.empty(n, dtype=np.int32)
             for a in range(0, n, CHUNK_ROWS):  # (in place for int32 ids)
-                np.take(rank, ids[a : a + CHUNK_ROWS] - lo, out=codes[a : a + CHUNK_ROWS])
+                chunk = ids[a : a + CHUNK_ROWS] - lo
+                np.take(rank, chunk, out=codes[a : a + CHUNK_ROWS], mode="clip")
             return codes, np.flatnonzero(present) + lo
         import pyarrow as pa
 
@@ -351,7 +353,8 @@ class UserRows:
     def sorted_chunks(self, tested_labels) -> tuple[Callable[[], Iterator], object]:
         """The rows of the groups `tested_labels` (group k: ``tested_labels[k]``) sorted by
         user, the file order kept within a user: (chunks, user labels) for
-        :func:`from_ordered_chunks`. Each column is permuted in place, once."""
+        :func:`from_ordered_chunks`. Each column is gathered once, then the unsorted one
+        freed: at most one column is held twice."""
         if self.filled != self.n_rows:
             raise RuntimeError(f"expected {self.n_rows} rows, read {self.filled}")
         tested = {v: k for k, v in enumerate(tested_labels)}
@@ -359,12 +362,12 @@ class UserRows:
         for label, code in self.group_index.items():
             gmap[code] = tested.get(label, -1)
         user_labels = starts = None
-        if self.clustered:  # each column put in user order in place (no second copy)
+        if self.clustered:  # each column gathered in user order, the unsorted one freed
             codes, user_labels = self._user_codes()
             order, starts = _kernel_sums.cluster_order(codes, len(user_labels))
             del codes
-            for column in (self.y, self.s, self.g):
-                _kernel_sums.permute_inplace(column, order)
+            for name in ("g", "y", "s"):  # the score (8 bytes a row) last
+                setattr(self, name, _gather(getattr(self, name), order))
             del order
         y, s, g = self.y, self.s, np.take(gmap, self.g)
         self.y = self.s = self.g = None
@@ -395,6 +398,14 @@ class UserRows:
                 yield y[a:b], s[a:b], g[a:b], user
 
         return chunks, user_labels
+
+
+def _gather(values: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """values[order], taken in chunks: numpy would copy a whole int32 `order` to intp."""
+    out = np.empty(len(order), dtype=values.dtype)
+    for a in range(0, len(order), CHUNK_ROWS):
+        np.take(values, order[a : a + CHUNK_ROWS], out=out[a : a + CHUNK_ROWS], mode="clip")
+    return out
 
 
 def _is_text(kind) -> bool:
