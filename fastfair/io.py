@@ -145,7 +145,7 @@ def estimate_rows(source: str | os.PathLike) -> int:
     >>> from fastfair.io import estimate_rows
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
     >>> with open(path, "w") as f:
-    ...     _ = f.write("y,g\n" + "1,a\n" * 1000)
+    ...     _ = f.write("y,g\\n" + "1,a\\n" * 1000)
     >>> estimate_rows(path)
     1000
     """
@@ -490,7 +490,7 @@ def text_batches(
     >>> from fastfair.io import text_batches
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
     >>> with open(path, "w") as f:
-    ...     _ = f.write("y;g;unused\n1;a;x\n0;b;y\n1;b;z\n")
+    ...     _ = f.write("y;g;unused\\n1;a;x\\n0;b;y\\n1;b;z\\n")
     >>> [b["g"].tolist() for _, b in text_batches(path, ["y", "g"], batch_rows=2)]
     [['a', 'b'], ['b']]
     """
