@@ -18,6 +18,8 @@ import fastfair
 PUBLIC_MODULES = (
     "auc", "calibration", "cli", "dask", "resampling", "io", "parity", "permutation", "planning",
     "simulate", "stats", "sweep", "tolerance", "wasserstein",
+    # the command line's layers: their public functions are its building blocks
+    "cli.arguments", "cli.loading", "cli.audit", "cli.report", "cli.commands",
 )  # fmt: skip
 
 

@@ -19,6 +19,19 @@ from fastfair._parallel import effective_n_threads
 from fastfair._random import stream_key
 from fastfair._validation import check_choice, check_int, check_resamples, show_value
 
+__all__ = [
+    "ADJUSTMENTS",
+    "DEFAULT_METRICS",
+    "OPTION_NAMES",
+    "CLIError",
+    "audit_options",
+    "audit_source",
+    "build_parser",
+    "check_audit_settings",
+    "check_output_path",
+    "plan_options",
+]
+
 DEFAULT_METRICS = ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds")
 ADJUSTMENTS = ("holm", "bonferroni", "none")
 DEFAULT_MAX_ROWS = 150
@@ -38,10 +51,32 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of the ``fastfair`` command line: ``audit`` and ``plan``.
+
+    Its errors raise :class:`CLIError` (one line, exit status 2) instead of exiting.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+
+    Examples
+    --------
+    >>> from fastfair.cli.arguments import build_parser
+    >>> args = build_parser().parse_args(["audit", "--demo", "--metrics", "tpr", "fpr"])
+    >>> args.command, args.demo, args.metrics, args.adjust
+    ('audit', True, ['tpr', 'fpr'], 'holm')
+    """
     parser = _Parser(prog="fastfair", description="Statistical fairness audits.")
     parser.add_argument("--version", action="version", version=fastfair.__version__)
     sub = parser.add_subparsers(dest="command", required=True)
 
+    _add_audit(sub)
+    _add_plan(sub)
+    return parser
+
+
+def _add_audit(sub) -> None:
+    """The ``fastfair audit`` subcommand and its options."""
     audit = sub.add_parser("audit", help="test fairness metrics on a table of predictions")
     audit.add_argument("data", nargs="?", help="CSV or Parquet file")
     audit.add_argument(
@@ -144,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--scheduler", metavar="ADDRESS", help="dask scheduler address (implies --engine dask)"
     )
 
+
+def _add_plan(sub) -> None:
+    """The ``fastfair plan`` subcommand and its options."""
     plan = sub.add_parser("plan", help="sample size for a fairness audit")
     plan.add_argument("--metric", required=True)
     plan.add_argument(
@@ -161,7 +199,6 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--alternative", default="two-sided", choices=["two-sided", "greater"])
     plan.add_argument("--json", metavar="OUT")
     plan.add_argument("--force", action="store_true", help="overwrite an existing output file")
-    return parser
 
 
 #: The command line's name of each option of :func:`fastfair.audit` it sets.
@@ -294,7 +331,32 @@ def check_audit_settings(
 
 def check_output_path(path: str, option: str, force: bool = False) -> None:
     """Raise CLIError unless `path` can be written: its folder exists and is writable, it
-    is not a folder, and it does not exist (unless `force`)."""
+    is not a folder, and it does not exist (unless `force`).
+
+    Parameters
+    ----------
+    path : str
+        The output file.
+    option : str
+        The option that names it, for the message (``--json``, ``--report``).
+    force : bool, default False
+        Allow overwriting an existing file.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from fastfair.cli.arguments import check_output_path
+    >>> folder = tempfile.mkdtemp()
+    >>> check_output_path(folder + "/out.json", "--json")
+    >>> check_output_path(folder, "--json")
+    Traceback (most recent call last):
+    ...
+    fastfair.cli.arguments.CLIError: --json ...: is a directory; give a file name
+    """
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise CLIError(f"{option} {path}: is a directory; give a file name")

@@ -23,9 +23,9 @@ import json
 import math
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,6 +42,10 @@ from fastfair._validation import (
     show_value,
 )
 from fastfair.cli.arguments import check_audit_settings
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike
 
 __all__ = ["Attribute", "AuditResult", "audit", "code_attributes", "verdict"]
 
@@ -133,12 +137,12 @@ def _named_features(sensitive_features, data) -> list[tuple[str, Any]]:
 
 
 def code_attributes(
-    sensitive_features,
+    sensitive_features: Any,
     *,
-    data=None,
+    data: Any = None,
     intersections: bool = False,
     min_group_size: int = 10,
-    reference=None,
+    reference: Any = None,
     n_rows: int | None = None,
 ) -> list[Attribute]:
     """Code each protected attribute (and their combinations) into groups.
@@ -236,8 +240,41 @@ def _reference_by_attribute(reference, names, n_base) -> dict:
     return {names[0]: reference}
 
 
-def attribute_from_sizes(name, labels, sizes, *, min_group_size, reference=None) -> Attribute:
-    """An attribute known by its groups' sizes only (an audit from summaries)."""
+def attribute_from_sizes(
+    name: str,
+    labels: Sequence,
+    sizes: ArrayLike,
+    *,
+    min_group_size: int,
+    reference: Any = None,
+) -> Attribute:
+    """An attribute known by its groups' sizes only (an audit from summaries).
+
+    Parameters
+    ----------
+    name : str
+        The group column.
+    labels : sequence
+        Label of each group code.
+    sizes : array-like of int
+        Rows per group.
+    min_group_size : int
+        Groups with fewer rows are not tested.
+    reference : label or mapping, optional
+        As :func:`code_attributes` takes it (default: the largest tested group).
+
+    Returns
+    -------
+    Attribute
+        Without row codes (``codes`` is None).
+
+    Examples
+    --------
+    >>> from fastfair.cli.audit import attribute_from_sizes
+    >>> attr = attribute_from_sizes("sex", ["F", "M", "X"], [40, 60, 3], min_group_size=10)
+    >>> attr.labels[attr.reference], attr.skipped
+    ('M', [{'group': 'X', 'n': 3}])
+    """
     sizes = np.asarray(sizes, dtype=np.int64)
     attr = Attribute(name, [name], None, list(labels), sizes, sizes >= min_group_size)
     wanted = _reference_by_attribute(reference, [name], 1).get(name)
@@ -345,8 +382,36 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
     return rows
 
 
-def auc_result_rows(attr, res, pairs) -> list[dict]:
-    """Rows of an AUC test result: comparison c of `res` is the pair of codes pairs[c]."""
+def auc_result_rows(attr: Attribute, res: Any, pairs: Sequence[tuple[int, int]]) -> list[dict]:
+    """Rows of an AUC test result: comparison c of `res` is the pair of codes pairs[c].
+
+    Parameters
+    ----------
+    attr : Attribute
+        The attribute tested.
+    res : AUCTestResult or DeLongResult
+        The test of its groups' AUCs.
+    pairs : sequence of (int, int)
+        (group code, reference code) of each comparison of `res`.
+
+    Returns
+    -------
+    list of dict
+        One audit row per comparison (family "auc").
+
+    Examples
+    --------
+    >>> import numpy as np, fastfair
+    >>> from fastfair.cli.audit import attribute_from_sizes, auc_result_rows
+    >>> rng = np.random.default_rng(0)
+    >>> g = rng.choice(["a", "b"], 300); y = rng.random(300) < 0.5
+    >>> res = fastfair.auc_test(y, rng.normal(y, 1.0), g, reference="b", method="delong")
+    >>> attr = attribute_from_sizes("g", ["a", "b"], np.bincount(g == "b"),
+    ...                             min_group_size=10, reference="b")
+    >>> [(row["group"], row["reference"], row["metric"]) for row in
+    ...  auc_result_rows(attr, res, attr.comparisons)]
+    [('a', 'b', 'auc')]
+    """
     auc = np.atleast_1d(np.asarray(res.group_auc, dtype=float))
     var = np.atleast_1d(np.asarray(res.group_variance, dtype=float))
     n_pos, n_neg = np.atleast_1d(res.group_n_pos), np.atleast_1d(res.group_n_neg)
@@ -649,6 +714,23 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
     difference shown within ±δ reads "DIFFERENCE, within ±δ". Without an MDE (predictive
     parity) a non-significant test reads "no evidence".
 
+    Parameters
+    ----------
+    row : dict
+        One test of the audit: its adjusted p-value, MDE and, where run, the equivalence
+        test's adjusted p-value and margin.
+    alpha : float
+        Level of the audit.
+    tau : float
+        The gap the audit should detect.
+
+    Returns
+    -------
+    decision : str
+        "difference", "equivalent", "no_evidence", "underpowered", "undecided" or "error".
+    text : str
+        The verdict as the table prints it.
+
     Examples
     --------
     >>> from fastfair.cli.audit import verdict
@@ -727,16 +809,16 @@ def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
 
 
 def audit(
-    y_true,
-    y_pred=None,
-    sensitive_features=None,
+    y_true: ArrayLike | str,
+    y_pred: ArrayLike | str | None = None,
+    sensitive_features: Any = None,
     *,
-    y_score=None,
+    y_score: ArrayLike | str | None = None,
     threshold: float = 0.5,
-    data=None,
-    cluster=None,
-    metrics=None,
-    reference=None,
+    data: Any = None,
+    cluster: ArrayLike | str | None = None,
+    metrics: Sequence[str] | None = None,
+    reference: Any = None,
     intersections: bool = False,
     min_group_size: int = 10,
     alpha: float = 0.05,
@@ -744,10 +826,10 @@ def audit(
     power: float = 0.8,
     adjust: str = "holm",
     n_permutations: int | None = None,
-    pos_label=None,
+    pos_label: Any = None,
     random_state: int | None = 0,
     n_jobs: int | None = None,
-    progress=None,
+    progress: Callable[[int], Callable[[], None]] | None = None,
     tolerance: float | None = None,
     equivalence: float | None = None,
 ) -> AuditResult:
@@ -1127,7 +1209,24 @@ class AuditResult:
     # ---- exports ------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        """The audit as a JSON-ready dict (schema_version 2; keys in docs/cli.md)."""
+        """The audit as a JSON-ready dict (schema_version 2; keys in docs/cli.md).
+
+        Returns
+        -------
+        dict
+            Settings, columns, attributes, every test and the summary; infinite MDEs
+            become None.
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> d = res.to_dict()
+        >>> d["schema_version"], d["tests"][0]["metric"]
+        (2, 'tpr')
+        """
         import fastfair
 
         out = dict(
@@ -1167,14 +1266,47 @@ class AuditResult:
         return _finite(json.loads(json.dumps(out, default=_json_default)))
 
     def to_json(self, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as JSON text (p-values as full-precision floats)."""
+        """:meth:`to_dict` as JSON text (p-values as full-precision floats).
+
+        Parameters
+        ----------
+        indent : int or None, default 2
+            Indentation of the JSON text (None: one line).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> res.to_json(indent=None).startswith('{"schema_version": 2')
+        True
+        """
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Tidy pandas DataFrame: one row per test, comparison and component.
 
         Equalized odds gives two rows (component "tpr" and "fpr") with the same statistic,
         p-values and verdict; every other test has component equal to its metric.
+        Needs pandas.
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> res.to_frame()[["attribute", "metric", "group", "reference"]].values.tolist()
+        [['group', 'tpr', 'a', 'b']]
         """
         import pandas as pd
 
@@ -1219,7 +1351,22 @@ class AuditResult:
         return frame
 
     def to_html(self) -> str:
-        """A self-contained HTML report (see docs/cli.md); plots need matplotlib."""
+        """A self-contained HTML report (see docs/cli.md); plots need matplotlib.
+
+        Returns
+        -------
+        str
+            One HTML document (:func:`fastfair.cli.report.audit_html`).
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> res.to_html().startswith("<!DOCTYPE html>")
+        True
+        """
         from fastfair.cli.report import audit_html
 
         return audit_html(self)
@@ -1228,7 +1375,27 @@ class AuditResult:
 
     def format(self, max_rows: int | None = None) -> str:
         """The printed audit: one table per attribute (at most `max_rows` tests in all),
-        then the summary."""
+        then the summary.
+
+        Parameters
+        ----------
+        max_rows : int or None
+            Tests shown in all (None: every test).
+
+        Returns
+        -------
+        str
+            :func:`fastfair.cli.report.audit_text` of the audit.
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> print(res.format(max_rows=1).splitlines()[0])  # doctest: +ELLIPSIS
+        fastfair audit: 400 rows; 1 tests over group; ...
+        """
         from fastfair.cli.report import audit_text
 
         return audit_text(self, max_rows)
@@ -1267,7 +1434,28 @@ def _json_default(obj):
 
 
 def pvalue_text(row: dict, key: str = "pvalue") -> str:
-    """A test row's p-value at the precision its method has (see format_pvalue)."""
+    """A test row's p-value at the precision its method has (see format_pvalue).
+
+    Parameters
+    ----------
+    row : dict
+        One test of the audit.
+    key : str, default "pvalue"
+        The p-value to show ("pvalue_adjusted", ...): a bound when the raw p-value is one.
+
+    Returns
+    -------
+    str
+        "-" when the row has no such p-value.
+
+    Examples
+    --------
+    >>> from fastfair.cli.audit import pvalue_text
+    >>> row = {"pvalue": 1e-4, "pvalue_adjusted": 9e-4, "method": "monte_carlo",
+    ...        "n_permutations": 199}
+    >>> pvalue_text(row), pvalue_text(row, "pvalue_adjusted")
+    ('< 0.005', '< 0.0009')
+    """
     if key not in row:
         return "-"
     text = format_pvalue(row["pvalue"], row.get("method"), row.get("n_permutations"))

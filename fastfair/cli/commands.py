@@ -11,6 +11,7 @@ import contextlib
 import functools
 import os
 import sys
+from collections.abc import Sequence
 
 import fastfair
 from fastfair.cli.arguments import (
@@ -20,6 +21,8 @@ from fastfair.cli.arguments import (
     plan_options,
 )
 from fastfair.cli.loading import load_columns
+
+__all__ = ["main"]
 
 
 def _progress_factory(quiet: bool):
@@ -173,7 +176,7 @@ def _plan_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `fastfair` console script.
 
     Parameters

@@ -14,6 +14,8 @@ import numpy as np
 from fastfair import _textfile
 from fastfair.cli.arguments import CLIError
 
+__all__ = ["load_columns", "read_table"]
+
 
 def read_table(path: str) -> dict[str, np.ndarray]:
     """Columns of a CSV or Parquet file as numpy arrays (numeric where every value parses).

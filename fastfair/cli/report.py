@@ -21,6 +21,8 @@ import json
 import os
 import secrets
 import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +30,20 @@ from fastfair._metrics import CONFUSION_METRICS
 from fastfair._pvalues import wilson_interval
 from fastfair.cli.arguments import CLIError
 from fastfair.cli.audit import _json_default, pvalue_text
+
+__all__ = [
+    "SECTIONS",
+    "audit_html",
+    "audit_text",
+    "forest_svg",
+    "plan_json",
+    "write_atomic",
+    "write_audit",
+]
+
+if TYPE_CHECKING:
+    from fastfair.cli.audit import AuditResult
+    from fastfair.planning import SampleSizeResult
 
 COLOURS = {
     "difference": "#c62828",
@@ -144,11 +160,32 @@ def _clip(text, width: int = MAX_CELL) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def audit_text(result, max_rows: int | None = None) -> str:
+def audit_text(result: AuditResult, max_rows: int | None = None) -> str:
     """The printed audit: a header, one table per attribute, the summary.
 
     At most `max_rows` tests are shown (all when None) and group names are clipped, so the
     output is proportional to what it shows, not to the number or names of the groups.
+
+    Parameters
+    ----------
+    result : AuditResult
+        The audit.
+    max_rows : int or None
+        Tests shown in all (None: every test).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np, fastfair
+    >>> rng = np.random.default_rng(0)
+    >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+    ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+    >>> from fastfair.cli.report import audit_text
+    >>> audit_text(res) == res.format()
+    True
     """
     s = result.summary
     lines = [
@@ -297,8 +334,33 @@ vertical-align:-1px}
 """
 
 
-def audit_html(result, sections=None) -> str:
-    """The report as one HTML string (`sections` default `SECTIONS`)."""
+def audit_html(
+    result: AuditResult, sections: Sequence[Callable[[AuditResult], str]] | None = None
+) -> str:
+    """The report as one self-contained HTML document.
+
+    Parameters
+    ----------
+    result : AuditResult
+        The audit.
+    sections : sequence of callables, optional
+        Functions rendering one section each from the result (default :data:`SECTIONS`).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np, fastfair
+    >>> rng = np.random.default_rng(0)
+    >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+    ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+    >>> from fastfair.cli.report import audit_html, forest_svg
+    >>> page = audit_html(res, sections=[forest_svg])
+    >>> page.startswith("<!DOCTYPE html>"), page.count("<svg")
+    (True, 1)
+    """
     body = "\n".join(section(result) for section in (sections or SECTIONS))
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
@@ -422,9 +484,33 @@ def _forest_rows(result):
     return columns, rows, cells
 
 
-def forest_svg(result, width: int = 1110) -> str:
+def forest_svg(result: AuditResult, width: int = 1110) -> str:
     """Forest plot of every difference with its interval: one column per metric, one row per
-    comparison, grouped by attribute; colour = verdict, dashed lines at ±tau."""
+    comparison, grouped by attribute; colour = verdict, dashed lines at ±tau.
+
+    Parameters
+    ----------
+    result : AuditResult
+        The audit.
+    width : int, default 1110
+        Width of the picture in pixels.
+
+    Returns
+    -------
+    str
+        An inline SVG element (no plotting library needed).
+
+    Examples
+    --------
+    >>> import numpy as np, fastfair
+    >>> rng = np.random.default_rng(0)
+    >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+    ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+    >>> from fastfair.cli.report import forest_svg
+    >>> svg = forest_svg(res)
+    >>> svg.count("<svg"), svg.count("</svg>")
+    (1, 1)
+    """
     columns, rows, cells = _forest_rows(result)
     if not columns:
         return "<p class='note'>No differences to plot.</p>"
@@ -911,7 +997,28 @@ DEMO_SOURCE = (
 def write_atomic(path: str, text: str) -> None:
     """Write text to path through a temporary file in the same folder, then rename.
 
-    The file gets the mode an ordinary new file would (0666 minus the umask).
+    The file gets the mode an ordinary new file would (0666 minus the umask); a reader never
+    sees half a file.
+
+    Parameters
+    ----------
+    path : str
+        The file to write (its folder must exist).
+    text : str
+        Written as UTF-8.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from fastfair.cli.report import write_atomic
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.json")
+    >>> write_atomic(path, "{}")
+    >>> open(path).read(), os.listdir(os.path.dirname(path))
+    ('{}', ['out.json'])
     """
     folder = os.path.dirname(os.path.abspath(path))
     for _ in range(100):
@@ -943,7 +1050,7 @@ def _print(text: str) -> None:
     print(text)
 
 
-def write_audit(result, args: argparse.Namespace) -> None:
+def write_audit(result: AuditResult, args: argparse.Namespace) -> None:
     """Print the audit's table and write the files asked for (``--json``, ``--report``).
 
     Parameters
@@ -978,7 +1085,7 @@ def write_audit(result, args: argparse.Namespace) -> None:
         write_atomic(args.report, result.to_html())
 
 
-def plan_json(plan) -> str:
+def plan_json(plan: SampleSizeResult) -> str:
     """The fields of a sample-size plan as JSON (``fastfair plan --json``).
 
     Parameters

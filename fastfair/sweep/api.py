@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from fastfair._deprecation import renamed_arguments
@@ -13,23 +16,26 @@ from fastfair.sweep.ingest import _STRATUM, _check_sweep
 from fastfair.sweep.results import _PER_THRESHOLD, ThresholdSweepResult
 from fastfair.sweep.statistics import _sweep_counts
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
 
 @renamed_arguments(score="y_score")
 def threshold_sweep(
-    y_true,
-    y_score,
-    group,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str,
     *,
-    metrics=("tpr", "fpr"),
-    thresholds=100,
+    metrics: str | Sequence[str] = ("tpr", "fpr"),
+    thresholds: int | ArrayLike = 100,
     method: str = "monte_carlo",
     n_permutations: int = 999,
     alpha: float = 0.05,
     alternative: str = "two-sided",
-    reference=None,
-    pos_label=None,
-    data=None,
-    random_state=None,
+    reference: Any = None,
+    pos_label: Any = None,
+    data: Any = None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     n_jobs: int | None = None,
 ) -> ThresholdSweepResult:
     r"""Test a rate gap between two groups at every threshold of a score.

@@ -5,12 +5,18 @@ from __future__ import annotations
 import base64
 import html
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fastfair._pvalues import _oriented
 from fastfair._results import format_table, format_value
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 #: Result fields of shape (n_metrics, n_thresholds).
 _PER_THRESHOLD = (
@@ -92,8 +98,26 @@ class ThresholdSweepResult:
         """Thresholds where the max-T adjusted test rejects at `alpha` (family-wise)."""
         return self.pvalue_adjusted <= self.alpha
 
-    def to_frame(self):
-        """One row per (metric, threshold) as a pandas DataFrame (needs pandas)."""
+    def to_frame(self) -> pd.DataFrame:
+        """One row per (metric, threshold) as a pandas DataFrame (needs pandas).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns metric, threshold, each group's value, difference, standard_error,
+            statistic, pvalue, critical_value, pvalue_adjusted and band.
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> g = rng.integers(0, 2, 500); s = rng.random(500); y = rng.random(500) < s
+        >>> res = fastfair.threshold_sweep(y, s, g, thresholds=5, n_permutations=99,
+        ...                                random_state=0)
+        >>> frame = res.to_frame()
+        >>> frame.shape, list(frame.columns[:4])
+        ((10, 11), ['metric', 'threshold', 'value 0', 'value 1'])
+        """
         import pandas as pd
 
         m, k = self.difference.shape
@@ -114,12 +138,34 @@ class ThresholdSweepResult:
             }
         )
 
-    def plot(self, axes=None):
+    def plot(self, axes: Sequence[Axes] | None = None) -> np.ndarray:
         """The paper's Figure 2: each metric's gap against its permutation critical values.
 
         One panel per metric: the gap (absolute for a two-sided test) at each threshold, the
         per-threshold critical value (the 1 - alpha percentile of the permutation
-        distribution) and the simultaneous max-T band. Needs matplotlib; returns the axes.
+        distribution) and the simultaneous max-T band. Needs matplotlib.
+
+        Parameters
+        ----------
+        axes : sequence of matplotlib Axes, optional
+            One per metric (default: a new figure with a row of panels).
+
+        Returns
+        -------
+        ndarray of matplotlib Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> g = rng.integers(0, 2, 500); s = rng.random(500); y = rng.random(500) < s
+        >>> res = fastfair.threshold_sweep(y, s, g, thresholds=5, n_permutations=99,
+        ...                                random_state=0)
+        >>> axes = res.plot()
+        >>> [ax.get_title() for ax in axes]
+        ['tpr', 'fpr']
         """
         try:
             import matplotlib.pyplot as plt
