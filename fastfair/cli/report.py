@@ -384,6 +384,15 @@ def _summary_section(result) -> str:
         f"&alpha; = {result.alpha:g} (p-values adjusted by {result.adjust} over all tests) · "
         f"τ = {result.tau:g} · fastfair {fastfair.__version__} · seed {result.seed}"
     )
+    return (
+        f"<h1>Fairness audit</h1><p class='meta'>{meta}</p>"
+        f"<div class='cards'>{_summary_cards(result, s)}</div>"
+        f"{_differences_list(result)}{_skipped_note(result)}"
+    )
+
+
+def _summary_cards(result, s) -> str:
+    """The three questions: is there a gap, how big, could this audit have seen one."""
     found = s["n_differences"]
     gap_card = (
         f"<div class='card {'alert' if found else 'ok'}'><div class='q'>Is there a gap?</div>"
@@ -418,6 +427,11 @@ def _summary_section(result) -> str:
             "<div class='card'><div class='q'>Could this audit have seen one?</div>"
             "no planner figure</div>"
         )
+    return gap_card + size_card + power_card
+
+
+def _differences_list(result) -> str:
+    """The largest significant differences (at most six), largest first."""
     items = []
     ranked = sorted(
         (t for t in result.tests if t["decision"] == "difference"),
@@ -432,22 +446,22 @@ def _summary_section(result) -> str:
         )
     if len(ranked) > 6:
         items.append(f"<li>and {len(ranked) - 6} more (table below)</li>")
-    listing = f"<ul class='found'>{''.join(items)}</ul>" if items else ""
+    return f"<ul class='found'>{''.join(items)}</ul>" if items else ""
+
+
+def _skipped_note(result) -> str:
+    """The groups too small to test, by attribute."""
     skipped = [
         f"{_e(a['name'])}: " + ", ".join(f"{_e(g['group'])} (n={g['n']})" for g in a["skipped"])
         for a in result.attributes
         if a["skipped"]
     ]
-    skipped_line = (
+    if not skipped:
+        return ""
+    return (
         f"<p class='note'>Skipped, fewer than {result.min_group_size} rows: "
         + "; ".join(skipped)
         + ".</p>"
-        if skipped
-        else ""
-    )
-    return (
-        f"<h1>Fairness audit</h1><p class='meta'>{meta}</p>"
-        f"<div class='cards'>{gap_card}{size_card}{power_card}</div>{listing}{skipped_line}"
     )
 
 
@@ -518,49 +532,75 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
     lim = _nice_limit(max([*diffs, 0.0]) * 1.2 if diffs else 0.1)
     lim = max(lim, _nice_limit(2 * result.tau))
     lim = min(lim, 1.0) if max(diffs or [0]) <= 1 else lim
-    label_w, gap, top, row_h, head_h = 250, 14, 34, 19, 22
-    panel_w = (width - label_w - gap * (len(columns) - 1) - 6) / len(columns)
-    height = top + sum(head_h if kind == "attribute" else row_h for kind, _ in rows) + 30
+    layout = _ForestLayout(width, len(columns), rows, lim)
     out = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' "
+        f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {layout.height}' "
         f"width='100%' style='max-width:{width}px' role='img' "
         "aria-label='forest plot of differences with 95% intervals'>",
         "<style>.t{font-size:12px;fill:#222}.s{font-size:10.5px;fill:#666}"
         ".h{font-size:12.5px;font-weight:600;fill:#222}</style>",
     ]
-
-    def x_of(c, v):
-        x0 = label_w + c * (panel_w + gap)
-        return x0 + (np.clip(v, -lim, lim) + lim) / (2 * lim) * panel_w
-
-    y_end = height - 30
     for c, metric in enumerate(columns):
-        x0 = label_w + c * (panel_w + gap)
-        out.append(
-            f"<rect x='{x0:.1f}' y='{top - 4}' width='{panel_w:.1f}' height='{y_end - top + 8}' "
-            "fill='#fafafa' stroke='#ddd'/>"
-        )
-        out.append(
-            f"<text class='h' x='{x0 + panel_w / 2:.1f}' y='{top - 12}' text-anchor='middle'>"
-            f"{_e(METRIC_TITLES.get(metric, metric))}</text>"
-        )
-        for v in (-result.tau, result.tau):
-            if abs(v) < lim:
-                out.append(
-                    f"<line x1='{x_of(c, v):.1f}' x2='{x_of(c, v):.1f}' y1='{top - 4}' "
-                    f"y2='{y_end + 4}' stroke='#9ccc65' stroke-dasharray='3,3'/>"
-                )
-        out.append(
-            f"<line x1='{x_of(c, 0):.1f}' x2='{x_of(c, 0):.1f}' y1='{top - 4}' y2='{y_end + 4}' "
-            "stroke='#555'/>"
-        )
-        for v in (-lim, 0.0, lim):
-            anchor = "start" if v < 0 else "end" if v > 0 else "middle"
+        out += _forest_panel(layout, c, metric, result.tau)
+    out += _forest_marks(layout, rows, columns, cells, result)
+    out.append("</svg>")
+    return _forest_legend(result.tau, lim) + "\n".join(out)
+
+
+class _ForestLayout:
+    """Geometry of the forest plot: a label column, then one panel per metric."""
+
+    label_w, gap, top, row_h, head_h = 250, 14, 34, 19, 22
+
+    def __init__(self, width: int, n_panels: int, rows: list, lim: float):
+        self.lim = lim
+        self.panel_w = (width - self.label_w - self.gap * (n_panels - 1) - 6) / n_panels
+        heights = [self.head_h if kind == "attribute" else self.row_h for kind, _ in rows]
+        self.height = self.top + sum(heights) + 30
+        self.y_end = self.height - 30
+
+    def x0(self, c: int) -> float:
+        """Left edge of panel c."""
+        return self.label_w + c * (self.panel_w + self.gap)
+
+    def x_of(self, c: int, v: float) -> float:
+        """x of the value v (clipped to ±lim) in panel c."""
+        lim = self.lim
+        return self.x0(c) + (np.clip(v, -lim, lim) + lim) / (2 * lim) * self.panel_w
+
+
+def _forest_panel(layout: _ForestLayout, c: int, metric: str, tau: float) -> list[str]:
+    """Panel c: background, title, dashed lines at ±tau, the zero line and the axis."""
+    x0, top, y_end, x_of = layout.x0(c), layout.top, layout.y_end, layout.x_of
+    out = [
+        f"<rect x='{x0:.1f}' y='{top - 4}' width='{layout.panel_w:.1f}' "
+        f"height='{y_end - top + 8}' fill='#fafafa' stroke='#ddd'/>",
+        f"<text class='h' x='{x0 + layout.panel_w / 2:.1f}' y='{top - 12}' "
+        f"text-anchor='middle'>{_e(METRIC_TITLES.get(metric, metric))}</text>",
+    ]
+    for v in (-tau, tau):
+        if abs(v) < layout.lim:
             out.append(
-                f"<text class='s' x='{x_of(c, v):.1f}' y='{y_end + 18}' text-anchor='{anchor}'>"
-                f"{_v(v, 2) if v else '0'}</text>"
+                f"<line x1='{x_of(c, v):.1f}' x2='{x_of(c, v):.1f}' y1='{top - 4}' "
+                f"y2='{y_end + 4}' stroke='#9ccc65' stroke-dasharray='3,3'/>"
             )
-    y = top
+    out.append(
+        f"<line x1='{x_of(c, 0):.1f}' x2='{x_of(c, 0):.1f}' y1='{top - 4}' y2='{y_end + 4}' "
+        "stroke='#555'/>"
+    )
+    for v in (-layout.lim, 0.0, layout.lim):
+        anchor = "start" if v < 0 else "end" if v > 0 else "middle"
+        out.append(
+            f"<text class='s' x='{x_of(c, v):.1f}' y='{y_end + 18}' text-anchor='{anchor}'>"
+            f"{_v(v, 2) if v else '0'}</text>"
+        )
+    return out
+
+
+def _forest_marks(layout: _ForestLayout, rows, columns, cells, result) -> list[str]:
+    """The label column (attributes, groups with their sizes) and each comparison's mark."""
+    out = []
+    y = layout.top
     shade = False
     for kind, item in rows:
         if kind == "attribute":
@@ -569,13 +609,14 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
                 f"<text class='h' x='4' y='{y + 15}'>{_e(item['name'])}"
                 f"<tspan class='s' dx='6'>vs {_e(ref)}</tspan></text>"
             )
-            y += head_h
+            y += layout.head_h
             shade = False
             continue
         attribute, group, reference = item
         if shade:
             out.append(
-                f"<rect x='0' y='{y}' width='{label_w - 4}' height='{row_h}' fill='#f4f4f4'/>"
+                f"<rect x='0' y='{y}' width='{layout.label_w - 4}' height='{layout.row_h}' "
+                "fill='#f4f4f4'/>"
             )
         shade = not shade
         n = _group_size(result, attribute, group)
@@ -583,30 +624,32 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
             f"<text class='t' x='14' y='{y + 13.5}'>{_e(_short(group, 30))}"
             f"<tspan class='s' dx='5'>n={n:,}</tspan></text>"
         )
-        yc = y + row_h / 2
+        yc = y + layout.row_h / 2
         for c, metric in enumerate(columns):
             t = cells.get((attribute, group, reference, metric))
             if t is None:
                 continue
             if "error" in t:
                 out.append(
-                    f"<text class='s' x='{x_of(c, 0) + 4:.1f}' y='{yc + 4:.1f}'>n/a"
+                    f"<text class='s' x='{layout.x_of(c, 0) + 4:.1f}' y='{yc + 4:.1f}'>n/a"
                     f"<title>{_e(t['error'])}</title></text>"
                 )
                 continue
-            out.append(_forest_mark(t, c, yc, lim, x_of))
-        y += row_h
-    out.append("</svg>")
-    legend = (
+            out.append(_forest_mark(t, c, yc, layout.lim, layout.x_of))
+        y += layout.row_h
+    return out
+
+
+def _forest_legend(tau: float, lim: float) -> str:
+    return (
         "<p class='legend note'>"
         f"<span><i class='dot' style='background:{COLOURS['difference']}'></i>DIFFERENCE</span>"
         f"<span><i class='dot' style='background:{COLOURS['no_evidence']}'></i>no evidence, "
         f"could detect τ</span><span><i class='dot' style='border:2px solid "
         f"{COLOURS['underpowered']};width:7px;height:7px'></i>too small to tell</span>"
-        f"<span>dashed green: ±τ = {result.tau:g}; intervals beyond ±{lim:g} end in an "
+        f"<span>dashed green: ±τ = {tau:g}; intervals beyond ±{lim:g} end in an "
         "arrow. Hover a point for its numbers.</span></p>"
     )
-    return legend + "\n".join(out)
 
 
 def _forest_mark(t, c, yc, lim, x_of) -> str:
