@@ -5,8 +5,8 @@ The clustered Nadaraya-Watson test (:func:`fastfair.predictive_parity_test` with
 after that is a sum over users (``fastfair._kernel_sums``): the sums of chunks of whole
 users add up to the sums of all users (``max_b``: the maximum). So a chunk may hold any
 set of users as long as each user's rows are all in it. The engine provides that grouping:
-a sort by user (``--engine arrow``: a counting sort of the user codes) or a shuffle
-on user (``--engine dask``); this module cuts the grouped rows into chunks at user
+a sort by user (``--engine arrow``: a counting sort of the user codes) or a range
+partitioning on user (``--engine dask``); this module cuts the grouped rows into chunks at user
 boundaries and runs the compiled kernels on each chunk, never the rows of all users at once
 in float64 and never a spill of its own.
 
@@ -415,7 +415,7 @@ def _is_text(kind) -> bool:
 
 
 # --------------------------------------------------------------------------------------
-# Partitions of whole users in any order (dask: a shuffle on the user column)
+# Partitions of whole users in user order (dask: set_index on the user column)
 
 
 def sort_partition(frame, *, label, score, group, cluster, index: dict, pos_label):
@@ -423,6 +423,8 @@ def sort_partition(frame, *, label, score, group, cluster, index: dict, pos_labe
     sorted by user and, within a user, by the global row number ``_row`` (file order)."""
     from fastfair._validation import as_binary, as_finite_float
 
+    if cluster not in frame.columns:  # the index after set_index(cluster)
+        frame = frame.reset_index()
     codes = frame[group].map(index)
     keep = codes.notna().to_numpy()
     frame = frame[keep]
@@ -446,34 +448,34 @@ def named_partition(k: int, fn, frame):
         raise type(exc)(f"partition {k}: {exc}") from exc
 
 
-def partition_users(part, weighting):
-    """Pass 1 of a partition: its users (sorted), their row counts and groups, and the
-    first user whose rows span several groups (or None)."""
+def partition_counts(part, n_groups: int, weighting):
+    """Pass 1 of a partition of whole users: its rows, its rows and users per group, and
+    the first user whose rows span several groups (or None) with the number of such users."""
     y, s, g, u = part
+    zero = np.zeros(n_groups, dtype=np.int64)
     if len(u) == 0:
-        return u, np.zeros(0, np.int64), np.zeros(0, np.intp), None, 0
+        return 0, zero, zero, None, 0
     _, _, starts, cgroup, _, spans = chunk_arrays(y, s, g, u, weighting)
     bad = None
     if spans.size:
         m = int(spans[0])
         rows = g[starts[m] : starts[m + 1]]
         bad = (u[starts[m]], int(cgroup[m]), int(rows[rows != cgroup[m]][0]))
-    return u[starts[:-1]], np.diff(starts), cgroup, bad, int(spans.size)
+    n_rows = np.bincount(cgroup, weights=np.diff(starts), minlength=n_groups)
+    n_users = np.bincount(cgroup, minlength=n_groups)
+    return len(u), n_rows.astype(np.int64), n_users.astype(np.int64), bad, int(spans.size)
 
 
-def partition_sample(part, offsets, step: int, weighting):
-    """The rows of a partition at global positions p with p % step == 0 (users' global
-    offsets given): (positions, score, weight, group)."""
+def partition_sample(part, start: int, step: int, weighting):
+    """The rows of a partition at global positions p with p % step == 0, the partition's
+    first row at `start`: (score, weight, group)."""
     y, s, g, u = part
     if len(u) == 0:
-        return (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), np.zeros(0, np.intp))
+        return np.zeros(0), np.zeros(0), np.zeros(0, np.intp)
     score, _, starts, cgroup, weight, _ = chunk_arrays(y, s, g, u, weighting)
-    counts = np.diff(starts)
-    position = np.repeat(np.asarray(offsets, dtype=np.int64) - starts[:-1], counts)
-    position += np.arange(len(u))
-    idx = np.flatnonzero(position % step == 0)
+    idx = np.arange((-start) % step, len(u), step)
     cl = np.searchsorted(starts, idx, side="right") - 1
-    return position[idx], score[idx], weight[cl], cgroup[cl]
+    return score[idx], weight[cl], cgroup[cl]
 
 
 def partition_pass(part, fn, weighting):
@@ -487,42 +489,36 @@ def merge_or_none(a, b):
 
 
 def from_partitions(parts: list, labels, *, n_total: int, weighting, compute) -> SortedClusters:
-    """SortedClusters of dask partitions of whole users (delayed (y, s, g, u) tuples sorted
-    by user, any order between partitions); `compute` is dask.compute with the scheduler.
+    """SortedClusters of dask partitions of whole users in user order (delayed (y, s, g, u)
+    tuples sorted by user, the partitions' user ranges increasing, as ``set_index`` on the
+    user column leaves them); `compute` is dask.compute with the scheduler.
 
-    Pass 1 brings every user's row count to the client (memory O(users)), orders the users
-    as the in-memory test does, and sends each partition its users' global offsets for the
-    row sample; the kernel passes run on the partitions and are added in a tree.
+    Pass 1 brings per-partition counts to the client (rows, rows and users per group: memory
+    O(partitions x groups), never O(users)); the partitions' first global rows place the
+    row sample as in memory; the kernel passes run on the partitions and are added in a tree.
     """
     import dask
 
     K = len(labels)
-    users = compute(*[dask.delayed(partition_users)(p, weighting) for p in parts])
-    bad = [u[3] for u in users if u[3] is not None]
+    counts = compute(*[dask.delayed(partition_counts)(p, K, weighting) for p in parts])
+    bad = [c[3] for c in counts if c[3] is not None]
     if bad:
-        user, first, other = min(bad, key=lambda b: b[0])
-        raise conflict_error(user, labels[first], labels[other], sum(u[4] for u in users))
-    ids = np.concatenate([u[0] for u in users])
-    counts = np.concatenate([u[1] for u in users]).astype(np.int64)
-    groups = np.concatenate([u[2] for u in users]).astype(np.intp)
-    if counts.sum() != n_total:
-        raise RuntimeError(f"expected {n_total} rows of the tested groups, met {counts.sum()}")
-    order = np.argsort(ids, kind="stable")
-    offsets = np.empty(len(ids), dtype=np.int64)
-    offsets[order] = np.concatenate([[0], np.cumsum(counts[order])[:-1]])
-    bounds = np.cumsum([0] + [len(u[0]) for u in users])
+        user, first, other = bad[0]  # the partitions are in user order: the first user
+        raise conflict_error(user, labels[first], labels[other], sum(c[4] for c in counts))
+    lengths = np.array([c[0] for c in counts], dtype=np.int64)
+    if lengths.sum() != n_total:
+        raise RuntimeError(f"expected {n_total} rows of the tested groups, met {lengths.sum()}")
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     step = sample_step(n_total)
     samples = compute(
         *[
-            dask.delayed(partition_sample)(p, offsets[bounds[k] : bounds[k + 1]], step, weighting)
+            dask.delayed(partition_sample)(p, int(starts[k]), step, weighting)
             for k, p in enumerate(parts)
         ]
     )
-    position = np.concatenate([a[0] for a in samples])
-    first = np.argsort(position, kind="stable")
-    sample = tuple(np.concatenate([a[j] for a in samples])[first] for j in (1, 2, 3))
-    n_rows = np.bincount(groups, weights=counts, minlength=K).astype(np.int64)
-    n_clusters = np.bincount(groups, minlength=K)
+    sample = tuple(np.concatenate([a[j] for a in samples]) for j in range(3))
+    n_rows = np.sum([c[1] for c in counts], axis=0).astype(np.int64)
+    n_clusters = np.sum([c[2] for c in counts], axis=0).astype(np.int64)
 
     def map_reduce(fn):
         layer = [dask.delayed(partition_pass)(p, fn, weighting) for p in parts]

@@ -25,6 +25,7 @@ import numpy as np
 from fastfair._validation import GroupCodes, _check_label_values, as_groups
 
 __all__ = [
+    "check_columns",
     "count_rows",
     "estimate_rows",
     "iter_batches",
@@ -88,6 +89,39 @@ def source_files(source: str | os.PathLike) -> list[str]:
 
 def _kind(path: str) -> str:
     return "parquet" if path.lower().endswith(_PARQUET) else "csv"
+
+
+def check_columns(source: str | os.PathLike, columns: Sequence[str]) -> list[str]:
+    """The files of `source`, each checked to hold `columns` (from the Parquet footer or the
+    CSV header line, without reading data); ValueError naming the first file without one.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from fastfair.io import check_columns
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("y,g\\n1,a\\n")
+    >>> check_columns(path, ["y", "user"])
+    Traceback (most recent call last):
+    ...
+    ValueError: ...rows.csv: no column 'user'; available: y, g
+    """
+    files = source_files(source)
+    for path in files:
+        if _kind(path) == "parquet":
+            import pyarrow.parquet as pq
+
+            try:
+                names = pq.read_schema(path).names
+            except Exception as exc:
+                raise ValueError(f"cannot read {path} as parquet: {exc}") from exc
+        else:
+            names = _csv_layout(path)[2]
+        absent = [c for c in columns if c not in names]
+        if absent:
+            raise ValueError(f"{path}: no column {absent[0]!r}; available: {', '.join(names)}")
+    return files
 
 
 def count_rows(source: str | os.PathLike) -> int:

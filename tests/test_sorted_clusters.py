@@ -247,3 +247,71 @@ def test_user_ids_of_two_types_are_refused(tmp_path, capsys):
     assert fastfair.cli.main(argv) == 2
     err = capsys.readouterr().err
     assert "part-1.parquet: the cluster column holds large_string values here and int64" in err
+
+
+def test_dask_parity_brings_counts_not_users_to_the_client(client, tmp_path, monkeypatch):
+    """Pass 1 returns per-partition counts (length = groups); the users stay on workers."""
+    import dask
+
+    from fastfair.cli import summary_audit
+
+    frame = _log(4000, 1500)  # 1,500 users in 4 partitions
+    for i in range(4):
+        frame.iloc[i * 1000 : (i + 1) * 1000].to_parquet(tmp_path / f"p{i}.parquet", index=False)
+    returned = []
+    real = dask.compute
+
+    def recording(*args, **kwargs):
+        out = real(*args, **kwargs)
+        returned.append(out)
+        return out
+
+    monkeypatch.setattr(dask, "compute", recording)
+    labels = ["east", "north", "south"]
+    res = summary_audit.dask_clusters(
+        tmp_path, labels, np.arange(3), 4000, label="label", group="grp", score="score",
+        cluster="user", pos_label=None, scheduler=None,  # the module's client
+    )  # fmt: skip
+    first = next(r for r in returned if r and isinstance(r[0], tuple) and len(r[0]) == 5)
+    for _, rows, users, bad, n_bad in first:  # one tuple per partition
+        assert rows.shape == users.shape == (3,) and bad is None and n_bad == 0
+    assert sum(f[0] for f in first) == 4000
+    codes = frame["user"].groupby(frame["grp"]).nunique().reindex(labels).to_numpy()
+    np.testing.assert_array_equal(res.n_clusters, codes)  # users counted on the workers
+    np.testing.assert_array_equal(res.n_rows, frame["grp"].value_counts().reindex(labels))
+
+
+@pytest.mark.parametrize("engine", ["memory", "arrow", "dask"])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("nan label", "label contains missing values|'label' contains missing values"),
+        ("label 3", "label must be binary|'label' must be binary"),
+        ("no user column", "no column 'user'"),
+        ("missing user", "cluster column 'user' has 1 missing values|'user' contains missing"),
+    ],
+)
+def test_bad_input_is_named_on_every_engine(tmp_path, capsys, engine, change, message):
+    """The file (memory, arrow) or the partition (dask) where bad input was found."""
+    frame = _log(600, 60)
+    frame.iloc[:300].to_parquet(tmp_path / "part-0.parquet", index=False)
+    bad = frame.iloc[300:].astype({"label": float, "user": "Int64"})
+    if change == "nan label":
+        bad.loc[bad.index[7], "label"] = np.nan
+    elif change == "label 3":
+        bad.loc[bad.index[7], "label"] = 3
+    elif change == "no user column":
+        bad = bad.drop(columns="user")
+    else:
+        bad.loc[bad.index[7], "user"] = pd.NA
+    bad.to_parquet(tmp_path / "part-1.parquet", index=False)
+    argv = ["audit", str(tmp_path), "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--cluster", "user", "--quiet", "--engine", engine, "--permutations", "99"]
+    argv += ["--scheduler", "sync"] * (engine == "dask")
+    assert fastfair.cli.main(argv) == 2
+    err = capsys.readouterr().err
+    import re
+
+    assert re.search(message, err), err
+    where = "part-1.parquet" if engine != "dask" or change == "no user column" else "partition 1"
+    assert where in err and len(err.strip().splitlines()) == 1

@@ -133,7 +133,9 @@ def _summary_tests(path, engine, audit_options, args, options, scheduler):
         if summary.rows is not None:
             clusters = functools.partial(summary_audit.arrow_clusters, summary.rows)
     else:
-        summary = summary_audit.summarise_dask(path, scheduler=scheduler, **options)
+        summary = summary_audit.summarise_dask(
+            path, scheduler=scheduler, cluster=args.cluster, **options
+        )
         if args.score is not None:  # predictive parity: the rows grouped by user
             clusters = functools.partial(
                 summary_audit.dask_clusters,

@@ -16,7 +16,7 @@ What the summaries support, and how the table differs from the in-memory audit:
   order by a counting sort of int32 user codes (without ``--cluster`` each row is a user
   and the file order is kept) and the kernel sums are added over chunks of whole users
   (:mod:`fastfair._sorted_clusters`): equal to the in-memory test. The dask engine
-  shuffles the partitions on the user column instead (:func:`dask_clusters`).
+  range-partitions the rows on the user column instead (:func:`dask_clusters`).
 """
 
 from __future__ import annotations
@@ -225,15 +225,23 @@ def arrow_clusters(rows, tested_labels, codes, n_total):
     )
 
 
-def summarise_dask(source, *, label, group, pred, score, threshold, pos_label, scheduler):
-    """Summary of Parquet/CSV files through dask (partitions reduced in a tree)."""
+def summarise_dask(
+    source, *, label, group, pred, score, threshold, pos_label, scheduler, cluster=None
+):
+    """Summary of Parquet/CSV files through dask (partitions reduced in a tree); `cluster`
+    is checked (in every file, no missing value in any partition), for the parity pass."""
     from fastfair.dask import _reduce
 
-    columns = [c for c in (label, pred, score, group) if c is not None]
+    columns = list(dict.fromkeys(c for c in (label, pred, score, group, cluster) if c))
     df = _dask_frame(source, columns)
 
     def build(*cols):
         values = dict(zip(columns, cols))
+        if cluster is not None and values[cluster].isna().any():
+            raise ValueError(
+                f"cluster column {cluster!r} has {int(values[cluster].isna().sum()):,} "
+                "missing values; drop or fill those rows"
+            )
         return summarise_rows(
             values[label],
             values.get(pred),
@@ -260,11 +268,12 @@ def dask_scheduler(scheduler):
 
 
 def _dask_frame(source, columns):
+    """The files as a dask DataFrame of `columns`; a file without one is named at once."""
     import dask.dataframe as dd
 
-    from fastfair.io import _kind, source_files
+    from fastfair.io import _kind, check_columns
 
-    files = source_files(source)
+    files = check_columns(source, columns)
     if _kind(files[0]) == "parquet":
         return dd.read_parquet(files, columns=columns)
     return dd.read_csv(files, usecols=columns, keep_default_na=False, na_values=[""])
@@ -279,13 +288,15 @@ def dask_clusters(
     source, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
     scheduler=None,
 ):  # fmt: skip
-    """Rows of the tested groups grouped by user by a dask shuffle on the user column, as
+    """Rows of the tested groups grouped by user by a dask sort on the user column, as
     :class:`fastfair._sorted_clusters.SortedClusters` (see :func:`arrow_clusters`).
 
     The partitions get their global row numbers first (the file order, by which the rows
-    of a user are ordered as in memory), are shuffled on the user column (each output
-    partition holds whole users), sorted inside and kept on the workers (persist) for the
-    kernel passes. Without `cluster` every row is its own cluster (no shuffle).
+    of a user are ordered as in memory), are range-partitioned on the user column
+    (``set_index``: each output partition holds whole users, the partitions in user order),
+    sorted inside and kept on the workers (persist) for the kernel passes; only per-partition
+    counts and the row sample reach the client. Without `cluster` every row is its own
+    cluster (no shuffle).
     """
     import dask
     import dask.dataframe as dd
@@ -304,7 +315,7 @@ def dask_clusters(
     key = cluster if cluster is not None else "_row"
     if cluster is not None:
         # a local scheduler cannot run the distributed p2p shuffle: tasks then
-        df = df.shuffle(on=cluster, shuffle_method="tasks" if scheduler else None)
+        df = df.set_index(cluster, shuffle_method="tasks" if scheduler else None)
     index = {v: k for k, v in enumerate(tested_labels)}
     sort = functools.partial(
         sc.sort_partition, label=label, score=score, group=group, cluster=key, index=index,
