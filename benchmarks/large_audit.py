@@ -180,7 +180,7 @@ def main(argv=None) -> None:
         default="--permutations 999",
         help="extra arguments for fastfair audit (quoted), default: %(default)s",
     )
-    parser.add_argument("--engine", default="memory", choices=["memory", "arrow", "dask"])
+    parser.add_argument("--engine", default="auto", choices=["auto", "memory", "arrow", "dask"])
     parser.add_argument("--compare-engines", action="store_true")
     parser.add_argument("--phases", action="store_true", help="peak RSS and time per phase")
     parser.add_argument("--phases-child", help=argparse.SUPPRESS)

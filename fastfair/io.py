@@ -95,6 +95,18 @@ def check_columns(source: str | os.PathLike, columns: Sequence[str]) -> list[str
     """The files of `source`, each checked to hold `columns` (from the Parquet footer or the
     CSV header line, without reading data); ValueError naming the first file without one.
 
+    Parameters
+    ----------
+    source : str or os.PathLike
+        As in :func:`source_files`.
+    columns : sequence of str
+        The columns every file must hold.
+
+    Returns
+    -------
+    list of str
+        The files (:func:`source_files`).
+
     Examples
     --------
     >>> import os, tempfile
