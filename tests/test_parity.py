@@ -311,7 +311,10 @@ def test_adjustments_and_table():
     r = res["holm"]
     assert r.pvalue < 0.01 and r.method == "multiplier_bootstrap"
     assert np.all(r.difference < 0)  # group 1 has higher outcomes; difference is 0 minus 1
-    assert set(r.table) >= {"score", "estimate_0", "se_1", "difference", "z", "pvalue_holm"}
+    assert set(r.table) >= {
+        "score", "estimate_0", "standard_error_1", "difference", "difference_standard_error",
+        "z", "pvalue_holm",
+    }  # fmt: skip
     assert "PredictiveParityResult" in repr(r) and "simultaneous" in repr(r)
     no_boot = predictive_parity_test(y, s, g, cluster=user, grid=12, n_bootstrap=0)
     assert no_boot.method == "holm" and no_boot.pvalue == np.nanmin(no_boot.grid_pvalue_adjusted)
@@ -319,6 +322,11 @@ def test_adjustments_and_table():
     frame = r.to_frame()
     assert isinstance(frame, pd.DataFrame) and len(frame) == 12
     assert len(r.curve.to_frame()) == 24
+    # the DataFrame columns use the vocabulary's names (docs/conventions.md)
+    np.testing.assert_array_equal(frame["difference_standard_error"], r.difference_standard_error)
+    curve_frame = r.curve.to_frame()
+    assert "std_error" not in curve_frame and not any(c.startswith("se_") for c in frame)
+    np.testing.assert_array_equal(curve_frame["standard_error"], r.curve.standard_error.ravel())
 
 
 def test_three_groups_wald():

@@ -88,7 +88,7 @@ class CalibrationCurve:
                 "group": np.repeat(self.groups, G),
                 "score": np.tile(self.grid, K),
                 "estimate": self.estimate.ravel(),
-                "std_error": self.standard_error.ravel(),
+                "standard_error": self.standard_error.ravel(),
                 "lower": self.lower.ravel(),
                 "upper": self.upper.ravel(),
                 "n_effective": self.n_effective.ravel(),
@@ -253,10 +253,10 @@ class PredictiveParityResult:
         out = {"score": self.grid}
         for k, g in enumerate(self.groups):
             out[f"estimate_{g}"] = self.curve.estimate[k]
-            out[f"se_{g}"] = self.curve.standard_error[k]
+            out[f"standard_error_{g}"] = self.curve.standard_error[k]
         if self.difference is not None:
             out["difference"] = self.difference
-            out["se_difference"] = self.difference_standard_error
+            out["difference_standard_error"] = self.difference_standard_error
         out[self.statistic_name] = self.grid_statistic
         out["df"] = self.grid_df
         out["pvalue"] = self.grid_pvalue
