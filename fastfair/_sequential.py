@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fastfair._format import format_table, format_value
 from fastfair._pvalues import adjust_pvalues, monte_carlo_pvalue
-from fastfair._results import format_table, format_value
 from fastfair._scipy import optimize
 from fastfair._validation import check_resamples
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
-from fastfair._results import format_pvalue, format_table
+from fastfair._format import format_pvalue, format_table
 from fastfair._sequential import Sequential, monte_carlo_notes
 
 

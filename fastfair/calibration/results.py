@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fastfair._results import format_pvalue, format_table
+from fastfair._format import format_pvalue, format_table
 
 
 def _key(v):

@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair import _counts, planning
+from fastfair._format import format_adjusted_pvalue, format_pvalue
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, get_metric
 from fastfair._pvalues import adjust_pvalues
-from fastfair._results import PVALUE_FLOOR, format_pvalue
 from fastfair._validation import (
     as_1d,
     as_binary,
@@ -1434,7 +1434,7 @@ def _json_default(obj):
 
 
 def pvalue_text(row: dict, key: str = "pvalue") -> str:
-    """A test row's p-value at the precision its method has (see format_pvalue).
+    """A test row's p-value (or its adjustment `key`) at the precision its method has.
 
     Parameters
     ----------
@@ -1458,10 +1458,8 @@ def pvalue_text(row: dict, key: str = "pvalue") -> str:
     """
     if key not in row:
         return "-"
-    text = format_pvalue(row["pvalue"], row.get("method"), row.get("n_permutations"))
     if key == "pvalue":
-        return text
-    if text.startswith("<"):  # the raw p-value is a bound, so is its adjustment
-        adjusted = row[key]
-        return "< 1e-16" if adjusted < PVALUE_FLOOR else f"< {adjusted:.3g}"
-    return format_pvalue(row[key])
+        return format_pvalue(row["pvalue"], row.get("method"), row.get("n_permutations"))
+    return format_adjusted_pvalue(
+        row["pvalue"], row[key], row.get("method"), row.get("n_permutations")
+    )

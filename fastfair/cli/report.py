@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fastfair._format import format_fixed as _v  # short: used in every table cell
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._pvalues import wilson_interval
 from fastfair.cli.arguments import CLIError
@@ -85,15 +86,6 @@ def _pvalue_phrase(row, key="pvalue") -> str:
     """ "= 0.012" or "< 1e-16": a p-value to follow the letter p in a sentence."""
     text = _pvalue(row, key)
     return text if text.startswith("<") else f"= {text}"
-
-
-def _v(x, digits=3) -> str:
-    """A value or a list of values (equalized odds: TPR / FPR)."""
-    if x is None:
-        return "-"
-    if isinstance(x, list):
-        return " / ".join(_v(v, digits) for v in x)
-    return f"{x:.{digits}f}".replace("-", "\u2212") if isinstance(x, float) else str(x)
 
 
 def _ci(row, digits=3) -> str:

@@ -12,8 +12,8 @@ import numpy as np
 from fastfair import _kernel_sums
 from fastfair._clustered import KERNELS, ROWS_PER_THREAD, _label, choose_bandwidth, make_grid
 from fastfair._deprecation import user_stacklevel
+from fastfair._format import format_value
 from fastfair._parallel import threads_for
-from fastfair._results import format_value
 from fastfair._scipy import special, stats
 from fastfair._validation import check_choice, show_value
 from fastfair.parity.ingest import _check_small_sample

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
+from fastfair._format import format_significant as _fmt  # short: used in every repr line
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
 from fastfair._validation import (
@@ -57,7 +58,6 @@ from fastfair.planning.results import (
     PowerResult,
     SimulatedPowerResult,
     _align,
-    _fmt,
     _margin_line,
     _PlanBase,
 )

@@ -9,23 +9,7 @@ from typing import Any
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
-
-
-def _fmt(x: Any, digits: int = 4) -> str:
-    a = np.asarray(x)
-    if a.dtype.kind in "iu":
-        return str(a.tolist())
-    if a.ndim == 0:
-        v = float(a)
-        return f"{v:,.2f}" if abs(v) >= 1e4 else f"{v:.{digits}g}"
-    return np.array2string(
-        a,
-        separator=", ",
-        max_line_width=10_000,
-        threshold=24,
-        edgeitems=3,
-        formatter={"float_kind": lambda v: f"{v:.{digits}g}"},
-    ).replace("\n", "")
+from fastfair._format import format_significant as _fmt  # short: used in every repr line
 
 
 def _align(lines: list[str]) -> str:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from fastfair._format import format_interval, format_pvalue, format_table, format_value
 from fastfair._permutation_result import PermutationTestResult
-from fastfair._results import format_interval, format_pvalue, format_table, format_value
 from fastfair._sequential import Sequential, monte_carlo_notes
 
 

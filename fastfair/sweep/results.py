@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fastfair._format import format_table, format_value
 from fastfair._pvalues import _oriented
-from fastfair._results import format_table, format_value
 
 if TYPE_CHECKING:
     import pandas as pd

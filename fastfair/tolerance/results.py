@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fastfair._results import format_interval, format_table
+from fastfair._format import format_interval, format_table
 
 
 class ApproximateLevelWarning(UserWarning):

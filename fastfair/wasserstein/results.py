@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
-from fastfair._results import format_pvalue, format_table, format_value
+from fastfair._format import format_pvalue, format_table, format_value
 
 
 @renamed_attributes(a="group", y="y_true")

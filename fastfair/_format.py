@@ -1,4 +1,16 @@
-"""Plain-text tables for the readable repr of result dataclasses."""
+"""Every number fastfair prints: result reprs, planning summaries, the audit's tables and
+report.
+
+* :func:`format_value` -- a statistic or p-value in a repr table (4 decimals, else
+  scientific);
+* :func:`format_pvalue`, :func:`pvalue_field`, :func:`format_adjusted_pvalue` -- a p-value
+  at the precision its method has;
+* :func:`format_interval`, :func:`format_table` -- intervals and aligned tables of values;
+* :func:`format_significant` -- planning figures (sample sizes, rates, arrays of them) to
+  a number of significant digits;
+* :func:`format_fixed` -- the audit report's differences, a fixed number of decimals with
+  a typographic minus.
+"""
 
 from __future__ import annotations
 
@@ -59,7 +71,7 @@ def format_pvalue(pvalue, method: str | None = None, n_permutations: int | None 
 
     Examples
     --------
-    >>> from fastfair._results import format_pvalue
+    >>> from fastfair._format import format_pvalue
     >>> format_pvalue(1e-4, "monte_carlo", 9999), format_pvalue(2e-20, "exact")
     ('< 0.0001', '< 1e-16')
     >>> format_pvalue(0.0123, "exact")
@@ -83,3 +95,67 @@ def pvalue_field(pvalue, method: str | None = None, n_permutations: int | None =
     """ "pvalue=0.0123" or "pvalue < 1e-16" for a repr's header line."""
     text = format_pvalue(pvalue, method, n_permutations)
     return f"pvalue {text}" if text.startswith("<") else f"pvalue={text}"
+
+
+def format_adjusted_pvalue(
+    pvalue, adjusted, method: str | None = None, n_permutations: int | None = None
+) -> str:
+    """An adjusted p-value; a bound when the raw p-value it adjusts prints as a bound.
+
+    Examples
+    --------
+    >>> from fastfair._format import format_adjusted_pvalue
+    >>> format_adjusted_pvalue(1e-4, 3e-4, "monte_carlo", 9999)
+    '< 0.0003'
+    >>> format_adjusted_pvalue(0.01, 0.03, "exact")
+    '0.0300'
+    """
+    if format_pvalue(pvalue, method, n_permutations).startswith("<"):
+        return "< 1e-16" if adjusted < PVALUE_FLOOR else f"< {adjusted:.3g}"
+    return format_pvalue(adjusted)
+
+
+def format_significant(x, digits: int = 4) -> str:
+    """A planning figure: integers exactly, floats to `digits` significant digits, a scalar
+    of 10,000 or more with thousands separators and 2 decimals, arrays as ``[a, b, ...]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair._format import format_significant
+    >>> format_significant(1378.7312), format_significant(123456.789), format_significant(0.5)
+    ('1379', '123,456.79', '0.5')
+    >>> format_significant(np.array([0.683512, 0.78943])), format_significant(np.array([3, 4]))
+    ('[0.6835, 0.7894]', '[3, 4]')
+    """
+    a = np.asarray(x)
+    if a.dtype.kind in "iu":
+        return str(a.tolist())
+    if a.ndim == 0:
+        v = float(a)
+        return f"{v:,.2f}" if abs(v) >= 1e4 else f"{v:.{digits}g}"
+    return np.array2string(
+        a,
+        separator=", ",
+        max_line_width=10_000,
+        threshold=24,
+        edgeitems=3,
+        formatter={"float_kind": lambda v: f"{v:.{digits}g}"},
+    ).replace("\n", "")
+
+
+def format_fixed(x, digits: int = 3) -> str:
+    """A value of the audit report: a float to `digits` decimals with a typographic minus,
+    a list (equalized odds: TPR / FPR) joined by " / ", None as "-".
+
+    Examples
+    --------
+    >>> from fastfair._format import format_fixed
+    >>> format_fixed(-0.04213), format_fixed([0.1, -0.2], 2), format_fixed(None), format_fixed(12)
+    ('\u22120.042', '0.10 / \u22120.20', '-', '12')
+    """
+    if x is None:
+        return "-"
+    if isinstance(x, list):
+        return " / ".join(format_fixed(v, digits) for v in x)
+    return f"{x:.{digits}f}".replace("-", "\u2212") if isinstance(x, float) else str(x)

@@ -1,0 +1,84 @@
+"""Every printed number goes through fastfair._format: p-values at the precision their method
+has (result reprs, the audit's tables), values, planning figures and report values."""
+
+import numpy as np
+
+import fastfair
+from fastfair._format import (
+    format_adjusted_pvalue,
+    format_fixed,
+    format_pvalue,
+    format_significant,
+    format_value,
+)
+
+
+def test_format_pvalue_bounds():
+    assert format_pvalue(2e-20, "exact") == "< 1e-16"  # the enumeration's truncation bound
+    assert format_pvalue(3e-17, "asymptotic") == "< 1e-16"
+    assert format_pvalue(1e-16, "exact") == "1.000e-16"
+    assert format_pvalue(1 / 200, "monte_carlo", 199) == "< 0.005"  # no exceedance: 1/(B+1)
+    assert format_pvalue(1 / 10000, "permutation", 9999) == "< 0.0001"
+    assert format_pvalue(2 / 200, "monte_carlo", 199) == "0.0100"
+    assert format_pvalue(1 / 200, "exact", 199) == "0.0050"  # exact: no Monte-Carlo floor
+    assert format_pvalue(None) == "-" and format_pvalue(float("nan")) == "nan"
+
+
+def test_reprs_print_the_bounds():
+    rng = np.random.default_rng(1)
+    group = np.repeat([0, 1], 300)
+    y = np.tile([0, 1], 300)
+    score = rng.random(600) + np.where(group == 0, y, 0.0)  # group 0 ranks perfectly
+    res = fastfair.auc_test(y, score, group, n_permutations=199, random_state=0)
+    assert res.pvalue == 1 / 200 and "< 0.005" in repr(res) and "0.0050" not in repr(res)
+    pp = fastfair.predictive_parity_test(
+        y, np.clip(score / 2, 0, 1), group, grid=5, n_bootstrap=199, random_state=0
+    )
+    assert pp.pvalue == 1 / 200 and "pvalue < 0.005," in repr(pp)
+
+
+def test_permutation_repr_prints_the_bounds():
+    rng = np.random.default_rng(0)
+    group = np.repeat([0, 1], 2000)
+    y = rng.random(4000) < 0.5
+    pred = rng.random(4000) < np.where(group == 0, 0.1, 0.6)
+    exact = fastfair.permutation_test(y, pred, group, metric="selection_rate")
+    assert exact.pvalue < 1e-16 and "< 1e-16" in repr(exact) and "e-20" not in repr(exact)
+    mc = fastfair.permutation_test(
+        y, pred, group, metric="selection_rate", method="monte_carlo", n_permutations=199
+    )
+    assert mc.pvalue == 1 / 200 and "< 0.005" in repr(mc)
+
+
+def test_format_value_fixed_then_scientific():
+    assert format_value(0.012345) == "0.0123" and format_value(-2.5) == "-2.5000"
+    assert format_value(3e-5) == "3.000e-05" and format_value(2.5e6) == "2.500e+06"
+    assert format_value(0) == "0" and format_value(0.0) == "0.0000"
+    assert format_value(np.int64(7)) == "7" and format_value(None) == "-"
+    assert format_value(float("nan")) == "nan" and format_value("n/a") == "n/a"
+
+
+def test_format_adjusted_pvalue_is_a_bound_when_the_raw_pvalue_is():
+    # no permuted statistic as extreme: raw p = 1/(B+1) is a bound, so is the adjusted one
+    assert format_adjusted_pvalue(1 / 1000, 3 / 1000, "monte_carlo", 999) == "< 0.003"
+    assert format_adjusted_pvalue(1e-20, 3e-20, "exact") == "< 1e-16"
+    assert format_adjusted_pvalue(1e-20, 0.5e-16, "exact") == "< 1e-16"
+    assert format_adjusted_pvalue(2 / 1000, 6 / 1000, "monte_carlo", 999) == "0.0060"
+
+
+def test_format_significant_planning_figures():
+    assert format_significant(1378.7312) == "1379"
+    assert format_significant(1378.7312, 7) == "1378.731"
+    assert format_significant(12345.678) == "12,345.68"  # >= 1e4: thousands, 2 decimals
+    assert format_significant(np.array([3, 40])) == "[3, 40]"  # integers exactly
+    assert format_significant(np.array([0.683512, 0.78943])) == "[0.6835, 0.7894]"
+    assert format_significant(np.array([0.683512]), 2) == "[0.68]"
+    long = format_significant(np.arange(30) + 0.5)  # summarised, on one line
+    assert "..." in long and "\n" not in long
+
+
+def test_format_fixed_report_values():
+    assert format_fixed(-0.04213) == "\u22120.042"  # a typographic minus
+    assert format_fixed(0.04213, 2) == "0.04"
+    assert format_fixed([0.1, -0.2], 2) == "0.10 / \u22120.20"  # equalized odds: TPR / FPR
+    assert format_fixed(None) == "-" and format_fixed(12) == "12"
