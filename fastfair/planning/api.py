@@ -23,13 +23,13 @@ from fastfair.planning.inference import (
     _asymptotic_rejections,
     _bootstrap_plans,
     _ceil,
-    _critical,
     _n_per_group_from_args,
     _n_required,
     _n_required_score,
     _observed_difference,
     _others,
     _permutation_rejections,
+    _plan_fields,
     _score_z,
     _se_comparisons,
     _sigma2_from_args,
@@ -40,15 +40,12 @@ from fastfair.planning.inference import (
 )
 from fastfair.planning.ingest import (
     _as_rate_dict,
-    _check_alternative,
     _check_delta,
     _check_feasible,
     _check_metric,
     _check_open01,
     _check_pilot,
     _check_pilot_rates,
-    _check_population,
-    _check_reference,
     _check_simulation,
     _check_tau,
     _check_u_tol,
@@ -301,7 +298,6 @@ def sample_size(
     618.3
     """
     name, s2, rd = _sigma2_from_args(metric, rates, sigma2)
-    k = s2.size
     u_tol = _check_u_tol(u_tol, name)
     delta = _check_delta(delta, u_tol)
     if delta is not None:
@@ -309,12 +305,9 @@ def sample_size(
             name, s2, rd, tau, delta, alpha, power, allocation, reference_index, population_sizes
         )
     t = _check_tau(tau, u_tol, metric=name)
-    alpha = _check_open01(alpha, "alpha")
+    base = _plan_fields(name, s2, rd, u_tol, alpha, alternative, reference_index, population_sizes)
     power = _check_open01(power, "power")
-    alternative = _check_alternative(alternative)
-    ref = _check_reference(reference_index, k)
-    pop = _check_population(population_sizes, k)
-    z, a_c = _critical(alpha, k, alternative)
+    z, ref, pop = base["z_critical"], base["reference_index"], base["population_sizes"]
     zb = float(special.ndtri(power))
     if z + zb <= 0:
         raise ValueError(
@@ -329,27 +322,23 @@ def sample_size(
         n = _n_required(s2, p, ref, t - u_tol, z + zb, pop)
     npg = n[..., None] * p
     _check_feasible(npg, pop)
-    return _size_result(
-        name, s2, rd, u_tol, alpha, alternative, ref, a_c, z, pop, n, npg, p, rule, t, power
-    )
+    return _size_result(base, n, npg, p, rule, t, power)
 
 
 def _size_result(
-    name, s2, rd, u_tol, alpha, alternative, ref, a_c, z, pop, n, npg, p, rule, t, power
+    base: dict[str, Any],
+    n: np.ndarray,
+    npg: np.ndarray,
+    p: np.ndarray,
+    rule: str,
+    t: np.ndarray,
+    power: float,
+    delta: float | None = None,
 ) -> SampleSizeResult:
     """Pack a sample-size computation (n, per-group sizes, allocation) into its result."""
     ceil = _ceil(npg)
     return SampleSizeResult(
-        metric=name,
-        sigma2=s2,
-        rates=rd,
-        u_tol=u_tol,
-        alpha=alpha,
-        alternative=alternative,
-        reference_index=ref,
-        alpha_per_comparison=a_c,
-        z_critical=z,
-        population_sizes=pop,
+        **base,
         n=float(n) if n.ndim == 0 else n,
         n_per_group=npg,
         n_per_group_ceil=ceil,
@@ -359,34 +348,28 @@ def _size_result(
         tau=float(t) if t.ndim == 0 else t,
         power=power,
         z_power=float(special.ndtri(power)),
+        delta=delta,
     )
 
 
 def _sample_size_tost(
     name, s2, rd, tau, delta, alpha, power, allocation, reference, population_sizes
 ) -> SampleSizeResult:
-    k = s2.size
     t = np.abs(np.asarray(tau, dtype=float))
     if not np.all(np.isfinite(t)) or np.any(t >= delta):
         raise ValueError(
             f"tau (the true gap) must satisfy |tau| < delta (={delta:g}); got {show_value(tau)}"
         )
-    alpha = _check_open01(alpha, "alpha")
-    power = _check_open01(power, "power")
-    ref = _check_reference(reference, k)
     if population_sizes is not None:
         raise ValueError(
             "population_sizes (finite-population correction) does not apply with delta"
         )
-    z, a_c = _critical(alpha, k, "greater")
+    base = _plan_fields(name, s2, rd, 0.0, alpha, "equivalence", reference, None)
+    power = _check_open01(power, "power")
+    ref = base["reference_index"]
     p, rule = _allocation_fractions(allocation, s2, ref)
-    n = _n_required_tost(s2, p, ref, t, delta, z, power)
-    npg = n[..., None] * p
-    result = _size_result(
-        name, s2, rd, 0.0, alpha, "equivalence", ref, a_c, z, None, n, npg, p, rule, t, power
-    )
-    result.delta = delta
-    return result
+    n = _n_required_tost(s2, p, ref, t, delta, base["z_critical"], power)
+    return _size_result(base, n, n[..., None] * p, p, rule, t, power, delta)
 
 
 @renamed_arguments(reference="reference_index")
@@ -448,7 +431,6 @@ def power(
     array([0.609, 0.8  , 0.885])
     """
     name, s2, rd = _sigma2_from_args(metric, rates, sigma2)
-    k = s2.size
     u_tol = _check_u_tol(u_tol, name)
     delta = _check_delta(delta, u_tol)
     if delta is None:
@@ -458,12 +440,8 @@ def power(
         if not np.all(np.isfinite(t)):
             raise ValueError(f"tau must be finite; got {show_value(tau)}")
         alternative = "equivalence"
-    alpha = _check_open01(alpha, "alpha")
-    if delta is None:
-        alternative = _check_alternative(alternative)
-    ref = _check_reference(reference_index, k)
-    pop = _check_population(population_sizes, k)
-    z, a_c = _critical(alpha, k, "greater" if delta is not None else alternative)
+    base = _plan_fields(name, s2, rd, u_tol, alpha, alternative, reference_index, population_sizes)
+    z, ref, pop = base["z_critical"], base["reference_index"], base["population_sizes"]
     nn, npg, p = _n_per_group_from_args(n, n_per_group, allocation, s2, ref)
     _check_feasible(npg, pop)
     se = _se_comparisons(s2, npg, ref, pop)
@@ -474,16 +452,7 @@ def power(
             per = special.ndtr(np.asarray(t - u_tol)[..., None] / se - z)
     pw = per.min(axis=-1)
     return PowerResult(
-        metric=name,
-        sigma2=s2,
-        rates=rd,
-        u_tol=u_tol,
-        alpha=alpha,
-        alternative=alternative,
-        reference_index=ref,
-        alpha_per_comparison=a_c,
-        z_critical=z,
-        population_sizes=pop,
+        **base,
         power=float(pw) if pw.ndim == 0 else pw,
         power_per_comparison=per,
         n=float(nn) if nn.ndim == 0 else nn,
@@ -539,14 +508,10 @@ def detectable_difference(
     array([0.1401, 0.1   ])
     """
     name, s2, rd = _sigma2_from_args(metric, rates, sigma2)
-    k = s2.size
     u_tol = _check_u_tol(u_tol, name)
-    alpha = _check_open01(alpha, "alpha")
+    base = _plan_fields(name, s2, rd, u_tol, alpha, alternative, reference_index, population_sizes)
     power = _check_open01(power, "power")
-    alternative = _check_alternative(alternative)
-    ref = _check_reference(reference_index, k)
-    pop = _check_population(population_sizes, k)
-    z, a_c = _critical(alpha, k, alternative)
+    z, ref, pop = base["z_critical"], base["reference_index"], base["population_sizes"]
     zb = float(special.ndtri(power))
     if z + zb <= 0:
         raise ValueError(f"power (={power}) must exceed the rejection rate at tau = u_tol")
@@ -562,16 +527,7 @@ def detectable_difference(
         )
         t = np.where(t >= 1, np.inf, t)
     return DetectableDifferenceResult(
-        metric=name,
-        sigma2=s2,
-        rates=rd,
-        u_tol=u_tol,
-        alpha=alpha,
-        alternative=alternative,
-        reference_index=ref,
-        alpha_per_comparison=a_c,
-        z_critical=z,
-        population_sizes=pop,
+        **base,
         tau=float(t) if t.ndim == 0 else t,
         n=float(nn) if nn.ndim == 0 else nn,
         n_per_group=npg,

@@ -15,7 +15,11 @@ from fastfair.planning.ingest import (
     _MAX_UNITS,
     _RATE_METRICS,
     _as_rate_dict,
+    _check_alternative,
     _check_metric,
+    _check_open01,
+    _check_population,
+    _check_reference,
     _metric_rate_names,
     _needed_rates,
 )
@@ -145,6 +149,40 @@ def _critical(alpha: float, k: int, alternative: str) -> tuple[float, float]:
     a = alpha / (k - 1)
     z = special.ndtri(1.0 - a / 2.0) if alternative == "two-sided" else special.ndtri(1.0 - a)
     return float(z), a
+
+
+def _plan_fields(
+    metric: str | None,
+    sigma2: np.ndarray,
+    rates: dict[str, np.ndarray] | None,
+    u_tol: float,
+    alpha: Any,
+    alternative: Any,
+    reference_index: Any,
+    population_sizes: Any,
+) -> dict[str, Any]:
+    """Check the options every plan shares and return the fields of its result that they
+    set (``_PlanBase``), with the Bonferroni critical value. ``alternative="equivalence"``
+    (TOST) uses the one-sided critical value."""
+    k = sigma2.size
+    alpha = _check_open01(alpha, "alpha")
+    if alternative != "equivalence":
+        alternative = _check_alternative(alternative)
+    ref = _check_reference(reference_index, k)
+    pop = _check_population(population_sizes, k)
+    z, a_c = _critical(alpha, k, "greater" if alternative == "equivalence" else alternative)
+    return {
+        "metric": metric,
+        "sigma2": sigma2,
+        "rates": rates,
+        "u_tol": u_tol,
+        "alpha": alpha,
+        "alternative": alternative,
+        "reference_index": ref,
+        "alpha_per_comparison": a_c,
+        "z_critical": z,
+        "population_sizes": pop,
+    }
 
 
 def _n_required(

@@ -52,6 +52,12 @@ def _check_metric(metric: Any, *, allow_none: bool = False) -> str | None:
     return name
 
 
+def _first_outside_01(rates: np.ndarray) -> int | None:
+    """Index of the first rate not strictly inside (0, 1) (NaN included), or None."""
+    bad = np.flatnonzero(~((rates > 0) & (rates < 1)))
+    return int(bad[0]) if bad.size else None
+
+
 def _as_rate_dict(rates: Any) -> dict[str, np.ndarray]:
     if not isinstance(rates, Mapping):
         raise TypeError(
@@ -76,9 +82,8 @@ def _as_rate_dict(rates: Any) -> dict[str, np.ndarray]:
                 f"all rates must have one value per group; rates[{key!r}] has {arr.size} "
                 f"values, others have {k}"
             )
-        bad = ~((arr > 0) & (arr < 1))
-        if np.any(bad):
-            i = int(np.flatnonzero(bad)[0])
+        i = _first_outside_01(arr)
+        if i is not None:
             raise ValueError(
                 f"rates[{key!r}][{i}] = {show_value(arr[i])} is outside the open interval (0, 1); "
                 "planning needs every rate strictly between 0 and 1"
@@ -273,9 +278,8 @@ def _check_pilot(
 def _check_pilot_rates(point: dict[str, np.ndarray], labels: np.ndarray) -> None:
     """Planning needs every pilot rate strictly inside (0, 1)."""
     for r, v in point.items():
-        bad = ~((v > 0) & (v < 1))
-        if np.any(bad):
-            g = int(np.flatnonzero(bad)[0])
+        g = _first_outside_01(v)
+        if g is not None:
             raise ValueError(
                 f"the pilot estimate of {r!r} in group {labels.tolist()[g]!r} is {float(v[g])!r}: "
                 "planning needs rates strictly inside (0, 1); collect a larger pilot or give "

@@ -34,6 +34,17 @@ def _alt_text(alternative: str, z: float, alpha_c: float) -> str:
     return f"greater (one-sided: z_(1-alpha) = {z:.4f} at alpha = {alpha_c:.4g})"
 
 
+def _size_lines(res: Any) -> list[str]:
+    """The given design's lines: total n, n per group and the allocation if known."""
+    lines = [
+        f"  n               : {_fmt(res.n, 7)}",
+        f"  n per group     : {_fmt(res.n_per_group, 6)}",
+    ]
+    if res.allocation is not None:
+        lines.append(f"  allocation      : {_fmt(res.allocation)}")
+    return lines
+
+
 def _margin_line(res: Any) -> str:
     if res.delta is not None:
         return f"  tau, delta      : {_fmt(res.tau)}, {res.delta:g} (H1: |U| < delta)"
@@ -98,12 +109,8 @@ class PowerResult(_PlanBase):
     delta: float | None = None
 
     def __repr__(self) -> str:
-        lines = ["PowerResult"]
-        lines.append(f"  power           : {_fmt(self.power)}")
-        lines.append(f"  n               : {_fmt(self.n, 7)}")
-        lines.append(f"  n per group     : {_fmt(self.n_per_group, 6)}")
-        if self.allocation is not None:
-            lines.append(f"  allocation      : {_fmt(self.allocation)}")
+        lines = ["PowerResult", f"  power           : {_fmt(self.power)}"]
+        lines += _size_lines(self)
         lines.append(_margin_line(self))
         lines.append(f"  alpha           : {self.alpha:g}")
         lines += self._common_lines(self.delta is not None)
@@ -123,12 +130,8 @@ class DetectableDifferenceResult(_PlanBase):
     z_power: float
 
     def __repr__(self) -> str:
-        lines = ["DetectableDifferenceResult"]
-        lines.append(f"  tau (detectable): {_fmt(self.tau)}")
-        lines.append(f"  n               : {_fmt(self.n, 7)}")
-        lines.append(f"  n per group     : {_fmt(self.n_per_group, 6)}")
-        if self.allocation is not None:
-            lines.append(f"  allocation      : {_fmt(self.allocation)}")
+        lines = ["DetectableDifferenceResult", f"  tau (detectable): {_fmt(self.tau)}"]
+        lines += _size_lines(self)
         lines.append(f"  u_tol           : {self.u_tol:g}")
         lines.append(f"  alpha, power    : {self.alpha:g}, {self.power:g}")
         lines += self._common_lines()
