@@ -47,8 +47,45 @@ ROWS_PER_THREAD = 50_000  # rows per thread in the kernel sums
 _CV_CLUSTERS = 20_000
 
 
+class ClusterCounts:
+    """Group and cluster counts shared by :class:`Prepared` and its batched stand-in
+    (``fastfair._sorted_clusters.SortedClusters``): `labels` and `n_clusters` per group."""
+
+    labels: np.ndarray
+    n_clusters: np.ndarray
+
+    @property
+    def n_groups(self) -> int:
+        return len(self.labels)
+
+    @property
+    def total_clusters(self) -> int:
+        return int(self.n_clusters.sum())
+
+
+def kernel_pass(chunk, *, grid, h, kernel, covariance, n_groups, n_threads) -> dict:
+    """:func:`fastfair._kernel_sums.kernel_sums` of rows (score, y, starts, cluster_group,
+    cluster_weight, ...) of whole clusters: all rows, or one chunk of the batched engines."""
+    s, y, starts, cgroup, weight = chunk[:5]
+    return _kernel_sums.kernel_sums(
+        s, y, None, starts, cgroup, weight, n_groups, grid, h, kernel, covariance, n_threads
+    )
+
+
+def leverage_pass(
+    chunk, *, grid, h, sum_b, estimate, kernel, covariance, n_groups, n_threads
+) -> dict:
+    """:func:`fastfair._kernel_sums.leverage_sums` (the CR2 pass) of rows as in
+    :func:`kernel_pass`."""
+    s, y, starts, cgroup, weight = chunk[:5]
+    return _kernel_sums.leverage_sums(
+        s, y, None, starts, cgroup, weight, n_groups, grid, h, sum_b, estimate, kernel,
+        covariance, n_threads,
+    )  # fmt: skip
+
+
 @dataclass
-class Prepared:
+class Prepared(ClusterCounts):
     """Rows grouped by cluster (score, y in cluster order) and per-cluster data."""
 
     score: np.ndarray
@@ -62,14 +99,6 @@ class Prepared:
     weighting: str
     clustered: bool
     n_dropped: int = 0
-
-    @property
-    def n_groups(self) -> int:
-        return len(self.labels)
-
-    @property
-    def total_clusters(self) -> int:
-        return int(self.n_clusters.sum())
 
     @property
     def size(self) -> int:
@@ -86,43 +115,25 @@ class Prepared:
         return self.score[idx], self.cluster_weight[cl], self.cluster_group[cl]
 
     def kernel_sums(self, grid, h, kernel, covariance, n_threads) -> dict:
-        """:func:`fastfair._kernel_sums.kernel_sums` of these rows (the first pass).
+        """:func:`kernel_pass` of these rows (the first pass).
 
         The batched engines' stand-in (``fastfair._sorted_clusters.SortedClusters``) has
         the same attributes and passes, computed over chunks of whole clusters."""
-        return _kernel_sums.kernel_sums(
-            self.score,
-            self.y,
-            None,
-            self.starts,
-            self.cluster_group,
-            self.cluster_weight,
-            self.n_groups,
-            grid,
-            h,
-            kernel,
-            covariance,
-            n_threads,
-        )
+        return kernel_pass(
+            self._rows(), grid=grid, h=h, kernel=kernel, covariance=covariance,
+            n_groups=self.n_groups, n_threads=n_threads,
+        )  # fmt: skip
 
     def leverage_sums(self, grid, h, sum_b, estimate, kernel, covariance, n_threads) -> dict:
-        """:func:`fastfair._kernel_sums.leverage_sums` of these rows (the CR2 pass)."""
-        return _kernel_sums.leverage_sums(
-            self.score,
-            self.y,
-            None,
-            self.starts,
-            self.cluster_group,
-            self.cluster_weight,
-            self.n_groups,
-            grid,
-            h,
-            np.ascontiguousarray(sum_b),
-            np.ascontiguousarray(estimate),
-            kernel,
-            covariance,
-            n_threads,
-        )
+        """:func:`leverage_pass` of these rows (the CR2 pass)."""
+        return leverage_pass(
+            self._rows(), grid=grid, h=h, sum_b=np.ascontiguousarray(sum_b),
+            estimate=np.ascontiguousarray(estimate), kernel=kernel, covariance=covariance,
+            n_groups=self.n_groups, n_threads=n_threads,
+        )  # fmt: skip
+
+    def _rows(self) -> tuple:
+        return (self.score, self.y, self.starts, self.cluster_group, self.cluster_weight)
 
 
 def prepare(

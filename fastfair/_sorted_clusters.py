@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
-from fastfair import _kernel_sums
+from fastfair._clustered import ClusterCounts, kernel_pass, leverage_pass
 
 __all__ = ["SortedClusters", "UserRows", "merge_sums", "whole_clusters"]
 
@@ -88,22 +88,7 @@ def chunk_arrays(y, score, group, user, weighting: str):
     )
 
 
-def _kernel_pass(chunk, *, grid, h, kernel, covariance, n_groups, n_threads):
-    s, y, starts, cgroup, weight = chunk[:5]
-    return _kernel_sums.kernel_sums(
-        s, y, None, starts, cgroup, weight, n_groups, grid, h, kernel, covariance, n_threads
-    )
-
-
-def _leverage_pass(chunk, *, grid, h, sum_b, estimate, kernel, covariance, n_groups, n_threads):
-    s, y, starts, cgroup, weight = chunk[:5]
-    return _kernel_sums.leverage_sums(
-        s, y, None, starts, cgroup, weight, n_groups, grid, h, sum_b, estimate, kernel,
-        covariance, n_threads,
-    )  # fmt: skip
-
-
-class SortedClusters:
+class SortedClusters(ClusterCounts):
     """Users' rows in chunks of whole users: the batched stand-in for ``_clustered.Prepared``.
 
     Parameters
@@ -129,14 +114,6 @@ class SortedClusters:
         self.weighting = weighting
 
     @property
-    def n_groups(self) -> int:
-        return len(self.labels)
-
-    @property
-    def total_clusters(self) -> int:
-        return int(self.n_clusters.sum())
-
-    @property
     def size(self) -> int:
         return int(self.n_rows.sum())
 
@@ -147,7 +124,7 @@ class SortedClusters:
         from functools import partial
 
         fn = partial(
-            _kernel_pass, grid=np.ascontiguousarray(grid), h=float(h), kernel=kernel,
+            kernel_pass, grid=np.ascontiguousarray(grid), h=float(h), kernel=kernel,
             covariance=bool(covariance), n_groups=self.n_groups, n_threads=n_threads,
         )  # fmt: skip
         return self._map_reduce(fn)
@@ -156,7 +133,7 @@ class SortedClusters:
         from functools import partial
 
         fn = partial(
-            _leverage_pass, grid=np.ascontiguousarray(grid), h=float(h),
+            leverage_pass, grid=np.ascontiguousarray(grid), h=float(h),
             sum_b=np.ascontiguousarray(sum_b), estimate=np.ascontiguousarray(estimate),
             kernel=kernel, covariance=bool(covariance), n_groups=self.n_groups,
             n_threads=n_threads,
