@@ -130,6 +130,20 @@ class ConfusionStats:
         `random_state`). The rows are rebuilt from the counts for the call (a pilot is
         small: memory O(pilot rows)). ``metric="auc"`` needs the scores: refused.
 
+        Parameters
+        ----------
+        metric : str
+            A rate metric, as in :func:`fastfair.planning.plan_from_data`.
+        tau : float
+            The unfairness the main audit must detect.
+        **options
+            Further arguments of :func:`fastfair.planning.plan_from_data` (``u_tol``,
+            ``alpha``, ``power``, ``allocation``, ``n_bootstrap``, ``random_state``, ...).
+
+        Returns
+        -------
+        fastfair.planning.PilotPlanResult
+
         Examples
         --------
         >>> from fastfair.stats import ConfusionStats
@@ -156,7 +170,19 @@ class ConfusionStats:
         )
 
     def test(self, **options):
-        """:func:`fastfair.permutation_test_from_counts` on these counts."""
+        """:func:`fastfair.permutation_test_from_counts` on these counts.
+
+        Parameters
+        ----------
+        **options
+            Arguments of :func:`fastfair.permutation_test_from_counts` (``metric``,
+            ``method``, ``n_permutations``, ``random_state``, ...); the groups are these
+            labels (an intersection's labels joined by " & ").
+
+        Returns
+        -------
+        fastfair.PermutationTestResult
+        """
         from fastfair.permutation import permutation_test_from_counts
 
         groups = self.labels
@@ -245,6 +271,11 @@ class ScoreStats:
         V10 = (N_{<v} + N_v/2)/n_neg of the negatives, a negative at v is outranked by
         V01 = (P_{>v} + P_v/2)/n_pos of the positives; AUC is the mean of V10 (and of V01),
         s10 and s01 their sample variances, variance = s10/n_pos + s01/n_neg (DeLong 1988).
+
+        Returns
+        -------
+        fastfair.auc.DeLongResult
+            Per group: AUC, its variance, s10, s01, positives and negatives.
         """
         from fastfair._comparisons import check_auc_defined
         from fastfair.auc import DeLongResult
@@ -280,7 +311,17 @@ class ScoreStats:
         adjust: str = "holm",
         confidence_level: float = 0.95,
     ):
-        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows."""
+        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
+
+        Parameters
+        ----------
+        alternative, reference, comparisons, adjust, confidence_level
+            As in :func:`fastfair.auc_test`.
+
+        Returns
+        -------
+        fastfair.auc.AUCTestResult
+        """
         from fastfair._comparisons import comparison_pairs
         from fastfair._pvalues import ALTERNATIVES, adjust_pvalues, asymptotic_pvalue
         from fastfair._scipy import special
@@ -383,7 +424,18 @@ class MeanStats:
         return centred / (self.n - 1)
 
     def welch(self, a, b) -> tuple[float, float]:
-        """(difference of means, Welch statistic) of groups `a` minus `b` (labels)."""
+        """Difference of means and Welch statistic of group `a` minus group `b`.
+
+        Parameters
+        ----------
+        a, b : group label
+            Labels of the two groups compared.
+
+        Returns
+        -------
+        difference, statistic : float
+            ``mean_a - mean_b`` and the Welch statistic (0 when both variances are 0).
+        """
         index = {g: k for k, g in enumerate(self.labels.tolist())}
         i, j = index[a], index[b]
         diff = self.mean[i] - self.mean[j]

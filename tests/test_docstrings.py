@@ -1,7 +1,9 @@
 """Every public function has numpydoc Parameters, Returns and Examples sections.
 
 Public: everything in ``fastfair.__all__``, the public functions of the public modules and
-the public methods of the estimators (classes with ``fit``).
+the public methods of the estimators (classes with ``fit``). The public methods of the
+result classes (``to_frame``, ``plot``, ``to_dict``, ...: every other public class) have
+Parameters and Returns sections; the result's class or function carries the example.
 Parameters must name every parameter of the signature and nothing else (``a, b : type``
 documents two at once); Examples must hold a doctest (pytest runs the doctests of
 fastfair/, so they run). A small parser of the numpydoc layout, no dependency.
@@ -48,7 +50,7 @@ def documented_names(lines: list[str]) -> list[str]:
     return names
 
 
-def problems(func) -> list[str]:
+def problems(func, examples: bool = True) -> list[str]:
     found = sections(func.__doc__)
     params = [
         p.name
@@ -69,7 +71,7 @@ def problems(func) -> list[str]:
                 out.append(f"Parameters documents {stale}, not in the signature")
     if "Returns" not in found and "Yields" not in found:
         out.append("no Returns section")
-    if ">>>" not in "\n".join(found.get("Examples", [])):
+    if examples and ">>>" not in "\n".join(found.get("Examples", [])):
         out.append("no Examples section with a doctest")
     return out
 
@@ -98,6 +100,32 @@ def public_functions():
 FUNCTIONS = public_functions()
 
 
+def result_methods():
+    """Public methods of the public classes without ``fit`` (results), inherited ones too."""
+    seen = {}
+    for mod in [fastfair] + [importlib.import_module(f"fastfair.{m}") for m in PUBLIC_MODULES]:
+        names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
+        for name in names:
+            obj = getattr(mod, name)
+            if (
+                not inspect.isclass(obj)
+                or not obj.__module__.startswith("fastfair")
+                or issubclass(obj, BaseException | Warning)
+                or "fit" in vars(obj)
+            ):
+                continue
+            for klass in obj.__mro__:
+                for attr, method in vars(klass).items():
+                    if inspect.isfunction(method) and not attr.startswith("_"):
+                        seen.setdefault(
+                            id(method), (f"{klass.__module__}.{method.__qualname__}", method)
+                        )
+    return sorted(seen.values(), key=lambda item: item[0])
+
+
+METHODS = result_methods()
+
+
 def test_the_walk_finds_the_public_api():
     names = {name for name, _ in FUNCTIONS}
     assert len(FUNCTIONS) > 50
@@ -112,6 +140,25 @@ def test_the_walk_finds_the_public_api():
 @pytest.mark.parametrize(("name", "func"), FUNCTIONS, ids=[name for name, _ in FUNCTIONS])
 def test_public_function_has_numpydoc_sections(name, func):
     assert not problems(func), f"{name}: {'; '.join(problems(func))}"
+
+
+def test_the_walk_finds_the_result_methods():
+    names = {name for name, _ in METHODS}
+    assert {
+        "fastfair.parity.results.CalibrationCurve.to_frame",
+        "fastfair.parity.results.PredictiveParityResult.plot",
+        "fastfair.planning.api.SampleSizeResult.plot",
+        "fastfair.calibration.results._PerGroupValues.to_dict",  # ImpactResult inherits it
+        "fastfair.cli.audit.AuditResult.to_json",
+        "fastfair.stats.ConfusionStats.plan",
+    } <= names
+    assert not any(".fit" in name or "Warning" in name for name in names)
+
+
+@pytest.mark.parametrize(("name", "func"), METHODS, ids=[name for name, _ in METHODS])
+def test_result_method_has_parameters_and_returns(name, func):
+    found = problems(func, examples=False)
+    assert not found, f"{name}: {'; '.join(found)}"
 
 
 def test_the_checker_fails_on_missing_and_stale_sections():
@@ -141,6 +188,7 @@ def test_the_checker_fails_on_missing_and_stale_sections():
         "no Returns section",
         "no Examples section with a doctest",
     ]
+    assert problems(bare, examples=False) == ["no Parameters section", "no Returns section"]
     assert problems(stale) == [
         "Parameters lacks ['y_true']",
         "Parameters documents ['y'], not in the signature",

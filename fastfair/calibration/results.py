@@ -103,7 +103,32 @@ class FairThresholds:
 
 
 @dataclass(repr=False)
-class CalibrationErrorResult:
+class _PerGroupValues:
+    """One value per group: the calibration error or an impact of miscalibration."""
+
+    groups: np.ndarray
+    value: np.ndarray
+    n_observations: np.ndarray
+
+    def to_dict(self) -> dict:
+        """The values by group label.
+
+        Returns
+        -------
+        dict
+            ``{group label: value}``, labels as Python scalars.
+        """
+        return {_key(g): float(v) for g, v in zip(self.groups, self.value)}
+
+    def _table(self, value_name: str) -> str:
+        rows = [
+            (str(_key(g)), v, n) for g, v, n in zip(self.groups, self.value, self.n_observations)
+        ]
+        return format_table(["group", value_name, "rows"], rows)
+
+
+@dataclass(repr=False)
+class CalibrationErrorResult(_PerGroupValues):
     """Result of :func:`calibration_error`: one value per group.
 
     Attributes
@@ -112,26 +137,14 @@ class CalibrationErrorResult:
     estimator : str
     """
 
-    groups: np.ndarray
-    value: np.ndarray
-    n_observations: np.ndarray
     estimator: str
 
-    def to_dict(self) -> dict:
-        """{group label: calibration error}."""
-        return {_key(g): float(v) for g, v in zip(self.groups, self.value)}
-
     def __repr__(self) -> str:
-        rows = [
-            (str(_key(g)), v, n) for g, v, n in zip(self.groups, self.value, self.n_observations)
-        ]
-        return f"CalibrationErrorResult ({self.estimator})\n" + format_table(
-            ["group", "error", "rows"], rows
-        )
+        return f"CalibrationErrorResult ({self.estimator})\n" + self._table("error")
 
 
 @dataclass(repr=False)
-class ImpactResult:
+class ImpactResult(_PerGroupValues):
     """Result of :func:`delta_pcc` / :func:`delta_rc`: one value per group.
 
     Attributes
@@ -143,20 +156,11 @@ class ImpactResult:
         The fitted calibrator that produced :math:`S^* = \\hat f_G(S)`.
     """
 
-    groups: np.ndarray
-    value: np.ndarray
-    n_observations: np.ndarray
     metric: str
     calibrator: object = field(repr=False)
 
-    def to_dict(self) -> dict:
-        """{group label: value}."""
-        return {_key(g): float(v) for g, v in zip(self.groups, self.value)}
-
     def __repr__(self) -> str:
-        rows = [
-            (str(_key(g)), v, n) for g, v, n in zip(self.groups, self.value, self.n_observations)
-        ]
-        return f"ImpactResult ({self.metric}; positive: the group gains from calibration)\n" + (
-            format_table(["group", self.metric, "rows"], rows)
+        return (
+            f"ImpactResult ({self.metric}; positive: the group gains from calibration)\n"
+            + self._table(self.metric)
         )

@@ -80,7 +80,15 @@ class CalibrationCurve:
     notes: list = field(default_factory=list)
 
     def to_frame(self):
-        """Long-format pandas DataFrame: one row per (group, score). Needs pandas."""
+        """The curves as a long-format table (needs pandas).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per (group, grid score): columns ``group``, ``score``, ``estimate``,
+            ``standard_error``, ``lower``, ``upper`` (the pointwise band), ``n_effective``,
+            ``max_share`` and ``df``.
+        """
         pd = _import_pandas()
         K, G = self.estimate.shape
         return pd.DataFrame(
@@ -98,7 +106,20 @@ class CalibrationCurve:
         )
 
     def plot(self, ax=None, *, diagonal: bool = True):
-        """Plot each group's curve with its pointwise band (needs matplotlib); returns ax."""
+        """Plot each group's curve with its pointwise band (needs matplotlib).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Axes to draw on; None: a new figure.
+        diagonal : bool, default True
+            Draw the diagonal ``E[Y | score] = score`` of perfect calibration.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn on.
+        """
         if ax is None:
             plt = _import_pyplot()
             _, ax = plt.subplots()
@@ -264,11 +285,34 @@ class PredictiveParityResult:
         return out
 
     def to_frame(self):
-        """Per-grid table as a pandas DataFrame (needs pandas)."""
+        """The per-grid table (:attr:`table`) as a DataFrame (needs pandas).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per grid score: ``score``, ``estimate_<group>`` and
+            ``standard_error_<group>`` per group, ``difference`` and
+            ``difference_standard_error`` (two groups), the statistic, ``df``, ``pvalue`` and
+            the adjusted p-value ``pvalue_<adjust>``.
+        """
         return _import_pandas().DataFrame(self.table)
 
     def plot(self, ax=None, *, alpha: float = 0.05):
-        """Curves with pointwise bands; grid points with adjusted p < alpha marked."""
+        """Plot the curves with pointwise bands and mark the grid scores where the groups
+        differ (needs matplotlib).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Axes to draw on; None: a new figure.
+        alpha : float, default 0.05
+            Grid scores with an adjusted p-value below `alpha` are marked with a star.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes drawn on.
+        """
         ax = self.curve.plot(ax)
         flagged = np.flatnonzero(self.grid_pvalue_adjusted < alpha)
         if flagged.size:

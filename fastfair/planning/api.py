@@ -188,7 +188,20 @@ class SampleSizeResult(_PlanBase):
         return _align(lines)
 
     def plot(self, n: Any = None, ax: Any = None) -> Any:
-        """Plot the power curve of this design; see :func:`plot_power_curve`."""
+        """Plot the power curve of this design (needs matplotlib).
+
+        Parameters
+        ----------
+        n : array_like, optional
+            Total sample sizes to draw; by default 2% to 250% of the planned n.
+        ax : matplotlib.axes.Axes, optional
+            Axes to draw on; None: a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            As :func:`plot_power_curve`.
+        """
         return plot_power_curve(self, n=n, ax=ax)
 
 
