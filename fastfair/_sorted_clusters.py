@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
+from fastfair import _kernel_sums
 from fastfair._clustered import ClusterCounts, kernel_pass, leverage_pass
 
 __all__ = ["SortedClusters", "UserRows", "merge_sums", "whole_clusters"]
