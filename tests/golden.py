@@ -356,6 +356,50 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
                 fastfair.wasserstein_test, X + 0.2 * a[:, None], yw, a, beta,
                 criterion=criterion, return_favorable=True,
             )  # fmt: skip
+    # tolerance and equivalence tests (rates: score, exact, auto with few events, Wald with a
+    # zero variance; AUC: the default logit-t; a row metric; three groups)
+    counts = [[500, 40, 30, 170], [450, 60, 55, 120]]
+    sparse = [[300, 4, 2, 1], [90, 6, 4, 3]]
+    for method in ("auto", "score", "exact", "farrington-manning", "wald"):
+        yield f"tolerance_test_from_counts/{method}", _bind(
+            fastfair.tolerance_test_from_counts, sparse, metric="fpr", u_tol=0.01,
+            method=method,
+        )  # fmt: skip
+    yield (
+        "tolerance_test_from_counts/wald/zero_variance",
+        _bind(fastfair.tolerance_test_from_counts, [[0, 0, 0, 40], [0, 0, 25, 0]], method="wald"),
+    )
+    for alt in ("two-sided", "greater", "less"):
+        yield (
+            f"tolerance_test_from_counts/{alt}",
+            _bind(fastfair.tolerance_test_from_counts, counts, u_tol=0.02, alternative=alt),
+        )
+    yield (
+        "equivalence_test_from_counts/auto",
+        _bind(fastfair.equivalence_test_from_counts, sparse, metric="fpr", delta=0.05),
+    )
+    y, yhat, g, score, w = binary_data(5, n=600, k=3)
+    yield (
+        "tolerance_test/tpr/k3/weighted",
+        _bind(fastfair.tolerance_test, y, yhat, g, u_tol=0.02, sample_weight=w),
+    )
+    yield (
+        "equivalence_test/tpr/k3/all",
+        _bind(fastfair.equivalence_test, y, yhat, g, delta=0.1, comparisons="all"),
+    )
+    for method in ("logit-t", "logit", "delong"):
+        yield (
+            f"tolerance_test/auc/{method}",
+            _bind(fastfair.tolerance_test, y, score, g, metric="auc", u_tol=0.01, method=method),
+        )
+    yield (
+        "equivalence_test/auc",
+        _bind(fastfair.equivalence_test, y, score, g, metric="auc", delta=0.1),
+    )
+    yield (
+        "tolerance_test/mse/welch",
+        _bind(fastfair.tolerance_test, score, yhat.astype(float), g, metric="mse", u_tol=0.01),
+    )
     # simulators
     yield "simulate/bbc_sample", _bind(simulate.bbc_sample, 50, random_state=1)
     yield "simulate/bbc_dependent", _bind(simulate.bbc_dependent, 30, random_state=1)
