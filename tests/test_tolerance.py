@@ -573,6 +573,30 @@ def _demo():
     return pd.read_csv(files("fastfair") / "data" / "adult_demo.csv")
 
 
+def test_docs_worked_example_numbers():
+    """docs/tolerance.md's worked example on the demo data: the numbers it quotes are the
+    ones the functions return (the "no evidence" vs "shown within +-delta" contrast)."""
+    import pathlib
+
+    text = (pathlib.Path(__file__).parents[1] / "docs" / "tolerance.md").read_text()
+    df = _demo()
+    perm = fastfair.permutation_test("label", "prediction", "sex", data=df, metric="ppv")
+    eq5 = fastfair.equivalence_test(
+        "label", "prediction", "sex", data=df, metric="ppv", delta=0.05
+    )
+    eq6 = fastfair.equivalence_test(
+        "label", "prediction", "sex", data=df, metric="ppv", delta=0.06
+    )
+    assert perm.pvalue > 0.05 and not eq5.equivalent and eq6.equivalent
+    quoted = [f"{perm.pvalue:.4f}", f"{eq5.equivalence_interval[1]:.4f}", f"{eq5.pvalue:.4f}"]
+    quoted.append(f"p = {eq6.pvalue:.3f}")
+    race = fastfair.equivalence_test("label", "prediction", "race", data=df, metric="fpr",
+                                     delta=0.05)  # fmt: skip
+    quoted += [f"{v:.4f}" for v in race.pvalue_adjusted]
+    assert [q for q in quoted if q not in text] == []
+    assert race.equivalent.tolist() == [False, True, True, False]
+
+
 def test_audit_equivalence_verdicts_and_separate_family():
     df = _demo()
     res = fastfair.audit(
