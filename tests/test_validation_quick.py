@@ -129,3 +129,12 @@ def test_auc_margin_small_quick():
     )
     assert level["delong"] > 0.1
     assert level["logit-t"] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+
+
+def test_tolerance_large_reference_quick():
+    """Beyond method="auto"'s cap the score test runs; with 30 rows against 2,000 and a rate
+    of 0.005 its level is far above alpha (why docs/tolerance.md advises method="exact")."""
+    module = _load("tolerance_large_reference")
+    rows = module.score_levels(small=(30,), large=2000, rates=(0.005, 0.2), u_tols=(0.0,))
+    levels = {r[3]: r[-1] for r in rows}
+    assert levels[0.005] > 0.1 and 0.04 < levels[0.2] < 0.065
