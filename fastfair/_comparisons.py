@@ -3,11 +3,16 @@ group's statistic is defined (shared by every family)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 from fastfair._metrics import ConfusionMetric
 from fastfair._pvalues import ALTERNATIVES
-from fastfair._validation import check_choice, show_value
+from fastfair._sequential import Sequential, resolve
+from fastfair._validation import check_choice, check_level, show_value
 
 COMPARISONS = ("reference", "all")
 
@@ -18,6 +23,48 @@ def check_comparison_options(alternative, comparisons, adjust, adjustments) -> N
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_choice(comparisons, "comparisons", COMPARISONS)
     check_choice(adjust, "adjust", adjustments)
+
+
+@dataclass(frozen=True)
+class ComparisonOptions:
+    """The options of a Monte-Carlo test over pairs of groups, checked once
+    (`comparison_fields`); each family's options add their own fields."""
+
+    alternative: str
+    reference: object
+    comparisons: str
+    adjust: str
+    n_permutations: int | None  # fixed-size Monte Carlo; None: sequential
+    sequential: Sequential | None  # the sequential test's options, None when fixed
+    return_null: bool
+    random_state: object
+    confidence_level: float
+
+
+def comparison_fields(arguments: Mapping[str, Any], adjustments) -> dict[str, Any]:
+    """The `ComparisonOptions` fields of a public function's arguments (read by name, its
+    ``locals()`` on entry), checked: `alternative`, `comparisons`, `adjust` (one of
+    `adjustments`), `n_permutations` and `sequential` resolved (fixed count or sequential
+    options), `confidence_level` in (0, 1) (0.95 for a function without it)."""
+    alternative, comparisons, adjust = (
+        arguments["alternative"],
+        arguments["comparisons"],
+        arguments["adjust"],
+    )
+    check_comparison_options(alternative, comparisons, adjust, adjustments)
+    fixed, sequential = resolve(arguments["n_permutations"], arguments["sequential"])
+    level = check_level(arguments.get("confidence_level", 0.95), "confidence_level")
+    return {
+        "alternative": alternative,
+        "reference": arguments["reference"],
+        "comparisons": comparisons,
+        "adjust": adjust,
+        "n_permutations": fixed,
+        "sequential": sequential,
+        "return_null": arguments["return_null"],
+        "random_state": arguments["random_state"],
+        "confidence_level": level,
+    }
 
 
 def comparison_pairs(sizes, labels, reference, comparisons) -> np.ndarray:

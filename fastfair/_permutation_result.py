@@ -12,9 +12,45 @@ from fastfair._format import format_interval, format_pvalue, format_table
 from fastfair._sequential import Sequential, monte_carlo_notes
 
 
+class PairwiseResultMixin:
+    """The parts of a repr that every result of a test over pairs of groups shares
+    (PermutationTestResult and its GenericTestResult, AUCTestResult): p-values at the
+    precision of their method, the adjusted column, the Monte-Carlo notes."""
+
+    def _p(self, pvalue, c: int = 0) -> str:
+        """A p-value at the precision of this result's method (format_pvalue); sequential
+        tests drew a number of permutations per comparison c, others one number for all."""
+        n = self.n_permutations
+        if n is not None:
+            n = np.atleast_1d(n)
+            n = int(n[c] if n.size > 1 else n[0])
+        return format_pvalue(pvalue, self.method, n)
+
+    def _permutations_shown(self) -> str:
+        """The head's ", n_permutations=B" of a fixed-size Monte-Carlo test."""
+        if self.n_permutations is None or self.sequential is not None:
+            return ""
+        return f", n_permutations={self.n_permutations}"
+
+    def _pvalue_headers(self) -> list[str]:
+        adjusted = [] if self.pvalue_adjusted is None else [f"adjusted ({self.adjust})"]
+        return ["pvalue", *adjusted]
+
+    def _pvalue_cells(self, c: int) -> list[str]:
+        cells = [self._p(np.atleast_1d(self.pvalue)[c], c)]
+        if self.pvalue_adjusted is not None:
+            cells.append(self._p(self.pvalue_adjusted[c], c))
+        return cells
+
+    def _notes(self) -> list[str]:
+        return monte_carlo_notes(
+            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
+        )
+
+
 @renamed_attributes(difference_interval="confidence_interval")
 @dataclass(repr=False)
-class PermutationTestResult:
+class PermutationTestResult(PairwiseResultMixin):
     """Result of :func:`permutation_test`.
 
     With two groups `statistic`, `pvalue` and `difference` are floats; with more groups they
@@ -88,13 +124,6 @@ class PermutationTestResult:
     decision: str | np.ndarray | None = None
     sequential: Sequential | None = None
 
-    def _p(self, pvalue, c: int = 0) -> str:
-        """A p-value at the precision of this result's method (format_pvalue); sequential
-        tests drew a number of permutations per comparison c."""
-        n = self.n_permutations
-        n = None if n is None else int(np.atleast_1d(n)[c])
-        return format_pvalue(pvalue, self.method, n)
-
     def __repr__(self) -> str:
         stat = "studentized" if self.studentize else "raw difference"
         head = (
@@ -102,11 +131,7 @@ class PermutationTestResult:
             f"method={self.method!r}, statistic={stat}"
             + (f", variance={self.variance!r}" if self.studentize else "")
             + f", alternative={self.alternative!r}"
-            + (
-                f", n_permutations={self.n_permutations}"
-                if self.n_permutations is not None and self.sequential is None
-                else ""
-            )
+            + self._permutations_shown()
             + ")"
         )
         values = self.group_values.reshape(len(self.groups), -1)
@@ -118,7 +143,6 @@ class PermutationTestResult:
         group_rows = [(str(g), *values[k], *dens[k]) for k, g in enumerate(self.groups)]
         group_table = format_table(["group", *parts, *den_names], group_rows)
         stat_v = np.atleast_1d(self.statistic)
-        p_v = np.atleast_1d(self.pvalue)
         n_c = len(self.comparisons)
         diff_v = np.reshape(self.difference, (n_c, len(parts)))
         prefix = [f"{p} " for p in parts] if len(parts) > 1 else [""]
@@ -128,9 +152,7 @@ class PermutationTestResult:
             headers += [f"{pre}difference"]
             if self.confidence_interval is not None:
                 headers += [f"{pre}{level}"]
-        headers += ["statistic", "pvalue"]
-        if self.pvalue_adjusted is not None:
-            headers.append(f"adjusted ({self.adjust})")
+        headers += ["statistic", *self._pvalue_headers()]
         rows = []
         for c, (a, b) in enumerate(self.comparisons):
             row = [f"{a} - {b}"]
@@ -138,12 +160,5 @@ class PermutationTestResult:
                 row.append(diff_v[c, j])
                 if self.confidence_interval is not None:
                     row.append(format_interval(self.confidence_interval, c, j, n_c, len(parts)))
-            row += [stat_v[c], self._p(p_v[c], c)]
-            if self.pvalue_adjusted is not None:
-                row.append(self._p(self.pvalue_adjusted[c], c))
-            rows.append(row)
-        lines = [head, group_table, format_table(headers, rows)]
-        lines += monte_carlo_notes(
-            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
-        )
-        return "\n".join(lines)
+            rows.append([*row, stat_v[c], *self._pvalue_cells(c)])
+        return "\n".join([head, group_table, format_table(headers, rows), *self._notes()])

@@ -131,6 +131,17 @@ def maxt_pvalues(joint_null, observed, alternative="two-sided"):
     return max_exceedance_pvalues(null_o.max(axis=1), obs_o - _tolerance(obs_o))
 
 
+def family_adjusted(pvalues, adjust, observed=None, alternative="two-sided", joint_null=None):
+    """Family-wise adjusted p-values of several comparisons, None for one: `adjust`
+    (:func:`adjust_pvalues`), or ``"maxT"`` from the joint permutation statistics that
+    ``joint_null()`` draws (single-step max-T, never below the raw p-value)."""
+    if len(pvalues) < 2:
+        return None
+    if adjust == "maxT":
+        return np.maximum(maxt_pvalues(joint_null(), observed, alternative), pvalues)
+    return adjust_pvalues(pvalues, adjust)
+
+
 def max_exceedance_pvalues(maxima, thresholds):
     """(1 + #{b: maxima_b >= threshold}) / (1 + B) for each threshold: max-T p-values from
     the B resampled maxima of a family's statistics (thresholds already lowered by the

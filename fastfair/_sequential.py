@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair._format import format_table, format_value
-from fastfair._pvalues import adjust_pvalues, monte_carlo_pvalue
+from fastfair._pvalues import adjust_pvalues, monte_carlo_pvalue, wilson_interval
 from fastfair._scipy import optimize
 from fastfair._validation import check_resamples
 
@@ -528,6 +528,20 @@ def summarize(samplers: list, decision: np.ndarray, single: bool):
         return float(p[0]), (float(lo[0]), float(hi[0])), int(n[0]), str(decision[0]), nulls[0]
     null = None if nulls[0] is None else _ragged_columns(nulls)
     return p, (lo, hi), n, np.asarray(decision, dtype=object), null
+
+
+def monte_carlo_summary(samplers: list, fixed: int | None, decision, single: bool):
+    """(pvalue_interval, n_permutations, decision, null_distribution) of Monte-Carlo
+    p-values in a result's layout (floats for one comparison, arrays for several): Wilson
+    95% intervals after a fixed number of permutations (`fixed`), else the sequential
+    test's (:func:`summarize`)."""
+    if fixed is None:
+        _, interval, n_used, decision, null = summarize(samplers, decision, single)
+        return interval, n_used, decision, null
+    lo, hi = wilson_interval([s.count for s in samplers], fixed)
+    nulls = [s.null() for s in samplers]
+    null = None if nulls[0] is None else nulls[0] if single else np.column_stack(nulls)
+    return ((float(lo[0]), float(hi[0])) if single else (lo, hi)), fixed, decision, null
 
 
 def _ragged_columns(nulls: list) -> np.ndarray:

@@ -199,7 +199,7 @@ MUTANTS = [
     ),
     m(
         "auc-never-rejects",
-        "fastfair/auc/api.py",
+        "fastfair/auc/inference.py",
         "pvalues = np.array([s.pvalue for s in samplers])",
         "pvalues = np.ones(len(samplers))",
         AUC,
@@ -251,7 +251,7 @@ MUTANTS = [
     # ---------------------------------------------------------------- auc.py / _auc.pyx
     m(
         "auc-group-ci-no-z",
-        "fastfair/auc/api.py",
+        "fastfair/auc/inference.py",
         "group_interval = (np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0))",
         "group_interval = (np.clip(auc - se, 0.0, 1.0), np.clip(auc + se, 0.0, 1.0))",
         AUC,
@@ -259,7 +259,7 @@ MUTANTS = [
     ),
     m(
         "auc-diff-ci-var",
-        "fastfair/auc/api.py",
+        "fastfair/auc/inference.py",
         "se_diff = np.sqrt(var[a] + var[b])",
         "se_diff = np.sqrt(var[a]) + np.sqrt(var[b])",
         AUC,
@@ -267,19 +267,19 @@ MUTANTS = [
     ),
     m(
         "auc-ci-level",
-        "fastfair/auc/api.py",
+        "fastfair/auc/inference.py",
         "    z = special.ndtri(0.5 + confidence_level / 2.0)\n    se_diff",
         "    z = special.ndtri(confidence_level)\n    se_diff",
         AUC,
         "one-sided quantile for a two-sided interval",
     ),
     m(
-        "auc-maxt-no-floor",
-        "fastfair/auc/api.py",
-        "adjusted = np.maximum(maxt_pvalues(joint, observed, alternative), pvalues)",
-        "adjusted = maxt_pvalues(joint, observed, alternative)",
-        AUC,
-        "max-T adjusted p-value not floored at the raw one (equivalent unless B small)",
+        "maxt-no-floor",
+        "fastfair/_pvalues.py",
+        "return np.maximum(maxt_pvalues(joint_null(), observed, alternative), pvalues)",
+        "return maxt_pvalues(joint_null(), observed, alternative)",
+        PERM + AUC,
+        "max-T adjusted p-value (permutation and AUC tests) not floored at the raw one",
     ),
     m(
         "auc-strata-swapped",
@@ -417,14 +417,6 @@ MUTANTS = [
         "            return (ALL,)",
         PERM,
         "within-outcome scheme permutes all rows",
-    ),
-    m(
-        "perm-maxt-no-floor",
-        "fastfair/permutation/inference.py",
-        "adjusted = np.maximum(maxt_pvalues(joint, observed, alternative), pvalues)",
-        "adjusted = maxt_pvalues(joint, observed, alternative)",
-        PERM,
-        "max-T adjusted p-value not floored at the raw one",
     ),
     m(
         "perm-reference-largest",

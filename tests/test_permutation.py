@@ -822,3 +822,18 @@ def test_default_reference_is_the_largest_group():
     assert fastfair.permutation_test(y, p, g, metric="tpr").comparisons == expected
     assert fastfair.auc_test(y, s, g, method="delong").comparisons == expected
     assert fastfair.mean_difference_test(s, g, method="asymptotic").comparisons == expected
+
+
+def test_repr_of_exact_pvalues_with_max_t():
+    """Three groups tested exactly with max-T: one n_permutations (the joint draws) for every
+    comparison. The repr used to index it per comparison and raised IndexError."""
+    rng = np.random.default_rng(0)
+    group, y_true, y_pred = rng.integers(0, 3, 900), rng.random(900) < 0.4, rng.random(900) < 0.5
+    res = fastfair.permutation_test(
+        y_true, y_pred, group, adjust="maxT", n_permutations=49, random_state=1
+    )
+    assert res.method == "exact" and res.n_permutations == 49
+    lines = repr(res).splitlines()
+    assert lines[-2].split()[:3] == ["0", "-", "2"] and lines[-1].split()[:3] == ["1", "-", "2"]
+    assert lines[-3].rstrip().endswith("adjusted (maxT)")
+    assert float(lines[-1].split()[-1]) == pytest.approx(res.pvalue_adjusted[1], abs=1e-4)

@@ -5,43 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 from fastfair import _auc
-from fastfair._comparisons import check_auc_defined, comparison_pairs
-from fastfair._parallel import effective_n_threads
-from fastfair._pvalues import (
-    ALTERNATIVES,
-    adjust_pvalues,
-    asymptotic_pvalue,
-    maxt_pvalues,
-    wilson_interval,
-)
-from fastfair._random import stream_key
-from fastfair._scipy import special
-from fastfair._sequential import (
-    Sampler,
-    Sequential,
-    draw_all,
-    resolve,
-    summarize,
-)
+from fastfair._comparisons import check_auc_defined
+from fastfair._sequential import Sequential
 from fastfair._validation import (
     as_binary,
     as_finite_float,
     as_groups,
-    check_choice,
     check_same_length,
     resolve_columns,
-    show_value,
 )
-from fastfair.auc.inference import _pair_sampler
-from fastfair.auc.ingest import (
-    _MAX_GROUPS,
-    ADJUSTMENTS,
-    ASYMPTOTIC_MIN_CLASS,
-    METHODS,
-    SCHEMES,
-)
+from fastfair.auc.inference import _auc_test
+from fastfair.auc.ingest import _MAX_GROUPS, _check_options
 from fastfair.auc.results import AUCTestResult, DeLongResult
-from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
+from fastfair.auc.statistics import _auc_statistics, _sort_rows, _Sorted
 
 # --------------------------------------------------------------------------------------
 # delong: the low-level entry point
@@ -283,6 +259,7 @@ def auc_test(
     >>> round(res.pvalue, 3)
     0.001
     """
+    arguments = dict(locals())
     cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group)
     if sample_weight is not None:
         raise ValueError(
@@ -291,137 +268,12 @@ def auc_test(
         )
     y = as_binary(cols["y_true"], "y_true", pos_label)
     score = as_finite_float(cols["y_score"], "y_score")
-    raw_group = cols["group"]
-    check_same_length(y_true=y, y_score=score, group=raw_group)
-    codes, labels = as_groups(raw_group, "group")
-    check_choice(method, "method", METHODS)
-    check_choice(scheme, "scheme", SCHEMES)
-    check_choice(alternative, "alternative", ALTERNATIVES)
-    check_choice(comparisons, "comparisons", ("reference", "all"))
-    check_choice(adjust, "adjust", ADJUSTMENTS)
-    fixed, seq_options = resolve(n_permutations, sequential)
-    if adjust == "maxT" and seq_options is not None and method == "permutation":
-        fixed, seq_options = 9999, None
-    if not isinstance(studentize, (bool, np.bool_)):
-        raise TypeError(f"studentize must be True or False, got {show_value(studentize)}")
-    if not isinstance(confidence_level, (float, int)) or not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must be in (0, 1), got {show_value(confidence_level)}")
-    if method == "delong" and not studentize:
-        raise ValueError("method='delong' needs the studentized statistic (studentize=True)")
-    if method in ("delong", "auto") and adjust == "maxT":
-        raise ValueError("adjust='maxT' needs method='permutation'")
-    n_groups = len(labels)
-    if n_groups > _MAX_GROUPS:
-        raise ValueError(f"group has {n_groups} groups; at most {_MAX_GROUPS} supported")
-    n_threads = effective_n_threads(n_jobs)
-
-    order, codes8, y8 = _sort_rows(y, score, codes)
-    srt = _Sorted.build(order, score, y8, codes8)
-    pairs = comparison_pairs(np.bincount(codes8, minlength=n_groups), labels, reference,
-                             comparisons)  # fmt: skip
-    tot, auc, var, _, _, _, observed = _auc.sweep_groups(
-        srt.packed, srt.codes, srt.n_pos, n_groups, False, pairs, studentize
+    check_same_length(y_true=y, y_score=score, group=cols["group"])
+    codes, labels = as_groups(cols["group"], "group")
+    options = _check_options(arguments)
+    if len(labels) > _MAX_GROUPS:
+        raise ValueError(f"group has {len(labels)} groups; at most {_MAX_GROUPS} supported")
+    statistics = _auc_statistics(
+        y, score, codes, labels, options.reference, options.comparisons, options.studentize
     )
-    check_auc_defined(tot, labels, np.unique(pairs))
-    if method == "auto":
-        smallest = tot[np.unique(pairs)].min()
-        method = "delong" if studentize and smallest >= ASYMPTOTIC_MIN_CLASS else "permutation"
-
-    a, b = pairs[:, 0], pairs[:, 1]
-    difference = auc[a] - auc[b]
-    z = special.ndtri(0.5 + confidence_level / 2.0)
-    se_diff = np.sqrt(var[a] + var[b])
-    diff_interval = (difference - z * se_diff, difference + z * se_diff)
-    se = np.sqrt(var)
-    group_interval = (np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0))
-
-    key = stream_key(random_state) if method == "permutation" else 0
-    pvalues = np.empty(len(pairs))
-    samplers = []
-    for c, (ga, gb) in enumerate(pairs):
-        if method == "delong":
-            pvalues[c] = asymptotic_pvalue(observed[c], alternative)
-            continue
-        if n_groups == 2 and (ga, gb) == (0, 1):
-            sub = srt
-        elif n_groups == 2:  # the same rows: only the codes swap
-            sub = _Sorted(srt.packed, 1 - srt.codes, srt.n_pos, order)
-        else:
-            remap = np.full(256, 255, dtype=np.uint8)
-            remap[ga], remap[gb] = 0, 1
-            codes_sorted = codes8[order]
-            sub_order = order[(codes_sorted == ga) | (codes_sorted == gb)]
-            sub = _Sorted.build(sub_order, score, y8, codes8, remap)
-        draw = _pair_sampler(sub, scheme, studentize, key, c, n_threads)
-        samplers.append(Sampler(draw, observed[c], alternative, return_null))
-
-    decision = None
-    if method == "permutation":
-        decision = draw_all(samplers, fixed, seq_options, adjust)
-        pvalues = np.array([s.pvalue for s in samplers])
-
-    adjusted = None
-    if len(pairs) > 1:
-        if adjust == "maxT":
-            sizes = _strata_sizes(srt, n_groups, scheme)
-            joint = _auc.permute(
-                srt.packed,
-                srt.n_pos,
-                sizes,
-                scheme == "within_outcome",
-                pairs,
-                studentize,
-                fixed,
-                key,
-                len(pairs),
-                n_threads,
-            )
-            adjusted = np.maximum(maxt_pvalues(joint, observed, alternative), pvalues)
-        else:
-            adjusted = adjust_pvalues(pvalues, adjust)
-
-    single = len(pairs) == 1
-    interval = None
-    null_out = None
-    used = None
-    if method == "permutation" and seq_options is None:
-        counts = np.array([s.count for s in samplers], dtype=np.float64)
-        lo, hi = wilson_interval(counts, fixed)
-        interval = (float(lo[0]), float(hi[0])) if single else (lo, hi)
-        used = fixed
-        if return_null:
-            nulls = [s.null() for s in samplers]
-            null_out = nulls[0] if single else np.column_stack(nulls)
-    elif method == "permutation":
-        _, interval, used, decision, null_out = summarize(samplers, decision, single)
-
-    def pick(x):
-        return float(x[0]) if single else x
-
-    res = AUCTestResult(
-        statistic=pick(observed),
-        pvalue=pick(pvalues),
-        difference=pick(difference),
-        confidence_interval=(pick(diff_interval[0]), pick(diff_interval[1])),
-        groups=labels,
-        group_auc=auc,
-        group_variance=var,
-        group_interval=group_interval,
-        group_n_pos=tot[:, 1].copy(),
-        group_n_neg=tot[:, 0].copy(),
-        comparisons=[(labels[i], labels[j]) for i, j in pairs],
-        method=method,
-        scheme=scheme if method == "permutation" else None,
-        studentize=bool(studentize),
-        alternative=alternative,
-        confidence_level=float(confidence_level),
-        n_permutations=used,
-        pvalue_adjusted=adjusted,
-        adjust=adjust if adjusted is not None else None,
-        pvalue_interval=interval,
-        null_distribution=null_out,
-        decision=decision,
-        sequential=seq_options if method == "permutation" else None,
-    )
-    res._samplers = samplers or None  # for multiple_monte_carlo (a family of tests)
-    return res
+    return _auc_test(statistics, options)

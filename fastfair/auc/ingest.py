@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
+
+from fastfair._comparisons import ComparisonOptions, comparison_fields
+from fastfair._parallel import effective_n_threads
+from fastfair._validation import check_choice, check_flag
 
 SCHEMES = ("within_outcome", "full")
 METHODS = ("permutation", "delong", "auto")
@@ -22,3 +30,36 @@ BITMAP_ROWS = 20
 
 
 _IDENTITY = np.arange(256, dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class _Options(ComparisonOptions):
+    """The options of auc_test, checked once (_check_options)."""
+
+    method: str  # "permutation", "delong" or "auto" (decided on the data)
+    scheme: str
+    studentize: bool
+    n_threads: int
+
+
+def _check_options(arguments: Mapping[str, Any]) -> _Options:
+    """auc_test's options (its arguments by name, ``locals()`` on entry), checked once.
+    max-T needs a fixed number of joint permutations: 9,999 unless `n_permutations`."""
+    method = arguments["method"]
+    check_choice(method, "method", METHODS)
+    check_choice(arguments["scheme"], "scheme", SCHEMES)
+    fields = comparison_fields(arguments, ADJUSTMENTS)
+    if fields["adjust"] == "maxT" and fields["sequential"] is not None and method == "permutation":
+        fields["n_permutations"], fields["sequential"] = 9999, None
+    studentize = check_flag(arguments["studentize"], "studentize")
+    if method == "delong" and not studentize:
+        raise ValueError("method='delong' needs the studentized statistic (studentize=True)")
+    if method in ("delong", "auto") and fields["adjust"] == "maxT":
+        raise ValueError("adjust='maxT' needs method='permutation'")
+    return _Options(
+        **fields,
+        method=method,
+        scheme=arguments["scheme"],
+        studentize=studentize,
+        n_threads=effective_n_threads(arguments["n_jobs"]),
+    )

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
-from fastfair._format import format_pvalue, format_table
-from fastfair._sequential import Sequential, monte_carlo_notes
+from fastfair._format import format_table
+from fastfair._permutation_result import PairwiseResultMixin
+from fastfair._sequential import Sequential
 
 
 @dataclass(repr=False)
@@ -54,11 +55,10 @@ class DeLongResult:
 
 @renamed_attributes(difference_interval="confidence_interval")
 @dataclass(repr=False)
-class AUCTestResult:
-    """Result of :func:`auc_test`.
-
-    With two groups `statistic`, `pvalue` and `difference` are floats; with more groups they
-    are arrays with one entry per comparison in `comparisons`.
+class AUCTestResult(PairwiseResultMixin):
+    """Result of :func:`auc_test`, laid out as :class:`~fastfair.PermutationTestResult`:
+    per-comparison fields are floats with two groups, arrays (one entry per comparison in
+    `comparisons`) with more.
 
     Attributes
     ----------
@@ -120,21 +120,13 @@ class AUCTestResult:
     decision: str | np.ndarray | None = None
     sequential: Sequential | None = None
 
-    def _p(self, pvalue, c: int = 0) -> str:
-        n = None if self.n_permutations is None else int(np.atleast_1d(self.n_permutations)[c])
-        return format_pvalue(pvalue, self.method, n)
-
     def __repr__(self) -> str:
         stat = "studentized (DeLong)" if self.studentize else "raw difference"
         head = (
             f"AUCTestResult(method={self.method!r}"
             + (f", scheme={self.scheme!r}" if self.scheme else "")
             + f", statistic={stat}, alternative={self.alternative!r}"
-            + (
-                f", n_permutations={self.n_permutations}"
-                if self.n_permutations is not None and self.sequential is None
-                else ""
-            )
+            + self._permutations_shown()
             + ")"
         )
         level = f"{100 * self.confidence_level:g}%"
@@ -155,20 +147,12 @@ class AUCTestResult:
             ["group", "auc", "std_error", f"{level} low", "high", "n_pos", "n_neg"], group_rows
         )
         stat_v = np.atleast_1d(self.statistic)
-        p_v = np.atleast_1d(self.pvalue)
         diff_v = np.atleast_1d(self.difference)
         dlo, dhi = (np.atleast_1d(x) for x in self.confidence_interval)
-        headers = ["comparison", "difference", f"{level} low", "high", "statistic", "pvalue"]
-        if self.pvalue_adjusted is not None:
-            headers.append(f"adjusted ({self.adjust})")
-        rows = []
-        for c, (a, b) in enumerate(self.comparisons):
-            row = [f"{a} - {b}", diff_v[c], dlo[c], dhi[c], stat_v[c], self._p(p_v[c], c)]
-            if self.pvalue_adjusted is not None:
-                row.append(self._p(self.pvalue_adjusted[c], c))
-            rows.append(row)
-        lines = [head, group_table, format_table(headers, rows)]
-        lines += monte_carlo_notes(
-            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
-        )
-        return "\n".join(lines)
+        headers = ["comparison", "difference", f"{level} low", "high", "statistic"]
+        headers += self._pvalue_headers()
+        rows = [
+            [f"{a} - {b}", diff_v[c], dlo[c], dhi[c], stat_v[c], *self._pvalue_cells(c)]
+            for c, (a, b) in enumerate(self.comparisons)
+        ]
+        return "\n".join([head, group_table, format_table(headers, rows), *self._notes()])

@@ -4,6 +4,7 @@ of confusion-matrix metrics)."""
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -12,55 +13,104 @@ from fastfair._comparisons import check_rates_defined, comparison_pairs
 from fastfair._exact import ExactInfeasibleError, exact_pair
 from fastfair._parallel import threads_for
 from fastfair._permutation_result import PermutationTestResult
-from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, maxt_pvalues, wilson_interval
+from fastfair._pvalues import asymptotic_pvalue, family_adjusted
 from fastfair._random import stream_key
 from fastfair._score import kish_counts, score_interval
-from fastfair._sequential import Sampler, draw_all, run, summarize
-from fastfair._validation import show_value
+from fastfair._sequential import Sampler, draw_all, monte_carlo_summary, run
+from fastfair._validation import check_flag
 from fastfair.permutation.ingest import _Options
+
+
+@dataclass(frozen=True)
+class _CellStatistics:
+    """The observed side of a test on cell sums: per group the metric and its denominator,
+    per compared pair the statistic, difference and its confidence interval (one column
+    per part of the metric: two for equalized odds)."""
+
+    spec: tuple  # the compiled statistic (_metrics.ConfusionMetric.spec)
+    strata: tuple  # the cells whose rows exchange labels (the scheme)
+    observed: np.ndarray
+    values: np.ndarray
+    denominators: np.ndarray
+    difference: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+
+
+@dataclass
+class _PairTests:
+    """The p-value of each compared pair and how it was obtained."""
+
+    pvalues: np.ndarray
+    used: list  # "exact", "monte_carlo" or "asymptotic", per pair
+    samplers: list  # the Sampler of each Monte-Carlo pair, None elsewhere
+    decision: np.ndarray | None  # sequential decisions
+    exact_null: tuple  # (support, probabilities) of the last exact pair, or (None, None)
 
 
 def _test_cells(w, w2, labels, rows, options: _Options, n_threads) -> PermutationTestResult:
     """The test on per-group cell sums; `rows` = (cell, weights, codes) when weighted."""
-    spec_metric, scheme, method = options.metric, options.scheme, options.method
-    studentize, variance, alternative = options.studentize, options.variance, options.alternative
-    reference, comparisons, adjust = options.reference, options.comparisons, options.adjust
-    return_null, random_state, mid_p = options.return_null, options.random_state, options.mid_p
-    confidence_level = options.confidence_level
     weighted = rows is not None
+    _check_method(options, weighted)
+    pairs = comparison_pairs(w.sum(axis=1), labels, options.reference, options.comparisons)
+    check_rates_defined(options.metric, w, labels, pairs)
+    st = _cell_statistics(w, w2, pairs, options, weighted)
+    method, adjust = options.method, options.adjust
+    key = stream_key(options.random_state) if method != "asymptotic" or adjust == "maxT" else 0
+    tests = _pair_tests(st, w, rows, pairs, options, key, n_threads)
+
+    def joint_null():
+        joint_count = 9999 if options.sequential is not None else options.n_permutations
+        return _monte_carlo_null(
+            rows, w, None, st.strata, st.spec, joint_count, key, len(pairs), n_threads, pairs
+        )
+
+    adjusted = family_adjusted(tests.pvalues, adjust, st.observed, options.alternative, joint_null)
+    res = _pack(st, tests, adjusted, labels, pairs, options, weighted)
+    mc = [s for s in tests.samplers if s is not None]
+    res._samplers = tests.samplers if mc else None  # for multiple_monte_carlo
+    return res
+
+
+def _check_method(options: _Options, weighted: bool) -> None:
+    """The method and mid_p against the data: weighted rows are Monte Carlo."""
+    method, mid_p = options.method, options.mid_p
     if weighted and method == "exact":
         raise ValueError("method='exact' needs unweighted data; use 'monte_carlo' with weights")
-    if not isinstance(mid_p, (bool, np.bool_)):
-        raise TypeError(f"mid_p must be True or False, got {show_value(mid_p)}")
+    check_flag(mid_p, "mid_p")
     if mid_p and (method in ("monte_carlo", "asymptotic") or weighted):
         raise ValueError(
             "mid_p applies to exact p-values only, not to "
             + ("weighted data (Monte Carlo)" if weighted else f"method={method!r}")
         )
-    pairs = comparison_pairs(w.sum(axis=1), labels, reference, comparisons)
-    check_rates_defined(spec_metric, w, labels, pairs)
-    spec = spec_metric.spec(studentize, variance == "pooled")
-    strata = spec_metric.strata(scheme)
+
+
+def _cell_statistics(w, w2, pairs, options: _Options, weighted: bool) -> _CellStatistics:
+    """Observed statistics, group values, differences and their score intervals."""
+    spec_metric = options.metric
+    spec = spec_metric.spec(options.studentize, options.variance == "pooled")
+    strata = spec_metric.strata(options.scheme)
     observed = _counts.metric_statistics(w.reshape(1, -1), w2.reshape(1, -1), spec, pairs)[0]
     num, den = spec_metric.rates(w)
     values = num / den
     a, b = pairs[:, 0], pairs[:, 1]
     difference = values[a] - values[b]
-    lower, upper = difference_interval(spec_metric, w, w2, pairs, weighted, confidence_level)
+    lower, upper = difference_interval(
+        spec_metric, w, w2, pairs, weighted, options.confidence_level
+    )
     if spec_metric.n_parts == 1:
         values, difference, den = values[:, 0], difference[:, 0], den[:, 0]
         lower, upper = lower[:, 0], upper[:, 0]
+    return _CellStatistics(spec, strata, observed, values, den, difference, lower, upper)
 
-    fixed, seq_options = options.n_permutations, options.sequential
-    if seq_options is not None and adjust == "maxT" and len(pairs) > 1:
-        joint_count = 9999
-    else:
-        joint_count = fixed
-    key = stream_key(random_state) if method != "asymptotic" or adjust == "maxT" else 0
+
+def _pair_tests(st: _CellStatistics, w, rows, pairs, options: _Options, key, n_threads):
+    """Each pair by its method (``"auto"``: exact when unweighted and feasible, else Monte
+    Carlo); the Monte-Carlo pairs drawn together (fixed count or sequential)."""
+    method, weighted = options.method, rows is not None
     pvalues = np.empty(len(pairs))
-    used = []
-    samplers: list = []
-    null_values, null_probs = None, None
+    used, samplers = [], []
+    exact_null = (None, None)
     for c, (ga, gb) in enumerate(pairs):
         chosen = method
         if method == "auto":
@@ -70,13 +120,13 @@ def _test_cells(w, w2, labels, rows, options: _Options, n_threads) -> Permutatio
             try:
                 p, support, probs = exact_pair(
                     w[[ga, gb]].astype(np.int64),
-                    spec_metric,
-                    spec,
-                    strata,
-                    observed[c],
-                    alternative,
-                    mid_p,
-                    want_null=return_null,
+                    options.metric,
+                    st.spec,
+                    st.strata,
+                    st.observed[c],
+                    options.alternative,
+                    options.mid_p,
+                    want_null=options.return_null,
                 )
             except ExactInfeasibleError:
                 if method == "exact":
@@ -84,118 +134,93 @@ def _test_cells(w, w2, labels, rows, options: _Options, n_threads) -> Permutatio
                 chosen = "monte_carlo"
             else:
                 pvalues[c] = p
-                null_values, null_probs = support, probs
+                exact_null = (support, probs)
         if chosen == "monte_carlo":
-            draw = _pair_draw(rows, w, (ga, gb), strata, spec, key, c, n_threads)
-            sampler = Sampler(draw, observed[c], alternative, return_null)
+            draw = _pair_draw(rows, w, (ga, gb), st.strata, st.spec, key, c, n_threads)
+            sampler = Sampler(draw, st.observed[c], options.alternative, options.return_null)
         if chosen == "asymptotic":
-            df = 2 if spec_metric.n_parts == 2 else None
-            pvalues[c] = asymptotic_pvalue(observed[c], alternative, df)
+            df = 2 if options.metric.n_parts == 2 else None
+            pvalues[c] = asymptotic_pvalue(st.observed[c], options.alternative, df)
         samplers.append(sampler)
         used.append(chosen)
-
     mc = [s for s in samplers if s is not None]
     decision = None
-    if mc and seq_options is None:
-        draw_all(mc, fixed, None, adjust)
+    if mc and options.sequential is None:
+        draw_all(mc, options.n_permutations, None, options.adjust)
     elif mc:
+        adjust = options.adjust
         procedure = adjust if len(pairs) > 1 and adjust != "maxT" else "none"
-        decision = run(samplers, seq_options, procedure, known=pvalues)
+        decision = run(samplers, options.sequential, procedure, known=pvalues)
     for c, sampler in enumerate(samplers):
         if sampler is not None:
             pvalues[c] = sampler.pvalue
+    return _PairTests(pvalues, used, samplers, decision, exact_null)
 
+
+def _pack(st, tests: _PairTests, adjusted, labels, pairs, options: _Options, weighted):
+    """PermutationTestResult: per-pair values as floats with one comparison (and one part),
+    arrays otherwise; the Monte-Carlo summary of the pairs that drew permutations."""
+    used, samplers = tests.used, tests.samplers
+    fixed, seq_options = options.n_permutations, options.sequential
+    mc = [s for s in samplers if s is not None]
+    single = len(pairs) == 1
     method_used = used[0] if len(set(used)) == 1 else "mixed"
+    mid_p = options.mid_p
     if mid_p and method_used != "exact":
         warnings.warn(
             "mid_p applies to exact p-values only: comparisons too large to enumerate were "
             "tested by Monte Carlo with ordinary p-values (the result has mid_p=False)",
-            stacklevel=3,
+            stacklevel=4,
         )
         mid_p = False
-    interval = None
-    n_used = fixed if "monte_carlo" in used or adjust == "maxT" else None
-    null_draws = [s.null() for s in mc] if return_null else []
-    if method_used == "monte_carlo" and seq_options is None:
-        interval = wilson_interval(np.array([s.count for s in mc], dtype=np.float64), fixed)
-    elif method_used == "monte_carlo":
-        _, interval, n_used, decision, null_seq = summarize(samplers, decision, len(pairs) == 1)
-        null_draws = [] if null_seq is None else [null_seq]
+    interval, null_out, decision = None, None, tests.decision
+    n_used = fixed if "monte_carlo" in used or options.adjust == "maxT" else None
+    if method_used == "monte_carlo":
+        interval, n_used, decision, null_out = monte_carlo_summary(mc, fixed, decision, single)
     elif mc and seq_options is not None:  # some comparisons exact, some sequential
         n_used = np.array([0 if s is None else s.n for s in samplers], dtype=np.int64)
-        null_draws = []
-    adjusted = None
-    if len(pairs) > 1:
-        if adjust == "maxT":
-            joint = _monte_carlo_null(
-                rows,
-                w,
-                None,
-                strata,
-                spec,
-                joint_count,
-                key,
-                len(pairs),
-                n_threads,
-                pairs=pairs,
-            )
-            adjusted = np.maximum(maxt_pvalues(joint, observed, alternative), pvalues)
-        else:
-            adjusted = adjust_pvalues(pvalues, adjust)
-
-    single = len(pairs) == 1
+    elif mc and options.return_null:  # some exact, some drawn a fixed number of times
+        null_out = np.column_stack([s.null() for s in mc])
+    n_parts = options.metric.n_parts
+    lower, upper = st.lower, st.upper
+    null_values, null_probs = tests.exact_null
     label_list = labels.tolist()
-    null_out = None
-    if return_null and null_draws:
-        if seq_options is not None:
-            null_out = null_draws[0]
-        else:
-            null_out = null_draws[0] if single else np.column_stack(null_draws)
-    res = PermutationTestResult(
-        statistic=float(observed[0]) if single else observed,
+    pvalues = tests.pvalues
+    return PermutationTestResult(
+        statistic=float(st.observed[0]) if single else st.observed,
         pvalue=float(pvalues[0]) if single else pvalues,
-        difference=(difference[0] if single else difference)
-        if spec_metric.n_parts > 1 or not single
-        else float(difference[0]),
-        metric=spec_metric.name,
+        difference=(st.difference[0] if single else st.difference)
+        if n_parts > 1 or not single
+        else float(st.difference[0]),
+        metric=options.metric.name,
         groups=labels,
-        group_values=values,
-        group_denominators=den,
+        group_values=st.values,
+        group_denominators=st.denominators,
         comparisons=[(label_list[i], label_list[j]) for i, j in pairs],
-        scheme=scheme,
-        studentize=bool(studentize),
-        variance=variance,
+        scheme=options.scheme,
+        studentize=bool(options.studentize),
+        variance=options.variance,
         method=method_used,
-        alternative=alternative,
+        alternative=options.alternative,
         mid_p=mid_p,
         n_permutations=n_used,
         pvalue_adjusted=adjusted,
-        adjust=adjust if adjusted is not None else None,
-        pvalue_interval=(
-            None
-            if interval is None
-            else (
-                interval
-                if not single or seq_options is not None
-                else tuple(float(x[0]) for x in interval)
-            )
-        ),
+        adjust=options.adjust if adjusted is not None else None,
+        pvalue_interval=interval,
         weighted=weighted,
         confidence_interval=(
             (lower[0], upper[0])
-            if single and spec_metric.n_parts > 1
+            if single and n_parts > 1
             else (float(lower[0]), float(upper[0]))
             if single
             else (lower, upper)
         ),
-        confidence_level=float(confidence_level),
+        confidence_level=options.confidence_level,
         null_distribution=null_out if null_out is not None else (null_values if single else None),
         null_probabilities=null_probs if single and null_out is None else None,
         decision=decision,
         sequential=seq_options if mc else None,
     )
-    res._samplers = samplers if mc else None  # for multiple_monte_carlo
-    return res
 
 
 def difference_interval(spec_metric, w, w2, pairs, weighted, confidence_level):

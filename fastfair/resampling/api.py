@@ -11,10 +11,10 @@ import numpy as np
 from fastfair import _means
 from fastfair._deprecation import renamed_arguments
 from fastfair._parallel import effective_n_threads
-from fastfair._pvalues import ALTERNATIVES, asymptotic_pvalue, wilson_interval
+from fastfair._pvalues import ALTERNATIVES, asymptotic_pvalue
 from fastfair._random import stream_key
 from fastfair._scipy import stats
-from fastfair._sequential import Sampler, Sequential, draw_all, resolve, summarize
+from fastfair._sequential import Sampler, Sequential, draw_all, monte_carlo_summary, resolve
 from fastfair._validation import (
     as_1d,
     as_finite_float,
@@ -445,11 +445,7 @@ def correlation_test(
 
     sampler = Sampler(draw, observed, alternative, return_null)
     decision = draw_all([sampler], fixed, seq_options, "none")
-    if seq_options is None:
-        lo, hi = wilson_interval(sampler.count, fixed)
-        interval, n_used = (float(lo), float(hi)), fixed
-    else:
-        _, interval, n_used, decision, _ = summarize([sampler], decision, True)
+    interval, n_used, decision, _ = monte_carlo_summary([sampler], fixed, decision, True)
     res = CorrelationTestResult(
         statistic=observed,
         pvalue=sampler.pvalue,

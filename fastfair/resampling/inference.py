@@ -10,10 +10,10 @@ import numpy as np
 
 from fastfair import _means
 from fastfair._comparisons import comparison_pairs
-from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, exact_pvalue, wilson_interval
+from fastfair._pvalues import asymptotic_pvalue, exact_pvalue, family_adjusted
 from fastfair._random import stream_key
 from fastfair._scipy import special, stats
-from fastfair._sequential import Sampler, draw_all, summarize
+from fastfair._sequential import Sampler, draw_all, monte_carlo_summary
 from fastfair._validation import show_value
 from fastfair.resampling.ingest import (
     _OBSERVED,
@@ -42,10 +42,6 @@ def _weighted_mean_variance_fn(v, w):
     m = _mean_fn(v, w)[..., None]
     sw = w.sum(axis=-1)
     return n / (n - 1) * (w * w * (v - m) ** 2).sum(axis=-1) / (sw * sw)
-
-
-def _adjusted(pvalues, adjust):
-    return adjust_pvalues(pvalues, adjust) if len(pvalues) > 1 else None
 
 
 def _draw_pairs(results, options: _Options):
@@ -129,11 +125,7 @@ def _pair_draw(engine, mode, n_bootstrap, sequential):
 def _assemble(results, groups: _Groups, metric_label, options: _Options, decision):
     """The result of pairwise tests (each a dict of _run_pair or _mean_pair); `decision`:
     the sequential decisions of _draw_pairs."""
-    fixed, seq_options, return_null = (
-        options.n_permutations,
-        options.sequential,
-        options.return_null,
-    )
+    fixed, seq_options = options.n_permutations, options.sequential
     pairs, labels = groups.pairs, groups.labels
     single = len(pairs) == 1
     pick = (
@@ -144,19 +136,11 @@ def _assemble(results, groups: _Groups, metric_label, options: _Options, decisio
     pvalues = np.array([r["pvalue"] for r in results])
     monte_carlo = results[0]["count"] is not None
     exact = results[0].get("exact", False)
-    interval = None
-    null = None
-    null_probabilities = None
-    n_used = fixed if monte_carlo else None
-    if monte_carlo and seq_options is None:
-        lo, hi = wilson_interval(np.array([r["count"] for r in results]), fixed)
-        interval = (float(lo[0]), float(hi[0])) if single else (lo, hi)
-        if return_null:
-            null = results[0]["null"] if single else np.column_stack([r["null"] for r in results])
-    elif monte_carlo:
+    interval, n_used, null, null_probabilities = None, None, None, None
+    if monte_carlo:
         samplers = [r["sampler"] for r in results]
-        _, interval, n_used, decision, null = summarize(samplers, decision, single)
-    elif exact and return_null and single:
+        interval, n_used, decision, null = monte_carlo_summary(samplers, fixed, decision, single)
+    elif exact and options.return_null and single:
         null = results[0]["null"]
         null_probabilities = np.full(len(null), 1.0 / len(null))
     label_list = labels.tolist()
@@ -182,7 +166,7 @@ def _assemble(results, groups: _Groups, metric_label, options: _Options, decisio
         method="monte_carlo" if monte_carlo else "exact" if exact else options.method,
         alternative=options.alternative,
         n_permutations=n_used,
-        pvalue_adjusted=_adjusted(pvalues, options.adjust),
+        pvalue_adjusted=family_adjusted(pvalues, options.adjust),
         adjust=options.adjust if len(pairs) > 1 else None,
         pvalue_interval=interval,
         weighted=groups.weighted,
@@ -392,7 +376,7 @@ def _basic_bootstrap(resamples: _GroupResamples, options: _BootstrapOptions):
         alternative=options.alternative,
         confidence_level=options.confidence_level,
         n_bootstrap=options.n_bootstrap,
-        pvalue_adjusted=_adjusted(pv, options.adjust),
+        pvalue_adjusted=family_adjusted(pv, options.adjust),
         adjust=options.adjust if not single else None,
         null_distribution=nulls[0] if options.return_null and single else None,
     )

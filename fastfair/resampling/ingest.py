@@ -11,14 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from fastfair._comparisons import check_comparison_options
+from fastfair._comparisons import ComparisonOptions, check_comparison_options, comparison_fields
 from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES, get_metric
 from fastfair._parallel import effective_n_threads
-from fastfair._sequential import Sequential, resolve
 from fastfair._validation import (
     check_choice,
     check_flag,
-    check_level,
     check_resamples,
     show_value,
 )
@@ -67,35 +65,15 @@ def _resolve_progress(progress, total: int):
     return tqdm(total=total, unit="eval", leave=False)
 
 
-def _check_common(alternative, comparisons, adjust, n_permutations, sequential):
-    """alternative, comparisons, adjust; then (fixed count or None, sequential options)."""
-    if adjust == "maxT":
-        raise ValueError(
-            "adjust='maxT' is available for confusion-matrix metrics only; "
-            "use 'holm' or 'bonferroni' here"
-        )
-    check_comparison_options(alternative, comparisons, adjust, ADJUSTMENTS)
-    return resolve(n_permutations, sequential)
-
-
 @dataclass(frozen=True)
-class _Options:
+class _Options(ComparisonOptions):
     """The options of a permutation test over pairs of groups (permutation_test_rows,
     mean_difference_test), checked once (_check_options)."""
 
     mode: str  # the statistic: "none", "welch", "bootstrap" or "bootstrap-fast"
     method: str
-    n_permutations: int | None  # fixed-size Monte Carlo; None: sequential
-    sequential: Sequential | None  # the sequential test's options, None when fixed
-    alternative: str
-    reference: object
-    comparisons: str
-    adjust: str
-    return_null: bool
-    random_state: object
     n_threads: int
     n_bootstrap: int  # bootstrap resamples per variance estimate
-    confidence_level: float
 
 
 def _check_options(arguments: Mapping[str, Any], mode: str) -> _Options:
@@ -105,34 +83,24 @@ def _check_options(arguments: Mapping[str, Any], mode: str) -> _Options:
     `mode`: the statistic, read from `studentize`. `scheme`, `n_bootstrap` and
     `confidence_level` take their defaults when the function has no such argument.
     """
-    fixed, seq_options = _check_common(
-        arguments["alternative"],
-        arguments["comparisons"],
-        arguments["adjust"],
-        arguments["n_permutations"],
-        arguments["sequential"],
-    )
+    if arguments["adjust"] == "maxT":
+        raise ValueError(
+            "adjust='maxT' is available for confusion-matrix metrics only; "
+            "use 'holm' or 'bonferroni' here"
+        )
+    fields = comparison_fields(arguments, ADJUSTMENTS)
     method = arguments["method"]
     check_choice(method, "method", METHODS)
     check_choice(arguments.get("scheme", "full"), "scheme", ("full", "conditional"))
     n_bootstrap = check_resamples(arguments.get("n_bootstrap", 200), "n_bootstrap", 2)
-    confidence_level = check_level(arguments.get("confidence_level", 0.95), "confidence_level")
     if method == "asymptotic" and mode == "none":
         raise ValueError("method='asymptotic' needs a studentized statistic")
     return _Options(
+        **fields,
         mode=mode,
         method=method,
-        n_permutations=fixed,
-        sequential=seq_options,
-        alternative=arguments["alternative"],
-        reference=arguments["reference"],
-        comparisons=arguments["comparisons"],
-        adjust=arguments["adjust"],
-        return_null=arguments["return_null"],
-        random_state=arguments["random_state"],
         n_threads=effective_n_threads(arguments["n_jobs"]),
         n_bootstrap=n_bootstrap,
-        confidence_level=confidence_level,
     )
 
 

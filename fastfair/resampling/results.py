@@ -43,11 +43,7 @@ class GenericTestResult(PermutationTestResult):
         head = (
             f"GenericTestResult(metric={self.metric!r}, method={self.method!r}, "
             f"statistic={stat}, alternative={self.alternative!r}"
-            + (
-                f", n_permutations={self.n_permutations}"
-                if self.n_permutations is not None and self.sequential is None
-                else ""
-            )
+            + self._permutations_shown()
             + (f", n_bootstrap={self.n_bootstrap}" if self.n_bootstrap else "")
             + ")"
         )
@@ -57,29 +53,19 @@ class GenericTestResult(PermutationTestResult):
         group_rows = [(str(g), self.group_values[k], sizes[k]) for k, g in enumerate(self.groups)]
         size_name = "sum of weights" if self.weighted else "n"
         lines = [head, format_table(["group", self.metric, size_name], group_rows)]
-        diff, stat_v, p_v = (
-            np.atleast_1d(x) for x in (self.difference, self.statistic, self.pvalue)
-        )
+        diff, stat_v = (np.atleast_1d(x) for x in (self.difference, self.statistic))
         ci = self.confidence_interval is not None
         headers = ["comparison", "difference"]
         headers += [f"{100 * self.confidence_level:g}% CI"] if ci else []
-        headers += ["statistic", "pvalue"]
-        if self.pvalue_adjusted is not None:
-            headers.append(f"adjusted ({self.adjust})")
+        headers += ["statistic", *self._pvalue_headers()]
         rows = []
         n_c = len(self.comparisons)
         for c, (a, b) in enumerate(self.comparisons):
             row = [f"{a} - {b}", diff[c]]
             row += [format_interval(self.confidence_interval, c, 0, n_c)] if ci else []
-            row += [stat_v[c], self._p(p_v[c], c)]
-            if self.pvalue_adjusted is not None:
-                row.append(self._p(self.pvalue_adjusted[c], c))
-            rows.append(row)
+            rows.append([*row, stat_v[c], *self._pvalue_cells(c)])
         lines.append(format_table(headers, rows))
-        lines += monte_carlo_notes(
-            self.pvalue_interval, self.sequential, self.decision, self.n_permutations
-        )
-        return "\n".join(lines)
+        return "\n".join([*lines, *self._notes()])
 
 
 @dataclass(repr=False)
