@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from fastfair import _auc
@@ -19,19 +21,25 @@ from fastfair.auc.ingest import _MAX_GROUPS, _check_options
 from fastfair.auc.results import AUCTestResult, DeLongResult
 from fastfair.auc.statistics import _auc_statistics, _sort_rows, _Sorted
 
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping
+
+    import pandas
+    from numpy.typing import ArrayLike
+
 # --------------------------------------------------------------------------------------
 # delong: the low-level entry point
 # --------------------------------------------------------------------------------------
 
 
 def delong(
-    y_true,
-    y_score,
-    group=None,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str | None = None,
     *,
-    pos_label=None,
+    pos_label: Hashable | None = None,
     return_placements: bool = False,
-    data=None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
 ) -> DeLongResult:
     r"""AUC and DeLong variance of several groups at once, from one sort.
 
@@ -121,9 +129,9 @@ def delong(
 
 
 def auc_test(
-    y_true,
-    y_score,
-    group,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str,
     *,
     method: str = "permutation",
     scheme: str = "within_outcome",
@@ -131,15 +139,15 @@ def auc_test(
     n_permutations: int | None = None,
     sequential: Sequential | None = None,
     alternative: str = "two-sided",
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
     confidence_level: float = 0.95,
-    sample_weight=None,
-    pos_label=None,
-    data=None,
+    sample_weight: ArrayLike | str | None = None,
+    pos_label: Hashable | None = None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     return_null: bool = False,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     n_jobs: int | None = None,
 ) -> AUCTestResult:
     r"""Test whether the AUC of a score differs between groups.
@@ -195,11 +203,9 @@ def auc_test(
         comparisons: until the `adjust` procedure is decided, MMCTest); see the Notes.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: the first group of a comparison has the larger AUC.
-    reference : label, optional
-        Group that every other group is compared with (``comparisons="reference"``).
-        Default: the group with the most rows. The difference is group minus reference.
-    comparisons : {"reference", "all"}
-        Each group against `reference`, or all pairs (difference: earlier minus later label).
+    reference, comparisons
+        As in :func:`fastfair.permutation_test`: each group against `reference` (default:
+        the group with the most rows), or all pairs.
     adjust : {"holm", "bonferroni", "maxT", "none"}
         Family-wise adjustment over comparisons when there are more than two groups. Raw
         p-values come from two-group tests on each pair's rows. ``"maxT"`` takes the
@@ -210,17 +216,10 @@ def auc_test(
     sample_weight : None
         Not supported: weighted AUCs and their DeLong variances are not implemented.
         Passing weights raises ``ValueError``.
-    pos_label : optional
-        Positive label of `y_true` when it is not bool or 0/1.
-    data : pandas.DataFrame or mapping, optional
-        When given, `y_true`, `y_score` and `group` may be column names.
-    return_null : bool
-        Keep the permuted statistics in the result.
-    random_state : None, int, numpy.random.Generator or SeedSequence
-        Seed of the permutations. Permutation b uses its own counter-based stream, so the
-        result is identical for any `n_jobs`.
-    n_jobs : int, optional
-        Threads for the permutations (None: all cores; -1 all, -2 all but one).
+    pos_label, data
+        As in :func:`delong`.
+    return_null, random_state, n_jobs
+        As in :func:`fastfair.permutation_test`.
 
     Returns
     -------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,11 +19,17 @@ from fastfair._sequential import Sequential
 from fastfair.permutation.inference import _test_cells
 from fastfair.permutation.ingest import _check_options
 
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+    import pandas
+    from numpy.typing import ArrayLike
+
 
 def permutation_test(
-    y_true,
-    y_pred,
-    group,
+    y_true: ArrayLike | str,
+    y_pred: ArrayLike | str,
+    group: ArrayLike | str,
     *,
     metric: str = "tpr",
     scheme: str = "conditional",
@@ -34,14 +40,14 @@ def permutation_test(
     sequential: Sequential | None = None,
     alternative: str = "two-sided",
     mid_p: bool = False,
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
-    sample_weight=None,
-    pos_label=None,
-    data=None,
+    sample_weight: ArrayLike | str | None = None,
+    pos_label: Hashable | None = None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     return_null: bool = False,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     n_jobs: int | None = None,
     n_bootstrap: int = 200,
     vectorized: bool = False,
@@ -200,8 +206,8 @@ def permutation_test(
 
 
 def permutation_test_from_counts(
-    counts,
-    groups=None,
+    counts: ArrayLike,
+    groups: ArrayLike | None = None,
     *,
     metric: str = "tpr",
     scheme: str = "conditional",
@@ -212,11 +218,11 @@ def permutation_test_from_counts(
     sequential: Sequential | None = None,
     alternative: str = "two-sided",
     mid_p: bool = False,
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
     return_null: bool = False,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     n_jobs: int | None = None,
     confidence_level: float = 0.95,
 ) -> PermutationTestResult:
@@ -266,7 +272,15 @@ def _call_with(function: Callable, arguments: Mapping[str, Any]):
     return function(**{name: arguments[name] for name in names})
 
 
-def confusion_counts(y_true, y_pred, group, *, sample_weight=None, pos_label=None, data=None):
+def confusion_counts(
+    y_true: ArrayLike | str,
+    y_pred: ArrayLike | str,
+    group: ArrayLike | str,
+    *,
+    sample_weight: ArrayLike | str | None = None,
+    pos_label: Hashable | None = None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-group confusion-matrix cell sums: the sufficient statistics of every rate.
 
     Parameters

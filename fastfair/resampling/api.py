@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -52,25 +53,31 @@ from fastfair.resampling.statistics import (
     _safe_ratio,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping
+
+    import pandas
+    from numpy.typing import ArrayLike
+
 
 def permutation_test_rows(
-    y_true,
-    y_pred,
-    group,
+    y_true: ArrayLike | str,
+    y_pred: ArrayLike | str,
+    group: ArrayLike | str,
     *,
-    metric,
+    metric: str | Callable[..., float],
     studentize: bool | str = True,
     method: str = "auto",
     n_permutations: int | None = None,
     sequential: Sequential | None = None,
     alternative: str = "two-sided",
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
-    sample_weight=None,
-    data=None,
+    sample_weight: ArrayLike | str | None = None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     return_null: bool = False,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     n_jobs: int | None = None,
     n_bootstrap: int = 200,
     vectorized: bool = False,
@@ -223,20 +230,20 @@ def permutation_test_rows(
 
 
 def mean_difference_test(
-    values,
-    group,
+    values: ArrayLike | str,
+    group: ArrayLike | str,
     *,
     studentize: bool = True,
     method: str = "auto",
     n_permutations: int | None = None,
     sequential: Sequential | None = None,
     alternative: str = "two-sided",
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
-    data=None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     return_null: bool = False,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     n_jobs: int | None = None,
 ) -> GenericTestResult:
     r"""Permutation test of a difference of means of any per-row value between groups.
@@ -264,25 +271,15 @@ def mean_difference_test(
     method : {"auto", "monte_carlo", "exact", "asymptotic"}
         ``"exact"`` enumerates all splits (at most `MAX_EXACT_SUBSETS`); ``"asymptotic"``
         is Welch's t-test (Satterthwaite degrees of freedom); ``"auto"``: Monte Carlo.
-    n_permutations : int, optional
-        Fixed number of random permutations; None (default): sequential.
-    sequential : Sequential, optional
-        Options of the sequential test used when `n_permutations` is None (see
-        :func:`fastfair.permutation_test`).
+    n_permutations, sequential, reference, comparisons, data, random_state, n_jobs
+        As in :func:`fastfair.permutation_test`: a fixed number of permutations or, by
+        default, a sequential test; the default reference is the largest group.
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: the first group of a comparison has the larger mean.
-    reference, comparisons : optional
-        As in :func:`fastfair.permutation_test` (default reference: the largest group).
     adjust : {"holm", "bonferroni", "none"}
         Family-wise adjustment with more than two groups.
-    data : pandas.DataFrame or mapping, optional
-        Source of column names.
     return_null : bool
         Keep the permuted statistics (exact: the support, with `null_probabilities`).
-    random_state : None, int, numpy.random.Generator or SeedSequence
-        Permutation b uses its own stream: results are identical for any `n_jobs`.
-    n_jobs : int, optional
-        Threads (None: all cores).
 
     Returns
     -------
@@ -323,17 +320,17 @@ def mean_difference_test(
 
 @renamed_arguments(x="attribute", e="values")
 def correlation_test(
-    attribute,
-    values,
+    attribute: ArrayLike | str,
+    values: ArrayLike | str,
     *,
     studentize: bool = True,
     method: str = "monte_carlo",
     n_permutations: int | None = None,
     sequential: Sequential | None = None,
     alternative: str = "two-sided",
-    data=None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     return_null: bool = False,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     n_jobs: int | None = None,
 ) -> CorrelationTestResult:
     r"""Test for correlation between a continuous protected attribute and model error.
@@ -365,21 +362,11 @@ def correlation_test(
     method : {"monte_carlo", "asymptotic"}
         Permutations, or N(0, 1) for S (Student's t with n - 2 degrees of freedom for r,
         the classical test that assumes independence and normality).
-    n_permutations : int, optional
-        Fixed number of random permutations; None (default): sequential.
-    sequential : Sequential, optional
-        Options of the sequential test used when `n_permutations` is None (see
-        :func:`fastfair.permutation_test`).
+    n_permutations, sequential, data, return_null, random_state, n_jobs
+        As in :func:`fastfair.permutation_test` (a fixed number of permutations or, by
+        default, a sequential test).
     alternative : {"two-sided", "greater", "less"}
         ``"greater"``: positive correlation.
-    data : pandas.DataFrame or mapping, optional
-        Source of column names.
-    return_null : bool
-        Keep the permuted statistics.
-    random_state : None, int, numpy.random.Generator or SeedSequence
-        Permutation b uses its own stream: results are identical for any `n_jobs`.
-    n_jobs : int, optional
-        Threads (None: all cores).
 
     Returns
     -------
@@ -471,23 +458,23 @@ def correlation_test(
 
 
 def basic_bootstrap_test(
-    y_true,
-    y_pred,
-    group,
+    y_true: ArrayLike | str,
+    y_pred: ArrayLike | str,
+    group: ArrayLike | str,
     *,
     metric: str | Callable = "tpr",
     n_bootstrap: int = 9999,
     alternative: str = "two-sided",
     confidence_level: float = 0.95,
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
-    sample_weight=None,
-    pos_label=None,
+    sample_weight: ArrayLike | str | None = None,
+    pos_label: Hashable | None = None,
     vectorized: bool = False,
-    data=None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     return_null: bool = False,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
 ) -> BootstrapTestResult:
     r"""The "basic" bootstrap test of a difference of a metric between groups (Sec. 4.2).
 
