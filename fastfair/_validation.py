@@ -565,8 +565,8 @@ def check_flag(value, name: str) -> bool:
 
 def check_level(value, name: str) -> float:
     """A probability strictly between 0 and 1 (a confidence level or alpha)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.floating)):
-        raise TypeError(f"{name} must be a number in (0, 1), got {value!r}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number in (0, 1), got {show_value(value)}")
     if not 0.0 < float(value) < 1.0:
-        raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+        raise ValueError(f"{name} must be in (0, 1), got {show_value(value)}")
     return float(value)
