@@ -25,6 +25,7 @@ import numpy as np
 from fastfair._validation import GroupCodes, _check_label_values, as_groups
 
 __all__ = [
+    "arrow_text",
     "check_columns",
     "count_rows",
     "estimate_rows",
@@ -419,6 +420,50 @@ def _check_binary(array: np.ndarray, name: str, path: str, seen: set) -> None:
         raise ValueError(f"{path}: column {name!r} must be binary; values seen so far: {shown}")
 
 
+def arrow_text(values, name: str):
+    """One batch of an Arrow group column: (indices, labels) by dictionary encoding when it
+    holds text (``labels[indices[i]]`` is row i's label; a dictionary may hold unused
+    labels), else its values as a numpy array. Nulls are refused, naming `name`.
+
+    Parameters
+    ----------
+    values : pyarrow.Array
+        The column's batch (plain or dictionary-encoded).
+    name : str
+        How messages name the column.
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, list) or numpy.ndarray
+        (indices, labels) for text; the values otherwise.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> from fastfair.io import arrow_text
+    >>> indices, labels = arrow_text(pa.array(["b", "a", "b"]), "group")
+    >>> indices.tolist(), labels
+    ([0, 1, 0], ['b', 'a'])
+    >>> arrow_text(pa.array([3, 1]), "group").tolist()
+    [3, 1]
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if values.null_count:
+        raise ValueError(
+            f"{name} contains missing values (null) in {values.null_count:,} rows; a group "
+            "label must be present: drop those rows or give them a label of their own"
+        )
+    kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        values = values.dictionary_decode() if kind is not values.type else values
+        return values.to_numpy(zero_copy_only=False)
+    if not pa.types.is_dictionary(values.type):
+        values = pc.dictionary_encode(values)
+    return values.indices.to_numpy(zero_copy_only=False), values.dictionary.to_pylist()
+
+
 class _DictionaryCoder:
     """Codes a text column batch by batch into one dictionary, then sorts the labels.
 
@@ -437,29 +482,19 @@ class _DictionaryCoder:
         if isinstance(values, np.ndarray):
             self._add_numpy(values, path)
             return
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        if values.null_count:
-            raise ValueError(
-                f"{path}: column {self.name!r} contains missing values (null) in "
-                f"{values.null_count:,} rows of a batch; a group label must be present: "
-                "drop those rows or give them a label of their own"
-            )
-        kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
-        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-            values = values.dictionary_decode() if kind is not values.type else values
-            self.numeric.append(values.to_numpy(zero_copy_only=False))
+        try:
+            text = arrow_text(values, f"column {self.name!r}")
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from exc
+        if isinstance(text, np.ndarray):
+            self.numeric.append(text)
             return
-        if not pa.types.is_dictionary(values.type):
-            values = pc.dictionary_encode(values)
+        indices, labels = text
         index = self.index
         local = np.fromiter(
-            (index.setdefault(v, len(index)) for v in values.dictionary.to_pylist()),
-            np.intp,
-            len(values.dictionary),
+            (index.setdefault(v, len(index)) for v in labels), np.intp, len(labels)
         )
-        self.parts.append(np.take(local, values.indices.to_numpy(zero_copy_only=False)))
+        self.parts.append(np.take(local, indices))
 
     def _add_numpy(self, values: np.ndarray, path: str) -> None:
         if values.dtype.kind not in "OUS":

@@ -123,24 +123,15 @@ def summarise_rows(label, pred, score, group, *, threshold=0.5, pos_label=None):
 
 
 def _batch_groups(values, name: str) -> GroupCodes:
-    """An Arrow text column of one batch as codes with sorted labels (dictionary encoding)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    """An Arrow text column of one batch as codes with sorted labels (dictionary encoding,
+    :func:`fastfair.io.arrow_text`); numbers as they are."""
+    from fastfair.io import arrow_text
 
-    if values.null_count:
-        raise ValueError(
-            f"{name} contains missing values (null) in {values.null_count:,} rows; "
-            "a group label must be present: drop those rows or give them a label of their own"
-        )
-    kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-        if kind is not values.type:
-            values = values.dictionary_decode()
-        return values.to_numpy(zero_copy_only=False)
-    if not pa.types.is_dictionary(values.type):
-        values = pc.dictionary_encode(values)
-    labels = np.array(values.dictionary.to_pylist(), dtype=object)
-    indices = values.indices.to_numpy(zero_copy_only=False)
+    text = arrow_text(values, name)
+    if isinstance(text, np.ndarray):
+        return text
+    indices, labels = text
+    labels = np.array(labels, dtype=object)
     _check_label_values(labels, name, lambda k: int((indices == k).sum()))
     order = np.argsort(labels, kind="stable")
     rank = np.empty(len(order), dtype=np.intp)
