@@ -69,21 +69,25 @@ def write_log(path: str, n: int, seed: int = 0) -> None:
     os.replace(tmp, path)
 
 
-def run_audit(path: str, extra: list[str]) -> tuple[float, float, str]:
-    """(seconds, peak RSS in GiB of the child, first line of output) of one CLI audit.
+def run_audit(path: str, extra: list[str]) -> tuple[float, float, float, str]:
+    """(seconds, CPU seconds (user + system, all threads), peak RSS in GiB of the child,
+    first line of output) of one CLI audit.
 
     Each audit runs in a fresh child process, so ru_maxrss of RUSAGE_CHILDREN is the largest
     peak among the children run so far: run the sizes in increasing order.
     """
     argv = [sys.executable, "-m", "fastfair", "audit", path, "--label", "label"]
     argv += ["--score", "score", "--group", "grp", "--cluster", "user", "--quiet", *extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if done.returncode != 0:
         raise SystemExit(f"audit failed ({done.returncode}): {done.stderr.strip()}")
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20  # KiB -> GiB
-    return seconds, peak, done.stdout.strip().splitlines()[0]
+    return seconds, cpu, peak, done.stdout.strip().splitlines()[0]
 
 
 def _vm(field: str = "VmHWM") -> float:
@@ -204,8 +208,11 @@ def main(argv=None) -> None:
             print(f"\n{int(rows):.0e} rows:")
             compare_engines(path)
         return
-    print("| rows | file size | write (s) | audit (s) | peak RSS (GiB) | load before | options |")
-    print("| ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    print(
+        "| rows | file size | write (s) | audit (s) | CPU (s) | peak RSS (GiB) | load before "
+        "| options |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
     for rows in args.rows:
         n = int(rows)
         path = os.path.join(args.dir, f"fastfair_log_{n}_{args.seed}.parquet")
@@ -215,11 +222,11 @@ def main(argv=None) -> None:
         written = time.perf_counter() - start
         load = " ".join(f"{x:.1f}" for x in os.getloadavg())
         extra = [*args.audit_args.split(), "--engine", args.engine]
-        seconds, peak, _ = run_audit(path, extra)
+        seconds, cpu, peak, _ = run_audit(path, extra)
         size = os.path.getsize(path) / 2**20
         print(
-            f"| {n:.0e} | {size:,.0f} MiB | {written:.1f} | {seconds:.1f} | {peak:.2f} | "
-            f"{load} | `--engine {args.engine} {args.audit_args}` |",
+            f"| {n:.0e} | {size:,.0f} MiB | {written:.1f} | {seconds:.1f} | {cpu:.1f} | "
+            f"{peak:.2f} | {load} | `--engine {args.engine} {args.audit_args}` |",
             flush=True,
         )
 
