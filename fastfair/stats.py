@@ -290,8 +290,10 @@ class ScoreStats:
         v10 = (below + neg / 2.0) / n0[:, None]
         v01 = (above + pos / 2.0) / n1[:, None]
         auc = (pos * v10).sum(axis=1) / n1
-        s10 = np.where(n1 > 1, (pos * (v10 - auc[:, None]) ** 2).sum(axis=1) / (n1 - 1), 0.0)
-        s01 = np.where(n0 > 1, (neg * (v01 - auc[:, None]) ** 2).sum(axis=1) / (n0 - 1), 0.0)
+        ss10 = (pos * (v10 - auc[:, None]) ** 2).sum(axis=1)
+        ss01 = (neg * (v01 - auc[:, None]) ** 2).sum(axis=1)
+        s10 = np.divide(ss10, n1 - 1, out=np.zeros_like(ss10), where=n1 > 1)  # one: 0
+        s01 = np.divide(ss01, n0 - 1, out=np.zeros_like(ss01), where=n0 > 1)
         return DeLongResult(
             groups=self.labels,
             auc=auc,
