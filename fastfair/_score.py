@@ -30,45 +30,11 @@ _BISECTION_STEPS = 60
 _SCALAR_PATH_MAX = 64
 
 
-class _ArrayOps:
-    """The functions the formulas below use, on numpy arrays."""
-
-    sqrt, arccos, cos, pi, copysign = np.sqrt, np.arccos, np.cos, np.pi, np.copysign
-    maximum, where, clip, full_like = np.maximum, np.where, np.clip, np.full_like
-
-    @staticmethod
-    def times_ratio(x, num, den):
-        """x * num / den, as the array path has always rounded it (the float path rounds
-        x * (num / den): each keeps its results bit for bit, tests/golden.py)."""
-        return x * num / den
-
-
-class _FloatOps:
-    """The same functions on Python floats: a few comparisons are computed on plain floats
-    (~100x less overhead than 0-d arrays)."""
-
-    sqrt, arccos, cos, pi, copysign = math.sqrt, math.acos, math.cos, math.pi, math.copysign
-    maximum = max
-
-    @staticmethod
-    def times_ratio(x, num, den):
-        return x * (num / den)
-
-    @staticmethod
-    def full_like(x, value):
-        return value
-
-    @staticmethod
-    def where(condition, a, b):
-        return a if condition else b
-
-    @staticmethod
-    def clip(x, lo, hi):
-        return min(max(x, lo), hi)
-
-
-def _restricted(x1, n1, x2, n2, d, ops):
-    """(p1~, p2~): the root of the Farrington-Manning cubic, on arrays or floats (`ops`)."""
+def _cubic(x1, n1, x2, n2, d):
+    """The Farrington-Manning cubic a q^3 + b q^2 + c q + e = 0 in the restricted p1 (eq.
+    13), reduced for its trigonometric root: (a, b, v, s) with v = b^3 / (27 a^3) -
+    b c / (6 a^2) + e / (2 a) and s = b^2 / (9 a^2) - c / (3 a). Plain arithmetic, the same
+    on floats (the interval's scalar path) and on arrays."""
     p1, p2 = x1 / n1, x2 / n2
     theta = n2 / n1
     a = 1.0 + theta
@@ -76,49 +42,7 @@ def _restricted(x1, n1, x2, n2, d, ops):
     c = d * d + d * (2.0 * p1 + theta + 1.0) + p1 + theta * p2
     e = -p1 * d * (1.0 + d)
     v = b**3 / (27.0 * a**3) - b * c / (6.0 * a * a) + e / (2.0 * a)
-    u = ops.sqrt(ops.maximum(b * b / (9.0 * a * a) - c / (3.0 * a), 0.0))
-    u = ops.where(v < 0, -u, u)
-    ratio = ops.where(u == 0, 0.0, v / ops.where(u == 0, 1.0, u) ** 3)
-    w = (ops.pi + ops.arccos(ops.clip(ratio, -1.0, 1.0))) / 3.0
-    q1 = ops.clip(2.0 * u * ops.cos(w) - b / (3.0 * a), 0.0, 1.0)
-    q2 = ops.clip(q1 - d, 0.0, 1.0)
-    return q1, q2
-
-
-def _z(x1, n1, x2, n2, d, correction, ops):
-    """Z(d) on arrays or floats (`ops`); 0/0 gives 0, a non-zero numerator with zero
-    restricted variance +-inf."""
-    q1, q2 = _restricted(x1, n1, x2, n2, d, ops)
-    var = q1 * (1.0 - q1) / n1 + q2 * (1.0 - q2) / n2
-    if correction:
-        total = n1 + n2
-        var = ops.times_ratio(var, total, ops.maximum(total - 1.0, 1e-300))
-    num = x1 / n1 - x2 / n2 - d
-    z = ops.where(
-        var > 0, num / ops.sqrt(ops.where(var > 0, var, 1.0)), ops.copysign(math.inf, num)
-    )
-    # |num| below rounding of the rates counts as zero
-    return ops.where(abs(num) <= 1e-14, 0.0, z)
-
-
-def _bisect(x1, n1, x2, n2, z, side, correction, ops):
-    """The end of the score interval on `side`, by bisection (Z decreases in d)."""
-    diff = x1 / n1 - x2 / n2
-    if side == "lower":
-        lo, hi = ops.full_like(diff, -1.0), diff  # Z(lo) > z >= Z(hi) = 0 (z >= 0)
-    else:
-        lo, hi = diff, ops.full_like(diff, 1.0)  # Z(lo) = 0 >= -z > Z(hi)
-    target = z if side == "lower" else -z
-    for _ in range(_BISECTION_STEPS):
-        mid = 0.5 * (lo + hi)
-        zm = _z(x1, n1, x2, n2, mid, correction, ops)
-        above = zm > target if side == "lower" else zm >= target
-        lo, hi = ops.where(above, mid, lo), ops.where(above, hi, mid)
-    return hi if side == "lower" else lo
-
-
-def _as_arrays(*values):
-    return np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in values))
+    return a, b, v, b * b / (9.0 * a * a) - c / (3.0 * a)
 
 
 def restricted_mle(x1, n1, x2, n2, d):
@@ -126,8 +50,18 @@ def restricted_mle(x1, n1, x2, n2, d):
 
     Arrays broadcast; returns (p1~, p2~) clipped to [0, 1].
     """
+    x1, n1, x2, n2, d = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (x1, n1, x2, n2, d))
+    )
+    a, b, v, s = _cubic(x1, n1, x2, n2, d)
+    u = np.sqrt(np.maximum(s, 0.0))
+    u = np.where(v < 0, -u, u)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _restricted(*_as_arrays(x1, n1, x2, n2, d), _ArrayOps)
+        ratio = np.where(u == 0, 0.0, v / u**3)
+    w = (np.pi + np.arccos(np.clip(ratio, -1.0, 1.0))) / 3.0
+    q1 = np.clip(2.0 * u * np.cos(w) - b / (3.0 * a), 0.0, 1.0)
+    q2 = np.clip(q1 - d, 0.0, 1.0)
+    return q1, q2
 
 
 def unpooled_variance(p1, n1, p2, n2):
@@ -151,8 +85,19 @@ def score_statistic(x1, n1, x2, n2, d, *, correction: bool = True):
 
     A non-zero numerator with zero restricted variance (only at d = +-1) gives +-inf.
     """
+    x1, n1, x2, n2, d = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (x1, n1, x2, n2, d))
+    )
+    q1, q2 = restricted_mle(x1, n1, x2, n2, d)
+    var = q1 * (1.0 - q1) / n1 + q2 * (1.0 - q2) / n2
+    if correction:
+        total = n1 + n2
+        var = var * total / np.maximum(total - 1.0, 1e-300)
+    num = x1 / n1 - x2 / n2 - d
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _z(*_as_arrays(x1, n1, x2, n2, d), correction, _ArrayOps)
+        z = np.where(var > 0, num / np.sqrt(var), np.copysign(np.inf, num))
+    # |num| below rounding of the rates counts as zero
+    return np.where(np.abs(num) <= 1e-14, 0.0, z)
 
 
 def score_interval(x1, n1, x2, n2, confidence_level: float = 0.95, *, correction: bool = True):
@@ -173,18 +118,67 @@ def score_bound(x1, n1, x2, n2, z, side: str, *, correction: bool = True):
     `z` may be an array (broadcast). Lower: the smallest d not rejected by the one-sided
     test of H0: p1 - p2 <= d at level Phi(-z), i.e. inf{d : Z(d) <= z}; upper symmetrically.
     """
-    x1, n1, x2, n2, z = _as_arrays(x1, n1, x2, n2, z)
+    x1, n1, x2, n2, z = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (x1, n1, x2, n2, z))
+    )
     if x1.size <= _SCALAR_PATH_MAX:  # a few comparisons: plain floats, ~100x less overhead
         out = np.array(
             [
-                _bisect(*map(float, args), side, correction, _FloatOps)
+                _bound_scalar(*map(float, args), side, correction)
                 for args in zip(x1.ravel(), n1.ravel(), x2.ravel(), n2.ravel(), z.ravel())
             ]
         ).reshape(x1.shape)
         return out if out.ndim else float(out)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = _bisect(x1, n1, x2, n2, z, side, correction, _ArrayOps)
+    diff = x1 / n1 - x2 / n2
+    if side == "lower":
+        lo, hi = np.full(diff.shape, -1.0), diff.copy()  # Z(lo) > z >= Z(hi) = 0 (z >= 0)
+        target = z
+    else:
+        lo, hi = diff.copy(), np.full(diff.shape, 1.0)  # Z(lo) = 0 >= -z > Z(hi)
+        target = -z
+    for _ in range(_BISECTION_STEPS):
+        mid = 0.5 * (lo + hi)
+        zm = score_statistic(x1, n1, x2, n2, mid, correction=correction)
+        if side == "lower":
+            above = zm > target
+            lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+        else:
+            above = zm >= target
+            lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
+    out = hi if side == "lower" else lo
     return out if out.ndim else float(out)
+
+
+def _z_scalar(x1: float, n1: float, x2: float, n2: float, d: float, correction: bool) -> float:
+    """score_statistic for one comparison in plain floats (the same formulas)."""
+    a, b, v, s = _cubic(x1, n1, x2, n2, d)
+    u = math.sqrt(max(s, 0.0))
+    if v < 0:
+        u = -u
+    ratio = 0.0 if u == 0 else min(max(v / u**3, -1.0), 1.0)
+    w = (math.pi + math.acos(ratio)) / 3.0
+    q1 = min(max(2.0 * u * math.cos(w) - b / (3.0 * a), 0.0), 1.0)
+    q2 = min(max(q1 - d, 0.0), 1.0)
+    var = q1 * (1.0 - q1) / n1 + q2 * (1.0 - q2) / n2
+    if correction:
+        var *= (n1 + n2) / max(n1 + n2 - 1.0, 1e-300)
+    num = x1 / n1 - x2 / n2 - d
+    if abs(num) <= 1e-14:
+        return 0.0
+    return num / math.sqrt(var) if var > 0 else math.copysign(math.inf, num)
+
+
+def _bound_scalar(x1, n1, x2, n2, z, side, correction) -> float:
+    """score_bound of one comparison: the same bisection on plain floats."""
+    diff = x1 / n1 - x2 / n2
+    lo, hi = (-1.0, diff) if side == "lower" else (diff, 1.0)
+    target = z if side == "lower" else -z
+    for _ in range(_BISECTION_STEPS):
+        mid = 0.5 * (lo + hi)
+        zm = _z_scalar(x1, n1, x2, n2, mid, correction)
+        above = zm > target if side == "lower" else zm >= target
+        lo, hi = (mid, hi) if above else (lo, mid)
+    return hi if side == "lower" else lo
 
 
 def kish_counts(rate, sum_w, sum_w2):

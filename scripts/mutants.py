@@ -225,26 +225,24 @@ MUTANTS = [
     m(
         "score-mn-factor",
         "fastfair/_score.py",
-        "        return x * num / den",
-        "        return x",
+        "var = var * total / np.maximum(total - 1.0, 1e-300)",
+        "var = var",
         SCORE,
         "Miettinen-Nurminen statistic without N / (N - 1) (array path)",
     ),
     m(
         "score-mn-factor-scalar",
         "fastfair/_score.py",
-        "        return x * (num / den)",
-        "        return x",
+        "var *= (n1 + n2) / max(n1 + n2 - 1.0, 1e-300)",
+        "var *= 1.0",
         SCORE,
         "Miettinen-Nurminen statistic without N / (N - 1) (scalar path of the interval)",
     ),
     m(
         "score-mle-cubic",
         "fastfair/_score.py",
-        "    e = -p1 * d * (1.0 + d)\n    v = b**3 / (27.0 * a**3) - b * c / (6.0 * a * a) + e "
-        "/ (2.0 * a)\n    u = ops.sqrt",
-        "    e = -p1 * d * (1.0 - d)\n    v = b**3 / (27.0 * a**3) - b * c / (6.0 * a * a) + e "
-        "/ (2.0 * a)\n    u = ops.sqrt",
+        "    e = -p1 * d * (1.0 + d)\n",
+        "    e = -p1 * d * (1.0 - d)\n",
         SCORE,
         "restricted MLE with a wrong constant coefficient of the cubic",
     ),
