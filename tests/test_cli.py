@@ -302,3 +302,19 @@ def test_console_entry_point():
         check=True,
     ).stdout
     assert "tpr" in out and "Female vs Male" in out
+
+
+def test_console_script_and_python_m_reach_the_same_main():
+    """The package move kept both ways in: the `fastfair` script (pyproject's
+    [project.scripts]) and `python -m fastfair`."""
+    import importlib.metadata
+
+    (script,) = [
+        e for e in importlib.metadata.entry_points(group="console_scripts") if e.name == "fastfair"
+    ]
+    assert script.value == "fastfair.cli:main"
+    assert script.load() is fastfair.cli.main
+    out = subprocess.run(
+        [sys.executable, "-m", "fastfair", "--version"], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and out.stdout.strip() == fastfair.__version__
