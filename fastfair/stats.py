@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair import _counts
+from fastfair._metrics import CELL_Y_PRED, CELL_Y_TRUE, cell_index
 from fastfair._validation import (
     as_binary,
     as_finite_float,
@@ -108,7 +109,7 @@ class ConfusionStats:
         check_same_length(y_true=y, y_pred=yhat, group=groups[0])
         codes, labels = _intersection_codes(groups, len(y))
         check_same_length(y_true=y, group=codes)
-        cell = (2 * y + yhat).astype(np.uint8)
+        cell = cell_index(y, yhat)
         w, _ = _counts.cell_sums(cell, codes, len(labels), None)
         return cls(labels, w.astype(np.int64))
 
@@ -166,7 +167,12 @@ class ConfusionStats:
         if labels.dtype.kind == "O" and labels.size and isinstance(labels[0], tuple):
             labels = np.array([" & ".join(map(str, g)) for g in labels.tolist()], dtype=object)
         return plan_from_data(
-            cell >> 1, cell & 1, GroupCodes(groups, labels), metric, tau=tau, **options
+            CELL_Y_TRUE[cell],
+            CELL_Y_PRED[cell],
+            GroupCodes(groups, labels),
+            metric,
+            tau=tau,
+            **options,
         )
 
     def test(self, **options):

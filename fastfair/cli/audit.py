@@ -31,7 +31,7 @@ import numpy as np
 
 from fastfair import _counts, planning
 from fastfair._format import format_adjusted_pvalue, format_pvalue
-from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, get_metric
+from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, cell_index, get_metric
 from fastfair._pvalues import adjust_pvalues
 from fastfair._validation import (
     as_1d,
@@ -959,7 +959,7 @@ def audit(
     _check_something_tested(attributes, min_group_size)
     steps = sum(len(metric_names) + 2 * (scores is not None) for _ in attributes)
     tick = progress(steps) if progress else (lambda: None)
-    cell = (2 * y + yhat).astype(np.uint8)
+    cell = cell_index(y, yhat)
     tests, parity, sweeps, cells_by_attribute = [], {}, {}, {}
     for attr in attributes:
         cells, _ = _counts.cell_sums(cell, attr.codes, len(attr.labels))

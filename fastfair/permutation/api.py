@@ -13,6 +13,7 @@ from fastfair import _counts, resampling
 from fastfair._confusion import check_counts, coerce_rows
 from fastfair._exact import EXACT_NEGLECTED_MASS as EXACT_NEGLECTED_MASS
 from fastfair._exact import MAX_EXACT_POINTS as MAX_EXACT_POINTS
+from fastfair._metrics import cell_index
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._permutation_result import PermutationTestResult
 from fastfair._sequential import Sequential
@@ -194,7 +195,7 @@ def permutation_test(
         y_true, y_pred, group, sample_weight, pos_label, data
     )
     options = _check_options(arguments)
-    cell = (2 * y + yhat).astype(np.uint8)
+    cell = cell_index(y, yhat)
     n_threads = effective_n_threads(n_jobs)
     count_threads = threads_for(n_jobs, len(cell), 1_000_000)
     w, w2 = _counts.cell_sums(cell, codes, len(labels), weights, count_threads)
@@ -315,5 +316,5 @@ def confusion_counts(
     y, yhat, weights, codes, labels, exponent = coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data, min_groups=1
     )
-    w, _ = _counts.cell_sums((2 * y + yhat).astype(np.uint8), codes, len(labels), weights)
+    w, _ = _counts.cell_sums(cell_index(y, yhat), codes, len(labels), weights)
     return (np.ldexp(w, exponent) if exponent else w), labels

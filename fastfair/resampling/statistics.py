@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair import _means
-from fastfair._metrics import get_metric
+from fastfair._metrics import cell_index, get_metric
 from fastfair._validation import (
     as_1d,
     as_binary_pair,
@@ -260,7 +260,7 @@ def _confusion_resamples(cols, metric, pos_label, key, n_bootstrap) -> _GroupRes
     check_same_length(y_true=y, y_pred=yhat, group=cols["group"])
     codes, labels = as_groups(cols["group"], "group")
     cells = np.zeros((len(labels), 4))
-    np.add.at(cells, (codes, 2 * y + yhat), 1.0)
+    np.add.at(cells, (codes, cell_index(y, yhat)), 1.0)
     num, den = spec.rates(cells)
     if (den == 0).any():
         g = int(np.flatnonzero(den[:, 0] == 0)[0])

@@ -11,7 +11,7 @@ import numpy as np
 from fastfair import _counts
 from fastfair._comparisons import check_rates_defined, comparison_pairs
 from fastfair._confusion import check_counts, coerce_rows
-from fastfair._metrics import get_metric
+from fastfair._metrics import cell_index, get_metric
 from fastfair._parallel import effective_n_threads
 from fastfair._scipy import special
 from fastfair._score import kish_counts, score_bound, score_statistic, unpooled_variance
@@ -302,7 +302,7 @@ def _gap_from_rows(
     y, yhat, weights, codes, labels, _ = coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
     )
-    cell = (2 * y + yhat).astype(np.uint8)
+    cell = cell_index(y, yhat)
     w, w2 = _counts.cell_sums(cell, codes, len(labels), weights)
     gap = _rate_gap(w, w2, labels, weights is not None, metric, method, reference, comparisons)
     gap.n_jobs = n_jobs
