@@ -11,11 +11,24 @@ second binomial, the outcomes x1 in [run_lo[r], run_hi[r]] of the first. One nui
 costs O(n1 + n2 + runs): the first binomial's pmf is accumulated once into a cumulative sum,
 so a run costs one subtraction; the log binomial coefficients are computed once for all
 nuisance values. Every nuisance value is independent, so results do not depend on threads.
+
+Windowed sums (``tol > 0``): for large groups almost all terms are negligible, so each
+binomial's pmf is computed only on a window [L, U] around its mode outside which its mass is
+at most ``tol`` on each side, by the Chernoff bound P(X <= k) <= exp(-n D(k/n || p)) for
+k <= np (and P(X >= k) <= exp(-n D(k/n || p)) for k >= np), D the Kullback-Leibler
+divergence of Bernoulli(k/n) from Bernoulli(p). The windowed probability P_w of a region
+drops only terms outside the windows, so
+
+    P_w <= P(R) <= P_w + P(X1 outside W1) + P(X2 outside W2) <= P_w + 4 tol.
+
+A window is about 2 sqrt(2 log(1/tol) n p (1 - p)) + 1 terms wide, so a nuisance value costs
+O(sqrt(n1) + sqrt(n2) + log(runs)) instead of O(n1 + n2 + runs). ``tol = 0`` sums every
+term (the order of the operations is then that of the full sum).
 """
 import numpy as np
 
 from cython.parallel cimport parallel, prange
-from libc.math cimport exp, log, log1p, lgamma
+from libc.math cimport exp, floor, log, log1p, lgamma
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 
@@ -31,27 +44,82 @@ def log_binomial_coefficients(Py_ssize_t n):
     return out
 
 
-cdef inline void _pmf(const double[::1] logc, double p, double* out) noexcept nogil:
-    """b(k; n, p) for k = 0..n (n = len(logc) - 1); exact zeros at p = 0 or 1."""
+cdef inline double _kl(double a, double p) noexcept nogil:
+    """D(a || p) of Bernoulli distributions, 0 <= a <= 1, 0 < p < 1."""
+    cdef double out = 0.0
+    if a > 0.0:
+        out = a * log(a / p)
+    if a < 1.0:
+        out = out + (1.0 - a) * log((1.0 - a) / (1.0 - p))
+    return out
+
+
+cdef inline void _window(Py_ssize_t n, double p, double log_tol,
+                         Py_ssize_t* lo, Py_ssize_t* hi) noexcept nogil:
+    """[lo, hi] outside which Bin(n, p) has mass <= exp(log_tol) on each side (Chernoff);
+    the whole [0, n] when log_tol is 0 (no window) or p is 0 or 1."""
+    cdef Py_ssize_t a, b, m, mode
+    lo[0] = 0
+    hi[0] = n
+    if log_tol >= 0.0:
+        return
+    if p <= 0.0:
+        hi[0] = 0
+        return
+    if p >= 1.0:
+        lo[0] = n
+        return
+    mode = <Py_ssize_t> floor(n * p)
+    # largest j <= mode with n D(j/n || p) >= -log_tol: D decreases on [0, np]
+    if n * _kl(0.0, p) >= -log_tol:
+        a, b = 0, mode  # D(a) large enough, search the last such j
+        while b - a > 1:
+            m = (a + b) // 2
+            if n * _kl(m / <double> n, p) >= -log_tol:
+                a = m
+            else:
+                b = m
+        lo[0] = a + 1  # P(X <= a) <= tol: terms below a + 1 dropped
+    # smallest j >= mode + 1 with n D(j/n || p) >= -log_tol: D increases on [np, n]
+    if mode + 1 <= n and n * _kl(1.0, p) >= -log_tol:
+        a, b = mode + 1, n
+        if n * _kl(a / <double> n, p) >= -log_tol:
+            b = a
+        else:
+            while b - a > 1:
+                m = (a + b) // 2
+                if n * _kl(m / <double> n, p) >= -log_tol:
+                    b = m
+                else:
+                    a = m
+        hi[0] = b - 1  # P(X >= b) <= tol: terms above b - 1 dropped
+
+
+cdef inline void _pmf(const double[::1] logc, double p, Py_ssize_t lo, Py_ssize_t hi,
+                      double* out) noexcept nogil:
+    """out[k - lo] = b(k; n, p) for k = lo..hi (n = len(logc) - 1); exact zeros at p = 0
+    or 1 (the window then holds the one outcome of mass 1, or all of them)."""
     cdef Py_ssize_t n = logc.shape[0] - 1
     cdef Py_ssize_t k
     cdef double lp, lq
     if p <= 0.0 or p >= 1.0:
-        for k in range(n + 1):
-            out[k] = 0.0
-        out[0 if p <= 0.0 else n] = 1.0
+        for k in range(lo, hi + 1):
+            out[k - lo] = 0.0
+        if (0 if p <= 0.0 else n) >= lo and (0 if p <= 0.0 else n) <= hi:
+            out[(0 if p <= 0.0 else n) - lo] = 1.0
         return
     lp = log(p)
     lq = log1p(-p)
-    for k in range(n + 1):
-        out[k] = exp(logc[k] + k * lp + (n - k) * lq)
+    for k in range(lo, hi + 1):
+        out[k - lo] = exp(logc[k] + k * lp + (n - k) * lq)
 
 
 def region_probabilities(const double[::1] logc1, const double[::1] logc2,
                          const double[::1] p1, const double[::1] p2,
                          const int64_t[::1] run_x2, const int64_t[::1] run_lo,
-                         const int64_t[::1] run_hi, int n_threads=1):
-    """P((X1, X2) in R) under (p1[g], p2[g]) for every g; R given as runs (see module doc)."""
+                         const int64_t[::1] run_hi, int n_threads=1, double tol=0.0):
+    """P((X1, X2) in R) under (p1[g], p2[g]) for every g; R given as runs (see module doc),
+    run_x2 non-decreasing. ``tol`` > 0: windowed sums, low by at most 4 tol (module doc)."""
     cdef Py_ssize_t n1 = logc1.shape[0] - 1
     cdef Py_ssize_t n2 = logc2.shape[0] - 1
     cdef Py_ssize_t n_grid = p1.shape[0]
@@ -63,11 +131,16 @@ def region_probabilities(const double[::1] logc1, const double[::1] logc2,
     if n_runs and (np.min(run_x2) < 0 or np.max(run_x2) > n2 or np.min(run_lo) < 0
                    or np.max(run_hi) > n1 or (np.asarray(run_hi) < np.asarray(run_lo) - 1).any()):
         raise ValueError(f"runs must lie in x2 in [0, {n2}] and [lo, hi] within [0, {n1}]")
+    if n_runs > 1 and (np.diff(np.asarray(run_x2)) < 0).any():
+        raise ValueError("run_x2 must be non-decreasing")
     if n_threads < 1:
         raise ValueError(f"n_threads must be >= 1, got {n_threads}")
+    if not 0.0 <= tol < 1.0:
+        raise ValueError(f"tol must be in [0, 1), got {tol}")
     out = np.empty(n_grid, dtype=np.float64)
     cdef double[::1] o = out
-    cdef Py_ssize_t g, k, r
+    cdef double log_tol = log(tol) if tol > 0.0 else 0.0
+    cdef Py_ssize_t g, k, r, a, b, lo1, hi1, lo2, hi2, first, last
     cdef double* cum
     cdef double* pmf2
     cdef double acc
@@ -75,14 +148,31 @@ def region_probabilities(const double[::1] logc1, const double[::1] logc2,
         cum = <double*> malloc((n1 + 2) * sizeof(double))
         pmf2 = <double*> malloc((n2 + 1) * sizeof(double))
         for g in prange(n_grid, schedule='static'):
-            _pmf(logc1, p1[g], cum + 1)  # cum[k + 1] = b(k), then summed in place
+            _window(n1, p1[g], log_tol, &lo1, &hi1)
+            _window(n2, p2[g], log_tol, &lo2, &hi2)
+            # cum[k + 1 - lo1] = b(lo1) + ... + b(k) for k in [lo1, hi1], cum[0] = 0
+            _pmf(logc1, p1[g], lo1, hi1, cum + 1)
             cum[0] = 0.0
-            for k in range(1, n1 + 2):
+            for k in range(1, hi1 - lo1 + 2):
                 cum[k] = cum[k] + cum[k - 1]
-            _pmf(logc2, p2[g], pmf2)
+            _pmf(logc2, p2[g], lo2, hi2, pmf2)
+            # runs with x2 in [lo2, hi2]: the first by bisection (run_x2 is sorted)
+            a = 0
+            b = n_runs
+            while a < b:
+                r = (a + b) // 2
+                if run_x2[r] < lo2:
+                    a = r + 1
+                else:
+                    b = r
             acc = 0.0
-            for r in range(n_runs):
-                acc = acc + pmf2[run_x2[r]] * (cum[run_hi[r] + 1] - cum[run_lo[r]])
+            for r in range(a, n_runs):
+                if run_x2[r] > hi2:
+                    break
+                first = run_lo[r] if run_lo[r] > lo1 else lo1
+                last = run_hi[r] if run_hi[r] < hi1 else hi1
+                if first <= last:
+                    acc = acc + pmf2[run_x2[r] - lo2] * (cum[last + 1 - lo1] - cum[first - lo1])
             o[g] = acc
         free(cum)
         free(pmf2)

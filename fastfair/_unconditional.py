@@ -17,7 +17,10 @@ That monotonicity (Barnard's convexity condition) also makes the tail cheap: for
 outcome x2 the outcomes at least as extreme are a run x1 >= a(x2) ("greater") or
 x1 <= b(x2) ("less"), so the region is n2 + 1 runs found by bisection in x1,
 O(n2 log n1) evaluations of Z instead of the (n1 + 1)(n2 + 1) of the whole table, and its
-probability at one nuisance value costs O(n1 + n2) (``fastfair._margin_tails``). The
+probability at one nuisance value costs O(n1 + n2) (``fastfair._margin_tails``). Above
+FULL_SUM_MAX rows the runs are taken along the smaller group (bisection in the larger one)
+and the tail sums skip the binomial terms outside a window around each mode (Chernoff bound,
+at most 1e-15 of probability dropped), O(sqrt(n1) + sqrt(n2)) per nuisance value. The
 monotonicity was checked numerically for group sizes 1-1000 and margins -0.99..0.99 (both
 statistics, no exception); tests/test_tolerance.py checks it on a subset and checks the
 runs and p-values against brute-force enumeration.
@@ -47,10 +50,16 @@ _CANDIDATES = 3
 _TIE = 1e-10
 #: Bisection steps of the exact interval (2^-20 < 1e-6).
 _BISECTION_STEPS = 20
-#: Largest n1 + n2 that method="exact" accepts (a p-value ~0.3 s, its interval ~40 of them).
-MAX_SIZE = 20_000
+#: Largest n1 + n2 that method="exact" accepts (a p-value ~0.5 s, its interval ~40 of them).
+MAX_SIZE = 1_000_000
 #: Binomial terms per thread of the tail sums (threads pay off only above it).
 _TERMS_PER_THREAD = 1_000_000
+#: Above this n1 + n2 the tail sums skip the terms outside a window around each binomial's
+#: mode holding all but WINDOW_TOL of its mass on each side (Chernoff bound), so a computed
+#: tail probability is low by at most 4 * WINDOW_TOL = 1e-15 (``fastfair._margin_tails``).
+#: At or below it every term is summed, as before the windows (results bit-identical).
+FULL_SUM_MAX = 5_000
+WINDOW_TOL = 2.5e-16
 
 
 def check_size(n1: int, n2: int) -> None:
@@ -120,6 +129,36 @@ class BoundaryTails:
             first, last = np.zeros(keep.sum()), lo[keep]
         return tuple(v.astype(np.int64) for v in (x2[keep], first, last))
 
+    def runs_by_x1(self, z_obs: float, side: str) -> tuple:
+        """The same region as runs (x1, first x2, last x2), by bisection in x2.
+
+        Z is non-increasing in x2 for each x1, so the region's row x1 is x2 <= c(x1)
+        ("greater") or x2 >= c(x1) ("less"). n1 + 1 runs: cheaper than :meth:`runs` when
+        n1 < n2 (a small group against a large reference).
+        """
+        threshold = self._threshold(z_obs, side)
+        x1 = np.arange(self.n1 + 1.0)
+        # invariant ("greater"): lo in the region, hi not, with virtual ends x2 = -1 and
+        # n2 + 1; ("less"): lo not in the region, hi in it
+        lo, hi = np.full(x1.shape, -1.0), np.full(x1.shape, self.n2 + 1.0)
+        while True:
+            open_ = hi - lo > 1
+            if not open_.any():
+                break
+            mid = np.floor(0.5 * (lo + hi))
+            z = self.statistic(x1, np.where(open_, mid, 0.0))
+            inside = z >= threshold if side == "greater" else z <= threshold
+            move_lo = inside if side == "greater" else ~inside
+            lo = np.where(open_ & move_lo, mid, lo)
+            hi = np.where(open_ & ~move_lo, mid, hi)
+        if side == "greater":
+            keep = lo >= 0
+            first, last = np.zeros(keep.sum()), lo[keep]
+        else:
+            keep = hi <= self.n2
+            first, last = hi[keep], np.full(keep.sum(), float(self.n2))
+        return tuple(v.astype(np.int64) for v in (x1[keep], first, last))
+
     def probabilities(self, mask: np.ndarray, p2: np.ndarray) -> np.ndarray:
         """P(mask) at (p2 + d, p2) for each nuisance value p2 (mask of the whole table)."""
         step = np.diff(mask.T.astype(np.int8), axis=1, prepend=0, append=0)
@@ -127,15 +166,26 @@ class BoundaryTails:
         run_hi = np.nonzero(step == -1)[1] - 1
         return self._run_probabilities((run_x2, run_lo, run_hi), p2)
 
-    def _run_probabilities(self, runs, p2) -> np.ndarray:
+    def _run_probabilities(self, runs, p2, by_x1: bool = False) -> np.ndarray:
+        """P(region) at (p2 + d, p2); runs of :meth:`runs`, or of :meth:`runs_by_x1` if by_x1."""
         p2 = np.asarray(p2, dtype=np.float64)
         p1 = np.clip(p2 + self.d, 0.0, 1.0)
-        run_x2, run_lo, run_hi = (np.ascontiguousarray(v, dtype=np.int64) for v in runs)
+        runs = tuple(np.ascontiguousarray(v, dtype=np.int64) for v in runs)
         # one thread per ~1e6 binomial terms: small tails run on one (results never differ)
         n_threads = threads_for(self.n_jobs, len(p2) * (self.n1 + self.n2 + 2), _TERMS_PER_THREAD)
+        tol = WINDOW_TOL if self._large else 0.0
+        if by_x1:  # the kernel is symmetric in the two binomials: swap their roles
+            return region_probabilities(
+                self.logc2, self.logc1, p2, p1, *runs, n_threads=n_threads, tol=tol
+            )
         return region_probabilities(
-            self.logc1, self.logc2, p1, p2, run_x2, run_lo, run_hi, n_threads=n_threads
+            self.logc1, self.logc2, p1, p2, *runs, n_threads=n_threads, tol=tol
         )
+
+    @property
+    def _large(self) -> bool:
+        """Windowed tail sums and runs along the smaller group (above FULL_SUM_MAX)."""
+        return self.n1 + self.n2 > FULL_SUM_MAX
 
     def _threshold(self, z_obs: float, side: str) -> float:
         """Z at or beyond which ("greater") or at or below which ("less") an outcome counts."""
@@ -152,13 +202,13 @@ class BoundaryTails:
         arcsine = np.clip(np.sin(np.linspace(ends[0], ends[1], k)) ** 2, self.lo, self.hi)
         return np.unique(np.concatenate([uniform, arcsine]))
 
-    def supremum(self, runs) -> float:
+    def supremum(self, runs, by_x1: bool = False) -> float:
         """max over the boundary of P(region given as runs), on :meth:`nuisance_grid`
         refined twice around its best points (each between its grid neighbours)."""
         if len(runs[0]) == 0:
             return 0.0
         grid = self.nuisance_grid()
-        prob = self._run_probabilities(runs, grid)
+        prob = self._run_probabilities(runs, grid, by_x1)
         best = float(prob.max())
         for _ in range(_REFINE_ROUNDS):
             top = np.argsort(prob)[-_CANDIDATES:]
@@ -167,12 +217,17 @@ class BoundaryTails:
                  for i in top]
             )  # fmt: skip
             grid = np.unique(fine)
-            prob = self._run_probabilities(runs, grid)
+            prob = self._run_probabilities(runs, grid, by_x1)
             best = max(best, float(prob.max()))
         return min(best, 1.0)
 
     def pvalue(self, z_obs: float, side: str) -> float:
-        """Exact p-value of the observed Z: side "greater" for H0: p1 - p2 <= d (large Z)."""
+        """Exact p-value of the observed Z: side "greater" for H0: p1 - p2 <= d (large Z).
+
+        Above FULL_SUM_MAX the region is found along the smaller group (n1 + 1 or n2 + 1
+        runs, whichever is fewer); at or below it along x2, as before (bit-identical)."""
+        if self._large and self.n1 < self.n2:
+            return self.supremum(self.runs_by_x1(z_obs, side), by_x1=True)
         return self.supremum(self.runs(z_obs, side))
 
     def critical_value(self, alpha: float, side: str) -> float:

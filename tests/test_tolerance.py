@@ -203,6 +203,93 @@ def test_exact_runs_are_the_brute_force_region():
             )
 
 
+def test_exact_runs_along_x1_are_the_brute_force_region():
+    """The runs along the smaller group (bisection in x2, used above FULL_SUM_MAX rows) are
+    the mask of the whole table, and give the same tail probabilities."""
+    from fastfair._unconditional import BoundaryTails
+
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        n1, n2 = (int(v) for v in rng.integers(1, 60, 2))
+        d = float(rng.choice([-0.4, -0.05, 0.0, 0.02, 0.3]))
+        tails = BoundaryTails(n1, n2, d)
+        z_obs = float(tails.z[rng.integers(0, n1 + 1), rng.integers(0, n2 + 1)])
+        for side in ("greater", "less"):
+            x1, first, last = tails.runs_by_x1(z_obs, side)
+            mask = np.zeros((n1 + 1, n2 + 1), dtype=bool)
+            for a, lo, hi in zip(x1, first, last):
+                mask[a, lo : hi + 1] = True
+            assert np.array_equal(mask, tails.region(z_obs, side))
+            p2 = np.linspace(tails.lo, tails.hi, 7)
+            np.testing.assert_allclose(
+                tails._run_probabilities((x1, first, last), p2, by_x1=True),
+                tails.probabilities(mask, p2), rtol=1e-12, atol=1e-15,
+            )  # fmt: skip
+
+
+def test_windowed_tail_sums_are_the_full_sums():
+    """Random groups up to 30,000 rows, margins and regions: the windowed sums are low by
+    at most 4 * tol (the Chernoff bound of the module doc) and never high by more than
+    rounding; a coarser tol = 1e-3 drops visible mass, so the comparison can fail."""
+    from fastfair._margin_tails import region_probabilities
+
+    from fastfair._unconditional import WINDOW_TOL, BoundaryTails
+
+    rng = np.random.default_rng(11)
+    coarse_gap = 0.0
+    for i in range(30):
+        n1, n2 = int(rng.integers(1, 3000)), int(rng.integers(1, 30000))
+        d = float(rng.uniform(-0.3, 0.3))
+        tails = BoundaryTails(n1, n2, d)
+        z_obs = float(tails.statistic(rng.integers(0, n1 + 1), rng.integers(0, n2 + 1)))
+        runs = tails.runs(z_obs, "greater" if i % 2 else "less")
+        p2 = np.ascontiguousarray(tails.nuisance_grid()[::5])
+        args = (tails.logc1, tails.logc2, np.clip(p2 + d, 0, 1), p2, *runs)
+        full = region_probabilities(*args, tol=0.0)
+        windowed = region_probabilities(*args, tol=WINDOW_TOL)
+        assert (full - windowed <= 4 * WINDOW_TOL + 1e-15).all()
+        assert (windowed - full <= 1e-15).all()
+        coarse_gap = max(coarse_gap, float((full - region_probabilities(*args, tol=1e-3)).max()))
+    assert coarse_gap > 1e-4
+    with pytest.raises(ValueError, match="tol"):
+        region_probabilities(*args, tol=1.0)
+
+
+def test_exact_pvalue_of_a_large_reference_is_the_full_sum(monkeypatch):
+    """30 rows against 20,000 (windowed sums, runs along x1) and the same p-values with
+    every term summed along x2 (FULL_SUM_MAX raised) agree to 1e-13."""
+    from fastfair import _unconditional
+
+    tails = _unconditional.BoundaryTails(30, 20_000, 0.01)
+    z = [float(tails.statistic(x1, x2)) for x1, x2 in ((3, 40), (1, 200), (29, 19_000))]
+    fast = [tails.pvalue(v, side) for v in z for side in ("greater", "less")]
+    monkeypatch.setattr(_unconditional, "FULL_SUM_MAX", 10**9)
+    assert not tails._large
+    full = [tails.pvalue(v, side) for v in z for side in ("greater", "less")]
+    np.testing.assert_allclose(fast, full, rtol=0, atol=1e-13)
+    assert min(fast) < 0.05 < max(fast)
+
+
+def test_auto_is_exact_for_a_small_group_against_a_large_reference():
+    """30 rows with 1 event against 100,000 with 500 (beyond the old 5,000 cap): "auto"
+    runs the exact test (the score test's level reached 0.14 there); a weighted or
+    well-populated comparison still runs the score test."""
+    counts = [[0, 0, 29, 1], [0, 0, 99_500, 500]]  # TPR 1/30 and 0.005
+    auto = fastfair.tolerance_test_from_counts(counts, u_tol=0.0, alternative="greater")
+    exact = fastfair.tolerance_test_from_counts(
+        counts, u_tol=0.0, alternative="greater", method="exact"
+    )
+    assert auto.method == "exact" and auto.pvalue == exact.pvalue
+    score = fastfair.tolerance_test_from_counts(
+        counts, u_tol=0.0, alternative="greater", method="score"
+    )
+    assert auto.pvalue > score.pvalue  # the score test is liberal here
+    lo, hi = auto.confidence_interval
+    assert lo < 1 / 30 - 0.005 < hi
+    many = [[0, 0, 70, 30], [0, 0, 70_000, 30_000]]
+    assert fastfair.tolerance_test_from_counts(many).method == "score"
+
+
 @pytest.mark.parametrize(
     ("x1", "n1", "x2", "n2"), [(1, 200, 0, 4000), (2, 30, 1, 3000), (1, 10, 0, 5000)]
 )
@@ -294,8 +381,10 @@ def test_auto_method_chooses_exact_with_few_events():
     assert fastfair.tolerance_test_from_counts(COUNTS, metric="tpr").method == "score"
     eq = fastfair.equivalence_test_from_counts(sparse, metric="tpr", delta=0.2)
     assert eq.method == "exact" and not eq.equivalent
-    with pytest.raises(ValueError, match="20,000"):
-        fastfair.tolerance_test_from_counts([[0, 0, 10, 10000], [0, 0, 10, 10000]], method="exact")
+    with pytest.raises(ValueError, match="1,000,000"):
+        fastfair.tolerance_test_from_counts(
+            [[0, 0, 10, 500_000], [0, 0, 10, 500_000]], method="exact"
+        )
     y = np.repeat([1, 1, 0], [30, 3, 40])
     yhat = np.repeat([1, 0, 0], [30, 3, 40])
     group = np.tile([0, 1], 37)[:73]

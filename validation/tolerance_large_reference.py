@@ -1,13 +1,20 @@
-"""Level of the score tolerance test for a small group against a large reference (issue 17).
+"""Level of method="auto" for a small group against a large reference (issue 17).
 
-method="auto" runs the exact unconditional test only when n_A + n_B <= AUTO_MAX_SIZE (5,000)
-and a group has fewer than 20 events or non-events; beyond that size it runs the score test
-whatever the counts. validation/tolerance_level.py stops at 1,000 rows a group, so this
-script measures what happens beyond the cap, where an audit most often is: a small group
-(30-300 rows in the metric's denominator) against 10,000 in the reference, rare events.
-Exact rejection probability of the one-sided score test (H0: U <= u_tol, alpha 0.05) at the
-boundary p_A = p_B + u_tol, all outcomes enumerated (the exact test's level is at most alpha
-by construction, so method="exact" is the remedy there).
+method="auto" runs the exact unconditional test (Chan 1998) when a group has fewer than 20
+events or non-events and n_A + n_B <= AUTO_MAX_SIZE (200,000), the score test elsewhere.
+Until the exact test's tail sums were windowed the cap was 5,000, and beyond it the score
+test ran whatever the counts: liberal for a small group (30-300 rows in the metric's
+denominator) against a large reference with rare events, where an audit most often is.
+This script computes, for references of 10,000 and 100,000 rows, the exact rejection
+probability at the boundary p_A = p_B + u_tol (one-sided, alpha 0.05) of
+
+* the score test alone (what "auto" ran beyond 5,000 rows before), and
+* "auto" as it is now: on each outcome (x_A, x_B) the exact test if a count is below 20,
+  the score test otherwise.
+
+All outcomes of group A are enumerated, and those of the reference within 12 standard
+deviations of its mean (the rest has probability below 1e-30). The exact test rejects when
+Z >= c, c its critical value found by bisection on its (monotone) p-value.
 
     python validation/tolerance_large_reference.py --quick   # seconds
     python validation/tolerance_large_reference.py           # recorded in
@@ -17,33 +24,58 @@ by construction, so method="exact" is the remedy there).
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
 from scipy import special, stats
 
 from fastfair._score import score_statistic
-from fastfair.tolerance import AUTO_MAX_SIZE
+from fastfair._unconditional import BoundaryTails
+from fastfair.tolerance import AUTO_MAX_SIZE, EXACT_BELOW
 
 ALPHA = 0.05
 SMALL = (30, 100, 300)
-LARGE = 10_000
-RATES = (0.005, 0.01, 0.05, 0.2)
+LARGE = (10_000, 100_000)
+RATES = (0.001, 0.005, 0.01, 0.05, 0.2)
 U_TOLS = (0.0, 0.02)
+#: Bisection steps on the exact test's critical value of Z (a width below 1e-12).
+_STEPS = 45
 
 
-def score_levels(small=SMALL, large=LARGE, rates=RATES, u_tols=U_TOLS):
-    """Rows (n_A, n_B, u_tol, p_B, level) of the score test at the boundary."""
-    z = special.ndtri(1 - ALPHA)
+def exact_critical_value(n_a, n_b, u, alpha=ALPHA):
+    """Least Z whose exact p-value (H0: p_A - p_B <= u) is <= alpha, by bisection."""
+    tails = BoundaryTails(n_a, n_b, u)
+    lo, hi = 0.0, 12.0  # p(0) > alpha >= p(12) for these sizes
+    for _ in range(_STEPS):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if tails.pvalue(mid, "greater") <= alpha else (mid, hi)
+    return hi
+
+
+def levels(small=SMALL, large=LARGE, rates=RATES, u_tols=U_TOLS):
+    """Rows (n_A, n_B, u_tol, p_B, score level, auto level) at the boundary."""
+    z_score = special.ndtri(1 - ALPHA)
     rows = []
-    for n_a in small:
-        x_a, x_b = np.arange(n_a + 1.0)[:, None], np.arange(large + 1.0)[None, :]
-        for u in u_tols:
-            region = (score_statistic(x_a, n_a, x_b, large, u) > z).astype(float)
-            for p_b in rates:
-                pmf_a = stats.binom.pmf(np.arange(n_a + 1), n_a, p_b + u)
-                pmf_b = stats.binom.pmf(np.arange(large + 1), large, p_b)
-                rows.append((n_a, large, u, p_b, float(pmf_a @ region @ pmf_b)))
+    for n_b in large:
+        for n_a in small:
+            for u in u_tols:
+                crit = exact_critical_value(n_a, n_b, u)
+                for p_b in rates:
+                    sd = np.sqrt(n_b * p_b * (1 - p_b))
+                    xb = np.arange(max(0, int(n_b * p_b - 12 * sd)),
+                                   min(n_b, int(n_b * p_b + 12 * sd + 1)) + 1)  # fmt: skip
+                    xa = np.arange(n_a + 1)
+                    z = score_statistic(xa[:, None] * 1.0, n_a, xb * 1.0, n_b, u)
+                    fewest = np.minimum(np.minimum(xa, n_a - xa)[:, None],
+                                        np.minimum(xb, n_b - xb)[None, :])  # fmt: skip
+                    score = z > z_score
+                    auto = np.where((fewest < EXACT_BELOW) & (n_a + n_b <= AUTO_MAX_SIZE),
+                                    z >= crit, score)  # fmt: skip
+                    pmf_a = stats.binom.pmf(xa, n_a, p_b + u)
+                    pmf_b = stats.binom.pmf(xb, n_b, p_b)
+                    rows.append((n_a, n_b, u, p_b, float(pmf_a @ score @ pmf_b),
+                                 float(pmf_a @ auto @ pmf_b)))  # fmt: skip
     return rows
 
 
@@ -52,16 +84,24 @@ def main():
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     t0 = time.time()
-    rows = score_levels(small=(30,), large=2000) if args.quick else score_levels()
+    if args.quick:
+        rows = levels(small=(30,), large=(6000,), rates=(0.005, 0.2), u_tols=(0.0,))
+    else:
+        rows = levels()
+    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    print(f"python validation/tolerance_large_reference.py, load {load} on {os.cpu_count()} cores")
     print(
-        f"Score tolerance test, exact level at the boundary (alpha {ALPHA}, one-sided); "
-        f"method='auto' runs it here because n_A + n_B > {AUTO_MAX_SIZE}"
+        f"\nExact level at the boundary p_A = p_B + u_tol (alpha {ALPHA}, one-sided): the score "
+        f"test, and method='auto' (exact when a count is below {EXACT_BELOW} and "
+        f"n_A + n_B <= {AUTO_MAX_SIZE:,})"
     )
-    print("    n_A    n_B  u_tol   p_B     level")
-    for n_a, n_b, u, p_b, level in rows:
-        print(f"  {n_a:5d}  {n_b:5d}  {u:5.2f}  {p_b:5.3f}  {level:.4f}")
-    worst = max(rows, key=lambda r: r[-1])
-    print(f"  max {worst[-1]:.4f} (n_A={worst[0]}, u_tol={worst[2]}, p_B={worst[3]})")
+    print("    n_A     n_B  u_tol    p_B   score    auto")
+    for n_a, n_b, u, p_b, score, auto in rows:
+        print(f"  {n_a:5d}  {n_b:6d}  {u:5.2f}  {p_b:5.3f}  {score:.4f}  {auto:.4f}")
+    for name, col in (("score", 4), ("auto", 5)):
+        worst = max(rows, key=lambda r: r[col])
+        print(f"  max {name} {worst[col]:.4f} (n_A={worst[0]}, n_B={worst[1]}, "
+              f"u_tol={worst[2]}, p_B={worst[3]})")  # fmt: skip
     print(f"\n{time.time() - t0:.1f} s")
 
 

@@ -8,7 +8,7 @@ alpha = 0.05 is evaluated at the boundary p_A = p_B + u_tol, and TOST (delta = 0
 at U = delta, over group sizes 10..1000 and rates 0.01..0.99. Methods: Miettinen-Nurminen
 score, Farrington-Manning, Wald (the paper's eq. 1 statistic), the exact unconditional test
 (Chan 1998) and "auto" (fastfair's default: exact where a group has fewer than EXACT_BELOW =
-20 events or non-events and n_A + n_B <= AUTO_MAX_SIZE = 5000, score elsewhere; with
+20 events or non-events and n_A + n_B <= AUTO_MAX_SIZE = 200,000, score elsewhere; with
 EXACT_BELOW = 10 its level reached 0.058, printed for comparison as "auto<10").
 
 Part 2 (Monte Carlo through the public API): fastfair.tolerance_test (method="score"; the

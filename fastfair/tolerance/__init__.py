@@ -12,7 +12,7 @@ margin tests of the clinical-trial literature:
   eq. 1, kept for comparison); with few events the exact unconditional test of Chan (1998),
   the tail probability of the same Z maximised over the nuisance rate (``method="exact"``;
   ``"auto"``, the default, uses it when a group has fewer than 20 events or non-events and
-  the two groups have at most 5,000 rows);
+  the two groups have at most 200,000 rows);
 * AUC: MOVER (Zou & Donner 2008) from each group's logit-scale DeLong interval with a
   Student t reference of min(n+, n-) - 1 degrees of freedom (``method="logit-t"``, the
   default; ``"logit"`` with the normal reference), or

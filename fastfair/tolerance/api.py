@@ -44,9 +44,10 @@ def tolerance_test(
       ``"exact"``: Chan's (1998) exact unconditional test, the p-value
       :math:`\sup_{p_B} P(Z(d) \ge z_{obs})` over the boundary :math:`p_A - p_B = d`
       (a sum of binomial tails, :math:`O(n_A + n_B)` per nuisance value, as the rejection
-      region is monotone; :math:`n_A + n_B \le 20{,}000`; its interval inverts it and costs
-      about 40 p-values). ``"auto"``: exact where a group has fewer than 20 events or
-      non-events and :math:`n_A + n_B \le 5000`, score elsewhere;
+      region is monotone, windowed around the modes above 5,000 rows;
+      :math:`n_A + n_B \le 10^6`; its interval inverts it and costs about 40 p-values).
+      ``"auto"``: exact where a group has fewer than 20 events or non-events and
+      :math:`n_A + n_B \le 200{,}000`, score elsewhere;
     * ``metric="auc"`` (`y_pred` are scores): ``"logit-t"`` (default) combines each group's
       interval :math:`\text{expit}(\text{logit} A \pm q\,\text{SE}/(A(1-A)))` by MOVER, q
       the Student t quantile with :math:`\min(n_+, n_-) - 1` degrees of freedom at the
