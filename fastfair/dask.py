@@ -20,7 +20,17 @@ found in a partition name it (``partition 3: ...``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from fastfair.stats import ConfusionStats, ScoreStats
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+    import dask.dataframe as dd
+
+    from fastfair.auc import AUCTestResult, DeLongResult
+    from fastfair.permutation import PermutationTestResult
 
 __all__ = ["auc_test", "confusion_stats", "delong", "permutation_test", "score_stats"]
 
@@ -77,7 +87,14 @@ def _reduce(df, build, columns, kwargs, *, split_every: int = 2, scheduler=None)
     return result
 
 
-def confusion_stats(df, y_true: str, y_pred: str, *group: str, pos_label=None, scheduler=None):
+def confusion_stats(
+    df: dd.DataFrame,
+    y_true: str,
+    y_pred: str,
+    *group: str,
+    pos_label: Hashable | None = None,
+    scheduler: str | Any | None = None,
+) -> ConfusionStats:
     """Confusion counts per group (or intersection of `group` columns) of a dask DataFrame.
 
     Parameters
@@ -121,8 +138,15 @@ def _confusion_of(y, yhat, *groups, pos_label=None):
 
 
 def permutation_test(
-    df, y_true: str, y_pred: str, group: str, *, pos_label=None, scheduler=None, **options
-):
+    df: dd.DataFrame,
+    y_true: str,
+    y_pred: str,
+    group: str,
+    *,
+    pos_label: Hashable | None = None,
+    scheduler: str | Any | None = None,
+    **options: Any,
+) -> PermutationTestResult:
     """:func:`fastfair.permutation_test` of a dask DataFrame's columns (same result).
 
     Parameters
@@ -162,8 +186,15 @@ def permutation_test(
 
 
 def score_stats(
-    df, y_true: str, y_score: str, group: str, *, resolution=None, pos_label=None, scheduler=None
-):
+    df: dd.DataFrame,
+    y_true: str,
+    y_score: str,
+    group: str,
+    *,
+    resolution: float | None = None,
+    pos_label: Hashable | None = None,
+    scheduler: str | Any | None = None,
+) -> ScoreStats:
     """Score histograms per group and label of a dask DataFrame (:class:`ScoreStats`).
 
     Parameters
@@ -206,7 +237,15 @@ def _scores_of(y, score, group, resolution=None, pos_label=None):
     return ScoreStats.from_arrays(y, score, group, resolution=resolution, pos_label=pos_label)
 
 
-def delong(df, y_true: str, y_score: str, group: str, *, resolution=None, scheduler=None):
+def delong(
+    df: dd.DataFrame,
+    y_true: str,
+    y_score: str,
+    group: str,
+    *,
+    resolution: float | None = None,
+    scheduler: str | Any | None = None,
+) -> DeLongResult:
     """Per-group AUC and DeLong variance of a dask DataFrame (:class:`DeLongResult`).
 
     Parameters
@@ -246,8 +285,15 @@ def delong(df, y_true: str, y_score: str, group: str, *, resolution=None, schedu
 
 
 def auc_test(
-    df, y_true: str, y_score: str, group: str, *, resolution=None, scheduler=None, **options
-):
+    df: dd.DataFrame,
+    y_true: str,
+    y_score: str,
+    group: str,
+    *,
+    resolution: float | None = None,
+    scheduler: str | Any | None = None,
+    **options: Any,
+) -> AUCTestResult:
     """DeLong z-test of equal AUCs: ``fastfair.auc_test(method="delong")`` of the columns.
 
     Parameters

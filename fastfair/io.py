@@ -19,10 +19,14 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fastfair._validation import GroupCodes, _check_label_values, as_groups
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = [
     "arrow_text",
@@ -420,7 +424,7 @@ def _check_binary(array: np.ndarray, name: str, path: str, seen: set) -> None:
         raise ValueError(f"{path}: column {name!r} must be binary; values seen so far: {shown}")
 
 
-def arrow_text(values, name: str):
+def arrow_text(values: pa.Array, name: str) -> tuple[np.ndarray, list] | np.ndarray:
     """One batch of an Arrow group column: (indices, labels) by dictionary encoding when it
     holds text (``labels[indices[i]]`` is row i's label; a dictionary may hold unused
     labels), else its values as a numpy array. Nulls are refused, naming `name`.

@@ -24,6 +24,7 @@ tests then run the same inference code as the in-memory functions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,6 +36,16 @@ from fastfair._validation import (
     as_groups,
     check_same_length,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+    from numpy.typing import ArrayLike
+
+    from fastfair.auc import AUCTestResult, DeLongResult
+    from fastfair.permutation import PermutationTestResult
+    from fastfair.planning import PilotPlanResult
+
 
 __all__ = ["ConfusionStats", "MeanStats", "ScoreStats"]
 
@@ -100,7 +111,13 @@ class ConfusionStats:
     counts: np.ndarray
 
     @classmethod
-    def from_arrays(cls, y_true, y_pred, *groups, pos_label=None) -> ConfusionStats:
+    def from_arrays(
+        cls,
+        y_true: ArrayLike,
+        y_pred: ArrayLike,
+        *groups: ArrayLike,
+        pos_label: Hashable | None = None,
+    ) -> ConfusionStats:
         """Counts of the rows given (one batch); `groups`: one or more group columns."""
         if not groups:
             raise TypeError("give at least one group column")
@@ -122,7 +139,7 @@ class ConfusionStats:
         np.add.at(counts, ib, other.counts)
         return ConfusionStats(labels, counts)
 
-    def plan(self, metric: str, *, tau: float, **options):
+    def plan(self, metric: str, *, tau: float, **options: Any) -> PilotPlanResult:
         """:func:`fastfair.planning.plan_from_data` with these counts as the pilot.
 
         For a rate metric the pilot plan uses only each group's confusion counts (point
@@ -175,7 +192,7 @@ class ConfusionStats:
             **options,
         )
 
-    def test(self, **options):
+    def test(self, **options: Any) -> PermutationTestResult:
         """:func:`fastfair.permutation_test_from_counts` on these counts.
 
         Parameters
@@ -226,7 +243,13 @@ class ScoreStats:
 
     @classmethod
     def from_arrays(
-        cls, y_true, y_score, group, *, resolution: float | None = None, pos_label=None
+        cls,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        group: ArrayLike,
+        *,
+        resolution: float | None = None,
+        pos_label: Hashable | None = None,
     ) -> ScoreStats:
         y = as_binary(y_true, "y_true", pos_label)
         score = as_finite_float(y_score, "y_score")
@@ -270,7 +293,7 @@ class ScoreStats:
         n0, n1 = neg.sum(axis=1), pos.sum(axis=1)
         return (neg * pos).sum(axis=1) / (2.0 * n0 * n1)
 
-    def delong(self):
+    def delong(self) -> DeLongResult:
         """Per-group AUC and DeLong variance: :class:`fastfair.auc.DeLongResult`.
 
         With P_v, N_v the positives and negatives at score v: a positive at v outranks
@@ -314,11 +337,11 @@ class ScoreStats:
         self,
         *,
         alternative: str = "two-sided",
-        reference=None,
+        reference: Hashable | None = None,
         comparisons: str = "reference",
         adjust: str = "holm",
         confidence_level: float = 0.95,
-    ):
+    ) -> AUCTestResult:
         """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
 
         Parameters
@@ -392,7 +415,9 @@ class MeanStats:
     shift: float
 
     @classmethod
-    def from_arrays(cls, values, group, *, shift: float | None = None) -> MeanStats:
+    def from_arrays(
+        cls, values: ArrayLike, group: ArrayLike, *, shift: float | None = None
+    ) -> MeanStats:
         x = as_finite_float(values, "values")
         check_same_length(values=x, group=group)
         codes, labels = as_groups(group, "group", min_groups=1)
@@ -431,7 +456,7 @@ class MeanStats:
         centred = self.squares - self.total**2 / self.n
         return centred / (self.n - 1)
 
-    def welch(self, a, b) -> tuple[float, float]:
+    def welch(self, a: Hashable, b: Hashable) -> tuple[float, float]:
         """Difference of means and Welch statistic of group `a` minus group `b`.
 
         Parameters

@@ -1,8 +1,9 @@
-"""Type hints on the public functions of the permutation, resampling and AUC families.
+"""Type hints on every public signature.
 
-Every parameter and the return value are annotated, and every annotation names real types
-(the annotations are strings, `from __future__ import annotations`: each is evaluated here
-in its module with the names the module imports for type checking only).
+Every public function of every public module, and every public method of the public
+classes, annotates each parameter and its return value, and every annotation names real
+types (the annotations are strings, ``from __future__ import annotations``: each is
+evaluated here in its module with the names the module imports for type checking only).
 """
 
 import collections.abc
@@ -14,35 +15,91 @@ import numpy.typing
 import pandas
 import pytest
 
-FAMILIES = ("permutation", "resampling", "auc")
+MODULES = (
+    "fastfair",
+    "fastfair.permutation",
+    "fastfair.resampling",
+    "fastfair.auc",
+    "fastfair.parity",
+    "fastfair.calibration",
+    "fastfair.planning",
+    "fastfair.wasserstein",
+    "fastfair.tolerance",
+    "fastfair.sweep",
+    "fastfair.cli",
+    "fastfair.stats",
+    "fastfair.io",
+    "fastfair.dask",
+)
 TYPING_ONLY = {
     "ArrayLike": numpy.typing.ArrayLike,
     "Hashable": collections.abc.Hashable,
     "Mapping": collections.abc.Mapping,
+    "Sequence": collections.abc.Sequence,
+    "Iterator": collections.abc.Iterator,
+    "Callable": collections.abc.Callable,
     "pandas": pandas,
+    "pd": pandas,
     "np": np,
 }
+for name, module in (("pa", "pyarrow"), ("dd", "dask.dataframe")):
+    try:
+        TYPING_ONLY[name] = importlib.import_module(module)
+    except ImportError:  # an optional extra: its annotations are checked where installed
+        pass
 
 
-def public_functions() -> list:
-    out = []
-    for family in FAMILIES:
-        module = importlib.import_module(f"fastfair.{family}")
-        for name in module.__all__:
+def _own(obj, module_name: str) -> bool:
+    return getattr(obj, "__module__", "").startswith("fastfair")
+
+
+def public_callables() -> list:
+    out, seen = [], set()
+    for module_name in MODULES:
+        module = importlib.import_module(module_name)
+        for name in getattr(module, "__all__", []):
             obj = getattr(module, name)
-            if inspect.isfunction(obj):
-                out.append(pytest.param(obj, id=f"{family}.{name}"))
+            if inspect.isfunction(obj) and _own(obj, module_name):
+                found = [(f"{module_name}.{name}", obj)]
+            elif inspect.isclass(obj) and _own(obj, module_name):
+                found = [
+                    (f"{module_name}.{name}.{attr}", value)
+                    for attr, value in vars(obj).items()
+                    if inspect.isfunction(value) and not attr.startswith("_")
+                ]
+            else:
+                found = []
+            for label, func in found:
+                key = inspect.unwrap(func)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(pytest.param(func, id=label))
     return out
 
 
-@pytest.mark.parametrize("func", public_functions())
-def test_public_function_is_typed(func):
+@pytest.mark.parametrize("func", public_callables())
+def test_public_callable_is_typed(func):
     signature = inspect.signature(func)
-    untyped = [p for p, v in signature.parameters.items() if v.annotation is inspect._empty]
-    assert untyped == [], f"{func.__name__}: parameters without type hints: {untyped}"
-    assert signature.return_annotation is not inspect._empty, f"{func.__name__}: no return"
+    untyped = [
+        p
+        for p, v in signature.parameters.items()
+        if v.annotation is inspect._empty and p not in ("self", "cls")
+    ]
+    assert untyped == [], f"{func.__qualname__}: parameters without type hints: {untyped}"
+    assert signature.return_annotation is not inspect._empty, f"{func.__qualname__}: no return"
     namespace = {**vars(inspect.getmodule(inspect.unwrap(func))), **TYPING_ONLY}
     annotations = [v.annotation for v in signature.parameters.values()]
     for annotation in [*annotations, signature.return_annotation]:
         if isinstance(annotation, str):
             eval(annotation, namespace)  # a NameError names a type that does not exist
+
+
+def test_an_untyped_function_is_caught():
+    """The check above fails on a function without hints (it is not vacuous)."""
+
+    def untyped(y_true, group: str = "a"):
+        return y_true
+
+    with pytest.raises(AssertionError, match="y_true"):
+        test_public_callable_is_typed(untyped)
+    assert len(public_callables()) > 100

@@ -2,6 +2,8 @@ r"""The public functions: ingest -> statistics -> inference (Wasserstein project
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from fastfair._deprecation import renamed_arguments
@@ -29,19 +31,24 @@ from fastfair.wasserstein.ingest import (
 )
 from fastfair.wasserstein.results import WassersteinTestResult
 
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+    from numpy.typing import ArrayLike
+
 
 @renamed_arguments(y="y_true", a="group")
 def wasserstein_test(
-    X,
-    y_true,
-    group,
-    coef,
+    X: ArrayLike,
+    y_true: ArrayLike,
+    group: ArrayLike,
+    coef: ArrayLike,
     *,
     intercept: float = 0.0,
     criterion: str = "equal_opportunity",
     alpha: float = 0.05,
-    metric_matrix=None,
-    pos_label=None,
+    metric_matrix: ArrayLike | None = None,
+    pos_label: Hashable | None = None,
     return_favorable: bool = False,
     n_jobs: int | None = None,
 ) -> WassersteinTestResult:
