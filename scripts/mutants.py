@@ -788,7 +788,7 @@ MUTANTS = [
     ),
     m(
         "plan-decide-boundary",
-        "fastfair/planning/api.py",
+        "fastfair/planning/inference.py",
         "zc = special.ndtri(1 - alpha / 2)",
         "zc = special.ndtri(1 - alpha)",
         PLAN,
@@ -796,9 +796,9 @@ MUTANTS = [
     ),
     m(
         "plan-wald-den",
-        "fastfair/planning/inference.py",
-        '"fpr": (fp, tn + fp),',
-        '"fpr": (fp, tp + fp),',
+        "fastfair/_metrics.py",
+        '"fpr": _rate("fpr", FP, NEGATIVES)',
+        '"fpr": _rate("fpr", FP, _PRED_POS)',
         PLAN,
         "simulated FPR over predicted positives",
     ),
