@@ -29,8 +29,9 @@ permutation b always uses random stream b, so results are identical for any n_jo
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -422,7 +423,7 @@ class MultipleMonteCarloResult:
 
 
 def multiple_monte_carlo(
-    results,
+    results: Sequence[Any],
     *,
     adjust: str = "holm",
     alpha: float = 0.05,

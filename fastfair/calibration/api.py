@@ -3,6 +3,7 @@ r"""The public functions: ingest -> statistics -> inference (calibration and imp
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,6 +56,11 @@ from fastfair.calibration.results import (
     ImpactResult,
     _key,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+    from numpy.typing import ArrayLike
 
 # --------------------------------------------------------------------------------------
 # Group calibration (Sec. 4.1, Appendix C)
@@ -196,7 +202,7 @@ class GroupCalibrator(_Params):
         method: str = "nadaraya_watson",
         *,
         n_bins: int = DEFAULT_CALIBRATION_BINS,
-        bandwidth="rule_of_thumb",
+        bandwidth: float | str = "rule_of_thumb",
         kernel: str = "gaussian",
         weighting: str = "per_user",
         n_jobs: int | None = None,
@@ -209,7 +215,13 @@ class GroupCalibrator(_Params):
         self.n_jobs = n_jobs
 
     @renamed_arguments(y="y_true", score="y_score")
-    def fit(self, y_score, y_true, group=None, cluster=None) -> GroupCalibrator:
+    def fit(
+        self,
+        y_score: ArrayLike | str,
+        y_true: ArrayLike | str,
+        group: ArrayLike | str | None = None,
+        cluster: ArrayLike | str | None = None,
+    ) -> GroupCalibrator:
         """Fit the per-group calibration maps.
 
         Parameters
@@ -318,7 +330,9 @@ class GroupCalibrator(_Params):
         return self
 
     @renamed_arguments(score="y_score")
-    def transform(self, y_score, group=None) -> np.ndarray:
+    def transform(
+        self, y_score: ArrayLike | str, group: ArrayLike | str | None = None
+    ) -> np.ndarray:
         """Calibrated scores t(s, g); scores outside g's fitted range are clipped to it.
 
         Raises ValueError for a group not seen in fit.
@@ -374,7 +388,13 @@ class GroupCalibrator(_Params):
     predict = transform
 
     @renamed_arguments(y="y_true", score="y_score")
-    def fit_transform(self, y_score, y_true, group=None, cluster=None) -> np.ndarray:
+    def fit_transform(
+        self,
+        y_score: ArrayLike | str,
+        y_true: ArrayLike | str,
+        group: ArrayLike | str | None = None,
+        cluster: ArrayLike | str | None = None,
+    ) -> np.ndarray:
         """Fit, then transform the same scores.
 
         Parameters
@@ -458,7 +478,13 @@ class MultiObjectiveCalibrator(_Params):
         self.weighting = weighting
 
     @renamed_arguments(scores="y_score", outcomes="y_true")
-    def fit(self, y_score, y_true, group=None, cluster=None) -> MultiObjectiveCalibrator:
+    def fit(
+        self,
+        y_score: ArrayLike | str,
+        y_true: ArrayLike | str,
+        group: ArrayLike | str | None = None,
+        cluster: ArrayLike | str | None = None,
+    ) -> MultiObjectiveCalibrator:
         """Fit on scores (n, K) and outcomes (n, K); group and cluster as in GroupCalibrator.
 
         Parameters
@@ -526,7 +552,9 @@ class MultiObjectiveCalibrator(_Params):
         return self
 
     @renamed_arguments(scores="y_score")
-    def transform(self, y_score, group=None) -> np.ndarray:
+    def transform(
+        self, y_score: ArrayLike | str, group: ArrayLike | str | None = None
+    ) -> np.ndarray:
         """Transformed scores (n, K): estimates of E[Y^(k) | S^(1..K), G].
 
         Parameters
@@ -584,7 +612,13 @@ class MultiObjectiveCalibrator(_Params):
         return out
 
     @renamed_arguments(scores="y_score", outcomes="y_true")
-    def fit_transform(self, y_score, y_true, group=None, cluster=None) -> np.ndarray:
+    def fit_transform(
+        self,
+        y_score: ArrayLike | str,
+        y_true: ArrayLike | str,
+        group: ArrayLike | str | None = None,
+        cluster: ArrayLike | str | None = None,
+    ) -> np.ndarray:
         """Fit, then transform the same scores.
 
         Parameters
@@ -611,7 +645,14 @@ class MultiObjectiveCalibrator(_Params):
 
 @renamed_arguments(scores="y_score", outcomes="y_true")
 def check_composite_parity(
-    y_score, y_true, group, weights, *, cluster=None, alpha: float = 0.05, **test_kwargs
+    y_score: ArrayLike | str,
+    y_true: ArrayLike | str,
+    group: ArrayLike | str,
+    weights: ArrayLike,
+    *,
+    cluster: ArrayLike | str | None = None,
+    alpha: float = 0.05,
+    **test_kwargs: Any,
 ) -> CompositeParityCheck:
     r"""Test predictive parity of weighted composites :math:`\sum_k w_k S^{(k)}` (Sec. 5).
 
@@ -666,16 +707,16 @@ def check_composite_parity(
 
 @renamed_arguments(y="y_true", score="y_score")
 def fair_thresholds(
-    y_true,
-    y_score,
-    group,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str,
     threshold: float,
     *,
     keep_positive_rate: bool = False,
-    reference=None,
-    cluster=None,
+    reference: Hashable | None = None,
+    cluster: ArrayLike | str | None = None,
     weighting: str = "per_user",
-    bandwidth="rule_of_thumb",
+    bandwidth: float | str = "rule_of_thumb",
     kernel: str = "gaussian",
     grid: int = 200,
     n_jobs: int | None = None,
@@ -855,7 +896,14 @@ def fair_thresholds(
 
 
 @renamed_arguments(y="y_true", score="y_score")
-def ece(y_true, y_score, *, n_bins: int = 15, binning: str = "equal_mass", p: float = 2) -> float:
+def ece(
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    *,
+    n_bins: int = 15,
+    binning: str = "equal_mass",
+    p: float = 2,
+) -> float:
     r"""Expected calibration error with equal-mass or equal-width bins.
 
     .. math:: \mathrm{ECE}_p = \Big(\sum_b \frac{|B_b|}{n}\,|\bar y_b - \bar s_b|^p\Big)^{1/p}
@@ -918,7 +966,9 @@ def ece(y_true, y_score, *, n_bins: int = 15, binning: str = "equal_mass", p: fl
 
 
 @renamed_arguments(y="y_true", score="y_score")
-def msce(y_true, y_score, *, p: float = 2, return_bins: bool = False):
+def msce(
+    y_true: ArrayLike | str, y_score: ArrayLike | str, *, p: float = 2, return_bins: bool = False
+) -> float | tuple[float, int]:
     r"""Monotonic-sweep calibration error (Roelofs et al. 2022), equal-mass bins.
 
     For b = 2, 3, ..., n - 1 build b equal-mass bins (rank r in bin
@@ -979,12 +1029,12 @@ def msce(y_true, y_score, *, p: float = 2, return_bins: bool = False):
 
 @renamed_arguments(y="y_true", score="y_score")
 def tce_nadaraya_watson(
-    y_true,
-    y_score,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
     *,
-    cluster=None,
+    cluster: ArrayLike | str | None = None,
     weighting: str = "per_user",
-    bandwidth="rule_of_thumb",
+    bandwidth: float | str = "rule_of_thumb",
     kernel: str = "gaussian",
     at: str = "observations",
     n_bins: int = DEFAULT_CALIBRATION_BINS,
@@ -1054,15 +1104,15 @@ def tce_nadaraya_watson(
 
 @renamed_arguments(y="y_true", score="y_score")
 def calibration_error(
-    y_true,
-    y_score,
-    group=None,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str | None = None,
     *,
     estimator: str = "nadaraya_watson",
-    cluster=None,
+    cluster: ArrayLike | str | None = None,
     n_bins: int = 15,
     p: float = 2,
-    **nw_kwargs,
+    **nw_kwargs: Any,
 ) -> CalibrationErrorResult:
     r"""Calibration error per group: Nadaraya-Watson TCE, ECE (equal mass/width) or MSCE.
 
@@ -1156,7 +1206,13 @@ def _calibrated(y_true, y_score, group, cluster, calibrator):
 
 @renamed_arguments(y="y_true", score="y_score")
 def delta_pcc(
-    y_true, y_score, group, threshold: float, *, cluster=None, calibrator=None
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str,
+    threshold: float,
+    *,
+    cluster: ArrayLike | str | None = None,
+    calibrator: Any = None,
 ) -> ImpactResult:
     r"""Change in positive classification rate due to miscalibration, per group (Sec. 7.2).
 
@@ -1216,7 +1272,15 @@ def delta_pcc(
 
 
 @renamed_arguments(y="y_true", score="y_score")
-def delta_rc(y_true, y_score, group, query, *, cluster=None, calibrator=None) -> ImpactResult:
+def delta_rc(
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str,
+    query: ArrayLike | str,
+    *,
+    cluster: ArrayLike | str | None = None,
+    calibrator: Any = None,
+) -> ImpactResult:
     r"""Change in rank within queries due to miscalibration, per group (Sec. 7.2).
 
     .. math:: \widehat{\Delta RC}_g = \frac1{n_g}\sum_{(i,q): G_i = g}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -49,6 +50,12 @@ from fastfair.parity.results import (
 )
 from fastfair.parity.statistics import _fit, _quantile
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    import pandas
+    from numpy.typing import ArrayLike
+
 # --------------------------------------------------------------------------------------
 # Input preparation
 
@@ -59,17 +66,17 @@ from fastfair.parity.statistics import _fit, _quantile
 
 @renamed_arguments(y="y_true", score="y_score")
 def select_bandwidth(
-    y_true,
-    y_score,
-    group=None,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str | None = None,
     *,
-    cluster=None,
+    cluster: ArrayLike | str | None = None,
     weighting: str = "per_user",
     method: str = "rule_of_thumb",
     kernel: str = "gaussian",
     undersmooth: float = UNDERSMOOTH,
     nan_policy: str = "raise",
-    data=None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     n_jobs: int | None = None,
 ) -> float:
     r"""Bandwidth for the clustered Nadaraya-Watson estimator, undersmoothed for inference.
@@ -138,20 +145,20 @@ def select_bandwidth(
 
 @renamed_arguments(y="y_true", score="y_score")
 def calibration_curve(
-    y_true,
-    y_score,
-    group=None,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str | None = None,
     *,
-    cluster=None,
+    cluster: ArrayLike | str | None = None,
     weighting: str = "per_user",
-    grid=DEFAULT_GRID_POINTS,
-    bandwidth="rule_of_thumb",
+    grid: int | ArrayLike = DEFAULT_GRID_POINTS,
+    bandwidth: float | str = "rule_of_thumb",
     kernel: str = "gaussian",
     confidence_level: float = 0.95,
     min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
     small_sample: str = "cr2",
     nan_policy: str = "raise",
-    data=None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     n_jobs: int | None = None,
 ) -> CalibrationCurve:
     r"""Nadaraya-Watson estimate of E[Y | S = s, G = g] with cluster-robust bands.
@@ -266,14 +273,14 @@ def calibration_curve(
 
 @renamed_arguments(y="y_true", score="y_score")
 def predictive_parity_test(
-    y_true,
-    y_score,
-    group,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str,
     *,
-    cluster=None,
+    cluster: ArrayLike | str | None = None,
     weighting: str = "per_user",
-    grid=DEFAULT_GRID_POINTS,
-    bandwidth="rule_of_thumb",
+    grid: int | ArrayLike = DEFAULT_GRID_POINTS,
+    bandwidth: float | str = "rule_of_thumb",
     kernel: str = "gaussian",
     adjust: str = "holm",
     n_bootstrap: int = 9999,
@@ -281,9 +288,9 @@ def predictive_parity_test(
     min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
     small_sample: str = "cr2",
     nan_policy: str = "raise",
-    data=None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     return_null: bool = False,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     n_jobs: int | None = None,
 ) -> PredictiveParityResult:
     r"""Test predictive parity, E[Y | S = s, G = g] equal across groups, on a grid of scores.
@@ -386,8 +393,8 @@ def predictive_parity_test(
 def run_prepared(
     prep,
     *,
-    grid=DEFAULT_GRID_POINTS,
-    bandwidth="rule_of_thumb",
+    grid: int | ArrayLike = DEFAULT_GRID_POINTS,
+    bandwidth: float | str = "rule_of_thumb",
     kernel: str = "gaussian",
     adjust: str = "holm",
     n_bootstrap: int = 9999,
@@ -514,20 +521,20 @@ def run_prepared(
 
 @renamed_arguments(y="y_true", score="y_score")
 def marginal_outcome_test(
-    y_true,
-    y_score,
-    group,
+    y_true: ArrayLike | str,
+    y_score: ArrayLike | str,
+    group: ArrayLike | str,
     threshold: float,
     *,
-    cluster=None,
+    cluster: ArrayLike | str | None = None,
     weighting: str = "per_user",
-    bandwidth="rule_of_thumb",
+    bandwidth: float | str = "rule_of_thumb",
     kernel: str = "gaussian",
     confidence_level: float = 0.95,
     min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
     small_sample: str = "cr2",
     nan_policy: str = "raise",
-    data=None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     n_jobs: int | None = None,
 ) -> MarginalOutcomeResult:
     r"""Test marginal outcome fairness: equal E[Y | S = t, G = g] at the threshold t.

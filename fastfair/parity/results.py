@@ -4,11 +4,15 @@ under dependent data)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
 from fastfair._format import format_pvalue, format_table, format_value, pvalue_field
+
+if TYPE_CHECKING:
+    import pandas
 
 
 class SparseGridWarning(UserWarning):
@@ -79,7 +83,7 @@ class CalibrationCurve:
     small_sample: str = "cr2"
     notes: list = field(default_factory=list)
 
-    def to_frame(self):
+    def to_frame(self) -> pandas.DataFrame:
         """The curves as a long-format table (needs pandas).
 
         Returns
@@ -105,7 +109,7 @@ class CalibrationCurve:
             }
         )
 
-    def plot(self, ax=None, *, diagonal: bool = True):
+    def plot(self, ax: Any = None, *, diagonal: bool = True) -> Any:
         """Plot each group's curve with its pointwise band (needs matplotlib).
 
         Parameters
@@ -284,7 +288,7 @@ class PredictiveParityResult:
         out[f"pvalue_{self.adjust}"] = self.grid_pvalue_adjusted
         return out
 
-    def to_frame(self):
+    def to_frame(self) -> pandas.DataFrame:
         """The per-grid table (:attr:`table`) as a DataFrame (needs pandas).
 
         Returns
@@ -297,7 +301,7 @@ class PredictiveParityResult:
         """
         return _import_pandas().DataFrame(self.table)
 
-    def plot(self, ax=None, *, alpha: float = 0.05):
+    def plot(self, ax: Any = None, *, alpha: float = 0.05) -> Any:
         """Plot the curves with pointwise bands and mark the grid scores where the groups
         differ (needs matplotlib).
 

@@ -3,29 +3,38 @@ tests)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from fastfair.tolerance.inference import _equivalence, _tolerance
 from fastfair.tolerance.results import EquivalenceTestResult, ToleranceTestResult
 from fastfair.tolerance.statistics import _gap_from_counts, _gap_from_rows
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable, Mapping
+
+    import numpy as np
+    import pandas
+    from numpy.typing import ArrayLike
+
 
 def tolerance_test(
-    y_true,
-    y_pred,
-    group,
+    y_true: ArrayLike | str,
+    y_pred: ArrayLike | str,
+    group: ArrayLike | str,
     *,
-    metric="tpr",
+    metric: str | Callable[..., float] = "tpr",
     u_tol: float = 0.0,
     alternative: str = "two-sided",
     method: str = "auto",
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
     confidence_level: float = 0.95,
-    sample_weight=None,
-    pos_label=None,
-    data=None,
+    sample_weight: ArrayLike | str | None = None,
+    pos_label: Hashable | None = None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     n_bootstrap: int = 1000,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     vectorized: bool = False,
     n_jobs: int | None = None,
 ) -> ToleranceTestResult:
@@ -126,14 +135,14 @@ def tolerance_test(
 
 
 def tolerance_test_from_counts(
-    counts,
-    groups=None,
+    counts: ArrayLike,
+    groups: ArrayLike | None = None,
     *,
     metric: str = "tpr",
     u_tol: float = 0.0,
     alternative: str = "two-sided",
     method: str = "auto",
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
     confidence_level: float = 0.95,
@@ -172,22 +181,22 @@ def tolerance_test_from_counts(
 
 
 def equivalence_test(
-    y_true,
-    y_pred,
-    group,
+    y_true: ArrayLike | str,
+    y_pred: ArrayLike | str,
+    group: ArrayLike | str,
     *,
-    metric="tpr",
+    metric: str | Callable[..., float] = "tpr",
     delta: float,
     alpha: float = 0.05,
     method: str = "auto",
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
-    sample_weight=None,
-    pos_label=None,
-    data=None,
+    sample_weight: ArrayLike | str | None = None,
+    pos_label: Hashable | None = None,
+    data: Mapping[str, Any] | pandas.DataFrame | None = None,
     n_bootstrap: int = 1000,
-    random_state=None,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
     vectorized: bool = False,
     n_jobs: int | None = None,
 ) -> EquivalenceTestResult:
@@ -237,14 +246,14 @@ def equivalence_test(
 
 
 def equivalence_test_from_counts(
-    counts,
-    groups=None,
+    counts: ArrayLike,
+    groups: ArrayLike | None = None,
     *,
     metric: str = "tpr",
     delta: float,
     alpha: float = 0.05,
     method: str = "auto",
-    reference=None,
+    reference: Hashable | None = None,
     comparisons: str = "reference",
     adjust: str = "holm",
     n_jobs: int | None = None,
