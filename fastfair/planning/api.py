@@ -883,7 +883,7 @@ def simulate_power(
     At the planned n the Wald test's power is within 0.013 of the formula's for every metric
     (``validation/results/planning_power.txt``). The permutation test with the default
     conditional scheme is exact and therefore conservative (its null distribution is
-    discrete): 0-0.05 below the formula at the paper's sizes and up to about 0.11 below at
+    discrete): 0-0.05 below the formula at the paper's sizes and up to about 0.12 below at
     planned sizes of a few hundred, most with ``alternative="greater"``.
 
     Returns
