@@ -775,3 +775,27 @@ def test_cli_equivalence_flag(tmp_path, capsys):
     assert all("pvalue_equivalence" in t and "pvalue_tolerance" in t for t in tests)
     assert "FAIR within ±0.05" in capsys.readouterr().out
     assert main(["audit", "--demo", "--equivalence", "1.5", "--quiet"]) == 2
+
+
+def test_audit_notes_approximate_auc_margins():
+    """A group with fewer than 30 negatives: equivalence_test warns
+    (ApproximateLevelWarning) and the audit carries the same text as the row's margin_note,
+    in its printed output and in the report's margins section; groups with 30 or more per
+    class get no note."""
+    rng = np.random.default_rng(4)
+    group = np.repeat(["a", "b", "c"], [60, 400, 400])
+    y = np.concatenate([rng.random(60) < 0.7, rng.random(800) < 0.5])  # a: ~18 negatives
+    score = rng.standard_normal(860) + 1.5 * y
+    res = fastfair.audit(y, y, group, y_score=score, metrics=["tpr"], equivalence=0.05)
+    auc = {t["group"]: t for t in res.tests if t["metric"] == "auc"}
+    with pytest.warns(fastfair.ApproximateLevelWarning) as caught:
+        fastfair.equivalence_test(
+            y[group != "c"], score[group != "c"], group[group != "c"], metric="auc",
+            delta=0.05, reference=auc["a"]["reference"],
+        )  # fmt: skip
+    assert auc["a"]["margin_note"] == str(caught[0].message)
+    assert "margin_note" not in auc["c"]
+    assert f"note: auc a vs {auc['a']['reference']}: AUC margin test" in res.format()
+    html = res.to_html()
+    assert "<b>Approximate</b>: 1 AUC comparison(s)" in html
+    assert "fewer than 20 events or non-events" in html

@@ -667,9 +667,10 @@ def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
     """Tolerance and equivalence p-values of one comparison (audit options tolerance and
     equivalence): the tests of :mod:`fastfair.tolerance` (method "auto": score, or exact
     with few events) on the two groups' counts; for the AUC, tolerance_test's default AUC
-    margin test on the two groups' AUCs and DeLong variances. Equalized odds: Bonferroni
-    over its two components for the tolerance test, the larger p-value
-    (intersection-union) for equivalence."""
+    margin test on the two groups' AUCs and DeLong variances, with a ``margin_note`` when a
+    group has fewer than AUC_WARN_BELOW positives or negatives (approximate p-value).
+    Equalized odds: Bonferroni over its two components for the tolerance test, the larger
+    p-value (intersection-union) for equivalence."""
     u_tol, delta = options.get("tolerance"), options.get("equivalence")
     if (u_tol is None and delta is None) or "error" in row:
         return
@@ -689,6 +690,11 @@ def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
         from fastfair import tolerance
 
         parts = ["auc"]
+        # the functions' ApproximateLevelWarning, as a note of the row (text, JSON, report)
+        _, _, n_pos, n_neg = row["_auc_groups"]
+        note = tolerance.small_class_note([row["group"], row["reference"]], n_pos, n_neg)
+        if note is not None:
+            row["margin_note"] = note
 
         def pvalue(kind: str, part: str) -> float:
             if kind == "tolerance":

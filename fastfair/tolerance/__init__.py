@@ -59,7 +59,11 @@ from fastfair.tolerance.results import (
     EquivalenceTestResult,
     ToleranceTestResult,
 )
-from fastfair.tolerance.statistics import auc_margin_statistic, logit_group_parts
+from fastfair.tolerance.statistics import (
+    auc_margin_statistic,
+    logit_group_parts,
+    small_class_note,
+)
 
 __all__ = [
     "ApproximateLevelWarning",

@@ -114,8 +114,8 @@ def tolerance_test(
     300 or more rows in both denominators, 0.052 with 1000), but up to 0.12 with 10-100 rows
     and a handful of events; the Wald test reaches 0.90 on the same grid. The exact test's
     level is at most alpha everywhere (by construction, and on that grid); "auto"'s at most
-    0.054. AUC (``validation/results/auc_margin_small.txt``): "logit-t" at most 0.067
-    with 50-100 rows (AUC 0.98 with 25 per class); it warns
+    0.054. AUC (``validation/results/auc_margin_small.txt``, ``auc_margin_confirm.txt``):
+    "logit-t" up to 0.073 with 25 per class and an AUC of 0.98 (20,000 data sets); it warns
     (:class:`ApproximateLevelWarning`) below 30 positives or negatives in a group.
 
     Examples
