@@ -176,7 +176,7 @@ def logit_group_parts(auc, variance, n_pos, n_neg, t_reference: bool):
     return shrunk, var, df
 
 
-def small_class_note(groups, n_pos, n_neg) -> str | None:
+def small_class_note(groups: list, n_pos: np.ndarray, n_neg: np.ndarray) -> str | None:
     """The ApproximateLevelWarning text when a group has < AUC_WARN_BELOW positives or
     negatives (None otherwise): shared by the functions' warning and the audit's note."""
     smallest = np.minimum(np.asarray(n_pos), np.asarray(n_neg))
