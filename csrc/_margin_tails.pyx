@@ -54,45 +54,52 @@ cdef inline double _kl(double a, double p) noexcept nogil:
     return out
 
 
-cdef inline void _window(Py_ssize_t n, double p, double log_tol,
-                         Py_ssize_t* lo, Py_ssize_t* hi) noexcept nogil:
-    """[lo, hi] outside which Bin(n, p) has mass <= exp(log_tol) on each side (Chernoff);
-    the whole [0, n] when log_tol is 0 (no window) or p is 0 or 1."""
+cdef inline Py_ssize_t _window_lo(Py_ssize_t n, double p, double log_tol) noexcept nogil:
+    """Smallest k kept: P(X < k) <= exp(log_tol) for X ~ Bin(n, p) (Chernoff); 0 when
+    log_tol is 0 (no window). Returned, not written through a pointer, so that inside
+    prange the caller's variable is thread-private."""
     cdef Py_ssize_t a, b, m, mode
-    lo[0] = 0
-    hi[0] = n
-    if log_tol >= 0.0:
-        return
-    if p <= 0.0:
-        hi[0] = 0
-        return
+    if log_tol >= 0.0 or p <= 0.0:
+        return 0
     if p >= 1.0:
-        lo[0] = n
-        return
+        return n
     mode = <Py_ssize_t> floor(n * p)
-    # largest j <= mode with n D(j/n || p) >= -log_tol: D decreases on [0, np]
-    if n * _kl(0.0, p) >= -log_tol:
-        a, b = 0, mode  # D(a) large enough, search the last such j
-        while b - a > 1:
-            m = (a + b) // 2
-            if n * _kl(m / <double> n, p) >= -log_tol:
-                a = m
-            else:
-                b = m
-        lo[0] = a + 1  # P(X <= a) <= tol: terms below a + 1 dropped
-    # smallest j >= mode + 1 with n D(j/n || p) >= -log_tol: D increases on [np, n]
-    if mode + 1 <= n and n * _kl(1.0, p) >= -log_tol:
-        a, b = mode + 1, n
-        if n * _kl(a / <double> n, p) >= -log_tol:
-            b = a
+    # largest a <= mode with n D(a/n || p) >= -log_tol (D decreases on [0, np]); every a
+    # kept by the bisection satisfies it, so P(X <= a) <= tol
+    if n * _kl(0.0, p) < -log_tol:
+        return 0
+    a, b = 0, mode
+    while b - a > 1:
+        m = (a + b) // 2
+        if n * _kl(m / <double> n, p) >= -log_tol:
+            a = m
         else:
-            while b - a > 1:
-                m = (a + b) // 2
-                if n * _kl(m / <double> n, p) >= -log_tol:
-                    b = m
-                else:
-                    a = m
-        hi[0] = b - 1  # P(X >= b) <= tol: terms above b - 1 dropped
+            b = m
+    return a + 1
+
+
+cdef inline Py_ssize_t _window_hi(Py_ssize_t n, double p, double log_tol) noexcept nogil:
+    """Largest k kept: P(X > k) <= exp(log_tol) (Chernoff); n when log_tol is 0."""
+    cdef Py_ssize_t a, b, m, mode
+    if log_tol >= 0.0 or p >= 1.0:
+        return n
+    if p <= 0.0:
+        return 0
+    mode = <Py_ssize_t> floor(n * p)
+    # smallest b >= mode + 1 with n D(b/n || p) >= -log_tol (D increases on [np, n]); every
+    # b kept satisfies it, so P(X >= b) <= tol
+    if mode + 1 > n or n * _kl(1.0, p) < -log_tol:
+        return n
+    a, b = mode + 1, n
+    if n * _kl(a / <double> n, p) >= -log_tol:
+        return a - 1
+    while b - a > 1:
+        m = (a + b) // 2
+        if n * _kl(m / <double> n, p) >= -log_tol:
+            b = m
+        else:
+            a = m
+    return b - 1
 
 
 cdef inline void _pmf(const double[::1] logc, double p, Py_ssize_t lo, Py_ssize_t hi,
@@ -148,8 +155,10 @@ def region_probabilities(const double[::1] logc1, const double[::1] logc2,
         cum = <double*> malloc((n1 + 2) * sizeof(double))
         pmf2 = <double*> malloc((n2 + 1) * sizeof(double))
         for g in prange(n_grid, schedule='static'):
-            _window(n1, p1[g], log_tol, &lo1, &hi1)
-            _window(n2, p2[g], log_tol, &lo2, &hi2)
+            lo1 = _window_lo(n1, p1[g], log_tol)
+            hi1 = _window_hi(n1, p1[g], log_tol)
+            lo2 = _window_lo(n2, p2[g], log_tol)
+            hi2 = _window_hi(n2, p2[g], log_tol)
             # cum[k + 1 - lo1] = b(lo1) + ... + b(k) for k in [lo1, hi1], cum[0] = 0
             _pmf(logc1, p1[g], lo1, hi1, cum + 1)
             cum[0] = 0.0

@@ -179,10 +179,13 @@ def test_margin_tails_are_identical_for_any_thread_count():
     from fastfair._margin_tails import region_probabilities
 
     args = _margin_inputs()
-    one = region_probabilities(*args, n_threads=1)
-    assert np.all((one >= 0) & (one <= 1 + 1e-12))
-    for t in (2, 3):
-        assert np.array_equal(one, region_probabilities(*args, n_threads=t))
+    # tol > 0: windowed sums (their windows are per-thread state); 1e-3 cuts these tables
+    for tol in (0.0, 1e-3, 2.5e-16):
+        one = region_probabilities(*args, n_threads=1, tol=tol)
+        assert np.all((one >= 0) & (one <= 1 + 1e-12))
+        for t in (2, 3):
+            assert np.array_equal(one, region_probabilities(*args, n_threads=t, tol=tol))
+    assert not np.array_equal(one, region_probabilities(*args, tol=1e-3))
 
 
 def test_margin_tails_refuse_runs_outside_the_table():

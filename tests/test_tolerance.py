@@ -323,6 +323,15 @@ def test_exact_tests_are_identical_for_any_n_jobs():
             )
             runs.append((tol.pvalue, tol.confidence_interval, eq.pvalue, eq.equivalence_interval))
     assert eq.method == "exact" and runs[0] == runs[1]
+    large = [[0, 0, 29, 1], [0, 0, 9950, 50]]  # windowed sums (n_A + n_B > FULL_SUM_MAX)
+    with _parallel.force_parallel():
+        res = [
+            fastfair.tolerance_test_from_counts(large, u_tol=0.01, method="exact", n_jobs=j)
+            for j in (1, 3)
+        ]
+    assert [(r.pvalue, r.confidence_interval) for r in res[:1]] == [
+        (r.pvalue, r.confidence_interval) for r in res[1:]
+    ]
     with pytest.raises(ValueError, match="n_jobs"):
         fastfair.tolerance_test_from_counts(counts, metric="fpr", n_jobs=0)
 
