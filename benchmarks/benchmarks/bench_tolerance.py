@@ -1,0 +1,35 @@
+"""asv benchmarks of the exact unconditional margin test (Chan 1998; issue 17).
+
+A small group with rare events against references of several sizes: above 5,000 rows the
+tail sums are windowed around the binomial modes (fastfair._margin_tails), so a p-value
+grows with about sqrt(n), not n. The interval (about 40 p-values) is what
+``tolerance_test``/``equivalence_test`` with method="auto" pay per comparison there.
+"""
+
+from fastfair.tolerance import tolerance_test_from_counts
+
+
+def _counts(n_a, n_b):
+    """TN, FP, FN, TP per group: one miss in group A, a miss rate of 0.005 in the reference."""
+    miss_b = max(1, n_b // 200)
+    return [[0, 0, 1, n_a - 1], [0, 0, miss_b, n_b - miss_b]]
+
+
+class ExactMargin:
+    """One exact p-value and the whole tolerance test (p-value and exact interval)."""
+
+    params = ([(30, 1_000), (30, 10_000), (110, 10_456), (30, 100_000), (300, 100_000)],)
+    param_names = ["sizes"]
+    timeout = 300
+
+    def setup(self, sizes):
+        self.counts = _counts(*sizes)
+
+    def time_pvalue(self, sizes):
+        from fastfair._unconditional import exact_pvalue
+
+        (_, _, fn_a, tp_a), (_, _, fn_b, tp_b) = self.counts
+        exact_pvalue(fn_a, fn_a + tp_a, fn_b, fn_b + tp_b, 0.0, "greater")
+
+    def time_tolerance_test(self, sizes):
+        tolerance_test_from_counts(self.counts, metric="fnr", u_tol=0.01, method="exact")
