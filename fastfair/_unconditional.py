@@ -72,6 +72,22 @@ def check_size(n1: int, n2: int) -> None:
         )
 
 
+def _switch_points(lines: int, size: int, switched) -> tuple[np.ndarray, np.ndarray]:
+    """Bisection on `lines` lines at once: for a predicate ``switched(k)`` (arrays of one k
+    per line) that is monotone, False then True, over k = 0..size, return (lo, hi) with hi
+    the first k where it holds and lo = hi - 1 (virtual ends: -1 False, size + 1 True).
+    Lines already closed are evaluated at k = 0 and left as they are."""
+    lo, hi = np.full(lines, -1.0), np.full(lines, size + 1.0)
+    while True:
+        open_ = hi - lo > 1
+        if not open_.any():
+            return lo, hi
+        mid = np.floor(0.5 * (lo + hi))
+        up = switched(np.where(open_, mid, 0.0))
+        lo = np.where(open_ & ~up, mid, lo)
+        hi = np.where(open_ & up, mid, hi)
+
+
 class BoundaryTails:
     """Exact tail probabilities of Z(d) for one pair of group sizes and one margin d."""
 
@@ -108,18 +124,16 @@ class BoundaryTails:
         """
         threshold = self._threshold(z_obs, side)
         x2 = np.arange(self.n2 + 1.0)
-        # invariant: Z(lo) is below the threshold and Z(hi) at or above it ("greater"; "less"
-        # keeps Z(lo) <= threshold < Z(hi)), with virtual ends x1 = -1 and n1 + 1
-        lo, hi = np.full(x2.shape, -1.0), np.full(x2.shape, self.n1 + 1.0)
-        while True:
-            open_ = hi - lo > 1
-            if not open_.any():
-                break
-            mid = np.floor(0.5 * (lo + hi))
-            z = self.statistic(np.where(open_, mid, 0.0), x2)
-            above = z >= threshold if side == "greater" else z > threshold
-            lo = np.where(open_ & ~above, mid, lo)
-            hi = np.where(open_ & above, mid, hi)
+        # "greater": Z(x1) >= threshold switches on at hi; "less": Z(x1) > threshold at hi
+        lo, hi = _switch_points(
+            self.n2 + 1,
+            self.n1,
+            lambda x1: (
+                (self.statistic(x1, x2) >= threshold)
+                if side == "greater"
+                else (self.statistic(x1, x2) > threshold)
+            ),
+        )
         # "greater": first x1 in the region is hi; "less": last x1 in the region is lo
         if side == "greater":
             keep = hi <= self.n1
@@ -138,19 +152,17 @@ class BoundaryTails:
         """
         threshold = self._threshold(z_obs, side)
         x1 = np.arange(self.n1 + 1.0)
-        # invariant ("greater"): lo in the region, hi not, with virtual ends x2 = -1 and
-        # n2 + 1; ("less"): lo not in the region, hi in it
-        lo, hi = np.full(x1.shape, -1.0), np.full(x1.shape, self.n2 + 1.0)
-        while True:
-            open_ = hi - lo > 1
-            if not open_.any():
-                break
-            mid = np.floor(0.5 * (lo + hi))
-            z = self.statistic(x1, np.where(open_, mid, 0.0))
-            inside = z >= threshold if side == "greater" else z <= threshold
-            move_lo = inside if side == "greater" else ~inside
-            lo = np.where(open_ & move_lo, mid, lo)
-            hi = np.where(open_ & ~move_lo, mid, hi)
+        # Z falls with x2: "greater": lo is in the region (Z >= threshold), hi not;
+        # "less": lo is not, hi is (Z <= threshold)
+        lo, hi = _switch_points(
+            self.n1 + 1,
+            self.n2,
+            lambda x2: (
+                (self.statistic(x1, x2) < threshold)
+                if side == "greater"
+                else (self.statistic(x1, x2) <= threshold)
+            ),
+        )
         if side == "greater":
             keep = lo >= 0
             first, last = np.zeros(keep.sum()), lo[keep]
