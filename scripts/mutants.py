@@ -36,6 +36,7 @@ CAL = ("tests/test_boundaries.py", "tests/test_calibration.py")
 PLAN = ("tests/test_planning.py",)
 WAS = ("tests/test_wasserstein.py",)
 SCORE = ("tests/test_difference_intervals.py", "tests/test_tolerance.py")
+TOL = ("tests/test_tolerance.py", "tests/test_validation_quick.py")
 
 
 def m(id, file, old, new, tests, why):
@@ -245,6 +246,55 @@ MUTANTS = [
         "    e = -p1 * d * (1.0 - d)\n",
         SCORE,
         "restricted MLE with a wrong constant coefficient of the cubic",
+    ),
+    # ---------------------------------------------------------------- tolerance margins
+    m(
+        "tol-newcombe-nstar",
+        "fastfair/tolerance/statistics.py",
+        "    n_star = 0.5 * (n_pos + n_neg) - 1.0\n    q = (2.0 - theta)",
+        "    n_star = 0.5 * (n_pos + n_neg)\n    q = (2.0 - theta)",
+        TOL,
+        "Newcombe's variance with N* = (n+ + n-)/2 instead of (n+ + n-)/2 - 1",
+    ),
+    m(
+        "tol-newcombe-quartic",
+        "fastfair/tolerance/statistics.py",
+        "        pairs * (2.0 * auc + 1.0) + z2 * 2.0 * r1,",
+        "        pairs * (2.0 * auc + 1.0) + z2 * r1,",
+        TOL,
+        "a wrong cubic coefficient of the Newcombe quartic (the Newton polish must not hide it)",
+    ),
+    m(
+        "tol-hybrid-intersection",
+        "fastfair/tolerance/statistics.py",
+        "    return np.where(small, np.minimum(low, low_s), low), np.where(",
+        "    return np.where(small, np.maximum(low, low_s), low), np.where(",
+        TOL,
+        "hybrid's lower end is the larger of the two instead of the union's",
+    ),
+    m(
+        "tol-mover-orientation",
+        "fastfair/tolerance/statistics.py",
+        "    low = diff - np.sqrt((auc_a - la) ** 2 + (ub - auc_b) ** 2)",
+        "    low = diff - np.sqrt((auc_a - la) ** 2 + (auc_b - lb) ** 2)",
+        TOL,
+        "MOVER lower bound with the reference's lower instead of upper end",
+    ),
+    m(
+        "tol-newcombe-below",
+        "fastfair/tolerance/statistics.py",
+        "    small = np.minimum(n_pos, n_neg) < NEWCOMBE_BELOW",
+        "    small = np.maximum(n_pos, n_neg) < NEWCOMBE_BELOW",
+        TOL,
+        "hybrid's small-class rule on the larger class instead of the smaller",
+    ),
+    m(
+        "tol-auto-rule",
+        "fastfair/tolerance/statistics.py",
+        "    few = (fewest < EXACT_BELOW) | (unbalanced & (fewest < EXACT_BELOW_UNBALANCED))",
+        "    few = fewest < EXACT_BELOW",
+        TOL,
+        "auto without the unbalanced rule (level 0.059 at 100 vs 100,000)",
     ),
     # ---------------------------------------------------------------- auc.py / _auc.pyx
     m(

@@ -357,7 +357,7 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
                 criterion=criterion, return_favorable=True,
             )  # fmt: skip
     # tolerance and equivalence tests (rates: score, exact, auto with few events, Wald with a
-    # zero variance; AUC: the default logit-t; a row metric; three groups)
+    # zero variance; AUC: the default hybrid and the others; a row metric; three groups)
     counts = [[500, 40, 30, 170], [450, 60, 55, 120]]
     sparse = [[300, 4, 2, 1], [90, 6, 4, 3]]
     for method in ("auto", "score", "exact", "farrington-manning", "wald"):
@@ -369,11 +369,17 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
         "tolerance_test_from_counts/wald/zero_variance",
         _bind(fastfair.tolerance_test_from_counts, [[0, 0, 0, 40], [0, 0, 25, 0]], method="wald"),
     )
-    for alt in ("two-sided", "greater", "less"):
+    for alt in ("two-sided", "greater", "less"):  # the score test ("auto" is exact here)
         yield (
             f"tolerance_test_from_counts/{alt}",
-            _bind(fastfair.tolerance_test_from_counts, counts, u_tol=0.02, alternative=alt),
-        )
+            _bind(fastfair.tolerance_test_from_counts, counts, u_tol=0.02, alternative=alt,
+                  method="score"),
+        )  # fmt: skip
+    yield (  # "auto": 30 false negatives against a group 20 times larger, exact
+        "tolerance_test_from_counts/auto/unbalanced",
+        _bind(fastfair.tolerance_test_from_counts, [[500, 40, 30, 170],
+              [50_000, 4_000, 600, 3_400]], u_tol=0.02),
+    )  # fmt: skip
     yield (
         "equivalence_test_from_counts/auto",
         _bind(fastfair.equivalence_test_from_counts, sparse, metric="fpr", delta=0.05),
@@ -387,7 +393,7 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
         "equivalence_test/tpr/k3/all",
         _bind(fastfair.equivalence_test, y, yhat, g, delta=0.1, comparisons="all"),
     )
-    for method in ("logit-t", "logit", "delong"):
+    for method in ("hybrid", "logit-t", "logit", "delong"):
         yield (
             f"tolerance_test/auc/{method}",
             _bind(fastfair.tolerance_test, y, score, g, metric="auc", u_tol=0.01, method=method),

@@ -35,27 +35,31 @@ def _brute_z(x1, n1, x2, n2, d):
 
 @pytest.mark.parametrize("u_tol", [0.0, 0.02, 0.1, 0.2])
 def test_tolerance_pvalue_matches_brute_force(u_tol):
+    # method="score": "auto" would run the exact test here (30 non-events in group a)
     res = fastfair.tolerance_test_from_counts(
-        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="less"
+        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="less", method="score"
     )
     assert res.comparisons == [("b", "a")]  # U = TPR_b - TPR_a = 120/175 - 170/200 < 0
     z = _brute_z(120, 175, 170, 200, -u_tol)
     assert res.statistic == pytest.approx(z, rel=1e-5)
     assert res.pvalue == pytest.approx(special.ndtr(z), rel=1e-4)
     greater = fastfair.tolerance_test_from_counts(
-        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="greater"
+        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="greater", method="score"
     )
     assert greater.pvalue == pytest.approx(special.ndtr(-_brute_z(120, 175, 170, 200, u_tol)))
     assert greater.pvalue > 0.99  # the gap is negative: no evidence that U > u_tol
     # swapping the reference turns "less" into "greater"
     swapped = fastfair.tolerance_test_from_counts(
-        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="greater", reference="b"
-    )
+        COUNTS, ["a", "b"], metric="tpr", u_tol=u_tol, alternative="greater", reference="b",
+        method="score",
+    )  # fmt: skip
     assert swapped.pvalue == pytest.approx(res.pvalue, rel=1e-9)
 
 
 def test_tolerance_zero_two_sided_is_the_score_test_of_equality():
-    res = fastfair.tolerance_test_from_counts(COUNTS, metric="tpr", u_tol=0.0, reference=0)
+    res = fastfair.tolerance_test_from_counts(
+        COUNTS, metric="tpr", u_tol=0.0, reference=0, method="score"
+    )
     ref = sm_proportion.test_proportions_2indep(120, 175, 170, 200, method="score")
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
     assert res.statistic == pytest.approx(ref.statistic, rel=1e-9)
@@ -65,7 +69,7 @@ def test_tolerance_zero_two_sided_is_the_score_test_of_equality():
 def test_tolerance_test_agrees_with_the_interval(u_tol):
     """Two-sided: p <= alpha exactly when the 1 - alpha interval misses [-u_tol, u_tol]."""
     res = fastfair.tolerance_test_from_counts(
-        COUNTS, metric="tpr", u_tol=float(u_tol), confidence_level=0.95
+        COUNTS, metric="tpr", u_tol=float(u_tol), confidence_level=0.95, method="score"
     )
     lo, hi = res.confidence_interval
     outside = hi < -u_tol or lo > u_tol
@@ -286,7 +290,7 @@ def test_auto_is_exact_for_a_small_group_against_a_large_reference():
     assert auto.pvalue > score.pvalue  # the score test is liberal here
     lo, hi = auto.confidence_interval
     assert lo < 1 / 30 - 0.005 < hi
-    many = [[0, 0, 70, 30], [0, 0, 70_000, 30_000]]
+    many = [[0, 0, 140, 60], [0, 0, 70_000, 30_000]]  # 60 events: at least 50
     assert fastfair.tolerance_test_from_counts(many).method == "score"
 
 
@@ -388,6 +392,11 @@ def test_auto_method_chooses_exact_with_few_events():
         lo, hi = res.confidence_interval
         assert (res.pvalue <= 0.05) == (hi < -u or lo > u)
     assert fastfair.tolerance_test_from_counts(COUNTS, metric="tpr").method == "score"
+    # 30 false negatives: score against a similar group, exact against one 20 times larger
+    unbalanced = [[500, 40, 30, 170], [50_000, 4_000, 600, 3_400]]
+    assert fastfair.tolerance_test_from_counts(unbalanced, metric="tpr").method == "exact"
+    unbalanced[1][2:] = [550, 3_350]  # 3,900 positives: 19.5 times 200
+    assert fastfair.tolerance_test_from_counts(unbalanced, metric="tpr").method == "score"
     eq = fastfair.equivalence_test_from_counts(sparse, metric="tpr", delta=0.2)
     assert eq.method == "exact" and not eq.equivalent
     with pytest.raises(ValueError, match="1,000,000"):
@@ -471,8 +480,9 @@ def test_auc_tolerance_delong_and_logit_mover():
         method="logit",
     )  # fmt: skip
     default = fastfair.tolerance_test(
-        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1
-    )
+        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1,
+        method="logit-t",
+    )  # fmt: skip
     dfs = np.minimum(d.n_pos, d.n_neg) - 1.0
 
     def lower(zz, u=0.02, t=False):
@@ -495,24 +505,153 @@ def test_auc_tolerance_delong_and_logit_mover():
     assert default.pvalue > logit.pvalue  # the t reference is wider
 
 
+def _newcombe_end(auc, n_pos, n_neg, z, side):
+    """Newcombe's (2006, Method 5) interval end, by brentq on |A - theta| = z sqrt(V)."""
+    n_star = (n_pos + n_neg) / 2 - 1
+
+    def excess(theta):
+        q = (2 - theta) * (1 + theta)
+        var = theta * (1 - theta) * (2 * n_star - 1 - 3 * (n_star - 1) / q) / (n_pos * n_neg)
+        return abs(auc - theta) - z * math.sqrt(max(var, 0.0))
+
+    inner = auc if 0 < auc < 1 else abs(auc - 1e-12)  # V = 0 at an AUC of 0 or 1
+    if side == "lower":
+        return optimize.brentq(excess, 1e-15, inner, xtol=1e-14) if auc > 0 else 0.0
+    return optimize.brentq(excess, inner, 1 - 1e-15, xtol=1e-14) if auc < 1 else 1.0
+
+
+@pytest.mark.parametrize(
+    "auc, n_pos, n_neg, z, lower, upper",
+    [(1.0, 25, 25, 1.645, 0.9452812333625968, 1.0), (0.0, 25, 25, 1.645, 0.0, 0.05471876663)],
+)
+def test_newcombe_interval_at_separation(auc, n_pos, n_neg, z, lower, upper):
+    """A perfectly separated sample (AUC 0 or 1, DeLong variance 0) still has a wide
+    score-type interval: 25 per class cannot show an AUC above 0.946 at one-sided 95%."""
+    from fastfair.tolerance.statistics import _newcombe_limits
+
+    lo, hi = _newcombe_limits(auc, n_pos, n_neg, z)
+    assert lo == pytest.approx(lower, abs=1e-10) and hi == pytest.approx(upper, abs=1e-10)
+    end = _newcombe_end(auc, n_pos, n_neg, z, "lower" if auc == 1 else "upper")
+    assert end == pytest.approx(lower if auc == 1 else upper, abs=1e-10)
+
+
+def test_newcombe_limits_match_root_finding():
+    """The quartic's companion-matrix roots (polished) against brentq on 400 random
+    settings, from 1 positive to 5,000 negatives, levels up to z = 5 and down to 1e-9."""
+    from fastfair.tolerance.statistics import _newcombe_limits
+
+    rng = np.random.default_rng(8)
+    k = 400
+    auc = np.r_[rng.uniform(0, 1, k - 100), rng.uniform(0.97, 1, 100)]
+    n_pos = rng.integers(1, 400, k).astype(float)
+    n_neg = rng.integers(1, 5000, k).astype(float)
+    n_pos[:40] = rng.integers(1, 4, 40)
+    z = rng.uniform(0, 5, k)
+    z[40:60] = 10.0 ** rng.uniform(-9, -3, 20)
+    lo, hi = _newcombe_limits(auc, n_pos, n_neg, z)
+    for i in range(k):
+        assert lo[i] == pytest.approx(_newcombe_end(auc[i], n_pos[i], n_neg[i], z[i], "lower"),
+                                      abs=1e-11)  # fmt: skip
+        assert hi[i] == pytest.approx(_newcombe_end(auc[i], n_pos[i], n_neg[i], z[i], "upper"),
+                                      abs=1e-11)  # fmt: skip
+
+
+def test_auc_tolerance_hybrid_is_the_union_of_logit_t_and_newcombe():
+    """method="hybrid" (the default): MOVER from each group's union of the logit-t interval
+    and Newcombe's score-type interval (a group with fewer than 100 positives or negatives;
+    the reference here has more and keeps logit-t), solved here with brentq from scratch.
+    With 12 positives in group 0 and an AUC near 1 the union is Newcombe's (wider there)."""
+    rng = np.random.default_rng(3)
+    group = np.repeat([0, 1], [60, 600])
+    y = np.r_[np.arange(60) < 12, rng.random(600) < 0.3]
+    score = rng.normal(size=660) + y * np.where(group == 0, 2.8, 1.6)
+    d = fastfair.delong(y, score, group)
+    res = fastfair.tolerance_test(
+        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1
+    )
+    assert res.method == "hybrid" == fastfair.tolerance.AUC_DEFAULT
+    dfs = np.minimum(d.n_pos, d.n_neg) - 1.0
+    diff = d.auc[0] - d.auc[1]
+
+    def ends(k, zz):
+        a, v = d.auc[k], d.variance[k]
+        q = stats.t.ppf(special.ndtr(zz), dfs[k])
+        half = q * math.sqrt(v) / (a * (1 - a))
+        lo, hi = (special.expit(special.logit(a) + s * half) for s in (-1, 1))
+        if min(d.n_pos[k], d.n_neg[k]) >= 100:  # NEWCOMBE_BELOW: logit-t alone
+            return lo, hi
+        n_lo = _newcombe_end(a, d.n_pos[k], d.n_neg[k], zz, "lower")
+        n_hi = _newcombe_end(a, d.n_pos[k], d.n_neg[k], zz, "upper")
+        return min(lo, n_lo), max(hi, n_hi)
+
+    def lower(zz, u=0.02):
+        (lo_a, _), (_, hi_b) = ends(0, zz), ends(1, zz)
+        return diff - math.sqrt((d.auc[0] - lo_a) ** 2 + (hi_b - d.auc[1]) ** 2) - u
+
+    z_star = optimize.brentq(lower, 1e-9, 20, xtol=1e-12)
+    assert res.statistic == pytest.approx(z_star, rel=1e-8)
+    assert res.pvalue == pytest.approx(special.ndtr(-z_star), rel=1e-8)
+    assert res.confidence_interval[0] == pytest.approx(lower(special.ndtri(0.975), 0.0), abs=1e-10)
+    # group 0's union is Newcombe's lower end, strictly below the logit-t one
+    a0 = d.auc[0]
+    q0 = stats.t.ppf(0.975, dfs[0])
+    logit_lo = special.expit(special.logit(a0) - q0 * math.sqrt(d.variance[0]) / (a0 * (1 - a0)))
+    assert _newcombe_end(a0, d.n_pos[0], d.n_neg[0], special.ndtri(0.975), "lower") < logit_lo
+    logit_t = fastfair.tolerance_test(
+        y, score, group, metric="auc", u_tol=0.02, alternative="greater", reference=1,
+        method="logit-t",
+    )  # fmt: skip
+    assert res.pvalue > logit_t.pvalue
+
+
+def test_hybrid_widens_only_groups_below_newcombe_below():
+    """A group with at least NEWCOMBE_BELOW (100) positives and negatives keeps its logit-t
+    interval under "hybrid" (the p-value equals logit-t's to the bit); with 99 positives the
+    Newcombe interval widens it where the AUC is high."""
+    from fastfair.tolerance import NEWCOMBE_BELOW
+
+    rng = np.random.default_rng(11)
+    sizes = (2 * NEWCOMBE_BELOW, 1000)
+    group = np.repeat([0, 1], sizes)
+    for n_pos, same in ((NEWCOMBE_BELOW, True), (NEWCOMBE_BELOW - 1, False)):
+        y = np.r_[np.arange(sizes[0]) < n_pos, rng.random(sizes[1]) < 0.3]
+        score = rng.normal(size=sum(sizes)) + y * np.where(group == 0, 2.6, 1.5)
+        res = {
+            m: fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.02,
+                                       alternative="greater", reference=1, method=m)
+            for m in ("hybrid", "logit-t")
+        }  # fmt: skip
+        if same:
+            assert res["hybrid"].pvalue == res["logit-t"].pvalue
+            assert res["hybrid"].confidence_interval == res["logit-t"].confidence_interval
+        else:
+            assert res["hybrid"].pvalue > res["logit-t"].pvalue
+
+
 def test_auc_margin_warns_with_few_positives_or_negatives():
-    """Below AUC_WARN_BELOW positives or negatives in a compared group the AUC margin
-    p-value is approximate (level up to 0.073 in simulation): a warning says so."""
-    rng = np.random.default_rng(4)
-    group = np.repeat([0, 1], [60, 400])
-    y = np.r_[np.arange(60) < 20, rng.random(400) < 0.4]  # 20 positives in group 0
-    score = rng.normal(size=460) + y
-    with pytest.warns(fastfair.ApproximateLevelWarning, match="group.s. 0"):
-        fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.02, reference=1)
-    y[:40] = np.arange(40) < 35  # now 35 positives and 25 negatives: still below 30
-    with pytest.warns(fastfair.ApproximateLevelWarning):
-        fastfair.equivalence_test(y, score, group, metric="auc", delta=0.1, reference=1)
+    """Below AUC_WARN_BELOW[method] positives or negatives in a compared group the AUC margin
+    p-value is approximate: a warning says so. "hybrid" (the default) is validated down to
+    about 6 per class and warns below 5; "logit-t" exceeded alpha with 25-50 per class and
+    warns below 100."""
     import warnings
 
-    big = np.r_[np.arange(60) < 30, rng.random(400) < 0.4]
+    rng = np.random.default_rng(4)
+    group = np.repeat([0, 1], [60, 400])
+    y = np.r_[np.arange(60) < 4, rng.random(400) < 0.4]  # 4 positives in group 0
+    score = rng.normal(size=460) + y
+    with pytest.warns(fastfair.ApproximateLevelWarning, match="'hybrid'.*group.s. 0"):
+        fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.02, reference=1)
+    y[:60] = np.arange(60) < 57  # now 57 positives and 3 negatives
+    with pytest.warns(fastfair.ApproximateLevelWarning):
+        fastfair.equivalence_test(y, score, group, metric="auc", delta=0.1, reference=1)
+    mid = np.r_[np.arange(60) < 20, rng.random(400) < 0.4]  # 20 positives, 40 negatives
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        fastfair.tolerance_test(big, score, group, metric="auc", u_tol=0.02, reference=1)
+        fastfair.tolerance_test(mid, score, group, metric="auc", u_tol=0.02, reference=1)
+    with pytest.warns(fastfair.ApproximateLevelWarning, match="'logit-t'.*'hybrid'"):
+        fastfair.tolerance_test(
+            mid, score, group, metric="auc", u_tol=0.02, reference=1, method="logit-t"
+        )
 
 
 def test_row_metric_tolerance_uses_welch():
@@ -787,13 +926,13 @@ def test_cli_equivalence_flag(tmp_path, capsys):
 
 
 def test_audit_notes_approximate_auc_margins():
-    """A group with fewer than 30 negatives: equivalence_test warns
+    """A group with fewer than 5 negatives: equivalence_test warns
     (ApproximateLevelWarning) and the audit carries the same text as the row's margin_note,
-    in its printed output and in the report's margins section; groups with 30 or more per
+    in its printed output and in the report's margins section; groups with 5 or more per
     class get no note."""
     rng = np.random.default_rng(4)
     group = np.repeat(["a", "b", "c"], [60, 400, 400])
-    y = np.concatenate([rng.random(60) < 0.7, rng.random(800) < 0.5])  # a: ~18 negatives
+    y = np.concatenate([np.arange(60) < 57, rng.random(800) < 0.5])  # a: 3 negatives
     score = rng.standard_normal(860) + 1.5 * y
     res = fastfair.audit(y, y, group, y_score=score, metrics=["tpr"], equivalence=0.05)
     auc = {t["group"]: t for t in res.tests if t["metric"] == "auc"}

@@ -118,17 +118,25 @@ def test_parity_small_clusters_quick():
 
 def test_auc_margin_small_quick():
     """10 positives in the smaller group, AUC 0.98 against 0.93 at the boundary U = 0.05: the
-    DeLong margin test is far above alpha, the default logit-t test within 3 SE of it."""
+    DeLong margin test is far above alpha, the default hybrid test within 3 SE of it. With
+    skewed (exponential) scores and 25 per class at AUC 0.90 against 0.85, logit-t alone
+    exceeds alpha + 3 SE (0.107 with 4,000 data sets) while hybrid holds it."""
     import numpy as np
 
     module = _load("auc_margin_small")
     n_sim = 300
+    bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
     rng = np.random.default_rng(17)
-    level = module.simulate(
-        50, 1000, 0.2, 0.93, 0.05, "greater", n_sim, rng, ("delong", "logit-t")
-    )
+    level = module.simulate(50, 1000, 0.2, 0.93, 0.05, "greater", n_sim, rng, ("delong", "hybrid"))
     assert level["delong"] > 0.1
-    assert level["logit-t"] <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+    assert level["hybrid"] <= bound
+    n_sim = 600
+    bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sim)
+    level = module.simulate(
+        50, 1000, 0.2, 0.85, 0.05, "greater", n_sim, np.random.default_rng(5),
+        ("logit-t", "hybrid"), family="exponential",
+    )  # fmt: skip
+    assert level["logit-t"] > bound and level["hybrid"] <= bound
 
 
 def test_tolerance_large_reference_quick():
@@ -141,3 +149,15 @@ def test_tolerance_large_reference_quick():
     auto = {r[3]: r[5] for r in rows}
     assert score[0.005] > 0.1 and 0.04 < score[0.2] < 0.065
     assert 0 < auto[0.005] <= 0.05 and 0 < auto[0.2] <= 0.05
+
+
+def test_auto_rule_at_a_rate_of_0_2_against_100000():
+    """100 rows against 100,000 at rates 0.22 vs 0.2 (u_tol 0.02), exact enumeration: with
+    the exact test only below 20 events (the previous rule) the level was 0.059, above
+    alpha + 3 SE of 10,000 draws (0.0565); with the unbalanced rule (exact below 50 events
+    against a reference 20 or more times larger) it is at most alpha."""
+    module = _load("tolerance_large_reference")
+    (row,) = module.levels(small=(100,), large=(100_000,), rates=(0.2,), u_tols=(0.02,))
+    score, auto, previous = row[4:]
+    assert previous == score > 0.0565
+    assert 0 < auto <= 0.05

@@ -15,21 +15,31 @@ estimates come with small standard errors. Candidates, each on the same simulate
 * ``logit-satt``: the same MOVER with each group's interval at level Phi(z) taken from the
   Student t with that group's Satterthwaite degrees of freedom (of S10/n+ and S01/n-);
 * ``logit-t``: the same with min(n+, n-) - 1 degrees of freedom per group, the lower
-  bound of Satterthwaite's (it needs only the class counts, which every AUC result has):
-  fastfair's method="logit-t", the default of tolerance_test and the audit for the AUC.
+  bound of Satterthwaite's (it needs only the class counts, which every AUC result has);
+* ``hybrid``: MOVER from the union of each group's logit-t interval and Newcombe's (2006,
+  Method 5) score-type interval, whose Hanley-McNeil variance is taken at the candidate AUC
+  rather than at the estimate, so it keeps its width where the DeLong variance collapses
+  (an AUC near 1 with few positives or negatives), for a group with fewer than 100
+  positives or negatives (the logit-t interval alone beyond): fastfair's method="hybrid",
+  the default of tolerance_test, equivalence_test and the audit for the AUC.
 
 The simulated data depend only on the seed, not on the methods, so ``--methods`` runs a
 subset on the same data sets.
 
-Binormal scores with equal variances (AUC = Phi(mu / sqrt 2)); the one-sided test of
-H0: U <= u at U = u (AUC_A = AUC_B + u) and of H0: U >= -u at U = -u, alpha 0.05; 4000
-simulations per setting (SE 0.0034 at 0.05).
+Scores (``--family``): binormal with equal variances (AUC = Phi(mu / sqrt 2)), or exponential
+(negatives Exp(1), positives Exp with mean AUC / (1 - AUC); skewed, the Hanley-McNeil model),
+where the logit tests fail with up to 100 per class. The one-sided test of H0: U <= u at
+U = u (AUC_A = AUC_B + u) and of H0: U >= -u at U = -u, alpha 0.05, and its power at
+|U| = u + 0.05 where that AUC is below 0.995 (the power twin); 4000 simulations per setting
+(SE 0.0034 at 0.05).
 
     python validation/auc_margin_small.py --quick   # seconds
-    python validation/auc_margin_small.py           # validation/results/auc_margin_small.txt
-    python validation/auc_margin_small.py --confirm --seed 18 --methods logit-t,logit
-        # the one setting where logit-t exceeded alpha + 3 SE in the full run, and its
-        # neighbours, with 20,000 data sets each (new seed): noise or a real excess?
+    python validation/auc_margin_small.py --family binormal
+        # validation/results/auc_margin_small.txt
+    python validation/auc_margin_small.py --family exponential --seed 23
+        # validation/results/auc_margin_small_exponential.txt
+    python validation/auc_margin_small.py --confirm --seed 18 --methods hybrid,logit-t
+        # the settings where logit-t exceeded alpha + 3 SE, 20,000 data sets each
         # validation/results/auc_margin_confirm.txt
 """
 
@@ -47,7 +57,10 @@ from fastfair.auc import delong
 from fastfair.tolerance import auc_margin_statistic, logit_group_parts
 
 ALPHA = 0.05
-METHODS = ("delong", "delong-t", "logit", "logit-satt", "logit-t")
+METHODS = ("delong", "delong-t", "logit", "logit-satt", "logit-t", "hybrid")
+FAMILIES = ("binormal", "exponential")
+#: power twin: the gap beyond the margin at which power is simulated
+EFFECT = 0.05
 
 
 def satterthwaite_df(s10, n_pos, s01, n_neg):
@@ -69,11 +82,24 @@ def satterthwaite_t(diff, d, s10, n_pos, s01, n_neg):
     return stats.t.sf(z, df)
 
 
-def simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, methods=METHODS):
-    """Rejection rates of each method at the boundary (the data sets first, then each
-    method on all of them at once)."""
-    auc_a = auc_b + u if side == "greater" else auc_b - u
-    shift = [math.sqrt(2) * special.ndtri(a) for a in (auc_a, auc_b)]
+def scores(y, group, aucs, family, rng):
+    """Scores of one data set: positives of group g shifted (binormal) or scaled
+    (exponential) so that its AUC is aucs[g]."""
+    if family == "binormal":
+        shift = np.sqrt(2) * special.ndtri(np.asarray(aucs))[group]
+        return rng.standard_normal(len(y)) + shift * y
+    mean = (np.asarray(aucs) / (1 - np.asarray(aucs)))[group]  # P(pos > neg) = m / (1 + m)
+    return rng.exponential(1.0, len(y)) * np.where(y, mean, 1.0)
+
+
+def simulate(
+    n_a, n_b, prev, auc_b, u, side, n_sim, rng, methods=METHODS, family="binormal", effect=0.0
+):
+    """Rejection rates of each method with AUC_A - AUC_B = u + effect ("greater") or
+    -(u + effect) ("less"): the level at the boundary with effect 0, else power (the data
+    sets first, then each method on all of them at once)."""
+    gap = u + effect
+    auc_a = auc_b + gap if side == "greater" else auc_b - gap
     d = u if side == "greater" else -u
     group = np.repeat([0, 1], [n_a, n_b])
     fields = ("auc", "variance", "s10", "s01", "n_pos", "n_neg")
@@ -83,8 +109,7 @@ def simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, methods=METHODS):
             y = rng.random(n_a + n_b) < prev
             if min(y[:n_a].sum(), n_a - y[:n_a].sum(), y[n_a:].sum(), n_b - y[n_a:].sum()) >= 2:
                 break
-        score = rng.standard_normal(n_a + n_b) + np.where(group == 0, shift[0], shift[1]) * y
-        res = delong(y, score, group)
+        res = delong(y, scores(y, group, (auc_a, auc_b), family, rng), group)
         for f in fields:
             sims[f][k] = getattr(res, f)
     auc, var, s10, s01, n_pos, n_neg = (sims[f] for f in fields)
@@ -98,13 +123,18 @@ def simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, methods=METHODS):
             z[m] = special.ndtri(1 - satterthwaite_t(diff, d, s10, n_pos, s01, n_neg))
         else:  # the logit MOVER tests, with tolerance_test's shrinkage of AUCs of 0 or 1
             a, v, df_t = logit_group_parts(auc, var, n_pos, n_neg, True)
+            classes = None
+            if m == "hybrid":
+                classes = (n_pos[:, 0], n_neg[:, 0], n_pos[:, 1], n_neg[:, 1])
             if m == "logit":
                 df = np.full(auc.shape, np.inf)
             elif m == "logit-satt":
                 df = satterthwaite_df(s10, n_pos, s01, n_neg)
             else:
                 df = df_t
-            z[m] = auc_margin_statistic(a[:, 0], v[:, 0], a[:, 1], v[:, 1], d, df[:, 0], df[:, 1])
+            z[m] = auc_margin_statistic(
+                a[:, 0], v[:, 0], a[:, 1], v[:, 1], d, df[:, 0], df[:, 1], classes=classes
+            )
     out = {}
     for m in methods:
         p = special.ndtr(-z[m]) if side == "greater" else special.ndtr(z[m])
@@ -112,7 +142,7 @@ def simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, methods=METHODS):
     return out
 
 
-SIZES = [(50, 50), (50, 1000), (100, 100), (100, 1000)]
+SIZES = [(30, 1000), (50, 50), (50, 1000), (100, 100), (100, 1000), (300, 1000), (600, 1000)]
 PREVS = [0.2, 0.5]
 AUCS = [0.7, 0.85, 0.93]
 SIDES = ["greater", "less"]
@@ -128,17 +158,24 @@ CONFIRM = [
 ]
 
 
+def _row(n_a, n_b, prev, auc_b, h1, rates, methods):
+    return (f"  {n_a:4d}  {n_b:5d}  {prev:.1f}  {auc_b:.2f}   {h1:9s}  "
+            + "  ".join(f"{rates[m]:10.4f}" for m in methods))  # fmt: skip
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--confirm", action="store_true", help="CONFIRM settings, 20,000 each")
     parser.add_argument("--n-sim", type=int, default=None, help="default 4000 (--confirm 20000)")
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--family", choices=FAMILIES, default="binormal")
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated subset")
     args = parser.parse_args()
     methods = tuple(args.methods.split(","))
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
+    power = not args.confirm
     if args.quick:
         grid = [((100, 1000), 0.5, 0.85, "greater")]
         n_sim = 300
@@ -151,25 +188,34 @@ def main():
     u = 0.05
     se = math.sqrt(ALPHA * (1 - ALPHA) / n_sim)
     print(
-        f"AUC margin tests, one-sided level at the boundary |U| = {u}, alpha {ALPHA}; "
-        f"{n_sim} simulations per setting, SE {se:.4f} (3 SE: {ALPHA + 3 * se:.4f})"
+        f"AUC margin tests, {args.family} scores: one-sided level at the boundary |U| = {u}, "
+        f"alpha {ALPHA}; {n_sim} simulations per setting, SE {se:.4f} "
+        f"(3 SE: {ALPHA + 3 * se:.4f})"
     )
-    print("   n_A    n_B  prev  AUC_B  H1         " + "  ".join(f"{m:>10}" for m in methods))
+    header = "   n_A    n_B  prev  AUC_B  H1         " + "  ".join(f"{m:>10}" for m in methods)
+    print(header)
     levels = {m: [] for m in methods}
+    powers = []
     for (n_a, n_b), prev, auc_b, side in grid:
-        r = simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, methods)
+        sim = dict(methods=methods, family=args.family)
+        r = simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, **sim)
         for m in methods:
             levels[m].append(r[m])
         h1 = f"U > {u}" if side == "greater" else f"U < {-u}"
-        print(
-            f"  {n_a:4d}  {n_b:5d}  {prev:.1f}  {auc_b:.2f}   {h1:9s}  "
-            + "  ".join(f"{r[m]:10.4f}" for m in methods),
-            flush=True,
-        )
+        print(_row(n_a, n_b, prev, auc_b, h1, r, methods), flush=True)
+        auc_a = auc_b + (u + EFFECT) * (1 if side == "greater" else -1)
+        if power and 0.005 < auc_a < 0.995:
+            rp = simulate(n_a, n_b, prev, auc_b, u, side, n_sim, rng, effect=EFFECT, **sim)
+            powers.append(_row(n_a, n_b, prev, auc_b, h1, rp, methods))
     print("  summary (mean / max / share above alpha + 3 SE):")
     for m in methods:
         lv = np.array(levels[m])
         print(f"    {m:10s} {lv.mean():.4f} / {lv.max():.4f} / {np.mean(lv > ALPHA + 3 * se):.3f}")
+    if powers:
+        print(f"\nPower twin: the same tests with |U| = {u + EFFECT} (U beyond the margin by "
+              f"{EFFECT}), where that AUC is below 0.995")  # fmt: skip
+        print(header)
+        print("\n".join(powers))
     print(f"\n{time.time() - t0:.1f} s")
 
 

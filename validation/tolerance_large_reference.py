@@ -1,16 +1,19 @@
 """Level of method="auto" for a small group against a large reference (issue 17).
 
 method="auto" runs the exact unconditional test (Chan 1998) when a group has fewer than 20
-events or non-events and n_A + n_B <= AUTO_MAX_SIZE (200,000), the score test elsewhere.
-Until the exact test's tail sums were windowed the cap was 5,000, and beyond it the score
-test ran whatever the counts: liberal for a small group (30-300 rows in the metric's
-denominator) against a large reference with rare events, where an audit most often is.
-This script computes, for references of 10,000 and 100,000 rows, the exact rejection
-probability at the boundary p_A = p_B + u_tol (one-sided, alpha 0.05) of
+events or non-events, or fewer than 50 and one denominator is at least 20 times the other,
+and n_A + n_B <= AUTO_MAX_SIZE (200,000), the score test elsewhere. Until the exact test's
+tail sums were windowed the cap was 5,000, and beyond it the score test ran whatever the
+counts: liberal for a small group (30-2,000 rows in the metric's denominator) against a
+large reference with rare events, where an audit most often is. This script computes, for
+references of 1,000, 10,000 and 100,000 rows, the exact rejection probability at the
+boundary p_A = p_B + u_tol (one-sided, alpha 0.05) of
 
 * the score test alone (what "auto" ran beyond 5,000 rows before), and
-* "auto" as it is now: on each outcome (x_A, x_B) the exact test if a count is below 20,
-  the score test otherwise.
+* "auto" as it is now (``fastfair.tolerance.auto_exact``): on each outcome (x_A, x_B) the
+  exact test where the rule says so, the score test otherwise; and "auto<20", the previous
+  rule (exact below 20 counts whatever the sizes), whose level reached 0.063 at 100 rows
+  against 100,000.
 
 All outcomes of group A are enumerated, and those of the reference within 12 standard
 deviations of its mean (the rest has probability below 1e-30). The exact test rejects when
@@ -32,13 +35,21 @@ from scipy import special, stats
 
 from fastfair._score import score_statistic
 from fastfair._unconditional import BoundaryTails
-from fastfair.tolerance import AUTO_MAX_SIZE, EXACT_BELOW
+from fastfair.tolerance import (
+    AUTO_MAX_SIZE,
+    EXACT_BELOW,
+    EXACT_BELOW_UNBALANCED,
+    UNBALANCED_RATIO,
+    auto_exact,
+)
 
 ALPHA = 0.05
-SMALL = (30, 100, 300)
-LARGE = (10_000, 100_000)
-RATES = (0.001, 0.005, 0.01, 0.05, 0.2)
-U_TOLS = (0.0, 0.02)
+SMALL = (30, 100, 150, 200, 300, 1000, 2000)
+LARGE = (1000, 10_000, 100_000)
+#: the rule of "auto" before the unbalanced rule, for comparison: exact below 20 counts
+PREVIOUS_BELOW = 20
+RATES = (0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
+U_TOLS = (0.0, 0.02, 0.05)
 #: Bisection steps on the exact test's critical value of Z (a width below 1e-12).
 _STEPS = 45
 
@@ -54,7 +65,8 @@ def exact_critical_value(n_a, n_b, u, alpha=ALPHA):
 
 
 def levels(small=SMALL, large=LARGE, rates=RATES, u_tols=U_TOLS):
-    """Rows (n_A, n_B, u_tol, p_B, score level, auto level) at the boundary."""
+    """Rows (n_A, n_B, u_tol, p_B, score level, auto level, previous auto level) at the
+    boundary."""
     z_score = special.ndtri(1 - ALPHA)
     rows = []
     for n_b in large:
@@ -70,12 +82,13 @@ def levels(small=SMALL, large=LARGE, rates=RATES, u_tols=U_TOLS):
                     fewest = np.minimum(np.minimum(xa, n_a - xa)[:, None],
                                         np.minimum(xb, n_b - xb)[None, :])  # fmt: skip
                     score = z > z_score
-                    auto = np.where((fewest < EXACT_BELOW) & (n_a + n_b <= AUTO_MAX_SIZE),
-                                    z >= crit, score)  # fmt: skip
+                    capped = n_a + n_b <= AUTO_MAX_SIZE
+                    auto = np.where(auto_exact(fewest, n_a, n_b), z >= crit, score)
+                    previous = np.where((fewest < PREVIOUS_BELOW) & capped, z >= crit, score)
                     pmf_a = stats.binom.pmf(xa, n_a, p_b + u)
                     pmf_b = stats.binom.pmf(xb, n_b, p_b)
-                    rows.append((n_a, n_b, u, p_b, float(pmf_a @ score @ pmf_b),
-                                 float(pmf_a @ auto @ pmf_b)))  # fmt: skip
+                    rejection = [float(pmf_a @ r @ pmf_b) for r in (score, auto, previous)]
+                    rows.append((n_a, n_b, u, p_b, *rejection))
     return rows
 
 
@@ -92,13 +105,16 @@ def main():
     print(f"python validation/tolerance_large_reference.py, load {load} on {os.cpu_count()} cores")
     print(
         f"\nExact level at the boundary p_A = p_B + u_tol (alpha {ALPHA}, one-sided): the score "
-        f"test, and method='auto' (exact when a count is below {EXACT_BELOW} and "
-        f"n_A + n_B <= {AUTO_MAX_SIZE:,})"
+        f"test, method='auto' (exact when a count is below {EXACT_BELOW}, or below "
+        f"{EXACT_BELOW_UNBALANCED} with one denominator {UNBALANCED_RATIO} or more times the "
+        f"other, and n_A + n_B <= {AUTO_MAX_SIZE:,}) and the previous rule (exact below "
+        f"{PREVIOUS_BELOW} whatever the sizes)"
     )
-    print("    n_A     n_B  u_tol    p_B   score    auto")
-    for n_a, n_b, u, p_b, score, auto in rows:
-        print(f"  {n_a:5d}  {n_b:6d}  {u:5.2f}  {p_b:5.3f}  {score:.4f}  {auto:.4f}")
-    for name, col in (("score", 4), ("auto", 5)):
+    print("    n_A     n_B  u_tol    p_B   score    auto  auto<20")
+    for n_a, n_b, u, p_b, score, auto, previous in rows:
+        print(f"  {n_a:5d}  {n_b:6d}  {u:5.2f}  {p_b:5.3f}  {score:.4f}  {auto:.4f}  "
+              f"{previous:.4f}")  # fmt: skip
+    for name, col in (("score", 4), ("auto", 5), ("auto<20", 6)):
         worst = max(rows, key=lambda r: r[col])
         print(f"  max {name} {worst[col]:.4f} (n_A={worst[0]}, n_B={worst[1]}, "
               f"u_tol={worst[2]}, p_B={worst[3]})")  # fmt: skip

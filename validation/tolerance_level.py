@@ -7,14 +7,15 @@ exactly by enumeration. The one-sided tolerance test H0: U <= u_tol (U = p_A - p
 alpha = 0.05 is evaluated at the boundary p_A = p_B + u_tol, and TOST (delta = 0.05 or 0.1)
 at U = delta, over group sizes 10..1000 and rates 0.01..0.99. Methods: Miettinen-Nurminen
 score, Farrington-Manning, Wald (the paper's eq. 1 statistic), the exact unconditional test
-(Chan 1998) and "auto" (fastfair's default: exact where a group has fewer than EXACT_BELOW =
-20 events or non-events and n_A + n_B <= AUTO_MAX_SIZE = 200,000, score elsewhere; with
-EXACT_BELOW = 10 its level reached 0.058, printed for comparison as "auto<10").
+(Chan 1998) and "auto" (fastfair's default, ``fastfair.tolerance.auto_exact``: exact where
+a group has fewer than 20 events or non-events, or fewer than 50 with one denominator 20 or
+more times the other, and n_A + n_B <= 200,000, score elsewhere; with the exact test below
+10 events only its level reached 0.058, printed for comparison as "auto<10").
 
 Part 2 (Monte Carlo through the public API): fastfair.tolerance_test (method="score"; the
 exact test's and "auto"'s levels are computed exactly in part 1) on simulated rows with
-random denominators, unweighted; and the AUC margin test (logit MOVER) with binormal scores at
-AUC_A - AUC_B = u_tol. Rejection rates with binomial SEs.
+random denominators, unweighted; and the default AUC margin test (hybrid MOVER) with
+binormal scores at AUC_A - AUC_B = u_tol. Rejection rates with binomial SEs.
 
 Part 3 (power curves, exact): rejection probability of the score tolerance test
 (u_tol = 0.02) and of TOST (delta = 0.05) as a function of the true gap, for 200 and 1000
@@ -39,7 +40,7 @@ from scipy import special, stats
 import fastfair
 from fastfair._score import score_statistic
 from fastfair._unconditional import BoundaryTails
-from fastfair.tolerance import AUTO_MAX_SIZE, EXACT_BELOW
+from fastfair.tolerance import AUTO_MAX_SIZE, auto_exact
 
 ALPHA = 0.05
 SIZES = [10, 30, 100, 300, 1000]
@@ -55,13 +56,12 @@ OLD_EXACT_BELOW = 10
 ASYMPTOTIC = ("score", "farrington-manning", "wald")
 
 
-def exact_region(n1, n2, d, side, z_score, below=EXACT_BELOW):
+def exact_region(n1, n2, d, side, z_score):
     """Rejection regions of the exact test (Chan 1998) and of method="auto" at margin d.
 
     The exact test rejects when Z(d) is at least as extreme as its critical value (the least
-    extreme attainable Z whose exact p-value is <= alpha); "auto" uses it where a group has
-    fewer than `below` events or non-events and n_A + n_B <= AUTO_MAX_SIZE, the score test
-    elsewhere.
+    extreme attainable Z whose exact p-value is <= alpha); "auto" uses it where auto_exact
+    says so, the score test elsewhere.
     """
     tails = BoundaryTails(n1, n2, d)
     crit = tails.critical_value(ALPHA, side)
@@ -70,7 +70,7 @@ def exact_region(n1, n2, d, side, z_score, below=EXACT_BELOW):
     x1 = np.arange(n1 + 1.0)[:, None]
     x2 = np.arange(n2 + 1.0)[None, :]
     fewest = np.minimum(np.minimum(x1, n1 - x1), np.minimum(x2, n2 - x2))
-    small = (fewest < below) & (n1 + n2 <= AUTO_MAX_SIZE)
+    small = auto_exact(fewest, n1, n2)
     old = (fewest < OLD_EXACT_BELOW) & (n1 + n2 <= AUTO_MAX_SIZE)
     return exact, np.where(small, exact, score), np.where(old, exact, score)
 
@@ -371,7 +371,7 @@ def main():
     n_auc = n_sim // 2
     se = math.sqrt(ALPHA * (1 - ALPHA) / n_auc)
     print(
-        f"AUC (the default margin test, logit MOVER with a t reference, 'greater') at "
+        f"AUC (the default margin test, hybrid MOVER: logit-t and Newcombe, 'greater') at "
         f"AUC_A - AUC_B = u_tol: "
         f"{n_auc} simulations, "
         f"SE {se:.4f}"

@@ -667,8 +667,9 @@ def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
     """Tolerance and equivalence p-values of one comparison (audit options tolerance and
     equivalence): the tests of :mod:`fastfair.tolerance` (method "auto": score, or exact
     with few events) on the two groups' counts; for the AUC, tolerance_test's default AUC
-    margin test on the two groups' AUCs and DeLong variances, with a ``margin_note`` when a
-    group has fewer than AUC_WARN_BELOW positives or negatives (approximate p-value).
+    margin test ("hybrid") on the two groups' AUCs, DeLong variances and class counts, with a
+    ``margin_note`` when a group has fewer than AUC_WARN_BELOW["hybrid"] positives or
+    negatives (approximate p-value).
     Equalized odds: Bonferroni over its two components for the tolerance test, the larger
     p-value (intersection-union) for equivalence."""
     u_tol, delta = options.get("tolerance"), options.get("equivalence")

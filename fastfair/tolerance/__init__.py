@@ -11,11 +11,14 @@ margin tests of the clinical-trial literature:
   ``"farrington-manning"`` without the factor; ``"wald"`` the plug-in variance of the paper's
   eq. 1, kept for comparison); with few events the exact unconditional test of Chan (1998),
   the tail probability of the same Z maximised over the nuisance rate (``method="exact"``;
-  ``"auto"``, the default, uses it when a group has fewer than 20 events or non-events and
-  the two groups have at most 200,000 rows);
-* AUC: MOVER (Zou & Donner 2008) from each group's logit-scale DeLong interval with a
-  Student t reference of min(n+, n-) - 1 degrees of freedom (``method="logit-t"``, the
-  default; ``"logit"`` with the normal reference), or
+  ``"auto"``, the default, uses it when a group has fewer than 20 events or non-events, or
+  fewer than 50 against a reference 20 or more times larger, and the two groups have at
+  most 200,000 rows);
+* AUC: MOVER (Zou & Donner 2008) from each group's interval, the logit-scale DeLong
+  interval with a Student t reference of min(n+, n-) - 1 degrees of freedom, widened to its
+  union with Newcombe's (2006) score-type interval for a group with fewer than 100 positives
+  or negatives (``method="hybrid"``, the default; ``"logit-t"`` the first alone,
+  ``"logit"`` with the normal reference), or
   :math:`Z = (\hat U - d)/\text{SE}_{DeLong}` (``"delong"``, liberal with 50-100 rows and
   AUCs far from 0.5);
 * callables and row metrics (:func:`fastfair.permutation_test`'s generic metrics): the
@@ -48,11 +51,15 @@ from fastfair.tolerance.ingest import (
     ADJUSTMENTS,
     ALTERNATIVES,
     AUC_DEFAULT,
+    AUC_LIBERAL,
     AUC_METHODS,
     AUC_WARN_BELOW,
     AUTO_MAX_SIZE,
     EXACT_BELOW,
+    EXACT_BELOW_UNBALANCED,
+    NEWCOMBE_BELOW,
     RATE_METHODS,
+    UNBALANCED_RATIO,
 )
 from fastfair.tolerance.results import (
     ApproximateLevelWarning,
@@ -61,7 +68,9 @@ from fastfair.tolerance.results import (
 )
 from fastfair.tolerance.statistics import (
     auc_margin_statistic,
+    auto_exact,
     logit_group_parts,
+    newcombe_variance,
     small_class_note,
 )
 

@@ -55,14 +55,21 @@ def tolerance_test(
       (a sum of binomial tails, :math:`O(n_A + n_B)` per nuisance value, as the rejection
       region is monotone, windowed around the modes above 5,000 rows;
       :math:`n_A + n_B \le 10^6`; its interval inverts it and costs about 40 p-values).
-      ``"auto"``: exact where a group has fewer than 20 events or non-events and
-      :math:`n_A + n_B \le 200{,}000`, score elsewhere;
-    * ``metric="auc"`` (`y_pred` are scores): ``"logit-t"`` (default) combines each group's
-      interval :math:`\text{expit}(\text{logit} A \pm q\,\text{SE}/(A(1-A)))` by MOVER, q
-      the Student t quantile with :math:`\min(n_+, n_-) - 1` degrees of freedom at the
-      level :math:`\Phi(z)` (``"logit"``: q = z),
-      :math:`L = \hat U - \sqrt{(A_A - l_A)^2 + (u_B - A_B)^2}`, z* solving L = d;
-      ``"delong"``: :math:`Z = (\hat U - d)/\text{SE}_{DeLong}`;
+      ``"auto"``: exact where a group has fewer than 20 events or non-events, or fewer
+      than 50 and one denominator is at least 20 times the other, and
+      :math:`n_A + n_B \le 200{,}000`; score elsewhere;
+    * ``metric="auc"`` (`y_pred` are scores): ``"hybrid"`` (default) combines each group's
+      interval by MOVER, :math:`L = \hat U - \sqrt{(A_A - l_A)^2 + (u_B - A_B)^2}`, z*
+      solving L = d, with each group's (l, u) the ``"logit-t"`` interval
+      :math:`\text{expit}(\text{logit} A \pm q\,\text{SE}/(A(1-A)))` (q the Student t
+      quantile with :math:`\min(n_+, n_-) - 1` degrees of freedom at the level
+      :math:`\Phi(z)`; ``"logit"``: q = z), widened for a group with fewer than 100
+      positives or negatives to its union with Newcombe's (2006, Method 5) score-type
+      interval :math:`\{\theta: (A - \theta)^2 \le z^2 V(\theta)\}`, V the Hanley-McNeil
+      variance at :math:`\theta` with :math:`N^* = (n_+ + n_-)/2 - 1`. The second keeps its
+      width where the DeLong variance collapses (an AUC near 1 with few positives or
+      negatives); ``"logit-t"`` and ``"logit"`` use the first alone,
+      ``"delong"`` :math:`Z = (\hat U - d)/\text{SE}_{DeLong}`;
     * a callable or row metric: the SD of `n_bootstrap` bootstrap differences
       (``"bootstrap"``), or for row metrics by default Welch's standard error.
 
@@ -83,10 +90,10 @@ def tolerance_test(
         one; the upper half of a two-sided test, the planner's ``"two-sided"`` convention);
         ``"greater"``: :math:`H_1: U > u_{tol}`; ``"less"``: :math:`H_1: U < -u_{tol}`.
     method : str
-        One of "auto", "score", "exact", "farrington-manning", "wald" (rates), "logit-t",
-        "logit", "delong" (AUC), "bootstrap", "welch" (generic metrics). ``"auto"``: score
-        or exact for rates (see above), "logit-t" for AUC, Welch for row metrics, bootstrap
-        for callables.
+        One of "auto", "score", "exact", "farrington-manning", "wald" (rates), "hybrid",
+        "logit-t", "logit", "delong" (AUC), "bootstrap", "welch" (generic metrics).
+        ``"auto"``: score or exact for rates (see above), "hybrid" for AUC, Welch for row
+        metrics, bootstrap for callables.
     reference, comparisons
         As in :func:`fastfair.permutation_test`: every group against the reference (the
         largest group by default), or all pairs.
@@ -114,9 +121,14 @@ def tolerance_test(
     300 or more rows in both denominators, 0.052 with 1000), but up to 0.12 with 10-100 rows
     and a handful of events; the Wald test reaches 0.90 on the same grid. The exact test's
     level is at most alpha everywhere (by construction, and on that grid); "auto"'s at most
-    0.054. AUC (``validation/results/auc_margin_small.txt``, ``auc_margin_confirm.txt``):
-    "logit-t" up to 0.073 with 25 per class and an AUC of 0.98 (20,000 data sets); it warns
-    (:class:`ApproximateLevelWarning`) below 30 positives or negatives in a group.
+    0.054, and at most 0.056 for 30-2,000 rows against references of 1,000-100,000
+    (``tolerance_large_reference.txt``). AUC (``validation/results/auc_margin_small.txt``,
+    ``auc_margin_small_exponential.txt``): "hybrid" held the level in every setting, with
+    binormal and with skewed (exponential) scores, down to 30 rows at a prevalence of 0.2;
+    it is conservative for AUCs near 1 (power twin in the same files). "logit-t" reached
+    0.073 with 25 per class (binormal) and 0.15 (exponential); below AUC_WARN_BELOW
+    positives or negatives in a group (5 for "hybrid", 100 for the others) the functions
+    warn (:class:`ApproximateLevelWarning`).
 
     Examples
     --------

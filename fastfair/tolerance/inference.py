@@ -46,7 +46,8 @@ def auc_margin_pvalue(auc, variance, n_pos, n_neg, *, u_tol=None, delta=None) ->
     group 0 against the reference group 1, from each group's AUC, DeLong variance and class
     counts (as in an AUCTestResult): the method tolerance_test uses by default for
     metric="auc" (AUC_DEFAULT), for the audit."""
-    shrunk, var, df = logit_group_parts(auc, variance, n_pos, n_neg, AUC_DEFAULT == "logit-t")
+    shrunk, var, df = logit_group_parts(auc, variance, n_pos, n_neg, True)
+    n_pos, n_neg = (np.asarray(v, dtype=np.float64) for v in (n_pos, n_neg))
     gap = _Gap(
         difference=np.atleast_1d(float(auc[0] - auc[1])),
         groups=np.array([0, 1]),
@@ -58,6 +59,7 @@ def auc_margin_pvalue(auc, variance, n_pos, n_neg, *, u_tol=None, delta=None) ->
         weighted=False,
         auc_parts=tuple(np.atleast_1d(v) for v in (shrunk[0], var[0], shrunk[1], var[1])),
         auc_df=(df[0], df[1]),
+        auc_classes=tuple(np.atleast_1d(v) for v in (n_pos[0], n_neg[0], n_pos[1], n_neg[1])),
     )
     return _margin_pvalue(gap, u_tol, delta)
 

@@ -11,7 +11,8 @@ from fastfair._format import format_interval, format_table
 
 class ApproximateLevelWarning(UserWarning):
     """An AUC margin test on a group with few positives or negatives: its level may exceed
-    alpha (up to 0.073 at alpha 0.05 in validation/results/auc_margin_confirm.txt)."""
+    alpha (below 5 per class for the default "hybrid", outside its validated range; below
+    100 for "logit-t", "logit" and "delong", which exceeded it in simulation)."""
 
 
 @dataclass(repr=False, kw_only=True)
@@ -59,8 +60,8 @@ class ToleranceTestResult(_MarginTestResult):
         ``"less"``: :math:`U < -u_{tol}`.
     method : str
         ``"score"`` (Miettinen-Nurminen), ``"exact"`` (Chan 1998), ``"score/exact"`` (both,
-        by comparison), ``"farrington-manning"``, ``"wald"``, ``"logit-t"``, ``"logit"`` or
-        ``"delong"`` (AUC), ``"bootstrap"`` or ``"welch"`` (generic metrics).
+        by comparison), ``"farrington-manning"``, ``"wald"``, ``"hybrid"``, ``"logit-t"``,
+        ``"logit"`` or ``"delong"`` (AUC), ``"bootstrap"`` or ``"welch"`` (generic metrics).
     """
 
     statistic: float | np.ndarray

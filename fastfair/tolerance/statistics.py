@@ -19,13 +19,18 @@ from fastfair._unconditional import check_size, exact_bound, exact_pvalue
 from fastfair._validation import check_choice
 from fastfair.tolerance.ingest import (
     _BISECTION_STEPS,
+    _NEWTON_STEPS,
     _Z_MAX,
     AUC_DEFAULT,
+    AUC_LIBERAL,
     AUC_METHODS,
     AUC_WARN_BELOW,
     AUTO_MAX_SIZE,
     EXACT_BELOW,
+    EXACT_BELOW_UNBALANCED,
+    NEWCOMBE_BELOW,
     RATE_METHODS,
+    UNBALANCED_RATIO,
 )
 from fastfair.tolerance.results import ApproximateLevelWarning
 
@@ -47,6 +52,7 @@ class _Gap:
     exact: np.ndarray | None = None  # comparisons tested by the exact unconditional test
     auc_parts: tuple | None = None  # (A_a, V_a, A_b, V_b) of the logit MOVER test of AUC
     auc_df: tuple = (np.inf, np.inf)  # (df_a, df_b) of its t reference (inf: normal)
+    auc_classes: tuple | None = None  # (n+_a, n-_a, n+_b, n-_b): "hybrid" adds Newcombe's
     n_jobs: int | None = 1  # threads of the exact test's tail sums (results do not depend on it)
 
     def z(self, d):
@@ -54,7 +60,7 @@ class _Gap:
         if self.counts is not None and self.method != "wald":
             return score_statistic(*self.counts, d, correction=self.method != "farrington-manning")
         if self.auc_parts is not None:
-            return auc_margin_statistic(*self.auc_parts, d, *self.auc_df)
+            return auc_margin_statistic(*self.auc_parts, d, *self.auc_df, classes=self.auc_classes)
         with np.errstate(divide="ignore", invalid="ignore"):
             num = self.difference - d
             return np.where(num == 0, 0.0, num / self.se)
@@ -79,7 +85,8 @@ class _Gap:
                 )
             return out
         if self.auc_parts is not None:
-            return _mover_bound(*self.auc_parts, z if side == "lower" else -z, *self.auc_df)
+            zz = z if side == "lower" else -z
+            return _mover_bound(*self.auc_parts, zz, *self.auc_df, classes=self.auc_classes)
         return self.difference - z * self.se if side == "lower" else self.difference + z * self.se
 
 
@@ -130,7 +137,97 @@ def _logit_limits(auc, var, z, df=np.inf):
     return special.expit(centre - half), special.expit(centre + half)
 
 
-def auc_margin_statistic(auc_a, var_a, auc_b, var_b, d, df_a=np.inf, df_b=np.inf):
+def newcombe_variance(theta, n_pos, n_neg, derivative: bool = False):
+    r"""Hanley & McNeil's (1982) variance of the AUC at a candidate value theta, with both
+    class sizes in the bracket replaced by :math:`N^* = (n_+ + n_-)/2 - 1` (Newcombe 2006,
+    Method 5):
+    :math:`V(\theta) = \theta(1-\theta)\,[2N^* - 1 - 3(N^*-1)/q(\theta)] / (n_+ n_-)`,
+    :math:`q(\theta) = (2-\theta)(1+\theta)`; with `derivative`, (V, dV/dtheta)."""
+    n_star = 0.5 * (n_pos + n_neg) - 1.0
+    q = (2.0 - theta) * (1.0 + theta)
+    bracket = 2.0 * n_star - 1.0 - 3.0 * (n_star - 1.0) / q
+    pairs = n_pos * n_neg
+    var = theta * (1.0 - theta) * bracket / pairs
+    if not derivative:
+        return var
+    d_bracket = 3.0 * (n_star - 1.0) * (1.0 - 2.0 * theta) / (q * q)
+    return var, ((1.0 - 2.0 * theta) * bracket + theta * (1.0 - theta) * d_bracket) / pairs
+
+
+def _newcombe_limits(auc, n_pos, n_neg, z):
+    """Ends of Newcombe's (2006) score-type interval of one group's AUC: the theta on each
+    side of the estimate A with (A - theta)^2 = z^2 V(theta) (V: newcombe_variance). Times
+    (n+ n-) q(theta) > 0 this is a quartic in theta; its roots are the eigenvalues of the
+    companion matrices (all groups at once), then polished by Newton steps inside the
+    bracket [0, A] or [A, 1]. Unlike a Wald or logit interval it keeps its width as A nears
+    0 or 1, where the DeLong variance collapses (it is 0 when the classes are separated)."""
+    auc, n_pos, n_neg, z = (np.asarray(v, dtype=np.float64) for v in
+                            np.broadcast_arrays(auc, n_pos, n_neg, z))  # fmt: skip
+    shape = auc.shape
+    auc, n_pos, n_neg, z = (v.ravel() for v in (auc, n_pos, n_neg, z))
+    pairs, z2 = n_pos * n_neg, z * z
+    n_star = 0.5 * (n_pos + n_neg) - 1.0
+    r0, r1 = n_star + 1.0, 2.0 * n_star - 1.0  # bracket times q: r0 + r1 theta - r1 theta^2
+    a2 = auc * auc
+    coef = np.stack(
+        [  # ascending powers of P (A - theta)^2 q - z^2 theta (1 - theta) R
+            2.0 * pairs * a2,
+            pairs * (a2 - 4.0 * auc) - z2 * r0,
+            pairs * (2.0 - a2 - 2.0 * auc) - z2 * (r1 - r0),
+            pairs * (2.0 * auc + 1.0) + z2 * 2.0 * r1,
+            -pairs - z2 * r1,
+        ]
+    )
+    lead = np.where(coef[4] != 0, coef[4], -1e-300)
+    companion = np.zeros((auc.size, 4, 4))
+    companion[:, 1:, :3] = np.eye(3)
+    companion[:, :, 3] = -(coef[:4] / lead).T
+    roots = np.linalg.eigvals(companion)
+    real = np.where(np.abs(roots.imag) <= 1e-7, roots.real, np.nan)
+    ends = []
+    for sign, lo, hi in ((-1.0, np.zeros(auc.size), auc), (1.0, auc, np.ones(auc.size))):
+        ok = (real >= lo[:, None] - 1e-9) & (real <= hi[:, None] + 1e-9)
+        # at A = 0 or 1 the quartic has the root theta = A itself (V(A) = 0): not an end
+        ok &= ~(((auc == 0) | (auc == 1))[:, None] & (np.abs(real - auc[:, None]) < 1e-9))
+        pick = np.where(ok, real, np.nan)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN rows: no root found
+            x = np.nanmax(pick, axis=1) if sign < 0 else np.nanmin(pick, axis=1)
+        x = np.clip(np.where(np.isfinite(x), x, 0.5 * (lo + hi)), lo, hi)
+        for _ in range(_NEWTON_STEPS):  # f = sign (theta - A) - z sqrt(V) < 0 inside
+            var, dvar = newcombe_variance(x, n_pos, n_neg, derivative=True)
+            root = np.sqrt(np.maximum(var, 0.0))
+            f = sign * (x - auc) - z * root
+            inside = f <= 0  # the end lies beyond x on the sign side
+            lo, hi = (np.where(inside, lo, x), np.where(inside, x, hi)) if sign < 0 else (
+                np.where(inside, x, lo), np.where(inside, hi, x))  # fmt: skip
+            with np.errstate(divide="ignore", invalid="ignore"):
+                x = x - f / (sign - z * dvar / (2.0 * root))
+            x = np.where(np.isfinite(x) & (x >= lo) & (x <= hi), x, 0.5 * (lo + hi))
+        ends.append(np.where(z > 0, x, auc).reshape(shape))
+    return ends[0], ends[1]
+
+
+def _group_limits(auc, var, z, df, classes):
+    """One group's interval at level Phi(z): the logit one, or with `classes` (n+, n-) its
+    union with Newcombe's score-type interval where the group has fewer than NEWCOMBE_BELOW
+    positives or negatives (method "hybrid"; beyond that the logit-t interval held the
+    level, and Newcombe's Hanley-McNeil variance, 1.3 times the binormal one at an AUC of
+    0.95, would only cost power)."""
+    low, high = _logit_limits(auc, var, z, df)
+    if classes is None:
+        return low, high
+    n_pos, n_neg = classes
+    small = np.minimum(n_pos, n_neg) < NEWCOMBE_BELOW
+    if not np.any(small):
+        return low, high
+    low_s, high_s = _newcombe_limits(auc, n_pos, n_neg, z)
+    return np.where(small, np.minimum(low, low_s), low), np.where(
+        small, np.maximum(high, high_s), high
+    )
+
+
+def auc_margin_statistic(auc_a, var_a, auc_b, var_b, d, df_a=np.inf, df_b=np.inf, classes=None):
     r"""Signed level z* of the logit MOVER test of :math:`H_0: U \le d`, U = AUC_A - AUC_B.
 
     MOVER (Zou & Donner 2008) combines each group's logit-scale interval (l, u) into
@@ -140,16 +237,21 @@ def auc_margin_statistic(auc_a, var_a, auc_b, var_b, d, df_a=np.inf, df_b=np.inf
     Phi(-z*) and that of H0: U >= d is Phi(z*); the interval of level 1 - 2 alpha is
     [L, U] at z = z_{1 - alpha}. AUCs must lie in (0, 1) (shrink them first). With finite
     `df_a`, `df_b` each group's interval at level Phi(z) uses the Student t quantile with
-    those degrees of freedom instead of z (``method="logit-t"``: min(n+, n-) - 1).
+    those degrees of freedom instead of z (``method="logit-t"``: min(n+, n-) - 1). With
+    `classes` = (n+_A, n-_A, n+_B, n-_B) each group's interval is the union of that one and
+    Newcombe's (2006) score-type interval at level Phi(z) where that group has fewer than
+    NEWCOMBE_BELOW positives or negatives (``method="hybrid"``).
     """
     auc_a, var_a, auc_b, var_b, d, df_a, df_b = np.broadcast_arrays(
         *(np.asarray(v, dtype=np.float64) for v in (auc_a, var_a, auc_b, var_b, d, df_a, df_b))
     )
+    if classes is not None:
+        classes = tuple(np.broadcast_to(np.asarray(c, dtype=np.float64), d.shape) for c in classes)
     diff = auc_a - auc_b
     lo, hi = np.full(diff.shape, -_Z_MAX), np.full(diff.shape, _Z_MAX)
     for _ in range(_BISECTION_STEPS):  # g(z) = L(z) (z >= 0) or U(-z) (z < 0) decreases in z
         mid = 0.5 * (lo + hi)
-        g = _mover_bound(auc_a, var_a, auc_b, var_b, mid, df_a, df_b)
+        g = _mover_bound(auc_a, var_a, auc_b, var_b, mid, df_a, df_b, classes)
         lo, hi = np.where(g > d, mid, lo), np.where(g > d, hi, mid)
     z = 0.5 * (lo + hi)
     return np.where(diff == d, 0.0, z)
@@ -176,58 +278,89 @@ def logit_group_parts(auc, variance, n_pos, n_neg, t_reference: bool):
     return shrunk, var, df
 
 
-def small_class_note(groups: list, n_pos: np.ndarray, n_neg: np.ndarray) -> str | None:
-    """The ApproximateLevelWarning text when a group has < AUC_WARN_BELOW positives or
-    negatives (None otherwise): shared by the functions' warning and the audit's note."""
+def small_class_note(
+    groups: list, n_pos: np.ndarray, n_neg: np.ndarray, method: str = AUC_DEFAULT
+) -> str | None:
+    """The ApproximateLevelWarning text when a group has fewer positives or negatives than
+    AUC_WARN_BELOW[method] (None otherwise): shared by the functions' warning and the
+    audit's note."""
+    below = AUC_WARN_BELOW[method]
     smallest = np.minimum(np.asarray(n_pos), np.asarray(n_neg))
-    small = [str(g) for g, m in zip(groups, smallest) if m < AUC_WARN_BELOW]
+    small = [str(g) for g, m in zip(groups, smallest) if m < below]
     if not small:
         return None
-    return (
-        f"AUC margin test with fewer than {AUC_WARN_BELOW} positives or negatives in "
-        f"group(s) {', '.join(small)}: the p-value is approximate (level 0.073 at alpha 0.05 "
-        f"with 25 per class and an AUC of 0.98, 0.059 with 20 positives, in simulation)"
+    head = (
+        f"AUC margin test (method={method!r}) with fewer than {below} positives or negatives "
+        f"in group(s) {', '.join(small)}: the p-value is approximate"
+    )
+    if method == "hybrid":
+        return head + " (its level was validated by simulation down to about 6 per class)"
+    return head + (
+        f" (level up to {AUC_LIBERAL[method]} at alpha 0.05 in simulation, with 6-60 per "
+        f"class, an AUC near 1 and skewed scores); method='hybrid' (the default) holds it"
     )
 
 
-def _warn_small_classes(res) -> None:
-    """ApproximateLevelWarning when a compared group has < AUC_WARN_BELOW in a class."""
+def _warn_small_classes(res, method: str) -> None:
+    """ApproximateLevelWarning when a compared group has < AUC_WARN_BELOW[method] in a
+    class."""
     index = {g: k for k, g in enumerate(res.groups.tolist())}
     compared = sorted({index[g] for pair in res.comparisons for g in pair})
     note = small_class_note(
-        [res.groups[k] for k in compared], res.group_n_pos[compared], res.group_n_neg[compared]
+        [res.groups[k] for k in compared],
+        res.group_n_pos[compared],
+        res.group_n_neg[compared],
+        method,
     )
     if note is not None:
         warnings.warn(note, ApproximateLevelWarning, stacklevel=4)
 
 
-def _logit_parts(res, t_reference: bool) -> tuple:
-    """((A_a, V_a, A_b, V_b), (df_a, df_b)) per comparison of an AUCTestResult."""
+def _logit_parts(res, method: str) -> tuple:
+    """((A_a, V_a, A_b, V_b), (df_a, df_b), classes) per comparison of an AUCTestResult;
+    classes = (n+_a, n-_a, n+_b, n-_b) for method "hybrid", else None."""
+    t_reference = method in ("logit-t", "hybrid")
     auc, var, df = logit_group_parts(
         res.group_auc, res.group_variance, res.group_n_pos, res.group_n_neg, t_reference
     )
     index = {g: k for k, g in enumerate(res.groups.tolist())}
     a = np.array([index[c[0]] for c in res.comparisons])
     b = np.array([index[c[1]] for c in res.comparisons])
-    return (auc[a], var[a], auc[b], var[b]), (df[a], df[b])
+    classes = None
+    if method == "hybrid":
+        n_pos, n_neg = (np.asarray(v, dtype=np.float64) for v in
+                        (res.group_n_pos, res.group_n_neg))  # fmt: skip
+        classes = (n_pos[a], n_neg[a], n_pos[b], n_neg[b])
+    return (auc[a], var[a], auc[b], var[b]), (df[a], df[b]), classes
 
 
-def _mover_bound(auc_a, var_a, auc_b, var_b, z, df_a=np.inf, df_b=np.inf):
+def _mover_bound(auc_a, var_a, auc_b, var_b, z, df_a=np.inf, df_b=np.inf, classes=None):
     """L(z) for z >= 0 and U(-z) for z < 0 (see auc_margin_statistic)."""
-    la, ua = _logit_limits(auc_a, var_a, np.abs(z), df_a)
-    lb, ub = _logit_limits(auc_b, var_b, np.abs(z), df_b)
+    class_a, class_b = (None, None) if classes is None else (classes[:2], classes[2:])
+    la, ua = _group_limits(auc_a, var_a, np.abs(z), df_a, class_a)
+    lb, ub = _group_limits(auc_b, var_b, np.abs(z), df_b, class_b)
     diff = auc_a - auc_b
     low = diff - np.sqrt((auc_a - la) ** 2 + (ub - auc_b) ** 2)
     high = diff + np.sqrt((ua - auc_a) ** 2 + (auc_b - lb) ** 2)
     return np.where(z >= 0, low, high)
 
 
+def auto_exact(fewest, n_a, n_b):
+    """Where method="auto" runs the exact test: `fewest` (the fewest events or non-events of
+    the two groups) below EXACT_BELOW, or below EXACT_BELOW_UNBALANCED when one denominator
+    is at least UNBALANCED_RATIO times the other; n_A + n_B <= AUTO_MAX_SIZE (arrays
+    broadcast; shared with the validation scripts that compute its level)."""
+    n_a, n_b = np.asarray(n_a, dtype=np.float64), np.asarray(n_b, dtype=np.float64)
+    unbalanced = np.maximum(n_a, n_b) >= UNBALANCED_RATIO * np.minimum(n_a, n_b)
+    few = (fewest < EXACT_BELOW) | (unbalanced & (fewest < EXACT_BELOW_UNBALANCED))
+    return few & (n_a + n_b <= AUTO_MAX_SIZE)
+
+
 def _choose_exact(gap: _Gap, method: str) -> None:
     """Set which comparisons the exact unconditional test handles, and the method's name.
 
-    ``"auto"``: those with fewer than EXACT_BELOW events or non-events in either group
-    (where the score test's level can reach 0.12 at alpha 0.05), unweighted, with
-    n_A + n_B <= AUTO_MAX_SIZE; ``"exact"``: all (unweighted, n_A + n_B <= MAX_SIZE).
+    ``"auto"``: those auto_exact selects (where the score test's level can exceed alpha +
+    3 SE), unweighted; ``"exact"``: all (unweighted, n_A + n_B <= MAX_SIZE).
     """
     xa, na, xb, nb = gap.counts
     if method == "exact":
@@ -240,8 +373,8 @@ def _choose_exact(gap: _Gap, method: str) -> None:
             check_size(int(na[c]), int(nb[c]))
         exact = np.ones(len(na), dtype=bool)
     else:
-        small = np.minimum.reduce([xa, na - xa, xb, nb - xb]) < EXACT_BELOW
-        exact = small & (na + nb <= AUTO_MAX_SIZE) & (not gap.weighted)
+        fewest = np.minimum.reduce([xa, na - xa, xb, nb - xb])
+        exact = auto_exact(fewest, na, nb) & (not gap.weighted)
     gap.exact = exact
     gap.method = "exact" if exact.all() else "score/exact" if exact.any() else "score"
 
@@ -258,7 +391,7 @@ def _gap_from_rows(
     if isinstance(metric, str) and metric.lower() == "auc":
         if method not in AUC_METHODS:
             raise ValueError(
-                f"metric='auc' is tested with method='logit-t', 'logit' or 'delong', "
+                f"metric='auc' is tested with method='hybrid', 'logit-t', 'logit' or 'delong', "
                 f"got {method!r}"
             )
         res = auc_test(
@@ -279,8 +412,8 @@ def _gap_from_rows(
             se=se,
         )
         if gap.method != "delong":
-            gap.auc_parts, gap.auc_df = _logit_parts(res, gap.method == "logit-t")
-        _warn_small_classes(res)
+            gap.auc_parts, gap.auc_df, gap.auc_classes = _logit_parts(res, gap.method)
+        _warn_small_classes(res, gap.method)
         return gap
     if callable(metric) or resampling.is_row_metric(metric):
         if method not in ("auto", "bootstrap", "welch"):
