@@ -537,7 +537,8 @@ def test_newcombe_interval_at_separation(auc, n_pos, n_neg, z, lower, upper):
 
 def test_newcombe_limits_match_root_finding():
     """The quartic's companion-matrix roots (polished) against brentq on 400 random
-    settings, from 1 positive to 5,000 negatives, levels up to z = 5 and down to 1e-9."""
+    settings, from 1 positive to 5,000 negatives, levels up to z = 5 and down to 1e-9, and
+    where the quartic degenerates (bisection takes over)."""
     from fastfair.tolerance.statistics import _newcombe_limits
 
     rng = np.random.default_rng(8)
@@ -548,6 +549,8 @@ def test_newcombe_limits_match_root_finding():
     n_pos[:40] = rng.integers(1, 4, 40)
     z = rng.uniform(0, 5, k)
     z[40:60] = 10.0 ** rng.uniform(-9, -3, 20)
+    # one positive and one negative at z = 1: the quartic's leading coefficient vanishes
+    auc[60:64], n_pos[60:64], n_neg[60:64], z[60:64] = [0.1, 0.25, 0.5, 0.9], 1, 1, 1.0
     lo, hi = _newcombe_limits(auc, n_pos, n_neg, z)
     for i in range(k):
         assert lo[i] == pytest.approx(_newcombe_end(auc[i], n_pos[i], n_neg[i], z[i], "lower"),

@@ -204,6 +204,17 @@ def _newcombe_limits(auc, n_pos, n_neg, z):
             with np.errstate(divide="ignore", invalid="ignore"):
                 x = x - f / (sign - z * dvar / (2.0 * root))
             x = np.where(np.isfinite(x) & (x >= lo) & (x <= hi), x, 0.5 * (lo + hi))
+        # where the quartic failed (its leading coefficient vanishes for n+ = n- = 1 at
+        # z = 1), finish by bisection inside the bracket
+        f = sign * (x - auc) - z * np.sqrt(np.maximum(newcombe_variance(x, n_pos, n_neg), 0))
+        for k in np.flatnonzero((np.abs(f) > 1e-12) & (z > 0)):
+            a, b = lo[k], hi[k]
+            for _ in range(_BISECTION_STEPS + 12):
+                mid = 0.5 * (a + b)
+                var = max(newcombe_variance(mid, n_pos[k], n_neg[k]), 0.0)
+                inside = sign * (mid - auc[k]) - z[k] * np.sqrt(var) <= 0
+                a, b = (a, mid) if inside == (sign < 0) else (mid, b)
+            x[k] = 0.5 * (a + b)
         ends.append(np.where(z > 0, x, auc).reshape(shape))
     return ends[0], ends[1]
 
