@@ -21,7 +21,8 @@ from fastfair.calibration import (
     msce,
     tce_nadaraya_watson,
 )
-from fastfair.cli.audit import AuditResult, audit
+from fastfair.cli.audit import audit
+from fastfair.cli.result import AuditResult
 from fastfair.parity import (
     CalibrationCurve,
     MarginalOutcomeResult,

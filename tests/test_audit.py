@@ -12,6 +12,7 @@ from scipy import stats
 import fastfair
 from fastfair.cli import audit as _audit
 from fastfair.cli import report as _report
+from fastfair.cli.result import pvalue_text
 
 Z_ALPHA = stats.norm.ppf(0.975)  # two-sided alpha = 0.05
 Z_POWER = stats.norm.ppf(0.8)
@@ -304,10 +305,10 @@ def test_exports_frame_and_json(result):
 def test_adjusted_pvalue_of_a_monte_carlo_bound_is_a_bound():
     row = {"pvalue": 1 / 200, "pvalue_adjusted": 9 / 200, "method": "permutation",
            "n_permutations": 199}  # fmt: skip
-    assert _audit.pvalue_text(row) == "< 0.005"
-    assert _audit.pvalue_text(row, "pvalue_adjusted") == "< 0.045"
+    assert pvalue_text(row) == "< 0.005"
+    assert pvalue_text(row, "pvalue_adjusted") == "< 0.045"
     row.update(pvalue=0.01, pvalue_adjusted=0.09)
-    assert _audit.pvalue_text(row, "pvalue_adjusted") == "0.0900"
+    assert pvalue_text(row, "pvalue_adjusted") == "0.0900"
 
 
 def test_printed_audit(result):

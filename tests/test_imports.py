@@ -247,7 +247,7 @@ def test_generic_is_a_deprecated_alias_of_resampling():
 #: The files of a family's subpackage, in the order data flow through them.
 LAYERS = ("results", "ingest", "statistics", "inference", "api")
 #: The command line's layers: arguments -> data loading -> tests -> report -> commands.
-CLI_LAYERS = ("arguments", "loading", "audit", "summary_audit", "report", "commands")
+CLI_LAYERS = ("arguments", "loading", "result", "audit", "summary_audit", "report", "commands")
 #: Subpackages whose layers are not the families' (every other subpackage has LAYERS).
 PACKAGE_LAYERS = {"fastfair.cli": CLI_LAYERS}
 
@@ -271,7 +271,8 @@ def _layer_violations(modules) -> list[str]:
 
 def test_family_layers_import_only_earlier_layers():
     """results <- ingest <- statistics <- inference <- api inside each family, and
-    arguments <- loading <- audit <- summary_audit <- report <- commands in fastfair.cli."""
+    arguments <- loading <- result <- audit <- summary_audit <- report <- commands in
+    fastfair.cli."""
     modules = _modules()
     assert any(n.endswith(".permutation.api") for n in modules)
     assert {f"fastfair.cli.{layer}" for layer in CLI_LAYERS} <= set(modules)

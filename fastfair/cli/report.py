@@ -30,7 +30,7 @@ from fastfair._format import format_fixed as _v  # short: used in every table ce
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._pvalues import wilson_interval
 from fastfair.cli.arguments import CLIError
-from fastfair.cli.audit import _json_default, pvalue_text
+from fastfair.cli.result import _json_default, pvalue_text
 
 __all__ = [
     "SECTIONS",
@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from fastfair.cli.audit import AuditResult
+    from fastfair.cli.result import AuditResult
     from fastfair.planning import SampleSizeResult
 
 COLOURS = {

@@ -1,0 +1,355 @@
+"""The audit's result: :class:`AuditResult` (tests, attributes, summaries) and its JSON,
+frame, HTML and text views, with the small value converters the audit's rows share."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fastfair._format import format_adjusted_pvalue, format_pvalue
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["AuditResult", "pvalue_text"]
+
+#: Version of the dictionary of :meth:`AuditResult.to_dict` (the CLI's ``--json``).
+SCHEMA_VERSION = 2
+
+
+@dataclass(repr=False)
+class AuditResult:
+    """Result of :func:`audit`.
+
+    Attributes
+    ----------
+    tests : list of dict
+        One entry per test and comparison (keys in docs/cli.md): attribute, family, metric,
+        group, reference, values, difference with its interval (ci_low, ci_high), statistic,
+        pvalue, pvalue_adjusted, mde, power_at_tau, n_needed, decision, verdict.
+    attributes : list of dict
+        Each attribute: name, columns, reference, groups (n, base and selection rates),
+        skipped groups (with their sizes).
+    parity : dict
+        Attribute name -> :class:`fastfair.PredictiveParityResult` (with scores).
+    group_cells : dict
+        Attribute name -> per-group confusion counts (TN, FP, FN, TP).
+    sweeps : dict
+        Attribute name -> :class:`fastfair.ThresholdSweepResult` (with scores, attributes
+        with two tested groups): TPR and FPR gaps at every score threshold.
+    """
+
+    tests: list
+    attributes: list
+    n_rows: int
+    alpha: float
+    tau: float
+    power: float
+    adjust: str
+    metrics: list
+    intersections: bool
+    min_group_size: int
+    columns: dict
+    seed: int | None
+    n_permutations: int
+    elapsed_seconds: float
+    parity: dict = field(default_factory=dict)
+    group_cells: dict = field(default_factory=dict)
+    engine: str = "memory"
+    sweeps: dict = field(default_factory=dict)
+
+    # ---- summaries ------------------------------------------------------------------
+
+    @property
+    def summary(self) -> dict:
+        """Counts of verdicts, the largest significant difference, and power."""
+        decisions = [t["decision"] for t in self.tests]
+        scalar = [
+            t for t in self.tests if "error" not in t and isinstance(t.get("difference"), float)
+        ]
+        found = [t for t in scalar if t["decision"] == "difference"]
+        pool = found or scalar
+        largest = max(pool, key=lambda t: abs(t["difference"])) if pool else None
+        powered = [t for t in self.tests if t.get("mde") is not None]
+        mdes = [t["mde"] for t in powered]
+        keys = ("attribute", "metric", "group", "reference", "difference", "ci_low", "ci_high")
+        return dict(
+            n_tests=len(self.tests),
+            n_differences=decisions.count("difference"),
+            n_no_evidence=decisions.count("no_evidence"),
+            n_equivalent=decisions.count("equivalent"),
+            n_underpowered=decisions.count("underpowered"),
+            n_errors=decisions.count("error"),
+            n_detectable=sum(t["mde"] <= self.tau for t in powered),
+            n_with_mde=len(powered),
+            largest=None
+            if largest is None
+            else dict(
+                {k: largest[k] for k in keys if k in largest},
+                significant=largest["decision"] == "difference",
+            ),
+            mde_range=[min(mdes), max(mdes)] if mdes else None,
+            n_skipped_groups=sum(len(a["skipped"]) for a in self.attributes),
+        )
+
+    # ---- exports ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """The audit as a JSON-ready dict (schema_version 2; keys in docs/cli.md).
+
+        Returns
+        -------
+        dict
+            Settings, columns, attributes, every test and the summary; infinite MDEs
+            become None.
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> d = res.to_dict()
+        >>> d["schema_version"], d["tests"][0]["metric"]
+        (2, 'tpr')
+        """
+        import fastfair
+
+        out = dict(
+            schema_version=SCHEMA_VERSION,
+            fastfair_version=fastfair.__version__,
+            n_rows=self.n_rows,
+            alpha=self.alpha,
+            tau=self.tau,
+            power=self.power,
+            adjustment=f"{self.adjust} over all {len(self.tests)} tests of the audit",
+            power_method=(
+                "asymptotic planner (fastfair.planning.detectable_difference): two-sided "
+                f"z-test at alpha = {self.alpha:g} for one comparison, power {self.power:g}, "
+                "observed group sizes and rates"
+            ),
+            columns=self.columns,
+            metrics=self.metrics,
+            intersections=self.intersections,
+            min_group_size=self.min_group_size,
+            seed=self.seed,
+            n_permutations=self.n_permutations,
+            engine=self.engine,
+            elapsed_seconds=self.elapsed_seconds,
+            summary=self.summary,
+            attributes=self.attributes,
+            tests=self.tests,
+            parity={
+                name: dict(
+                    bandwidth=float(res.curve.bandwidth),
+                    weighting=res.curve.weighting,
+                    clustered=bool(res.curve.clustered),
+                    grid_table=res.table,
+                )
+                for name, res in self.parity.items()
+            },
+        )
+        return _finite(json.loads(json.dumps(out, default=_json_default)))
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text (p-values as full-precision floats).
+
+        Parameters
+        ----------
+        indent : int or None, default 2
+            Indentation of the JSON text (None: one line).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> res.to_json(indent=None).startswith('{"schema_version": 2')
+        True
+        """
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy pandas DataFrame: one row per test, comparison and component.
+
+        Equalized odds gives two rows (component "tpr" and "fpr") with the same statistic,
+        p-values and verdict; every other test has component equal to its metric.
+        Needs pandas.
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> res.to_frame()[["attribute", "metric", "group", "reference"]].values.tolist()
+        [['group', 'tpr', 'a', 'b']]
+        """
+        import pandas as pd
+
+        columns = [
+            "attribute",
+            "family",
+            "metric",
+            "component",
+            "group",
+            "reference",
+            "value_group",
+            "value_reference",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "statistic",
+            "pvalue",
+            "pvalue_adjusted",
+            "mde",
+            "power_at_tau",
+            "n_needed",
+            "n_group",
+            "n_reference",
+            "method",
+            "decision",
+            "verdict",
+        ]
+        records = []
+        for t in self.tests:
+            parts = ["tpr", "fpr"] if isinstance(t.get("difference"), list) else [t["metric"]]
+            for j, part in enumerate(parts):
+                rec = {c: t.get(c) for c in columns}
+                rec["component"] = part
+                for key in ("value_group", "value_reference", "difference", "ci_low", "ci_high",
+                            "n_group", "n_reference"):  # fmt: skip
+                    if isinstance(rec[key], list):
+                        rec[key] = rec[key][j]
+                records.append(rec)
+        frame = pd.DataFrame.from_records(records, columns=columns)
+        for c in ("value_group", "value_reference", "difference", "ci_low", "ci_high"):
+            frame[c] = frame[c].astype(float)
+        return frame
+
+    def to_html(self) -> str:
+        """A self-contained HTML report (see docs/cli.md); plots need matplotlib.
+
+        Returns
+        -------
+        str
+            One HTML document (:func:`fastfair.cli.report.audit_html`).
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> res.to_html().startswith("<!DOCTYPE html>")
+        True
+        """
+        from fastfair.cli.report import audit_html
+
+        return audit_html(self)
+
+    # ---- text -----------------------------------------------------------------------
+
+    def format(self, max_rows: int | None = None) -> str:
+        """The printed audit: one table per attribute (at most `max_rows` tests in all),
+        then the summary.
+
+        Parameters
+        ----------
+        max_rows : int or None
+            Tests shown in all (None: every test).
+
+        Returns
+        -------
+        str
+            :func:`fastfair.cli.report.audit_text` of the audit.
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> print(res.format(max_rows=1).splitlines()[0])  # doctest: +ELLIPSIS
+        fastfair audit: 400 rows; 1 tests over group; ...
+        """
+        from fastfair.cli.report import audit_text
+
+        return audit_text(self, max_rows)
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+def _num(x):
+    x = np.asarray(x, dtype=float)
+    return float(x.ravel()[0]) if x.size == 1 else [float(v) for v in x.ravel()]
+
+
+def _py(value):
+    """A numpy scalar as the equivalent Python value (labels in JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _finite(value):
+    """JSON has no infinity: an infinite MDE (nothing below 1 detectable) becomes null."""
+    if isinstance(value, float) and math.isinf(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _json_default(obj):
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    raise TypeError(f"cannot serialize {type(obj).__name__}")
+
+
+def pvalue_text(row: dict, key: str = "pvalue") -> str:
+    """A test row's p-value (or its adjustment `key`) at the precision its method has.
+
+    Parameters
+    ----------
+    row : dict
+        One test of the audit.
+    key : str, default "pvalue"
+        The p-value to show ("pvalue_adjusted", ...): a bound when the raw p-value is one.
+
+    Returns
+    -------
+    str
+        "-" when the row has no such p-value.
+
+    Examples
+    --------
+    >>> from fastfair.cli.result import pvalue_text
+    >>> row = {"pvalue": 1e-4, "pvalue_adjusted": 9e-4, "method": "monte_carlo",
+    ...        "n_permutations": 199}
+    >>> pvalue_text(row), pvalue_text(row, "pvalue_adjusted")
+    ('< 0.005', '< 0.0009')
+    """
+    if key not in row:
+        return "-"
+    if key == "pvalue":
+        return format_pvalue(row["pvalue"], row.get("method"), row.get("n_permutations"))
+    return format_adjusted_pvalue(
+        row["pvalue"], row[key], row.get("method"), row.get("n_permutations")
+    )
