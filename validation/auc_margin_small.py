@@ -39,8 +39,11 @@ U = u (AUC_A = AUC_B + u) and of H0: U >= -u at U = -u, alpha 0.05, and its powe
     python validation/auc_margin_small.py --family exponential --seed 23
         # validation/results/auc_margin_small_exponential.txt
     python validation/auc_margin_small.py --confirm --seed 18 --methods hybrid,logit-t
-        # the settings where logit-t exceeded alpha + 3 SE, 20,000 data sets each
-        # validation/results/auc_margin_confirm.txt
+    python validation/auc_margin_small.py --confirm --family exponential --seed 24 \
+        --methods hybrid,logit-t
+        # the settings where logit-t exceeded alpha + 3 SE, 20,000 data sets each:
+        # validation/results/auc_margin_confirm_hybrid.txt (auc_margin_confirm.txt: the
+        # earlier logit-t, logit and DeLong run, seed 18)
 """
 
 from __future__ import annotations
