@@ -211,6 +211,67 @@ def test_bootstrap_matches_explicit_cluster_multipliers():
     assert 2.0 < res.critical_value < 2.8  # between pointwise 1.96 and Bonferroni-6 2.64 + MC
 
 
+def _eigh_in_another_basis(monkeypatch, turn):
+    """np.linalg.eigh returning turn(vals, vecs) for vecs: another valid eigenbasis, as a
+    LAPACK build, or a covariance off by rounding, may return."""
+    eigh = np.linalg.eigh
+
+    def other(a):
+        vals, vecs = eigh(a)
+        return vals, turn(vals, vecs)
+
+    monkeypatch.setattr(np.linalg, "eigh", other)
+
+
+def _flip_signs(vals, vecs):
+    return vecs * np.where(np.arange(vecs.shape[1]) % 3 == 1, -1.0, 1.0)
+
+
+def test_symmetric_root_is_the_unique_one(monkeypatch):
+    """R = V diag(sqrt(max(lambda, 0))) V^T: symmetric, R R = cov, the same whichever
+    eigenbasis eigh returns (column signs, a basis of a repeated eigenvalue)."""
+    from fastfair.parity.inference import _symmetric_root
+
+    rng = np.random.default_rng(8)
+    q, _ = np.linalg.qr(rng.normal(size=(6, 6)))
+    lam = np.array([4.0, 2.0, 2.0, 0.5, 0.0, -1e-17])  # repeated, zero, negative by rounding
+    cov = (q * lam) @ q.T
+    want = (q * np.sqrt(np.clip(lam, 0, None))) @ q.T  # the known root, from q directly
+    root = _symmetric_root(cov)
+    np.testing.assert_allclose(root, want, atol=1e-12)
+    np.testing.assert_array_equal(root, root.T)
+    np.testing.assert_allclose(root @ root, (q * np.clip(lam, 0, None)) @ q.T, atol=1e-12)
+
+    def rotate_repeated(vals, vecs):  # turn the basis of eigenvalue 2 by 40 degrees
+        out = vecs.copy()
+        (i, j) = np.flatnonzero(np.isclose(vals, 2.0))
+        c, s = np.cos(0.7), np.sin(0.7)
+        out[:, i], out[:, j] = c * vecs[:, i] + s * vecs[:, j], c * vecs[:, j] - s * vecs[:, i]
+        return out
+
+    for turn in (_flip_signs, rotate_repeated):
+        with monkeypatch.context() as m:
+            _eigh_in_another_basis(m, turn)
+            np.testing.assert_allclose(_symmetric_root(cov), root, atol=1e-12)
+
+
+def test_bootstrap_does_not_depend_on_the_eigenvector_signs(monkeypatch):
+    """Regression (#15): the null draws came from V diag(sqrt(lambda)), whose column signs
+    LAPACK sets by a rule that a rounding-level change of the covariance flips (sums of
+    another engine or partitioning); one flipped column changed every draw, and the max-T
+    p-values of `fastfair audit --engine dask` differed from in memory in ~3% of runs."""
+    rng = np.random.default_rng(6)
+    y, s, _, user = clustered_data(rng, n_users=600)
+    g = np.array(["a", "b", "c"])[user % 3]
+    kw = dict(cluster=user, grid=12, adjust="maxT", n_bootstrap=299, return_null=True)
+    base = predictive_parity_test(y, s, g, random_state=2, **kw)
+    _eigh_in_another_basis(monkeypatch, _flip_signs)
+    other = predictive_parity_test(y, s, g, random_state=2, **kw)
+    np.testing.assert_allclose(other.null_distribution, base.null_distribution, rtol=1e-9)
+    np.testing.assert_array_equal(other.grid_pvalue_adjusted, base.grid_pvalue_adjusted)
+    assert other.pvalue == base.pvalue
+
+
 def _fast_path(monkeypatch, share):
     from fastfair import parity
 

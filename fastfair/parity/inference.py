@@ -92,6 +92,8 @@ def _multiplier_bootstrap(fit, est, points, n_bootstrap, key, n_threads, floor=N
     D_g(s_j) = sum_m xi_m u_m(s_j) / sum_m v_m(s_j) is, given the data, exactly
     N(0, C_g) with C_g[j, k] = sum_m u_mj u_mk / (V_j V_k): drawing from it with a square
     root of C_g is the same bootstrap at O(grid^2) instead of O(clusters x grid) per draw.
+    The root is the symmetric one (`_symmetric_root`), so that engines whose sums differ
+    by rounding draw the same values.
     """
     K = est.shape[0]
     P = points.size
@@ -99,8 +101,7 @@ def _multiplier_bootstrap(fit, est, points, n_bootstrap, key, n_threads, floor=N
     variance = np.empty((K, P))
     for g in range(K):
         cov = _group_covariance(fit, est, g, points)
-        vals, vecs = np.linalg.eigh(cov)
-        roots[g] = vecs * np.sqrt(np.clip(vals, 0.0, None))[None, :]
+        roots[g] = _symmetric_root(cov)
         variance[g] = np.diag(cov)
     if floor is not None:  # studentize degenerate points as the observed statistic does
         degenerate, var = floor
@@ -108,3 +109,22 @@ def _multiplier_bootstrap(fit, est, points, n_bootstrap, key, n_threads, floor=N
     return _kernel_sums.max_wald_draws(
         np.ascontiguousarray(roots), variance, n_bootstrap, key, 0, n_threads
     ), variance
+
+
+def _symmetric_root(cov):
+    """The symmetric square root R = V diag(sqrt(lambda+)) V^T of cov = V diag(lambda) V^T.
+
+    Any R with R R^T = cov draws the same N(0, cov), but the draws of a given random stream
+    differ between roots. The symmetric one is unique and continuous in cov, so covariances
+    that differ only by rounding (sums taken in another order: engines, partitions) give the
+    same draws up to rounding. V diag(sqrt(lambda)) does not: LAPACK picks each
+    eigenvector's sign (and the basis of a repeated eigenvalue) by a rule that a 1e-16
+    change of cov can flip, and one flipped column changes every draw. lambda+ is lambda
+    where it exceeds the eigensolver's rounding, P eps max(lambda) (numpy.linalg.matrix_rank's
+    tolerance), else 0: below it an eigenvalue is rounding, not data, and its square root
+    (1e-8 of the largest) would only carry that rounding into the draws.
+    """
+    vals, vecs = np.linalg.eigh(cov)
+    tol = cov.shape[0] * np.finfo(np.float64).eps * max(vals[-1], 0.0)
+    root = (vecs * np.sqrt(np.where(vals > tol, vals, 0.0))[None, :]) @ vecs.T
+    return 0.5 * (root + root.T)
