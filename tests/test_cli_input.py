@@ -353,6 +353,21 @@ def test_control_characters_never_break_the_one_line_contract(tmp_path, capsys):
     _one_line_error(code, err, "no such file")
 
 
+def test_other_broken_pipe_is_an_error_not_a_silent_exit(monkeypatch, capsys):
+    """A BrokenPipeError that is not stdout's (a dask worker's socket, a subprocess) used to
+    end the command with status 1 and no message, like a reader that left `| head`: now it
+    is reported on stderr."""
+    from fastfair.cli import commands
+
+    def broken(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(commands, "_audit_command", broken)
+    assert commands.main(["audit", "--demo"]) == 1
+    out, err = capsys.readouterr()
+    assert err.startswith("fastfair: error: broken pipe") and out == ""
+
+
 def test_closed_pipe_ends_quietly(tmp_path):
     """`fastfair audit ... | head -1`: no BrokenPipeError traceback once the reader leaves."""
     import subprocess

@@ -208,8 +208,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CLIError as exc:
         print("fastfair: error: " + " ".join(str(exc).split("\n")), file=sys.stderr)
         return 2
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
+        if not _stdout_closed():
+            # another pipe broke (a worker's socket, a subprocess): an error, not a reader
+            # that went away, so say so instead of ending silently
+            print(f"fastfair: error: broken pipe: {exc}", file=sys.stderr)
+            return 1
         # The reader went away (`fastfair audit ... | head`): stop quietly, as the Python docs
         # advise, pointing stdout at devnull so the interpreter's final flush cannot fail too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout is a pipe whose reader has gone (poll reports an error on it). An
+    in-memory stdout (no file descriptor) cannot be; where poll is missing (Windows) assume
+    it is: the quiet exit."""
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    if not hasattr(select, "poll"):
+        return True
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(mask & (select.POLLERR | select.POLLHUP) for _, mask in poller.poll(0))
