@@ -9,7 +9,7 @@ from fastfair._pvalues import adjust_pvalues
 from fastfair._scipy import special
 from fastfair.tolerance.ingest import AUC_DEFAULT, _check_common, _check_margin
 from fastfair.tolerance.results import EquivalenceTestResult, ToleranceTestResult
-from fastfair.tolerance.statistics import _Gap, _gap_from_counts, logit_group_parts
+from fastfair.tolerance.statistics import _Gap, _gap_from_counts, auc_parts
 
 
 def _tolerance_pvalues(gap: _Gap, u_tol, alternative):
@@ -46,8 +46,7 @@ def auc_margin_pvalue(auc, variance, n_pos, n_neg, *, u_tol=None, delta=None) ->
     group 0 against the reference group 1, from each group's AUC, DeLong variance and class
     counts (as in an AUCTestResult): the method tolerance_test uses by default for
     metric="auc" (AUC_DEFAULT), for the audit."""
-    shrunk, var, df = logit_group_parts(auc, variance, n_pos, n_neg, True)
-    n_pos, n_neg = (np.asarray(v, dtype=np.float64) for v in (n_pos, n_neg))
+    parts, df, classes = auc_parts(auc, variance, n_pos, n_neg, [0], [1], AUC_DEFAULT)
     gap = _Gap(
         difference=np.atleast_1d(float(auc[0] - auc[1])),
         groups=np.array([0, 1]),
@@ -57,9 +56,9 @@ def auc_margin_pvalue(auc, variance, n_pos, n_neg, *, u_tol=None, delta=None) ->
         metric="auc",
         method=AUC_DEFAULT,
         weighted=False,
-        auc_parts=tuple(np.atleast_1d(v) for v in (shrunk[0], var[0], shrunk[1], var[1])),
-        auc_df=(df[0], df[1]),
-        auc_classes=tuple(np.atleast_1d(v) for v in (n_pos[0], n_neg[0], n_pos[1], n_neg[1])),
+        auc_parts=parts,
+        auc_df=df,
+        auc_classes=classes,
     )
     return _margin_pvalue(gap, u_tol, delta)
 

@@ -207,14 +207,16 @@ def _newcombe_limits(auc, n_pos, n_neg, z):
         # where the quartic failed (its leading coefficient vanishes for n+ = n- = 1 at
         # z = 1), finish by bisection inside the bracket
         f = sign * (x - auc) - z * np.sqrt(np.maximum(newcombe_variance(x, n_pos, n_neg), 0))
-        for k in np.flatnonzero((np.abs(f) > 1e-12) & (z > 0)):
-            a, b = lo[k], hi[k]
+        bad = np.flatnonzero((np.abs(f) > 1e-12) & (z > 0))
+        if bad.size:
+            a, b, A, zb, npb, nnb = (v[bad] for v in (lo, hi, auc, z, n_pos, n_neg))
             for _ in range(_BISECTION_STEPS + 12):
                 mid = 0.5 * (a + b)
-                var = max(newcombe_variance(mid, n_pos[k], n_neg[k]), 0.0)
-                inside = sign * (mid - auc[k]) - z[k] * np.sqrt(var) <= 0
-                a, b = (a, mid) if inside == (sign < 0) else (mid, b)
-            x[k] = 0.5 * (a + b)
+                var = np.maximum(newcombe_variance(mid, npb, nnb), 0.0)
+                inside = sign * (mid - A) - zb * np.sqrt(var) <= 0  # end beyond mid
+                keep_low = inside == (sign < 0)  # lower end: below mid; upper: above it
+                a, b = np.where(keep_low, a, mid), np.where(keep_low, mid, b)
+            x[bad] = 0.5 * (a + b)
         ends.append(np.where(z > 0, x, auc).reshape(shape))
     return ends[0], ends[1]
 
@@ -327,22 +329,29 @@ def _warn_small_classes(res, method: str) -> None:
         warnings.warn(note, ApproximateLevelWarning, stacklevel=4)
 
 
-def _logit_parts(res, method: str) -> tuple:
-    """((A_a, V_a, A_b, V_b), (df_a, df_b), classes) per comparison of an AUCTestResult;
-    classes = (n+_a, n-_a, n+_b, n-_b) for method "hybrid", else None."""
-    t_reference = method in ("logit-t", "hybrid")
-    auc, var, df = logit_group_parts(
-        res.group_auc, res.group_variance, res.group_n_pos, res.group_n_neg, t_reference
+def auc_parts(auc, variance, n_pos, n_neg, a, b, method: str) -> tuple:
+    """((A_a, V_a, A_b, V_b), (df_a, df_b), classes) of the comparisons a[i] vs b[i] (group
+    positions) for an AUC margin method, from each group's AUC, DeLong variance and class
+    counts: AUCs shrunk into (0, 1) (logit_group_parts), t degrees of freedom for "logit-t"
+    and "hybrid", and classes = (n+_a, n-_a, n+_b, n-_b) for "hybrid" (else None)."""
+    shrunk, var, df = logit_group_parts(
+        auc, variance, n_pos, n_neg, method in ("logit-t", "hybrid")
     )
+    classes = None
+    if method == "hybrid":
+        n_pos, n_neg = (np.asarray(v, dtype=np.float64) for v in (n_pos, n_neg))
+        classes = (n_pos[a], n_neg[a], n_pos[b], n_neg[b])
+    return (shrunk[a], var[a], shrunk[b], var[b]), (df[a], df[b]), classes
+
+
+def _logit_parts(res, method: str) -> tuple:
+    """auc_parts of every comparison of an AUCTestResult."""
     index = {g: k for k, g in enumerate(res.groups.tolist())}
     a = np.array([index[c[0]] for c in res.comparisons])
     b = np.array([index[c[1]] for c in res.comparisons])
-    classes = None
-    if method == "hybrid":
-        n_pos, n_neg = (np.asarray(v, dtype=np.float64) for v in
-                        (res.group_n_pos, res.group_n_neg))  # fmt: skip
-        classes = (n_pos[a], n_neg[a], n_pos[b], n_neg[b])
-    return (auc[a], var[a], auc[b], var[b]), (df[a], df[b]), classes
+    return auc_parts(
+        res.group_auc, res.group_variance, res.group_n_pos, res.group_n_neg, a, b, method
+    )
 
 
 def _mover_bound(auc_a, var_a, auc_b, var_b, z, df_a=np.inf, df_b=np.inf, classes=None):
