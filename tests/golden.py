@@ -406,6 +406,10 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
         "tolerance_test/mse/welch",
         _bind(fastfair.tolerance_test, score, yhat.astype(float), g, metric="mse", u_tol=0.01),
     )
+    # the audit on the demo data, every engine (to_dict without the timing and the version)
+    yield from _audit_calls()
+    # mergeable summaries (fastfair.stats) and the dask functions (synchronous scheduler)
+    yield from _summary_calls()
     # simulators
     yield "simulate/bbc_sample", _bind(simulate.bbc_sample, 50, random_state=1)
     yield "simulate/bbc_dependent", _bind(simulate.bbc_dependent, 30, random_state=1)
@@ -415,6 +419,173 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
     )
     yield "simulate/bbc_true_tce", simulate.bbc_true_tce
     yield "simulate/bbc_dependent_true_tce", simulate.bbc_dependent_true_tce
+
+
+DEMO = pathlib.Path(fastfair.__file__).with_name("data") / "adult_demo.csv"
+
+
+def _demo_frame():
+    import pandas as pd
+
+    frame = pd.read_csv(DEMO)
+    frame["user"] = np.arange(len(frame)) // 3  # three rows a user: a clustered parity test
+    return frame
+
+
+def _audit_dict(result) -> dict:
+    out = result.to_dict()
+    for key in ("elapsed_seconds", "fastfair_version"):
+        out.pop(key)
+    return out
+
+
+def _audit_calls() -> Iterator[tuple[str, Callable[[], object]]]:
+    frame = _demo_frame()
+    options = dict(n_permutations=199, random_state=1, n_jobs=1)
+    yield "audit/demo/sex+race/intersections/score/cluster", lambda: _audit_dict(
+        fastfair.audit(
+            "label", "prediction", ["sex", "race"], y_score="score", data=frame,
+            cluster="user", intersections=True, **options,
+        )
+    )  # fmt: skip
+    yield "audit/demo/sex/threshold/tolerance/equivalence", lambda: _audit_dict(
+        fastfair.audit(
+            "label", None, ["sex"], y_score="score", threshold=0.4, data=frame,
+            tolerance=0.02, equivalence=0.1, metrics=["tpr", "fpr", "selection_rate"],
+            **options,
+        )
+    )  # fmt: skip
+    for cluster in (None, "user"):
+        yield f"audit/demo/sex/score/cluster={cluster}/memory", lambda cluster=cluster: (
+            _audit_dict(
+                fastfair.audit(
+                    "label", "prediction", ["sex"], y_score="score", data=frame,
+                    cluster=cluster, **options,
+                )
+            )
+        )  # fmt: skip
+        for engine in ("arrow", "dask"):
+            yield (
+                f"audit/demo/sex/score/cluster={cluster}/{engine}",
+                _bind(_engine_audit, frame, engine, cluster, **options),
+            )
+
+
+def _engine_audit(frame, engine, cluster, **options):
+    """The demo audit by the arrow or dask engine, from a Parquet copy of the demo data."""
+    import functools
+    import tempfile
+
+    from fastfair.cli import summary_audit as sa
+
+    columns = dict(label="label", group="sex", pred="prediction", score="score")
+    kw = dict(columns, threshold=0.5, pos_label=None)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(pathlib.Path(tmp) / "demo.parquet")
+        frame.to_parquet(path, row_group_size=4096, index=False)
+        if engine == "arrow":
+            summary = sa.summarise_arrow(
+                path, batch_rows=4096, cluster=cluster, keep_rows=True, **kw
+            )
+            clusters = functools.partial(sa.arrow_clusters, summary.rows)
+        else:
+            summary = sa.summarise_dask(path, scheduler="sync", cluster=cluster, **kw)
+            clusters = functools.partial(
+                sa.dask_clusters, path, label="label", group="sex", score="score",
+                cluster=cluster, pos_label=None, scheduler="sync",
+            )  # fmt: skip
+        result = sa.audit_from_summary(
+            summary, engine=engine, clusters=clusters,
+            columns=dict(label="label", pred="prediction", score="score", threshold=None,
+                         cluster=cluster, groups=["sex"]),
+            **options,
+        )  # fmt: skip
+    return _audit_dict(result)
+
+
+def _summary_calls() -> Iterator[tuple[str, Callable[[], object]]]:
+    import pandas as pd
+
+    from fastfair import stats
+
+    frame = _demo_frame()
+    y, p, s = frame["label"].to_numpy(), frame["prediction"].to_numpy(), frame["score"]
+    sex, race = frame["sex"].to_numpy(), frame["race"].to_numpy()
+    half = len(y) // 2
+
+    def confusion(*groups):
+        a = stats.ConfusionStats.from_arrays(y[:half], p[:half], *(g[:half] for g in groups))
+        b = stats.ConfusionStats.from_arrays(y[half:], p[half:], *(g[half:] for g in groups))
+        return b + a
+
+    yield "ConfusionStats/race", _bind(confusion, race)
+    yield "ConfusionStats/sex&race", _bind(confusion, sex, race)
+    yield (
+        "ConfusionStats.test/sex&race/fpr",
+        lambda: confusion(sex, race).test(metric="fpr", method="monte_carlo",
+                                          n_permutations=199, random_state=2),
+    )  # fmt: skip
+    yield "ConfusionStats.test/race/tpr", lambda: confusion(race).test(metric="tpr")
+    yield (
+        "ConfusionStats.plan/race/tpr",
+        lambda: confusion(race).plan("tpr", tau=0.05, n_bootstrap=100, random_state=3),
+    )
+    s = s.to_numpy()
+
+    def scores(resolution=None):
+        a = stats.ScoreStats.from_arrays(y[:half], s[:half], race[:half], resolution=resolution)
+        b = stats.ScoreStats.from_arrays(y[half:], s[half:], race[half:], resolution=resolution)
+        return a + b
+
+    for resolution in (None, 0.05):
+        yield f"ScoreStats/race/resolution={resolution}", _bind(scores, resolution)
+        yield (
+            f"ScoreStats.delong/race/resolution={resolution}",
+            lambda r=resolution: scores(r).delong(),
+        )
+        yield (
+            f"ScoreStats.auc_error_bound/resolution={resolution}",
+            lambda r=resolution: scores(r).auc_error_bound,
+        )
+    yield (
+        "ScoreStats.test/race/all/bonferroni",
+        lambda: scores().test(comparisons="all", adjust="bonferroni", alternative="greater"),
+    )
+
+    def means():
+        a = stats.MeanStats.from_arrays(s[:half], sex[:half])
+        b = stats.MeanStats.from_arrays(s[half:], sex[half:])
+        m = a + b
+        return {
+            "sum": m,
+            "mean": m.mean,
+            "variance": m.variance,
+            "welch": m.welch("Male", "Female"),
+        }
+
+    yield "MeanStats/sex", means
+    yield from _dask_calls(pd.DataFrame({"y": y, "p": p, "s": s, "sex": sex, "race": race}))
+
+
+def _dask_calls(frame) -> Iterator[tuple[str, Callable[[], object]]]:
+    import dask.dataframe as dd
+
+    import fastfair.dask as fd
+
+    df = dd.from_pandas(frame, npartitions=5)
+    sync = dict(scheduler="sync")
+    yield "dask.confusion_stats/sex&race", _bind(fd.confusion_stats, df, "y", "p", "sex", "race",
+                                                 **sync)  # fmt: skip
+    yield "dask.permutation_test/race/ppv", _bind(
+        fd.permutation_test, df, "y", "p", "race", metric="ppv", method="monte_carlo",
+        n_permutations=199, random_state=4, **sync,
+    )  # fmt: skip
+    yield "dask.score_stats/race", _bind(fd.score_stats, df, "y", "s", "race", **sync)
+    yield "dask.delong/sex", _bind(fd.delong, df, "y", "s", "sex", **sync)
+    yield (
+        "dask.auc_test/race/resolution",
+        _bind(fd.auc_test, df, "y", "s", "race", resolution=0.01, comparisons="all", **sync),
+    )
 
 
 def _bind(f, *args, **kwargs):
