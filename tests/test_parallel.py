@@ -1,0 +1,90 @@
+"""Thread counts honour OMP_NUM_THREADS, the affinity mask and the cgroup CPU quota.
+
+Each source is set on its own: the environment variable with monkeypatch, the affinity by
+replacing ``os.sched_getaffinity``, the cgroup files by pointing ``_parallel.CGROUP_ROOT``
+at a directory of fake cgroup v1 and v2 files.
+"""
+
+import os
+
+import pytest
+from fastfair._counts import openmp_enabled
+
+from fastfair import _parallel
+
+pytestmark = pytest.mark.skipif(not openmp_enabled(), reason="sequential build: one thread")
+
+
+@pytest.fixture
+def machine(monkeypatch, tmp_path):
+    """A machine of 8 CPUs in the affinity mask, no cgroup quota, OMP_NUM_THREADS unset."""
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    monkeypatch.setattr(_parallel, "CGROUP_ROOT", tmp_path)
+    return tmp_path
+
+
+def _v2(root, text):
+    (root / "cpu.max").write_text(text)
+
+
+def _v1(root, quota, period):
+    (root / "cpu").mkdir()
+    (root / "cpu" / "cpu.cfs_quota_us").write_text(f"{quota}\n")
+    (root / "cpu" / "cpu.cfs_period_us").write_text(f"{period}\n")
+
+
+def test_affinity_mask_counts_the_cpus(machine, monkeypatch):
+    assert _parallel.effective_n_threads(None) == 8
+    assert _parallel.effective_n_threads(-1) == 8
+    assert _parallel.effective_n_threads(-3) == 6
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {2, 5, 7}, raising=False)
+    assert _parallel.effective_n_threads(None) == 3
+    assert _parallel.effective_n_threads(-2) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("150000 100000\n", 2), ("200000 100000", 2), ("50000 100000", 1), ("max 100000\n", 8),
+     ("2400000 100000", 8), ("", 8), ("garbage", 8)],
+)  # fmt: skip
+def test_cgroup_v2_cpu_max_bounds_the_threads(machine, text, expected):
+    _v2(machine, text)
+    assert _parallel.effective_n_threads(None) == expected
+    assert _parallel.effective_n_threads(-1) == expected
+
+
+@pytest.mark.parametrize(
+    ("quota", "period", "expected"), [(300000, 100000, 3), (250000, 100000, 3), (-1, 100000, 8)]
+)
+def test_cgroup_v1_cfs_quota_bounds_the_threads(machine, quota, period, expected):
+    _v1(machine, quota, period)
+    assert _parallel.effective_n_threads(None) == expected
+    assert _parallel.effective_n_threads(-2) == expected - 1
+
+
+def test_cgroup_v2_is_read_before_v1(machine):
+    _v2(machine, "100000 100000")
+    _v1(machine, 400000, 100000)
+    assert _parallel.effective_n_threads(None) == 1
+
+
+@pytest.mark.parametrize(("value", "expected"), [("3", 3), ("4,2", 4), (" 12 ", 12)])
+def test_omp_num_threads_sets_all_cores(machine, monkeypatch, value, expected):
+    _v2(machine, "200000 100000")  # the variable wins over the quota, as in OpenMP
+    monkeypatch.setenv("OMP_NUM_THREADS", value)
+    assert _parallel.effective_n_threads(None) == expected
+    assert _parallel.effective_n_threads(-1) == expected
+    assert _parallel.effective_n_threads(5) == 5  # an explicit count is used as given
+
+
+@pytest.mark.parametrize("value", ["", "0", "-2", "many"])
+def test_an_unusable_omp_num_threads_is_ignored(machine, monkeypatch, value):
+    monkeypatch.setenv("OMP_NUM_THREADS", value)
+    assert _parallel.effective_n_threads(None) == 8
+
+
+def test_threads_for_uses_the_same_count(machine, monkeypatch):
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert _parallel.threads_for(None, 10**9, 1) == 2
+    assert _parallel.threads_for(None, 1, 10) == 1
