@@ -32,6 +32,7 @@ from fastfair import _counts, planning
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, cell_index, get_metric
 from fastfair._pvalues import adjust_pvalues
 from fastfair._validation import (
+    align_index,
     as_1d,
     as_binary,
     as_groups,
@@ -140,6 +141,7 @@ def code_attributes(
     min_group_size: int = 10,
     reference: Any = None,
     n_rows: int | None = None,
+    rows: tuple[str, Any] | None = None,
 ) -> list[Attribute]:
     """Code each protected attribute (and their combinations) into groups.
 
@@ -158,6 +160,10 @@ def code_attributes(
         Default: the largest tested group of each attribute.
     n_rows : int, optional
         Required length of every attribute.
+    rows : (name, pandas Series), optional
+        The audit's first pandas input (e.g. ``("y_true", y_true)``): pandas attributes are
+        paired with its rows by index label (and with each other when it is None), or
+        refused when their labels differ, as every fastfair function pairs pandas inputs.
 
     Returns
     -------
@@ -188,6 +194,7 @@ def code_attributes(
             length = len(as_1d(values, what))
         if n_rows is not None and length != n_rows:
             raise ValueError(f"{what} has {length} rows, the labels have {n_rows}")
+        rows, values = _paired(rows, what, values)
         try:
             codes, labels = as_groups(values, "group", min_groups=1)
         except (TypeError, ValueError) as exc:
@@ -218,6 +225,19 @@ def code_attributes(
         attr.reference = _pick_reference(attr, references.get(name), min_group_size)
         attributes.append(attr)
     return attributes
+
+
+def _paired(rows, what, values):
+    """`values` ordered as the pandas input `rows` by index label (`rows` becomes `values`
+    when it is the first pandas input), or a ValueError when their labels differ."""
+    if rows is None:
+        return ((what, values) if _is_pandas(values) else None), values
+    return rows, align_index(**{rows[0]: rows[1], what: values})[what]
+
+
+def _is_pandas(values) -> bool:
+    """A pandas Series or DataFrame: its rows carry index labels."""
+    return hasattr(values, "to_numpy") and hasattr(getattr(values, "index", None), "equals")
 
 
 def _reference_by_attribute(reference, names, n_base) -> dict:
@@ -776,7 +796,8 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
 
 
 def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
-    """Labels, predictions, scores and clusters as arrays, and the column names used."""
+    """Labels, predictions, scores and clusters as arrays, the column names used, and the
+    first pandas input (its name and value) whose rows the attributes are paired with."""
     names = {
         "label": y_true if isinstance(y_true, str) else None,
         "pred": y_pred if isinstance(y_pred, str) else None,
@@ -808,7 +829,8 @@ def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
         if arr is not None and len(arr) != len(y):
             raise ValueError(f"{name} has {len(arr)} rows, y_true has {len(y)}")
     names["threshold"] = float(threshold) if cols["y_pred"] is None else None
-    return y, yhat, scores, clusters, names
+    rows = next(((k, v) for k, v in cols.items() if _is_pandas(v)), None)
+    return y, yhat, scores, clusters, names, rows
 
 
 def audit(
@@ -948,7 +970,7 @@ def audit(
         intersections, min_group_size, tolerance=tolerance, equivalence=equivalence,
     )  # fmt: skip
     options, metric_names = settings["options"], settings["metrics"]
-    y, yhat, scores, clusters, names = _inputs(
+    y, yhat, scores, clusters, names, rows = _inputs(
         y_true, y_pred, y_score, threshold, cluster, data, pos_label
     )
     attributes = code_attributes(
@@ -958,6 +980,7 @@ def audit(
         min_group_size=min_group_size,
         reference=reference,
         n_rows=len(y),
+        rows=rows,
     )
     _check_something_tested(attributes, min_group_size)
     steps = sum(len(metric_names) + 2 * (scores is not None) for _ in attributes)
