@@ -31,6 +31,7 @@ import numpy as np
 from fastfair import _counts
 from fastfair._metrics import CELL_Y_PRED, CELL_Y_TRUE, cell_index
 from fastfair._validation import (
+    align_index,
     as_binary,
     as_finite_float,
     as_groups,
@@ -121,6 +122,10 @@ class ConfusionStats:
         """Counts of the rows given (one batch); `groups`: one or more group columns."""
         if not groups:
             raise TypeError("give at least one group column")
+        aligned = align_index(
+            y_true=y_true, y_pred=y_pred, **{f"groups[{j}]": g for j, g in enumerate(groups)}
+        )
+        y_true, y_pred, *groups = aligned.values()
         y = as_binary(y_true, "y_true", pos_label)
         yhat = as_binary(y_pred, "y_pred", pos_label)
         check_same_length(y_true=y, y_pred=yhat, group=groups[0])
@@ -251,6 +256,7 @@ class ScoreStats:
         resolution: float | None = None,
         pos_label: Hashable | None = None,
     ) -> ScoreStats:
+        y_true, y_score, group = align_index(y_true=y_true, y_score=y_score, group=group).values()
         y = as_binary(y_true, "y_true", pos_label)
         score = as_finite_float(y_score, "y_score")
         check_same_length(y_true=y, y_score=score, group=group)
@@ -418,6 +424,7 @@ class MeanStats:
     def from_arrays(
         cls, values: ArrayLike, group: ArrayLike, *, shift: float | None = None
     ) -> MeanStats:
+        values, group = align_index(values=values, group=group).values()
         x = as_finite_float(values, "values")
         check_same_length(values=x, group=group)
         codes, labels = as_groups(group, "group", min_groups=1)

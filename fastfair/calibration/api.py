@@ -512,6 +512,9 @@ class MultiObjectiveCalibrator(_Params):
         """
         check_choice(self.method, "method", ("nadaraya_watson", "logistic"))
         check_choice(self.weighting, "weighting", WEIGHTINGS)
+        y_score, y_true, group, cluster = align_index(
+            y_score=y_score, y_true=y_true, group=group, cluster=cluster
+        ).values()
         S = _score_matrix(y_score, "y_score")
         Y = _score_matrix(y_true, "y_true", S.shape[1])
         if Y.shape[0] != S.shape[0]:
@@ -580,6 +583,7 @@ class MultiObjectiveCalibrator(_Params):
         """
         if not hasattr(self, "groups_"):
             raise RuntimeError("this MultiObjectiveCalibrator is not fitted yet: call fit first")
+        y_score, group = align_index(y_score=y_score, group=group).values()
         S = _score_matrix(y_score, "y_score", self.n_scores_)
         codes = _fitted_codes(self, group, S.shape[0])
         out = np.empty_like(S)
