@@ -9,10 +9,10 @@ import numpy as np
 
 from fastfair._deprecation import renamed_attributes
 from fastfair._format import format_interval, format_pvalue, format_table
-from fastfair._sequential import Sequential, monte_carlo_notes
+from fastfair._sequential import ContinuableResult, Sequential, monte_carlo_notes
 
 
-class PairwiseResultMixin:
+class PairwiseResultMixin(ContinuableResult):
     """The parts of a repr that every result of a test over pairs of groups shares
     (PermutationTestResult and its GenericTestResult, AUCTestResult): p-values at the
     precision of their method, the adjusted column, the Monte-Carlo notes."""

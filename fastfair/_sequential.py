@@ -42,6 +42,7 @@ from fastfair._validation import check_resamples
 
 __all__ = [
     "PROCEDURES",
+    "ContinuableResult",
     "MultipleMonteCarloResult",
     "Sequential",
     "multiple_monte_carlo",
@@ -49,6 +50,24 @@ __all__ = [
 ]
 
 PROCEDURES = ("holm", "bonferroni", "bh", "none")
+#: What a pickled result holds in place of its samplers (closures over the data).
+LEFT_BEHIND = "left behind when the result was pickled"
+
+
+class ContinuableResult:
+    """A result whose Monte-Carlo p-values :func:`multiple_monte_carlo` can continue: its
+    ``_samplers`` draw more permutations from the data the test ran on. They are closures
+    over that data and stay in their process: a pickled (or copied) result keeps every
+    field and records that its samplers were left behind, so that multiple_monte_carlo
+    refuses it instead of taking its Monte-Carlo estimate for an exact p-value."""
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        if state.get("_samplers") is not None:
+            state["_samplers"] = LEFT_BEHIND
+        return state
+
+
 DECISIONS = ("reject", "retain", "undecided")
 FIRST_BLOCK = 16
 MIN_CAP = 19_999
@@ -487,6 +506,12 @@ def multiple_monte_carlo(
             raise TypeError(f"results[{i}] is neither a fastfair test result nor a p-value")
         pv = np.atleast_1d(np.asarray(res.pvalue, dtype=np.float64))
         own = getattr(res, "_samplers", None) or [None] * pv.size
+        if isinstance(own, str):  # LEFT_BEHIND
+            raise ValueError(
+                f"results[{i}] was pickled or copied: its Monte-Carlo permutations cannot be "
+                "continued here; call multiple_monte_carlo where the test ran, or pass "
+                "float(result.pvalue) to take its p-value as known"
+            )
         for c in range(pv.size):
             samplers.append(own[c])
             known.append(pv[c])

@@ -9,7 +9,7 @@ import numpy as np
 
 from fastfair._format import format_interval, format_pvalue, format_table, format_value
 from fastfair._permutation_result import PermutationTestResult
-from fastfair._sequential import Sequential, monte_carlo_notes
+from fastfair._sequential import ContinuableResult, Sequential, monte_carlo_notes
 
 
 class MetricError(ValueError):
@@ -69,7 +69,7 @@ class GenericTestResult(PermutationTestResult):
 
 
 @dataclass(repr=False)
-class CorrelationTestResult:
+class CorrelationTestResult(ContinuableResult):
     """Result of :func:`correlation_test`.
 
     Attributes
