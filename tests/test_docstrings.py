@@ -22,6 +22,7 @@ PUBLIC_MODULES = (
     "simulate", "stats", "sweep", "tolerance", "wasserstein",
     # the command line's layers: their public functions are its building blocks
     "cli.arguments", "cli.loading", "cli.result", "cli.audit", "cli.report", "cli.commands",
+    "cli.output",
 )  # fmt: skip
 
 

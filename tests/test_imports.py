@@ -247,7 +247,16 @@ def test_generic_is_a_deprecated_alias_of_resampling():
 #: The files of a family's subpackage, in the order data flow through them.
 LAYERS = ("results", "ingest", "statistics", "inference", "api")
 #: The command line's layers: arguments -> data loading -> tests -> report -> commands.
-CLI_LAYERS = ("arguments", "loading", "result", "audit", "summary_audit", "report", "commands")
+CLI_LAYERS = (
+    "arguments",
+    "output",
+    "loading",
+    "result",
+    "audit",
+    "summary_audit",
+    "report",
+    "commands",
+)
 #: Subpackages whose layers are not the families' (every other subpackage has LAYERS).
 PACKAGE_LAYERS = {"fastfair.cli": CLI_LAYERS}
 

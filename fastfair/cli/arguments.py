@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import stat
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -329,9 +330,24 @@ def check_audit_settings(
     )
 
 
+def _not_regular(mode: int) -> str:
+    """What a file that is not regular is, for a message (``mode`` from os.stat)."""
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return f"is {kind}, not a regular file"
+    return "is not a regular file"
+
+
 def check_output_path(path: str, option: str, force: bool = False) -> None:
     """Raise CLIError unless `path` can be written: its folder exists and is writable, it
-    is not a folder, and it does not exist (unless `force`).
+    is not a folder, a device, a FIFO or a socket, and it does not exist (unless `force`).
+    A symbolic link is checked (and later written) as the file it points to.
 
     Parameters
     ----------
@@ -357,9 +373,12 @@ def check_output_path(path: str, option: str, force: bool = False) -> None:
     ...
     fastfair.cli.arguments.CLIError: --json ...: is a directory; give a file name
     """
-    folder = os.path.dirname(os.path.abspath(path))
+    folder = os.path.dirname(os.path.realpath(path))  # a link's target is written
     if os.path.isdir(path):
         raise CLIError(f"{option} {path}: is a directory; give a file name")
+    if os.path.exists(path) and not os.path.isfile(path):  # never replaced (fastfair.cli.output)
+        kind = _not_regular(os.stat(path).st_mode)
+        raise CLIError(f"{option} {path}: {kind}; give the name of a regular file")
     if not os.path.isdir(folder):
         raise CLIError(f"{option} {path}: the directory {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):

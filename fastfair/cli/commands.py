@@ -21,6 +21,7 @@ from fastfair.cli.arguments import (
     plan_options,
 )
 from fastfair.cli.loading import load_columns
+from fastfair.cli.output import write_outputs
 
 __all__ = ["main"]
 
@@ -174,7 +175,7 @@ def _plan_command(args: argparse.Namespace) -> int:
         raise CLIError(str(exc)) from exc
     print(res)
     if args.json:
-        report.write_atomic(args.json, report.plan_json(res))
+        write_outputs([("--json", args.json, report.plan_json(res))])
     return 0
 
 

@@ -18,8 +18,6 @@ import base64
 import html
 import io
 import json
-import os
-import secrets
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -29,7 +27,7 @@ import numpy as np
 from fastfair._format import format_fixed as _v  # short: used in every table cell
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._pvalues import wilson_interval
-from fastfair.cli.arguments import CLIError
+from fastfair.cli.output import write_outputs
 from fastfair.cli.result import _json_default, pvalue_text
 
 __all__ = [
@@ -38,7 +36,6 @@ __all__ = [
     "audit_text",
     "forest_svg",
     "plan_json",
-    "write_atomic",
     "write_audit",
 ]
 
@@ -1047,52 +1044,6 @@ DEMO_SOURCE = (
 )
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write text to path through a temporary file in the same folder, then rename.
-
-    The file gets the mode an ordinary new file would (0666 minus the umask); a reader never
-    sees half a file.
-
-    Parameters
-    ----------
-    path : str
-        The file to write (its folder must exist).
-    text : str
-        Written as UTF-8.
-
-    Returns
-    -------
-    None
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from fastfair.cli.report import write_atomic
-    >>> path = os.path.join(tempfile.mkdtemp(), "out.json")
-    >>> write_atomic(path, "{}")
-    >>> open(path).read(), os.listdir(os.path.dirname(path))
-    ('{}', ['out.json'])
-    """
-    folder = os.path.dirname(os.path.abspath(path))
-    for _ in range(100):
-        tmp = os.path.join(folder, f".fastfair-{os.getpid()}-{secrets.token_hex(4)}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:
-            continue
-    else:
-        raise CLIError(f"cannot create a temporary file in {folder}")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def _print(text: str) -> None:
     """Print, writing "≥" as ">=" where the terminal's encoding lacks it."""
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
@@ -1132,10 +1083,8 @@ def write_audit(result: AuditResult, args: argparse.Namespace) -> None:
     _print(result.format(max_rows=args.max_rows))
     if args.demo:
         print(DEMO_SOURCE)
-    if args.json:
-        write_atomic(args.json, result.to_json())
-    if args.report:
-        write_atomic(args.report, result.to_html())
+    outputs = [("--json", args.json, result.to_json), ("--report", args.report, result.to_html)]
+    write_outputs([(option, path, render()) for option, path, render in outputs if path])
 
 
 def plan_json(plan: SampleSizeResult) -> str:
