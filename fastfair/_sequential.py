@@ -340,12 +340,16 @@ def run(
     options: Sequential,
     procedure: str = "none",
     known: np.ndarray | None = None,
+    on_round: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """Extend `samplers` until `procedure` at options.alpha is decided for each of them.
 
     `samplers[k]` None means hypothesis k has the known p-value known[k] (exact or
     asymptotic): it takes part in the procedure and is never sampled. Returns the decisions
     (array of "reject", "retain", "undecided"); the samplers keep counts and intervals.
+    `on_round(n_open, n_drawn)`, when given, is called before each round of draws and at
+    the end (n_open 0) with the number of hypotheses still drawing permutations and the
+    permutations drawn so far (all samplers).
     """
     m = len(samplers)
     if procedure not in PROCEDURES:
@@ -369,6 +373,8 @@ def run(
             for k in np.flatnonzero(possible & ~sure)
             if samplers[k] is not None and samplers[k].n < cap
         ]
+        if on_round is not None:
+            on_round(len(active), sum(s.n for s in samplers if s is not None))
         if not active:
             break
         for k in active:
@@ -448,6 +454,7 @@ def multiple_monte_carlo(
     alpha: float = 0.05,
     epsilon: float = 1e-3,
     max_permutations: int | None = None,
+    progress: Callable[..., Any] | None = None,
 ) -> MultipleMonteCarloResult:
     """Decide a family of Monte-Carlo tests at once, drawing permutations only where needed.
 
@@ -475,6 +482,10 @@ def multiple_monte_carlo(
         Bound on the probability that any decision differs from the exact-p-value one.
     max_permutations : int, optional
         Cap per comparison (None: see :class:`Sequential`).
+    progress : callable, optional
+        A progress-bar factory called as ``progress(total=m, desc="adjustment")`` (e.g.
+        ``tqdm.tqdm``); the returned bar's ``update(n)`` counts the hypotheses decided (or
+        stopped at the cap) and its ``close()`` is called at the end.
 
     Returns
     -------
@@ -525,7 +536,7 @@ def multiple_monte_carlo(
             s.lo, s.hi = 0.0, 1.0  # intervals at the family's level, not the test's
             s.narrow(delta)
     known = np.array(known)
-    decision = run(samplers, options, adjust, known)
+    decision = run(samplers, options, adjust, known, on_round=_round_counter(progress, m))
     pvalue = np.array([known[k] if s is None else s.pvalue for k, s in enumerate(samplers)])
     lo = np.array([known[k] if s is None else s.lo for k, s in enumerate(samplers)])
     hi = np.array([known[k] if s is None else s.hi for k, s in enumerate(samplers)])
@@ -541,6 +552,29 @@ def multiple_monte_carlo(
         alpha=float(alpha),
         epsilon=float(epsilon),
     )
+
+
+def _round_counter(progress, m: int) -> Callable[[int, int], None] | None:
+    """`run`'s on_round callback driving a progress bar of the m hypotheses: each round
+    advances it by the hypotheses that stopped drawing (never back: Holm may reopen one)
+    and shows the permutations drawn (``set_postfix_str``, when the bar has it); the last
+    call (0 open) closes it."""
+    if progress is None:
+        return None
+    bar = progress(total=m, desc="adjustment")
+    shown = [0]
+
+    def on_round(n_open: int, n_drawn: int) -> None:
+        if hasattr(bar, "set_postfix_str"):
+            bar.set_postfix_str(f"{n_drawn:,} permutations")
+        done = max(shown[0], m - n_open)
+        if done > shown[0]:
+            bar.update(done - shown[0])
+            shown[0] = done
+        if n_open == 0:
+            bar.close()
+
+    return on_round
 
 
 def summarize(samplers: list, decision: np.ndarray, single: bool):

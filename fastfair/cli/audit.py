@@ -854,7 +854,7 @@ def audit(
     pos_label: Any = None,
     random_state: int | None = 0,
     n_jobs: int | None = None,
-    progress: Callable[[int], Callable[[], None]] | None = None,
+    progress: Callable[..., Any] | None = None,
     tolerance: float | None = None,
     equivalence: float | None = None,
 ) -> AuditResult:
@@ -928,7 +928,10 @@ def audit(
     n_jobs : int, optional
         Threads (None: all cores).
     progress : callable, optional
-        ``progress(total)`` returning a function called once per finished step.
+        A progress-bar factory with tqdm's interface, e.g. ``tqdm.tqdm``: called as
+        ``progress(total=n, desc=phase)`` for each long phase ("tests": one step per metric
+        and attribute; "adjustment": the Monte-Carlo hypotheses decided by the sequential
+        adjustment), whose bar's ``update(k)`` and ``close()`` the audit calls.
     tolerance : float, optional
         Test the confusion metrics and the AUC for a gap beyond ``±tolerance``
         (:func:`fastfair.tolerance_test`, two-sided, H1: :math:`|U| > u_{tol}`) instead of
@@ -984,7 +987,8 @@ def audit(
     )
     _check_something_tested(attributes, min_group_size)
     steps = sum(len(metric_names) + 2 * (scores is not None) for _ in attributes)
-    tick = progress(steps) if progress else (lambda: None)
+    bar = progress(total=steps, desc="tests") if progress else None
+    tick = bar.update if bar is not None else (lambda: None)
     cell = cell_index(y, yhat)
     tests, parity, sweeps, cells_by_attribute = [], {}, {}, {}
     for attr in attributes:
@@ -1005,7 +1009,8 @@ def audit(
                 if sweep is not None:
                     sweeps[attr.name] = sweep
             tick()
-
+    if bar is not None:
+        bar.close()
     return _result(
         tests,
         attributes,
@@ -1016,6 +1021,7 @@ def audit(
         parity=parity,
         start=start,
         sweeps=sweeps,
+        progress=progress,
     )
 
 
@@ -1049,7 +1055,7 @@ def _check_something_tested(attributes, min_group_size) -> None:
 
 def _result(
     tests, attributes, cells_by_attribute, settings, *, n_rows, columns, parity, start,
-    engine="memory", sweeps=None,
+    engine="memory", sweeps=None, progress=None,
 ) -> AuditResult:  # fmt: skip
     """Power, the adjustment over every test, verdicts, and the AuditResult."""
     options = settings["options"]
@@ -1063,7 +1069,7 @@ def _result(
         and valid
         and not any("pvalue_tolerance" in t for t in valid)
     ):
-        _sequential_adjust(valid, settings["adjust"], options["alpha"])
+        _sequential_adjust(valid, settings["adjust"], options["alpha"], progress)
     else:
         family = [t.get("pvalue_tolerance", t["pvalue"]) for t in valid]
         adjusted = adjust_pvalues(family, settings["adjust"]) if valid else []
@@ -1100,7 +1106,7 @@ def _result(
     )
 
 
-def _sequential_adjust(valid, adjust, alpha) -> None:
+def _sequential_adjust(valid, adjust, alpha, progress=None) -> None:
     """`adjust` over every test of the audit, decided by fastfair.multiple_monte_carlo
     (MMCTest): Monte-Carlo tests continue their permutations until the family's decision is
     clear; exact, asymptotic and bootstrap p-values take part as they are. Sets each row's
@@ -1113,7 +1119,7 @@ def _sequential_adjust(valid, adjust, alpha) -> None:
         res, _ = t.get("_mc", (None, 0))
         sampled = res is not None and getattr(res, "_samplers", None) is not None
         family.append(res if sampled else float(t["pvalue"]))
-    fam = fastfair.multiple_monte_carlo(family, adjust=adjust, alpha=alpha)
+    fam = fastfair.multiple_monte_carlo(family, adjust=adjust, alpha=alpha, progress=progress)
     lo, hi = fam.pvalue_interval
     for k, t in enumerate(valid):  # each result holds one comparison: entry k is row k
         t["pvalue"] = float(fam.pvalue[k])

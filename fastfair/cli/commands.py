@@ -11,6 +11,7 @@ import contextlib
 import functools
 import os
 import sys
+import time
 from collections.abc import Sequence
 
 import fastfair
@@ -26,44 +27,140 @@ from fastfair.cli.output import write_outputs
 __all__ = ["main"]
 
 
-def _progress_factory(quiet: bool):
-    if quiet or not sys.stderr.isatty():
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        tqdm = None
+class _PlainBar:
+    """The progress display without tqdm: one line on stderr, ``desc n/total``, rewritten
+    in place (the same interface as a tqdm bar: ``update``, ``close``)."""
 
-    def make(total):
-        if tqdm is not None:
-            bar = tqdm(total=total, file=sys.stderr, desc="tests", leave=False)
-            return lambda: bar.update(1)
-        state = {"done": 0}
+    def __init__(self, total: int | None = None, desc: str = "", **_options):
+        self.total, self.desc, self.n, self._width, self._postfix = total, desc, 0, 0, ""
+        self._show()
 
-        def tick():
-            state["done"] += 1
-            print(f"\r  tests {state['done']}/{total}", end="", file=sys.stderr, flush=True)
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        self._show()
 
-        return tick
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        self._postfix = f", {text}" if text else ""
+        if refresh:
+            self._show()
 
-    return make
+    def _show(self) -> None:
+        count = "..." if self.total is None else f"{self.n}/{self.total}"
+        self._line(f"  {self.desc} {count}{self._postfix}")
+
+    def _line(self, text: str) -> None:
+        print("\r" + text.ljust(self._width), end="", file=sys.stderr, flush=True)
+        self._width = len(text)
+
+    def close(self) -> None:
+        self._line("")
+        print("\r", end="", file=sys.stderr, flush=True)
+
+
+class _Progress:
+    """Progress of ``fastfair audit`` on stderr, phase by phase, and their timings.
+
+    Bars (tqdm's when installed, else :class:`_PlainBar`) are shown only on a terminal and
+    without ``--quiet``; the phases are timed either way for the closing summary line.
+    """
+
+    def __init__(self, quiet: bool):
+        self.shown = not quiet and _isatty(sys.stderr)
+        self.seconds: dict[str, float] = {}
+        self._bar_class = _PlainBar
+        if self.shown:
+            with contextlib.suppress(ImportError):
+                from tqdm import tqdm
+
+                self._bar_class = functools.partial(tqdm, file=sys.stderr, leave=False)
+
+    def __call__(self, total: int | None = None, desc: str = "", **_options):
+        """A bar for one phase (the factory fastfair.audit's `progress` expects)."""
+        bar = self._bar_class(total=total, desc=desc) if self.shown else _NoBar()
+        return _TimedBar(bar, desc, self.seconds)
+
+    @contextlib.contextmanager
+    def phase(self, desc: str):
+        """A phase without steps (reading a file, writing the report): a one-step bar."""
+        bar = self(total=1, desc=desc)
+        try:
+            yield
+            bar.update(1)
+        finally:
+            bar.close()
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class _TimedBar:
+    """A bar that adds the time from its creation to its close to ``seconds[desc]``."""
+
+    def __init__(self, bar, desc: str, seconds: dict):
+        self._bar, self._desc, self._seconds = bar, desc, seconds
+        self._start = time.perf_counter()
+        self._open = True
+
+    def update(self, n: int = 1) -> None:
+        self._bar.update(n)
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        if hasattr(self._bar, "set_postfix_str"):
+            self._bar.set_postfix_str(text, refresh=refresh)
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            self._bar.close()
+            elapsed = time.perf_counter() - self._start
+            self._seconds[self._desc] = self._seconds.get(self._desc, 0.0) + elapsed
+
+
+def _isatty(stream) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _summary_line(result, progress: _Progress, args: argparse.Namespace, total: float) -> str:
+    """The one line on stderr when stdout is not a terminal: what ran, what it found, the
+    files written and where the time went."""
+    s = result.summary
+    found = f"{s['n_differences']} of {s['n_tests']} tests show a DIFFERENCE"
+    errors = f", {s['n_errors']} could not run" if s["n_errors"] else ""
+    written = [p for p in (args.json, args.report) if p]
+    phases = ", ".join(f"{name} {sec:.1f} s" for name, sec in progress.seconds.items())
+    return (
+        f"fastfair audit: {result.n_rows:,} rows; {found}{errors}"
+        + (f"; wrote {', '.join(written)}" if written else "")
+        + f"; {total:.1f} s ({phases})"
+    )
 
 
 def _audit_command(args: argparse.Namespace) -> int:
-    """``fastfair audit``: parse -> load -> test -> report."""
+    """``fastfair audit``: parse -> load -> test -> report; progress and a summary line on
+    stderr (docs/cli.md)."""
     from fastfair.cli import report  # after the audit: `import fastfair` stays light
 
+    start = time.perf_counter()
+    progress = _Progress(args.quiet)
     source, engine, options = audit_source(args)
     if engine == "auto":
         engine = _auto_engine(source, args)
     if engine == "memory":
-        table, pos_label = load_columns(source, args)
-        result = _memory_audit(table, pos_label, options, args)
+        with progress.phase("reading"):
+            table, pos_label = load_columns(source, args)
+        result = _memory_audit(table, pos_label, options, args, progress)
     else:  # read batch by batch into summaries, then tested
-        result = _summary_audit(source, engine, options, args)
-    if not args.quiet and sys.stderr.isatty():
-        print("\r", end="", file=sys.stderr)  # clear the progress line
-    report.write_audit(result, args)
+        result = _summary_audit(source, engine, options, args, progress)
+    report.write_audit(result, args, progress=progress)
+    if not args.quiet and not _isatty(sys.stdout):
+        total = time.perf_counter() - start
+        print(_summary_line(result, progress, args, total), file=sys.stderr)
     return 0
 
 
@@ -79,7 +176,7 @@ def _auto_engine(source: str, args: argparse.Namespace) -> str:
     return engine
 
 
-def _memory_audit(table: dict, pos_label, options: dict, args: argparse.Namespace):
+def _memory_audit(table: dict, pos_label, options: dict, args: argparse.Namespace, progress):
     """fastfair.audit on the columns read into memory."""
     try:
         return fastfair.audit(
@@ -92,14 +189,14 @@ def _memory_audit(table: dict, pos_label, options: dict, args: argparse.Namespac
             cluster=args.cluster,
             intersections=args.intersections,
             pos_label=pos_label,
-            progress=_progress_factory(args.quiet),
+            progress=progress,
             **options,
         )
     except (TypeError, ValueError) as exc:
         raise CLIError(str(exc)) from exc
 
 
-def _summary_audit(source: str, engine: str, options: dict, args: argparse.Namespace):
+def _summary_audit(source: str, engine: str, options: dict, args: argparse.Namespace, progress):
     """The audit from mergeable summaries (fastfair.cli.summary_audit): arrow or dask engine."""
     from fastfair.cli import summary_audit
 
@@ -117,26 +214,28 @@ def _summary_audit(source: str, engine: str, options: dict, args: argparse.Names
         place = summary_audit.dask_scheduler(args.scheduler)
     try:
         with place as scheduler:
-            return _summary_tests(source, engine, options, args, columns, scheduler)
+            return _summary_tests(source, engine, options, args, columns, scheduler, progress)
     except (ValueError, TypeError, ImportError) as exc:
         raise CLIError(str(exc)) from exc
 
 
-def _summary_tests(path, engine, audit_options, args, options, scheduler):
+def _summary_tests(path, engine, audit_options, args, options, scheduler, progress):
     from fastfair.cli import summary_audit
 
     group = options["group"]
     clusters = None
     if engine == "arrow":  # one read: the summaries and the parity columns
-        summary = summary_audit.summarise_arrow(
-            path, batch_rows=1 << 20, cluster=args.cluster, keep_rows=True, **options
-        )
+        with progress.phase("reading"):
+            summary = summary_audit.summarise_arrow(
+                path, batch_rows=1 << 20, cluster=args.cluster, keep_rows=True, **options
+            )
         if summary.rows is not None:
             clusters = functools.partial(summary_audit.arrow_clusters, summary.rows)
     else:
-        summary = summary_audit.summarise_dask(
-            path, scheduler=scheduler, cluster=args.cluster, **options
-        )
+        with progress.phase("reading"):
+            summary = summary_audit.summarise_dask(
+                path, scheduler=scheduler, cluster=args.cluster, **options
+            )
         if args.score is not None:  # predictive parity: the rows grouped by user
             clusters = functools.partial(
                 summary_audit.dask_clusters,
@@ -160,6 +259,7 @@ def _summary_tests(path, engine, audit_options, args, options, scheduler):
             groups=[group],
         ),
         clusters=clusters,
+        progress=progress,
         **audit_options,
     )
 

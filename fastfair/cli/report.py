@@ -20,7 +20,7 @@ import io
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -329,7 +329,9 @@ vertical-align:-1px}
 
 
 def audit_html(
-    result: AuditResult, sections: Sequence[Callable[[AuditResult], str]] | None = None
+    result: AuditResult,
+    sections: Sequence[Callable[[AuditResult], str]] | None = None,
+    progress: Callable[..., Any] | None = None,
 ) -> str:
     """The report as one self-contained HTML document.
 
@@ -339,6 +341,9 @@ def audit_html(
         The audit.
     sections : sequence of callables, optional
         Functions rendering one section each from the result (default :data:`SECTIONS`).
+    progress : callable, optional
+        A progress-bar factory with tqdm's interface (``progress(total=, desc="report")``,
+        one step per section), as :func:`fastfair.audit`'s.
 
     Returns
     -------
@@ -355,7 +360,16 @@ def audit_html(
     >>> page.startswith("<!DOCTYPE html>"), page.count("<svg")
     (True, 1)
     """
-    body = "\n".join(section(result) for section in (sections or SECTIONS))
+    sections = sections or SECTIONS
+    bar = progress(total=len(sections), desc="report") if progress else None
+    parts = []
+    for section in sections:
+        parts.append(section(result))
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    body = "\n".join(parts)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -1054,7 +1068,9 @@ def _print(text: str) -> None:
     print(text)
 
 
-def write_audit(result: AuditResult, args: argparse.Namespace) -> None:
+def write_audit(
+    result: AuditResult, args: argparse.Namespace, progress: Callable[..., Any] | None = None
+) -> None:
     """Print the audit's table and write the files asked for (``--json``, ``--report``).
 
     Parameters
@@ -1064,6 +1080,8 @@ def write_audit(result: AuditResult, args: argparse.Namespace) -> None:
     args : argparse.Namespace
         The parsed ``fastfair audit`` arguments (``--max-rows``, ``--demo``, ``--json``,
         ``--report``), their output paths checked before the audit ran.
+    progress : callable, optional
+        A progress-bar factory for rendering the report (:func:`audit_html`).
 
     Returns
     -------
@@ -1083,7 +1101,10 @@ def write_audit(result: AuditResult, args: argparse.Namespace) -> None:
     _print(result.format(max_rows=args.max_rows))
     if args.demo:
         print(DEMO_SOURCE)
-    outputs = [("--json", args.json, result.to_json), ("--report", args.report, result.to_html)]
+    outputs = [
+        ("--json", args.json, result.to_json),
+        ("--report", args.report, lambda: result.to_html(progress=progress)),
+    ]
     write_outputs([(option, path, render()) for option, path, render in outputs if path])
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -240,8 +241,13 @@ class AuditResult:
             frame[c] = frame[c].astype(float)
         return frame
 
-    def to_html(self) -> str:
+    def to_html(self, progress: Callable[..., Any] | None = None) -> str:
         """A self-contained HTML report (see docs/cli.md); plots need matplotlib.
+
+        Parameters
+        ----------
+        progress : callable, optional
+            A progress-bar factory with tqdm's interface (one step per section).
 
         Returns
         -------
@@ -259,7 +265,7 @@ class AuditResult:
         """
         from fastfair.cli.report import audit_html
 
-        return audit_html(self)
+        return audit_html(self, progress=progress)
 
     # ---- text -----------------------------------------------------------------------
 

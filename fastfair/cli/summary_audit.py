@@ -346,11 +346,13 @@ def audit_from_summary(
     tolerance: float | None = None,
     equivalence: float | None = None,
     clusters=None,
+    progress=None,
 ):
     """The AuditResult of one group column from a merged summary (as fastfair.audit's).
 
     `clusters(tested labels, their codes, their rows)`: the rows grouped by user
-    (:class:`fastfair._sorted_clusters.SortedClusters`), for predictive parity per user.
+    (:class:`fastfair._sorted_clusters.SortedClusters`), for predictive parity per user;
+    `progress`: a progress-bar factory, as fastfair.audit's.
     """
     import time
 
@@ -371,8 +373,12 @@ def audit_from_summary(
     _audit._check_something_tested([attr], min_group_size)
     options = settings["options"]
     tests, parity = [], {}
+    steps = len(settings["metrics"]) + (summary.scores is not None)
+    bar = progress(total=steps, desc="tests") if progress else None
     for metric in settings["metrics"]:
         tests += _audit._confusion_rows(attr, cells, metric, options)
+        if bar is not None:
+            bar.update(1)
     if summary.scores is not None:
         tested = [attr.labels[g] for g, _ in attr.comparisons]
         try:
@@ -400,6 +406,10 @@ def audit_from_summary(
             tests.append(row)
             if res is not None:
                 parity[name] = res
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
     return _audit._result(
         tests,
         [attr],
@@ -410,4 +420,5 @@ def audit_from_summary(
         parity=parity,
         start=start,
         engine=engine,
+        progress=progress,
     )
