@@ -22,6 +22,14 @@ class ExactInfeasibleError(ValueError):
     """Exact enumeration of the permutation distribution would be too large."""
 
 
+def _too_many(points: int) -> ExactInfeasibleError:
+    return ExactInfeasibleError(
+        f"the exact test is infeasible here: enumerating the permutation distribution needs "
+        f"{points:.3g} support points (at most {MAX_EXACT_POINTS:,}); use "
+        "method='monte_carlo' (or 'asymptotic')"
+    )
+
+
 def _hypergeom_window(good: int, bad: int, draws: int) -> tuple[int, int]:
     """Support range of Hypergeometric(good, bad, draws) holding all but 1e-20 of its mass.
 
@@ -73,6 +81,8 @@ def _stratum_distribution(sizes, n_a):
         return [np.array([n_a])], np.ones(1)
     if len(sizes) == 2:
         lo, hi = _hypergeom_window(sizes[0], sizes[1], n_a)
+        if hi - lo + 1 > MAX_EXACT_POINTS:  # checked before the support is allocated
+            raise _too_many(hi - lo + 1)
         x = np.arange(lo, hi + 1)
         return [x, n_a - x], _hypergeom_pmf(sizes[0], sizes[1], n_a, lo, hi)
     if len(sizes) == 3:
@@ -80,7 +90,7 @@ def _stratum_distribution(sizes, n_a):
         lo1, hi1 = _hypergeom_window(sizes[0], total - sizes[0], n_a)
         lo2, hi2 = _hypergeom_window(sizes[1], total - sizes[1], n_a)
         if (hi1 - lo1 + 1) * (hi2 - lo2 + 1) > MAX_EXACT_POINTS:
-            raise ExactInfeasibleError("exact enumeration needs too many support points")
+            raise _too_many((hi1 - lo1 + 1) * (hi2 - lo2 + 1))
         x1, x2 = (v.ravel() for v in np.meshgrid(np.arange(lo1, hi1 + 1), np.arange(lo2, hi2 + 1)))
         x3 = n_a - x1 - x2
         ok = (x3 >= 0) & (x3 <= sizes[2])
@@ -108,7 +118,7 @@ def _exact_null(counts, spec_metric: ConfusionMetric, spec, strata):
         xs, p = _stratum_distribution(sizes, n_a)
         n_points *= len(p)
         if n_points > MAX_EXACT_POINTS:
-            raise ExactInfeasibleError("exact enumeration needs too many support points")
+            raise _too_many(n_points)
         grids.append((xs, sizes, cats))
         probs = np.outer(probs, p).ravel()
         assign.append(len(p))

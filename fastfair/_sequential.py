@@ -38,7 +38,7 @@ import numpy as np
 from fastfair._format import format_table, format_value
 from fastfair._pvalues import adjust_pvalues, monte_carlo_pvalue, wilson_interval
 from fastfair._scipy import optimize
-from fastfair._validation import check_resamples
+from fastfair._validation import check_resamples, show_value
 
 __all__ = [
     "PROCEDURES",
@@ -509,6 +509,8 @@ def multiple_monte_carlo(
     samplers, known, source = [], [], []
     for i, res in enumerate(results):
         if isinstance(res, (float, int, np.floating)) and not isinstance(res, bool):
+            if not 0.0 <= res <= 1.0:  # NaN too
+                raise ValueError(f"results[{i}] = {show_value(res)} is not a p-value in [0, 1]")
             samplers.append(None)
             known.append(float(res))
             source.append((i, 0))

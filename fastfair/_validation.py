@@ -22,6 +22,7 @@ __all__ = [
     "as_binary_pair",
     "as_finite_float",
     "as_groups",
+    "as_probabilities",
     "as_weights",
     "check_int",
     "check_resamples",
@@ -132,6 +133,20 @@ def as_finite_float(values, name: str, *, allow_nan: bool = False) -> np.ndarray
     elif not np.isfinite(arr).all():
         bad = "NaN" if np.isnan(arr).any() else "infinite values"
         raise ValueError(f"{name} contains {bad}")
+    return arr
+
+
+def as_probabilities(values, name: str, what: str = "probabilities") -> np.ndarray:
+    """`values` as finite float64 in [0, 1] (predicted probabilities, p-values), else a
+    ValueError naming the argument and the first value outside."""
+    arr = as_finite_float(values, name)
+    outside = (arr < 0) | (arr > 1)
+    if outside.any():
+        i = int(np.flatnonzero(outside)[0])
+        raise ValueError(
+            f"{name} must be {what} in [0, 1]; got {show_value(arr[i])} at position {i} "
+            f"({int(outside.sum())} value(s) outside)"
+        )
     return arr
 
 

@@ -362,9 +362,10 @@ class ScoreStats:
         from fastfair._comparisons import comparison_pairs
         from fastfair._pvalues import ALTERNATIVES, adjust_pvalues, asymptotic_pvalue
         from fastfair._scipy import special
-        from fastfair._validation import check_choice
+        from fastfair._validation import check_choice, check_level
         from fastfair.auc import AUCTestResult
 
+        confidence_level = check_level(confidence_level, "confidence_level")
         check_choice(alternative, "alternative", ALTERNATIVES)
         check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
         d = self.delong()

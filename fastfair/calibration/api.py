@@ -26,8 +26,10 @@ from fastfair._validation import (
     as_1d,
     as_finite_float,
     as_groups,
+    as_probabilities,
     check_choice,
     check_int,
+    check_level,
     check_same_length,
     show_value,
 )
@@ -692,6 +694,7 @@ def check_composite_parity(
     y_score, y_true, group, cluster = align_index(
         y_score=y_score, y_true=y_true, group=group, cluster=cluster
     ).values()
+    alpha = check_level(alpha, "alpha")
     S = _score_matrix(y_score, "y_score")
     Y = _score_matrix(y_true, "y_true", S.shape[1])
     W = np.atleast_2d(_numeric_array(weights, "weights"))
@@ -1269,6 +1272,9 @@ def delta_pcc(
     ).values()
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
+    if not 0.0 <= threshold <= 1.0:  # NaN too: the calibrated probabilities share it
+        raise ValueError(f"threshold must be a probability in [0, 1], got {show_value(threshold)}")
+    as_probabilities(y_score, "y_score", "predicted probabilities (compared with threshold)")
     s, f, codes, labels, cal = _calibrated(y_true, y_score, group, cluster, calibrator)
     diff = (f >= threshold).astype(np.float64) - (s >= threshold)
     n = np.bincount(codes, minlength=len(labels))

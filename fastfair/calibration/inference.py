@@ -6,7 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from fastfair._scipy import special
-from fastfair._validation import as_finite_float, as_groups, check_same_length
+from fastfair._validation import (
+    as_finite_float,
+    as_groups,
+    as_probabilities,
+    check_same_length,
+)
 from fastfair.calibration.ingest import _numeric_array
 from fastfair.calibration.results import _key
 
@@ -96,7 +101,8 @@ def _inverse_threshold(grid, fmono, v):
 
 
 def _prep_xy(y_true, y_score):
-    s = as_finite_float(y_score, "y_score")
+    """Outcomes and predicted probabilities (the calibration errors compare the two)."""
+    s = as_probabilities(y_score, "y_score", "predicted probabilities")
     yv = as_finite_float(y_true, "y_true")
     check_same_length(y_true=yv, y_score=s)
     if s.size == 0:

@@ -10,6 +10,7 @@ import numpy as np
 
 from fastfair._deprecation import renamed_attributes
 from fastfair._format import format_pvalue, format_table, format_value, pvalue_field
+from fastfair._validation import check_level
 
 if TYPE_CHECKING:
     import pandas
@@ -318,6 +319,7 @@ class PredictiveParityResult:
             The axes drawn on.
         """
         ax = self.curve.plot(ax)
+        alpha = check_level(alpha, "alpha")
         flagged = np.flatnonzero(self.grid_pvalue_adjusted < alpha)
         if flagged.size:
             top = np.nanmax(self.curve.estimate[:, flagged], axis=0)

@@ -343,7 +343,7 @@ def _check_simulation(
     diff = float(values[0] - values[1])
     if diff == 0 and delta is None:
         raise ValueError("the rates give no difference between the groups (power = size)")
-    if tau is not None and abs(abs(diff) - float(tau)) > 1e-3:
+    if tau is not None and not abs(abs(diff) - float(tau)) <= 1e-3:  # NaN does not match
         raise ValueError(
             f"tau (={tau!r}) does not match the difference implied by rates ({abs(diff):.6g})"
         )
