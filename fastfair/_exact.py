@@ -162,10 +162,10 @@ def exact_pair(counts, spec_metric, spec, strata, observed, alternative, mid_p, 
     v2s, tail = v2[order], np.append(np.cumsum(p2[order][::-1])[::-1], 0.0)
     tol = 1e-12 * max(abs(observed), 1.0)
     lo = np.searchsorted(v2s, observed - v1 - tol, side="left")
-    p = float(np.dot(p1, tail[lo]))
+    p = math.fsum(p1 * tail[lo])
     if mid_p:
         hi = np.searchsorted(v2s, observed - v1 + tol, side="right")
-        p -= 0.5 * float(np.dot(p1, tail[lo] - tail[hi]))
+        p -= 0.5 * math.fsum(p1 * (tail[lo] - tail[hi]))
     support = probs = None
     if want_null and len(v1) * len(v2) <= MAX_EXACT_POINTS:
         support = np.add.outer(v1, v2).ravel()
