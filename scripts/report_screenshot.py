@@ -6,12 +6,18 @@ Adult data), then
     chromium --headless --no-sandbox --screenshot=OUT --window-size=1200,HEIGHT file://REPORT
 
 and prints the path and size of the PNG. Chromium from Debian: ``apt-get install chromium``.
+Headless Chromium's window is at least 500 px wide: a narrower `--width` (a phone, e.g.
+420) shows the report in an iframe of that width and crops the PNG to it.
 The default output is the screenshot the docs show (docs/img/audit_report.png, the first
 screen of the report in a 1,200 px window), reduced to a 64-colour palette with Pillow
 (installed with matplotlib) to keep the repository small; ``--colors 0`` keeps the full PNG.
 
     python scripts/report_screenshot.py [--out docs/img/audit_report.png] [--height 1000]
         [--permutations 9999] [--report audit.html] [--browser chromium] [--colors 64]
+        [--width 1200]
+
+    python scripts/report_screenshot.py --width 420 --height 1400 \\
+        --out docs/img/audit_report_narrow.png   # the report on a phone
 """
 
 from __future__ import annotations
@@ -37,24 +43,46 @@ def render(report: str, permutations: int) -> None:
         sys.exit(f"fastfair audit --demo failed with status {code}")
 
 
+#: Headless Chromium's smallest window width.
+MIN_WINDOW = 500
+
+
 def screenshot(browser: str, report: str, out: str, width: int, height: int) -> None:
-    """Screenshot `report` with headless Chromium in a width x height window."""
+    """Screenshot `report` with headless Chromium in a width x height window (narrower
+    than MIN_WINDOW: in an iframe of that width, the PNG cropped to it)."""
     exe = shutil.which(browser)
     if exe is None:
         sys.exit(f"{browser} not found: apt-get install chromium (or pass --browser)")
     with tempfile.TemporaryDirectory() as profile:
+        page = "file://" + os.path.abspath(report)
+        if width < MIN_WINDOW:
+            page = os.path.join(profile, "narrow.html")
+            with open(page, "w") as fh:
+                fh.write(
+                    "<!DOCTYPE html><body style='margin:0'><iframe src='file://"
+                    f"{os.path.abspath(report)}' style='width:{width}px;height:{height}px;"
+                    "border:0'></iframe></body>"
+                )
+            page = "file://" + page
         cmd = [
             exe,
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
             "--hide-scrollbars",
+            "--allow-file-access-from-files",
             f"--user-data-dir={profile}",
             f"--screenshot={os.path.abspath(out)}",
-            f"--window-size={width},{height}",
-            "file://" + os.path.abspath(report),
+            f"--window-size={max(width, MIN_WINDOW)},{height}",
+            page,
         ]
         subprocess.run(cmd, check=True, capture_output=True, timeout=180)
+    if width < MIN_WINDOW:
+        from PIL import Image
+
+        with Image.open(out) as im:
+            cropped = im.crop((0, 0, width, height))
+        cropped.save(out)
 
 
 def reduce_palette(path: str, colors: int) -> None:

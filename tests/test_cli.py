@@ -4,6 +4,7 @@ import base64
 import html.parser
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -216,8 +217,9 @@ def test_html_report_embeds_forest_and_calibration(tmp_path, capsys):
     assert code == 0
     parser = _ImageCollector()
     parser.feed(report.read_text())
-    # calibration curves, and the rate gaps across thresholds of the two-group attribute
-    assert "table" in parser.tags and "svg" in parser.tags and len(parser.images) == 2
+    # calibration curves: one panel for sex (2 groups), one per group for race (5) and
+    # sex & race (10); the rate gaps across thresholds of sex: TPR and FPR
+    assert "table" in parser.tags and "svg" in parser.tags and len(parser.images) == 18
     for src in parser.images:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
@@ -318,3 +320,36 @@ def test_console_script_and_python_m_reach_the_same_main():
         [sys.executable, "-m", "fastfair", "--version"], capture_output=True, text=True
     )
     assert out.returncode == 0 and out.stdout.strip() == fastfair.__version__
+
+
+def test_calibration_panels_with_many_groups_get_bands():
+    """More than three groups: one small panel per group, each with its 95% band (the
+    other groups' curves in grey); up to three: one panel, every curve with its band."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from fastfair.cli.report import _calibration_panel
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    y = rng.random(n) < 0.4
+    score = np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1)
+    groups = {"g": rng.choice(list("abcde"), n), "sex": rng.choice(["F", "M"], n)}
+    res = fastfair.audit(y, None, groups, y_score=score, metrics=["tpr"], n_permutations=99)
+    page = res.to_html()
+    assert sorted(re.findall(r"alt='calibration curve of g = (\w)'", page)) == list("abcde")
+    assert page.count("alt='calibration curves of sex'") == 1
+    curve = res.parity["g"].curve
+    for j in range(5):
+        fig, ax = plt.subplots()
+        _calibration_panel(ax, curve, [j], "panel", small=True)
+        (band,) = ax.collections  # fill_between: this group's band only
+        ys = band.get_paths()[0].vertices[:, 1]
+        finite = np.isfinite(curve.lower[j])
+        assert np.isclose(ys.min(), np.nanmin(curve.lower[j][finite]))
+        assert np.isclose(ys.max(), np.nanmax(curve.upper[j][finite]))
+        assert len(ax.lines) == 5 + 1  # its curve, the 4 others in grey, the diagonal
+        plt.close(fig)

@@ -347,6 +347,7 @@ def test_columns_repr_frame_and_report_section():
     np.testing.assert_array_equal(frame["pvalue"], res.pvalue.ravel())
     section = fastfair.sweep.html_section(res)
     assert "Fairness across thresholds" in section and section.count("<tr>") == 3
+    assert section.count("<img") == 2  # one per metric: they wrap on a narrow screen
     assert "data:image/png;base64," in section
 
 
@@ -461,3 +462,72 @@ def test_audit_with_scores_sweeps_two_group_attributes_into_the_report():
     )
     np.testing.assert_array_equal(sweep.pvalue, direct.pvalue)
     assert "<h2>Fairness across thresholds: sex</h2>" in res.to_html()
+
+
+def _demo_sex_sweep():
+    """The demo's sex sweep, where the largest studentized gap (TPR, -0.0935) is not the
+    largest gap (-0.120): issue #35."""
+    from importlib import resources
+
+    table = fastfair.cli.read_table(str(resources.files("fastfair") / "data" / "adult_demo.csv"))
+    return fastfair.threshold_sweep(
+        table["label"], table["score"], table["sex"], reference="Male",
+        n_permutations=99, random_state=0,
+    )  # fmt: skip
+
+
+def test_report_table_gives_the_largest_absolute_gap_not_the_largest_statistic():
+    res = _demo_sex_sweep()
+    m = res.metrics.index("tpr")
+    by_statistic = int(np.argmax(np.abs(res.statistic[m])))
+    by_gap = int(np.argmax(np.abs(res.difference[m])))
+    assert by_statistic != by_gap  # the case the report got wrong
+    assert res.largest_gap(m) == by_gap
+    assert abs(res.difference[m, by_gap]) > abs(res.difference[m, by_statistic]) + 0.02
+    # the numbers docs/audit.md quotes
+    assert round(res.difference[m, by_gap], 3) == -0.120
+    assert round(res.thresholds[by_gap], 3) == 0.207
+    assert round(res.difference[m, by_statistic], 4) == -0.0935
+    section = fastfair.sweep.html_section(res, plot=False)
+    row = next(r for r in section.split("<tr>") if r.startswith("<td>tpr</td>"))
+    cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
+    assert cells[1] == fastfair._format.format_value(res.difference[m, by_gap])
+    assert cells[2] == fastfair._format.format_value(res.thresholds[by_gap])
+    assert cells[3] == fastfair._format.format_value(res.pvalue[m, by_gap])
+    # one-sided sweeps: the largest gap in the alternative's direction
+    y, score, group = grid_data(n=800, seed=3, shift=0.1)
+    for alternative, sign in (("greater", 1), ("less", -1)):
+        one = fastfair.threshold_sweep(
+            y, score, group, alternative=alternative, n_permutations=99, random_state=0
+        )
+        assert one.largest_gap(0) == int(np.argmax(sign * one.difference[0]))
+
+
+def test_plot_legend_outside_the_curves():
+    """The legend never covers the gap curve, its peak in particular (issue #35: it hid
+    the demo's TPR peak)."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    res = _demo_sex_sweep()
+    axes = res.plot()
+    fig = axes[0].figure
+    fig.canvas.draw()
+    for m, ax in enumerate(axes):
+        box = ax.get_legend().get_window_extent()
+        gap = np.abs(res.difference[m])
+        points = ax.transData.transform(np.column_stack([res.thresholds, gap]))
+        peak = points[int(np.argmax(gap))]
+        assert not box.contains(*peak)
+        inside = [box.contains(x, y) for x, y in points]
+        assert not any(inside)
+        assert box.y1 < ax.get_window_extent().y0  # below the axes, clear of all lines
+    plt.close(fig)
+    one = res.plot(metric="fpr")
+    assert one.get_title() == "fpr"
+    plt.close(one.figure)
+    with pytest.raises(ValueError, match="metric must be one of"):
+        res.plot(metric="ppv")

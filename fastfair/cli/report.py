@@ -5,7 +5,9 @@ The HTML report is one self-contained file an auditor reads in a minute: a summa
 difference with its interval (inline SVG, so it needs no plotting library), the tests, the
 power of each comparison, the groups, calibration curves by group (PNG, needs matplotlib:
 ``pip install "fastfair[plot]"``; without it the report says so and keeps everything else),
-and method notes in plain words. It fits a 1,200 px window.
+and method notes in plain words. It fits a 1,200 px window and reads on a 420 px phone
+screen: wide tables and the forest plot scroll inside their own boxes with their first
+column (the labels) kept in view, and the plots wrap one per row.
 
 `SECTIONS` lists the functions that render the report's sections in order; each takes the
 result and returns HTML, so a new section is one more function.
@@ -306,23 +308,35 @@ margin:16px auto;padding:0 12px;color:#222;font-size:14px;line-height:1.4}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;
 border-bottom:1px solid #ddd;padding-bottom:3px}
 .meta{color:#555;margin:0 0 12px}
-.cards{display:grid;grid-template-columns:repeat(3,1fr);gap:12px;margin:10px 0}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(230px,1fr));gap:12px;
+margin:10px 0}
 .card{border:1px solid #ddd;border-radius:6px;padding:10px 12px;background:#fafafa}
 .card .q{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:#666}
 .card .a{font-size:19px;font-weight:600;margin:4px 0}
 .card.alert{border-color:#c62828;background:#fdf3f3}.card.ok{border-color:#2e7d32}
 .card.warn{border-color:#b26a00;background:#fff8ec}
 ul.found{margin:6px 0 0;padding-left:20px}ul.found li{margin:1px 0}
+.scroll{overflow-x:auto;max-width:100%;margin:4px 0}
 table{border-collapse:collapse;font-size:12.5px;width:100%}
 td,th{border-bottom:1px solid #e3e3e3;padding:3px 5px;text-align:right;white-space:nowrap}
 th{background:#f2f2f2;font-weight:600}td.l,th.l{text-align:left}
+.scroll tr>:first-child{position:sticky;left:0;background:#fff;z-index:1}
+.scroll tr>th:first-child{background:#f2f2f2}
+.scroll tr.attr>td{background:#e6eef7}
 tr.attr td{background:#e6eef7;font-weight:600;text-align:left;white-space:normal}
 tr.comp td{text-align:left;font-style:italic;color:#333;padding-top:6px}
+tr.attr .stick,tr.comp .stick{position:sticky;left:5px;display:inline-block;
+max-width:calc(100vw - 50px)}
 .difference{color:#c62828;font-weight:600}.underpowered{color:#777}
 .mde-ok{background:#e8f5e9}.mde-low{background:#f3f3f3;color:#777}
 .note{color:#555;font-size:13px}svg text{font-family:inherit}
-img{max-width:100%}
+img{max-width:100%;height:auto}
+.plots{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
+.forest{display:flex;overflow-x:auto;max-width:100%}.forest svg{flex:none}
+.forest svg.labels{position:sticky;left:0;background:#fff;z-index:1}
 .legend span{display:inline-block;margin-right:16px}
+.narrow,.legend .narrow{display:none}
+@media (max-width:760px){.narrow,.legend .narrow{display:inline}}
 .dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;
 vertical-align:-1px}
 """
@@ -358,7 +372,7 @@ def audit_html(
     >>> from fastfair.cli.report import audit_html, forest_svg
     >>> page = audit_html(res, sections=[forest_svg])
     >>> page.startswith("<!DOCTYPE html>"), page.count("<svg")
-    (True, 1)
+    (True, 2)
     """
     sections = sections or SECTIONS
     bar = progress(total=len(sections), desc="report") if progress else None
@@ -510,17 +524,23 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
     """Forest plot of every difference with its interval: one column per metric, one row per
     comparison, grouped by attribute; colour = verdict, dashed lines at ±tau.
 
+    Two SVG elements side by side in a ``div.forest``: the labels (attributes, groups and
+    their sizes) and the panels. Both keep their size in CSS pixels (text at 10.5-12.5 px
+    whatever the window); on a narrow screen the panels scroll horizontally inside the
+    box while the labels stay in view (the report's CSS makes them sticky).
+
     Parameters
     ----------
     result : AuditResult
         The audit.
     width : int, default 1110
-        Width of the picture in pixels.
+        Width of the labels and panels together, in CSS pixels.
 
     Returns
     -------
     str
-        An inline SVG element (no plotting library needed).
+        A legend and the ``div.forest`` with its two inline SVG elements (no plotting
+        library needed).
 
     Examples
     --------
@@ -530,8 +550,8 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
     ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
     >>> from fastfair.cli.report import forest_svg
     >>> svg = forest_svg(res)
-    >>> svg.count("<svg"), svg.count("</svg>")
-    (1, 1)
+    >>> svg.count("<svg"), svg.count("</svg>"), svg.count("class='labels'")
+    (2, 2, 1)
     """
     columns, rows, cells = _forest_rows(result)
     if not columns:
@@ -541,18 +561,33 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
     lim = max(lim, _nice_limit(2 * result.tau))
     lim = min(lim, 1.0) if max(diffs or [0]) <= 1 else lim
     layout = _ForestLayout(width, len(columns), rows, lim)
-    out = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {layout.height}' "
-        f"width='100%' style='max-width:{width}px' role='img' "
-        "aria-label='forest plot of differences with 95% intervals'>",
-        "<style>.t{font-size:12px;fill:#222}.s{font-size:10.5px;fill:#666}"
-        ".h{font-size:12.5px;font-weight:600;fill:#222}</style>",
-    ]
+    panels = []
     for c, metric in enumerate(columns):
-        out += _forest_panel(layout, c, metric, result.tau)
-    out += _forest_marks(layout, rows, columns, cells, result)
-    out.append("</svg>")
-    return _forest_legend(result.tau, lim) + "\n".join(out)
+        panels += _forest_panel(layout, c, metric, result.tau)
+    labels, marks = _forest_marks(layout, rows, columns, cells, result)
+    label_w, h = layout.label_w, layout.height
+    style = (
+        "<style>.t{font-size:12px;fill:#222}.s{font-size:10.5px;fill:#666}"
+        ".h{font-size:12.5px;font-weight:600;fill:#222}</style>"
+    )
+    return _forest_legend(result.tau, lim) + "".join(
+        [
+            "<div class='forest'>",
+            f"<svg xmlns='http://www.w3.org/2000/svg' class='labels' width='{label_w}' "
+            f"height='{h}' viewBox='0 0 {label_w} {h}' role='img' "
+            "aria-label='groups of the forest plot'>",
+            style,
+            *labels,
+            "</svg>",
+            f"<svg xmlns='http://www.w3.org/2000/svg' class='panels' width='{width - label_w}' "
+            f"height='{h}' viewBox='{label_w} 0 {width - label_w} {h}' role='img' "
+            "aria-label='forest plot of differences with 95% intervals'>",
+            style,
+            *panels,
+            *marks,
+            "</svg></div>",
+        ]
+    )
 
 
 class _ForestLayout:
@@ -605,15 +640,16 @@ def _forest_panel(layout: _ForestLayout, c: int, metric: str, tau: float) -> lis
     return out
 
 
-def _forest_marks(layout: _ForestLayout, rows, columns, cells, result) -> list[str]:
-    """The label column (attributes, groups with their sizes) and each comparison's mark."""
-    out = []
+def _forest_marks(layout: _ForestLayout, rows, columns, cells, result):
+    """The label column (attributes, groups with their sizes) and each comparison's mark,
+    as two lists of SVG elements."""
+    labels, marks = [], []
     y = layout.top
     shade = False
     for kind, item in rows:
         if kind == "attribute":
             ref = item["reference"]
-            out.append(
+            labels.append(
                 f"<text class='h' x='4' y='{y + 15}'>{_e(item['name'])}"
                 f"<tspan class='s' dx='6'>vs {_e(ref)}</tspan></text>"
             )
@@ -622,13 +658,13 @@ def _forest_marks(layout: _ForestLayout, rows, columns, cells, result) -> list[s
             continue
         attribute, group, reference = item
         if shade:
-            out.append(
+            labels.append(
                 f"<rect x='0' y='{y}' width='{layout.label_w - 4}' height='{layout.row_h}' "
                 "fill='#f4f4f4'/>"
             )
         shade = not shade
         n = _group_size(result, attribute, group)
-        out.append(
+        labels.append(
             f"<text class='t' x='14' y='{y + 13.5}'>{_e(_short(group, 30))}"
             f"<tspan class='s' dx='5'>n={n:,}</tspan></text>"
         )
@@ -638,14 +674,14 @@ def _forest_marks(layout: _ForestLayout, rows, columns, cells, result) -> list[s
             if t is None:
                 continue
             if "error" in t:
-                out.append(
+                marks.append(
                     f"<text class='s' x='{layout.x_of(c, 0) + 4:.1f}' y='{yc + 4:.1f}'>n/a"
                     f"<title>{_e(t['error'])}</title></text>"
                 )
                 continue
-            out.append(_forest_mark(t, c, yc, layout.lim, layout.x_of))
+            marks.append(_forest_mark(t, c, yc, layout.lim, layout.x_of))
         y += layout.row_h
-    return out
+    return labels, marks
 
 
 def _forest_legend(tau: float, lim: float) -> str:
@@ -656,7 +692,8 @@ def _forest_legend(tau: float, lim: float) -> str:
         f"could detect τ</span><span><i class='dot' style='border:2px solid "
         f"{COLOURS['underpowered']};width:7px;height:7px'></i>too small to tell</span>"
         f"<span>dashed green: ±τ = {tau:g}; intervals beyond ±{lim:g} end in an "
-        "arrow. Hover a point for its numbers.</span></p>"
+        "arrow. Hover a point for its numbers.</span>"
+        "<span class='narrow'>Scroll the plot sideways for the other metrics.</span></p>"
     )
 
 
@@ -727,17 +764,24 @@ def _tests_section(result) -> str:
         ("rows for τ", ""),
         ("verdict", "l"),
     ]
-    rows = ["<table><tr>" + "".join(f"<th class='{c}'>{_e(h)}</th>" for h, c in head) + "</tr>"]
+    rows = [
+        "<div class='scroll'><table><tr>"
+        + "".join(f"<th class='{c}'>{_e(h)}</th>" for h, c in head)
+        + "</tr>"
+    ]
     for attr, tests in _by_attribute(result):
         rows.append(
-            f"<tr class='attr'><td colspan='{len(head)}'>"
-            f"{_e(_attribute_line(attr, result.min_group_size))}</td></tr>"
+            f"<tr class='attr'><td colspan='{len(head)}'><span class='stick'>"
+            f"{_e(_attribute_line(attr, result.min_group_size))}</span></td></tr>"
         )
         previous = None
         for t in tests:
             if _comparison(t) != previous:
                 previous = _comparison(t)
-                rows.append(f"<tr class='comp'><td colspan='{len(head)}'>{_e(previous)}</td></tr>")
+                rows.append(
+                    f"<tr class='comp'><td colspan='{len(head)}'><span class='stick'>"
+                    f"{_e(previous)}</span></td></tr>"
+                )
             if "error" in t:
                 rows.append(
                     f"<tr><td class='l'>{_e(METRIC_TITLES.get(t['metric'], t['metric']))}</td>"
@@ -770,7 +814,10 @@ def _tests_section(result) -> str:
         "<h2>All tests</h2><p class='note'>MDE: the smallest difference this comparison "
         f"detects with {result.power:.0%} power at &alpha; = {result.alpha:g} (asymptotic planner "
         "figure for one comparison); rows for τ: rows of the two groups, in their observed "
-        f"proportion, that give {result.power:.0%} power at τ.</p>" + "\n".join(rows) + "</table>"
+        f"proportion, that give {result.power:.0%} power at τ."
+        "<span class='narrow'> Scroll the table sideways for every column.</span></p>"
+        + "\n".join(rows)
+        + "</table></div>"
     )
 
 
@@ -833,7 +880,7 @@ def _power_section(result) -> str:
     head = "<tr><th class='l'>comparison</th>" + "".join(
         f"<th>{_e(METRIC_TITLES.get(m, m))}</th>" for m in metrics
     )
-    rows = [f"<table>{head}</tr>"]
+    rows = [f"<div class='scroll'><table>{head}</tr>"]
     for attr, tests in _by_attribute(result):
         by = {}
         for t in tests:
@@ -865,7 +912,7 @@ def _power_section(result) -> str:
         "(normal-approximation) figure at the observed group sizes and rates, for one "
         "comparison; the Holm adjustment makes the audit somewhat less powerful.</p>"
         + "\n".join(rows)
-        + "</table>"
+        + "</table></div>"
     )
 
 
@@ -876,7 +923,7 @@ def _groups_section(result) -> str:
         + "".join(f"<th>{METRIC_TITLES[m]} [95% CI]</th>" for m in names)
         + "</tr>"
     )
-    rows = [f"<table>{head}"]
+    rows = [f"<div class='scroll'><table>{head}"]
     for attr in result.attributes:
         cells = result.group_cells[attr["name"]]
         n = cells.sum(axis=1)
@@ -899,7 +946,7 @@ def _groups_section(result) -> str:
             rows.append("<tr>" + "".join(out) + "</tr>")
     return (
         "<h2>Groups</h2><p class='note'>Each group's rates with 95% Wilson intervals "
-        "(skipped groups included).</p>" + "\n".join(rows) + "</table>"
+        "(skipped groups included).</p>" + "\n".join(rows) + "</table></div>"
     )
 
 
@@ -917,6 +964,11 @@ def _pyplot():
     return plt
 
 
+#: Attributes with more groups than this get one small panel per group (each curve with
+#: its band, the other groups' curves in grey): more bands on one panel hide the curves.
+MAX_GROUPS_ONE_PANEL = 3
+
+
 def _calibration_section(result) -> str:
     if not result.parity:
         return ""
@@ -928,39 +980,64 @@ def _calibration_section(result) -> str:
             '<code>pip install "fastfair[plot]"</code>. The predictive-parity tests are in '
             "the table of all tests.</p>"
         )
-    k = len(result.parity)
-    fig, axes = plt.subplots(1, k, figsize=(3.7 * k, 4.4), squeeze=False)
     tests = {t["attribute"]: t for t in result.tests if t["family"] == "parity"}
-    for ax, (name, res) in zip(axes[0], result.parity.items()):
-        curve = res.curve
-        bands = len(curve.groups) <= 3  # more bands than that hide the curves
-        for j, g in enumerate(curve.groups):
-            shown = np.where(np.isfinite(curve.standard_error[j]), curve.estimate[j], np.nan)
-            (line,) = ax.plot(curve.grid, shown, lw=1.4, label=str(g))
-            if bands:
-                ax.fill_between(
-                    curve.grid, curve.lower[j], curve.upper[j], color=line.get_color(),
-                    alpha=0.2, linewidth=0,
-                )  # fmt: skip
-        lo, hi = float(curve.grid[0]), float(curve.grid[-1])
-        ax.plot([lo, hi], [lo, hi], color="grey", ls=":", lw=1)
+    images, blocks = [], []
+    for name, res in result.parity.items():
         t = tests.get(name, {})
-        ax.set_title(f"{name}: p {_pvalue_phrase(t)}" if "pvalue" in t else name, fontsize=10)
-        ax.set_xlabel("score", fontsize=9)
-        ax.set_ylabel("observed outcome rate", fontsize=9)
-        ax.set_ylim(-0.02, 1.02)
-        ax.tick_params(labelsize=8)
-        ax.legend(
-            fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False
+        title = f"{name}: p {_pvalue_phrase(t)}" if "pvalue" in t else name
+        curve = res.curve
+        if len(curve.groups) <= MAX_GROUPS_ONE_PANEL:
+            fig, ax = plt.subplots(figsize=(3.7, 4.4))
+            _calibration_panel(ax, curve, range(len(curve.groups)), title)
+            ax.legend(
+                fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2,
+                frameon=False,
+            )  # fmt: skip
+            images.append(_img(fig, plt, f"calibration curves of {name}"))
+            continue
+        small = []
+        for j, g in enumerate(curve.groups):
+            fig, ax = plt.subplots(figsize=(2.6, 2.5))
+            _calibration_panel(ax, curve, [j], _short(g, 28), small=True)
+            small.append(_img(fig, plt, f"calibration curve of {name} = {g}"))
+        blocks.append(
+            f"<p class='note'><b>{_e(title)}</b>: one panel per group, its curve with its "
+            "band; grey: the other groups' curves.</p>"
+            f"<div class='plots'>{''.join(small)}</div>"
         )
-    fig.tight_layout()
-    return head + (
-        "<p class='note'>Observed outcome rate against the score (Nadaraya-Watson; pointwise "
-        "95% bands when at most three groups), drawn where a group has enough data for a "
-        "standard error; dotted: perfect calibration. Predictive parity "
-        "holds when the curves coincide; the p-value tests all groups over the whole score "
-        "range.</p>" + _img(fig, plt)
+    return (
+        head + "<p class='note'>Observed outcome rate against the score (Nadaraya-Watson) with "
+        "pointwise 95% bands, drawn where a group has enough data for a standard error; "
+        "dotted: perfect calibration. Predictive parity holds when the curves coincide; the "
+        "p-value tests all groups over the whole score range. Attributes with more than "
+        f"{MAX_GROUPS_ONE_PANEL} groups get one panel per group.</p>"
+        + (f"<div class='plots'>{''.join(images)}</div>" if images else "")
+        + "".join(blocks)
     )
+
+
+def _calibration_panel(ax, curve, shown, title: str, small: bool = False) -> None:
+    """The curves of the groups `shown` with their bands on `ax`; with `small`, the other
+    groups' curves in grey behind them."""
+    for j, g in enumerate(curve.groups):
+        estimate = np.where(np.isfinite(curve.standard_error[j]), curve.estimate[j], np.nan)
+        if j not in shown:
+            if small:
+                ax.plot(curve.grid, estimate, color="#c8c8c8", lw=0.9)
+            continue
+        colour = "C0" if small else None
+        (line,) = ax.plot(curve.grid, estimate, lw=1.4, label=str(g), color=colour)
+        ax.fill_between(
+            curve.grid, curve.lower[j], curve.upper[j], color=line.get_color(), alpha=0.2,
+            linewidth=0,
+        )  # fmt: skip
+    lo, hi = float(curve.grid[0]), float(curve.grid[-1])
+    ax.plot([lo, hi], [lo, hi], color="grey", ls=":", lw=1)
+    ax.set_title(title, fontsize=9 if small else 10)
+    ax.set_xlabel("score", fontsize=8 if small else 9)
+    ax.set_ylabel("observed outcome rate", fontsize=8 if small else 9)
+    ax.set_ylim(-0.02, 1.02)
+    ax.tick_params(labelsize=7 if small else 8)
 
 
 def _sweep_section(result) -> str:
@@ -977,12 +1054,14 @@ def _sweep_section(result) -> str:
     )
 
 
-def _img(fig, plt) -> str:
+def _img(fig, plt, alt: str) -> str:
+    """`fig` as an embedded PNG (closed afterwards)."""
+    fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f"<p><img alt='calibration curves by group' src='data:image/png;base64,{data}'></p>"
+    return f"<img alt='{_e(alt)}' src='data:image/png;base64,{data}'>"
 
 
 # ---- method notes ---------------------------------------------------------------------

@@ -138,21 +138,26 @@ class ThresholdSweepResult:
             }
         )
 
-    def plot(self, axes: Sequence[Axes] | None = None) -> np.ndarray:
+    def plot(self, ax: Axes | Sequence[Axes] | None = None, *, metric: str | None = None):
         """The paper's Figure 2: each metric's gap against its permutation critical values.
 
         One panel per metric: the gap (absolute for a two-sided test) at each threshold, the
         per-threshold critical value (the 1 - alpha percentile of the permutation
-        distribution) and the simultaneous max-T band. Needs matplotlib.
+        distribution) and the simultaneous max-T band. The legend sits below each panel,
+        outside the axes, so it never hides the curves. Needs matplotlib (``pip install
+        "fastfair[plot]"``).
 
         Parameters
         ----------
-        axes : sequence of matplotlib Axes, optional
-            One per metric (default: a new figure with a row of panels).
+        ax : matplotlib Axes or sequence of Axes, optional
+            Where to draw: one Axes with `metric`, else one per metric (default: a new
+            figure, one panel per metric).
+        metric : str, optional
+            Draw only this metric (one of `metrics`) and return its Axes.
 
         Returns
         -------
-        ndarray of matplotlib Axes
+        matplotlib Axes (with `metric`) or ndarray of Axes (one per metric)
 
         Examples
         --------
@@ -166,48 +171,71 @@ class ThresholdSweepResult:
         >>> axes = res.plot()
         >>> [ax.get_title() for ax in axes]
         ['tpr', 'fpr']
+        >>> res.plot(metric="fpr").get_title()
+        'fpr'
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError("plot() needs matplotlib: pip install matplotlib") from exc
-        if axes is None:
-            _, axes = plt.subplots(
-                1, len(self.metrics), figsize=(4.5 * len(self.metrics), 3.6), squeeze=False
-            )
-            axes = axes[0]
-        axes = np.atleast_1d(axes)
-        if len(axes) != len(self.metrics):
-            raise ValueError(f"axes must hold {len(self.metrics)} axes, got {len(axes)}")
+        from fastfair._plotting import pyplot
+
+        plt = pyplot("ThresholdSweepResult.plot")
+        names = list(self.metrics) if metric is None else [metric]
+        if metric is not None and metric not in self.metrics:
+            raise ValueError(f"metric must be one of {list(self.metrics)}, got {metric!r}")
+        if ax is None:
+            _, grid = plt.subplots(1, len(names), figsize=(4.5 * len(names), 4.6), squeeze=False)
+            ax = grid[0]
+        axes = np.atleast_1d(np.asarray(ax, dtype=object))
+        if len(axes) != len(names):
+            raise ValueError(f"ax must hold {len(names)} axes, got {len(axes)}")
+        for one, name in zip(axes, names):
+            self._plot_metric(one, self.metrics.index(name))
+        return axes[0] if metric is not None else axes
+
+    def _plot_metric(self, ax, m: int) -> None:
+        """Metric m's panel of :meth:`plot`."""
+        name = self.metrics[m]
         gap = np.abs(self.difference) if self.alternative == "two-sided" else self.difference
         sign = -1.0 if self.alternative == "less" else 1.0
         level = f"{100 * (1 - self.alpha):g}"
         a, b = (str(g) for g in self.comparison)
-        for m, (ax, name) in enumerate(zip(axes, self.metrics)):
-            ax.plot(self.thresholds, gap[m], color="C0", label=f"{name} gap ({a} - {b})")
-            ax.plot(
-                self.thresholds,
-                sign * self.critical_value[m],
-                color="C1",
-                label=f"{level}th percentile of the permutations",
-            )
-            ax.plot(
-                self.thresholds,
-                sign * self.band[m],
-                color="C1",
-                linestyle="--",
-                label=f"simultaneous {level}% band (max-T)",
-            )
-            flagged = self.reject_simultaneous[m]
-            if flagged.any():
-                ax.plot(
-                    self.thresholds[flagged], gap[m][flagged], "k.", label="adjusted p <= alpha"
-                )
-            ax.set_xlabel("threshold (score >= t is positive)")
-            ax.set_ylabel(f"|{name} difference|" if self.alternative == "two-sided" else name)
-            ax.set_title(name)
-            ax.legend(fontsize="small")
-        return axes
+        ax.plot(self.thresholds, gap[m], color="C0", label=f"{name} gap ({a} - {b})")
+        ax.plot(
+            self.thresholds,
+            sign * self.critical_value[m],
+            color="C1",
+            label=f"{level}th percentile of the permutations",
+        )
+        ax.plot(
+            self.thresholds,
+            sign * self.band[m],
+            color="C1",
+            linestyle="--",
+            label=f"simultaneous {level}% band (max-T)",
+        )
+        flagged = self.reject_simultaneous[m]
+        if flagged.any():
+            ax.plot(self.thresholds[flagged], gap[m][flagged], "k.", label="adjusted p <= alpha")
+        ax.set_xlabel("threshold (score >= t is positive)")
+        ax.set_ylabel(f"|{name} difference|" if self.alternative == "two-sided" else name)
+        ax.set_title(name)
+        ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+
+    def largest_gap(self, m: int) -> int:
+        """Index of the threshold with metric m's largest gap: the largest absolute
+        difference (two-sided), else the largest in the alternative's direction.
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> g = rng.integers(0, 2, 500); s = rng.random(500); y = rng.random(500) < s
+        >>> res = fastfair.threshold_sweep(y, s, g, thresholds=5, n_permutations=99,
+        ...                                random_state=0)
+        >>> k = res.largest_gap(0)
+        >>> bool(abs(res.difference[0, k]) == abs(res.difference[0]).max())
+        True
+        """
+        oriented = _oriented(self.difference[m], self.difference[m], self.alternative)[0]
+        return int(np.argmax(oriented))
 
     def __repr__(self) -> str:
         a, b = self.comparison
@@ -245,20 +273,22 @@ class ThresholdSweepResult:
 def html_section(result: ThresholdSweepResult, *, plot: bool = True) -> str:
     """HTML fragment of a sweep for the audit report: the Figure 2 plot and a summary.
 
-    The plot is an embedded PNG when `plot` and matplotlib is installed; the table always
-    appears.
+    The table gives, per metric, the threshold of the largest gap
+    (:meth:`ThresholdSweepResult.largest_gap`) with that gap and its p-values. The plot is
+    one embedded PNG per metric (they wrap on a narrow screen) when `plot` and matplotlib
+    is installed; the table always appears.
 
     Parameters
     ----------
     result : ThresholdSweepResult
         A sweep from :func:`threshold_sweep`.
     plot : bool, default True
-        Embed the plot (skipped without matplotlib).
+        Embed the plots (skipped without matplotlib).
 
     Returns
     -------
     str
-        The HTML fragment: a heading, the explanation, the table and the plot.
+        The HTML fragment: a heading, the explanation, the table and the plots.
 
     Examples
     --------
@@ -278,13 +308,12 @@ def html_section(result: ThresholdSweepResult, *, plot: bool = True) -> str:
         f"is positive), with the {100 * (1 - result.alpha):g}th percentile of the "
         "permutation distribution at each threshold and the simultaneous max-T band over "
         f"thresholds ({result.n_permutations} joint permutations).</p>",
-        "<table><tr><th>metric</th><th>largest gap</th><th>at threshold</th>"
-        "<th>p-value</th><th>max-T adjusted</th><th>thresholds rejected</th>"
-        "<th>rejected (max-T)</th></tr>",
+        "<div class='scroll'><table><tr><th>metric</th><th>largest gap</th>"
+        "<th>at threshold</th><th>p-value</th><th>max-T adjusted</th>"
+        "<th>thresholds rejected</th><th>rejected (max-T)</th></tr>",
     ]
     for m, name in enumerate(result.metrics):
-        oriented = _oriented(result.statistic[m], result.statistic[m], result.alternative)[0]
-        k = int(np.argmax(oriented))
+        k = result.largest_gap(m)
         cells = [
             format_value(result.difference[m, k]),
             format_value(result.thresholds[k]),
@@ -296,7 +325,7 @@ def html_section(result: ThresholdSweepResult, *, plot: bool = True) -> str:
         parts.append(
             f"<tr><td>{html.escape(name)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
         )
-    parts.append("</table>")
+    parts.append("</table></div>")
     if not plot:
         return "\n".join(parts)
     try:
@@ -307,12 +336,18 @@ def html_section(result: ThresholdSweepResult, *, plot: bool = True) -> str:
     except ImportError:
         parts.append("<p><em>The plot needs matplotlib.</em></p>")
         return "\n".join(parts)
-    axes = result.plot()
-    fig = axes[0].figure
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90)
-    plt.close(fig)
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
-    parts.append(f"<img alt='rate gaps across thresholds' src='data:image/png;base64,{data}'>")
+    images = []
+    for name in result.metrics:
+        ax = result.plot(metric=name)
+        ax.figure.set_size_inches(4.4, 4.4)
+        ax.figure.tight_layout()
+        buf = io.BytesIO()
+        ax.figure.savefig(buf, format="png", dpi=90)
+        plt.close(ax.figure)
+        data = base64.b64encode(buf.getvalue()).decode("ascii")
+        images.append(
+            f"<img alt='{html.escape(name)} gaps across thresholds' "
+            f"src='data:image/png;base64,{data}'>"
+        )
+    parts.append(f"<div class='plots'>{''.join(images)}</div>")
     return "\n".join(parts)
