@@ -138,7 +138,9 @@ class ThresholdSweepResult:
             }
         )
 
-    def plot(self, ax: Axes | Sequence[Axes] | None = None, *, metric: str | None = None):
+    def plot(
+        self, ax: Axes | Sequence[Axes] | None = None, *, metric: str | None = None
+    ) -> Axes | np.ndarray:
         """The paper's Figure 2: each metric's gap against its permutation critical values.
 
         One panel per metric: the gap (absolute for a two-sided test) at each threshold, the
@@ -222,6 +224,16 @@ class ThresholdSweepResult:
     def largest_gap(self, m: int) -> int:
         """Index of the threshold with metric m's largest gap: the largest absolute
         difference (two-sided), else the largest in the alternative's direction.
+
+        Parameters
+        ----------
+        m : int
+            Position of the metric in `metrics`.
+
+        Returns
+        -------
+        int
+            Index into `thresholds` (the first one on ties).
 
         Examples
         --------
