@@ -20,6 +20,7 @@ from fastfair._validation import (
     check_same_length,
     resolve_columns,
     show_value,
+    unit_scale,
 )
 
 WEIGHTINGS = ("per_user", "per_observation")
@@ -273,7 +274,8 @@ def weighted_quantiles(x, w, probs):
 def _scale(x, w) -> float:
     """min(sd, IQR / 1.349) of the weighted scores (Silverman's robust scale)."""
     mean = np.average(x, weights=w)
-    sd = math.sqrt(max(np.average((x - mean) ** 2, weights=w), 0.0))
+    centred, e = unit_scale(x - mean)  # scores of 1e160 would overflow their squares
+    sd = math.ldexp(math.sqrt(max(np.average(centred**2, weights=w), 0.0)), e)
     q1, q3 = weighted_quantiles(x, w, [0.25, 0.75])
     iqr = (q3 - q1) / 1.349
     scale = min(sd, iqr) if iqr > 0 else sd

@@ -29,6 +29,7 @@ __all__ = [
     "check_same_length",
     "resolve_columns",
     "show_value",
+    "unit_scale",
 ]
 
 _MAX_DIRECT_RANGE = 1 << 22  # integer group labels spanning at most this are coded by lookup
@@ -169,6 +170,22 @@ def as_weights(values, name: str = "sample_weight", return_exponent: bool = Fals
     if exponent != 0:
         w = np.ldexp(w, -exponent)
     return (w, exponent) if return_exponent else w
+
+
+def unit_scale(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """`values` times 2**-e, with e such that the largest magnitude is in [0.5, 1), and e
+    (0 for all-zero values).
+
+    Multiplying by a power of two is exact, so statistics that do not depend on the unit
+    (a Welch or correlation statistic) are unchanged, sums of squares neither overflow
+    (values of 1e160) nor underflow (1e-170), and a quantity in the values' unit is
+    recovered exactly with ``np.ldexp(quantity, e)``.
+    """
+    top = float(np.max(np.abs(values))) if len(values) else 0.0
+    if top == 0.0 or not np.isfinite(top):
+        return values, 0
+    exponent = int(np.frexp(top)[1])
+    return np.ldexp(values, -exponent), exponent
 
 
 def as_binary(values, name: str, pos_label=None, require_pos: bool = True) -> np.ndarray:

@@ -23,6 +23,7 @@ tests then run the same inference code as the in-memory functions.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,7 @@ from fastfair._validation import (
     as_finite_float,
     as_groups,
     check_same_length,
+    show_value,
 )
 
 if TYPE_CHECKING:
@@ -433,7 +435,9 @@ class MeanStats:
         d = x - shift
         n = np.bincount(codes, minlength=len(labels)).astype(np.int64)
         total = np.bincount(codes, weights=d, minlength=len(labels))
-        squares = np.bincount(codes, weights=d * d, minlength=len(labels))
+        with np.errstate(over="ignore"):
+            squares = np.bincount(codes, weights=d * d, minlength=len(labels))
+        _check_squares(squares)
         return cls(labels, n, total, squares, shift)
 
     def __add__(self, other: MeanStats) -> MeanStats:
@@ -475,10 +479,36 @@ class MeanStats:
         Returns
         -------
         difference, statistic : float
-            ``mean_a - mean_b`` and the Welch statistic (0 when both variances are 0).
+            ``mean_a - mean_b`` and the Welch statistic (0 when the means are equal and both
+            variances 0; +-inf when only the variances are 0, as mean_difference_test).
+
+        Raises
+        ------
+        ValueError
+            A group has fewer than 2 rows (its variance is undefined), or the sums of
+            squares overflowed.
         """
         index = {g: k for k, g in enumerate(self.labels.tolist())}
         i, j = index[a], index[b]
+        for k in (i, j):
+            if self.n[k] < 2:
+                raise ValueError(
+                    f"group {show_value(self.labels[k])} has {self.n[k]} row(s): its variance "
+                    "is undefined, and the Welch statistic needs at least 2 rows per group"
+                )
+        _check_squares(self.squares[[i, j]])
         diff = self.mean[i] - self.mean[j]
         se = np.sqrt(self.variance[i] / self.n[i] + self.variance[j] / self.n[j])
-        return float(diff), float(diff / se) if se > 0 else 0.0
+        if se > 0:
+            return float(diff), float(diff / se)
+        return float(diff), 0.0 if diff == 0 else math.copysign(math.inf, diff)
+
+
+def _check_squares(squares: np.ndarray) -> None:
+    """A ValueError when sums of squares overflowed (values of about 1e155 or more)."""
+    if not np.isfinite(squares).all():
+        raise ValueError(
+            "the sums of squares of values overflow float64 (values of about 1e155 or more "
+            "about the first one): divide the values by a power of ten (the Welch statistic "
+            "does not change)"
+        )

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import fastfair
+import fastfair.stats
 from fastfair.permutation import MAX_EXACT_POINTS, ExactInfeasibleError
 
 # --------------------------------------------------------------------------------------
@@ -35,3 +36,130 @@ def test_exact_test_just_inside_the_limit_still_runs():
     res = fastfair.permutation_test_from_counts(counts, metric="tpr", method="exact")
     assert res.method == "exact" and res.pvalue < 1e-12
     assert MAX_EXACT_POINTS == 2_000_000
+
+
+# --------------------------------------------------------------------------------------
+# Case 5 and its class: every accumulation that can overflow, one call per family
+# --------------------------------------------------------------------------------------
+
+_rng = np.random.default_rng(0)
+N = 300
+G = _rng.choice(["a", "b"], N)
+V = _rng.normal(0.2 * (G == "a"), 1.0, N)  # values on any scale
+A = _rng.normal(size=N) + 0.2 * V  # a continuous attribute
+S = _rng.random(N)  # scores
+Y = (_rng.random(N) < S).astype(int)
+P = (S > 0.5).astype(int)
+C = (G == "b") * 1000 + _rng.integers(0, 60, N)  # users nested in groups
+SCALES = [1e150, 1e160, 1e200, 1e300]
+
+
+def _stats(res, *names):
+    return tuple(float(np.max(getattr(res, name))) for name in names)
+
+
+#: name -> (call(k) returning unit-free numbers of the result, or quantities divided by k;
+#: the smallest scale at which a clear ValueError is the documented answer, or None).
+CALLS = {
+    # resampling: means, Welch statistics, correlations, row metrics
+    "mean_difference_test": (lambda k: (lambda r: (r.statistic, r.pvalue, r.difference / k))(
+        fastfair.mean_difference_test(V * k, G, n_permutations=199, random_state=0)), None),
+    "mean_difference_test raw": (lambda k: (lambda r: (r.statistic / k, r.pvalue))(
+        fastfair.mean_difference_test(V * k, G, studentize=False, n_permutations=199,
+                                      random_state=0)), None),
+    "mean_difference_test asymptotic": (lambda k: (lambda r: (r.statistic, r.pvalue))(
+        fastfair.mean_difference_test(V * k, G, method="asymptotic")), None),
+    "mean_difference_test exact": (lambda k: (lambda r: (r.statistic, r.pvalue))(
+        fastfair.mean_difference_test(V[:14] * k, G[:14], method="exact")), None),
+    "correlation_test": (lambda k: (lambda r: (r.statistic, r.pvalue, r.r))(
+        fastfair.correlation_test(A * k, V * k, n_permutations=199, random_state=0)), None),
+    "correlation_test asymptotic": (lambda k: (lambda r: (r.statistic, r.pvalue))(
+        fastfair.correlation_test(A * k, V / k, method="asymptotic")), None),
+    "permutation_test mae": (lambda k: (lambda r: (r.statistic, r.pvalue))(
+        fastfair.permutation_test(V * k, A * k, G, metric="mae", n_permutations=199,
+                                  random_state=0)), None),
+    "permutation_test mse": (lambda k: (lambda r: (r.statistic, r.pvalue))(
+        fastfair.permutation_test(V * k, A * k, G, metric="mse", n_permutations=199,
+                                  random_state=0)), 1e155),
+    # summaries
+    "MeanStats.welch": (lambda k: (lambda d, t: (d / k, t))(
+        *fastfair.stats.MeanStats.from_arrays(V * k, G).welch("a", "b")), 1e155),
+    # AUC and thresholds: ranks only
+    "auc_test": (lambda k: _stats(fastfair.auc_test(Y, S * k, G, n_permutations=199,
+                                                    random_state=0), "statistic", "pvalue"), None),
+    "delong": (lambda k: _stats(fastfair.delong(Y, S * k, G), "auc", "variance"), None),
+    "threshold_sweep": (lambda k: _stats(fastfair.threshold_sweep(
+        Y, S * k, G, thresholds=5, n_permutations=19, random_state=0), "statistic", "pvalue"),
+        None),
+    # kernel methods: scores of any scale (the bandwidth's standard deviation)
+    "calibration_curve": (lambda k: _stats(fastfair.calibration_curve(Y, S * k, G, grid=5),
+                                           "estimate", "standard_error"), None),
+    "predictive_parity_test": (lambda k: _stats(fastfair.predictive_parity_test(
+        Y, S * k, G, cluster=C, grid=5, n_bootstrap=99, random_state=0), "statistic", "pvalue"),
+        None),
+    "marginal_outcome_test": (lambda k: _stats(fastfair.marginal_outcome_test(
+        Y, S * k, G, threshold=0.5 * k), "statistic", "pvalue"), None),
+    "GroupCalibrator": (lambda k: tuple(fastfair.GroupCalibrator().fit(S * k, Y, G)
+                                        .transform(S * k, G)[:5]), None),
+    "MultiObjectiveCalibrator": (lambda k: tuple(fastfair.MultiObjectiveCalibrator().fit(
+        np.column_stack([S * k, A * k]), np.column_stack([Y, Y]), G).transform(
+        np.column_stack([S * k, A * k]), G)[:5, 0]), None),
+    # weights: rescaled by a power of two on entry
+    "permutation_test weights": (lambda k: _stats(fastfair.permutation_test(
+        Y, P, G, sample_weight=np.where(G == "a", 2.0, 1.0) * k, n_permutations=199,
+        random_state=0), "statistic", "pvalue"), None),
+    # features of the Wasserstein projection: X up, coef down (the same classifier)
+    "wasserstein_test": (lambda k: (lambda r: (r.statistic / k / k, r.pvalue))(
+        fastfair.wasserstein_test(np.column_stack([S * k, A * k]), Y, G, [1.0 / k, -0.5 / k])),
+        1e155),  # the statistic is a squared distance in X's unit
+    # planning: variances of the metric on any scale (sigma2 k^2, tau k)
+    "sample_size sigma2": (lambda k: (fastfair.sample_size(
+        sigma2=[1.0 * k, 2.0 * k], tau=0.1 * np.sqrt(k)).n_total_ceil,), None),
+    # the audit with a score of any scale
+    "audit": (lambda k: tuple(t["pvalue"] for t in fastfair.audit(
+        Y, None, {"g": G}, y_score=S * k, threshold=0.5 * k, metrics=["tpr"],
+        n_permutations=99).tests), None),
+}  # fmt: skip
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_values_at_1e150_and_beyond_give_the_same_answer_or_a_clear_error(name):
+    call, refuse_from = CALLS[name]
+    base = np.asarray(call(1.0), dtype=float)
+    assert np.isfinite(base).all()
+    for k in SCALES:
+        if refuse_from is not None and k >= refuse_from:
+            with pytest.raises(ValueError, match=r"overflow|extreme scale"):
+                call(k)
+            continue
+        got = np.asarray(call(k), dtype=float)
+        np.testing.assert_allclose(got, base, rtol=1e-9, err_msg=f"{name} at scale {k:g}")
+
+
+def test_case5_values_of_1e160_no_longer_give_a_nan_statistic_and_p_of_0_005():
+    """The issue's instance: mean_difference_test returned statistic NaN and p = 0.005
+    where the unscaled data give 0.18."""
+    rng = np.random.default_rng(5)
+    g = rng.choice(["a", "b"], 400)
+    v = rng.normal(0.1 * (g == "a"), 1.0, 400)
+    base = fastfair.mean_difference_test(v, g, random_state=0)
+    big = fastfair.mean_difference_test(v * 1e160, g, random_state=0)
+    assert big.statistic == pytest.approx(base.statistic, rel=1e-12)
+    assert big.pvalue == base.pvalue
+
+
+def test_one_row_group_has_no_variance():
+    stats = fastfair.stats.MeanStats.from_arrays([1.0, 2.0, 3.0], ["a", "a", "b"])
+    with pytest.raises(ValueError, match=r"group 'b' has 1 row.*variance is undefined"):
+        stats.welch("a", "b")
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        fastfair.mean_difference_test([1.0, 2.0, 3.0], ["a", "a", "b"])
+
+
+def test_welch_with_zero_variances_and_different_means_is_infinite_not_zero():
+    """0.0 read as "no difference"; the means 1 and 3 differ with no spread at all."""
+    stats = fastfair.stats.MeanStats.from_arrays([1.0, 1.0, 3.0, 3.0], ["a", "a", "b", "b"])
+    assert stats.welch("a", "b") == (-2.0, -np.inf)
+    same = fastfair.stats.MeanStats.from_arrays([2.0, 2.0, 2.0, 2.0], ["a", "a", "b", "b"])
+    assert same.welch("a", "b") == (0.0, 0.0)

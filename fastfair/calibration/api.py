@@ -32,6 +32,7 @@ from fastfair._validation import (
     check_level,
     check_same_length,
     show_value,
+    unit_scale,
 )
 from fastfair.calibration.inference import (
     _binned_error,
@@ -549,8 +550,9 @@ class MultiObjectiveCalibrator(_Params):
             else:
                 m_eff = wg.sum()
                 q1, q3 = np.quantile(Sg, [0.25, 0.75], axis=0)
-                scale = np.minimum(Sg.std(axis=0), (q3 - q1) / 1.349)
-                scale = np.where(scale > 0, scale, Sg.std(axis=0) + 1e-12)
+                sd = _column_sd(Sg)
+                scale = np.minimum(sd, (q3 - q1) / 1.349)
+                scale = np.where(scale > 0, scale, sd + 1e-12)
                 h = self.bandwidth_scale * scale * max(m_eff, 2.0) ** (-1.0 / (K + 4))
                 mean = (wg[:, None] * Yg).sum(axis=0) / wg.sum()
                 self._fits.append((Sg.copy(), Yg.copy(), wg.copy(), h, mean))
@@ -647,6 +649,16 @@ class MultiObjectiveCalibrator(_Params):
         (2000, 2)
         """
         return self.fit(y_score, y_true, group, cluster).transform(y_score, group)
+
+
+def _column_sd(S: np.ndarray) -> np.ndarray:
+    """Standard deviation (ddof 0) of each column, computed in units of a power of two so
+    that scores of 1e160 do not overflow their squares (the same bits otherwise)."""
+    sd = np.empty(S.shape[1])
+    for k, column in enumerate(S.T):
+        e = unit_scale(column - column.mean())[1]
+        sd[k] = np.ldexp(np.ldexp(column, -e).std(), e)
+    return sd
 
 
 @renamed_arguments(scores="y_score", outcomes="y_true")

@@ -25,6 +25,7 @@ from fastfair._validation import (
     check_flag,
     check_same_length,
     resolve_columns,
+    unit_scale,
 )
 from fastfair.resampling.inference import (
     _basic_bootstrap,
@@ -397,8 +398,9 @@ def correlation_test(
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_flag(studentize, "studentize")
     fixed, seq_options = resolve(n_permutations, sequential)
-    xc = np.ascontiguousarray(xv - xv.mean())
-    ec = np.ascontiguousarray(ev - ev.mean())
+    # every statistic here is free of the unit: scaled, the sums of squares cannot overflow
+    xc = np.ascontiguousarray(unit_scale(xv - xv.mean())[0])
+    ec = np.ascontiguousarray(unit_scale(ev - ev.mean())[0])
     sxx, see = float(xc @ xc), float(ec @ ec)
     for name, s in (("attribute", sxx), ("values", see)):
         if s == 0:

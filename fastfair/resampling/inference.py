@@ -14,7 +14,7 @@ from fastfair._pvalues import asymptotic_pvalue, exact_pvalue, family_adjusted
 from fastfair._random import stream_key
 from fastfair._scipy import special, stats
 from fastfair._sequential import Sampler, draw_all, monte_carlo_summary
-from fastfair._validation import show_value
+from fastfair._validation import show_value, unit_scale
 from fastfair.resampling.ingest import (
     _OBSERVED,
     _PROGRESS_GUESS,
@@ -268,11 +268,20 @@ def _mean_pair(va, vb, options: _Options, key, stream) -> dict:
     n = na + nb
     pooled = np.concatenate([va, vb])
     centre = pooled.mean()
-    cen = np.ascontiguousarray(pooled - centre)
+    # in units of 2**e, so that the sums of squares cannot overflow (values of 1e160)
+    cen, e = unit_scale(np.ascontiguousarray(pooled - centre))
     s1, s2 = cen.sum(), (cen * cen).sum()
     ca = cen[:na]
     s1a, s2a = ca.sum(), (ca * ca).sum()
-    observed = float(_welch_from_sums(s1a, s2a, na, s1 - s1a, s2 - s2a, nb, studentize))
+
+    def welch(s1a, s2a, na, s1b, s2b, nb):  # the raw difference back in the values' unit
+        t = _welch_from_sums(s1a, s2a, na, s1b, s2b, nb, studentize)
+        return t if studentize else np.ldexp(t, e)
+
+    observed = float(welch(s1a, s2a, na, s1 - s1a, s2 - s2a, nb))
+    # variances of the group means in units of 4**e (exactly those of the values, scaled)
+    ua = np.ldexp(va, -e).var(ddof=1) / na if na >= 2 else math.nan
+    ub = np.ldexp(vb, -e).var(ddof=1) / nb if nb >= 2 else math.nan
     out = {
         "values": (va.mean(), vb.mean()),
         "difference": float(va.mean() - vb.mean()),
@@ -282,13 +291,11 @@ def _mean_pair(va, vb, options: _Options, key, stream) -> dict:
         "exact": False,
         "se": None,
     }
+    se = float(np.ldexp(math.sqrt(ua + ub), e)) if min(na, nb) >= 2 else None
     if studentize:
-        out["se"] = math.sqrt(va.var(ddof=1) / na + vb.var(ddof=1) / nb)
-    out["interval_se"] = (
-        math.sqrt(va.var(ddof=1) / na + vb.var(ddof=1) / nb) if min(na, nb) >= 2 else None
-    )
+        out["se"] = se
+    out["interval_se"] = se
     if method == "asymptotic":
-        ua, ub = va.var(ddof=1) / na, vb.var(ddof=1) / nb
         df = (ua + ub) ** 2 / (ua**2 / (na - 1) + ub**2 / (nb - 1)) if ua + ub > 0 else 1.0
         t = observed
         if alternative == "two-sided":
@@ -311,8 +318,8 @@ def _mean_pair(va, vb, options: _Options, key, stream) -> dict:
 
     def null_of(ss1, ss2):
         if na == k:  # the subset is the first group's rows
-            return _welch_from_sums(ss1, ss2, na, s1 - ss1, s2 - ss2, nb, studentize)
-        return _welch_from_sums(s1 - ss1, s2 - ss2, na, ss1, ss2, nb, studentize)
+            return welch(ss1, ss2, na, s1 - ss1, s2 - ss2, nb)
+        return welch(s1 - ss1, s2 - ss2, na, ss1, ss2, nb)
 
     if exact:
         combos = np.fromiter(

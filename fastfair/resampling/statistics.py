@@ -113,15 +113,24 @@ def _metric_name(metric) -> str:
 
 
 def _row_values(name: str, y, p) -> np.ndarray:
-    if name == "mse":
-        return (y - p) ** 2
-    if name == "mae":
-        return np.abs(y - p)
-    if name == "mean_residual":
-        return y - p
-    if name == "mean_score":
-        return p
-    return y
+    """The per-row values whose group means the row metric `name` compares; a ValueError
+    when they overflow (squared errors of values about 1e160), never inf or NaN means."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if name == "mse":
+            out = (y - p) ** 2
+        elif name == "mae":
+            out = np.abs(y - p)
+        elif name == "mean_residual":
+            out = y - p
+        else:
+            return p if name == "mean_score" else y
+    if not np.isfinite(out).all():
+        raise ValueError(
+            f"metric {name!r} overflows: its per-row values exceed the float64 range "
+            f"(largest |y_true - y_pred| {np.max(np.abs(y - p)):.3g}); divide y_true and "
+            "y_pred by a power of ten (the studentized test does not change)"
+        )
+    return out
 
 
 def _mean_fn(v, w=None):

@@ -51,8 +51,25 @@ def _coefficients(coef, intercept, d):
     return np.ascontiguousarray(beta), b0
 
 
+#: Range of b2 = beta' Omega^{-1} beta the dual is solved in: distances are 1 / b2 times
+#: squared logits, so beyond it they leave float64 (or b2 underflows to "constant").
+B2_RANGE = (1e-300, 1e300)
+
+
 def _direction(beta, metric_matrix, d):
     """Moving direction Omega^{-1} beta and b2 = beta' Omega^{-1} beta."""
+    direction, b2 = _unchecked_direction(beta, metric_matrix, d)
+    if beta.any() and not B2_RANGE[0] <= b2 <= B2_RANGE[1]:
+        raise ValueError(
+            f"coef is on an extreme scale for X (beta' Omega^-1 beta = {b2:.3g}, outside "
+            f"[{B2_RANGE[0]:g}, {B2_RANGE[1]:g}]): the transport distances would leave the "
+            "float64 range; divide X by a power of ten and multiply coef by it (the test "
+            "does not change)"
+        )
+    return direction, b2
+
+
+def _unchecked_direction(beta, metric_matrix, d):
     if metric_matrix is None:
         return beta, float(beta @ beta)
     omega = np.asarray(metric_matrix, dtype=np.float64)
