@@ -54,6 +54,10 @@ C = (G == "b") * 1000 + _rng.integers(0, 60, N)  # users nested in groups
 SCALES = [1e150, 1e160, 1e200, 1e300]
 
 
+def _mean_abs(y_true, y_pred):
+    return float(np.mean(np.abs(y_true - y_pred)))
+
+
 def _stats(res, *names):
     return tuple(float(np.max(getattr(res, name))) for name in names)
 
@@ -81,6 +85,19 @@ CALLS = {
     "permutation_test mse": (lambda k: (lambda r: (r.statistic, r.pvalue))(
         fastfair.permutation_test(V * k, A * k, G, metric="mse", n_permutations=199,
                                   random_state=0)), 1e155),
+    # weighted row metrics and callables: variances of the metric, checked
+    "permutation_test weighted mae": (lambda k: (lambda r: (r.statistic, r.pvalue))(
+        fastfair.permutation_test(V * k, A * k, G, metric="mae", sample_weight=A**2 + 0.5,
+                                  n_permutations=199, random_state=0)), 1e155),
+    "permutation_test weighted mse": (lambda k: (lambda r: (r.statistic, r.pvalue))(
+        fastfair.permutation_test(V * k, A * k, G, metric="mse", sample_weight=A**2 + 0.5,
+                                  n_permutations=199, random_state=0)), 1e77),
+    "permutation_test callable": (lambda k: (lambda r: (r.statistic, r.pvalue))(
+        fastfair.permutation_test(V * k, A * k, G, metric=_mean_abs, n_permutations=19,
+                                  n_bootstrap=20, random_state=0)), 1e155),
+    "basic_bootstrap_test": (lambda k: (lambda r: (r.pvalue, r.difference / k))(
+        fastfair.basic_bootstrap_test(V * k, A * k, G, metric=_mean_abs, n_bootstrap=99,
+                                      random_state=0)), None),
     # summaries
     "MeanStats.welch": (lambda k: (lambda d, t: (d / k, t))(
         *fastfair.stats.MeanStats.from_arrays(V * k, G).welch("a", "b")), 1e155),

@@ -140,9 +140,17 @@ def _mean_fn(v, w=None):
 
 
 def _safe_ratio(diff, var):
-    """diff / sqrt(var): 0 when diff is 0, +-inf when var is 0 (never NaN)."""
+    """diff / sqrt(var): 0 when diff is 0, +-inf when var is 0 (never NaN); a ValueError
+    when the variance overflowed (a ratio of 0 would read as "no difference")."""
     diff = np.asarray(diff, dtype=np.float64)
-    var = np.maximum(np.asarray(var, dtype=np.float64), 0.0)
+    var = np.asarray(var, dtype=np.float64)
+    if not np.isfinite(var).all():
+        raise ValueError(
+            "the variance of the metric overflows float64 (metric values of about 1e154 or "
+            "more): divide y_true and y_pred (or the values) by a power of ten; the "
+            "studentized statistic does not change"
+        )
+    var = np.maximum(var, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = diff / np.sqrt(var)
     return np.where(diff == 0, 0.0, out)
