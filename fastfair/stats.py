@@ -377,8 +377,8 @@ class ScoreStats:
         a, b = pairs[:, 0], pairs[:, 1]
         difference = auc[a] - auc[b]
         se_diff = np.sqrt(var[a] + var[b])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            statistic = np.where(se_diff > 0, difference / se_diff, 0.0)
+        statistic = difference / np.sqrt(_zero_variance_rule(auc, d.n_pos * d.n_neg, pairs, var))
+        statistic[np.abs(difference) < 1e-14] = 0.0  # auc_test's kernel (_pair_stat) rule
         pvalues = np.array([asymptotic_pvalue(t, alternative) for t in statistic])
         z = special.ndtri(0.5 + confidence_level / 2.0)
         se = np.sqrt(var)
@@ -502,6 +502,17 @@ class MeanStats:
         if se > 0:
             return float(diff), float(diff / se)
         return float(diff), 0.0 if diff == 0 else math.copysign(math.inf, diff)
+
+
+def _zero_variance_rule(auc, n_pairs, pairs, var) -> np.ndarray:
+    """DeLong variance of each pair's difference, or, where it is 0 (constant placements),
+    A'(1 - A') / (m+ m-) per group with A' the AUC shrunk by half a pseudo-pair: auc_test's
+    rule (a statistic of 0 would read as "no difference" for AUCs of 1 and 0)."""
+    a, b = pairs[:, 0], pairs[:, 1]
+    v = var[a] + var[b]
+    shrunk = (auc * n_pairs + 0.5) / (n_pairs + 1.0)
+    fallback = (shrunk * (1 - shrunk) / n_pairs)[a] + (shrunk * (1 - shrunk) / n_pairs)[b]
+    return np.where(v > 0, v, fallback)
 
 
 def _check_squares(squares: np.ndarray) -> None:

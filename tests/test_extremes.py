@@ -180,3 +180,17 @@ def test_welch_with_zero_variances_and_different_means_is_infinite_not_zero():
     assert stats.welch("a", "b") == (-2.0, -np.inf)
     same = fastfair.stats.MeanStats.from_arrays([2.0, 2.0, 2.0, 2.0], ["a", "a", "b", "b"])
     assert same.welch("a", "b") == (0.0, 0.0)
+
+
+def test_score_stats_zero_variance_follows_auc_test_not_zero():
+    """AUCs of 1 and 0 have DeLong variance 0: ScoreStats.test gave statistic 0, p = 1
+    (a difference of -1 read as none); it now takes auc_test's shrunk-variance rule."""
+    y = np.array([0, 0, 0, 1, 1, 1] * 10)
+    s = np.array([0.1, 0.2, 0.3, 0.7, 0.8, 0.9] * 10)
+    g = np.array(["a"] * 30 + ["b"] * 30)
+    s = np.where(g == "b", 1 - s, s)
+    rows = fastfair.auc_test(y, s, g, method="delong")
+    summary = fastfair.stats.ScoreStats.from_arrays(y, s, g).test()
+    assert summary.difference == -1.0 and summary.statistic < -100
+    assert summary.statistic == pytest.approx(rows.statistic, rel=1e-12)
+    assert summary.pvalue == rows.pvalue
