@@ -137,6 +137,22 @@ class Prepared(ClusterCounts):
         return (self.score, self.y, self.starts, self.cluster_group, self.cluster_weight)
 
 
+#: Outcomes whose largest magnitude is outside this range are refused: the variances and
+#: Satterthwaite degrees of freedom take their fourth powers, which leave float64 beyond.
+OUTCOME_RANGE = (2.0**-250, 2.0**250)
+
+
+def _check_outcome_range(y: np.ndarray) -> None:
+    top = float(np.nanmax(np.abs(y))) if y.size and not np.isnan(y).all() else 0.0
+    if top != 0.0 and not OUTCOME_RANGE[0] <= top <= OUTCOME_RANGE[1]:
+        raise ValueError(
+            f"y_true reaches {top:.3g}: the kernel methods' variances and degrees of freedom "
+            f"take fourth powers of the outcomes, which leave float64 outside "
+            f"[{OUTCOME_RANGE[0]:.1e}, {OUTCOME_RANGE[1]:.1e}]; multiply or divide y_true by "
+            "a power of ten (the tests do not change)"
+        )
+
+
 def prepare(
     y_true, y_score, group, cluster, weighting, nan_policy, data, *, min_groups, threshold=None
 ) -> Prepared:
@@ -145,6 +161,7 @@ def prepare(
     cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group, cluster=cluster)
     s = as_finite_float(cols["y_score"], "y_score", allow_nan=True)
     yv = as_finite_float(cols["y_true"], "y_true", allow_nan=True)
+    _check_outcome_range(yv)
     raw_group, raw_cluster = cols["group"], cols["cluster"]
     if raw_group is None and min_groups > 1:
         raise TypeError("group is required")

@@ -121,6 +121,12 @@ CALLS = {
     "MultiObjectiveCalibrator": (lambda k: tuple(fastfair.MultiObjectiveCalibrator().fit(
         np.column_stack([S * k, A * k]), np.column_stack([Y, Y]), G).transform(
         np.column_stack([S * k, A * k]), G)[:5, 0]), None),
+    # kernel methods: outcomes of any scale within the documented range
+    "marginal_outcome_test outcomes": (lambda k: _stats(fastfair.marginal_outcome_test(
+        Y * k, S, G, threshold=0.5), "statistic", "pvalue"), 2.0**250),
+    "calibration_curve outcomes": (lambda k: (lambda r: (float(np.max(r.estimate)) / k,
+        float(np.max(r.standard_error)) / k))(fastfair.calibration_curve(Y * k, S, G, cluster=C,
+                                                                         grid=5)), 2.0**250),
     # weights: rescaled by a power of two on entry
     "permutation_test weights": (lambda k: _stats(fastfair.permutation_test(
         Y, P, G, sample_weight=np.where(G == "a", 2.0, 1.0) * k, n_permutations=199,
@@ -147,7 +153,7 @@ def test_values_at_1e150_and_beyond_give_the_same_answer_or_a_clear_error(name):
     assert np.isfinite(base).all()
     for k in SCALES:
         if refuse_from is not None and k >= refuse_from:
-            with pytest.raises(ValueError, match=r"overflow|extreme scale"):
+            with pytest.raises(ValueError, match=r"overflow|extreme scale|leave float64"):
                 call(k)
             continue
         got = np.asarray(call(k), dtype=float)
@@ -194,3 +200,24 @@ def test_score_stats_zero_variance_follows_auc_test_not_zero():
     assert summary.difference == -1.0 and summary.statistic < -100
     assert summary.statistic == pytest.approx(rows.statistic, rel=1e-12)
     assert summary.pvalue == rows.pvalue
+
+
+@pytest.mark.parametrize("unit", [1e-70, 1e-12, 1e-6, 1e6, 1e70])
+def test_kernel_tests_do_not_depend_on_the_unit_of_the_outcome(unit):
+    """Outcomes in another unit (1e-6: a rare event's cost in millions) were "constant" to
+    an absolute 1e-12 variance threshold: statistic 3e-6, p = 0.99998 instead of -1.14,
+    p = 0.27. The threshold is now relative to the outcomes' scale."""
+    base = fastfair.marginal_outcome_test(Y, S, G, threshold=0.5)
+    got = fastfair.marginal_outcome_test(Y * unit, S, G, threshold=0.5)
+    assert got.statistic == pytest.approx(base.statistic, rel=1e-9)
+    assert got.pvalue == pytest.approx(base.pvalue, rel=1e-9)
+    kw = dict(cluster=C, grid=5, n_bootstrap=99, random_state=0)
+    p0 = fastfair.predictive_parity_test(Y, S, G, **kw)
+    p1 = fastfair.predictive_parity_test(Y * unit, S, G, **kw)
+    assert (p1.statistic, p1.pvalue) == pytest.approx((p0.statistic, p0.pvalue), rel=1e-9)
+
+
+@pytest.mark.parametrize("unit", [1e-100, 1e100])
+def test_outcomes_beyond_the_fourth_power_range_are_refused(unit):
+    with pytest.raises(ValueError, match="fourth powers"):
+        fastfair.marginal_outcome_test(Y * unit, S, G, threshold=0.5)

@@ -35,6 +35,7 @@ from fastfair.parity.inference import (
     _pointwise,
     _studentizing_variance,
     _wald,
+    outcome_scale,
 )
 from fastfair.parity.ingest import (
     ADJUSTMENTS,
@@ -422,7 +423,7 @@ def run_prepared(
     )
     curve = fit.curve
     est, se = curve.estimate, curve.standard_error
-    var, degenerate = _studentizing_variance(est, se, curve.n_effective)
+    var, degenerate = _studentizing_variance(est, se, curve.n_effective, outcome_scale(prep))
     K, G = est.shape
     tested = np.isfinite(se).all(axis=0)
     stat = np.full(G, np.nan)
@@ -614,7 +615,7 @@ def marginal_outcome_test(
     )
     c = fit.curve
     est, se = c.estimate[:, 0], c.standard_error[:, 0]
-    var = _studentizing_variance(est, se, c.n_effective[:, 0])[0]
+    var = _studentizing_variance(est, se, c.n_effective[:, 0], outcome_scale(prep))[0]
     K = len(prep.labels)
     diff = diff_se = ci = None
     df = float("nan")

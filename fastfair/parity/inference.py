@@ -23,21 +23,32 @@ def _two_sided(stat, df):
     return np.where(finite, 2.0 * stats.t.sf(np.abs(stat), np.where(finite, df, 1.0)), normal)
 
 
-def _studentizing_variance(est, se, n_eff):
+def _studentizing_variance(est, se, n_eff, scale=1.0):
     """Variances that studentize the tests: se**2, except where a group's outcomes are
-    constant near the point (zero variance up to rounding: var * n_eff <= 1e-12). There the
-    estimate is shrunk by half a pseudo-observation, f~ = (f n_eff + 1/2) / (n_eff + 1), and
-    the variance is f~ (1 - f~) / n_eff, as in :func:`fastfair.permutation_test`. A
-    perfectly calibrated score then gives z ~ 0, not z = inf from a rounding difference
-    (1.0 vs 0.99999999), and all-positive against all-negative outcomes a large finite z.
-    Returns (variance, degenerate mask).
+    constant near the point (zero variance up to rounding: var * n_eff <= 1e-12 scale**2,
+    `scale` the largest |outcome|, 1 for binary outcomes). There the estimate is shrunk by
+    half a pseudo-observation in units of `scale`, f~ = (f n_eff / scale + 1/2) /
+    (n_eff + 1), and the variance is scale**2 f~ (1 - f~) / n_eff, as in
+    :func:`fastfair.permutation_test`. A perfectly calibrated score then gives z ~ 0, not
+    z = inf from a rounding difference (1.0 vs 0.99999999), and all-positive against
+    all-negative outcomes a large finite z; outcomes in other units (1e-6, 1e6) give the
+    same z. Returns (variance, degenerate mask).
     """
     var = se * se
-    with np.errstate(invalid="ignore", divide="ignore"):
-        degenerate = np.isfinite(var) & (var * n_eff <= _ZERO_VARIANCE) & (n_eff > 0)
-        shrunk = (est * n_eff + 0.5) / (n_eff + 1.0)
-        floor = shrunk * (1.0 - shrunk) / n_eff
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        zero = _ZERO_VARIANCE * scale * scale
+        degenerate = np.isfinite(var) & (var * n_eff <= zero) & (n_eff > 0)
+        shrunk = (est / scale * n_eff + 0.5) / (n_eff + 1.0)
+        floor = scale * scale * (shrunk * (1.0 - shrunk) / n_eff)
     return np.where(degenerate, floor, var), degenerate
+
+
+def outcome_scale(prep) -> float:
+    """The largest |outcome| of prepared rows (1 when unknown or all zero): the unit in
+    which the studentizing variance tells a constant outcome from a varying one."""
+    y = getattr(prep, "y", None)
+    top = float(np.max(np.abs(y))) if y is not None and len(y) else 0.0
+    return top if 0.0 < top < np.inf else 1.0
 
 
 def _wald(est, var):
