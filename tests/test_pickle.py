@@ -137,8 +137,9 @@ BUILDERS = {
 }  # fmt: skip
 
 
-def public_classes() -> set:
-    """Every class the public modules export, but errors and warnings."""
+def public_classes(errors: bool = False) -> set:
+    """Every class the public modules export but errors and warnings (with `errors`, only
+    those)."""
     found = set()
     for module_name in MODULES:
         module = importlib.import_module(module_name)
@@ -147,7 +148,7 @@ def public_classes() -> set:
             if (
                 inspect.isclass(obj)
                 and obj.__module__.startswith("fastfair")
-                and not issubclass(obj, BaseException)
+                and issubclass(obj, BaseException) == errors
             ):
                 found.add(obj)
     return found
@@ -194,3 +195,13 @@ def test_a_pickled_monte_carlo_result_is_not_continued_as_if_exact():
     family = fastfair.multiple_monte_carlo([float(copy.pvalue)])
     assert family.pvalue[0] == res.pvalue
     assert fastfair.multiple_monte_carlo([res]).n_permutations[0] >= res.n_permutations
+
+
+def test_errors_and_warnings_survive_a_pickle_round_trip():
+    """A worker's error reaches the parent process pickled (joblib, Dask)."""
+    classes = public_classes(errors=True)
+    assert len(classes) >= 4
+    for cls in classes:
+        err = cls("a message naming the argument")
+        copy = pickle.loads(pickle.dumps(err))
+        assert type(copy) is cls and str(copy) == str(err)
