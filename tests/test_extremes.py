@@ -221,3 +221,11 @@ def test_kernel_tests_do_not_depend_on_the_unit_of_the_outcome(unit):
 def test_outcomes_beyond_the_fourth_power_range_are_refused(unit):
     with pytest.raises(ValueError, match="fourth powers"):
         fastfair.marginal_outcome_test(Y * unit, S, G, threshold=0.5)
+
+
+def test_weighted_counts_beyond_float64_are_refused_not_inf():
+    weights = np.full(N, 1e307)
+    with pytest.raises(ValueError, match="weighted counts exceed float64"):
+        fastfair.confusion_counts(Y, P, G, sample_weight=weights)
+    counts, _ = fastfair.confusion_counts(Y, P, G, sample_weight=weights / 1e10)
+    np.testing.assert_allclose(counts, fastfair.confusion_counts(Y, P, G)[0] * 1e297, rtol=1e-12)

@@ -317,4 +317,11 @@ def confusion_counts(
         y_true, y_pred, group, sample_weight, pos_label, data, min_groups=1
     )
     w, _ = _counts.cell_sums(cell_index(y, yhat), codes, len(labels), weights)
-    return (np.ldexp(w, exponent) if exponent else w), labels
+    with np.errstate(over="ignore"):
+        counts = np.ldexp(w, exponent) if exponent else w
+    if not np.isfinite(counts).all():  # the weights were rescaled: only the sums overflow
+        raise ValueError(
+            "the weighted counts exceed float64 (sample_weight sums beyond 1.8e308): divide "
+            "sample_weight by a power of ten (the tests do not change)"
+        )
+    return counts, labels
