@@ -100,6 +100,21 @@ def test_symlink_is_written_through_and_kept(data, capsys):
 
 
 @POSIX
+def test_json_and_report_through_a_link_to_one_file_are_refused(data, capsys):
+    """A link naming the other output: the report would replace the JSON just written."""
+    out = data.parent / "out.json"
+    (data.parent / "link.html").symlink_to(out)
+    argv = ["audit", data, *BASE, "--force", "--json", out, "--report", data.parent / "link.html"]
+    code, _, err = _run(argv, capsys)
+    _one_line_error(code, err, "--json and --report name the same file")
+    with pytest.raises(CLIError, match="--json and --report name the same file"):
+        write_outputs(
+            [("--json", str(out), "{}"), ("--report", str(data.parent / "link.html"), "")]
+        )
+    assert not out.exists()
+
+
+@POSIX
 def test_target_that_became_special_after_the_check_is_refused(tmp_path):
     """The writer checks again: the path may change while the audit runs."""
     fifo = tmp_path / "out.json"

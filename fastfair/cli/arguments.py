@@ -392,7 +392,7 @@ def _check_outputs(args) -> None:
     outputs = [(o, p) for o, p in outputs if p]
     for option, path in outputs:
         check_output_path(path, option, args.force)
-    if len(outputs) == 2 and os.path.abspath(outputs[0][1]) == os.path.abspath(outputs[1][1]):
+    if len(outputs) == 2 and os.path.realpath(outputs[0][1]) == os.path.realpath(outputs[1][1]):
         raise CLIError("--json and --report name the same file")
 
 

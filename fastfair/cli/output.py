@@ -60,6 +60,11 @@ def write_outputs(outputs: Sequence[tuple[str, str, str]]) -> None:
     >>> sorted(os.listdir(folder)), open(os.path.join(folder, "a.json")).read()
     (['a.html', 'a.json'], '{}')
     """
+    targets = {}
+    for option, path, _ in outputs:  # links followed: two names of one file lose one output
+        other = targets.setdefault(os.path.realpath(path), option)
+        if other != option:
+            raise CLIError(f"{other} and {option} name the same file ({path})")
     pending = _Pending()
     with pending:
         staged = [(option, *pending.stage(option, path, text)) for option, path, text in outputs]
