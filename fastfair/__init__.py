@@ -23,6 +23,15 @@ from fastfair.calibration import (
 )
 from fastfair.cli.audit import audit
 from fastfair.cli.result import AuditResult
+from fastfair.compare import (
+    ModelComparisonResult,
+    PairedDeLongResult,
+    PairedStats,
+    compare_auc,
+    compare_models,
+    compare_models_from_counts,
+    paired_delong,
+)
 from fastfair.parity import (
     CalibrationCurve,
     MarginalOutcomeResult,
@@ -90,8 +99,11 @@ __all__ = [
     "GroupCalibrator",
     "MarginalOutcomeResult",
     "MetricError",
+    "ModelComparisonResult",
     "MultiObjectiveCalibrator",
     "MultipleMonteCarloResult",
+    "PairedDeLongResult",
+    "PairedStats",
     "PermutationTestResult",
     "PredictiveParityResult",
     "Sequential",
@@ -106,6 +118,9 @@ __all__ = [
     "calibration_curve",
     "calibration_error",
     "check_composite_parity",
+    "compare_auc",
+    "compare_models",
+    "compare_models_from_counts",
     "confusion_counts",
     "correlation_test",
     "delong",
@@ -121,6 +136,7 @@ __all__ = [
     "mean_difference_test",
     "msce",
     "multiple_monte_carlo",
+    "paired_delong",
     "permutation_test",
     "permutation_test_from_counts",
     "plan_from_data",

@@ -8,6 +8,9 @@ on the sum. Results are the same objects as the in-memory functions return:
 - :func:`permutation_test`: identical to :func:`fastfair.permutation_test` on the rows
   (the counts are integers, so exact p-values and Monte-Carlo p-values for the same seed are
   identical);
+- :func:`compare_models`: :func:`fastfair.compare_models` of two models' predictions on
+  the same rows, from the paired counts (:class:`fastfair.compare.PairedStats`): identical
+  to the in-memory result;
 - :func:`delong` and :func:`auc_test` (DeLong z-test): equal to the in-memory DeLong
   results to 1e-12 relative (sums taken in another order); exact when scores take a bounded
   number of distinct values, else bin them with ``resolution`` (see
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fastfair.compare import PairedStats
 from fastfair.stats import ConfusionStats, ScoreStats
 
 if TYPE_CHECKING:
@@ -30,9 +34,18 @@ if TYPE_CHECKING:
     import dask.dataframe as dd
 
     from fastfair.auc import AUCTestResult, DeLongResult
+    from fastfair.compare import ModelComparisonResult
     from fastfair.permutation import PermutationTestResult
 
-__all__ = ["auc_test", "confusion_stats", "delong", "permutation_test", "score_stats"]
+__all__ = [
+    "auc_test",
+    "compare_models",
+    "confusion_stats",
+    "delong",
+    "paired_stats",
+    "permutation_test",
+    "score_stats",
+]
 
 
 def _dask():
@@ -331,4 +344,102 @@ def auc_test(
     True
     """
     stats = score_stats(df, y_true, y_score, group, resolution=resolution, scheduler=scheduler)
+    return stats.test(**options)
+
+
+def paired_stats(
+    df: dd.DataFrame,
+    y_true: str,
+    y_pred_a: str,
+    y_pred_b: str,
+    group: str,
+    *,
+    pos_label: Hashable | None = None,
+    scheduler: str | Any | None = None,
+) -> PairedStats:
+    """Paired cell counts of two models per group of a dask DataFrame.
+
+    Parameters
+    ----------
+    df : dask.dataframe.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred_a, y_pred_b, group : str
+        Names of the outcome, the two models' binary predictions and the group column.
+    pos_label : optional
+        Positive value of the outcome and predictions when they are not bool or 0/1.
+    scheduler : str or distributed.Client, optional
+        Passed to ``dask.compute``; None: dask's default.
+
+    Returns
+    -------
+    fastfair.compare.PairedStats
+        The counts per group, ready for ``.test(...)``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, dask.dataframe as dd
+    >>> import fastfair, fastfair.dask
+    >>> frame = pd.DataFrame({"y": [1, 1, 0, 1], "a": [1, 0, 0, 1], "b": [1, 1, 0, 0],
+    ...                       "g": ["u", "u", "v", "v"]})
+    >>> stats = fastfair.dask.paired_stats(dd.from_pandas(frame, npartitions=2), "y", "a", "b",
+    ...                                    "g", scheduler="sync")
+    >>> stats.counts.tolist()  # cells (y, a, b): 000 001 010 011 100 101 110 111
+    [[0, 0, 0, 0, 0, 1, 0, 1], [1, 0, 0, 0, 0, 0, 1, 0]]
+    """
+    columns = [y_true, y_pred_a, y_pred_b, group]
+    return _reduce(df, _paired_of, columns, dict(pos_label=pos_label), scheduler=scheduler)
+
+
+def _paired_of(y, a, b, group, pos_label=None):
+    return PairedStats.from_arrays(y, a, b, group, pos_label=pos_label)
+
+
+def compare_models(
+    df: dd.DataFrame,
+    y_true: str,
+    y_pred_a: str,
+    y_pred_b: str,
+    group: str,
+    *,
+    pos_label: Hashable | None = None,
+    scheduler: str | Any | None = None,
+    **options: Any,
+) -> ModelComparisonResult:
+    """:func:`fastfair.compare_models` of a dask DataFrame's columns (same result).
+
+    Parameters
+    ----------
+    df : dask.dataframe.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred_a, y_pred_b, group : str
+        Names of the outcome, the two models' binary predictions and the group column.
+    pos_label : optional
+        Positive value of the outcome and predictions when they are not bool or 0/1.
+    scheduler : str or distributed.Client, optional
+        Passed to ``dask.compute``; None: dask's default.
+    **options
+        Those of :func:`fastfair.compare_models_from_counts` (metric, method, delta,
+        n_permutations, random_state, ...).
+
+    Returns
+    -------
+    ModelComparisonResult
+        As :func:`fastfair.compare_models` returns it for the same rows.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, dask.dataframe as dd
+    >>> import fastfair, fastfair.dask
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "a": rng.integers(0, 2, 1000),
+    ...                       "b": rng.integers(0, 2, 1000), "g": rng.choice(["u", "v"], 1000)})
+    >>> df = dd.from_pandas(frame, npartitions=4)
+    >>> res = fastfair.dask.compare_models(df, "y", "a", "b", "g", random_state=0,
+    ...                                    scheduler="sync")
+    >>> res.pvalue == fastfair.compare_models(frame.y, frame.a, frame.b, frame.g,
+    ...                                       random_state=0).pvalue
+    True
+    """
+    stats = paired_stats(df, y_true, y_pred_a, y_pred_b, group, pos_label=pos_label,
+                         scheduler=scheduler)  # fmt: skip
     return stats.test(**options)

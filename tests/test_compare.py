@@ -1,0 +1,495 @@
+"""Paired comparisons of two models (fastfair.compare) against independent computations."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import math
+import pathlib
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from fastfair import _paired
+from fastfair.compare import PairedStats, compare_auc, compare_models, paired_delong
+from fastfair.compare import compare_models_from_counts as from_counts
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "validation" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def two_models(n=3000, seed=0, rho_flip=0.1, shift=0.1):
+    """Labels, groups and two correlated binary models (B shifts group 1's scores)."""
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, 2, n)
+    y = rng.random(n) < 0.4
+    score = rng.random(n) + 0.3 * y - 0.15 * group
+    a = score > 0.6
+    b = score + shift * group + rho_flip * rng.normal(size=n) > 0.6
+    return y, a, b, group
+
+
+# --------------------------------------------------------------------------------------
+# kernel
+# --------------------------------------------------------------------------------------
+
+
+def test_paired_counts_equal_a_bincount_of_the_cells():
+    y, a, b, group = two_models(200_001, seed=1)
+    cells = 4 * y + 2 * a + b
+    expected = np.stack([np.bincount(cells[group == g], minlength=8) for g in (0, 1)])
+    got = _paired.paired_counts(y.view(np.uint8), a.view(np.uint8), b.view(np.uint8),
+                                group.astype(np.intp), 2, 3)  # fmt: skip
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_paired_counts_check_their_inputs():
+    u = np.zeros(3, np.uint8)
+    with pytest.raises(ValueError, match="same length"):
+        _paired.paired_counts(u, u[:2], u, np.zeros(3, np.intp), 1)
+    with pytest.raises(ValueError, match="a must lie"):
+        _paired.paired_counts(u, u + 2, u, np.zeros(3, np.intp), 1)
+    with pytest.raises(ValueError, match="codes"):
+        _paired.paired_counts(u, u, u, np.full(3, 4, np.intp), 2)
+
+
+def test_swap_draws_are_binomial_half_and_do_not_depend_on_threads():
+    sizes = np.array([0, 1, 7, 40, 1000, 10**6], dtype=np.int64)
+    one = _paired.paired_swaps(sizes, 20000, 99, 0, 1)
+    many = _paired.paired_swaps(sizes, 20000, 99, 0, 4)
+    np.testing.assert_array_equal(one, many)
+    # a later block of permutations continues the same streams
+    np.testing.assert_array_equal(_paired.paired_swaps(sizes, 100, 99, 0, 2, 5000),
+                                  one[5000:5100])  # fmt: skip
+    assert (one[:, 0] == 0).all() and set(np.unique(one[:, 1])) == {0, 1}
+    for s, m in enumerate(sizes[1:], start=1):
+        mean, var = m / 2, m / 4
+        se = math.sqrt(var / len(one))
+        assert abs(one[:, s].mean() - mean) < 4 * se
+        assert abs(one[:, s].var() / var - 1) < 0.06
+    # the whole law for m = 7: chi-square goodness of fit
+    observed = np.bincount(one[:, 2], minlength=8)
+    expected = stats.binom.pmf(np.arange(8), 7, 0.5) * len(one)
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
+
+
+# --------------------------------------------------------------------------------------
+# rates: moments and statistics from rows, written out independently
+# --------------------------------------------------------------------------------------
+
+NUM_DEN = {  # (numerator, denominator) indicators of a model's prediction p and label y
+    "tpr": lambda y, p: (y & p, y),
+    "fpr": lambda y, p: (~y & p, ~y),
+    "ppv": lambda y, p: (y & p, p),
+    "selection_rate": lambda y, p: (p, np.ones_like(p)),
+    "accuracy": lambda y, p: (y == p, np.ones_like(p)),
+}
+
+
+def row_statistic(y, a, b, group, metric):
+    """(change, variance, statistic) of each part, group 1 vs group 0, from row-level
+    influences; a zero variance studentizes with one discordant row per group (the
+    documented rule), a zero change has statistic 0."""
+    parts = [metric] if metric != "equalized_odds" else ["tpr", "fpr"]
+    out = []
+    for part in parts:
+        val, var, cov, den = {}, {}, {}, {}
+        for h in (0, 1):
+            rows = group == h
+            us = []
+            for m, p in (("a", a[rows]), ("b", b[rows])):
+                x, w = (v.astype(float) for v in NUM_DEN[part](y[rows], p))
+                rate = x.sum() / w.sum() if w.sum() else 0.0
+                u = (x - rate * w) / (w.sum() if w.sum() else 1.0)
+                val[m, h], var[m, h], den[m, h] = rate, (u * u).sum(), w.sum()
+                us.append(u)
+            cov[h] = (us[0] * us[1]).sum()
+        d_a, d_b = val["a", 1] - val["a", 0], val["b", 1] - val["b", 0]
+        diff = d_b - d_a
+        v = sum(var["a", h] + var["b", h] - 2 * cov[h] for h in (0, 1))
+        v_sum = sum(var["a", h] + var["b", h] + 2 * cov[h] for h in (0, 1))
+        floor = sum(1 / max(den["a", h] * den["b", h], 1) for h in (0, 1))
+        if v > 1e-12 * floor:
+            t = diff / math.sqrt(v)
+        else:
+            t = 0.0 if diff == 0 else diff / math.sqrt(floor)
+        out.append((diff, v, t, d_a, d_b, v_sum))
+    return out
+
+
+def past_pvalue(part):
+    """p-value of "B's gap is not beyond -gap_a": z-test of s (d_b + d_a) > 0."""
+    _, _, _, d_a, d_b, v_sum = part
+    s = 1.0 if d_a >= 0 else -1.0
+    return stats.norm.cdf(-s * (d_a + d_b) / math.sqrt(v_sum))
+
+
+@pytest.mark.parametrize("metric", ["tpr", "fpr", "ppv", "selection_rate", "accuracy",
+                                    "equalized_odds"])  # fmt: skip
+def test_change_and_paired_variance_equal_row_level_influences(metric):
+    y, a, b, group = two_models(2500, seed=4)
+    res = compare_models(y, a, b, group, metric=metric, method="asymptotic", reference=0)
+    expected = row_statistic(y, a, b, group, metric)
+    diff = np.atleast_1d(res.difference)
+    se = np.atleast_1d(res.standard_error)
+    for j, (d, v, *_) in enumerate(expected):
+        assert diff[j] == pytest.approx(d, abs=1e-13)
+        assert se[j] == pytest.approx(math.sqrt(v), rel=1e-10)
+    if metric != "equalized_odds":
+        z = expected[0][2]
+        assert res.statistic == pytest.approx(z, rel=1e-10)
+        assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-9)
+        s = 1.0 if expected[0][3] >= 0 else -1.0
+        reduced = max(stats.norm.cdf(s * z), past_pvalue(expected[0]))
+        assert res.pvalue_reduced == pytest.approx(reduced, rel=1e-9)
+    else:
+        q = sum(t[2] ** 2 for t in expected)
+        assert res.statistic == pytest.approx(q, rel=1e-10)
+        assert res.pvalue == pytest.approx(stats.chi2.sf(q, 2), rel=1e-9)
+        reduced = max(max(stats.norm.cdf((1.0 if t[3] >= 0 else -1.0) * t[2]), past_pvalue(t))
+                      for t in expected)  # fmt: skip
+        assert res.pvalue_reduced == pytest.approx(reduced, rel=1e-9)
+
+
+def test_tpr_variance_is_mcnemar_and_each_models_is_binomial():
+    y, a, b, group = two_models(3000, seed=5)
+    res = compare_models(y, a, b, group, metric="tpr", method="asymptotic")
+    for h in (0, 1):
+        pos = (group == h) & y
+        n = pos.sum()
+        p10 = (a[pos] & ~b[pos]).mean()
+        p01 = (~a[pos] & b[pos]).mean()
+        mcnemar = (p10 + p01 - (p01 - p10) ** 2) / n
+        assert res.group_change_standard_error[h] ** 2 == pytest.approx(mcnemar, rel=1e-12)
+        assert res.group_change[h] == pytest.approx(b[pos].mean() - a[pos].mean(), abs=1e-15)
+
+
+def test_interval_endpoints_are_wald_with_the_paired_standard_error():
+    y, a, b, group = two_models(3000, seed=6)
+    for level in (0.8, 0.95, 0.99):
+        res = compare_models(y, a, b, group, confidence_level=level, method="asymptotic")
+        z = stats.norm.ppf(0.5 + level / 2)
+        lo, hi = res.confidence_interval
+        assert lo == pytest.approx(res.difference - z * res.standard_error, abs=1e-14)
+        assert hi == pytest.approx(res.difference + z * res.standard_error, abs=1e-14)
+        glo, ghi = res.group_change_interval
+        np.testing.assert_allclose(ghi - glo, 2 * z * res.group_change_standard_error)
+
+
+def test_noninferiority_pvalue_is_the_shifted_normal_tail():
+    y, a, b, group = two_models(3000, seed=7)
+    part = row_statistic(y, a, b, group, "tpr")[0]
+    _, v, _, d_a, d_b, v_sum = part
+    s = 1.0 if d_a >= 0 else -1.0
+    for delta in (0.0, 0.02, 0.1):
+        res = compare_models(y, a, b, group, delta=delta, method="asymptotic", reference=0)
+        toward = stats.norm.cdf((s * (d_b - d_a) - delta) / math.sqrt(v))
+        past = stats.norm.cdf(-(s * (d_b + d_a) + delta) / math.sqrt(v_sum))
+        assert res.pvalue_noninferior == pytest.approx(max(toward, past), rel=1e-10)
+    big = compare_models(y, a, b, group, delta=0.1, random_state=0)
+    small = compare_models(y, a, b, group, delta=0.0, random_state=0)
+    assert big.pvalue_noninferior < small.pvalue_noninferior
+
+
+# --------------------------------------------------------------------------------------
+# exact and Monte-Carlo swap distributions against enumeration of every row swap
+# --------------------------------------------------------------------------------------
+
+
+def tiny(seed):
+    rng = np.random.default_rng(seed)
+    group = np.repeat([0, 1], [9, 8])
+    y = rng.random(17) < 0.6
+    y[[0, 1, 9, 10]] = True
+    y[[2, 11]] = False
+    a = rng.random(17) < 0.5
+    b = a.copy()
+    flip = rng.choice(17, 9, replace=False)
+    b[flip] = ~b[flip]
+    return y, a, b, group
+
+
+def swaps(y, a, b, group, metric):
+    """The row-level statistics of every swap of the discordant rows."""
+    disc = np.flatnonzero(a != b)
+    for swap in itertools.product([False, True], repeat=len(disc)):
+        aa, bb = a.copy(), b.copy()
+        idx = disc[np.array(swap, dtype=bool)]
+        aa[idx], bb[idx] = b[idx], a[idx]
+        yield [t[2] for t in row_statistic(y, aa, bb, group, metric)]
+
+
+@pytest.mark.parametrize("metric", ["tpr", "ppv", "accuracy", "equalized_odds"])
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_exact_pvalues_are_averages_over_every_row_swap(metric, seed):
+    y, a, b, group = tiny(seed)
+    try:
+        res = compare_models(y, a, b, group, metric=metric, method="exact", reference=0)
+    except ValueError as exc:  # a group without predicted positives under a model
+        assert "undefined" in str(exc)
+        return
+    parts = row_statistic(y, a, b, group, metric)
+    null = np.array(list(swaps(y, a, b, group, metric)))
+    obs = np.array([t[2] for t in parts])
+    sign = np.array([1.0 if t[3] >= 0 else -1.0 for t in parts])
+    if metric == "equalized_odds":
+        two = np.mean((null**2).sum(axis=1) >= (obs**2).sum() - 1e-9)
+    else:
+        two = np.mean(np.abs(null[:, 0]) >= abs(obs[0]) - 1e-9)
+    toward = [np.mean(sign[j] * null[:, j] <= sign[j] * obs[j] + 1e-9) for j in range(len(obs))]
+    less = max(max(toward), *(past_pvalue(t) for t in parts))
+    assert res.pvalue == pytest.approx(two, abs=1e-12)
+    assert res.pvalue_reduced == pytest.approx(less, abs=1e-12)
+
+
+def test_monte_carlo_pvalue_is_recomputed_from_its_null_distribution():
+    y, a, b, group = two_models(4000, seed=8, shift=0.03)
+    res = compare_models(y, a, b, group, method="permutation", n_permutations=2999,
+                         random_state=1, return_null=True)  # fmt: skip
+    null = res.null_distribution[:, 0, 0]
+    assert null.shape == (2999,)
+    expected = (1 + np.sum(np.abs(null) >= abs(res.statistic) * (1 - 1e-12))) / 3000
+    assert res.pvalue == pytest.approx(expected, abs=1e-15)
+    s = 1.0 if res.gap_a >= 0 else -1.0
+    toward = 1 + np.sum(s * null <= s * res.statistic + 1e-12 * max(abs(res.statistic), 1))
+    assert res.pvalue_reduced >= toward / 3000 - 1e-15
+    exact = compare_models(y, a, b, group, method="exact").pvalue
+    assert abs(res.pvalue - exact) < 4 * math.sqrt(exact * (1 - exact) / 2999) + 1e-3
+
+
+def test_permutations_do_not_depend_on_the_thread_count():
+    from fastfair import _parallel
+
+    y, a, b, group = two_models(20_000, seed=9, shift=0.02)
+    g = np.where(group == 1, np.arange(20_000) % 5, 9)
+    runs = []
+    with _parallel.force_parallel():
+        for n_jobs in (1, 2, 3, 4):
+            res = compare_models(y, a, b, g, metric="equalized_odds", method="permutation",
+                                 n_permutations=5000, random_state=3, n_jobs=n_jobs,
+                                 return_null=True)  # fmt: skip
+            runs.append(res.null_distribution)
+    for other in runs[1:]:
+        np.testing.assert_array_equal(runs[0], other)
+
+
+# --------------------------------------------------------------------------------------
+# mergeable counts, engines, errors
+# --------------------------------------------------------------------------------------
+
+
+def test_paired_stats_merge_equals_the_whole_and_from_counts_equals_rows():
+    y, a, b, group = two_models(5000, seed=10)
+    labels = np.array(["p", "q"])[group]
+    whole = PairedStats.from_arrays(y, a, b, labels)
+    parts = [PairedStats.from_arrays(y[s], a[s], b[s], labels[s])
+             for s in (slice(0, 100), slice(100, 3000), slice(3000, None))]  # fmt: skip
+    merged = parts[2] + parts[0] + parts[1]
+    np.testing.assert_array_equal(merged.counts, whole.counts)
+    assert merged.labels.tolist() == ["p", "q"]
+    rows = compare_models(y, a, b, labels, metric="ppv", random_state=2, delta=0.05)
+    summary = merged.test(metric="ppv", random_state=2, delta=0.05)
+    for field in ("statistic", "pvalue", "pvalue_reduced", "pvalue_noninferior", "difference"):
+        assert getattr(rows, field) == getattr(summary, field)
+
+
+def test_dask_compare_models_equals_in_memory():
+    dd = pytest.importorskip("dask.dataframe")
+    import fastfair.dask
+
+    y, a, b, group = two_models(3000, seed=11)
+    frame = pd.DataFrame({"y": y, "a": a, "b": b, "g": group})
+    df = dd.from_pandas(frame, npartitions=5)
+    res = fastfair.dask.compare_models(df, "y", "a", "b", "g", metric="fpr", random_state=0,
+                                       scheduler="sync")  # fmt: skip
+    ref = compare_models(y, a, b, group, metric="fpr", random_state=0)
+    assert res.pvalue == ref.pvalue and res.difference == ref.difference
+
+
+def test_bad_input_names_the_argument():
+    y, a, b, group = two_models(300, seed=12)
+    with pytest.raises(ValueError, match="y_pred_b"):
+        compare_models(y, a, b[:-1], group)
+    with pytest.raises(ValueError, match=r"y_pred_a must be binary.*compare_auc"):
+        compare_models(y, np.linspace(0, 1, 300), b, group)
+    with pytest.raises(ValueError, match=r"identical.*0 by construction"):
+        compare_models(y, a, a.copy(), group)
+    ia, ib = pd.Series(a), pd.Series(b, index=np.arange(300) + 5)
+    with pytest.raises(ValueError, match=r"y_pred_b and y_pred_a .*indexes"):
+        compare_models(y, ia, ib, group)
+    never = np.zeros(300, dtype=bool)
+    never[group == 0] = a[group == 0]
+    with pytest.raises(ValueError, match=r"group 1 has no predicted positives.*model A"):
+        compare_models(y, never, b, group, metric="ppv")
+    with pytest.raises(ValueError, match="metric"):
+        compare_models(y, a, b, group, metric="auc")
+    with pytest.raises(ValueError, match="delta"):
+        compare_models(y, a, b, group, delta=-0.1)
+    with pytest.raises(ValueError, match="method"):
+        compare_models(y, a, b, group, method="delong")
+    with pytest.raises(ValueError, match="identical"):
+        compare_auc(y, a * 1.0, a * 1.0, group)
+    with pytest.raises(ValueError, match="counts must have shape"):
+        from_counts(np.ones((2, 4)))
+
+
+def test_pandas_inputs_are_paired_by_index():
+    y, a, b, group = two_models(2000, seed=13)
+    order = np.random.default_rng(0).permutation(2000)
+    sb = pd.Series(b).iloc[order]  # same labels, other order: realigned
+    res = compare_models(pd.Series(y), pd.Series(a), sb, pd.Series(group), random_state=0)
+    ref = compare_models(y, a, b, group, random_state=0)
+    assert res.difference == ref.difference and res.pvalue == ref.pvalue
+
+
+def test_one_sided_test_reads_the_direction_of_the_change():
+    y, a, b, group = two_models(4000, seed=14)  # B closes the tpr gap
+    closes = compare_models(y, a, b, group, random_state=0)
+    opens = compare_models(y, b, a, group, random_state=0)
+    assert closes.gap_a < 0 and closes.difference > 0  # group 1's tpr caught up
+    assert abs(closes.gap_b) < abs(closes.gap_a)
+    assert closes.pvalue_reduced < 0.001 and opens.pvalue_reduced > 0.999
+    assert closes.difference == pytest.approx(-opens.difference, abs=1e-15)
+
+
+def test_result_frame_and_repr():
+    y, a, b, group = two_models(3000, seed=15)
+    res = compare_models(y, a, b, np.array(["x", "y", "z"])[group + (np.arange(3000) % 2)],
+                         metric="equalized_odds", delta=0.05, random_state=0)  # fmt: skip
+    frame = res.to_frame()
+    assert len(frame) == 2 * 2 and set(frame.part) == {"tpr", "fpr"}
+    assert res.pvalue_adjusted is not None and len(res.comparisons) == 2
+    text = repr(res)
+    assert "gap A" in text and "p (non-inferior)" in text
+    assert isinstance(res.to_dict()["groups"], list)
+
+
+# --------------------------------------------------------------------------------------
+# AUC: paired DeLong against brute force and pROC
+# --------------------------------------------------------------------------------------
+
+
+def brute_paired_delong(y, a, b):
+    """AUCs, variances and covariance from the O(n+ n-) structural components."""
+    pos, neg = y == 1, y == 0
+
+    def psi(s):
+        d = s[pos][:, None] - s[neg][None, :]
+        return (d > 0) + 0.5 * (d == 0)
+
+    pa, pb = psi(a), psi(b)
+    v10 = np.stack([pa.mean(axis=1), pb.mean(axis=1)])
+    v01 = np.stack([pa.mean(axis=0), pb.mean(axis=0)])
+    s = np.cov(v10) / pos.sum() + np.cov(v01) / neg.sum()
+    return pa.mean(), pb.mean(), s[0, 0], s[1, 1], s[0, 1]
+
+
+def test_paired_delong_equals_the_structural_components():
+    rng = np.random.default_rng(16)
+    y = rng.random(300) < 0.3
+    a = np.round(rng.normal(size=300) + y, 1)
+    b = np.round(a + rng.normal(size=300) * 0.5, 1)
+    group = rng.integers(0, 3, 300)
+    res = paired_delong(y, a, b, group)
+    for g in range(3):
+        rows = group == g
+        auc_a, auc_b, va, vb, c = brute_paired_delong(y[rows], a[rows], b[rows])
+        assert (res.auc_a[g], res.auc_b[g]) == pytest.approx((auc_a, auc_b), abs=1e-14)
+        assert (res.variance_a[g], res.variance_b[g], res.covariance[g]) == pytest.approx(
+            (va, vb, c), abs=1e-15)  # fmt: skip
+        z = (auc_b - auc_a) / math.sqrt(va + vb - 2 * c)
+        assert res.statistic[g] == pytest.approx(z, rel=1e-11)
+
+
+def test_paired_delong_equals_recorded_proc():
+    module = _load("paired_delong_proc")
+    assert module.compare(module.read_recorded()) < 1e-12
+
+
+def _proc_available() -> bool:
+    if shutil.which("Rscript") is None:
+        return False
+    probe = subprocess.run(["Rscript", "-e", "library(pROC)"], capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _proc_available(), reason="Rscript with pROC is not installed")
+def test_paired_delong_equals_proc_run_now(tmp_path):
+    module = _load("paired_delong_proc")
+    out = tmp_path / "proc.txt"
+    subprocess.run(["Rscript", str(ROOT / "validation" / "paired_delong_proc.R"),
+                    str(module.DATA), str(out)], check=True, cwd=ROOT)  # fmt: skip
+    assert module.compare(module.read_recorded(out)) < 1e-12
+
+
+def test_compare_auc_gap_uses_the_paired_delong_moments():
+    rng = np.random.default_rng(17)
+    n = 4000
+    group = rng.integers(0, 2, n)
+    y = rng.random(n) < 0.3
+    noise = rng.normal(size=n)
+    a = noise + y * (1.0 - 0.4 * group)
+    b = noise + y * (1.0 - 0.1 * group) + 0.3 * rng.normal(size=n)
+    res = compare_auc(y, a, b, group, method="delong", reference=0)
+    pd_ = paired_delong(y, a, b, group)
+    d_a = pd_.auc_a[1] - pd_.auc_a[0]
+    d_b = pd_.auc_b[1] - pd_.auc_b[0]
+    var = sum(pd_.variance_a[h] + pd_.variance_b[h] - 2 * pd_.covariance[h] for h in (0, 1))
+    assert res.difference == pytest.approx(d_b - d_a, abs=1e-15)
+    assert res.standard_error == pytest.approx(math.sqrt(var), rel=1e-12)
+    assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(res.statistic)), rel=1e-12)
+    np.testing.assert_allclose(res.group_change, pd_.auc_b - pd_.auc_a, atol=1e-15)
+
+
+def test_compare_auc_permutation_pvalue_from_its_null_and_close_to_delong():
+    rng = np.random.default_rng(18)
+    n = 1200
+    group = rng.integers(0, 2, n)
+    y = rng.random(n) < 0.4
+    noise = rng.normal(size=n)
+    a = noise + y * (1.0 - 0.5 * group)
+    b = noise + y * (1.0 - 0.3 * group) + 0.4 * rng.normal(size=n)
+    perm = compare_auc(y, a, b, group, method="permutation", n_permutations=399,
+                       random_state=0, return_null=True)  # fmt: skip
+    null = perm.null_distribution[:, 0, 0]
+    assert perm.pvalue == pytest.approx((1 + np.sum(np.abs(null) >= abs(perm.statistic)
+                                                    * (1 - 1e-12))) / 400)  # fmt: skip
+    assert abs(null.std() - 1) < 0.15  # studentized: the swap distribution is near N(0, 1)
+    delong = compare_auc(y, a, b, group, method="delong")
+    assert delong.statistic == perm.statistic
+    assert abs(perm.pvalue - delong.pvalue) < 0.05
+    again = compare_auc(y, a, b, group, method="permutation", n_permutations=399,
+                        random_state=0, return_null=True)  # fmt: skip
+    np.testing.assert_array_equal(again.null_distribution, perm.null_distribution)
+
+
+# --------------------------------------------------------------------------------------
+# level and power (quick; validation/compare_level.py is the full run)
+# --------------------------------------------------------------------------------------
+
+
+def test_level_and_power_quick():
+    """rho 0.9, 100 data sets per setting: every paired test (and "B reduces the gap" at its
+    boundary) within alpha + 3 SE under equal gaps; the power twin: the paired tests find a
+    closed gap that the unpaired comparison of the same change misses."""
+    module = _load("compare_level")
+    rows = module.run(quick=True)
+    assert {r["metric"] for r in rows} == {"tpr", "auc"}
+    for row in rows:
+        if row["kind"] == "null":
+            bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / row["n_sim"])
+            assert all(row[m] <= bound for m in row["methods"]), row
+        else:
+            paired = row["paired_default"] if row["metric"] == "tpr" else row["paired_delong"]
+            assert paired > 0.3 and paired > row["unpaired"] + 0.2, row
+    assert "alpha + 3 SE" in module.format_rows(rows)
