@@ -37,6 +37,7 @@ PLAN = ("tests/test_planning.py",)
 WAS = ("tests/test_wasserstein.py",)
 SCORE = ("tests/test_difference_intervals.py", "tests/test_tolerance.py")
 TOL = ("tests/test_tolerance.py", "tests/test_validation_quick.py")
+CMP = ("tests/test_compare.py",)
 
 
 def m(id, file, old, new, tests, why):
@@ -295,6 +296,47 @@ MUTANTS = [
         "    few = fewest < EXACT_BELOW",
         TOL,
         "auto without the unbalanced rule (level 0.059 at 100 vs 100,000)",
+    ),
+    # ---------------------------------------------------------------- paired comparisons
+    m(
+        "cmp-covariance-sign",
+        "fastfair/compare/statistics.py",
+        "    var = both - cross\n",
+        "    var = both + cross\n",
+        CMP,
+        "the paired variance adds the covariance (the unpaired-like variance of a sum)",
+    ),
+    m(
+        "cmp-swap-one-label",
+        "fastfair/compare/inference.py",
+        "        tables[:, slot, B_ONLY[y]] = disc[g, y] - draws[:, s]",
+        "        tables[:, slot, B_ONLY[y]] = disc[g, 1 - y] - draws[:, s]",
+        CMP,
+        "a swap refills the other label's discordant cell",
+    ),
+    m(
+        "cmp-auc-cov-ddof",
+        "fastfair/compare/statistics.py",
+        "    return np.where(n > 1, sxy / np.maximum(n - 1.0, 1.0), 0.0), n",
+        "    return np.where(n > 1, sxy / np.maximum(n, 1.0), 0.0), n",
+        CMP,
+        "DeLong covariance of the placements with ddof 0 (pROC and the variances use 1)",
+    ),
+    m(
+        "cmp-reduced-past",
+        "fastfair/compare/inference.py",
+        "    return np.maximum(toward, past).max(axis=-1)",
+        "    return toward.max(axis=-1)",
+        CMP,
+        "'B reduces the gap' without the not-beyond--gap_a condition",
+    ),
+    m(
+        "cmp-kernel-binomial",
+        "csrc/_paired.pyx",
+        "random_binomial(&stream.bitgen, 0.5, discordant[s], binomial)",
+        "random_binomial(&stream.bitgen, 0.45, discordant[s], binomial)",
+        CMP,
+        "swap probability not 1/2",
     ),
     # ---------------------------------------------------------------- auc.py / _auc.pyx
     m(

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+import fastfair
 from fastfair import _paired
 from fastfair.compare import PairedStats, compare_auc, compare_models, paired_delong
 from fastfair.compare import compare_models_from_counts as from_counts
@@ -493,3 +494,51 @@ def test_level_and_power_quick():
             paired = row["paired_default"] if row["metric"] == "tpr" else row["paired_delong"]
             assert paired > 0.3 and paired > row["unpaired"] + 0.2, row
     assert "alpha + 3 SE" in module.format_rows(rows)
+
+
+# --------------------------------------------------------------------------------------
+# the worked example of docs/compare.md (its numbers are asserted here)
+# --------------------------------------------------------------------------------------
+
+
+def test_docs_worked_example_on_the_demo_data():
+    from importlib.resources import files
+
+    df = pd.read_csv(files("fastfair") / "data" / "adult_demo.csv")
+    fair = fastfair.fair_thresholds(df.label, df.score, df.sex, 0.5)
+    thresholds = dict(zip(fair.groups, fair.thresholds))
+    mitigated = df.score >= df.sex.map(thresholds)
+    assert [round(t, 4) for t in fair.thresholds] == [0.5018, 0.4958]
+    res = compare_models(df.label, df.prediction, mitigated, df.sex, metric="tpr", delta=0.01,
+                         random_state=0)  # fmt: skip
+    assert res.method == "exact" and res.comparisons == [("Female", "Male")]
+    assert (round(res.gap_a, 4), round(res.gap_b, 4)) == (-0.0634, -0.0677)
+    assert (round(res.difference, 4), round(res.standard_error, 4)) == (-0.0043, 0.0011)
+    assert [round(x, 4) for x in res.confidence_interval] == [-0.0065, -0.0021]
+    assert (round(res.pvalue, 4), round(res.pvalue_reduced, 4)) == (0.0001, 1.0)
+    assert round(res.pvalue_noninferior, 4) == 0.0007
+    assert res.group_discordant.tolist() == [0, 14]
+    # the unpaired comparison of the same change (the covariance ignored) sees nothing
+    unpaired = math.sqrt(((res.group_metric_a * (1 - res.group_metric_a)
+                           + res.group_metric_b * (1 - res.group_metric_b))
+                          / np.array([590, 3256])).sum())  # fmt: skip
+    assert round(unpaired, 4) == 0.0314
+    assert round(2 * stats.norm.sf(abs(res.difference) / unpaired), 2) == 0.89
+    sel = compare_models(df.label, df.prediction, mitigated, df.sex, metric="selection_rate",
+                         delta=0.01, random_state=0)  # fmt: skip
+    assert (round(sel.gap_a, 4), round(sel.gap_b, 4)) == (-0.1696, -0.1725)
+    assert sel.pvalue < 1e-8 and sel.pvalue_noninferior < 1e-16
+    ppv = compare_models(df.label, df.prediction, mitigated, df.sex, metric="ppv", delta=0.01,
+                         random_state=0)  # fmt: skip
+    assert (round(ppv.gap_a, 4), round(ppv.gap_b, 4), round(ppv.pvalue, 4)) == (
+        0.0165, 0.0212, 0.0043)  # fmt: skip
+    assert round(ppv.pvalue_noninferior, 4) == 0.1466
+    cal = fastfair.GroupCalibrator().fit(df.score, df.label, df.sex)
+    calibrated = cal.transform(df.score, df.sex)
+    auc = compare_auc(df.label, df.score, calibrated, df.sex, method="delong")
+    assert [round(x, 4) for x in auc.group_metric_a] == [0.9313, 0.8813]
+    assert [round(x, 4) for x in auc.group_metric_b] == [0.9325, 0.8815]
+    assert (round(auc.gap_a, 4), round(auc.gap_b, 4), round(auc.pvalue, 4)) == (
+        0.05, 0.051, 0.0092)  # fmt: skip
+    pdl = paired_delong(df.label, df.score, calibrated, df.sex)
+    assert [round(z, 2) for z in pdl.statistic] == [3.23, 1.93]

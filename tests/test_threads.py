@@ -267,3 +267,22 @@ def test_sparse_and_block_auc_kernels_are_thread_safe():
         for t in THREADS:
             np.testing.assert_array_equal(ref, _auc.permute_two_sparse(*args, t, 0, tables))
             np.testing.assert_array_equal(ref, _auc.permute_two(*args, t, 0, tables))
+
+
+@pytest.mark.parametrize("n_jobs", THREADS)
+def test_compare_models_counts_and_swaps(n_jobs):
+    """The paired counting pass (chunks of rows) and the swap permutations (one stream per
+    permutation) give the same counts, null distribution and p-values on any thread count."""
+    rng = np.random.default_rng(30)
+    n = 400_000
+    group = rng.integers(0, 5, n)
+    y = rng.random(n) < 0.3
+    a = rng.random(n) < 0.4
+    b = np.where(rng.random(n) < 0.9, a, ~a)
+    one = fastfair.compare_models(y, a, b, group, metric="ppv", method="permutation",
+                                  n_permutations=3000, random_state=2, n_jobs=1,
+                                  return_null=True)  # fmt: skip
+    many = fastfair.compare_models(y, a, b, group, metric="ppv", method="permutation",
+                                   n_permutations=3000, random_state=2, n_jobs=n_jobs,
+                                   return_null=True)  # fmt: skip
+    assert_same(one, many)
