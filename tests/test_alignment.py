@@ -36,11 +36,13 @@ MODULES = (
     "fastfair.cli",
     "fastfair.stats",
     "fastfair.io",
+    "fastfair.compare",
 )
 #: Arguments that hold one value per row (``*groups`` of ``ConfusionStats.from_arrays`` too).
 PER_ROW = {
     "y_true", "y_pred", "y_score", "group", "sample_weight", "cluster", "values",
-    "attribute", "X", "query", "sensitive_features",
+    "attribute", "X", "query", "sensitive_features", "y_pred_a", "y_pred_b", "y_score_a",
+    "y_score_b",
 }  # fmt: skip
 MC = dict(n_permutations=99, random_state=0)
 
@@ -163,6 +165,18 @@ CALLS = {
     ),
     "ScoreStats.from_arrays": lambda d: fastfair.stats.ScoreStats.from_arrays(
         d["y_true"], d["y_score"], d["group"]
+    ),
+    "compare_models": lambda d: fastfair.compare_models(
+        d["y_true"], d["y_pred"], d["query"], d["group"], **MC
+    ),
+    "compare_auc": lambda d: fastfair.compare_auc(
+        d["y_true"], d["y_score"], d["attribute"], d["group"], **MC
+    ),
+    "paired_delong": lambda d: fastfair.paired_delong(
+        d["y_true"], d["y_score"], d["attribute"], d["group"]
+    ),
+    "PairedStats.from_arrays": lambda d: fastfair.PairedStats.from_arrays(
+        d["y_true"], d["y_pred"], d["query"], d["group"]
     ),
 }  # fmt: skip
 #: The argument whose rows define the order of a per-row output (the first per-row one).

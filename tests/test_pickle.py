@@ -134,6 +134,14 @@ BUILDERS = {
     "ConfusionStats": [lambda: fastfair.stats.ConfusionStats.from_arrays(Y, P, G)],
     "ScoreStats": [lambda: fastfair.stats.ScoreStats.from_arrays(Y, S, G)],
     "MeanStats": [lambda: fastfair.stats.MeanStats.from_arrays(S, G)],
+    "ModelComparisonResult": [
+        lambda: fastfair.compare_models(Y, P, S > 0.45, G, metric="equalized_odds", delta=0.05),
+        lambda: fastfair.compare_models(Y, P, S > 0.45, G, method="permutation",
+                                        n_permutations=99, random_state=0, return_null=True),
+        lambda: fastfair.compare_auc(Y, S, S**2 + 0.1 * (Y - 0.5), G, method="delong"),
+    ],
+    "PairedDeLongResult": [lambda: fastfair.paired_delong(Y, S, S**2 + 0.1 * (Y - 0.5), G)],
+    "PairedStats": [lambda: fastfair.PairedStats.from_arrays(Y, P, S > 0.45, G)],
 }  # fmt: skip
 
 

@@ -104,6 +104,12 @@ CALLS = {
     "Sequential": lambda **k: fastfair.Sequential(**k),
     "ScoreStats.test": lambda **k: fastfair.stats.ScoreStats.from_arrays(Y, S, G).test(**k),
     "PredictiveParityResult.plot": lambda **k: PARITY.plot(**k),
+    "compare_models": lambda **k: fastfair.compare_models(Y, P, S > 0.45, G, **k),
+    "compare_models_from_counts": lambda **k: fastfair.compare_models_from_counts(
+        fastfair.PairedStats.from_arrays(Y, P, S > 0.45, G).counts, **k
+    ),
+    "compare_auc": lambda **k: fastfair.compare_auc(Y, S, S**2 + 0.1 * Y, G, method="delong",
+                                                    **k),
 }  # fmt: skip
 
 

@@ -18,7 +18,13 @@ import numpy as np
 
 from fastfair import _paired
 from fastfair._parallel import threads_for
-from fastfair._validation import GroupCodes, as_binary, as_groups, check_same_length
+from fastfair._validation import (
+    GroupCodes,
+    align_index,
+    as_binary,
+    as_groups,
+    check_same_length,
+)
 from fastfair.auc import delong
 from fastfair.compare.ingest import _check_counts
 
@@ -219,12 +225,13 @@ class PairedStats:
         *,
         pos_label: Hashable | None = None,
     ) -> PairedStats:
-        """Counts of the rows given (one batch)."""
-        y = as_binary(y_true, "y_true", pos_label, require_pos=False)
-        a = as_binary(y_pred_a, "y_pred_a", pos_label, require_pos=False)
-        b = as_binary(y_pred_b, "y_pred_b", pos_label, require_pos=False)
-        check_same_length(y_true=y, y_pred_a=a, y_pred_b=b, group=group)
-        codes, labels = as_groups(group, "group", min_groups=1)
+        """Counts of the rows given (one batch); pandas inputs paired by index."""
+        cols = align_index(y_true=y_true, y_pred_a=y_pred_a, y_pred_b=y_pred_b, group=group)
+        y = as_binary(cols["y_true"], "y_true", pos_label, require_pos=False)
+        a = as_binary(cols["y_pred_a"], "y_pred_a", pos_label, require_pos=False)
+        b = as_binary(cols["y_pred_b"], "y_pred_b", pos_label, require_pos=False)
+        check_same_length(y_true=y, y_pred_a=a, y_pred_b=b, group=cols["group"])
+        codes, labels = as_groups(cols["group"], "group", min_groups=1)
         return cls(labels, count_rows(y, a, b, codes, len(labels)))
 
     def __add__(self, other: PairedStats) -> PairedStats:
