@@ -114,6 +114,13 @@ def test_json_and_report_through_a_link_to_one_file_are_refused(data, capsys):
     assert not out.exists()
 
 
+def test_output_that_is_the_data_file_is_refused_even_with_force(data, capsys):
+    """--force overwrites an old output, not the table being audited."""
+    code, _, err = _run(["audit", data, *BASE, "--report", data, "--force"], capsys)
+    _one_line_error(code, err, f"--report {data}: is the DATA file")
+    assert data.read_text() == CSV
+
+
 @POSIX
 def test_target_that_became_special_after_the_check_is_refused(tmp_path):
     """The writer checks again: the path may change while the audit runs."""

@@ -387,11 +387,13 @@ def check_output_path(path: str, option: str, force: bool = False) -> None:
         raise CLIError(f"{option} {path}: the file exists; use --force to overwrite it")
 
 
-def _check_outputs(args) -> None:
+def _check_outputs(args, source: str) -> None:
     outputs = [(o, getattr(args, o[2:])) for o in ("--json", "--report")]
     outputs = [(o, p) for o, p in outputs if p]
     for option, path in outputs:
         check_output_path(path, option, args.force)
+        if os.path.isfile(source) and os.path.realpath(path) == os.path.realpath(source):
+            raise CLIError(f"{option} {path}: is the DATA file; give another output name")
     if len(outputs) == 2 and os.path.realpath(outputs[0][1]) == os.path.realpath(outputs[1][1]):
         raise CLIError("--json and --report name the same file")
 
@@ -472,7 +474,7 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
     except (TypeError, ValueError) as exc:
         raise CLIError(str(exc)) from exc
     options["reference"] = _reference(args.reference, args.group)
-    _check_outputs(args)
+    _check_outputs(args, source)
     engine = args.engine or ("dask" if args.scheduler else "auto")
     if args.scheduler and engine != "dask":
         raise CLIError("--scheduler needs --engine dask")
