@@ -15,7 +15,9 @@ other encodings (Latin-1 ...)    refused: "not UTF-8 text", with the offending b
 CRLF or CR line ends             handled by the csv module (``newline=""``)
 blank lines, rows of empty cells skipped (:func:`split_records`)
 trailing delimiter               the empty, unnamed last column is dropped
-duplicate column names           refused, naming the column
+no header row                    the names given instead (``--no-header --names``)
+duplicate column names           kept: the reader keeps one copy when they are equal,
+                                 and refuses to use a name whose copies differ
 rows with a different length     refused, naming the first such line
 spaces around names and values   removed
 quoted numbers ``"0.5"``         numbers (the quotes are CSV syntax)
@@ -84,11 +86,14 @@ def detect_delimiter(text: str) -> tuple[str, str]:
     return (_DELIMITERS[best] if counts[best] else ","), text
 
 
-def split_records(text: str, delimiter: str, path: str) -> tuple[list[str], list[list[str]]]:
+def split_records(
+    text: str, delimiter: str, path: str, names: list[str] | None = None
+) -> tuple[list[str], list[list[str]]]:
     """Header and data rows; blank rows skipped; a trailing-delimiter column dropped.
 
-    Raises ValueError for duplicate column names and for rows whose length differs from the
-    header's (naming the first such line).
+    With `names` (a file without a header row) every row is data and `names` is the header.
+    The header may repeat a name (the reader decides what to do with the copies). Raises
+    ValueError for rows whose length differs from the header's (naming the first such line).
     """
     try:
         records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
@@ -99,22 +104,23 @@ def split_records(text: str, delimiter: str, path: str) -> tuple[list[str], list
     ]
     if not numbered:
         raise ValueError(f"cannot read {path} as CSV: it is empty")
-    (_, header), body = numbered[0], numbered[1:]
-    if not body:
-        raise ValueError(f"cannot read {path} as CSV: no data rows after the header")
+    if names is None:
+        (_, header), body = numbered[0], numbered[1:]
+        if not body:
+            raise ValueError(f"cannot read {path} as CSV: no data rows after the header")
+    else:
+        header, body = list(names), numbered
     width = len(header)
     if header[-1] == "" and all(len(r) == width and r[-1] == "" for _, r in body):
         header, body = header[:-1], [(i, r[:-1]) for i, r in body]
         width -= 1
-    seen = set()
-    for name in header:
-        if name in seen:
-            raise ValueError(f"{path}: the column name {name!r} appears more than once")
-        seen.add(name)
+    if names is not None and all(len(r) == width + 1 and r[-1] == "" for _, r in body):
+        body = [(i, r[:-1]) for i, r in body]  # a trailing delimiter on every line
+    which = "the header has" if names is None else "--names gives"
     for line, r in body:
         if len(r) != width:
             raise ValueError(
-                f"{path}: line {line} has {len(r)} fields, the header has {width} "
+                f"{path}: line {line} has {len(r)} fields, {which} {width} "
                 f"(delimiter {delimiter!r})"
             )
     return header, [r for _, r in body]

@@ -28,6 +28,7 @@ __all__ = [
     "check_resamples",
     "check_same_length",
     "resolve_columns",
+    "score_threshold",
     "show_value",
     "unit_scale",
 ]
@@ -188,18 +189,23 @@ def unit_scale(values: np.ndarray) -> tuple[np.ndarray, int]:
     return np.ldexp(values, -exponent), exponent
 
 
-def as_binary(values, name: str, pos_label=None, require_pos: bool = True) -> np.ndarray:
+def as_binary(
+    values, name: str, pos_label=None, require_pos: bool = True, pos_name: str = "pos_label"
+) -> np.ndarray:
     """Return a binary label array as uint8 (1 = positive).
 
     Accepts bool, {0, 1}, and any two-valued labels with `pos_label` naming the positive one
     ({-1, 1} is understood without it). A column with a single value is accepted; a
     `pos_label` that does not occur in it is refused unless `require_pos` is False (then
-    check the pair with :func:`as_binary_pair`).
+    check the pair with :func:`as_binary_pair`). Messages call `pos_label` `pos_name` (the
+    command line's ``--pos-label``).
     """
     arr = as_1d(values, name)
     if arr.dtype == np.bool_:
         if pos_label is not None and pos_label not in (True, 1):
-            return (~arr).view(np.uint8) if pos_label in (False, 0) else _bad_pos(name, pos_label)
+            if pos_label in (False, 0):
+                return (~arr).view(np.uint8)
+            _bad_pos(name, pos_label, pos_name=pos_name)
         return np.ascontiguousarray(arr).view(np.uint8)
     if _has_missing(arr):
         raise ValueError(f"{name} contains missing values (NaN/None)")
@@ -220,11 +226,11 @@ def as_binary(values, name: str, pos_label=None, require_pos: bool = True) -> np
         else:
             raise ValueError(
                 f"{name} has values {values_seen.tolist()}; "
-                "pass pos_label to say which is positive"
+                f"pass {pos_name} to say which is positive"
             )
     if pos_label not in values_seen.tolist():
         if len(values_seen) == 2 or require_pos:
-            _bad_pos(name, pos_label, values_seen)
+            _bad_pos(name, pos_label, values_seen, pos_name)
     return (arr == pos_label).view(np.uint8)
 
 
@@ -238,9 +244,14 @@ def as_binary_pair(y_true, y_pred, pos_label=None) -> tuple[np.ndarray, np.ndarr
     return y, yhat
 
 
-def _bad_pos(name, pos_label, values_seen=None):
+def _bad_pos(name, pos_label, values_seen=None, pos_name="pos_label"):
     seen = "" if values_seen is None else f"; its values are {values_seen.tolist()}"
-    raise ValueError(f"pos_label={show_value(pos_label)} does not occur in {name}{seen}")
+    given = (
+        f"{pos_name}={show_value(pos_label)}"
+        if pos_name.isidentifier()
+        else (f"{pos_name} {show_value(pos_label)}")
+    )
+    raise ValueError(f"{given} does not occur in {name}{seen}")
 
 
 class GroupCodes:
@@ -602,3 +613,33 @@ def check_level(value, name: str) -> float:
     if not 0.0 < float(value) < 1.0:
         raise ValueError(f"{name} must be in (0, 1), got {show_value(value)}")
     return float(value)
+
+
+#: The threshold of scores in [0, 1] (probabilities) when none is given.
+DEFAULT_THRESHOLD = 0.5
+
+
+def score_threshold(scores: np.ndarray, threshold, what: str, option: str) -> float:
+    """The threshold that turns `scores` into predictions (``scores >= threshold``).
+
+    None means 0.5 for scores in [0, 1]; scores outside [0, 1] (a 1-10 risk score, a logit)
+    are not probabilities, 0.5 means nothing for them (a 1-10 score would make every
+    prediction positive), so the threshold must be given: ValueError naming `what` (the
+    scores) and `option` (the argument or flag that sets the threshold). A given threshold
+    must be finite.
+    """
+    if threshold is not None:
+        if not (isinstance(threshold, int | float | np.number) and np.isfinite(threshold)):
+            raise ValueError(f"{option} must be a finite number, got {show_value(threshold)}")
+        return float(threshold)
+    if scores.size == 0:
+        return DEFAULT_THRESHOLD
+    low, high = float(scores.min()), float(scores.max())
+    if 0.0 <= low and high <= 1.0:
+        return DEFAULT_THRESHOLD
+    share = float(np.mean(scores >= DEFAULT_THRESHOLD))
+    raise ValueError(
+        f"{what} has values outside [0, 1] ({low:g} to {high:g}): not probabilities, so the "
+        f"default threshold {DEFAULT_THRESHOLD:g} is arbitrary (it would make {share:.0%} "
+        f"of the predictions positive); give {option} (predictions are score >= threshold)"
+    )

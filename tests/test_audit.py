@@ -205,7 +205,7 @@ def test_rates_of_zero_or_one_are_shrunk_for_the_planner():
             "no evidence (could detect ≥ 0.042)",
         ),
         ({"pvalue_adjusted": 0.2}, "no_evidence", "no evidence"),
-        ({"error": "no positives"}, "error", "not tested: no positives"),
+        ({"error": "no positives"}, "error", "ERROR, not run: no positives"),
     ],
 )
 def test_verdicts(row, decision, text):

@@ -294,7 +294,10 @@ QUIRKS_REFUSED = {
     "label_NA": (_with_cell(5, 0, "NA"), "(empty, NA, null or NaN; the first in data row 5)"),
     "label_null": (_with_cell(9, 0, "null"), "label column 'y' has 1 missing values"),
     "pred_na": (_with_cell(9, 2, "N/A"), "prediction column 'pred' has 1 missing values"),
-    "duplicate_column": (CLEAN.replace("pred,grp", "pred,pred", 1), "'pred' appears more than"),
+    "duplicate_column": (
+        CLEAN.replace("pred,grp", "pred,pred", 1),
+        "the prediction column 'pred' appears in columns 3, 4 of the header, with different",
+    ),
     "ragged_row": (_with_cell(7, 3, "a,extra"), "line 8 has 5 fields, the header has 4"),
     "decimal_comma": (
         CLEAN.replace(",", ";").replace("0.", "0,"),

@@ -11,6 +11,7 @@ import math
 import os
 import stat
 from collections.abc import Mapping, Sequence
+from itertools import combinations as _combinations
 
 import numpy as np
 
@@ -85,10 +86,29 @@ def _add_audit(sub) -> None:
         action="store_true",
         help="audit the bundled UCI Adult demo (label, score, prediction, sex, race)",
     )
+    audit.add_argument(
+        "--no-header",
+        action="store_true",
+        help="the CSV file has no header row (UCI Adult): every row is data; name the "
+        "columns with --names",
+    )
+    audit.add_argument(
+        "--names",
+        nargs="+",
+        metavar="NAME",
+        help="with --no-header: the name of every column, in file order",
+    )
     audit.add_argument("--label", help="binary outcome column (y_true)")
     audit.add_argument("--pred", help="binary prediction column (y_pred)")
     audit.add_argument("--score", help="score column (y_score; predictions = score >= threshold)")
-    audit.add_argument("--threshold", type=float, default=0.5)
+    audit.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        metavar="T",
+        help="predictions are score >= T (with --score, without --pred); default 0.5, "
+        "allowed only when every score is in [0, 1]: a 1-10 or logit score needs T",
+    )
     audit.add_argument(
         "--group",
         nargs="+",
@@ -105,7 +125,9 @@ def _add_audit(sub) -> None:
         "--reference",
         nargs="+",
         metavar="GROUP",
-        help="reference group (default: the largest); with several columns COL=GROUP ...",
+        help="reference group (default: the largest); with several columns COL=GROUP ...; "
+        "an intersection's is the cell of its columns' references (sex=Male race=White: "
+        "'Male & White') unless given as 'sex & race=Female & White'",
     )
     audit.add_argument(
         "--metrics",
@@ -399,11 +421,13 @@ def _check_outputs(args, source: str) -> None:
 
 
 def _reference(values, groups):
-    """--reference as fastfair.audit takes it: a label (one column) or {column: label}."""
+    """--reference as fastfair.audit takes it: a label (one column) or {column: label};
+    a column may be an intersection ("race & sex=Caucasian & Female")."""
     if values is None:
         return None
-    if all("=" in v and v.split("=", 1)[0] in groups for v in values):
-        return dict(v.split("=", 1) for v in values)
+    names = {" & ".join(c) for k in range(1, len(groups) + 1) for c in _combinations(groups, k)}
+    if all("=" in v and v.split("=", 1)[0].strip() in names for v in values):
+        return {k.strip(): g for k, g in (v.split("=", 1) for v in values)}
     if len(values) == 1 and len(groups) == 1:
         return values[0]
     raise CLIError(
@@ -462,9 +486,10 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
         missing = [o for o in ("label", "group") if getattr(args, o) is None]
         if missing:
             raise CLIError(f"--{missing[0]} is required")
+    _check_names(args)
     if args.pred is None and args.score is None:
         raise CLIError("give --pred (binary predictions) or --score (scores to threshold)")
-    if not math.isfinite(args.threshold):
+    if args.threshold is not None and not math.isfinite(args.threshold):
         raise CLIError(f"--threshold must be a finite number, got {args.threshold}")
     options = audit_options(args)
     try:
@@ -481,6 +506,24 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
     if engine in ("arrow", "dask") and (len(args.group) != 1 or args.intersections):
         raise CLIError(f"--engine {engine} audits one --group column, without --intersections")
     return source, engine, options
+
+
+def _check_names(args: argparse.Namespace) -> None:
+    """--no-header and --names go together, on a file, with distinct non-empty names."""
+    if args.no_header != (args.names is not None):
+        given, missing = (
+            ("--no-header", "--names") if args.no_header else ("--names", "--no-header")
+        )
+        raise CLIError(f"{given} needs {missing} (a file without a header row, and its names)")
+    if args.names is None:
+        return
+    if args.demo:
+        raise CLIError("--no-header and --names are for a DATA file, not --demo")
+    if any(not n.strip() for n in args.names):
+        raise CLIError("--names: a column name is empty")
+    repeated = sorted({n for n in args.names if args.names.count(n) > 1})
+    if repeated:
+        raise CLIError(f"--names repeats {', '.join(map(repr, repeated))}")
 
 
 def audit_options(args: argparse.Namespace) -> dict:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -38,6 +39,7 @@ from fastfair._validation import (
     as_groups,
     check_int,
     resolve_columns,
+    score_threshold,
     show_value,
 )
 from fastfair.cli.arguments import check_audit_settings
@@ -80,6 +82,9 @@ class Attribute:
         Groups with at least `min_group_size` rows; the others are skipped.
     reference : int or None
         Code of the reference group (None when fewer than two groups are tested).
+    reference_rule : str
+        How the reference was chosen: "given", "from the references of sex and race" (an
+        intersection of attributes whose references were given) or "largest group".
     """
 
     name: str
@@ -89,6 +94,7 @@ class Attribute:
     sizes: np.ndarray
     tested: np.ndarray
     reference: int | None = None
+    reference_rule: str = "largest group"
 
     @property
     def comparisons(self) -> list[tuple[int, int]]:
@@ -222,9 +228,25 @@ def code_attributes(
     for name, columns, codes, labels in coded:
         sizes = np.bincount(codes, minlength=len(labels))
         attr = Attribute(name, columns, codes, labels, sizes, sizes >= min_group_size)
-        attr.reference = _pick_reference(attr, references.get(name), min_group_size)
+        wanted, attr.reference_rule = _wanted_reference(name, columns, references)
+        attr.reference = _pick_reference(attr, wanted, min_group_size)
         attributes.append(attr)
     return attributes
+
+
+def _wanted_reference(name, columns, references) -> tuple[Any, str]:
+    """The reference asked for an attribute, and the rule that gave it.
+
+    Given for the attribute itself; for an intersection whose attributes all have one, the
+    cell of those references ("Caucasian & Male" from race=Caucasian and sex=Male), so that
+    its comparisons answer the same question as the attributes'; else None (the largest).
+    """
+    if name in references:
+        return references[name], "given"
+    if len(columns) > 1 and all(c in references for c in columns):
+        wanted = JOIN.join(str(references[c]) for c in columns)
+        return wanted, f"from the references of {' and '.join(columns)}"
+    return None, "largest group"
 
 
 def _paired(rows, what, values):
@@ -294,6 +316,7 @@ def attribute_from_sizes(
     sizes = np.asarray(sizes, dtype=np.int64)
     attr = Attribute(name, [name], None, list(labels), sizes, sizes >= min_group_size)
     wanted = _reference_by_attribute(reference, [name], 1).get(name)
+    attr.reference_rule = "largest group" if wanted is None else "given"
     attr.reference = _pick_reference(attr, wanted, min_group_size)
     return attr
 
@@ -311,10 +334,12 @@ def _pick_reference(attr: Attribute, wanted, min_group_size) -> int | None:
         )
     ref = matches[0]
     if not attr.tested[ref]:
+        derived = attr.reference_rule.startswith("from")
         raise ValueError(
-            f"reference {show_value(wanted)} of {attr.name!r} has {attr.sizes[ref]} rows, "
-            "fewer than "
-            f"min_group_size={min_group_size}"
+            f"reference {show_value(wanted)} of {attr.name!r}"
+            + (f" ({attr.reference_rule})" if derived else "")
+            + f" has {attr.sizes[ref]} rows, fewer than min_group_size={min_group_size}"
+            + (f"; name another as reference={{{attr.name!r}: ...}}" if derived else "")
         )
     return ref
 
@@ -335,6 +360,13 @@ def _confusion_rows(attr, cells, metric, options) -> list[dict]:
     rows = []
     for g, r in attr.comparisons:
         row = _row_head(attr, "confusion", metric, g, r)
+        constant = _constant_predictions(cells, (g, r), (row["group"], row["reference"]))
+        if constant and constant[0] == "both":
+            row["error"] = constant[1]
+            rows.append(row)
+            continue
+        if constant:
+            row["note"] = constant[1]
         try:
             res = fastfair.permutation_test_from_counts(
                 cells[[g, r]],
@@ -371,6 +403,33 @@ def _confusion_rows(attr, cells, metric, options) -> list[dict]:
         )
         rows.append(row)
     return rows
+
+
+def _constant_predictions(cells, codes, labels) -> tuple[str, str] | None:
+    """("both" or "one", message) when a compared group's predictions are all equal.
+
+    With every prediction of both groups positive (or both negative), every confusion
+    metric of the pair is fixed by the labels alone (a TPR and an FPR of 1, an accuracy and
+    a PPV equal to the base rate): the test compares nothing the model decides, so it is
+    not run. One constant group is a real (if extreme) difference: a note.
+    """
+    kinds = []
+    for code, label in zip(codes, labels):
+        predicted = cells[code, 1] + cells[code, 3]  # FP + TP
+        if predicted in (0, cells[code].sum()):
+            kinds.append((label, "positive" if predicted else "negative"))
+    if not kinds:
+        return None
+    if len(kinds) == 2 and kinds[0][1] == kinds[1][1]:
+        return "both", (
+            f"constant prediction: every prediction of {show_value(labels[0])} and "
+            f"{show_value(labels[1])} is {kinds[0][1]}, so the metric depends on the labels "
+            "only; a test of the model is meaningless (is the threshold right?)"
+        )
+    return "one", "; ".join(
+        f"constant prediction: every prediction of {show_value(label)} is {kind}"
+        for label, kind in kinds
+    )
 
 
 def _auc_rows(attr, y, scores, options) -> list[dict]:
@@ -500,10 +559,14 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
                     **run,
                 )
         except ValueError as exc:
-            row["error"] = str(exc)
+            row["error"] = _labelled(str(exc), attr.labels)
             return row, None
+    notes = sorted({_labelled(str(w.message), attr.labels) for w in caught})
     res.groups = np.asarray([attr.labels[g] for g in res.groups.tolist()], dtype=object)
     res.curve.groups = res.groups
+    if not np.isfinite(res.pvalue):  # e.g. no grid point with a standard error everywhere
+        row["error"] = "; ".join(notes) or "the test gave no p-value"
+        return row, res  # the curves are still shown
     row.update(
         statistic=float(res.statistic),
         pvalue=float(res.pvalue),
@@ -511,10 +574,14 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
         scheme="per-user clustered" if res.curve.clustered else "rows",
         n_permutations=res.n_bootstrap or None,
     )
-    notes = sorted({str(w.message) for w in caught})
     if notes:
         row["note"] = "; ".join(notes)
     return row, res
+
+
+def _labelled(message: str, labels) -> str:
+    """A message of a test run on group codes, with each "group k" named by its label."""
+    return re.sub(r"\bgroup (\d+)\b", lambda m: f"group {show_value(labels[int(m[1])])}", message)
 
 
 def _threshold_sweep(attr, y, scores, options):
@@ -769,7 +836,7 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
     ('difference', 'DIFFERENCE, within ±0.05')
     """
     if "error" in row:
-        return "error", "not tested: " + row["error"]
+        return "error", "ERROR, not run: " + row["error"]
     sequential = row.get("_mc_decision")  # a sequential audit's family decision (MMCTest)
     if sequential == "undecided":
         return "undecided", "undecided (p-value within Monte-Carlo error of the level)"
@@ -821,8 +888,7 @@ def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
     if cols["y_pred"] is not None:
         yhat = as_binary(cols["y_pred"], called("y_pred", "pred"), pos_label)
     else:
-        if not np.isfinite(threshold):
-            raise ValueError(f"threshold must be finite, got {show_value(threshold)}")
+        threshold = score_threshold(scores, threshold, called("y_score", "score"), "threshold")
         yhat = (scores >= threshold).astype(np.uint8)
     clusters = None if cols["cluster"] is None else as_1d(cols["cluster"], "cluster")
     for name, arr in (("y_pred", yhat), ("y_score", scores), ("cluster", clusters)):
@@ -839,7 +905,7 @@ def audit(
     sensitive_features: Any = None,
     *,
     y_score: ArrayLike | str | None = None,
-    threshold: float = 0.5,
+    threshold: float | None = None,
     data: Any = None,
     cluster: ArrayLike | str | None = None,
     metrics: Sequence[str] | None = None,
@@ -891,8 +957,11 @@ def audit(
     y_score : array-like or str, optional
         Scores; predictions are ``y_score >= threshold`` when `y_pred` is not given. Adds
         the AUC and predictive-parity tests.
-    threshold : float
-        Threshold of `y_score` for the predictions.
+    threshold : float, optional
+        Threshold of `y_score` for the predictions (``y_score >= threshold``). Default 0.5
+        when every score is in [0, 1]; scores outside [0, 1] (a 1-10 risk score, a logit)
+        need it: without it the audit raises a ValueError rather than test predictions
+        that 0.5 makes all positive.
     data : pandas.DataFrame or mapping, optional
         Table whose columns the string arguments name.
     cluster : array-like or str, optional
@@ -901,6 +970,10 @@ def audit(
         Confusion metrics (default tpr, fpr, ppv, selection_rate, accuracy, equalized_odds).
     reference : label or mapping, optional
         Reference group (one attribute) or {attribute: label}; default the largest group.
+        An intersection's reference is the cell of its attributes' references when they
+        are all given ("Caucasian & Male" from ``{"race": "Caucasian", "sex": "Male"}``),
+        unless named itself (``{"race & sex": "Caucasian & Female"}``); the result's
+        attributes say which (``reference_rule``).
     intersections : bool
         Also audit every combination of two or more attributes ("sex & race").
     min_group_size : int
@@ -1060,6 +1133,8 @@ def _result(
     """Power, the adjustment over every test, verdicts, and the AuditResult."""
     options = settings["options"]
     for t in tests:
+        if "error" not in t and not math.isfinite(t.get("pvalue", math.nan)):
+            t["error"] = "the test gave no p-value"
         cells = cells_by_attribute[t["attribute"]] if t["family"] == "confusion" else None
         _add_power(t, cells, options)
         _add_margins(t, cells, options)
@@ -1150,6 +1225,7 @@ def _attribute_summary(attr: Attribute, cells) -> dict:
         name=attr.name,
         columns=list(attr.columns),
         reference=None if attr.reference is None else _py(attr.labels[attr.reference]),
+        reference_rule=None if attr.reference is None else attr.reference_rule,
         groups=groups,
         skipped=attr.skipped,
         note=None

@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 
 import fastfair
+from fastfair._validation import DEFAULT_THRESHOLD
 from fastfair.cli.arguments import (
     CLIError,
     audit_source,
@@ -254,7 +255,7 @@ def _summary_tests(path, engine, audit_options, args, options, scheduler, progre
             label=args.label,
             pred=args.pred,
             score=args.score,
-            threshold=args.threshold if args.pred is None else None,
+            threshold=_threshold_used(args),
             cluster=args.cluster,
             groups=[group],
         ),
@@ -262,6 +263,13 @@ def _summary_tests(path, engine, audit_options, args, options, scheduler, progre
         progress=progress,
         **audit_options,
     )
+
+
+def _threshold_used(args: argparse.Namespace) -> float | None:
+    """The threshold that made the predictions (None with --pred), for the JSON."""
+    if args.pred is not None:
+        return None
+    return DEFAULT_THRESHOLD if args.threshold is None else args.threshold
 
 
 def _plan_command(args: argparse.Namespace) -> int:

@@ -12,12 +12,43 @@ import sys
 import numpy as np
 
 from fastfair import _textfile
+from fastfair._validation import as_binary, score_threshold
 from fastfair.cli.arguments import CLIError
 
-__all__ = ["load_columns", "read_table"]
+__all__ = ["Table", "load_columns", "read_table"]
 
 
-def read_table(path: str) -> dict[str, np.ndarray]:
+class Table(dict):
+    """Column name -> values, as :func:`read_table` returns them.
+
+    A name the header repeats is kept once when its copies are equal (COMPAS repeats
+    ``decile_score``, identically); `ambiguous` maps a repeated name whose copies differ to
+    their 1-based positions, and using it is refused (:func:`load_columns`).
+    """
+
+    def __init__(self, *args, ambiguous: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ambiguous = dict(ambiguous or {})
+
+
+def _table(names: list[str], columns) -> Table:
+    """The columns by name; repeated names kept once when equal, else marked ambiguous."""
+    table, positions = Table(), {}
+    for j, (name, values) in enumerate(zip(names, columns)):
+        positions.setdefault(name, []).append(j + 1)
+        if name not in table:
+            table[name] = values
+        elif not _equal(table[name], values):
+            table.ambiguous[name] = positions[name]
+    return table
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> bool:
+    floats = a.dtype.kind == "f" and b.dtype.kind == "f"
+    return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=floats))
+
+
+def read_table(path: str, names: list[str] | None = None) -> Table:
     """Columns of a CSV or Parquet file as numpy arrays (numeric where every value parses).
 
     CSV files are read as spreadsheets and databases export them: the quirks handled or
@@ -27,11 +58,14 @@ def read_table(path: str) -> dict[str, np.ndarray]:
     ----------
     path : str
         A .csv or .parquet file.
+    names : list of str, optional
+        The column names of a CSV file without a header row (every row is then data).
 
     Returns
     -------
-    dict of str to ndarray
-        Column name -> values (float where every value parses as a number, else text).
+    Table
+        Column name -> values (float where every value parses as a number, else text); a
+        dict whose ``ambiguous`` attribute lists the repeated names whose copies differ.
 
     Examples
     --------
@@ -57,11 +91,8 @@ def read_table(path: str) -> dict[str, np.ndarray]:
             table = pq.read_table(path)
         except Exception as exc:
             raise CLIError(f"cannot read {path} as Parquet: {exc}") from exc
-        names = table.column_names
-        duplicate = next((n for n in names if names.count(n) > 1), None)
-        if duplicate is not None:
-            raise CLIError(f"{path}: the column name {duplicate!r} appears more than once")
-        return {name: table.column(name).to_numpy() for name in names}
+        columns = (table.column(j).to_numpy() for j in range(table.num_columns))
+        return _table(table.column_names, columns)
     try:
         with open(path, "rb") as fh:
             raw = fh.read()
@@ -70,11 +101,9 @@ def read_table(path: str) -> dict[str, np.ndarray]:
     try:
         text = _textfile.decode_text(raw, path)
         delimiter, text = _textfile.detect_delimiter(text)
-        header, body = _textfile.split_records(text, delimiter, path)
-        return {
-            name: _textfile.parse_column([r[j] for r in body], name)
-            for j, name in enumerate(header)
-        }
+        header, body = _textfile.split_records(text, delimiter, path, names)
+        columns = (_textfile.parse_column([r[j] for r in body], n) for j, n in enumerate(header))
+        return _table(header, columns)
     except ValueError as exc:
         raise CLIError(str(exc)) from exc
 
@@ -138,8 +167,16 @@ def _read_audit_columns(path: str, args) -> dict:
 
 def _column(table: dict, name: str, role: str, complete: bool = True) -> np.ndarray:
     """Column `name` of the table; with `complete`, refuse missing cells (naming the first)."""
+    if name in getattr(table, "ambiguous", {}):
+        places = ", ".join(str(j) for j in table.ambiguous[name])
+        raise CLIError(
+            f"the {role} column {name!r} appears in columns {places} of the header, with "
+            "different values: rename or drop the copy you do not mean"
+        )
     if name not in table:
-        raise CLIError(f"unknown {role} column {name!r}; available: {', '.join(table)}")
+        available = ", ".join(table)
+        hint = _no_header_hint(table)
+        raise CLIError(f"unknown {role} column {name!r}; available: {available}{hint}")
     values = table[name]
     if complete:
         missing = _textfile.missing_cells(values)
@@ -151,6 +188,24 @@ def _column(table: dict, name: str, role: str, complete: bool = True) -> np.ndar
                 "drop or fill those rows"
             )
     return values
+
+
+def _no_header_hint(table) -> str:
+    """A hint when the header read looks like a data row (a number as a column name)."""
+
+    def number(text: str) -> bool:
+        try:
+            float(text)
+        except ValueError:
+            return False
+        return True
+
+    if any(number(str(n)) for n in table):
+        return (
+            " (the first row looks like data: for a file without a header row give "
+            "--no-header --names NAME ...)"
+        )
+    return ""
 
 
 def _pos_label(text: str | None, label: np.ndarray):
@@ -206,11 +261,17 @@ def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
     >>> sorted(table), pos_label
     (['p', 'sex', 'y'], 'yes')
     """
+    names = getattr(args, "names", None)
     if _is_large_source(source):
+        if names is not None:
+            raise CLIError(
+                "--no-header: only CSV files read whole (up to 32 MiB) can be read without "
+                "a header row; add the header line to the file"
+            )
         _large_csv_note(source, args.quiet)
         table = _read_audit_columns(source, args)
     else:
-        table = read_table(source)
+        table = read_table(source, names)
     for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score")):
         if name is not None:
             _column(table, name, role)
@@ -218,4 +279,25 @@ def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
         _column(table, name, "group", complete=False)
     if args.cluster is not None:
         _column(table, args.cluster, "cluster")
-    return table, _pos_label(args.pos_label, table[args.label])
+    if args.score is not None and args.pred is None:
+        _check_threshold(table[args.score], args)
+    pos_label = _pos_label(args.pos_label, table[args.label])
+    for name, role in ((args.label, "label"), (args.pred, "prediction")):
+        if name is not None:  # as fastfair.audit will, naming --pos-label
+            try:
+                as_binary(table[name], f"{role} column {name!r}", pos_label, name == args.label,
+                          pos_name="--pos-label")  # fmt: skip
+            except (TypeError, ValueError) as exc:
+                raise CLIError(str(exc)) from exc
+    return table, pos_label
+
+
+def _check_threshold(scores: np.ndarray, args: argparse.Namespace) -> None:
+    """Scores outside [0, 1] need --threshold (fastfair._validation.score_threshold)."""
+    if scores.dtype.kind not in "biuf":
+        return  # fastfair.audit names the column that is not numeric
+    try:
+        what = f"score column {args.score!r}"
+        score_threshold(np.asarray(scores, dtype=float), args.threshold, what, "--threshold")
+    except ValueError as exc:
+        raise CLIError(str(exc)) from exc

@@ -57,7 +57,7 @@ SHORT_VERDICTS = {
     "no_evidence": "no evidence",
     "equivalent": "FAIR within ±δ",
     "underpowered": "too small to tell",
-    "error": "not tested",
+    "error": "ERROR, not run",
 }
 METRIC_TITLES = {
     "tpr": "TPR",
@@ -206,7 +206,7 @@ def audit_text(result: AuditResult, max_rows: int | None = None) -> str:
             if t["family"] == "parity":
                 comparison = _comparison(t)
             if "error" in t:
-                rows.append([t["metric"], comparison, *["-"] * 6, _clip(t["verdict"], 120)])
+                rows.append([t["metric"], comparison, *["-"] * 6, "ERROR, not run (below)"])
                 continue
             rows.append(
                 [
@@ -228,9 +228,11 @@ def audit_text(result: AuditResult, max_rows: int | None = None) -> str:
         for r in [header, ["-" * w for w in widths], *rows]:
             lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     lines += [
-        f"note: {t['metric']} {_clip(t['group'])} vs {_clip(t['reference'])}: {t['margin_note']}"
+        f"{'error' if key == 'error' else 'note'}: {t['metric']} {_clip(_comparison(t), 83)} "
+        f"({_clip(t['attribute'], 83)}): {_clip(t[key], 1000)}"
         for t in result.tests
-        if t.get("margin_note")
+        for key in ("error", "note", "margin_note")
+        if t.get(key)
     ]
     if left < 0 or (max_rows is not None and max_rows < len(result.tests)):
         hidden = len(result.tests) - (max_rows or 0)
@@ -241,6 +243,8 @@ def audit_text(result: AuditResult, max_rows: int | None = None) -> str:
 
 def _attribute_line(attr, min_group_size) -> str:
     ref = _clip(attr["reference"])
+    rule = attr.get("reference_rule")
+    ref += f" ({rule})" if rule else ""
     text = f"{attr['name']}: reference {ref}; groups {_group_list(attr['groups'], True)}"
     if attr["skipped"]:
         text += f"; skipped (fewer than {min_group_size} rows): " + _group_list(
@@ -294,8 +298,20 @@ def _summary_sentences(result, s) -> list[str]:
             "non-significant ones are too small to tell."
         )
     if s["n_errors"]:
-        out.append(f"{s['n_errors']} tests could not run (see the table).")
+        out.append(f"Errors: {_errors_sentence(result, s)}")
     return out
+
+
+def _errors_sentence(result, s) -> str:
+    """ "2 tests could not run: ppv Asian vs Caucasian (race), ..." (the first three)."""
+    failed = [t for t in result.tests if t["decision"] == "error"]
+    named = ", ".join(
+        f"{t['metric']} {_clip(_comparison(t), 83)} ({_clip(t['attribute'], 83)})"
+        for t in failed[:3]
+    )
+    more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+    runs = "test could not run" if s["n_errors"] == 1 else "tests could not run"
+    return f"{s['n_errors']} {runs}: {named}{more}; each reason is given with its test."
 
 
 # --------------------------------------------------------------------------------------
@@ -406,10 +422,13 @@ def _summary_section(result) -> str:
         f"&alpha; = {result.alpha:g} (p-values adjusted by {result.adjust} over all tests) · "
         f"τ = {result.tau:g} · fastfair {fastfair.__version__} · seed {result.seed}"
     )
+    errors = (
+        f"<p class='note'>Errors: {_e(_errors_sentence(result, s))}</p>" if s["n_errors"] else ""
+    )
     return (
         f"<h1>Fairness audit</h1><p class='meta'>{meta}</p>"
         f"<div class='cards'>{_summary_cards(result, s)}</div>"
-        f"{_differences_list(result)}{_skipped_note(result)}"
+        f"{_differences_list(result)}{errors}{_skipped_note(result)}"
     )
 
 

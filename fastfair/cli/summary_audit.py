@@ -31,6 +31,7 @@ from fastfair._validation import (
     _check_label_values,
     as_binary,
     as_finite_float,
+    score_threshold,
 )
 from fastfair.stats import ConfusionStats, ScoreStats
 
@@ -102,11 +103,13 @@ class AuditSummary:
 
 def _checked_rows(label, pred, score, *, threshold, pos_label):
     """(label, prediction, score) of one batch, checked: binary labels, finite scores."""
-    y = as_binary(label, "label", pos_label)
+    y = as_binary(label, "label", pos_label, pos_name="--pos-label")
     s = None if score is None else as_finite_float(score, "score")
-    yhat = as_binary(pred, "prediction", pos_label) if pred is not None else None
+    yhat = (
+        None if pred is None else as_binary(pred, "prediction", pos_label, pos_name="--pos-label")
+    )
     if yhat is None:
-        yhat = (s >= threshold).astype(np.uint8)
+        yhat = (s >= score_threshold(s, threshold, "score", "--threshold")).astype(np.uint8)
     return y, yhat, s
 
 
@@ -116,7 +119,7 @@ def _summary_of(y, yhat, s, group) -> AuditSummary:
     return AuditSummary(confusion, scores)
 
 
-def summarise_rows(label, pred, score, group, *, threshold=0.5, pos_label=None):
+def summarise_rows(label, pred, score, group, *, threshold=None, pos_label=None):
     """The summary of one batch: label, prediction (or score >= threshold), group."""
     y, yhat, s = _checked_rows(label, pred, score, threshold=threshold, pos_label=pos_label)
     return _summary_of(y, yhat, s, group)

@@ -1,0 +1,300 @@
+"""What a new user hits in the first hour (#35): scores that are not probabilities, tests
+that could not run, real CSV files, intersections' references, wording, help and loaders."""
+
+import json
+
+import numpy as np
+import pytest
+
+import fastfair
+from fastfair.cli import main
+
+
+def _run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _write_csv(path, columns: dict) -> str:
+    names = list(columns)
+    lines = [",".join(names)]
+    lines += [",".join(str(columns[n][i]) for n in names) for i in range(len(columns[names[0]]))]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _risk_scores(n=600, seed=0):
+    """A 1-10 risk score (as COMPAS's decile_score), a label and two groups."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.45).astype(int)
+    score = np.clip(np.round(rng.normal(4 + 3 * y, 2)), 1, 10).astype(int)
+    group = rng.choice(["a", "b"], n)
+    return y, score, group
+
+
+# ---------------------------------------------------------------- 2: thresholds of scores
+
+
+def test_scores_outside_0_1_need_an_explicit_threshold():
+    y, score, group = _risk_scores()
+    with pytest.raises(ValueError, match=r"y_score has values outside \[0, 1\] \(1 to 10\).*"
+                       r"100% of the predictions positive.*give threshold"):  # fmt: skip
+        fastfair.audit(y, None, group, y_score=score, metrics=["tpr"])
+    res = fastfair.audit(y, None, group, y_score=score, threshold=7, metrics=["tpr"],
+                         n_permutations=99)  # fmt: skip
+    assert res.columns["threshold"] == 7.0
+    # probabilities keep the default 0.5, and say so
+    res = fastfair.audit(y, None, group, y_score=score / 10, metrics=["tpr"], n_permutations=99)
+    assert res.columns["threshold"] == 0.5
+    # with predictions given, the scores are only ranked (AUC, parity): no threshold needed
+    fastfair.audit(y, (score >= 7).astype(int), group, y_score=score, metrics=["tpr"],
+                   n_permutations=99)  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["memory", "arrow"])
+def test_cli_names_the_threshold_flag(tmp_path, capsys, engine):
+    pytest.importorskip("pyarrow")
+    y, score, group = _risk_scores()
+    path = _write_csv(tmp_path / "risk.csv", {"y": y, "decile": score, "g": group})
+    argv = ["audit", path, "--label", "y", "--score", "decile", "--group", "g", "--quiet",
+            "--metrics", "tpr", "--permutations", "99", "--engine", engine]  # fmt: skip
+    code, _, err = _run(argv, capsys)
+    assert code == 2
+    assert "outside [0, 1] (1 to 10)" in err and "give --threshold" in err
+    out_json = tmp_path / f"{engine}.json"
+    code, _, err = _run([*argv, "--threshold", "7", "--json", str(out_json)], capsys)
+    assert code == 0, err
+    assert json.loads(out_json.read_text())["columns"]["threshold"] == 7.0
+
+
+def test_threshold_help_says_when_it_is_needed(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--threshold T predictions are score >= T" in text
+    assert "a 1-10 or logit score needs T" in text
+
+
+def test_a_constant_prediction_in_both_groups_is_an_error_not_a_verdict():
+    y, score, group = _risk_scores()
+    res = fastfair.audit(y, None, group, y_score=score, threshold=0, metrics=["tpr", "ppv"],
+                         n_permutations=99)  # fmt: skip
+    confusion = [t for t in res.tests if t["family"] == "confusion"]
+    assert [t["decision"] for t in confusion] == ["error", "error"]
+    assert all("every prediction of 'a' and 'b' is positive" in t["error"] for t in confusion)
+    assert res.summary["n_errors"] >= 2
+    # the AUC ranks the scores: unaffected by the threshold
+    assert next(t for t in res.tests if t["metric"] == "auc")["decision"] != "error"
+
+
+def test_a_constant_prediction_in_one_group_is_noted():
+    y, score, group = _risk_scores()
+    pred = np.where(group == "a", 1, (score >= 7).astype(int))
+    res = fastfair.audit(y, pred, group, metrics=["tpr"], n_permutations=99)
+    (t,) = res.tests
+    assert t["decision"] != "error"
+    assert t["note"] == "constant prediction: every prediction of 'a' is positive"
+    assert "note: tpr a vs b (group): constant prediction" in res.format()
+
+
+# ---------------------------------------------------------------- 3: tests that cannot run
+
+
+@pytest.fixture(scope="module")
+def unrunnable_parity():
+    """Predictive parity that cannot run: group 'b' is one user's 40 rows."""
+    rng = np.random.default_rng(3)
+    n = 400
+    group = np.where(np.arange(n) < 40, "b", "a")
+    user = np.where(group == "b", 0, np.arange(n) + 1)
+    y = (rng.random(n) < 0.5).astype(int)
+    score = np.clip(0.3 * y + 0.6 * rng.random(n), 0, 1)
+    return fastfair.audit(y, None, {"group": group}, y_score=score, cluster=user,
+                          metrics=["tpr"], n_permutations=99)  # fmt: skip
+
+
+def test_a_test_that_could_not_run_is_an_error_everywhere(unrunnable_parity):
+    res = unrunnable_parity
+    (row,) = [t for t in res.tests if t["family"] == "parity"]
+    assert row["decision"] == "error"
+    assert "nothing tested" in row["error"] and "group 'b'" in row["error"]
+    assert "pvalue" not in row
+    d = res.to_dict()
+    assert d["summary"]["n_errors"] == 1
+    assert next(t for t in d["tests"] if t["family"] == "parity")["decision"] == "error"
+    text = res.format()
+    assert "ERROR, not run (below)" in text
+    assert "error: predictive_parity all groups (group): group 'b'" in text
+    assert "Errors: 1 test could not run: predictive_parity all groups (group)" in text
+    html = res.to_html()
+    assert "ERROR, not run: group" in html
+    assert "Errors: 1 test could not run" in html
+
+
+# ---------------------------------------------------------------- 4: real CSV files
+
+ROWS = [(i % 2, int(i % 3 > 0), "ab"[i % 4 == 0], i % 5) for i in range(80)]
+
+
+def _rows_csv(path, header, rows=ROWS, *, last_copy=None):
+    """y, pred, grp, k and, with `last_copy`, a repeat of one column as COMPAS has."""
+    lines = [] if header is None else [header]
+    for y, p, g, k in rows:
+        cells = [str(y), str(p), g, str(k)]
+        if last_copy is not None:
+            cells.append(last_copy(y, p, g, k))
+        lines.append(",".join(cells))
+    path.write_text("\r\n".join(lines) + "\r\n")
+    return str(path)
+
+
+def _tpr_pvalue(out: str) -> str:
+    (line,) = [x for x in out.splitlines() if x.strip().startswith("tpr")]
+    return line
+
+
+ARGS = ["--label", "y", "--pred", "pred", "--group", "grp", "--metrics", "tpr", "--quiet"]
+
+
+def test_a_repeated_column_is_accepted_unless_it_is_used_with_two_meanings(tmp_path, capsys):
+    clean = _rows_csv(tmp_path / "clean.csv", "y,pred,grp,k")
+    code, expected, err = _run(["audit", clean, *ARGS], capsys)
+    assert code == 0, err
+    # repeated, not used, copies differ: accepted
+    unused = _rows_csv(tmp_path / "unused.csv", "y,pred,grp,k,k", last_copy=lambda *r: "7")
+    code, out, err = _run(["audit", unused, *ARGS], capsys)
+    assert code == 0, err
+    assert _tpr_pvalue(out) == _tpr_pvalue(expected)
+    # repeated and used, copies equal (COMPAS's decile_score): accepted
+    same = _rows_csv(
+        tmp_path / "same.csv", "y,pred,grp,k,pred", last_copy=lambda y, p, g, k: str(p)
+    )
+    code, out, err = _run(["audit", same, *ARGS], capsys)
+    assert code == 0, err
+    assert _tpr_pvalue(out) == _tpr_pvalue(expected)
+    # repeated and used, copies differ: refused, naming the column and where it is
+    differ = _rows_csv(tmp_path / "differ.csv", "y,pred,grp,k,pred", last_copy=lambda *r: "1")
+    code, _, err = _run(["audit", differ, *ARGS], capsys)
+    assert code == 2
+    assert err == (
+        "fastfair: error: the prediction column 'pred' appears in columns 2, 5 of the header, "
+        "with different values: rename or drop the copy you do not mean\n"
+    )
+
+
+def test_a_file_without_header_is_read_with_names(tmp_path, capsys):
+    clean = _rows_csv(tmp_path / "clean.csv", "y,pred,grp,k")
+    _, expected, _ = _run(["audit", clean, *ARGS], capsys)
+    bare = _rows_csv(tmp_path / "bare.data", None)
+    # without --no-header the first row is taken as the header, and the error shows it
+    code, _, err = _run(["audit", bare, *ARGS], capsys)
+    assert code == 2 and "unknown label column 'y'; available: 0, b (the first row" in err
+    assert "give --no-header --names NAME ..." in err
+    names = ["--no-header", "--names", "y", "pred", "grp", "k"]
+    code, out, err = _run(["audit", bare, *names, *ARGS], capsys)
+    assert code == 0, err
+    assert _tpr_pvalue(out) == _tpr_pvalue(expected)
+    assert "80 rows" in out  # the first row is data
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--no-header"], "--no-header needs --names"),
+        (["--names", "y", "pred", "grp", "k"], "--names needs --no-header"),
+        (["--no-header", "--names", "y", "pred", "grp", "y"], "--names repeats 'y'"),
+        (["--no-header", "--names", "y", "pred", "grp"], "line 1 has 4 fields, --names gives 3"),
+    ],
+)
+def test_names_errors(tmp_path, capsys, extra, message):
+    bare = _rows_csv(tmp_path / "bare.data", None)
+    code, _, err = _run(["audit", bare, *extra, *ARGS], capsys)
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_pos_label_errors_name_the_flag(tmp_path, capsys):
+    rows = [("yes" if y else "no", "yes" if p else "no", g, k) for y, p, g, k in ROWS]
+    path = _rows_csv(tmp_path / "words.csv", "y,pred,grp,k", rows)
+    code, _, err = _run(["audit", path, *ARGS], capsys)
+    assert code == 2
+    assert "label column 'y' has values ['no', 'yes']; pass --pos-label to say" in err
+    code, _, err = _run(["audit", path, *ARGS, "--pos-label", "Yes"], capsys)
+    assert code == 2
+    assert "--pos-label 'Yes' does not occur in label column 'y'; its values are" in err
+    assert "pos_label" not in err
+    code, _, err = _run(["audit", path, *ARGS, "--pos-label", "yes"], capsys)
+    assert code == 0, err
+    # the library names its argument
+    with pytest.raises(ValueError, match=r"pass pos_label to say"):
+        fastfair.audit(np.array([r[0] for r in rows]), np.array([r[1] for r in rows]),
+                       np.array([r[2] for r in rows]))  # fmt: skip
+
+
+# ---------------------------------------------------------------- 5: intersections' reference
+
+
+def _people(n=900, seed=5):
+    rng = np.random.default_rng(seed)
+    race = rng.choice(["A", "B", "C"], n, p=[0.6, 0.3, 0.1])
+    sex = rng.choice(["F", "M"], n, p=[0.3, 0.7])
+    y = (rng.random(n) < 0.4).astype(int)
+    pred = (rng.random(n) < 0.3 + 0.3 * y).astype(int)
+    return y, pred, race, sex
+
+
+def test_intersection_reference_follows_the_attributes_references():
+    from fastfair.cli.audit import code_attributes
+
+    _, _, race, sex = _people()
+    features = {"race": race, "sex": sex}
+
+    def reference(ref):
+        attrs = code_attributes(features, intersections=True, reference=ref)
+        return [(a.name, a.labels[a.reference], a.reference_rule) for a in attrs]
+
+    # largest cell would be "A & M"; the references given make it "B & F"
+    assert reference({"race": "B", "sex": "F"})[2] == (
+        "race & sex",
+        "B & F",
+        "from the references of race and sex",
+    )
+    assert reference(None)[2] == ("race & sex", "A & M", "largest group")
+    assert reference({"race": "B"})[2] == ("race & sex", "A & M", "largest group")
+    named = {"race": "B", "sex": "F", "race & sex": "C & M"}
+    assert reference(named) == [
+        ("race", "B", "given"),
+        ("sex", "F", "given"),
+        ("race & sex", "C & M", "given"),
+    ]
+    with pytest.raises(
+        ValueError,
+        match=r"reference 'C & F' of 'race & sex' \(from the "
+        r"references of race and sex\) has \d+ rows, fewer than "
+        r"min_group_size=50; name another as reference=\{'race & sex': ...\}",
+    ):
+        code_attributes(features, intersections=True, reference={"race": "C", "sex": "F"},
+                        min_group_size=50)  # fmt: skip
+
+
+def test_cli_reference_of_intersections(tmp_path, capsys):
+    y, pred, race, sex = _people()
+    path = _write_csv(tmp_path / "p.csv", {"y": y, "p": pred, "race": race, "sex": sex})
+    argv = ["audit", path, "--label", "y", "--pred", "p", "--group", "race", "sex",
+            "--intersections", "--metrics", "tpr", "--quiet"]  # fmt: skip
+    out_json = tmp_path / "a.json"
+    code, out, err = _run([*argv, "--reference", "race=B", "sex=F", "--json", str(out_json)],
+                          capsys)  # fmt: skip
+    assert code == 0, err
+    attrs = json.loads(out_json.read_text())["attributes"]
+    assert [(a["reference"], a["reference_rule"]) for a in attrs] == [
+        ("B", "given"),
+        ("F", "given"),
+        ("B & F", "from the references of race and sex"),
+    ]
+    assert "race & sex: reference B & F (from the references of race and sex)" in out
+    tests = json.loads(out_json.read_text())["tests"]
+    assert {t["reference"] for t in tests if t["attribute"] == "race & sex"} == {"B & F"}
+    code, out, err = _run([*argv, "--reference", "race=B", "sex=F", "race & sex=C & M"], capsys)
+    assert code == 0, err
+    assert "race & sex: reference C & M (given)" in out
