@@ -95,7 +95,7 @@ def test_a_constant_prediction_in_one_group_is_noted():
     (t,) = res.tests
     assert t["decision"] != "error"
     assert t["note"] == "constant prediction: every prediction of 'a' is positive"
-    assert "note: tpr a vs b (group): constant prediction" in res.format()
+    assert "note: tpr a vs b: constant prediction" in res.format()
 
 
 # ---------------------------------------------------------------- 3: tests that cannot run

@@ -265,7 +265,7 @@ def test_audit_default_is_sequential_and_decides_the_family():
     sex = rng.choice(["F", "M"], n)
     y = rng.random(n) < 0.4
     score = rng.normal(size=n) + y * np.where(sex == "F", 0.6, 1.0)
-    res = fastfair.audit(y, None, {"sex": sex}, y_score=score, metrics=["tpr"])
+    res = fastfair.audit(y, None, {"sex": sex}, y_score=score, threshold=0.5, metrics=["tpr"])
     auc = next(t for t in res.tests if t["family"] == "auc")
     assert auc["method"] == "permutation"  # < 1,000 per class: no DeLong shortcut
     assert auc["verdict"] == "DIFFERENCE"
@@ -273,6 +273,6 @@ def test_audit_default_is_sequential_and_decides_the_family():
     assert hi <= 0.05  # its Holm level (it ranks after the smaller p-values) is excluded
     assert 0 < auc["n_permutations"] < 19_999
     fixed = fastfair.audit(
-        y, None, {"sex": sex}, y_score=score, metrics=["tpr"], n_permutations=999
+        y, None, {"sex": sex}, y_score=score, threshold=0.5, metrics=["tpr"], n_permutations=999
     )
     assert [t["verdict"] for t in fixed.tests] == [t["verdict"] for t in res.tests]

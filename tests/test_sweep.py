@@ -450,7 +450,7 @@ def test_audit_with_scores_sweeps_two_group_attributes_into_the_report():
     y = rng.random(n) < 0.4
     score = rng.normal(1.0 * y + 0.4 * (y & (sex == "F")), 1.0)
     res = fastfair.audit(
-        y, None, {"sex": sex, "race": race}, y_score=score, metrics=["tpr"],
+        y, None, {"sex": sex, "race": race}, y_score=score, threshold=0.5, metrics=["tpr"],
         n_permutations=99, random_state=0,
     )  # fmt: skip
     assert list(res.sweeps) == ["sex"]  # race has three tested groups: not swept

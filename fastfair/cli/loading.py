@@ -254,7 +254,7 @@ def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
     >>> from fastfair.cli.loading import load_columns
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
     >>> with open(path, "w") as f:
-    ...     _ = f.write("y,p,sex\\nyes,1,F\\nno,0,M\\n")
+    ...     _ = f.write("y,p,sex\\nyes,yes,F\\nno,no,M\\n")
     >>> args = build_parser().parse_args(["audit", path, "--label", "y", "--pred", "p",
     ...                                   "--group", "sex", "--pos-label", "yes"])
     >>> table, pos_label = load_columns(path, args)

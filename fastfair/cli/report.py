@@ -228,10 +228,15 @@ def audit_text(result: AuditResult, max_rows: int | None = None) -> str:
         for r in [header, ["-" * w for w in widths], *rows]:
             lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     lines += [
-        f"{'error' if key == 'error' else 'note'}: {t['metric']} {_clip(_comparison(t), 83)} "
-        f"({_clip(t['attribute'], 83)}): {_clip(t[key], 1000)}"
+        f"error: {t['metric']} {_clip(_comparison(t), 83)} ({_clip(t['attribute'], 83)}): "
+        f"{_clip(t['error'], 1000)}"
         for t in result.tests
-        for key in ("error", "note", "margin_note")
+        if t.get("error")
+    ]
+    lines += [
+        f"note: {t['metric']} {_clip(_comparison(t), 83)}: {_clip(t[key], 1000)}"
+        for t in result.tests
+        for key in ("note", "margin_note")
         if t.get(key)
     ]
     if left < 0 or (max_rows is not None and max_rows < len(result.tests)):
