@@ -4,6 +4,7 @@ callables and row metrics alike)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +26,50 @@ class PairwiseResultMixin(ContinuableResult):
             n = np.atleast_1d(n)
             n = int(n[c] if n.size > 1 else n[0])
         return format_pvalue(pvalue, self.method, n)
+
+    def plot(self, ax: Any = None, *, comparison: int = 0) -> Any:
+        """The null distribution of one comparison's statistic, the observed value marked
+        (needs matplotlib and ``return_null=True``).
+
+        Monte Carlo: a histogram of the permuted statistics; exact: the probabilities of
+        the support. For a two-sided test both ±observed are marked.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw (default: a new figure).
+        comparison : int, default 0
+            Position of the comparison in `comparisons`.
+
+        Returns
+        -------
+        matplotlib Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> y, g = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+        >>> res = fastfair.permutation_test(y, rng.integers(0, 2, 300), g, return_null=True)
+        >>> res.plot().get_ylabel()
+        'probability'
+        """
+        from fastfair._plotting import plot_null
+
+        null = self.null_distribution
+        probabilities = getattr(self, "null_probabilities", None)
+        if null is not None and probabilities is None and np.ndim(null) == 2:
+            null = null[:, comparison]
+        observed = float(np.atleast_1d(self.statistic)[comparison])
+        finite = null is not None and np.isfinite(np.asarray(null, dtype=float)).any()
+        two_sided = self.alternative == "two-sided" and finite and np.nanmin(null) < 0
+        return plot_null(
+            ax, null, observed, what=f"{type(self).__name__}.plot",
+            probabilities=probabilities, two_sided=bool(two_sided),
+            xlabel="statistic" if not self.studentize else "studentized statistic",
+        )  # fmt: skip
 
     def _permutations_shown(self) -> str:
         """The head's ", n_permutations=B" of a fixed-size Monte-Carlo test."""

@@ -36,6 +36,7 @@ __all__ = [
     "SECTIONS",
     "audit_html",
     "audit_text",
+    "forest_axes",
     "forest_svg",
     "plan_json",
     "write_audit",
@@ -580,10 +581,7 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
     columns, rows, cells = _forest_rows(result)
     if not columns:
         return "<p class='note'>No differences to plot.</p>"
-    diffs = [abs(t["difference"]) for t in cells.values() if "difference" in t]
-    lim = _nice_limit(max([*diffs, 0.0]) * 1.2 if diffs else 0.1)
-    lim = max(lim, _nice_limit(2 * result.tau))
-    lim = min(lim, 1.0) if max(diffs or [0]) <= 1 else lim
+    lim = _forest_limit(result, cells)
     layout = _ForestLayout(width, len(columns), rows, lim)
     panels = []
     for c, metric in enumerate(columns):
@@ -612,6 +610,87 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
             "</svg></div>",
         ]
     )
+
+
+def _forest_limit(result, cells) -> float:
+    """Half-width of the forest plot's axis: a round number above the largest difference
+    and at least 2 tau."""
+    diffs = [abs(t["difference"]) for t in cells.values() if "difference" in t]
+    lim = _nice_limit(max([*diffs, 0.0]) * 1.2 if diffs else 0.1)
+    lim = max(lim, _nice_limit(2 * result.tau))
+    return min(lim, 1.0) if max(diffs or [0]) <= 1 else lim
+
+
+def forest_axes(result: AuditResult, ax=None, metric: str | None = None):
+    """The forest plot as matplotlib Axes (:meth:`AuditResult.plot`).
+
+    Parameters
+    ----------
+    result : AuditResult
+        The audit.
+    ax : matplotlib Axes or sequence of Axes, optional
+        One Axes with `metric`, else one per plotted metric (default: a new figure).
+    metric : str, optional
+        Plot only this metric.
+
+    Returns
+    -------
+    matplotlib Axes (with `metric`) or ndarray of Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np, fastfair
+    >>> from fastfair.cli.report import forest_axes
+    >>> rng = np.random.default_rng(0)
+    >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+    ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+    >>> forest_axes(res, metric="tpr").get_title()
+    'TPR'
+    """
+    from fastfair._plotting import pyplot
+
+    plt = pyplot("AuditResult.plot")
+    columns, rows, cells = _forest_rows(result)
+    if metric is not None and metric not in columns:
+        raise ValueError(f"metric must be one of {columns}, got {metric!r}")
+    names = columns if metric is None else [metric]
+    comps = [item for kind, item in rows if kind == "comparison"]
+    if ax is None:
+        _, grid = plt.subplots(
+            1, len(names), figsize=(2.4 * len(names) + 2.6, 0.3 * len(comps) + 1.4),
+            sharey=True, squeeze=False,
+        )  # fmt: skip
+        ax = grid[0]
+    axes = np.atleast_1d(np.asarray(ax, dtype=object))
+    if len(axes) != len(names):
+        raise ValueError(f"ax must hold {len(names)} axes, got {len(axes)}")
+    y = np.arange(len(comps))[::-1]
+    lim = _forest_limit(result, cells)
+    labels = [f"{a}: {_short(g, 30)} vs {_short(r, 30)}" for a, g, r in comps]
+    for i, (one, name) in enumerate(zip(axes, names)):
+        for yc, (attribute, group, reference) in zip(y, comps):
+            t = cells.get((attribute, group, reference, name))
+            if t is not None and "error" not in t:
+                _forest_axes_mark(one, t, yc)
+        one.axvline(0, color="#555", lw=1)
+        for v in (-result.tau, result.tau):
+            one.axvline(v, color="#9ccc65", ls="--", lw=1)
+        one.set_xlim(-lim, lim)
+        one.set_title(METRIC_TITLES.get(name, name))
+        one.set_xlabel("difference")
+        one.set_yticks(y, labels)
+        one.tick_params(labelleft=i == 0)
+    return axes[0] if metric is not None else axes
+
+
+def _forest_axes_mark(ax, t: dict, yc: float) -> None:
+    colour = COLOURS[t["decision"]]
+    if "ci_low" in t:
+        ax.plot([t["ci_low"], t["ci_high"]], [yc, yc], color=colour, lw=1.4)
+    face = "white" if t["decision"] == "underpowered" else colour
+    ax.plot(t["difference"], yc, "o", color=colour, markerfacecolor=face, markersize=5)
 
 
 class _ForestLayout:

@@ -241,6 +241,100 @@ class AuditResult:
             frame[c] = frame[c].astype(float)
         return frame
 
+    @property
+    def by_group(self) -> pd.DataFrame:
+        """Every group's rates with their 95% Wilson intervals: one row per attribute and
+        group, as fairlearn's ``MetricFrame.by_group`` (needs pandas).
+
+        The rates are the audit's confusion metrics (equalized odds as its TPR and FPR) and
+        the base rate, from the groups' confusion counts (``group_cells``); every group with
+        rows is listed, the skipped (too small) ones with ``tested`` False. A rate whose
+        denominator is empty in a group (e.g. TPR without positives) is NaN with its
+        interval. The AUC and predictive parity compare groups over the scores: they are in
+        :meth:`to_frame`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (attribute, group); columns ``n``, ``reference`` (the group the
+            attribute's comparisons are against), ``tested``, then per rate ``<rate>``,
+            ``<rate>_low`` and ``<rate>_high``.
+
+        Examples
+        --------
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
+        >>> frame = res.by_group
+        >>> frame.index.tolist(), list(frame.columns)
+        ([('group', 'a'), ('group', 'b')], ['n', 'reference', 'tested', 'base_rate', \
+'base_rate_low', 'base_rate_high', 'tpr', 'tpr_low', 'tpr_high'])
+        """
+        import pandas as pd
+
+        from fastfair._metrics import POSITIVES, cell_count, get_metric
+        from fastfair._pvalues import wilson_interval
+
+        rates = {"base_rate": (POSITIVES, 0b1111)}  # (numerator mask, denominator mask)
+        for name in self.metrics:
+            metric = get_metric(name)
+            for part, num, den in zip(metric.part_names, metric.num_masks, metric.den_masks):
+                rates.setdefault(part, (num, den))
+        records, index = [], []
+        for attr in self.attributes:
+            cells = np.asarray(self.group_cells[attr["name"]])
+            present = np.flatnonzero(cells.sum(axis=1) > 0)
+            for k, g in zip(present, attr["groups"]):
+                rec = dict(n=g["n"], reference=g["group"] == attr["reference"], tested=g["tested"])
+                for name, (num_mask, den_mask) in rates.items():
+                    num = float(cell_count(cells[k], num_mask))
+                    den = float(cell_count(cells[k], den_mask))
+                    lo, hi = wilson_interval(num, den) if den else (np.nan, np.nan)
+                    rec[name] = num / den if den else np.nan
+                    rec[f"{name}_low"], rec[f"{name}_high"] = float(lo), float(hi)
+                records.append(rec)
+                index.append((attr["name"], g["group"]))
+        names = pd.MultiIndex.from_tuples(index, names=["attribute", "group"])
+        return pd.DataFrame.from_records(records, index=names)
+
+    def plot(self, ax: Any = None, *, metric: str | None = None) -> Any:
+        """Forest plot of every difference with its 95% interval (needs matplotlib).
+
+        The report's forest plot as matplotlib Axes: one panel per metric (the confusion
+        metrics and the AUC), one row per comparison, grouped by attribute; colour = verdict
+        (red DIFFERENCE, blue no evidence, hollow grey too small to tell), dashed lines at
+        ±tau.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or sequence of Axes, optional
+            One Axes with `metric`, else one per plotted metric (default: a new figure).
+        metric : str, optional
+            Plot only this metric and return its Axes.
+
+        Returns
+        -------
+        matplotlib Axes (with `metric`) or ndarray of Axes (one per metric)
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
+        ...                      rng.choice(["a", "b", "c"], 400), metrics=["tpr", "fpr"],
+        ...                      random_state=0)
+        >>> [a.get_title() for a in res.plot()]
+        ['TPR', 'FPR']
+        >>> [t.get_text() for t in res.plot(metric="fpr").get_yticklabels()]
+        ['group: a vs b', 'group: c vs b']
+        """
+        from fastfair.cli.report import forest_axes
+
+        return forest_axes(self, ax, metric)
+
     def to_html(self, progress: Callable[..., Any] | None = None) -> str:
         """A self-contained HTML report (see docs/cli.md); plots need matplotlib.
 

@@ -198,11 +198,9 @@ def _import_pandas():
 
 
 def _import_pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("plot() needs matplotlib: pip install matplotlib") from exc
-    return plt
+    from fastfair._plotting import pyplot
+
+    return pyplot("CalibrationCurve.plot")
 
 
 @renamed_attributes(difference_se="difference_standard_error")

@@ -576,10 +576,9 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
     >>> ax.get_xlabel()
     'total sample size n'
     """
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("plot_power_curve needs matplotlib: pip install fastfair[plot]") from exc
+    from fastfair._plotting import pyplot
+
+    plt = pyplot("plot_power_curve")
     if not isinstance(plan, SampleSizeResult):
         raise TypeError("plan must be a SampleSizeResult from fastfair.sample_size")
     if np.ndim(plan.tau) != 0:

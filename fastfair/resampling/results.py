@@ -4,6 +4,7 @@ any metric, means and correlations)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -110,6 +111,38 @@ class CorrelationTestResult(ContinuableResult):
     decision: str | None = None
     sequential: Sequential | None = None
 
+    def plot(self, ax: Any = None) -> Any:
+        """The permutation distribution of the statistic, the observed value marked (needs
+        matplotlib and ``return_null=True``).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw (default: a new figure).
+
+        Returns
+        -------
+        matplotlib Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> x = rng.normal(size=200); e = x + rng.normal(size=200)
+        >>> res = fastfair.correlation_test(x, e, n_permutations=199, return_null=True)
+        >>> res.plot().get_ylabel()
+        'density'
+        """
+        from fastfair._plotting import plot_null
+
+        return plot_null(
+            ax, self.null_distribution, float(self.statistic), what="CorrelationTestResult.plot",
+            two_sided=self.alternative == "two-sided",
+            xlabel="studentized statistic" if self.studentize else "Pearson r",
+        )  # fmt: skip
+
     def __repr__(self) -> str:
         stat = "studentized" if self.studentize else "pearson r"
         head = (
@@ -171,6 +204,39 @@ class BootstrapTestResult:
     pvalue_adjusted: np.ndarray | None = None
     adjust: str | None = None
     null_distribution: np.ndarray | None = field(default=None)
+
+    def plot(self, ax: Any = None) -> Any:
+        """The bootstrap distribution of :math:`T^* - T` with the observed difference
+        marked (needs matplotlib; two groups, ``return_null=True``).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw (default: a new figure).
+
+        Returns
+        -------
+        matplotlib Axes
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np, fastfair
+        >>> rng = np.random.default_rng(0)
+        >>> y, g = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+        >>> res = fastfair.basic_bootstrap_test(y, rng.integers(0, 2, 300), g,
+        ...                                     n_bootstrap=199, return_null=True)
+        >>> res.plot().get_xlabel()
+        'T* - T (bootstrap)'
+        """
+        from fastfair._plotting import plot_null
+
+        return plot_null(
+            ax, self.null_distribution, float(np.atleast_1d(self.difference)[0]),
+            what="BootstrapTestResult.plot", two_sided=self.alternative == "two-sided",
+            xlabel="T* - T (bootstrap)",
+        )  # fmt: skip
 
     def __repr__(self) -> str:
         head = (

@@ -1,0 +1,224 @@
+"""AuditResult.by_group and the plotting API: result.plot(ax=None, ...) on every result that
+has a picture, matplotlib imported only when plotting (issue #35)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import fastfair
+
+pd = pytest.importorskip("pandas")
+
+
+def _data(n=2500, seed=3):
+    rng = np.random.default_rng(seed)
+    sex = rng.choice(["F", "M"], n, p=[0.4, 0.6])
+    race = rng.choice(["a", "b", "c", "tiny"], n, p=[0.5, 0.3, 0.196, 0.004])
+    y = rng.random(n) < np.where(sex == "F", 0.3, 0.4)
+    score = np.clip(0.35 * y + 0.65 * rng.random(n), 0, 1)
+    return y, score, {"sex": sex, "race": race}
+
+
+@pytest.fixture(scope="module")
+def audit():
+    y, score, groups = _data()
+    res = fastfair.audit(
+        y, None, groups, y_score=score, metrics=["tpr", "ppv", "equalized_odds", "accuracy"],
+        intersections=True, n_permutations=99, min_group_size=20,
+    )  # fmt: skip
+    return y, score, groups, res
+
+
+def test_by_group_equals_direct_computation(audit):
+    """Each rate and its Wilson interval recomputed from the rows (statsmodels' interval)."""
+    confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
+    y, score, groups, res = audit
+    pred = score >= 0.5
+    frame = res.by_group
+    labels = {
+        "sex": groups["sex"],
+        "race": groups["race"],
+        "sex & race": np.char.add(np.char.add(groups["sex"], " & "), groups["race"]),
+    }
+    expected_index = [
+        (name, g) for name, values in labels.items() for g in sorted(set(values.tolist()))
+    ]
+    assert sorted(frame.index.tolist()) == sorted(expected_index)
+    assert frame.index.names == ["attribute", "group"]
+    rates = ["base_rate", "tpr", "ppv", "fpr", "accuracy"]  # equalized odds -> tpr, fpr
+    assert list(frame.columns[:3]) == ["n", "reference", "tested"]
+    assert sorted(frame.columns[3::3]) == sorted(rates)
+    references = {a["name"]: a["reference"] for a in res.attributes}
+    for (name, g), row in frame.iterrows():
+        rows = labels[name] == g
+        assert row["n"] == rows.sum()
+        assert row["reference"] == (g == references[name])
+        assert row["tested"] == (rows.sum() >= 20)
+        for rate, (num, den) in {
+            "base_rate": (y, np.ones_like(y)),
+            "tpr": (pred & y, y),
+            "fpr": (pred & ~y, ~y),
+            "ppv": (pred & y, pred),
+            "accuracy": (pred == y, np.ones_like(y)),
+        }.items():
+            k, n = int((num & rows).sum()), int((den & rows).sum())
+            if n == 0:
+                assert np.isnan(row[rate]) and np.isnan(row[f"{rate}_low"])
+                continue
+            lo, hi = confint(k, n, alpha=0.05, method="wilson")
+            assert row[rate] == pytest.approx(k / n, rel=1e-12)
+            assert row[f"{rate}_low"] == pytest.approx(lo, abs=1e-12)
+            assert row[f"{rate}_high"] == pytest.approx(hi, abs=1e-12)
+    assert not frame.loc[("race", "tiny"), "tested"]  # a skipped group is listed
+    assert frame["reference"].sum() == 3  # one reference per attribute
+
+
+def _plotting():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
+
+    return plt, Axes
+
+
+def _results(audit):
+    """(name, result, keyword arguments) of every result class that has a picture."""
+    y, score, groups, res = audit
+    sex = groups["sex"]
+    pred = (score >= 0.5).astype(int)
+    kw = dict(random_state=0, return_null=True)
+    generic = fastfair.permutation_test(
+        y, pred, sex, metric=lambda yt, yp: float(np.mean(yt == yp)), n_permutations=99, **kw
+    )
+    return [
+        ("AuditResult", res, {}),
+        ("AuditResult, one metric", res, {"metric": "ppv"}),
+        ("ThresholdSweepResult", res.sweeps["sex"], {"metric": "tpr"}),
+        ("PredictiveParityResult", res.parity["sex"], {}),
+        ("CalibrationCurve", res.parity["sex"].curve, {}),
+        (
+            "SampleSizeResult",
+            fastfair.sample_size(
+                "tpr", rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.3]}, tau=0.1
+            ),
+            {},
+        ),
+        ("PermutationTestResult exact", fastfair.permutation_test(y, pred, sex, **kw), {}),
+        (
+            "PermutationTestResult Monte Carlo",
+            fastfair.permutation_test(
+                y, pred, groups["race"], method="monte_carlo", n_permutations=99, **kw
+            ),
+            {"comparison": 1},
+        ),
+        ("GenericTestResult", generic, {}),
+        ("AUCTestResult", fastfair.auc_test(y, score, sex, n_permutations=99, **kw), {}),
+        (
+            "CorrelationTestResult",
+            fastfair.correlation_test(score, y.astype(float), n_permutations=99, **kw),
+            {},
+        ),
+        (
+            "BootstrapTestResult",
+            fastfair.basic_bootstrap_test(y, pred, sex, n_bootstrap=99, return_null=True),
+            {},
+        ),
+    ]
+
+
+def test_every_result_with_a_picture_plots_on_the_given_axes(audit):
+    plt, Axes = _plotting()
+    for name, result, kw in _results(audit):
+        panels = 4 if name == "AuditResult" else 1  # TPR, PPV, accuracy, AUC
+        fig, axes = plt.subplots(1, panels, squeeze=False)
+        ax = axes[0] if panels > 1 else axes[0, 0]
+        drawn = result.plot(ax=ax, **kw)
+        assert np.all(np.atleast_1d(drawn) == np.atleast_1d(ax)), name
+        assert all(one.has_data() for one in np.atleast_1d(ax)), name
+        plt.close(fig)
+        new = result.plot(**kw)  # a new figure when no Axes is given
+        first = np.atleast_1d(new)[0]
+        assert isinstance(first, Axes), name
+        plt.close(first.figure)
+
+
+def test_audit_forest_axes_match_the_tests(audit):
+    plt, _ = _plotting()
+    res = audit[3]
+    axes = res.plot()
+    plotted = [t for t in res.tests if t["family"] in ("confusion", "auc")]
+    plotted = [t for t in plotted if t["metric"] != "equalized_odds" and "error" not in t]
+    titles = [ax.get_title() for ax in axes]
+    assert titles == ["TPR", "PPV", "accuracy", "AUC"]
+    for ax, metric in zip(axes, ["tpr", "ppv", "accuracy", "auc"]):
+        tests = [t for t in plotted if t["metric"] == metric]
+        points = sorted(
+            float(line.get_xdata()[0]) for line in ax.lines if len(line.get_xdata()) == 1
+        )
+        assert points == pytest.approx(sorted(t["difference"] for t in tests))
+    plt.close(axes[0].figure)
+    with pytest.raises(ValueError, match="metric must be one of"):
+        res.plot(metric="npv")
+
+
+def test_null_distribution_plots_show_the_stored_null(audit):
+    plt, _ = _plotting()
+    y, score, groups, _ = audit
+    pred = (score >= 0.5).astype(int)
+    exact = fastfair.permutation_test(y, pred, groups["sex"], return_null=True)
+    ax = exact.plot()
+    (stems,) = ax.collections  # one stem per support point, height its probability
+    heights = [seg[1, 1] for seg in stems.get_segments()]
+    assert sum(heights) == pytest.approx(1.0)
+    marks = sorted(line.get_xdata()[0] for line in ax.lines)
+    assert marks == pytest.approx(sorted([exact.statistic, -exact.statistic]))
+    plt.close(ax.figure)
+    auc = fastfair.auc_test(y, score, groups["sex"], n_permutations=199, return_null=True)
+    ax = auc.plot()
+    total = sum(p.get_height() * p.get_width() for p in ax.patches)
+    assert total == pytest.approx(1.0)  # a density histogram of the 199 permuted values
+    plt.close(ax.figure)
+    without = fastfair.auc_test(y, score, groups["sex"], n_permutations=99)
+    with pytest.raises(ValueError, match="return_null=True"):
+        without.plot()
+
+
+def test_without_matplotlib_plot_names_the_plot_extra(audit, monkeypatch):
+    _plotting()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    for _name, result, kw in _results(audit):
+        with pytest.raises(ImportError, match=r'pip install "fastfair\[plot\]"'):
+            result.plot(**kw)
+
+
+def test_matplotlib_is_imported_only_to_plot():
+    code = (
+        "import sys, numpy as np, fastfair\n"
+        "rng = np.random.default_rng(0)\n"
+        "res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,\n"
+        "                     rng.choice(['a', 'b'], 400), metrics=['tpr'])\n"
+        "res.to_frame(); res.by_group\n"
+        "print('matplotlib' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_docs_plotting_example_runs():
+    """docs/plotting.md's example runs as written."""
+    _plotting()
+    import pathlib
+
+    text = (pathlib.Path(__file__).parents[1] / "docs" / "plotting.md").read_text()
+    (code,) = [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
+    namespace: dict = {}
+    exec(compile(code, "docs/plotting.md", "exec"), namespace)
+    frame = namespace["res"].by_group
+    assert frame.loc[("sex", "M"), "reference"] != frame.loc[("sex", "F"), "reference"]
+    namespace["plt"].close("all")
