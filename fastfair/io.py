@@ -19,7 +19,7 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -300,6 +300,7 @@ def read_columns(
     complete: Sequence[str] = (),
     binary: Sequence[str] = (),
     batch_rows: int = BATCH_ROWS,
+    progress: Any = None,
 ) -> dict:
     """Only `columns` of `source`, as numpy arrays; columns in `codes` as group codes.
 
@@ -324,6 +325,9 @@ def read_columns(
         Columns that may hold at most two distinct values.
     batch_rows : int
         Rows per batch (at most).
+    progress : callable, optional
+        A tqdm-like progress-bar factory (``progress(total=, desc="reading")``), advanced
+        by the rows of each batch; the total is :func:`estimate_rows`.
 
     Returns
     -------
@@ -355,6 +359,7 @@ def read_columns(
         batches = text_batches(files[0], columns, batch_rows=batch_rows)
     else:
         batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=list(codes))
+    batches = _counted_batches(batches, source, progress)
     plain = {c: [] for c in columns if c not in codes}
     coders = {c: _DictionaryCoder(c) for c in columns if c in codes}
     seen = {c: set() for c in binary}
@@ -379,6 +384,50 @@ def read_columns(
             parts = plain[c]
             out[c] = np.concatenate(parts) if len(parts) != 1 else parts[0]
     return out
+
+
+def _counted_batches(batches: Iterator, source, progress: Any = None) -> Iterator:
+    """`batches` as they come, advancing a progress bar by each batch's rows.
+
+    `progress` is a tqdm-like factory (:func:`fastfair.audit`'s): its bar is
+    ``progress(total=estimate_rows(source), desc="reading")`` (exact for Parquet, estimated
+    from the file sizes for CSV) and is closed when the batches end or the reading stops.
+
+    Parameters
+    ----------
+    batches : iterator of (file, batch)
+        As :func:`iter_batches` yields them.
+    source : str or os.PathLike
+        Where they come from (for the total).
+    progress : callable, optional
+        The bar factory (None: the batches unchanged).
+
+    Yields
+    ------
+    file : str
+    batch : dict of str to array
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from fastfair.io import _counted_batches, text_batches
+    >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("y\\n" + "1\\n" * 5)
+    >>> batches = text_batches(path, ["y"], batch_rows=2)
+    >>> [len(b["y"]) for _, b in _counted_batches(batches, path)]
+    [2, 2, 1]
+    """
+    if progress is None:
+        yield from batches
+        return
+    bar = progress(total=estimate_rows(source), desc="reading")
+    try:
+        for path, batch in batches:
+            yield path, batch
+            bar.update(len(next(iter(batch.values()))))
+    finally:
+        bar.close()
 
 
 def _to_numpy(values) -> np.ndarray:

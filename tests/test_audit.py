@@ -335,7 +335,7 @@ def test_tiny_pvalues_print_as_a_bound_and_json_keeps_the_float():
 class _Parser(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
-        self.order, self.circles, self.images, self.viewbox = [], 0, [], None
+        self.order, self.circles, self.images, self.widths = [], 0, [], []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -344,7 +344,7 @@ class _Parser(html.parser.HTMLParser):
         if tag == "circle":
             self.circles += 1
         if tag == "svg":
-            self.viewbox = attrs["viewbox"]
+            self.widths.append(float(attrs["width"]))
         if tag == "img":
             self.images.append(attrs["src"])
 
@@ -361,9 +361,14 @@ def test_html_report_summary_first_and_forest_of_every_difference(result, monkey
         and "error" not in t
     ]
     assert parser.circles == len(plotted)
-    assert int(parser.viewbox.split()[2]) <= 1140  # fits a 1,200 px window
-    # calibration curves, then one rate-gaps-across-thresholds plot per two-group attribute
-    assert len(parser.images) == 1 + len(result.sweeps)
+    assert sum(parser.widths) <= 1140  # labels and panels fit a 1,200 px window
+    # calibration curves (one panel per attribute of up to three groups, else one per
+    # group), then the rate gaps across thresholds of each two-group attribute (TPR, FPR)
+    panels = sum(
+        1 if len(res.curve.groups) <= _report.MAX_GROUPS_ONE_PANEL else len(res.curve.groups)
+        for res in result.parity.values()
+    )
+    assert len(parser.images) == panels + 2 * len(result.sweeps)
     assert all(src.startswith("data:image/png;base64,") for src in parser.images)
     # without matplotlib: the same report, no image, a note saying how to get the curves
     monkeypatch.setattr(_report, "_pyplot", lambda: None)

@@ -134,3 +134,37 @@ def test_multiple_monte_carlo_progress_reaches_the_family_size():
     assert bar.total == bar.n == 4 and bar.closed
     drawn = int(fam.n_permutations.sum())
     assert bar.postfix[-1] == f"{drawn:,} permutations"
+
+
+def test_reading_progress_counts_the_rows_of_each_batch(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "rows.parquet"
+    pq.write_table(pa.table({"y": np.arange(2500) % 2, "g": ["a", "b"] * 1250}), path)
+    recorder = _Recorder()
+    table = fastfair.io.read_columns(path, ["y", "g"], codes=["g"], batch_rows=1000,
+                                     progress=recorder)  # fmt: skip
+    (bar,) = recorder.bars
+    assert (bar.desc, bar.total, bar.n, bar.closed) == ("reading", 2500, 2500, True)
+    assert len(table["y"]) == 2500
+
+
+@pytest.mark.parametrize("engine", ["memory", "arrow"])
+def test_reading_progress_of_a_parquet_file_on_a_terminal(monkeypatch, tmp_path, engine):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    rng = np.random.default_rng(0)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    path = tmp_path / "rows.parquet"
+    pq.write_table(
+        pa.table({"y": y, "p": rng.integers(0, 2, n), "g": rng.choice(["a", "b"], n)}), path
+    )
+    argv = ["audit", str(path), "--label", "y", "--pred", "p", "--group", "g"]
+    _, err = _audit_on_a_terminal(monkeypatch, [*argv, "--engine", engine, "--metrics", "tpr"])
+    frames = [f.strip() for f in err.split("\r") if f.strip()]
+    assert "reading 0/3000" in frames and "reading 3000/3000" in frames
+    assert "tests 1/1" in frames

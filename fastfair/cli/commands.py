@@ -153,8 +153,7 @@ def _audit_command(args: argparse.Namespace) -> int:
     if engine == "auto":
         engine = _auto_engine(source, args)
     if engine == "memory":
-        with progress.phase("reading"):
-            table, pos_label = load_columns(source, args)
+        table, pos_label = load_columns(source, args, progress)
         result = _memory_audit(table, pos_label, options, args, progress)
     else:  # read batch by batch into summaries, then tested
         result = _summary_audit(source, engine, options, args, progress)
@@ -226,10 +225,10 @@ def _summary_tests(path, engine, audit_options, args, options, scheduler, progre
     group = options["group"]
     clusters = None
     if engine == "arrow":  # one read: the summaries and the parity columns
-        with progress.phase("reading"):
-            summary = summary_audit.summarise_arrow(
-                path, batch_rows=1 << 20, cluster=args.cluster, keep_rows=True, **options
-            )
+        summary = summary_audit.summarise_arrow(
+            path, batch_rows=1 << 20, cluster=args.cluster, keep_rows=True,
+            progress=progress, **options,
+        )  # fmt: skip
         if summary.rows is not None:
             clusters = functools.partial(summary_audit.arrow_clusters, summary.rows)
     else:

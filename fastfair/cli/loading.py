@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -145,7 +147,7 @@ def _large_csv_note(path: str, quiet: bool) -> None:
         )
 
 
-def _read_audit_columns(path: str, args) -> dict:
+def _read_audit_columns(path: str, args, progress=None) -> dict:
     """Only the audit's columns, read in record batches; group and cluster coded once."""
     from fastfair.io import read_columns
 
@@ -155,7 +157,9 @@ def _read_audit_columns(path: str, args) -> dict:
     coded = [c for c in (*args.group, args.cluster) if c is not None and c not in numbers]
     binary = [c for c in (args.label, args.pred) if c is not None]
     try:
-        table = read_columns(path, columns, codes=coded, complete=numbers, binary=binary)
+        table = read_columns(
+            path, columns, codes=coded, complete=numbers, binary=binary, progress=progress
+        )
     except (ValueError, TypeError, ImportError) as exc:
         raise CLIError(str(exc)) from exc
     if args.cluster in coded:  # numeric ids as they are; text ids by their codes
@@ -225,7 +229,9 @@ def _pos_label(text: str | None, label: np.ndarray):
     return text
 
 
-def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
+def load_columns(
+    source: str, args: argparse.Namespace, progress: Callable[..., Any] | None = None
+) -> tuple[dict, object]:
     """The audit's columns in memory, each checked, and ``--pos-label`` in the label's type.
 
     A CSV file up to ``LARGE_CSV_BYTES`` is read whole (:func:`read_table`); Parquet files,
@@ -239,6 +245,9 @@ def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
         A file, a folder of files or a glob.
     args : argparse.Namespace
         The parsed ``fastfair audit`` arguments (the column names and ``--pos-label``).
+    progress : callable, optional
+        A tqdm-like progress-bar factory for the reading (``desc="reading"``): the rows of
+        each batch read, or one step for a file read whole.
 
     Returns
     -------
@@ -269,9 +278,16 @@ def load_columns(source: str, args: argparse.Namespace) -> tuple[dict, object]:
                 "a header row; add the header line to the file"
             )
         _large_csv_note(source, args.quiet)
-        table = _read_audit_columns(source, args)
+        table = _read_audit_columns(source, args, progress)
     else:
-        table = read_table(source, names)
+        bar = progress(total=1, desc="reading") if progress else None
+        try:
+            table = read_table(source, names)
+            if bar is not None:
+                bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
     for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score")):
         if name is not None:
             _column(table, name, role)

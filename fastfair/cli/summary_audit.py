@@ -150,21 +150,23 @@ def _batch_groups(values, name: str) -> GroupCodes:
 
 def summarise_arrow(
     source, *, label, group, pred, score, threshold, pos_label, batch_rows, cluster=None,
-    keep_rows=False,
+    keep_rows=False, progress=None,
 ):  # fmt: skip
     """Summary of a file, directory or glob, batch by batch (pyarrow); `cluster` is checked
     (present in every file, no missing value). With `keep_rows` (and a score), the same
     read also fills the parity columns (:class:`fastfair._sorted_clusters.UserRows`, in
-    ``summary.rows``): the file is read once."""
+    ``summary.rows``): the file is read once. `progress`: a tqdm-like bar factory advanced
+    by the rows of each batch."""
     from fastfair._sorted_clusters import UserRows
-    from fastfair.io import _to_numpy, count_rows, iter_batches
+    from fastfair.io import _counted_batches, _to_numpy, count_rows, iter_batches
 
     columns = list(dict.fromkeys(c for c in (label, pred, score, group, cluster) if c))
     rows = None
     if keep_rows and score is not None:
         rows = UserRows(count_rows(source), clustered=cluster is not None)
     total = None
-    for path, batch in iter_batches(source, columns, batch_rows=batch_rows, dictionary=[group]):
+    batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=[group])
+    for path, batch in _counted_batches(batches, source, progress):
         try:
             _check_cluster(batch, cluster)
             y, yhat, s = _checked_rows(
