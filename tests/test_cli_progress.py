@@ -1,6 +1,8 @@
 """Progress of `fastfair audit` on long phases, and its closing summary line (issue #35)."""
 
 import io
+import pathlib
+import re
 import subprocess
 import sys
 
@@ -84,18 +86,24 @@ def test_tqdm_bars_when_installed(monkeypatch):
     assert "permutations" in err  # the adjustment shows the permutations drawn
 
 
-def test_not_a_terminal_one_summary_line_and_nothing_else():
+def test_not_a_terminal_one_summary_line_and_nothing_else(tmp_path):
+    """The command and line docs/cli.md quotes (all but the seconds)."""
+    argv = ["audit", "--demo", "--group", "race", "--metrics", "tpr", "--report", "audit.html"]
     proc = subprocess.run(
-        [sys.executable, "-m", "fastfair", *SMALL, "--permutations", "99"],
+        [sys.executable, "-m", "fastfair", *argv],
         capture_output=True,
         text=True,
         check=True,
+        cwd=tmp_path,
     )
     assert proc.stderr.count("\n") == 1 and "\r" not in proc.stderr, proc.stderr
     line = proc.stderr.strip()
-    assert line.startswith("fastfair audit: 16,281 rows; ") and "show a DIFFERENCE" in line
-    assert "reading" in line and " s (" in line
-    assert "Female vs Male" in proc.stdout
+    docs = (pathlib.Path(__file__).parents[1] / "docs" / "cli.md").read_text()
+    assert f"`fastfair {' '.join(argv)} > table.txt`" in " ".join(docs.split())
+    (quoted,) = [x for x in docs.splitlines() if x.startswith("fastfair audit: 16,281 rows")]
+    seconds = re.compile(r"\d+\.\d s")
+    assert seconds.sub("_", line) == seconds.sub("_", quoted)
+    assert "Black vs White" in proc.stdout
 
 
 def test_quiet_prints_nothing_on_stderr(capsys):

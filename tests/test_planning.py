@@ -753,5 +753,5 @@ def test_plot_needs_matplotlib(monkeypatch):
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", fake)
-    with pytest.raises(ImportError, match=r"pip install fastfair\[plot\]"):
+    with pytest.raises(ImportError, match=r'pip install "fastfair\[plot\]"'):
         planning.plot_power_curve(sample_size(sigma2=[0.2, 0.3], tau=0.1))
