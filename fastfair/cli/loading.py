@@ -229,6 +229,19 @@ def _pos_label(text: str | None, label: np.ndarray):
     return text
 
 
+def _read_whole(source: str, names, progress) -> dict:
+    """read_table, as one step of a progress bar ``desc="reading"`` (when given)."""
+    bar = progress(total=1, desc="reading") if progress else None
+    try:
+        table = read_table(source, names)
+        if bar is not None:
+            bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return table
+
+
 def load_columns(
     source: str, args: argparse.Namespace, progress: Callable[..., Any] | None = None
 ) -> tuple[dict, object]:
@@ -280,14 +293,7 @@ def load_columns(
         _large_csv_note(source, args.quiet)
         table = _read_audit_columns(source, args, progress)
     else:
-        bar = progress(total=1, desc="reading") if progress else None
-        try:
-            table = read_table(source, names)
-            if bar is not None:
-                bar.update(1)
-        finally:
-            if bar is not None:
-                bar.close()
+        table = _read_whole(source, names, progress)
     for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score")):
         if name is not None:
             _column(table, name, role)
