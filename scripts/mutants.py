@@ -602,8 +602,8 @@ MUTANTS = [
     m(
         "gen-mse-row",
         "fastfair/resampling/statistics.py",
-        "        return (y - p) ** 2\n",
-        "        return np.abs(y - p)\n",
+        "            out = (y - p) ** 2\n",
+        "            out = np.abs(y - p)\n",
         GEN,
         "mse rows are absolute errors",
     ),
@@ -618,8 +618,8 @@ MUTANTS = [
     m(
         "gen-welch-sums",
         "fastfair/resampling/inference.py",
-        "ua, ub = va.var(ddof=1) / na, vb.var(ddof=1) / nb",
-        "ua, ub = va.var(ddof=1) / nb, vb.var(ddof=1) / na",
+        "ua = np.ldexp(va, -e).var(ddof=1) / na if na",
+        "ua = np.ldexp(va, -e).var(ddof=1) / nb if na",
         GEN,
         "Welch-Satterthwaite parts with swapped sizes",
     ),
