@@ -11,6 +11,10 @@ accuracy and the statistic as the penalty changes (the paper's Figure 4).
 
     python examples/compas_wasserstein.py [path/to/compas-scores-two-years.csv]
 
+Without a path, the file is looked for beside the repository (``../shared/data``, where the
+project keeps it) and in the current directory; when it is in neither, the script says where
+to download it (ProPublica's repository) and exits with status 2. It runs from any directory.
+
 scikit-learn is used to fit the classifier when installed (any fitted model with coef_ and
 intercept_ works); otherwise a small L2-regularized Newton fit stands in.
 """
@@ -27,7 +31,27 @@ from scipy import special
 from fastfair.wasserstein import wasserstein_test
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT = os.path.join(HERE, "..", "..", "shared", "data", "compas-scores-two-years.csv")
+FILE = "compas-scores-two-years.csv"
+#: Where the file is looked for without a path: beside the repository, then the directory
+#: the script is run from.
+PLACES = (os.path.join(HERE, "..", "..", "shared", "data", FILE), FILE)
+URL = f"https://raw.githubusercontent.com/propublica/compas-analysis/master/{FILE}"
+
+
+def find_data(path=None):
+    """The COMPAS file: `path`, else the first of PLACES that exists; else exit 2 saying
+    where to get it."""
+    candidates = [path] if path is not None else PLACES
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            return candidate
+    looked = ", ".join(os.path.abspath(c) for c in candidates)
+    print(
+        f"{FILE} not found ({looked}). Download it from {URL} and run\n"
+        f"    python {os.path.abspath(__file__)} path/to/{FILE}",
+        file=sys.stderr,
+    )
+    sys.exit(2)
 
 
 def load_compas(path):
@@ -80,8 +104,8 @@ def fit_logistic(X, y, C=1.0):
     return LogisticRegression(C=C, max_iter=1000).fit(X, y)
 
 
-def main(path=DEFAULT):
-    features, y, race = load_compas(path)
+def main(path=None):
+    features, y, race = load_compas(find_data(path))
     print(
         f"COMPAS after ProPublica's filters: {len(y)} defendants, "
         f"{ {k: int(v) for k, v in zip(*np.unique(race, return_counts=True))} }"

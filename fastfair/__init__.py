@@ -4,7 +4,7 @@ Permutation tests of group differences in fairness metrics (exact where possible
 studentized where not), computed from sufficient statistics in a compiled core.
 """
 
-from fastfair import simulate
+from fastfair import datasets, simulate
 from fastfair._include import get_include
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._sequential import MultipleMonteCarloResult, Sequential, multiple_monte_carlo
@@ -123,6 +123,7 @@ __all__ = [
     "compare_models_from_counts",
     "confusion_counts",
     "correlation_test",
+    "datasets",
     "delong",
     "delta_pcc",
     "delta_rc",

@@ -9,10 +9,14 @@ report.
 * :func:`format_significant` -- planning figures (sample sizes, rates, arrays of them) to
   a number of significant digits;
 * :func:`format_fixed` -- the audit report's differences, a fixed number of decimals with
-  a typographic minus.
+  a typographic minus;
+* :func:`format_mde` -- a minimum detectable difference, rounded up, the same in the
+  verdict, the tables and the report.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -159,3 +163,27 @@ def format_fixed(x, digits: int = 3) -> str:
     if isinstance(x, list):
         return " / ".join(format_fixed(v, digits) for v in x)
     return f"{x:.{digits}f}".replace("-", "\u2212") if isinstance(x, float) else str(x)
+
+
+def format_mde(x: float) -> str:
+    """A minimum detectable difference: rounded up to two significant digits, "> 1" when
+    no difference below 1 is detectable.
+
+    Rounded up, never to the nearest: "could detect ≥ 0.063" must not promise more power
+    than the audit has, and every place that prints an MDE (the verdict, the table's MDE
+    column, the report, the summary's range) prints this same text.
+
+    Examples
+    --------
+    >>> from fastfair._format import format_mde
+    >>> format_mde(0.0412), format_mde(0.0621), format_mde(0.305), format_mde(float("inf"))
+    ('0.042', '0.063', '0.31', '> 1')
+    """
+    if math.isinf(x):
+        return "> 1"
+    if not x > 0:
+        return "0"
+    exponent = math.floor(math.log10(x)) - 1
+    value = math.ceil(x / 10.0**exponent - 1e-9) * 10.0**exponent
+    text = f"{value:.{max(0, -exponent)}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text

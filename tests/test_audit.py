@@ -218,7 +218,9 @@ def test_verdicts(row, decision, text):
      (0.00123, "0.0013"), (0.1, "0.1")],
 )  # fmt: skip
 def test_mde_rounds_up_to_two_digits(x, text):
-    assert _audit._round_up(x) == text
+    from fastfair._format import format_mde
+
+    assert format_mde(x) == text
 
 
 def test_sensitive_feature_forms_agree(frame):

@@ -298,3 +298,139 @@ def test_cli_reference_of_intersections(tmp_path, capsys):
     code, out, err = _run([*argv, "--reference", "race=B", "sex=F", "race & sex=C & M"], capsys)
     assert code == 0, err
     assert "race & sex: reference C & M (given)" in out
+
+
+# ---------------------------------------------------------------- 8: wording and docs numbers
+
+
+@pytest.fixture(scope="module")
+def demo_audit():
+    """`fastfair audit --demo` as the library runs it (the CLI's JSON equals it:
+    tests/test_cli.py), on fastfair.datasets.load_demo()."""
+    data = fastfair.datasets.load_demo(as_frame=False)
+    return fastfair.audit("label", y_score="score", sensitive_features=["sex", "race"],
+                          intersections=True, data=data)  # fmt: skip
+
+
+def test_mde_is_printed_as_the_verdict_prints_it(demo_audit):
+    from fastfair.cli.report import _mde
+
+    text = demo_audit.format()
+    html = demo_audit.to_html()
+    checked = 0
+    for t in demo_audit.tests:
+        if t.get("mde") is None or t["decision"] not in ("no_evidence", "underpowered"):
+            continue
+        shown = _mde(t)
+        assert t["verdict"].endswith(f"≥ {shown})"), (t["verdict"], shown)
+        assert float(shown) >= t["mde"]  # rounded up: never promises more power
+        checked += 1
+    assert checked > 20
+    # the issue's case: TPR of women, gap -0.063, MDE 0.0625...: both read 0.063
+    tpr = next(t for t in demo_audit.tests if t["metric"] == "tpr" and t["group"] == "Female")
+    assert round(tpr["difference"], 3) == -0.063 and _mde(tpr) == "0.063"
+    line = next(x for x in text.splitlines() if x.strip().startswith("tpr  ") and "Female vs" in x)
+    assert "  0.063  too small to tell (could detect only ≥ 0.063)" in line
+    assert ">0.063<" in html
+
+
+def test_docs_demo_numbers_come_from_the_demo(demo_audit):
+    import pathlib
+
+    docs = pathlib.Path(__file__).resolve().parents[1] / "docs"
+    audit_md = " ".join((docs / "audit.md").read_text().split())
+    s = demo_audit.summary
+    big = s["largest"]
+    minus = "\u2212"
+    quoted = [
+        f"{s['n_differences']} of {s['n_tests']} tests show a difference",
+        f"({big['difference']:.3f}, 95% CI {big['ci_low']:.3f} to {big['ci_high']:.3f})".replace(
+            "-", minus
+        ),
+        f"only {s['n_detectable']} of {s['n_with_mde']} comparisons could detect a gap of 0.05",
+    ]
+    assert [q for q in quoted if q not in audit_md] == []
+    assert (big["metric"], big["group"], big["reference"]) == (
+        "selection_rate",
+        "Female & Black",
+        "Male & White",
+    )
+    cli_md = (docs / "cli.md").read_text()
+    assert f"16,281 rows; {s['n_differences']} of {s['n_tests']} tests show a DIFFERENCE" in cli_md
+
+
+# ---------------------------------------------------------------- 9: help, loaders, examples
+
+
+def _help(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_every_audit_option_has_help(capsys):
+    from fastfair.cli.arguments import build_parser
+
+    parser = build_parser()
+    audit = parser._subparsers._group_actions[0].choices["audit"]
+    bare = [a.option_strings for a in audit._actions if a.option_strings and not a.help]
+    assert bare == []
+    text = _help(["audit", "--help"], capsys)
+    for phrase in ("--alpha A level of the whole audit", "--seed S seed of every random stream",
+                   "--jobs J threads", "results do not depend on it"):  # fmt: skip
+        assert phrase in text
+    metrics_help = text.split("--metrics METRIC [METRIC ...]")[-1].split("--pos-label")[0]
+    for metric in fastfair.CONFUSION_METRICS:  # --metrics lists its values
+        assert f" {metric}" in metrics_help
+    assert "recall=tpr" in text
+
+
+def test_plan_help_says_what_each_metric_needs(capsys):
+    text = _help(["plan", "--help"], capsys)
+    assert "fpr or tnr, auc: the metric and prevalence" in text
+    assert "--rate fpr=0.20,0.25 --rate prevalence=0.3,0.4" in text
+    # and the example it gives works
+    code = main(["plan", "--metric", "fpr", "--tau", "0.05", "--rate", "fpr=0.20,0.25",
+                 "--rate", "prevalence=0.3,0.4"])  # fmt: skip
+    assert code == 0
+
+
+def test_load_demo_frame_and_arrays(monkeypatch):
+    import sys
+
+    pd = pytest.importorskip("pandas")
+    frame = fastfair.datasets.load_demo()
+    reference = pd.read_csv(fastfair.datasets.demo_path())  # an independent reader
+    assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(reference.columns)
+    pd.testing.assert_frame_equal(frame, reference, check_dtype=False)
+    arrays = fastfair.datasets.load_demo(as_frame=False)
+    assert list(arrays) == list(fastfair.datasets.DEMO_COLUMNS)
+    assert arrays["label"].dtype == np.int64 and arrays["score"].dtype == np.float64
+    assert arrays["sex"].tolist() == reference["sex"].tolist()
+    # without pandas: arrays by default, and a clear error when a frame is asked for
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    assert isinstance(fastfair.datasets.load_demo(), dict)
+    with pytest.raises(ImportError, match=r"as_frame=True\) needs pandas"):
+        fastfair.datasets.load_demo(as_frame=True)
+
+
+def test_compas_example_runs_from_any_directory(tmp_path):
+    import pathlib
+    import subprocess
+    import sys
+
+    script = pathlib.Path(__file__).resolve().parents[1] / "examples" / "compas_wasserstein.py"
+    missing = subprocess.run([sys.executable, str(script), str(tmp_path / "none.csv")],
+                             cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert "compas-scores-two-years.csv not found" in missing.stderr
+    assert "raw.githubusercontent.com/propublica/compas-analysis" in missing.stderr
+    data = script.parents[2] / "shared" / "data" / "compas-scores-two-years.csv"
+    if not data.is_file():
+        pytest.skip(f"{data} is absent (the public data sets are kept in ../shared/data)")
+    pytest.importorskip("pandas")
+    ran = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                         text=True)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert "COMPAS after ProPublica's filters: 5278 defendants" in ran.stdout

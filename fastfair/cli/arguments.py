@@ -16,7 +16,7 @@ from itertools import combinations as _combinations
 import numpy as np
 
 import fastfair
-from fastfair._metrics import get_metric
+from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES, get_metric
 from fastfair._parallel import effective_n_threads
 from fastfair._random import stream_key
 from fastfair._validation import check_choice, check_int, check_resamples, show_value
@@ -133,7 +133,10 @@ def _add_audit(sub) -> None:
         "--metrics",
         nargs="+",
         default=None,
-        help=f"confusion metrics (default: {' '.join(DEFAULT_METRICS)})",
+        metavar="METRIC",
+        help=f"confusion metrics, any of: {' '.join(CONFUSION_METRICS)} (aliases: "
+        f"{', '.join(f'{a}={m}' for a, m in METRIC_ALIASES.items())}); default: "
+        f"{' '.join(DEFAULT_METRICS)}",
     )
     audit.add_argument("--pos-label", help="positive value of label/prediction if not 0/1")
     audit.add_argument(
@@ -143,7 +146,14 @@ def _add_audit(sub) -> None:
         help="fixed permutations per Monte-Carlo test (default: sequential, stopping when "
         "the adjusted decisions over all tests are clear; docs/sequential.md)",
     )
-    audit.add_argument("--alpha", type=float, default=0.05)
+    audit.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        metavar="A",
+        help="level of the whole audit: the chance of any false DIFFERENCE over all its "
+        "tests, after --adjust (default 0.05)",
+    )
     audit.add_argument(
         "--tau",
         type=float,
@@ -171,8 +181,22 @@ def _add_audit(sub) -> None:
         choices=list(ADJUSTMENTS),
         help="adjustment over all tests of the audit (default holm)",
     )
-    audit.add_argument("--seed", type=int, default=0)
-    audit.add_argument("--jobs", type=int, default=None)
+    audit.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="seed of every random stream (permutations, bootstrap draws): the same seed "
+        "gives the same audit, for any --jobs (default 0)",
+    )
+    audit.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="J",
+        help="threads (default: the CPUs this process may use, honouring OMP_NUM_THREADS "
+        "and CPU quotas; -1 all of them); results do not depend on it",
+    )
     audit.add_argument(
         "--min-group-size",
         type=int,
@@ -206,13 +230,20 @@ def _add_audit(sub) -> None:
 def _add_plan(sub) -> None:
     """The ``fastfair plan`` subcommand and its options."""
     plan = sub.add_parser("plan", help="sample size for a fairness audit")
-    plan.add_argument("--metric", required=True)
+    plan.add_argument(
+        "--metric",
+        required=True,
+        help="the metric to plan for, and the --rate values it needs: selection_rate; "
+        "accuracy; tpr or fnr, fpr or tnr, auc: the metric and prevalence; ppv or fdr, "
+        "npv or for: the metric and selection_rate",
+    )
     plan.add_argument(
         "--rate",
         action="append",
         default=[],
         metavar="NAME=G1,G2",
-        help="per-group rates, e.g. tpr=0.68,0.79 (repeat for prevalence, ...)",
+        help="per-group rates, one --rate per name, e.g. for --metric fpr: "
+        "--rate fpr=0.20,0.25 --rate prevalence=0.3,0.4",
     )
     plan.add_argument("--tau", type=float, required=True, help="difference to detect")
     plan.add_argument("--u-tol", type=float, default=0.0)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair import _counts, planning
+from fastfair._format import format_mde
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, cell_index, get_metric
 from fastfair._pvalues import adjust_pvalues
 from fastfair._validation import (
@@ -736,16 +737,6 @@ def _add_power(row: dict, cells: np.ndarray | None, options) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def _round_up(x: float) -> str:
-    """x rounded up to two significant digits, as text (0.0412 -> "0.042", 0.31 -> "0.31")."""
-    if not x > 0:
-        return "0"
-    exponent = math.floor(math.log10(x)) - 1
-    value = math.ceil(x / 10.0**exponent - 1e-9) * 10.0**exponent
-    text = f"{value:.{max(0, -exponent)}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
 def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
     """Tolerance and equivalence p-values of one comparison (audit options tolerance and
     equivalence): the tests of :mod:`fastfair.tolerance` (method "auto": score, or exact
@@ -853,8 +844,8 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
     if math.isinf(mde):
         return "underpowered", "too small to tell (no difference below 1 is detectable)"
     if mde <= tau:
-        return "no_evidence", f"no evidence (could detect ≥ {_round_up(mde)})"
-    return "underpowered", f"too small to tell (could detect only ≥ {_round_up(mde)})"
+        return "no_evidence", f"no evidence (could detect ≥ {format_mde(mde)})"
+    return "underpowered", f"too small to tell (could detect only ≥ {format_mde(mde)})"
 
 
 # --------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair._format import format_fixed as _v  # short: used in every table cell
+from fastfair._format import format_mde
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._pvalues import wilson_interval
 from fastfair.cli.output import write_outputs
@@ -108,8 +109,9 @@ def _mde(row) -> str:
 
 
 def _mde_value(x: float) -> str:
-    """An MDE; infinite (no difference below 1 detectable) as "> 1"."""
-    return f"{x:.3f}" if np.isfinite(x) else "> 1"
+    """An MDE as the verdict prints it: rounded up to two significant digits; infinite (no
+    difference below 1 detectable) as "> 1"."""
+    return format_mde(x)
 
 
 def _power(row) -> str:
