@@ -32,6 +32,7 @@ from fastfair.compare import (
     compare_models_from_counts,
     paired_delong,
 )
+from fastfair.monitor import FairnessMonitor, MonitorResult, MonitorStateError
 from fastfair.parity import (
     CalibrationCurve,
     MarginalOutcomeResult,
@@ -94,12 +95,15 @@ __all__ = [
     "DeLongResult",
     "EquivalenceTestResult",
     "ExactInfeasibleError",
+    "FairnessMonitor",
     "FavorableDistribution",
     "GenericTestResult",
     "GroupCalibrator",
     "MarginalOutcomeResult",
     "MetricError",
     "ModelComparisonResult",
+    "MonitorResult",
+    "MonitorStateError",
     "MultiObjectiveCalibrator",
     "MultipleMonteCarloResult",
     "PairedDeLongResult",

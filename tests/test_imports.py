@@ -287,6 +287,7 @@ def test_family_layers_import_only_earlier_layers():
     assert {f"fastfair.cli.{layer}" for layer in CLI_LAYERS} <= set(modules)
     assert {f"fastfair.sweep.{layer}" for layer in LAYERS} <= set(modules)
     assert {f"fastfair.compare.{layer}" for layer in LAYERS} <= set(modules)
+    assert {f"fastfair.monitor.{layer}" for layer in LAYERS} <= set(modules)
     assert _layer_violations(modules) == []
 
 

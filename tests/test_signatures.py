@@ -27,6 +27,7 @@ MODULES = (
     "fastfair.wasserstein",
     "fastfair.tolerance",
     "fastfair.sweep",
+    "fastfair.monitor",
     "fastfair.cli",
     "fastfair.stats",
     "fastfair.io",

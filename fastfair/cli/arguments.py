@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_audit(sub)
     _add_plan(sub)
+    _add_monitor(sub)
     return parser
 
 
@@ -253,6 +254,31 @@ def _add_plan(sub) -> None:
     plan.add_argument("--alternative", default="two-sided", choices=["two-sided", "greater"])
     plan.add_argument("--json", metavar="OUT")
     plan.add_argument("--force", action="store_true", help="overwrite an existing output file")
+
+
+def _add_monitor(sub) -> None:
+    """The ``fastfair monitor`` subcommand: a saved fastfair.FairnessMonitor, one more batch."""
+    mon = sub.add_parser("monitor", help="update an anytime-valid fairness monitor with a batch")
+    mon.add_argument("data", help="the new batch: CSV or Parquet file")
+    mon.add_argument("--state", required=True, help="monitor state (JSON; created if missing)")
+    mon.add_argument("--label", required=True, help="binary outcome column (y_true)")
+    mon.add_argument("--pred", help="binary prediction column (y_pred)")
+    mon.add_argument("--score", help="score column (predictions = score >= --threshold)")
+    mon.add_argument("--group", required=True, help="protected-attribute column")
+    mon.add_argument("--pos-label", help="positive value of label/prediction if not 0/1")
+    mon.add_argument("--plot", metavar="PNG", help="also draw every sequence over time")
+    new = "; a new state's configuration (an existing state's must match)"
+    mon.add_argument(
+        "--metrics", nargs="+", help="rate metrics (default: tpr fpr selection_rate)" + new
+    )
+    mon.add_argument("--reference", help="reference group (required for a new state)")
+    mon.add_argument(
+        "--groups", nargs="+", help="the groups monitored (default: the first batch's)"
+    )
+    mon.add_argument("--max-groups", type=int, help="allow new groups up to this many")
+    mon.add_argument("--alpha", type=float)
+    mon.add_argument("--tolerance", type=float, help="the δ of 'FAIR within ±δ'")
+    mon.add_argument("--threshold", type=float, help="score threshold (default 0.5)")
 
 
 #: The command line's name of each option of :func:`fastfair.audit` it sets.

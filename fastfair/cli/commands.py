@@ -286,6 +286,38 @@ def _plan_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _monitor_command(args: argparse.Namespace) -> int:
+    """``fastfair monitor``: load the state, add the batch, write the state atomically."""
+    from fastfair.cli import report
+    from fastfair.cli.loading import read_table
+
+    config = dict(metrics=args.metrics, reference=args.reference, groups=args.groups,
+                  max_groups=args.max_groups, alpha=args.alpha, tolerance=args.tolerance,
+                  threshold=args.threshold)  # fmt: skip
+    try:
+        if os.path.exists(args.state):
+            with open(args.state, encoding="utf-8") as fh:
+                monitor = fastfair.FairnessMonitor.from_json(fh.read(), **config)
+        else:
+            monitor = fastfair.FairnessMonitor(
+                **{k: v for k, v in config.items() if v is not None}
+            )
+        table = read_table(args.data)
+        columns = [c for c in (args.label, args.pred, args.score, args.group) if c is not None]
+        missing = [c for c in columns if c not in table]
+        if missing:
+            raise CLIError(f"{args.data} has no column {missing[0]!r}; columns: {list(table)}")
+        monitor.update(args.label, args.pred, args.group, y_score=args.score, data=table,
+                       pos_label=args.pos_label)  # fmt: skip
+    except (OSError, TypeError, ValueError) as exc:
+        raise CLIError(str(exc)) from exc
+    report.write_atomic(args.state, monitor.to_json())
+    print(monitor.result())
+    if args.plot:
+        monitor.plot().savefig(args.plot, dpi=120, bbox_inches="tight")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `fastfair` console script.
 
@@ -312,6 +344,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if args.command == "audit":
             return _audit_command(args)
+        if args.command == "monitor":
+            return _monitor_command(args)
         return _plan_command(args)
     except CLIError as exc:
         print("fastfair: error: " + " ".join(str(exc).split("\n")), file=sys.stderr)

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair.monitor.inference import (
-    block_log_evidence,
+    advance,
     gap_lines,
     sequence_bounds,
-    strip_log_evidence,
 )
 from fastfair.monitor.ingest import (
     DEFAULT_METRICS,
@@ -26,9 +25,11 @@ from fastfair.monitor.results import MonitorResult, MonitorStateError
 from fastfair.monitor.statistics import batch_counts, metric_counts, metric_masks
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable
+    from collections.abc import Hashable, Sequence
 
     from numpy.typing import ArrayLike
+
+    from fastfair.stats import ConfusionStats
 
 __all__ = ["FairnessMonitor"]
 
@@ -78,6 +79,8 @@ class FairnessMonitor:
         ``y_pred = y_score >= threshold`` when scores are given.
     resolution : float
         Spacing of the grid of gaps; interval ends are multiples of it (or ±tolerance).
+    n_jobs : int, optional
+        Threads of the compiled update (None: every core); results do not depend on it.
 
     Examples
     --------
@@ -101,19 +104,21 @@ class FairnessMonitor:
 
     def __init__(
         self,
-        metrics=DEFAULT_METRICS,
+        metrics: str | Sequence[str] = DEFAULT_METRICS,
         *,
         reference: Hashable,
-        groups=None,
+        groups: Sequence[Hashable] | None = None,
         max_groups: int | None = None,
         alpha: float = 0.05,
         tolerance: float | None = None,
         threshold: float = 0.5,
         resolution: float = 0.001,
+        n_jobs: int | None = 1,
     ):
         self.options = check_options(
             metrics, reference, groups, max_groups, alpha, tolerance, threshold, resolution
         )
+        self.n_jobs = n_jobs
         self._lines = gap_lines(self.options.resolution, self.options.tolerance)
         self._masks = metric_masks(self.options.metrics)
         self._zero = int(np.searchsorted(self._lines, 0.0))  # strips zero and zero + 1 hold 0
@@ -183,8 +188,8 @@ class FairnessMonitor:
         group: ArrayLike | None = None,
         *,
         y_score: ArrayLike | None = None,
-        data=None,
-        pos_label=None,
+        data: Any = None,
+        pos_label: Hashable | None = None,
     ) -> FairnessMonitor:
         """Add a batch of rows (numpy, pandas aligned by index, Arrow, or columns of `data`).
 
@@ -212,7 +217,9 @@ class FairnessMonitor:
         self._finish_update(len(y))
         return self
 
-    def update_from_counts(self, counts, groups=None) -> FairnessMonitor:
+    def update_from_counts(
+        self, counts: ArrayLike | ConfusionStats, groups: Sequence[Hashable] | None = None
+    ) -> FairnessMonitor:
         """Add a batch given as confusion counts: one block.
 
         Parameters
@@ -248,32 +255,15 @@ class FairnessMonitor:
         return self
 
     def _advance(self, batch: np.ndarray) -> None:
-        """One block: the e-value of every strip still open multiplied by the block's factor.
-
-        Only lines bounding an open strip (and the strips at 0, for the p-value) are
-        evaluated: a rejected strip stays rejected.
-        """
+        """One block: the e-value of every open strip multiplied by the block's factor."""
         bx, bn = metric_counts(batch, self._masks)
         sx, sn = metric_counts(self._counts, self._masks)
 
         def pairs(a):  # (M, capacity) -> (M, capacity - 1, 2): (group, reference)
             return np.stack([a[:, 1:], np.broadcast_to(a[:, :1], a[:, 1:].shape)], axis=-1)
 
-        open_ = ~self._rejected
-        need = open_[..., :-1] | open_[..., 1:]
-        need[..., max(self._zero - 1, 0) : self._zero + 2] = True
-        k_metric, k_pair, j = np.nonzero(need)
-        line_log = np.zeros(need.shape)
-        gap = np.zeros(need.shape)
-        line_log[need], gap[need] = block_log_evidence(
-            pairs(bx)[k_metric, k_pair],
-            pairs(bn)[k_metric, k_pair],
-            pairs(sx)[k_metric, k_pair],
-            pairs(sn)[k_metric, k_pair],
-            self._lines[j],
-        )
-        self._log_e += strip_log_evidence(line_log, gap, self._lines)
-        self._rejected |= self._log_e >= self.log_threshold
+        advance(self._log_e, self._rejected, pairs(bx), pairs(bn), pairs(sx), pairs(sn),
+                self._lines, self.log_threshold, self.n_jobs)  # fmt: skip
         zero = self._log_e[..., self._zero : self._zero + 2]
         np.maximum(self._zero_max, zero, out=self._zero_max)
         self._counts += batch
@@ -366,7 +356,7 @@ class FairnessMonitor:
         return json.dumps(state, allow_nan=False)
 
     @classmethod
-    def from_json(cls, text: str, **expected) -> FairnessMonitor:
+    def from_json(cls, text: str, **expected: Any) -> FairnessMonitor:
         """A monitor from :meth:`to_json` text; `expected` options must match the stored ones.
 
         Parameters
@@ -418,7 +408,7 @@ class FairnessMonitor:
         self._state[:] = np.asarray(state["state"], dtype=object)
 
     # ---------------------------------------------------------------- plot
-    def plot(self, ax=None):
+    def plot(self, ax: Any = None) -> Any:
         """Each confidence sequence over the rows seen (matplotlib, imported here).
 
         One panel per metric; per comparison the band of the sequence and its estimate,

@@ -42,6 +42,7 @@ from fastfair._parallel import threads_for
 __all__ = [
     "PRIOR",
     "SHRINK_ROWS",
+    "advance",
     "block_log_evidence",
     "gap_lines",
     "sequence_bounds",
@@ -122,3 +123,29 @@ def sequence_bounds(rejected, lines):
     lower = np.where(any_open, edges[first], np.nan)
     upper = np.where(any_open, edges[last + 1], np.nan)
     return lower, upper
+
+
+def advance(log_e, rejected, block_x, block_n, seen_x, seen_n, lines, log_threshold, n_jobs=1):
+    """One block for every sequence: e-values of the open strips updated in place.
+
+    `log_e` and `rejected` have shape (..., G + 1), the counts (..., 2). Only the lines that
+    bound an open strip, and those of the strips at 0 (for the p-value), are evaluated: a
+    rejected strip stays rejected.
+    """
+    zero = int(np.searchsorted(lines, 0.0))
+    open_ = ~rejected
+    need = open_[..., :-1] | open_[..., 1:]
+    need[..., max(zero - 1, 0) : zero + 2] = True
+    *where, j = np.nonzero(need)
+    line_log = np.zeros(need.shape)
+    gap = np.zeros(need.shape)
+    line_log[need], gap[need] = block_log_evidence(
+        block_x[tuple(where)],
+        block_n[tuple(where)],
+        seen_x[tuple(where)],
+        seen_n[tuple(where)],
+        lines[j],
+        n_jobs,
+    )
+    log_e += strip_log_evidence(line_log, gap, lines)
+    rejected |= log_e >= log_threshold

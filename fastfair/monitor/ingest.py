@@ -120,11 +120,19 @@ def check_options(
     )
 
 
+def _from_arrow(values):
+    """An Arrow array or chunked array as numpy (booleans and nulls copied); else as is."""
+    if type(values).__module__.split(".")[0] != "pyarrow":
+        return values
+    return values.to_numpy(zero_copy_only=False)
+
+
 def batch_rows(y_true, y_pred, y_score, group, data, threshold, pos_label):
     """(y_true, y_pred as uint8, group codes, group labels) of one batch of rows."""
     if (y_pred is None) == (y_score is None):
         raise TypeError("give either y_pred or y_score (predictions = score >= threshold)")
     cols = resolve_columns(data, y_true=y_true, y_pred=y_pred, y_score=y_score, group=group)
+    cols = {k: _from_arrow(v) for k, v in cols.items()}
     y = as_binary(cols["y_true"], "y_true", pos_label, require_pos=False)
     if y_score is not None:
         yhat = (as_finite_float(cols["y_score"], "y_score") >= threshold).view(np.uint8)

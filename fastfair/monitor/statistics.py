@@ -32,6 +32,7 @@ def metric_masks(metrics) -> tuple[np.ndarray, np.ndarray]:
 
 
 def metric_counts(counts: np.ndarray, masks) -> tuple[np.ndarray, np.ndarray]:
-    """Numerators and denominators, shape (n_metrics, n_groups), from (n_groups, 4) counts."""
+    """Numerators and denominators, shape (n_metrics, ..., n_groups), from counts of shape
+    (..., n_groups, 4)."""
     num, den = masks
-    return (counts @ num).T, (counts @ den).T
+    return np.moveaxis(counts @ num, -1, 0), np.moveaxis(counts @ den, -1, 0)

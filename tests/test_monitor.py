@@ -1,0 +1,313 @@
+"""fastfair.FairnessMonitor: e-values checked by enumeration, states, persistence, errors.
+
+The level under continuous monitoring and the detection time are simulated by
+validation/monitor_type1.py and validation/monitor_detection.py (their quick modes run in
+tests/test_validation_quick.py).
+"""
+
+import itertools
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import special
+
+from fastfair._parallel import force_parallel
+from fastfair._score import restricted_mle
+from fastfair.cli import main
+from fastfair.monitor import FairnessMonitor, MonitorStateError
+from fastfair.monitor.inference import (
+    PRIOR,
+    SHRINK_ROWS,
+    block_log_evidence,
+    gap_lines,
+    sequence_bounds,
+    strip_log_evidence,
+)
+from fastfair.stats import ConfusionStats
+
+
+def _reference_log_evidence(bx, bn, sx, sn, d):
+    """The block's log e-factor written out with the restricted MLE of fastfair._score."""
+    p = (np.asarray(sx) + PRIOR) / (np.asarray(sn) + 2 * PRIOR)
+    m = min(sn)
+    w = m / (m + SHRINK_ROWS)
+    t1, t2 = restricted_mle(p[0] * max(sn[0], 1), max(sn[0], 1), p[1] * max(sn[1], 1),
+                            max(sn[1], 1), d)  # fmt: skip
+    a = np.array([t1 + w * (p[0] - t1), t2 + w * (p[1] - t2)])
+    q1, q2 = restricted_mle(a[0] * bn[0], bn[0], a[1] * bn[1], bn[1], d)
+    q = np.array([q1, q2])
+    bx, bn = np.asarray(bx, float), np.asarray(bn, float)
+    return float(
+        np.sum(special.xlogy(bx, a) - special.xlogy(bx, q))
+        + np.sum(special.xlogy(bn - bx, 1 - a) - special.xlogy(bn - bx, 1 - q))
+    )
+
+
+def test_compiled_block_evidence_matches_the_formula():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        sn = rng.integers(0, 300, 2)
+        sx = rng.integers(0, sn + 1)
+        bn = rng.integers(1, 50, 2)
+        bx = rng.integers(0, bn + 1)
+        d = rng.uniform(-0.95, 0.95)
+        got, gap = block_log_evidence(bx, bn, sx, sn, d)
+        assert got == pytest.approx(_reference_log_evidence(bx, bn, sx, sn, d), abs=1e-9)
+        p = (sx + PRIOR) / (sn + 2 * PRIOR)
+        assert gap == pytest.approx(p[0] - p[1], abs=1e-15)
+
+
+def test_block_without_both_groups_carries_no_evidence():
+    log, _ = block_log_evidence([[3, 0], [0, 4]], [[5, 0], [0, 9]], [[10, 20]] * 2,
+                                [[30, 40]] * 2, 0.0)  # fmt: skip
+    assert log.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("n1, n2", [(3, 2), (1, 4), (5, 5)])
+def test_block_e_value_has_expectation_at_most_one_on_its_strip(n1, n2):
+    """E over every outcome of the block, under null rates on the line and inside the strip
+    beyond it: <= 1 (the reverse information projection), = 1 at the projection."""
+    seen_x, seen_n, d = np.array([7.0, 2.0]), np.array([10.0, 9.0]), -0.1
+    outcomes = list(itertools.product(range(n1 + 1), range(n2 + 1)))
+    logs = np.array([block_log_evidence([x1, x2], [n1, n2], seen_x, seen_n, d)[0]
+                     for x1, x2 in outcomes])  # fmt: skip
+    gap = (seen_x[0] + PRIOR) / (seen_n[0] + 1) - (seen_x[1] + PRIOR) / (seen_n[1] + 1)
+    assert gap > d  # the alternative lies above the line: the strip's null is {gap <= d}
+    worst = 0.0
+    for q2 in np.linspace(0.11, 0.99, 45):
+        for gap_null in (d, d - 0.05, d - 0.3):
+            q1 = q2 + gap_null
+            if not 0 < q1 < 1:
+                continue
+            prob = np.array([
+                special.comb(n1, x1) * q1**x1 * (1 - q1) ** (n1 - x1)
+                * special.comb(n2, x2) * q2**x2 * (1 - q2) ** (n2 - x2)
+                for x1, x2 in outcomes
+            ])  # fmt: skip
+            worst = max(worst, float(prob @ np.exp(logs)))
+    assert worst <= 1 + 1e-12
+    assert worst > 0.999  # attained at the projection
+
+
+def test_strips_bet_on_the_side_of_the_alternative():
+    lines = np.array([-0.1, 0.0, 0.1])
+    line_log = np.array([1.0, 2.0, 3.0])
+    # plug-in gap 0.05: strips below (-1,-0.1], [-0.1, 0] use lines -0.1 and 0; the strip
+    # holding 0.05 bets nothing; the strip above uses line 0.1
+    out = strip_log_evidence(line_log, np.full(3, 0.05), lines)
+    assert out.tolist() == [1.0, 2.0, 0.0, 3.0]
+
+
+def test_sequence_is_the_hull_of_the_open_strips():
+    lines = gap_lines(0.25, None)  # -0.75 ... 0.75
+    assert lines.tolist() == [-0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75]
+    rejected = np.ones(8, dtype=bool)
+    rejected[[2, 4]] = False  # [-0.5, -0.25] and [0, 0.25] open, [-0.25, 0] rejected
+    lo, hi = sequence_bounds(rejected, lines)
+    assert (lo, hi) == (-0.5, 0.25)
+    assert np.isnan(sequence_bounds(np.ones(8, dtype=bool), lines)).all()
+    assert gap_lines(0.25, 0.1).tolist() == [-0.75, -0.5, -0.25, -0.1, 0.0, 0.1, 0.25, 0.5, 0.75]
+
+
+def _day(rng, n=3000, gap=0.0):
+    group = rng.choice(["a", "b"], n, p=[0.6, 0.4])
+    y = rng.random(n) < 0.4
+    y_pred = rng.random(n) < np.where(group == "b", 0.4 + gap, 0.4)
+    return y, y_pred, group
+
+
+def test_update_from_rows_equals_update_from_their_counts():
+    rng = np.random.default_rng(1)
+    first = _day(rng)
+    second = _day(rng, n=2000)  # fewer rows than seen: one block
+    a = FairnessMonitor(reference="a").update(*first).update(*second)
+    b = FairnessMonitor(reference="a").update(*first)
+    stats = ConfusionStats.from_arrays(*second)
+    b.update_from_counts(stats)
+    assert a.to_json() == b.to_json()
+    c = FairnessMonitor(reference="a").update(*first)
+    c.update_from_counts(stats.counts, groups=stats.labels)
+    assert c.to_json() == a.to_json()
+
+
+def test_rates_advance_only_on_their_denominator():
+    rng = np.random.default_rng(2)
+    mon = FairnessMonitor(["tpr", "fpr", "ppv", "accuracy"], reference="a").update(*_day(rng))
+    y, y_pred, group = _day(np.random.default_rng(2))
+    res = mon.result()
+    for k, g in enumerate(res.groups):
+        rows = group == g
+        assert res.denominators[:, k].tolist() == [
+            (y & rows).sum(), (~y & rows).sum(), (y_pred & rows).sum(), rows.sum()]  # fmt: skip
+        assert res.group_values[0, k] == pytest.approx(
+            (y_pred & y & rows).sum() / (y & rows).sum()
+        )
+
+
+def test_states_read_the_sequence():
+    rng = np.random.default_rng(3)
+    gap = FairnessMonitor(["selection_rate"], reference="a", tolerance=0.05)
+    fair = FairnessMonitor(["selection_rate"], reference="a", tolerance=0.05)
+    for _ in range(20):
+        gap.update(*_day(rng, gap=0.15))
+        fair.update(*_day(rng, gap=0.0))
+    g, f = gap.result(), fair.result()
+    assert g.state[0, 0] == "DIFFERENCE" and g.confidence_interval[0][0, 0] > 0
+    assert f.state[0, 0] == "FAIR within ±0.05"
+    lo, hi = f.confidence_interval
+    assert -0.05 < lo[0, 0] < 0 < hi[0, 0] < 0.05
+    assert 0 < g.decided_at[0, 0] <= 20 and g.pvalue_adjusted[0, 0] <= 0.05
+    assert f.pvalue_adjusted[0, 0] > 0.05
+    frame = g.to_frame()
+    assert frame.loc[0, "state"] == "DIFFERENCE" and frame.loc[0, "group"] == "b"
+    assert json.loads(json.dumps(g.to_dict()))["comparisons"][0]["reference"] == "a"
+    assert "DIFFERENCE" in repr(g) and "confidence sequence" in repr(g)
+
+
+def test_state_survives_a_restart_bit_for_bit():
+    rng = np.random.default_rng(4)
+    days = [_day(rng) for _ in range(5)]
+    whole = FairnessMonitor(reference="a", tolerance=0.1)
+    for d in days:
+        whole.update(*d)
+    part = FairnessMonitor(reference="a", tolerance=0.1)
+    for d in days[:3]:
+        part.update(*d)
+    restored = FairnessMonitor.from_json(part.to_json(), tolerance=0.1, reference="a")
+    for d in days[3:]:
+        restored.update(*d)
+    assert restored.to_json() == whole.to_json()
+
+
+def test_saved_states_of_another_configuration_or_version_are_refused():
+    rng = np.random.default_rng(5)
+    text = FairnessMonitor(reference="a").update(*_day(rng)).to_json()
+    with pytest.raises(MonitorStateError, match=r"alpha=0\.05, not 0\.1"):
+        FairnessMonitor.from_json(text, alpha=0.1)
+    with pytest.raises(MonitorStateError, match="metrics"):
+        FairnessMonitor.from_json(text, metrics=["tpr"])
+    state = json.loads(text)
+    state["version"] = 99
+    with pytest.raises(MonitorStateError, match="version 99"):
+        FairnessMonitor.from_json(json.dumps(state))
+    with pytest.raises(MonitorStateError, match="not valid JSON"):
+        FairnessMonitor.from_json(text[:100])
+    state = json.loads(text)
+    state["log_e"] = state["log_e"][:40]
+    with pytest.raises(MonitorStateError, match="damaged"):
+        FairnessMonitor.from_json(json.dumps(state))
+
+
+def test_bad_batches_get_clear_errors():
+    rng = np.random.default_rng(6)
+    mon = FairnessMonitor(reference="a").update(*_day(rng))
+    y, y_pred, group = _day(rng, n=100)
+    with pytest.raises(ValueError, match=r"'c' is not one of the monitored groups.*max_groups"):
+        mon.update(y, y_pred, np.where(group == "a", "a", "c"))
+    with pytest.raises(ValueError, match="y_true is empty"):
+        mon.update([], [], [])
+    with pytest.raises(ValueError, match="y_true must be binary"):
+        mon.update(np.arange(100) % 3, y_pred, group)
+    with pytest.raises(ValueError, match="all zero"):
+        mon.update_from_counts(np.zeros((2, 4)), ["a", "b"])
+    with pytest.raises(TypeError, match="either y_pred or y_score"):
+        mon.update(y, group=group)
+    with pytest.raises(ValueError, match="no rows of the reference 'z'"):
+        FairnessMonitor(reference="z").update(y, y_pred, group)
+    with pytest.raises(TypeError, match="reference"):
+        FairnessMonitor()
+    with pytest.raises(TypeError, match="reference is required"):
+        FairnessMonitor(reference=None)
+    with pytest.raises(ValueError, match="joins several rates"):
+        FairnessMonitor("equalized_odds", reference="a")
+    with pytest.raises(ValueError, match="monitor has no data yet"):
+        FairnessMonitor(reference="a").result()
+
+
+def test_new_groups_join_within_the_correction_set_up_front():
+    rng = np.random.default_rng(7)
+    mon = FairnessMonitor(["tpr"], reference="a", max_groups=3).update(*_day(rng))
+    threshold = mon.log_threshold
+    assert threshold == pytest.approx(np.log(2 / 0.05))
+    y, y_pred, group = _day(rng)
+    group = np.where(group == "b", "c", group)
+    mon.update(y, y_pred, group)
+    res = mon.result()
+    assert res.groups.tolist() == ["a", "b", "c"] and mon.log_threshold == threshold
+    assert res.denominators[0, 1] > 0 and res.denominators[0, 2] > 0
+    y, y_pred, group = _day(rng)
+    with pytest.raises(ValueError, match="'d' is not one"):
+        mon.update(y, y_pred, np.where(group == "b", "d", group))
+
+
+def test_pandas_rows_pair_by_index_and_arrow_is_read():
+    rng = np.random.default_rng(8)
+    y, y_pred, group = _day(rng)
+    base = FairnessMonitor(reference="a").update(y, y_pred, group)
+    order = rng.permutation(len(y))
+    frame = pd.DataFrame({"y": y, "p": y_pred, "g": group})
+    shuffled = pd.Series(y_pred).iloc[order]  # same labels, another order: realigned
+    mon = FairnessMonitor(reference="a").update(frame["y"], shuffled, frame["g"])
+    assert mon.to_json() == base.to_json()
+    with pytest.raises(ValueError, match="indexes hold different labels"):
+        FairnessMonitor(reference="a").update(frame["y"], pd.Series(y_pred, index=order + 1),
+                                              frame["g"])  # fmt: skip
+    pa = pytest.importorskip("pyarrow")
+    arrow = FairnessMonitor(reference="a").update(pa.array(y), pa.array(y_pred), pa.array(group))
+    assert arrow.to_json() == base.to_json()
+    scored = FairnessMonitor(reference="a", threshold=0.5)
+    scored.update("y", y_score=np.where(y_pred, 0.5, 0.49), group="g", data=frame)
+    assert scored.to_json() == base.to_json()
+
+
+def test_results_do_not_depend_on_threads():
+    rng = np.random.default_rng(9)
+    days = [_day(rng, n=20000) for _ in range(2)]
+    one = FairnessMonitor(reference="a", n_jobs=1)
+    with force_parallel():
+        many = FairnessMonitor(reference="a", n_jobs=3)
+        for d in days:
+            many.update(*d)
+    for d in days:
+        one.update(*d)
+    assert many.to_json() == one.to_json()
+
+
+def test_plot_draws_every_sequence(tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    rng = np.random.default_rng(10)
+    mon = FairnessMonitor(["tpr", "fpr"], reference="a", tolerance=0.1)
+    for _ in range(4):
+        mon.update(*_day(rng))
+    fig = mon.plot()
+    assert len(fig.axes) == 2 and len(fig.axes[0].collections) == 1
+    fig.savefig(tmp_path / "seq.png")
+
+
+def test_cli_monitor_updates_the_state_atomically(tmp_path, capsys):
+    rng = np.random.default_rng(11)
+    state = tmp_path / "state.json"
+    for k in range(2):
+        y, y_pred, group = _day(rng)
+        pd.DataFrame({"y": y.astype(int), "p": y_pred.astype(int), "sex": group}).to_csv(
+            tmp_path / f"day{k}.csv", index=False
+        )
+    args = ["monitor", "--state", str(state), "--label", "y", "--pred", "p", "--group", "sex"]
+    assert main([*args, str(tmp_path / "day0.csv"), "--reference", "a"]) == 0
+    assert main([*args, str(tmp_path / "day1.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "updates=2" in out and "tpr: b - a" in out
+    saved = state.read_text()
+    assert main([*args, str(tmp_path / "day1.csv"), "--alpha", "0.1"]) == 2
+    assert "alpha=0.05, not 0.1" in capsys.readouterr().err
+    (tmp_path / "bad.csv").write_text("y,p,sex\n1,1,a\n2,0,b\n")
+    assert main([*args, str(tmp_path / "bad.csv")]) == 2
+    assert state.read_text() == saved and sorted(p.name for p in tmp_path.iterdir()) == [
+        "bad.csv", "day0.csv", "day1.csv", "state.json"]  # fmt: skip
+    expected = FairnessMonitor.from_json(saved).result().to_dict()
+    assert expected["n_updates"] == 2
