@@ -311,3 +311,49 @@ def test_cli_monitor_updates_the_state_atomically(tmp_path, capsys):
         "bad.csv", "day0.csv", "day1.csv", "state.json"]  # fmt: skip
     expected = FairnessMonitor.from_json(saved).result().to_dict()
     assert expected["n_updates"] == 2
+
+
+def _worked_example():
+    """docs/monitoring.md's daily stream: women's TPR drops from 0.80 to 0.70 on day 20."""
+    rng = np.random.default_rng(2026)
+    monitor = FairnessMonitor(["tpr", "fpr"], reference="M", alpha=0.05, tolerance=0.05)
+    days = []
+    for day in range(1, 41):
+        group = rng.choice(["F", "M"], 2000, p=[0.4, 0.6])
+        y_true = rng.random(2000) < 0.3
+        tpr = np.where((group == "F") & (day >= 20), 0.70, 0.80)
+        y_pred = np.where(y_true, rng.random(2000) < tpr, rng.random(2000) < 0.10)
+        days.append(monitor.update(y_true, y_pred, group).result())
+    return days
+
+
+def test_worked_example_of_the_docs():
+    days = _worked_example()
+
+    def first(metric, state):
+        return next(k + 1 for k, r in enumerate(days) if r.state[metric, 0] == state)
+
+    assert first(1, "FAIR within ±0.05") == 3
+    assert first(0, "FAIR within ±0.05") == 8
+    assert first(0, "DIFFERENCE, FAIR within ±0.05") == 27
+    assert first(0, "CHANGED") == 40
+    lo, hi = days[18].confidence_interval  # day 19, before the change
+    assert (round(lo[0, 0], 3), round(hi[0, 0], 3)) == (-0.025, 0.028)
+    lo, hi = days[26].confidence_interval  # day 27
+    assert (round(lo[0, 0], 3), round(hi[0, 0], 3)) == (-0.025, -0.002)
+    lo, hi = days[-1].confidence_interval
+    assert (round(lo[1, 0], 3), round(hi[1, 0], 3)) == (-0.013, 0.007)
+    assert round(days[-1].difference[0, 0], 4) == -0.0479
+    # a new monitor started on day 21 sees the new gap alone
+    rng = np.random.default_rng(7)
+    fresh = FairnessMonitor(["tpr"], reference="M", tolerance=0.05)
+    for day in range(21, 41):  # noqa: B007 (the day of the first DIFFERENCE is checked)
+        group = rng.choice(["F", "M"], 2000, p=[0.4, 0.6])
+        y_true = rng.random(2000) < 0.3
+        y_pred = np.where(y_true, rng.random(2000) < np.where(group == "F", 0.7, 0.8),
+                          rng.random(2000) < 0.10)  # fmt: skip
+        res = fresh.update(y_true, y_pred, group).result()
+        if res.state[0, 0] == "DIFFERENCE":
+            break
+    lo, hi = res.confidence_interval
+    assert day == 21 and (round(lo[0, 0], 3), round(hi[0, 0], 3)) == (-0.268, -0.013)

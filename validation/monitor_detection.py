@@ -38,7 +38,7 @@ import subprocess
 import time
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 import fastfair
 from fastfair.monitor.inference import advance, gap_lines, sequence_bounds
@@ -100,6 +100,37 @@ def monitor_stop(x, y, alpha, block=1, resolution=0.001):
         if not active.size:
             break
     return stop
+
+
+def mixture_glr_stop(x, y, alpha, a=0.5):
+    """The rejected design: one mixture likelihood ratio for the gap (Beta(a, a) prior on
+    each rate, divided by the likelihood maximised under a zero gap); it excludes 0 when
+    log E(0) >= log(1/alpha). First step at which it does; T + 1 if never."""
+    horizon = x.shape[1]
+    sx, sy = np.cumsum(x, axis=1), np.cumsum(y, axis=1)
+    t = np.arange(1, horizon + 1, dtype=np.float64)
+    mix = (special.betaln(sx + a, t - sx + a) + special.betaln(sy + a, t - sy + a)
+           - 2 * special.betaln(a, a))  # fmt: skip
+    pooled = (sx + sy) / (2 * t)
+    best = special.xlogy(sx + sy, pooled) + special.xlogy(2 * t - sx - sy, 1 - pooled)
+    hit = mix - best >= math.log(1 / alpha)
+    return np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, horizon + 1)
+
+
+def designs(reps, horizon, rng, alpha=0.01):
+    """Steps to a DIFFERENCE of the designs compared (figure 1's gaps)."""
+    rows = []
+    for name, (p_x, p_y) in list(FIGURE1.items())[:3]:
+        x = (rng.random((reps, horizon)) < p_x).astype(np.float64)
+        y = (rng.random((reps, horizon)) < p_y).astype(np.float64)
+        for method, stop in (
+            ("ONS betting (Chugg et al.)", ons_stop(x, y, alpha)),
+            ("mixture likelihood ratio, Beta(1/2, 1/2)", mixture_glr_stop(x, y, alpha)),
+            ("mixture likelihood ratio, Beta(1, 1)", mixture_glr_stop(x, y, alpha, 1.0)),
+            ("strip RIPr bet (FairnessMonitor)", monitor_stop(x, y, alpha)),
+        ):
+            rows.append((name, method, *_summary(stop, horizon)))
+    return rows
 
 
 def exact_pvalue(x, n):
@@ -279,12 +310,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--designs", action="store_true", help="compare the candidate designs")
     args = parser.parse_args()
-    reps, horizon1, horizon2 = (60, 400, 600) if args.quick else (1000, 2000, 4000)
+    if args.designs:
+        start = time.process_time()
+        rows = designs(100 if args.quick else 400, 1500, np.random.default_rng(args.seed))
+        print(
+            f"validation/monitor_detection.py --designs  {datetime.date.today()}; "
+            f"CPU {time.process_time() - start:.0f} s; alpha 0.01, 400 streams, horizon 1500"
+        )
+        for name, method, mean, median, share in rows:
+            print(f"  {name:<20} {method:<42} {mean:>8.1f} {median:>7.0f} {share:>6.3f}")
+        return
+    reps, horizon1, horizon2 = (60, 400, 600) if args.quick else (400, 1500, 3000)
     rng = np.random.default_rng(args.seed)
     start = time.process_time()
     fig1 = figure1(reps, horizon1, rng)
-    adult_reps = reps // (2 if args.quick else 5)
+    adult_reps = reps // (2 if args.quick else 3)
     adult_rows = adult(adult_reps, horizon2, rng)
     settings = (
         f"figure 1: {reps} streams, horizon {horizon1} steps; Adult: {adult_reps} "

@@ -45,7 +45,7 @@ METRICS = ("tpr", "fpr", "selection_rate")
 GROUP_SHARE, PREVALENCE = 0.3, 0.3
 RATES = {"null": ((0.7, 0.2), (0.7, 0.2)), "boundary": ((0.75, 0.25), (0.70, 0.20))}
 TOLERANCE, RESOLUTION = 0.05, 0.001
-EXACT_UP_TO = 20_000
+EXACT_UP_TO = 2_000
 
 
 def cell_probabilities(setting: str) -> np.ndarray:

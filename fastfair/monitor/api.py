@@ -53,8 +53,10 @@ class FairnessMonitor:
     sequence for the gap (metric of the group minus that of the reference): an interval
     valid at every update at once, so it may be read after every batch and acted on as soon
     as it is clear. Each comparison reads "DIFFERENCE" once its sequence excludes 0, "FAIR
-    within ±δ" once it lies inside (-tolerance, tolerance), both, or "watching". All sequences
-    hold together with probability >= 1 - alpha (Bonferroni over metrics x comparisons).
+    within ±δ" once it lies inside (-tolerance, tolerance), both, or "watching"; "CHANGED"
+    once no constant gap fits the data seen (the gap moved: start a new monitor). All
+    sequences hold together with probability >= 1 - alpha (Bonferroni over metrics x
+    comparisons); the groups' rates may drift over time, the gap is assumed constant.
     Rates advance only on the rows of their denominator (TPR on the positives). The method
     (docs/monitoring.md): per strip of gaps, a test martingale betting a shrunk plug-in
     alternative against its reverse information projection, from counts only.
@@ -323,7 +325,7 @@ class FairnessMonitor:
         state[differs] = "DIFFERENCE"
         state[within] = fair
         state[differs & within] = f"DIFFERENCE, {fair}"
-        state[np.isnan(lower)] = "empty"
+        state[np.isnan(lower)] = "CHANGED"
         return state
 
     # ---------------------------------------------------------------- persistence

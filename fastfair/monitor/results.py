@@ -11,7 +11,7 @@ from fastfair._format import format_interval, format_table
 __all__ = ["STATES", "MonitorResult", "MonitorStateError"]
 
 #: The states a comparison reads; "DIFFERENCE, within" is both claims at once.
-STATES = ("watching", "DIFFERENCE", "FAIR within", "DIFFERENCE, FAIR within", "empty")
+STATES = ("watching", "DIFFERENCE", "FAIR within", "DIFFERENCE, FAIR within", "CHANGED")
 
 
 class MonitorStateError(ValueError):
@@ -38,8 +38,8 @@ class MonitorResult:
         sequences cover every gap at every update with probability >= 1 - alpha.
     state : ndarray of str
         "DIFFERENCE" (the sequence excludes 0), "FAIR within ±δ" (it lies inside
-        (-tolerance, tolerance)), both, "watching", or "empty" (every gap rejected: the data
-        contradict the model of independent rows with constant rates).
+        (-tolerance, tolerance)), both, "watching", or "CHANGED" (every constant gap is
+        rejected: the gap has moved since the monitor started; the interval is then NaN).
     pvalue : ndarray
         Anytime-valid p-value of a zero gap (1 / the largest e-value reached by the
         sequence's strips at 0), not adjusted; ``pvalue_adjusted`` multiplies it by the
