@@ -53,8 +53,8 @@ cdef inline double _one(const double[:, ::1] blk, const double[:, ::1] seen, dou
     cdef double t1, t2, a1, a2, q1, q2, out
     cdef double x1 = blk[i, 0], n1 = blk[i, 1], x2 = blk[i, 2], n2 = blk[i, 3]
     gap[i] = p1 - p2
-    if n1 <= 0.0 or n2 <= 0.0:
-        return 0.0
+    if n1 <= 0.0 or n2 <= 0.0 or smaller <= 0.0:
+        return 0.0  # a group missing from the block, or no rows seen: no bet
     _restricted(p1 * w1, w1, p2 * w2, w2, d, &t1, &t2)
     a1 = t1 + wt * (p1 - t1)
     a2 = t2 + wt * (p2 - t2)

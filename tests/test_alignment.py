@@ -110,6 +110,9 @@ CALLS = {
     "delta_rc": lambda d: fastfair.delta_rc(
         d["y_true"], d["y_score"], d["group"], d["query"], cluster=d["cluster"]
     ),
+    "FairnessMonitor.update": lambda d: fastfair.FairnessMonitor(reference="a")
+    .update(d["y_true"], d["y_pred"], d["group"])
+    .result(),
     "GroupCalibrator.fit": lambda d: fastfair.GroupCalibrator().fit(
         d["y_score"], d["y_true"], d["group"], d["cluster"]
     ),

@@ -4,6 +4,8 @@ import importlib.util
 import math
 import pathlib
 
+import numpy as np
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -161,3 +163,39 @@ def test_auto_rule_at_a_rate_of_0_2_against_100000():
     score, auto, previous = row[4:]
     assert previous == score > 0.0565
     assert 0 < auto <= 0.05
+
+
+def test_monitor_type1_quick():
+    module = _load("monitor_type1")
+    n_streams, alpha = 150, 0.05
+    (out, traces) = module.run(n_streams, 5_000, seed=3, check=True)
+    bound = alpha + 3 * math.sqrt(alpha * (1 - alpha) / n_streams)
+    for setting in ("null", "boundary"):
+        assert (
+            max(out[setting]["K=1"]) <= bound and max(out[setting]["K=3"][:3]) <= bound / 3 + 0.03
+        )
+    # what users do today fails by far: a fixed-n test looked at after every batch
+    assert min(out["null"]["fixed"][:3]) > 3 * alpha
+    # the simulation runs the monitor's own e-values: one stream fed to a FairnessMonitor
+    monitor = module.monitor_trace(n_streams, 5_000, seed=3)
+    assert len(monitor) == len(traces["null"]) == 50
+    for got, want in zip(monitor, traces["null"]):
+        assert np.allclose(got, want, rtol=1e-12, atol=1e-12)
+    assert "fixed-n test at every look" in module.format_report(
+        out, n_streams, 10_000, 100, alpha, 1
+    )
+
+
+def test_monitor_detection_quick():
+    module = _load("monitor_detection")
+    rng = np.random.default_rng(5)
+    rows = module.figure1(
+        50, 250, rng, settings=("0.5 (0.4 vs 0.9)", "0.3 (0.7 vs 0.4)", "0 (0.4 vs 0.4)")
+    )
+    mean = {(name, method): m for name, method, m, _, _ in rows}
+    for gap in ("0.5 (0.4 vs 0.9)", "0.3 (0.7 vs 0.4)"):
+        ours = mean[(gap, "FairnessMonitor, blocks of 1")]
+        theirs = mean[(gap, "ONS betting (Chugg et al.)")]
+        assert ours <= 1.1 * theirs  # no worse than the ONS bet (Monte-Carlo slack)
+    null = [r for r in rows if r[0].startswith("0 (") and r[1].startswith("FairnessMonitor")]
+    assert all(share <= 0.05 for *_, share in null)

@@ -184,9 +184,10 @@ def _summary(stop, horizon):
     return float(np.minimum(stop, horizon).mean()), float(np.median(stop)), float(hit.mean())
 
 
-def figure1(reps, horizon, rng, alpha=0.01):
+def figure1(reps, horizon, rng, alpha=0.01, settings=tuple(FIGURE1)):
     rows = []
-    for name, (p_x, p_y) in FIGURE1.items():
+    for name in settings:
+        p_x, p_y = FIGURE1[name]
         x = (rng.random((reps, horizon)) < p_x).astype(np.float64)
         y = (rng.random((reps, horizon)) < p_y).astype(np.float64)
         rows.append(

@@ -112,7 +112,7 @@ def run(n_streams=2000, n_rows=1_000_000, batch=100, alpha=0.05, seed=0, check=F
                     )
             seen += block
             if check:
-                trace.append(log_e[:, 0].copy())
+                trace.append(log_e[:, 0, 1:3].copy())
         # the strips holding the true gap: 1 and 2 (lines 0-1 and 1-2 of the three)
         held = np.minimum(best[..., 1], best[..., 2])
         rates = {}
@@ -125,9 +125,9 @@ def run(n_streams=2000, n_rows=1_000_000, batch=100, alpha=0.05, seed=0, check=F
     return (out, traces) if check else out
 
 
-def monitor_trace(n_rows=20_000, batch=100, seed=0):
-    """The same first stream, fed batch by batch to a FairnessMonitor: its strip log e-values
-    at the null's strips, for the check of --quick."""
+def monitor_trace(n_streams, n_rows, batch=100, seed=0):
+    """The first null stream of run(n_streams, ..., seed) fed batch by batch to a
+    FairnessMonitor: its log e-values of the two strips at 0, per look (for --quick)."""
     rng = np.random.default_rng(seed)
     probs = cell_probabilities("null").ravel()
     monitor = fastfair.FairnessMonitor(
@@ -136,9 +136,9 @@ def monitor_trace(n_rows=20_000, batch=100, seed=0):
     zero = int(np.searchsorted(monitor._lines, 0.0))
     trace = []
     for _ in range(n_rows // batch):
-        block = rng.multinomial(batch, probs, size=1).reshape(2, 4)
+        block = rng.multinomial(batch, probs, size=n_streams)[0].reshape(2, 4)
         monitor.update_from_counts(block, ["g", "r"])
-        trace.append(monitor._log_e[:, 0, zero - 1 : zero + 3].copy())
+        trace.append(monitor._log_e[:, 0, zero : zero + 2].copy())
     return trace
 
 

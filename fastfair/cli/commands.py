@@ -288,8 +288,8 @@ def _plan_command(args: argparse.Namespace) -> int:
 
 def _monitor_command(args: argparse.Namespace) -> int:
     """``fastfair monitor``: load the state, add the batch, write the state atomically."""
-    from fastfair.cli import report
     from fastfair.cli.loading import read_table
+    from fastfair.cli.output import write_outputs
 
     config = dict(metrics=args.metrics, reference=args.reference, groups=args.groups,
                   max_groups=args.max_groups, alpha=args.alpha, tolerance=args.tolerance,
@@ -311,7 +311,7 @@ def _monitor_command(args: argparse.Namespace) -> int:
                        pos_label=args.pos_label)  # fmt: skip
     except (OSError, TypeError, ValueError) as exc:
         raise CLIError(str(exc)) from exc
-    report.write_atomic(args.state, monitor.to_json())
+    write_outputs([("--state", args.state, monitor.to_json())])
     print(monitor.result())
     if args.plot:
         monitor.plot().savefig(args.plot, dpi=120, bbox_inches="tight")

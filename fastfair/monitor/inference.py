@@ -81,7 +81,8 @@ def block_log_evidence(block_x, block_n, seen_x, seen_n, lines, n_jobs: int | No
     -------
     (ndarray, ndarray)
         log L(a)/L(q) for the alternative a shrunk towards the line (0 where the block
-        lacks a group), and the gap of the unshrunk plug-in rates, of the broadcast shape.
+        lacks a group or a group has no rows before it: the alternative is then on the
+        line), and the gap of the unshrunk plug-in rates, of the broadcast shape.
     """
     block = np.concatenate(np.broadcast_arrays(block_x, block_n), axis=-1)[..., [0, 2, 1, 3]]
     seen = np.concatenate(np.broadcast_arrays(seen_x, seen_n), axis=-1)[..., [0, 2, 1, 3]]
@@ -91,7 +92,7 @@ def block_log_evidence(block_x, block_n, seen_x, seen_n, lines, n_jobs: int | No
         for v in (block, seen)
     ]
     d = np.ascontiguousarray(np.broadcast_to(lines, shape).ravel(), dtype=np.float64)
-    threads = threads_for(n_jobs, d.size, 20_000)
+    threads = 1 if n_jobs == 1 else threads_for(n_jobs, d.size, 20_000)
     log, gap = _monitor.block_log_evidence(*flat, d, PRIOR, SHRINK_ROWS, threads)
     return log.reshape(shape), gap.reshape(shape)
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 from fastfair import _counts
-from fastfair._metrics import cell_index, get_metric
+from fastfair._metrics import get_metric
 
 __all__ = ["batch_counts", "metric_counts", "metric_masks"]
 
 
-def batch_counts(y, yhat, codes, slots, n_groups: int) -> np.ndarray:
-    """(n_groups, 4) confusion counts (TN, FP, FN, TP) of a batch, rows of batch group k
-    counted in monitor slot ``slots[k]`` (one pass of the compiled ``cell_sums``)."""
-    cells, _ = _counts.cell_sums(cell_index(y, yhat), codes, len(slots), None)
+def batch_counts(cell, codes, slots, n_groups: int) -> np.ndarray:
+    """(n_groups, 4) confusion counts (TN, FP, FN, TP) of rows with cells `cell`
+    (``fastfair._metrics.cell_index``), rows of batch group k counted in monitor slot
+    ``slots[k]`` (one pass of the compiled ``cell_sums``)."""
+    cells, _ = _counts.cell_sums(cell, codes, len(slots), None)
     out = np.zeros((n_groups, 4), dtype=np.int64)
     np.add.at(out, slots, cells.astype(np.int64))
     return out
@@ -35,4 +36,6 @@ def metric_counts(counts: np.ndarray, masks) -> tuple[np.ndarray, np.ndarray]:
     """Numerators and denominators, shape (n_metrics, ..., n_groups), from counts of shape
     (..., n_groups, 4)."""
     num, den = masks
+    if counts.ndim == 2:
+        return (counts @ num).T, (counts @ den).T
     return np.moveaxis(counts @ num, -1, 0), np.moveaxis(counts @ den, -1, 0)
