@@ -237,6 +237,8 @@ def test_new_groups_join_within_the_correction_set_up_front():
     mon.update(y, y_pred, group)
     res = mon.result()
     assert res.groups.tolist() == ["a", "b", "c"] and mon.log_threshold == threshold
+    assert res.state.shape == res.decided_at.shape == (1, 2)
+    assert FairnessMonitor.from_json(mon.to_json()).to_json() == mon.to_json()
     assert res.denominators[0, 1] > 0 and res.denominators[0, 2] > 0
     y, y_pred, group = _day(rng)
     with pytest.raises(ValueError, match="'d' is not one"):

@@ -132,6 +132,8 @@ BUILDERS = {
         lambda: fastfair.audit(Y, P, {"g": G}, y_score=S, metrics=["tpr"], n_permutations=99),
     ],
     "ConfusionStats": [lambda: fastfair.stats.ConfusionStats.from_arrays(Y, P, G)],
+    "FairnessMonitor": [lambda: fastfair.FairnessMonitor(reference=G[0]).update(Y, P, G)],
+    "MonitorResult": [lambda: fastfair.FairnessMonitor(reference=G[0]).update(Y, P, G).result()],
     "ScoreStats": [lambda: fastfair.stats.ScoreStats.from_arrays(Y, S, G)],
     "MeanStats": [lambda: fastfair.stats.MeanStats.from_arrays(S, G)],
     "ModelComparisonResult": [

@@ -102,6 +102,7 @@ CALLS = {
     ),
     "multiple_monte_carlo": lambda **k: fastfair.multiple_monte_carlo([0.01, 0.2], **k),
     "Sequential": lambda **k: fastfair.Sequential(**k),
+    "FairnessMonitor": lambda **k: fastfair.FairnessMonitor(reference=0, **k),
     "ScoreStats.test": lambda **k: fastfair.stats.ScoreStats.from_arrays(Y, S, G).test(**k),
     "PredictiveParityResult.plot": lambda **k: PARITY.plot(**k),
     "compare_models": lambda **k: fastfair.compare_models(Y, P, S > 0.45, G, **k),

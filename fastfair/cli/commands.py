@@ -291,22 +291,27 @@ def _monitor_command(args: argparse.Namespace) -> int:
     from fastfair.cli.loading import read_table
     from fastfair.cli.output import write_outputs
 
-    config = dict(metrics=args.metrics, reference=args.reference, groups=args.groups,
-                  max_groups=args.max_groups, alpha=args.alpha, tolerance=args.tolerance,
-                  threshold=args.threshold)  # fmt: skip
     try:
-        if os.path.exists(args.state):
-            with open(args.state, encoding="utf-8") as fh:
-                monitor = fastfair.FairnessMonitor.from_json(fh.read(), **config)
-        else:
-            monitor = fastfair.FairnessMonitor(
-                **{k: v for k, v in config.items() if v is not None}
-            )
         table = read_table(args.data)
         columns = [c for c in (args.label, args.pred, args.score, args.group) if c is not None]
         missing = [c for c in columns if c not in table]
         if missing:
             raise CLIError(f"{args.data} has no column {missing[0]!r}; columns: {list(table)}")
+        numeric = table[args.group].dtype.kind in "iuf"  # labels typed as the file's column
+
+        def label(v):
+            return float(v) if numeric and v is not None else v
+
+        config = dict(metrics=args.metrics, reference=label(args.reference),
+                      groups=None if args.groups is None else [label(g) for g in args.groups],
+                      max_groups=args.max_groups, alpha=args.alpha, tolerance=args.tolerance,
+                      threshold=args.threshold)  # fmt: skip
+        if os.path.exists(args.state):
+            with open(args.state, encoding="utf-8") as fh:
+                monitor = fastfair.FairnessMonitor.from_json(fh.read(), **config)
+        else:
+            given = {k: v for k, v in config.items() if v is not None}
+            monitor = fastfair.FairnessMonitor(**given)
         monitor.update(args.label, args.pred, args.group, y_score=args.score, data=table,
                        pos_label=args.pos_label)  # fmt: skip
     except (OSError, TypeError, ValueError) as exc:

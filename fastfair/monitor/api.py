@@ -278,10 +278,11 @@ class FairnessMonitor:
         self.n_updates += 1
         self.n_rows += rows
         res = self.result()
-        changed = (res.state != self._state) & (res.state != "watching")
-        self._decided = np.where(changed, self.n_updates, self._decided)
-        self._decided = np.where(res.state == "watching", 0, self._decided)
-        self._state = res.state.copy()
+        used = res.state.shape[1]  # comparisons of the groups seen (max_groups: fewer)
+        state, decided = self._state[:, :used], self._decided[:, :used]
+        decided[(res.state != state) & (res.state != "watching")] = self.n_updates
+        decided[res.state == "watching"] = 0
+        state[:] = res.state
         lower, upper = res.confidence_interval
         for key, value in (("difference", res.difference), ("lower", lower), ("upper", upper)):
             self._history[key].append(value.tolist())
