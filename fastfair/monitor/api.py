@@ -202,6 +202,21 @@ class FairnessMonitor:
         the rows seen before (at least 1,000) taken in row order; each block then costs
         O(G) per metric and comparison.
 
+        Parameters
+        ----------
+        y_true : array-like or str
+            Binary outcomes (a column name with `data`).
+        y_pred : array-like or str, optional
+            Binary predictions; or give `y_score`.
+        group : array-like or str
+            Group label of each row.
+        y_score : array-like or str, optional
+            Scores; predictions are ``y_score >= threshold``.
+        data : pandas.DataFrame or mapping, optional
+            Where column names are looked up.
+        pos_label : label, optional
+            The positive value of labels and predictions that are not 0/1.
+
         Returns
         -------
         FairnessMonitor
@@ -290,7 +305,12 @@ class FairnessMonitor:
 
     # ---------------------------------------------------------------- reading
     def result(self) -> MonitorResult:
-        """The confidence sequences and states after the latest update."""
+        """The confidence sequences and states after the latest update.
+
+        Returns
+        -------
+        MonitorResult
+        """
         if not self._groups:
             raise ValueError("the monitor has no data yet: call update first")
         metrics = self.options.metrics
@@ -420,6 +440,11 @@ class FairnessMonitor:
 
         One panel per metric; per comparison the band of the sequence and its estimate,
         with 0 and ±tolerance marked.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or sequence of Axes, optional
+            One per metric; None: a new figure.
 
         Returns
         -------

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from fastfair._format import format_interval, format_table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["STATES", "MonitorResult", "MonitorStateError"]
 
@@ -71,14 +75,27 @@ class MonitorResult:
     n_updates: int
     n_rows: int
 
-    def to_frame(self):
-        """One row per metric and comparison (pandas DataFrame)."""
+    def to_frame(self) -> pd.DataFrame:
+        """One row per metric and comparison.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns metric, group, reference, rates and denominators, difference, lower,
+            upper, state, pvalue, pvalue_adjusted, decided_at.
+        """
         import pandas as pd
 
         return pd.DataFrame(self._rows())
 
     def to_dict(self) -> dict:
-        """Plain Python values (JSON-ready)."""
+        """Plain Python values (JSON-ready).
+
+        Returns
+        -------
+        dict
+            alpha, tolerance, n_updates, n_rows and one dict per metric and comparison.
+        """
         return {
             "alpha": self.alpha,
             "tolerance": self.tolerance,
