@@ -38,6 +38,7 @@ WAS = ("tests/test_wasserstein.py",)
 SCORE = ("tests/test_difference_intervals.py", "tests/test_tolerance.py")
 TOL = ("tests/test_tolerance.py", "tests/test_validation_quick.py")
 CMP = ("tests/test_compare.py",)
+MON = ("tests/test_monitor.py",)
 
 
 def m(id, file, old, new, tests, why):
@@ -926,5 +927,29 @@ MUTANTS = [
         "    q = 2.0 / ca\n",
         WAS,
         "fold of the stationarity map at the wrong curvature",
+    ),
+    m(
+        "mon-ripr-seen-weights",
+        "csrc/_monitor.pyx",
+        "    _restricted(a1 * n1, n1, a2 * n2, n2, d, &q1, &q2)",
+        "    _restricted(a1 * w1, w1, a2 * w2, w2, d, &q1, &q2)",
+        MON,
+        "the block's null point projected with the denominators seen, not the block's",
+    ),
+    m(
+        "mon-strip-side",
+        "fastfair/monitor/inference.py",
+        "    out[..., 1:] += np.where(gap < lines, line_log, 0.0)",
+        "    out[..., 1:] += np.where(gap > lines, line_log, 0.0)",
+        MON,
+        "a strip bets on the line on the far side of the alternative",
+    ),
+    m(
+        "mon-bonferroni",
+        "fastfair/monitor/api.py",
+        "return float(np.log(self.n_sequences / self.options.alpha))",
+        "return float(np.log(1.0 / self.options.alpha))",
+        MON,
+        "no Bonferroni over metrics and comparisons",
     ),
 ]
