@@ -38,6 +38,19 @@ def test_exact_test_just_inside_the_limit_still_runs():
     assert MAX_EXACT_POINTS == 2_000_000
 
 
+@pytest.mark.parametrize("per_cell", [2_000, 2**40])
+def test_infeasible_exact_model_comparison_names_permutation_before_allocating(per_cell):
+    """compare_models_from_counts(method="exact") enumerated (m + 1)^2 swap tables
+    whatever m: 2^40 rows per cell was a 16 TiB MemoryError, 2,000 rows per cell 16 million
+    tables (1.9 GiB). It is refused at MAX_EXACT_POINTS, naming the methods that work."""
+    counts = np.full((2, 8), per_cell, dtype=np.int64)
+    with pytest.raises(ExactInfeasibleError, match=r"infeasible.*method='permutation'"):
+        fastfair.compare_models_from_counts(counts, metric="tpr", method="exact")
+    res = fastfair.compare_models_from_counts(counts, metric="tpr", n_permutations=99,
+                                              random_state=0)  # fmt: skip
+    assert res.method == "permutation" and 0 < res.pvalue <= 1  # auto falls back
+
+
 # --------------------------------------------------------------------------------------
 # Case 5 and its class: every accumulation that can overflow, one call per family
 # --------------------------------------------------------------------------------------

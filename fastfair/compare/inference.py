@@ -7,6 +7,7 @@ import numpy as np
 
 from fastfair import _paired
 from fastfair._comparisons import comparison_pairs
+from fastfair._exact import MAX_EXACT_POINTS, ExactInfeasibleError
 from fastfair._parallel import threads_for
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, exact_pvalue, monte_carlo_pvalue
 from fastfair._random import stream_key
@@ -61,6 +62,18 @@ def _exact_size(pairs, disc, relevant) -> float:
     """The largest number of tables an exact enumeration of one comparison visits."""
     return max(float(np.prod([disc[g, y] + 1.0 for _, g, y in _strata(pair, disc, relevant)]))
                for pair in pairs)  # fmt: skip
+
+
+def _check_exact_feasible(pairs, disc, relevant) -> None:
+    """method="exact" on many discordant rows would allocate the whole swap grid (a
+    MemoryError for terabytes, or minutes and gigabytes below that): refuse it first."""
+    size = _exact_size(pairs, disc, relevant)
+    if size > MAX_EXACT_POINTS:
+        raise ExactInfeasibleError(
+            f"the exact test is infeasible here: enumerating the swap distribution needs "
+            f"{size:.3g} tables (at most {MAX_EXACT_POINTS:,}); use method='permutation' "
+            "(or 'asymptotic')"
+        )
 
 
 def _exact_null(counts, disc, relevant, pair, metric):
@@ -142,6 +155,7 @@ def rate_comparison(counts, labels, metric, options: _Options) -> ModelCompariso
         method = "exact" if small else "permutation"
     null = None
     if method == "exact":
+        _check_exact_feasible(pairs, disc, relevant)
         pvalues = _exact_pvalues(counts, disc, relevant, pairs, metric, observed.statistic,
                                  sign)  # fmt: skip
     elif method == "permutation":
