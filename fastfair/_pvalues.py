@@ -3,7 +3,9 @@
 Conventions (scipy.stats; Phipson & Smyth 2010): a Monte-Carlo p-value with B random
 permutations is (1 + #{T_b at least as extreme as T_obs}) / (1 + B), valid at finite B; an
 exact p-value from the enumerated distribution has no +1. Statistics within a relative
-1e-12 of the observed one count as ties (they differ only by rounding).
+1e-12 of the observed one count as ties (they differ only by rounding): relative to the
+larger of |observed| and 1, or, when every permuted statistic is below 1 in size, of
+|observed| and the largest of them (statistics in units of 1e-12 are not all ties).
 """
 
 from __future__ import annotations
@@ -39,8 +41,14 @@ def _oriented(null, observed, alternative):
     return null, observed
 
 
-def _tolerance(observed):
-    return _RTOL * np.maximum(np.abs(observed), 1.0)
+def _tolerance(observed, null=None):
+    """Tie tolerance: _RTOL times max(|observed|, 1), the 1 lowered to the size of the
+    largest permuted statistic (per column) when it is smaller."""
+    floor = 1.0
+    if null is not None and np.size(null):
+        size = np.abs(np.asarray(null, dtype=np.float64))
+        floor = np.minimum(1.0, np.where(np.isfinite(size), size, 0.0).max(axis=0))
+    return _RTOL * np.maximum(np.abs(observed), floor)
 
 
 def monte_carlo_pvalue(null, observed, alternative="two-sided"):
@@ -50,7 +58,7 @@ def monte_carlo_pvalue(null, observed, alternative="two-sided"):
     (pvalue, count) where count is the number of extreme permuted statistics.
     """
     null_o, obs_o = _oriented(null, observed, alternative)
-    count = np.sum(null_o >= obs_o - _tolerance(obs_o), axis=0)
+    count = np.sum(null_o >= obs_o - _tolerance(obs_o, null_o), axis=0)
     return (count + 1.0) / (null_o.shape[0] + 1.0), count
 
 
@@ -61,7 +69,7 @@ def exact_pvalue(values, probabilities, observed, alternative="two-sided", mid_p
     less conservative for discrete distributions, no longer guaranteed <= alpha).
     """
     vals_o, obs_o = _oriented(values, observed, alternative)
-    tol = _tolerance(obs_o)
+    tol = _tolerance(obs_o, vals_o)
     probabilities = np.asarray(probabilities, dtype=np.float64)
     ge = probabilities[vals_o >= obs_o - tol].sum()
     if mid_p:
@@ -128,7 +136,7 @@ def maxt_pvalues(joint_null, observed, alternative="two-sided"):
     The adjusted p-value of comparison c is (1 + #{b: max_c' T_bc' >= T_c}) / (1 + B).
     """
     null_o, obs_o = _oriented(joint_null, observed, alternative)
-    return max_exceedance_pvalues(null_o.max(axis=1), obs_o - _tolerance(obs_o))
+    return max_exceedance_pvalues(null_o.max(axis=1), obs_o - _tolerance(obs_o, null_o))
 
 
 def family_adjusted(pvalues, adjust, observed=None, alternative="two-sided", joint_null=None):

@@ -242,3 +242,22 @@ def test_weighted_counts_beyond_float64_are_refused_not_inf():
         fastfair.confusion_counts(Y, P, G, sample_weight=weights)
     counts, _ = fastfair.confusion_counts(Y, P, G, sample_weight=weights / 1e10)
     np.testing.assert_allclose(counts, fastfair.confusion_counts(Y, P, G)[0] * 1e297, rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["monte_carlo", "exact"])
+@pytest.mark.parametrize("unit", [1e-12, 1e-200, 1e-300])
+def test_unstudentized_statistics_in_small_units_are_not_all_ties(unit, method):
+    """Differences of means below 1e-12 were all within the tie tolerance (1e-12 times
+    max(|T|, 1)) of the observed one: p = 1 whatever the data. The p-value does not
+    depend on the unit of the values."""
+    rng = np.random.default_rng(2)
+    n = 200 if method == "monte_carlo" else 12
+    group = np.repeat(["a", "b"], n // 2)
+    values = rng.normal(size=n) + (group == "a") * 2.0
+    kw = dict(studentize=False, method=method, n_permutations=199, random_state=0)
+    if method == "exact":
+        kw.pop("n_permutations")
+    ref = fastfair.mean_difference_test(values, group, **kw).pvalue
+    res = fastfair.mean_difference_test(values * unit, group, **kw).pvalue
+    assert ref < 0.05
+    assert res == pytest.approx(ref, rel=1e-9)
