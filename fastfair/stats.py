@@ -497,6 +497,7 @@ class MeanStats:
                     "is undefined, and the Welch statistic needs at least 2 rows per group"
                 )
         _check_squares(self.squares[[i, j]])
+        _check_precision(self.total[[i, j]], self.squares[[i, j]])
         diff = self.mean[i] - self.mean[j]
         se = np.sqrt(self.variance[i] / self.n[i] + self.variance[j] / self.n[j])
         if se > 0:
@@ -513,6 +514,22 @@ def _zero_variance_rule(auc, n_pairs, pairs, var) -> np.ndarray:
     shrunk = (auc * n_pairs + 0.5) / (n_pairs + 1.0)
     fallback = (shrunk * (1 - shrunk) / n_pairs)[a] + (shrunk * (1 - shrunk) / n_pairs)[b]
     return np.where(v > 0, v, fallback)
+
+
+#: Sums of squares below this are subnormal or near it: they have lost digits (or are 0).
+_TINY_SQUARES = np.finfo(np.float64).tiny / np.finfo(np.float64).eps
+
+
+def _check_precision(total: np.ndarray, squares: np.ndarray) -> None:
+    """A ValueError when values that differ from the shift have squares that underflowed
+    (values of about 1e-146 or less): the variance would be 0 or wrong, the statistic
+    +-inf or wrong, read as a certain difference."""
+    if np.any((total != 0) & (squares < _TINY_SQUARES)):
+        raise ValueError(
+            "the sums of squares of values underflow float64 (values of about 1e-146 or "
+            "less about the first one): multiply the values by a power of ten (the Welch "
+            "statistic does not change)"
+        )
 
 
 def _check_squares(squares: np.ndarray) -> None:

@@ -261,3 +261,18 @@ def test_unstudentized_statistics_in_small_units_are_not_all_ties(unit, method):
     res = fastfair.mean_difference_test(values * unit, group, **kw).pvalue
     assert ref < 0.05
     assert res == pytest.approx(ref, rel=1e-9)
+
+
+@pytest.mark.parametrize("unit", [1e-160, 1e-200, 1e-300])
+def test_welch_on_values_whose_squares_underflow_is_refused_not_infinite(unit):
+    """MeanStats.welch on values of about 1e-300 returned a statistic of -inf (the sums of
+    squares underflowed to 0: a certain difference) where the unscaled values give -5; at
+    1e-160 it was -5.00003 (subnormal squares). Refused, as the overflow above is."""
+    groups = np.array(["a"] * 5 + ["b"] * 5)
+    values = np.arange(10.0)
+    _, ref = fastfair.stats.MeanStats.from_arrays(values, groups).welch("a", "b")
+    assert ref == pytest.approx(-5.0)
+    with pytest.raises(ValueError, match=r"underflow.*multiply the values"):
+        fastfair.stats.MeanStats.from_arrays(values * unit, groups).welch("a", "b")
+    _, near = fastfair.stats.MeanStats.from_arrays(values * 1e-140, groups).welch("a", "b")
+    assert near == pytest.approx(ref, rel=1e-12)  # still computed just above the limit
