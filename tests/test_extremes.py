@@ -276,3 +276,18 @@ def test_welch_on_values_whose_squares_underflow_is_refused_not_infinite(unit):
         fastfair.stats.MeanStats.from_arrays(values * unit, groups).welch("a", "b")
     _, near = fastfair.stats.MeanStats.from_arrays(values * 1e-140, groups).welch("a", "b")
     assert near == pytest.approx(ref, rel=1e-12)  # still computed just above the limit
+
+
+@pytest.mark.parametrize(("constant", "n"), [(0.1, 100), (1 / 3, 10), (0.7, 100), (1e200, 7)])
+@pytest.mark.parametrize("column", ["attribute", "values"])
+def test_correlation_with_a_constant_column_is_refused_whatever_its_value(constant, n, column):
+    """A constant 0.1 (or 1/3, or 1e200) is not exactly its computed mean: the rounding
+    residues, scaled to unit size, gave a "correlation" and a p-value of any size instead
+    of the error a constant 0 or 1 gets."""
+    rng = np.random.default_rng(0)
+    args = {"attribute": rng.normal(size=n), "values": rng.normal(size=n)}
+    args[column] = np.full(n, constant)
+    with pytest.raises(ValueError, match=f"{column} is constant"):
+        fastfair.correlation_test(**args, n_permutations=99, random_state=0)
+    with pytest.raises(ValueError, match=f"{column} is constant"):
+        fastfair.correlation_test(**args, method="asymptotic")

@@ -398,13 +398,15 @@ def correlation_test(
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_flag(studentize, "studentize")
     fixed, seq_options = resolve(n_permutations, sequential)
+    # constant on the raw values: centred, a constant 0.1 leaves rounding residues that
+    # the unit scaling below would blow up into a "correlation" with a p-value
+    for name, raw in (("attribute", xv), ("values", ev)):
+        if raw.min() == raw.max():
+            raise ValueError(f"{name} is constant; the correlation is undefined")
     # every statistic here is free of the unit: scaled, the sums of squares cannot overflow
     xc = np.ascontiguousarray(unit_scale(xv - xv.mean())[0])
     ec = np.ascontiguousarray(unit_scale(ev - ev.mean())[0])
     sxx, see = float(xc @ xc), float(ec @ ec)
-    for name, s in (("attribute", sxx), ("values", see)):
-        if s == 0:
-            raise ValueError(f"{name} is constant; the correlation is undefined")
     prod = xc * ec
     sxy, s22 = float(prod.sum()), float(prod @ prod)
     r = sxy / math.sqrt(sxx * see)
