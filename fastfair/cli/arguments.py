@@ -177,6 +177,13 @@ def _add_audit(sub) -> None:
         "'FAIR within ±DELTA' and 'DIFFERENCE, within ±DELTA'",
     )
     audit.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("SCORE_A", "SCORE_B"),
+        help="two models' score (or 0/1 prediction) columns on the same rows, old then new: "
+        "adds 'did the gap shrink?' for every attribute and metric (docs/compare.md)",
+    )
+    audit.add_argument(
         "--adjust",
         default="holm",
         choices=list(ADJUSTMENTS),
@@ -562,6 +569,8 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
         raise CLIError("--scheduler needs --engine dask")
     if engine in ("arrow", "dask") and (len(args.group) != 1 or args.intersections):
         raise CLIError(f"--engine {engine} audits one --group column, without --intersections")
+    if engine in ("arrow", "dask") and args.compare:
+        raise CLIError(f"--compare runs in memory: use --engine memory, not {engine}")
     return source, engine, options
 
 

@@ -34,6 +34,7 @@ from fastfair._format import format_mde
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, cell_index, get_metric
 from fastfair._pvalues import adjust_pvalues
 from fastfair._validation import (
+    GroupCodes,
     align_index,
     as_1d,
     as_binary,
@@ -890,6 +891,118 @@ def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
     return y, yhat, scores, clusters, names, rows
 
 
+def _compare_inputs(compare, data, y_true, threshold, n) -> dict | None:
+    """The two models of the audit option `compare`: (model A, model B) as score columns or
+    0/1 predictions (arrays or column names of `data`), paired with `y_true` by pandas
+    index; predictions at `threshold`; scores kept for the AUC unless both are 0/1."""
+    if compare is None:
+        return None
+    if isinstance(compare, str) or not isinstance(compare, Sequence) or len(compare) != 2:
+        raise TypeError("compare must be a pair (model A, model B) of score columns or arrays")
+    cols = resolve_columns(data, y_true=y_true, compare_a=compare[0], compare_b=compare[1])
+    names = [c if isinstance(c, str) else f"model {m}" for c, m in zip(compare, "AB")]
+    scores = []
+    for key, name in zip(("compare_a", "compare_b"), names):
+        values = as_1d(cols[key], f"compare column {name!r}").astype(np.float64)
+        if len(values) != n or not np.isfinite(values).all():
+            raise ValueError(f"compare column {name!r} must hold {n} finite numbers")
+        scores.append(values)
+    binary = all(np.isin(v, (0.0, 1.0)).all() for v in scores)
+    preds = [(v >= threshold).astype(np.uint8) for v in scores]
+    return dict(a=preds[0], b=preds[1], names=names, scores=None if binary else scores)
+
+
+def _model_comparison_rows(attr, y, models, metric_names, options) -> list[dict]:
+    """ "Did the gap shrink?" (audit option `compare`): each tested group against the
+    reference, each metric, model B against model A on the same rows
+    (:func:`fastfair.compare_models_from_counts` on the two groups' paired counts; the AUC
+    by :func:`fastfair.compare_auc` with the paired DeLong test)."""
+    from fastfair.compare import PairedStats, compare_auc, compare_models_from_counts
+
+    codes = GroupCodes(attr.codes, np.arange(len(attr.labels)))
+    counts = PairedStats.from_arrays(y, models["a"], models["b"], codes).counts
+    rows = []
+    for g, r in attr.comparisons:  # the pair coded 0 (group) and 1 (reference)
+        shared = dict(reference=1, random_state=options["random_state"],
+                      n_jobs=options["n_jobs"])  # fmt: skip
+        for metric in metric_names:
+            rows.append(
+                _comparison_row(
+                    attr,
+                    metric,
+                    g,
+                    r,
+                    compare_models_from_counts,
+                    counts[[g, r]],
+                    [0, 1],
+                    metric=metric,
+                    **shared,
+                )
+            )
+        if models["scores"] is not None:
+            rows_of = np.isin(attr.codes, (g, r))
+            pair = GroupCodes((attr.codes[rows_of] == r).astype(np.intp), np.array([0, 1]))
+            score_a, score_b = (s[rows_of] for s in models["scores"])
+            rows.append(
+                _comparison_row(
+                    attr,
+                    "auc",
+                    g,
+                    r,
+                    compare_auc,
+                    y[rows_of],
+                    score_a,
+                    score_b,
+                    pair,
+                    method="delong",
+                    **shared,
+                )
+            )
+    return rows  # fmt: skip
+
+
+def _comparison_row(attr, name, g, r, test, *args, **kwargs) -> dict:
+    """One row of the comparison of the two models (an error row when it cannot run)."""
+    row = {k: v for k, v in _row_head(attr, "compare", name, g, r).items() if k[0] != "_"}
+    try:
+        res = test(*args, **kwargs)
+    except ValueError as exc:
+        text = str(exc).replace("group 0", repr(row["group"]))
+        return dict(row, error=text.replace("group 1", repr(row["reference"])))
+    return dict(
+        row,
+        gap_a=_num(res.gap_a),
+        gap_b=_num(res.gap_b),
+        difference=_num(res.difference),
+        ci_low=_num(res.confidence_interval[0]),
+        ci_high=_num(res.confidence_interval[1]),
+        pvalue=float(res.pvalue),
+        pvalue_reduced=float(res.pvalue_reduced),
+        method=res.method,
+        n_discordant=int(res.group_discordant.sum()),
+    )
+
+
+def _compare_verdicts(rows, adjust, alpha) -> None:
+    """Both p-values of each comparison of the two models adjusted over all of them (a family
+    of its own, with the audit's `adjust`), and the verdict: "gap shrank" (|gap_B| < |gap_A|
+    shown), "gap grew" or "gap changed" (the gaps differ), else "no evidence of a change"."""
+    valid = [t for t in rows if "error" not in t]
+    if not valid:
+        return
+    for key in ("pvalue", "pvalue_reduced"):
+        for t, p in zip(valid, adjust_pvalues([t[key] for t in valid], adjust)):
+            t[f"{key}_adjusted"] = float(p)
+    for t in valid:
+        size_a, size_b = (np.abs(np.atleast_1d(t[k])).max() for k in ("gap_a", "gap_b"))
+        if t["pvalue_reduced_adjusted"] <= alpha:
+            t["verdict"] = "gap shrank"
+        elif t["pvalue_adjusted"] <= alpha:
+            t["verdict"] = "gap grew" if size_b > size_a else "gap changed"
+        else:
+            t["verdict"] = "no evidence of a change"
+
+
 def audit(
     y_true: ArrayLike | str,
     y_pred: ArrayLike | str | None = None,
@@ -914,6 +1027,7 @@ def audit(
     progress: Callable[..., Any] | None = None,
     tolerance: float | None = None,
     equivalence: float | None = None,
+    compare: Sequence[ArrayLike | str] | None = None,
 ) -> AuditResult:
     """Audit a model's predictions for every protected attribute: tests, intervals, power.
 
@@ -1008,6 +1122,15 @@ def audit(
         equivalence is shown and no difference, "DIFFERENCE, within ±δ" when both (a real
         but small gap). Equalized odds is within ±δ when both components are (the larger
         p-value); its tolerance p-value is Bonferroni over the two components.
+    compare : pair of array-like or str, optional
+        Two models on the same rows, (model A, model B): score columns (or 0/1
+        predictions), arrays or column names of `data`, thresholded at `threshold`. Adds
+        "did the gap shrink?" (`AuditResult.model_comparison`): for every attribute,
+        tested group and metric (and the AUC, when they are scores), model B's gap against
+        model A's by :func:`fastfair.compare_models` (paired; the AUC by the paired DeLong
+        test), both p-values adjusted (`adjust`) over these comparisons as a family of
+        their own; verdicts "gap shrank" (|gap_B| < |gap_A| shown), "gap grew", "gap
+        changed", "no evidence of a change" (docs/compare.md).
 
     Returns
     -------
@@ -1040,6 +1163,7 @@ def audit(
     y, yhat, scores, clusters, names, rows = _inputs(
         y_true, y_pred, y_score, threshold, cluster, data, pos_label
     )
+    models = _compare_inputs(compare, data, y_true, threshold, len(y))
     attributes = code_attributes(
         sensitive_features,
         data=data,
@@ -1054,13 +1178,15 @@ def audit(
     bar = progress(total=steps, desc="tests") if progress else None
     tick = bar.update if bar is not None else (lambda: None)
     cell = cell_index(y, yhat)
-    tests, parity, sweeps, cells_by_attribute = [], {}, {}, {}
+    tests, parity, sweeps, cells_by_attribute, compared = [], {}, {}, {}, []
     for attr in attributes:
         cells, _ = _counts.cell_sums(cell, attr.codes, len(attr.labels))
         cells_by_attribute[attr.name] = cells
         for metric in metric_names:
             tests += _confusion_rows(attr, cells, metric, options)
             tick()
+        if models is not None:
+            compared += _model_comparison_rows(attr, y, models, metric_names, options)
         if scores is not None:
             tests += _auc_rows(attr, y, scores, options)
             tick()
@@ -1075,6 +1201,9 @@ def audit(
             tick()
     if bar is not None:
         bar.close()
+    _compare_verdicts(compared, settings["adjust"], options["alpha"])
+    if models is not None:
+        names["compare"] = models["names"]
     return _result(
         tests,
         attributes,
@@ -1086,6 +1215,7 @@ def audit(
         start=start,
         sweeps=sweeps,
         progress=progress,
+        model_comparison=compared,
     )
 
 
@@ -1119,7 +1249,7 @@ def _check_something_tested(attributes, min_group_size) -> None:
 
 def _result(
     tests, attributes, cells_by_attribute, settings, *, n_rows, columns, parity, start,
-    engine="memory", sweeps=None, progress=None,
+    engine="memory", sweeps=None, progress=None, model_comparison=None,
 ) -> AuditResult:  # fmt: skip
     """Power, the adjustment over every test, verdicts, and the AuditResult."""
     options = settings["options"]
@@ -1169,6 +1299,7 @@ def _result(
         group_cells=dict(cells_by_attribute),
         engine=engine,
         sweeps=sweeps or {},
+        model_comparison=model_comparison or [],
     )
 
 

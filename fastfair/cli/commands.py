@@ -190,6 +190,7 @@ def _memory_audit(table: dict, pos_label, options: dict, args: argparse.Namespac
             intersections=args.intersections,
             pos_label=pos_label,
             progress=progress,
+            compare=args.compare,
             **options,
         )
     except (TypeError, ValueError) as exc:

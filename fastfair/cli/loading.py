@@ -151,9 +151,10 @@ def _read_audit_columns(path: str, args, progress=None) -> dict:
     """Only the audit's columns, read in record batches; group and cluster coded once."""
     from fastfair.io import read_columns
 
-    needed = [args.label, args.pred, args.score, *args.group, args.cluster]
+    compared = list(args.compare or [])
+    needed = [args.label, args.pred, args.score, *compared, *args.group, args.cluster]
     columns = list(dict.fromkeys(c for c in needed if c is not None))
-    numbers = [c for c in (args.label, args.pred, args.score) if c is not None]
+    numbers = [c for c in (args.label, args.pred, args.score, *compared) if c is not None]
     coded = [c for c in (*args.group, args.cluster) if c is not None and c not in numbers]
     binary = [c for c in (args.label, args.pred) if c is not None]
     try:
@@ -294,7 +295,9 @@ def load_columns(
         table = _read_audit_columns(source, args, progress)
     else:
         table = _read_whole(source, names, progress)
-    for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score")):
+    compared = [(name, "--compare") for name in args.compare or []]
+    for name, role in ((args.label, "label"), (args.pred, "prediction"), (args.score, "score"),
+                       *compared):  # fmt: skip
         if name is not None:
             _column(table, name, role)
     for name in args.group:

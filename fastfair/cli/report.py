@@ -245,6 +245,7 @@ def audit_text(result: AuditResult, max_rows: int | None = None) -> str:
     if left < 0 or (max_rows is not None and max_rows < len(result.tests)):
         hidden = len(result.tests) - (max_rows or 0)
         lines += ["", f"... {hidden:,} more tests not shown (--max-rows; all are in --json)"]
+    lines += _model_comparison_lines(result)
     lines += ["", *_summary_sentences(result, s)]
     return "\n".join(lines).replace("\u2212", "-")
 
@@ -926,6 +927,62 @@ def _tests_section(result) -> str:
     )
 
 
+def _gap(x) -> str:
+    """A gap (per component for equalized odds)."""
+    return " / ".join(_v(v) for v in x) if isinstance(x, list) else _v(x)
+
+
+def _model_comparison_cells(t) -> list[str]:
+    """attribute, metric, comparison, gap A, gap B, change [CI], p-values, verdict."""
+    head = [t["attribute"], t["metric"], f"{_clip(t['group'])} vs {_clip(t['reference'])}"]
+    if "error" in t:
+        return [*head, *["-"] * 6, _clip(t["error"], 120)]
+    return [*head, _gap(t["gap_a"]), _gap(t["gap_b"]), _ci(t), _pvalue(t, "pvalue_adjusted"),
+            _pvalue(t, "pvalue_reduced_adjusted"), t["verdict"]]  # fmt: skip
+
+
+MODEL_COMPARISON_HEADER = ["attribute", "metric", "comparison", "gap A", "gap B",
+                           "change [95% CI]", "p (equal)", "p (shrank)", "verdict"]  # fmt: skip
+
+
+def _model_comparison_title(result) -> str:
+    a, b = result.columns.get("compare", ["model A", "model B"])
+    return (
+        f"Did the gap shrink? model B ({b}) against model A ({a}) on the same rows: gaps "
+        "(group - reference), change = gap B - gap A, paired tests (docs/compare.md); "
+        f"p-values adjusted ({result.adjust}) over these {len(result.model_comparison)} "
+        "comparisons"
+    )
+
+
+def _model_comparison_lines(result) -> list[str]:
+    """The printed "did the gap shrink?" section (audit option compare)."""
+    if not result.model_comparison:
+        return []
+    rows = [MODEL_COMPARISON_HEADER]
+    rows += [_model_comparison_cells(t) for t in result.model_comparison]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    rows.insert(1, ["-" * w for w in widths])
+    table = ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return ["", _model_comparison_title(result), *table]
+
+
+def _model_comparison_section(result) -> str:
+    """The report's "did the gap shrink?" table (audit option compare)."""
+    if not result.model_comparison:
+        return ""
+    head = "".join(f"<th>{_e(h)}</th>" for h in MODEL_COMPARISON_HEADER)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_e(c)}</td>" for c in _model_comparison_cells(t)) + "</tr>"
+        for t in result.model_comparison
+    )
+    return (
+        f"<h2>Did the gap shrink?</h2><p class='note'>{_e(_model_comparison_title(result))}."
+        " p (shrank): H1 |gap B| &lt; |gap A|.</p>"
+        f"<div class='scroll'><table><tr>{head}</tr>{body}</table></div>"
+    )
+
+
 def _margins_section(result) -> str:
     """What the tolerance and equivalence verdicts mean (only when the audit ran them)."""
     rows = [t for t in result.tests if "pvalue_equivalence" in t or "pvalue_tolerance" in t]
@@ -1224,6 +1281,7 @@ SECTIONS = [
     _forest_section,
     _tests_section,
     _margins_section,
+    _model_comparison_section,
     _power_section,
     _calibration_section,
     _sweep_section,

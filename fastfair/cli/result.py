@@ -42,6 +42,11 @@ class AuditResult:
     sweeps : dict
         Attribute name -> :class:`fastfair.ThresholdSweepResult` (with scores, attributes
         with two tested groups): TPR and FPR gaps at every score threshold.
+    model_comparison : list of dict
+        With ``compare=(model A, model B)``: "did the gap shrink?", one entry per attribute,
+        metric and comparison: gap_a, gap_b, difference (gap_b - gap_a) with ci_low and
+        ci_high, pvalue (equal gaps) and pvalue_reduced (|gap_b| < |gap_a|), both adjusted
+        over these entries, and a verdict (docs/compare.md).
     """
 
     tests: list
@@ -62,6 +67,7 @@ class AuditResult:
     group_cells: dict = field(default_factory=dict)
     engine: str = "memory"
     sweeps: dict = field(default_factory=dict)
+    model_comparison: list = field(default_factory=list)
 
     # ---- summaries ------------------------------------------------------------------
 
@@ -144,6 +150,7 @@ class AuditResult:
             summary=self.summary,
             attributes=self.attributes,
             tests=self.tests,
+            model_comparison=self.model_comparison,
             parity={
                 name: dict(
                     bandwidth=float(res.curve.bandwidth),

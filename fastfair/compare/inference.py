@@ -77,7 +77,8 @@ def _check_exact_feasible(pairs, disc, relevant) -> None:
 
 
 def _exact_null(counts, disc, relevant, pair, metric):
-    """The statistics (N, n_parts) of every swap of one comparison and their probabilities."""
+    """The statistics (N, n_parts) of every swap of one comparison and their probabilities
+    (tables built `_BLOCK` at a time)."""
     strata = _strata(pair, disc, relevant)
     sizes = [disc[g, y] for _, g, y in strata]
     grid = np.stack([x.ravel() for x in np.meshgrid(*[np.arange(m + 1) for m in sizes],
@@ -85,10 +86,14 @@ def _exact_null(counts, disc, relevant, pair, metric):
     prob = np.ones(len(grid))
     for s, m in enumerate(sizes):
         prob *= stats.binom.pmf(grid[:, s], m, 0.5)
-    tables = np.repeat(counts[list(pair)][None].astype(np.float64), len(grid), axis=0)
-    tables = _set_swaps(tables, disc, strata, grid)
     one = np.array([[0, 1]], dtype=np.intp)
-    return gap_statistics(paired_moments(tables, metric), one).statistic[:, 0, :], prob
+    blocks = []
+    for start in range(0, len(grid), 16 * _BLOCK):
+        part = grid[start : start + 16 * _BLOCK]
+        tables = np.repeat(counts[list(pair)][None].astype(np.float64), len(part), axis=0)
+        tables = _set_swaps(tables, disc, strata, part)
+        blocks.append(gap_statistics(paired_moments(tables, metric), one).statistic[:, 0, :])
+    return np.concatenate(blocks, axis=0), prob
 
 
 def _combined(t):
@@ -163,6 +168,10 @@ def rate_comparison(counts, labels, metric, options: _Options) -> ModelCompariso
         pvalues = _monte_carlo_pvalues(null, observed.statistic, sign)
     else:
         pvalues = _asymptotic_pvalues(observed.statistic, sign)
+    if options.method == "auto":  # no more significant than the asymptotic test either
+        asymptotic = _asymptotic_pvalues(observed.statistic, sign)
+        pvalues = tuple(np.maximum(p, q) for p, q in zip(pvalues, asymptotic))
+        method += ", asymptotic"
     group_disc = disc[:, relevant].sum(axis=1)
     return pack(metric.name, metric.part_names, moments, observed, labels, pairs, method,
                 pvalues, group_disc, null, options)  # fmt: skip
@@ -276,7 +285,7 @@ def pack(name, parts, m: PairedMoments, obs: GapStatistics, labels, pairs, metho
                                _squeeze(change + z * change_se, 0)),
         group_discordant=group_disc, method=method, delta=options.delta,
         confidence_level=options.confidence_level,
-        n_permutations=options.n_permutations if method == "permutation" else None,
+        n_permutations=options.n_permutations if method.startswith("permutation") else None,
         adjust=options.adjust if adjusted is not None else None,
         null_distribution=null if options.return_null else None,
     )  # fmt: skip

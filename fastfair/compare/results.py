@@ -70,7 +70,9 @@ class ModelComparisonResult:
         Rows of each group on which the two models disagree (for AUC: rows whose two scores
         differ).
     method : str
-        ``"exact"``, ``"permutation"`` or ``"asymptotic"`` (AUC: ``"permutation"`` or
+        ``"exact"``, ``"permutation"`` or ``"asymptotic"``; ``"exact, asymptotic"`` or
+        ``"permutation, asymptotic"`` for ``method="auto"``, whose p-values are the larger of
+        the swap test's and the asymptotic test's (AUC: ``"permutation"`` or
         ``"delong"``).
     delta : float or None
         The non-inferiority margin.

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 CELL_Y = np.arange(8) >> 2
 CELL_A = (np.arange(8) >> 1) & 1
 CELL_B = np.arange(8) & 1
+#: Pseudo-rows added to every paired cell for the variances (Agresti & Min 2005): a group
+#: whose rows all agree, or all move one way, still has a variance of its change.
+PSEUDO_ROWS = 0.5
 #: Cells (y, 1, 0) and (y, 0, 1) of label y: the discordant rows a swap exchanges.
 A_ONLY = np.array([2, 6])
 B_ONLY = np.array([1, 5])
@@ -82,10 +85,16 @@ def paired_moments(tables: np.ndarray, metric: ConfusionMetric) -> PairedMoments
     :math:`\widehat{Cov}(M_A, M_B) = \sum_i u_{A,i} u_{B,i}`; rows of one paired cell share
     their influence, so the sums run over the 8 cells. For a rate whose denominator does not
     depend on the prediction this is :math:`M(1-M)/W` and McNemar's
-    :math:`(p_{10} + p_{01} - (p_{10} - p_{01})^2)/W` for the change. A rate with an empty
-    denominator is 0 with variance 0 (only in permuted tables: observed ones are checked).
+    :math:`(p_{10} + p_{01} - (p_{10} - p_{01})^2)/W` for the change. The variances and the
+    covariance are computed with `PSEUDO_ROWS` (1/2) added to every cell, Agresti & Min's
+    (2005) adjustment for matched pairs: without it a small group whose predictions did not
+    change (no discordant rows) would have a change of variance 0, known exactly, and a
+    change of gaps would be called significant on the other group's evidence alone. The
+    rates themselves are those of the rows. A rate with an empty denominator is 0 (only in
+    permuted tables: observed ones are checked).
     """
     tables = np.asarray(tables, dtype=np.float64)
+    padded = tables + PSEUDO_ROWS
     cells_a, cells_b = 2 * CELL_Y + CELL_A, 2 * CELL_Y + CELL_B
     out = {k: [] for k in ("value_a", "value_b", "variance_a", "variance_b", "covariance",
                            "den_a", "den_b")}  # fmt: skip
@@ -94,13 +103,14 @@ def paired_moments(tables: np.ndarray, metric: ConfusionMetric) -> PairedMoments
         for cells in (cells_a, cells_b):
             num = ((num_mask >> cells) & 1).astype(np.float64)
             den = ((den_mask >> cells) & 1).astype(np.float64)
-            parts.append(_influence(tables, num, den))
+            rate, n_den, _ = _influence(tables, num, den)
+            parts.append((rate, n_den, _influence(padded, num, den)[2]))
         (ra, da, ua), (rb, db, ub) = parts
         for key, value in (("value_a", ra), ("value_b", rb), ("den_a", da), ("den_b", db)):
             out[key].append(value)
-        out["variance_a"].append((tables * ua * ua).sum(axis=-1))
-        out["variance_b"].append((tables * ub * ub).sum(axis=-1))
-        out["covariance"].append((tables * ua * ub).sum(axis=-1))
+        out["variance_a"].append((padded * ua * ua).sum(axis=-1))
+        out["variance_b"].append((padded * ub * ub).sum(axis=-1))
+        out["covariance"].append((padded * ua * ub).sum(axis=-1))
     return PairedMoments(**{k: np.stack(v, axis=-1) for k, v in out.items()})
 
 
