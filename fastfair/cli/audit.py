@@ -25,6 +25,7 @@ import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -908,7 +909,12 @@ def _compare_inputs(compare, data, y_true, threshold, n) -> dict | None:
             raise ValueError(f"compare column {name!r} must hold {n} finite numbers")
         scores.append(values)
     binary = all(np.isin(v, (0.0, 1.0)).all() for v in scores)
-    preds = [(v >= threshold).astype(np.uint8) for v in scores]
+    preds = [
+        (v >= score_threshold(v, threshold, f"compare column {name!r}", "threshold")).astype(
+            np.uint8
+        )
+        for v, name in zip(scores, names)
+    ]
     return dict(a=preds[0], b=preds[1], names=names, scores=None if binary else scores)
 
 
@@ -923,52 +929,29 @@ def _model_comparison_rows(attr, y, models, metric_names, options) -> list[dict]
     counts = PairedStats.from_arrays(y, models["a"], models["b"], codes).counts
     rows = []
     for g, r in attr.comparisons:  # the pair coded 0 (group) and 1 (reference)
-        shared = dict(reference=1, random_state=options["random_state"],
-                      n_jobs=options["n_jobs"])  # fmt: skip
+        shared = dict(reference=1, random_state=options["random_state"], n_jobs=options["n_jobs"])
         for metric in metric_names:
-            rows.append(
-                _comparison_row(
-                    attr,
-                    metric,
-                    g,
-                    r,
-                    compare_models_from_counts,
-                    counts[[g, r]],
-                    [0, 1],
-                    metric=metric,
-                    **shared,
-                )
-            )
+            test = partial(compare_models_from_counts, counts[[g, r]], [0, 1], metric=metric)
+            rows.append(_comparison_row(attr, metric, g, r, partial(test, **shared)))
         if models["scores"] is not None:
             rows_of = np.isin(attr.codes, (g, r))
             pair = GroupCodes((attr.codes[rows_of] == r).astype(np.intp), np.array([0, 1]))
-            score_a, score_b = (s[rows_of] for s in models["scores"])
-            rows.append(
-                _comparison_row(
-                    attr,
-                    "auc",
-                    g,
-                    r,
-                    compare_auc,
-                    y[rows_of],
-                    score_a,
-                    score_b,
-                    pair,
-                    method="delong",
-                    **shared,
-                )
-            )
-    return rows  # fmt: skip
+            scores = [s[rows_of] for s in models["scores"]]
+            test = partial(compare_auc, y[rows_of], *scores, pair, method="delong", **shared)
+            rows.append(_comparison_row(attr, "auc", g, r, test))
+    return rows
 
 
-def _comparison_row(attr, name, g, r, test, *args, **kwargs) -> dict:
-    """One row of the comparison of the two models (an error row when it cannot run)."""
+def _comparison_row(attr, name, g, r, test) -> dict:
+    """One row of the comparison of the two models, ``test()`` (an error row when it cannot
+    run: a metric undefined in a group, no discordant rows)."""
     row = {k: v for k, v in _row_head(attr, "compare", name, g, r).items() if k[0] != "_"}
     try:
-        res = test(*args, **kwargs)
+        res = test()
     except ValueError as exc:
         text = str(exc).replace("group 0", repr(row["group"]))
-        return dict(row, error=text.replace("group 1", repr(row["reference"])))
+        text = text.replace("group 1", repr(row["reference"]))
+        return dict(row, error=text, verdict="not tested")
     return dict(
         row,
         gap_a=_num(res.gap_a),
