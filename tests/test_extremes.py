@@ -291,3 +291,33 @@ def test_correlation_with_a_constant_column_is_refused_whatever_its_value(consta
         fastfair.correlation_test(**args, n_permutations=99, random_state=0)
     with pytest.raises(ValueError, match=f"{column} is constant"):
         fastfair.correlation_test(**args, method="asymptotic")
+
+
+@pytest.mark.parametrize("studentize", ["bootstrap", "bootstrap-fast"])
+@pytest.mark.parametrize("method", ["asymptotic", "monte_carlo"])
+def test_bootstrap_studentized_metric_in_units_of_1e_200_is_refused_not_significant(
+    studentize, method
+):
+    """A callable metric's bootstrap variance on values of about 1e-200 underflowed to 0:
+    statistic inf, p = 0 (asymptotic) or 0.01 (99 permutations) where the unscaled data
+    give about 0.17; tolerance_test gave p = 0 and equivalence_test p = 1 the same way."""
+    from fastfair.resampling import permutation_test_rows
+
+    rng = np.random.default_rng(2)
+    group = rng.choice(["a", "b"], 200)
+    values = rng.normal(size=200) + (group == "a") * 0.3
+
+    def mean_true(t, p):
+        return float(np.mean(t))
+
+    kw = dict(metric=mean_true, studentize=studentize, method=method, n_permutations=99,
+              n_bootstrap=50, random_state=0)  # fmt: skip
+    ref = permutation_test_rows(values, values, group, **kw)
+    assert 0.1 < ref.pvalue < 0.3
+    tiny = values * 1e-200
+    with pytest.raises(ValueError, match=r"underflows.*multiply"):
+        permutation_test_rows(tiny, tiny, group, **kw)
+    with pytest.raises(ValueError, match=r"underflows.*multiply"):
+        fastfair.tolerance_test(tiny, tiny, group, metric=mean_true, u_tol=1e-201)
+    with pytest.raises(ValueError, match=r"underflows.*multiply"):
+        fastfair.equivalence_test(tiny, tiny, group, metric=mean_true, delta=1e-201)

@@ -139,15 +139,26 @@ def _mean_fn(v, w=None):
     return (w * v).sum(axis=-1) / w.sum(axis=-1)
 
 
+#: Differences below this have squares near or below the subnormal range (about 1e-146).
+_SMALL = float(np.sqrt(np.finfo(np.float64).tiny / np.finfo(np.float64).eps))
+
+
 def _safe_ratio(diff, var):
     """diff / sqrt(var): 0 when diff is 0, +-inf when var is 0 (never NaN); a ValueError
-    when the variance overflowed (a ratio of 0 would read as "no difference")."""
+    when the variance overflowed (a ratio of 0 would read as "no difference") or, for a
+    difference below _SMALL, underflowed (a ratio of +-inf would read as a certain one)."""
     diff = np.asarray(diff, dtype=np.float64)
     var = np.asarray(var, dtype=np.float64)
     if not np.isfinite(var).all():
         raise ValueError(
             "the variance of the metric overflows float64 (metric values of about 1e154 or "
             "more): divide y_true and y_pred (or the values) by a power of ten; the "
+            "studentized statistic does not change"
+        )
+    if np.any((diff != 0) & (np.abs(diff) < _SMALL) & (var < _SMALL * _SMALL)):
+        raise ValueError(
+            "the variance of the metric underflows float64 (metric values of about 1e-146 "
+            "or less): multiply y_true and y_pred (or the values) by a power of ten; the "
             "studentized statistic does not change"
         )
     var = np.maximum(var, 0.0)
