@@ -58,8 +58,8 @@ MUTANTS = [
     m(
         "pv-mc-strict",
         "fastfair/_pvalues.py",
-        "count = np.sum(null_o >= obs_o - _tolerance(obs_o), axis=0)",
-        "count = np.sum(null_o > obs_o + _tolerance(obs_o), axis=0)",
+        "count = np.sum(null_o >= obs_o - _tolerance(obs_o, null_o), axis=0)",
+        "count = np.sum(null_o > obs_o + _tolerance(obs_o, null_o), axis=0)",
         PV + PERM,
         "ties with the observed statistic not counted as extreme",
     ),
