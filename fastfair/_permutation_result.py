@@ -94,7 +94,7 @@ class PairwiseResultMixin(ContinuableResult):
 
 
 @renamed_attributes(difference_interval="confidence_interval")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class PermutationTestResult(PairwiseResultMixin):
     """Result of :func:`permutation_test`.
 

@@ -29,6 +29,7 @@ permutation b always uses random stream b, so results are identical for any n_jo
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,23 +50,52 @@ __all__ = [
     "robbins_interval",
 ]
 
+
+#: Monte-Carlo samplers of a result that can draw on (multiple_monte_carlo continues them),
+#: by id of the result, for as long as the result lives. Results are frozen: the samplers
+#: are working state of the test, not a field of its result.
+_SAMPLERS: dict[int, list | str] = {}
+
+
+def keep_samplers(result: Any, samplers: Sequence | str | None) -> Any:
+    """Remember `samplers` (one per comparison, None where not Monte Carlo) as the ones
+    :func:`multiple_monte_carlo` continues for `result`; returns `result`. Nothing is kept
+    when no comparison was drawn by Monte Carlo; :data:`LEFT_BEHIND` marks an unpickled copy
+    of a result that had samplers."""
+    if isinstance(samplers, str) or (samplers and any(s is not None for s in samplers)):
+        key = id(result)
+        _SAMPLERS[key] = samplers if isinstance(samplers, str) else list(samplers)
+        weakref.finalize(result, _SAMPLERS.pop, key, None)
+    return result
+
+
+def samplers_of(result: Any) -> list | str | None:
+    """The samplers :func:`keep_samplers` kept for `result` (None: no Monte-Carlo draws;
+    :data:`LEFT_BEHIND`: a copy whose samplers stayed with the original)."""
+    return _SAMPLERS.get(id(result))
+
+
 PROCEDURES = ("holm", "bonferroni", "bh", "none")
 #: What a pickled result holds in place of its samplers (closures over the data).
 LEFT_BEHIND = "left behind when the result was pickled"
 
 
 class ContinuableResult:
-    """A result whose Monte-Carlo p-values :func:`multiple_monte_carlo` can continue: its
-    ``_samplers`` draw more permutations from the data the test ran on. They are closures
-    over that data and stay in their process: a pickled (or copied) result keeps every
-    field and records that its samplers were left behind, so that multiple_monte_carlo
-    refuses it instead of taking its Monte-Carlo estimate for an exact p-value."""
+    """A result whose Monte-Carlo p-values :func:`multiple_monte_carlo` can continue: the
+    samplers :func:`keep_samplers` kept for it draw more permutations from the data the test
+    ran on. They are closures over that data and stay in their process: a pickled (or
+    copied) result keeps every field and records that its samplers were left behind, so
+    that multiple_monte_carlo refuses it instead of taking its Monte-Carlo estimate for an
+    exact p-value."""
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        if state.get("_samplers") is not None:
-            state["_samplers"] = LEFT_BEHIND
-        return state
+    def __getstate__(self) -> tuple[dict, bool]:
+        return dict(self.__dict__), samplers_of(self) is not None
+
+    def __setstate__(self, state: tuple[dict, bool]) -> None:
+        fields, left_behind = state
+        self.__dict__.update(fields)  # a frozen dataclass: its fields, set as pickle does
+        if left_behind:
+            keep_samplers(self, LEFT_BEHIND)
 
 
 DECISIONS = ("reject", "retain", "undecided")
@@ -391,7 +421,7 @@ def run(
 # --------------------------------------------------------------------------------------
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class MultipleMonteCarloResult:
     """Result of :func:`multiple_monte_carlo`: one entry per comparison of the family.
 
@@ -518,7 +548,7 @@ def multiple_monte_carlo(
         if not hasattr(res, "pvalue"):
             raise TypeError(f"results[{i}] is neither a fastfair test result nor a p-value")
         pv = np.atleast_1d(np.asarray(res.pvalue, dtype=np.float64))
-        own = getattr(res, "_samplers", None) or [None] * pv.size
+        own = samplers_of(res) or [None] * pv.size
         if isinstance(own, str):  # LEFT_BEHIND
             raise ValueError(
                 f"results[{i}] was pickled or copied: its Monte-Carlo permutations cannot be "

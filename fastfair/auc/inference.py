@@ -8,7 +8,7 @@ from fastfair import _auc
 from fastfair._pvalues import asymptotic_pvalue, family_adjusted
 from fastfair._random import stream_key
 from fastfair._scipy import special
-from fastfair._sequential import Sampler, draw_all, monte_carlo_summary
+from fastfair._sequential import Sampler, draw_all, keep_samplers, monte_carlo_summary
 from fastfair.auc.ingest import (
     ASYMPTOTIC_MIN_CLASS,
     BITMAP_ROWS,
@@ -106,8 +106,7 @@ def _auc_test(st: _AUCStatistics, options: _Options) -> AUCTestResult:
             samplers, options.n_permutations, decision, single
         )
     res = _pack(st, options, method, pvalues, adjusted, interval, used, decision, null_out)
-    res._samplers = samplers or None  # for multiple_monte_carlo (a family of tests)
-    return res
+    return keep_samplers(res, samplers)  # multiple_monte_carlo continues them
 
 
 def _pack(st, options, method, pvalues, adjusted, interval, used, decision, null_out):

@@ -12,7 +12,7 @@ from fastfair._permutation_result import PairwiseResultMixin
 from fastfair._sequential import Sequential
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class DeLongResult:
     """Result of :func:`delong`: per-group AUC and DeLong variance components.
 
@@ -54,7 +54,7 @@ class DeLongResult:
 
 
 @renamed_attributes(difference_interval="confidence_interval")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class AUCTestResult(PairwiseResultMixin):
     """Result of :func:`auc_test`, laid out as :class:`~fastfair.PermutationTestResult`:
     per-comparison fields are floats with two groups, arrays (one entry per comparison in

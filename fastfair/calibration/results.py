@@ -14,7 +14,7 @@ def _key(v):
     return v.item() if isinstance(v, np.generic) else v
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class CompositeParityCheck:
     """Result of :func:`check_composite_parity`.
 
@@ -48,7 +48,7 @@ class CompositeParityCheck:
         )
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class FairThresholds:
     """Result of :func:`fair_thresholds`.
 
@@ -102,7 +102,7 @@ class FairThresholds:
         )
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class _PerGroupValues:
     """One value per group: the calibration error or an impact of miscalibration."""
 
@@ -127,7 +127,7 @@ class _PerGroupValues:
         return format_table(["group", value_name, "rows"], rows)
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class CalibrationErrorResult(_PerGroupValues):
     """Result of :func:`calibration_error`: one value per group.
 
@@ -143,7 +143,7 @@ class CalibrationErrorResult(_PerGroupValues):
         return f"CalibrationErrorResult ({self.estimator})\n" + self._table("error")
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class ImpactResult(_PerGroupValues):
     """Result of :func:`delta_pcc` / :func:`delta_rc`: one value per group.
 

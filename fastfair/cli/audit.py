@@ -18,6 +18,7 @@ The steps are separate functions, so each can be replaced on its own: reading th
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -34,6 +35,7 @@ from fastfair import _counts, planning
 from fastfair._format import format_mde
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, cell_index, get_metric
 from fastfair._pvalues import adjust_pvalues
+from fastfair._sequential import samplers_of
 from fastfair._validation import (
     GroupCodes,
     align_index,
@@ -565,8 +567,10 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
             row["error"] = _labelled(str(exc), attr.labels)
             return row, None
     notes = sorted({_labelled(str(w.message), attr.labels) for w in caught})
-    res.groups = np.asarray([attr.labels[g] for g in res.groups.tolist()], dtype=object)
-    res.curve.groups = res.groups
+    labels = np.asarray([attr.labels[g] for g in res.groups.tolist()], dtype=object)
+    res = dataclasses.replace(
+        res, groups=labels, curve=dataclasses.replace(res.curve, groups=labels)
+    )
     if not np.isfinite(res.pvalue):  # e.g. no grid point with a standard error everywhere
         row["error"] = "; ".join(notes) or "the test gave no p-value"
         return row, res  # the curves are still shown
@@ -1297,7 +1301,7 @@ def _sequential_adjust(valid, adjust, alpha, progress=None) -> None:
     family = []
     for t in valid:
         res, _ = t.get("_mc", (None, 0))
-        sampled = res is not None and getattr(res, "_samplers", None) is not None
+        sampled = res is not None and samplers_of(res) is not None
         family.append(res if sampled else float(t["pvalue"]))
     fam = fastfair.multiple_monte_carlo(family, adjust=adjust, alpha=alpha, progress=progress)
     lo, hi = fam.pvalue_interval

@@ -22,7 +22,7 @@ __all__ = ["AuditResult", "pvalue_text"]
 SCHEMA_VERSION = 2
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class AuditResult:
     """Result of :func:`audit`.
 

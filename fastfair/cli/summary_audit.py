@@ -22,6 +22,7 @@ What the summaries support, and how the table differs from the in-memory audit:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 
 import numpy as np
@@ -395,11 +396,12 @@ def audit_from_summary(
                 (attr.labels.index(a), attr.reference) for a, _ in res.comparisons if a in tested
             ]
             keep = [c for c, (a, _) in enumerate(res.comparisons) if a in tested]
-            res.comparisons = [res.comparisons[c] for c in keep]
-            for key in ("statistic", "pvalue"):
-                setattr(res, key, np.atleast_1d(getattr(res, key))[keep])
-            res.confidence_interval = tuple(
-                np.atleast_1d(x)[keep] for x in res.confidence_interval
+            res = dataclasses.replace(
+                res,
+                comparisons=[res.comparisons[c] for c in keep],
+                statistic=np.atleast_1d(res.statistic)[keep],
+                pvalue=np.atleast_1d(res.pvalue)[keep],
+                confidence_interval=tuple(np.atleast_1d(x)[keep] for x in res.confidence_interval),
             )
             tests += _audit.auc_result_rows(attr, res, pairs)
         if attr.reference is not None and clusters is not None:

@@ -21,7 +21,7 @@ class SparseGridWarning(UserWarning):
 
 
 @renamed_attributes(std_error="standard_error")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class CalibrationCurve:
     """Result of :func:`calibration_curve`: per-group estimates of E[Y | S = s, G = g].
 
@@ -204,7 +204,7 @@ def _import_pyplot():
 
 
 @renamed_attributes(difference_se="difference_standard_error")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class PredictiveParityResult:
     """Result of :func:`predictive_parity_test`.
 
@@ -363,7 +363,7 @@ class PredictiveParityResult:
 
 
 @renamed_attributes(std_error="standard_error", difference_se="difference_standard_error")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class MarginalOutcomeResult:
     """Result of :func:`marginal_outcome_test`.
 

@@ -3,6 +3,7 @@ matrix metrics)."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,7 @@ from fastfair._exact import MAX_EXACT_POINTS as MAX_EXACT_POINTS
 from fastfair._metrics import cell_index
 from fastfair._parallel import effective_n_threads, threads_for
 from fastfair._permutation_result import PermutationTestResult
-from fastfair._sequential import Sequential
+from fastfair._sequential import Sequential, keep_samplers, samplers_of
 from fastfair.permutation.inference import _test_cells
 from fastfair.permutation.ingest import _check_options
 
@@ -202,7 +203,12 @@ def permutation_test(
     rows = None if weights is None else (cell, weights, codes)
     result = _test_cells(w, w2, labels, rows, options, n_threads)
     if exponent:  # weighted denominators in the user's units (weights were rescaled)
-        result.group_denominators = np.ldexp(result.group_denominators, exponent)
+        result = keep_samplers(
+            dataclasses.replace(
+                result, group_denominators=np.ldexp(result.group_denominators, exponent)
+            ),
+            samplers_of(result),
+        )
     return result
 
 

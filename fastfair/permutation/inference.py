@@ -16,7 +16,7 @@ from fastfair._permutation_result import PermutationTestResult
 from fastfair._pvalues import asymptotic_pvalue, family_adjusted
 from fastfair._random import stream_key
 from fastfair._score import kish_counts, score_interval
-from fastfair._sequential import Sampler, draw_all, monte_carlo_summary, run
+from fastfair._sequential import Sampler, draw_all, keep_samplers, monte_carlo_summary, run
 from fastfair._validation import check_flag
 from fastfair.permutation.ingest import _Options
 
@@ -67,9 +67,7 @@ def _test_cells(w, w2, labels, rows, options: _Options, n_threads) -> Permutatio
 
     adjusted = family_adjusted(tests.pvalues, adjust, st.observed, options.alternative, joint_null)
     res = _pack(st, tests, adjusted, labels, pairs, options, weighted)
-    mc = [s for s in tests.samplers if s is not None]
-    res._samplers = tests.samplers if mc else None  # for multiple_monte_carlo
-    return res
+    return keep_samplers(res, tests.samplers)  # multiple_monte_carlo continues them
 
 
 def _check_method(options: _Options, weighted: bool) -> None:

@@ -144,7 +144,7 @@ def _n_required_tost(
     return np.exp(hi)
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class SampleSizeResult(_PlanBase):
     """Result of :func:`sample_size`.
 
@@ -614,7 +614,7 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
 
 
 @renamed_attributes(rates_se="rates_standard_error", n_resamples="n_bootstrap")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class PilotPlanResult:
     """Result of :func:`plan_from_data`.
 

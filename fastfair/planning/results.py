@@ -52,7 +52,7 @@ def _margin_line(res: Any) -> str:
 
 
 @renamed_attributes(reference="reference_index")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class _PlanBase:
     metric: str | None
     sigma2: np.ndarray
@@ -92,7 +92,7 @@ class _PlanBase:
         return lines
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class PowerResult(_PlanBase):
     """Result of :func:`power`.
 
@@ -117,7 +117,7 @@ class PowerResult(_PlanBase):
         return _align(lines)
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class DetectableDifferenceResult(_PlanBase):
     """Result of :func:`detectable_difference`: ``tau`` is the smallest unfairness detected
     with probability ``power`` by every comparison."""
@@ -139,7 +139,7 @@ class DetectableDifferenceResult(_PlanBase):
 
 
 @renamed_attributes(se="standard_error", ci="confidence_interval")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class SimulatedPowerResult:
     """Result of :func:`simulate_power`.
 

@@ -15,7 +15,14 @@ from fastfair._parallel import effective_n_threads
 from fastfair._pvalues import ALTERNATIVES, asymptotic_pvalue
 from fastfair._random import stream_key
 from fastfair._scipy import stats
-from fastfair._sequential import Sampler, Sequential, draw_all, monte_carlo_summary, resolve
+from fastfair._sequential import (
+    Sampler,
+    Sequential,
+    draw_all,
+    keep_samplers,
+    monte_carlo_summary,
+    resolve,
+)
 from fastfair._validation import (
     as_1d,
     as_finite_float,
@@ -452,8 +459,7 @@ def correlation_test(
         decision=decision,
         sequential=seq_options,
     )
-    res._samplers = [sampler]
-    return res
+    return keep_samplers(res, [sampler])
 
 
 # --------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from fastfair._comparisons import comparison_pairs
 from fastfair._pvalues import asymptotic_pvalue, exact_pvalue, family_adjusted
 from fastfair._random import stream_key
 from fastfair._scipy import special, stats
-from fastfair._sequential import Sampler, draw_all, monte_carlo_summary
+from fastfair._sequential import Sampler, draw_all, keep_samplers, monte_carlo_summary
 from fastfair._validation import show_value, unit_scale
 from fastfair.resampling.ingest import (
     _OBSERVED,
@@ -179,8 +179,7 @@ def _assemble(results, groups: _Groups, metric_label, options: _Options, decisio
         decision=decision if seq_options is not None else None,
         sequential=seq_options if monte_carlo else None,
     )
-    res._samplers = [r["sampler"] for r in results] if monte_carlo else None
-    return res
+    return keep_samplers(res, [r["sampler"] for r in results] if monte_carlo else None)
 
 
 def _test_pairs(evaluator, codes, labels, weights, options: _Options, progress):

@@ -17,7 +17,7 @@ class MetricError(ValueError):
     """A user metric raised, or returned something other than a finite number."""
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class GenericTestResult(PermutationTestResult):
     """Result of a permutation test of a callable or row-level metric.
 
@@ -69,7 +69,7 @@ class GenericTestResult(PermutationTestResult):
         return "\n".join([*lines, *self._notes()])
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class CorrelationTestResult(ContinuableResult):
     """Result of :func:`correlation_test`.
 
@@ -173,7 +173,7 @@ class CorrelationTestResult(ContinuableResult):
         return "\n".join(lines)
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class BootstrapTestResult:
     """Result of :func:`basic_bootstrap_test`.
 

@@ -30,7 +30,7 @@ _PER_THRESHOLD = (
 )
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class ThresholdSweepResult:
     """Result of :func:`threshold_sweep`.
 

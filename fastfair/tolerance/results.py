@@ -15,7 +15,7 @@ class ApproximateLevelWarning(UserWarning):
     100 for "logit-t", "logit" and "delong", which exceeded it in simulation)."""
 
 
-@dataclass(repr=False, kw_only=True)
+@dataclass(frozen=True, repr=False, kw_only=True)
 class _MarginTestResult:
     """Fields both results share (keyword-only): the metric, the method that ran, the
     groups with their metric values and denominators, the comparisons, the family-wise
@@ -32,7 +32,7 @@ class _MarginTestResult:
     weighted: bool = False
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class ToleranceTestResult(_MarginTestResult):
     """Result of :func:`tolerance_test`.
 
@@ -97,7 +97,7 @@ class ToleranceTestResult(_MarginTestResult):
         )
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class EquivalenceTestResult(_MarginTestResult):
     """Result of :func:`equivalence_test`.
 

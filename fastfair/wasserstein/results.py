@@ -12,7 +12,7 @@ from fastfair._format import format_pvalue, format_table, format_value
 
 
 @renamed_attributes(a="group", y="y_true")
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class FavorableDistribution:
     r"""The most favorable distribution: the projection of the data onto the fair set.
 
@@ -56,7 +56,7 @@ class FavorableDistribution:
         )
 
 
-@dataclass(repr=False)
+@dataclass(frozen=True, repr=False)
 class WassersteinTestResult:
     r"""Result of :func:`wasserstein_test`.
 
