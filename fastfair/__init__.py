@@ -22,7 +22,7 @@ from fastfair.calibration import (
     tce_nadaraya_watson,
 )
 from fastfair.cli.audit import audit
-from fastfair.cli.result import AuditResult
+from fastfair.cli.result import AuditResult, AuditTest
 from fastfair.compare import (
     ModelComparisonResult,
     PairedDeLongResult,
@@ -89,6 +89,7 @@ __all__ = [
     "AUCTestResult",
     "ApproximateLevelWarning",
     "AuditResult",
+    "AuditTest",
     "BootstrapTestResult",
     "CalibrationCurve",
     "CorrelationTestResult",

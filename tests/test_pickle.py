@@ -131,6 +131,10 @@ BUILDERS = {
         lambda: fastfair.audit(Y, P, {"g": G}, y_score=S, metrics=["tpr"]),
         lambda: fastfair.audit(Y, P, {"g": G}, y_score=S, metrics=["tpr"], n_permutations=99),
     ],
+    "AuditTest": [
+        lambda: fastfair.audit(Y, P, {"g": G}, y_score=S, metrics=["tpr"]).tests[0],
+        lambda: fastfair.audit(Y, P, {"g": G}, y_score=S, metrics=["tpr"]).tests[-1],
+    ],
     "ConfusionStats": [lambda: fastfair.stats.ConfusionStats.from_arrays(Y, P, G)],
     "FairnessMonitor": [lambda: fastfair.FairnessMonitor(reference=G[0]).update(Y, P, G)],
     "MonitorResult": [lambda: fastfair.FairnessMonitor(reference=G[0]).update(Y, P, G).result()],

@@ -48,12 +48,12 @@ from fastfair._validation import (
     show_value,
 )
 from fastfair.cli.arguments import check_audit_settings
-from fastfair.cli.result import AuditResult, _num, _py
+from fastfair.cli.result import AuditResult, AuditTest, _num, _py
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["Attribute", "AuditResult", "audit", "code_attributes", "verdict"]
+__all__ = ["Attribute", "AuditResult", "PendingTest", "audit", "code_attributes", "verdict"]
 
 SWEEP_PERMUTATIONS = 9999  # the report's threshold sweep (max-T band) when sequential
 PARITY_BOOTSTRAP = 9999  # parity's bootstrap draws when n_permutations is None (sequential)
@@ -350,8 +350,33 @@ def _pick_reference(attr: Attribute, wanted, min_group_size) -> int | None:
 
 
 # --------------------------------------------------------------------------------------
-# Running the tests: one row (a dict) per metric and comparison
+# Running the tests: one row per metric and comparison
 # --------------------------------------------------------------------------------------
+
+
+class PendingTest(dict):
+    """A test row while the audit fills it: its keys (those of :class:`AuditTest`) and the
+    working state the later steps read, as typed attributes rather than private keys.
+
+    Attributes
+    ----------
+    codes : tuple of int or None
+        (group code, reference code) of a comparison.
+    prevalence : list of float or None
+        The two groups' prevalences (AUC rows; the planner's inputs).
+    auc_groups : tuple or None
+        The two groups' (AUC, DeLong variance, positives, negatives), for the margin tests.
+    result : test result or None
+        The test whose Monte-Carlo draws a sequential audit continues.
+    decision : str or None
+        The sequential audit's family decision ("reject", "retain", "undecided").
+    """
+
+    __slots__ = ("auc_groups", "codes", "decision", "prevalence", "result")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.codes = self.prevalence = self.auc_groups = self.result = self.decision = None
 
 
 def _confusion_rows(attr, cells, metric, options) -> list[dict]:
@@ -404,8 +429,8 @@ def _confusion_rows(attr, cells, metric, options) -> list[dict]:
             n_permutations=res.n_permutations,
             n_group=_num(dens[0]),
             n_reference=_num(dens[1]),
-            _mc=(res, 0),
         )
+        row.result = res
         rows.append(row)
     return rows
 
@@ -456,13 +481,19 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
                 n_jobs=options["n_jobs"],
             )
         except ValueError as exc:
-            rows.append(dict(_row_head(attr, "auc", "auc", g, r), error=str(exc)))
+            row = _row_head(attr, "auc", "auc", g, r)
+            row["error"] = str(exc)
+            rows.append(row)
             continue
-        rows += [dict(row, _mc=(res, 0)) for row in auc_result_rows(attr, res, [(g, r)])]
+        for row in auc_result_rows(attr, res, [(g, r)]):
+            row.result = res
+            rows.append(row)
     return rows
 
 
-def auc_result_rows(attr: Attribute, res: Any, pairs: Sequence[tuple[int, int]]) -> list[dict]:
+def auc_result_rows(
+    attr: Attribute, res: Any, pairs: Sequence[tuple[int, int]]
+) -> list[PendingTest]:
     """Rows of an AUC test result: comparison c of `res` is the pair of codes pairs[c].
 
     Parameters
@@ -476,7 +507,7 @@ def auc_result_rows(attr: Attribute, res: Any, pairs: Sequence[tuple[int, int]])
 
     Returns
     -------
-    list of dict
+    list of PendingTest
         One audit row per comparison (family "auc").
 
     Examples
@@ -501,26 +532,25 @@ def auc_result_rows(attr: Attribute, res: Any, pairs: Sequence[tuple[int, int]])
     rows = []
     for c, ((g, r), (a, b)) in enumerate(zip(pairs, res.comparisons)):
         i, j = index[a], index[b]
-        rows.append(
-            dict(
-                _row_head(attr, "auc", "auc", g, r),
-                value_group=float(auc[i]),
-                value_reference=float(auc[j]),
-                difference=float(auc[i] - auc[j]),
-                ci_low=float(lo[c]),
-                ci_high=float(hi[c]),
-                confidence_level=float(res.confidence_level),
-                statistic=float(stats[c]),
-                pvalue=float(pvals[c]),
-                method=res.method,
-                scheme=res.scheme,
-                n_permutations=res.n_permutations,
-                n_group=int(n_pos[i] + n_neg[i]),
-                n_reference=int(n_pos[j] + n_neg[j]),
-                _prevalence=[float(n_pos[k] / (n_pos[k] + n_neg[k])) for k in (i, j)],
-                _auc_groups=(auc[[i, j]], var[[i, j]], n_pos[[i, j]], n_neg[[i, j]]),
-            )
+        row = _row_head(attr, "auc", "auc", g, r)
+        row.update(
+            value_group=float(auc[i]),
+            value_reference=float(auc[j]),
+            difference=float(auc[i] - auc[j]),
+            ci_low=float(lo[c]),
+            ci_high=float(hi[c]),
+            confidence_level=float(res.confidence_level),
+            statistic=float(stats[c]),
+            pvalue=float(pvals[c]),
+            method=res.method,
+            scheme=res.scheme,
+            n_permutations=res.n_permutations,
+            n_group=int(n_pos[i] + n_neg[i]),
+            n_reference=int(n_pos[j] + n_neg[j]),
         )
+        row.prevalence = [float(n_pos[k] / (n_pos[k] + n_neg[k])) for k in (i, j)]
+        row.auc_groups = (auc[[i, j]], var[[i, j]], n_pos[[i, j]], n_neg[[i, j]])
+        rows.append(row)
     return rows
 
 
@@ -536,7 +566,7 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
 
     tested = np.flatnonzero(attr.tested)
     keep = np.isin(attr.codes, tested)
-    row = dict(
+    row = PendingTest(
         attribute=attr.name,
         family="parity",
         metric="predictive_parity",
@@ -617,15 +647,16 @@ def _threshold_sweep(attr, y, scores, options):
         return None
 
 
-def _row_head(attr, family, metric, g, r) -> dict:
-    return dict(
+def _row_head(attr, family, metric, g, r) -> PendingTest:
+    row = PendingTest(
         attribute=attr.name,
         family=family,
         metric=metric,
         group=_py(attr.labels[g]),
         reference=_py(attr.labels[r]),
-        _codes=(g, r),
     )
+    row.codes = (g, r)
+    return row
 
 
 def _interval(interval, res) -> dict:
@@ -701,7 +732,7 @@ def _planner_figures(metric, rates, n_per_group, options) -> dict:
     return dict(mde=float(mde), power_at_tau=float(achieved), n_needed=needed)
 
 
-def _add_power(row: dict, cells: np.ndarray | None, options) -> None:
+def _add_power(row: PendingTest, cells: np.ndarray | None, options) -> None:
     """Add the planner's MDE, power at tau and rows needed to a test row (in place).
 
     Equalized odds: the figures of its TPR and FPR parts (largest MDE, smallest power,
@@ -715,11 +746,11 @@ def _add_power(row: dict, cells: np.ndarray | None, options) -> None:
             n_per_group = [row["n_group"], row["n_reference"]]
             rates = {
                 "auc": np.array([row["value_group"], row["value_reference"]]),
-                "prevalence": np.array(row["_prevalence"]),
+                "prevalence": np.array(row.prevalence),
             }
             figures = [_planner_figures("auc", rates, n_per_group, options)]
         else:
-            pair = cells[list(row["_codes"])]
+            pair = cells[list(row.codes)]
             n_per_group = pair.sum(axis=1).astype(float)
             spec = get_metric(row["metric"])
             figures = []
@@ -743,7 +774,7 @@ def _add_power(row: dict, cells: np.ndarray | None, options) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
+def _add_margins(row: PendingTest, cells: np.ndarray | None, options) -> None:
     """Tolerance and equivalence p-values of one comparison (audit options tolerance and
     equivalence): the tests of :mod:`fastfair.tolerance` (method "auto": score, or exact
     with few events) on the two groups' counts; for the AUC, tolerance_test's default AUC
@@ -758,7 +789,7 @@ def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
     if row["family"] == "confusion":
         from fastfair import tolerance
 
-        g, r = row["_codes"]
+        g, r = row.codes
         parts = ["tpr", "fpr"] if row["metric"] == "equalized_odds" else [row["metric"]]
         pair = cells[[g, r]]
 
@@ -767,20 +798,20 @@ def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
                 return tolerance.margin_pvalue_from_counts(pair, part, u_tol=u_tol)
             return tolerance.margin_pvalue_from_counts(pair, part, delta=delta)
 
-    elif row["family"] == "auc" and "_auc_groups" in row:
+    elif row["family"] == "auc" and row.auc_groups is not None:
         from fastfair import tolerance
 
         parts = ["auc"]
         # the functions' ApproximateLevelWarning, as a note of the row (text, JSON, report)
-        _, _, n_pos, n_neg = row["_auc_groups"]
+        _, _, n_pos, n_neg = row.auc_groups
         note = tolerance.small_class_note([row["group"], row["reference"]], n_pos, n_neg)
         if note is not None:
             row["margin_note"] = note
 
         def pvalue(kind: str, part: str) -> float:
             if kind == "tolerance":
-                return tolerance.auc_margin_pvalue(*row["_auc_groups"], u_tol=u_tol)
-            return tolerance.auc_margin_pvalue(*row["_auc_groups"], delta=delta)
+                return tolerance.auc_margin_pvalue(*row.auc_groups, u_tol=u_tol)
+            return tolerance.auc_margin_pvalue(*row.auc_groups, delta=delta)
 
     else:
         return
@@ -791,7 +822,9 @@ def _add_margins(row: dict, cells: np.ndarray | None, options) -> None:
         row.update(delta=delta, pvalue_equivalence=max(pvalue("equivalence", p) for p in parts))
 
 
-def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
+def verdict(
+    row: Mapping, *, alpha: float, tau: float, sequential: str | None = None
+) -> tuple[str, str]:
     """The verdict of one comparison: (decision, text).
 
     decision is "difference" (adjusted p-value <= alpha), "equivalent" (not significant, and
@@ -810,6 +843,9 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
         Level of the audit.
     tau : float
         The gap the audit should detect.
+    sequential : str, optional
+        A sequential audit's family decision of this test (MMCTest: "reject", "retain"
+        or "undecided"), which replaces the comparison of the adjusted p-value with alpha.
 
     Returns
     -------
@@ -834,7 +870,6 @@ def verdict(row: dict, *, alpha: float, tau: float) -> tuple[str, str]:
     """
     if "error" in row:
         return "error", "ERROR, not run: " + row["error"]
-    sequential = row.get("_mc_decision")  # a sequential audit's family decision (MMCTest)
     if sequential == "undecided":
         return "undecided", "undecided (p-value within Monte-Carlo error of the level)"
     within = row.get("pvalue_equivalence_adjusted", 1.0) <= alpha
@@ -1264,11 +1299,11 @@ def _result(
         for t, p_adj in zip(equivalence, adjust_pvalues(p_eq, settings["adjust"])):
             t["pvalue_equivalence_adjusted"] = float(p_adj)
     for t in tests:
-        t["decision"], t["verdict"] = verdict(t, alpha=options["alpha"], tau=options["tau"])
-        for key in [k for k in t if k.startswith("_")]:
-            del t[key]
+        t["decision"], t["verdict"] = verdict(
+            t, alpha=options["alpha"], tau=options["tau"], sequential=t.decision
+        )
     return AuditResult(
-        tests=tests,
+        tests=[AuditTest(**t) for t in tests],
         attributes=[_attribute_summary(a, cells_by_attribute[a.name]) for a in attributes],
         n_rows=int(n_rows),
         alpha=options["alpha"],
@@ -1300,7 +1335,7 @@ def _sequential_adjust(valid, adjust, alpha, progress=None) -> None:
 
     family = []
     for t in valid:
-        res, _ = t.get("_mc", (None, 0))
+        res = t.result
         sampled = res is not None and samplers_of(res) is not None
         family.append(res if sampled else float(t["pvalue"]))
     fam = fastfair.multiple_monte_carlo(family, adjust=adjust, alpha=alpha, progress=progress)
@@ -1308,7 +1343,7 @@ def _sequential_adjust(valid, adjust, alpha, progress=None) -> None:
     for k, t in enumerate(valid):  # each result holds one comparison: entry k is row k
         t["pvalue"] = float(fam.pvalue[k])
         t["pvalue_adjusted"] = float(fam.pvalue_adjusted[k])
-        t["_mc_decision"] = str(fam.decision[k])
+        t.decision = str(fam.decision[k])
         if fam.n_permutations[k]:
             t["n_permutations"] = int(fam.n_permutations[k])
             t["pvalue_interval"] = [float(lo[k]), float(hi[k])]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,10 +16,118 @@ from fastfair._format import format_adjusted_pvalue, format_pvalue
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["AuditResult", "pvalue_text"]
+__all__ = ["ABSENT", "AuditResult", "AuditTest", "pvalue_text"]
 
 #: Version of the dictionary of :meth:`AuditResult.to_dict` (the CLI's ``--json``).
 SCHEMA_VERSION = 2
+
+
+class _Absent:
+    """The value of a field a test does not have (an error row has no p-value)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __reduce__(self) -> str:
+        return "ABSENT"
+
+
+#: Marks a key an audit test does not have: the row's mapping view leaves it out.
+ABSENT = _Absent()
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class AuditTest(Mapping):
+    """One test and comparison of the audit: a row of :attr:`AuditResult.tests`.
+
+    A frozen record with one declared field per key of docs/cli.md. It reads as the dict
+    the audit used to give: ``test["pvalue"]``, ``test.get("mde")``, ``"error" in test`` and
+    ``dict(test)`` see the keys the test has, in the order of the fields; a key the test
+    does not have (an error row's p-value, a predictive-parity row's MDE) is absent, not
+    None.
+
+    Examples
+    --------
+    >>> from fastfair.cli.result import AuditTest
+    >>> t = AuditTest(attribute="sex", family="confusion", metric="tpr", group="F",
+    ...               reference="M", pvalue=0.01)
+    >>> t["pvalue"], "mde" in t, t.get("mde"), list(t)
+    (0.01, False, None, ['attribute', 'family', 'metric', 'group', 'reference', 'pvalue'])
+    """
+
+    attribute: str
+    family: str
+    metric: str
+    group: Any = ABSENT
+    reference: Any = ABSENT
+    groups: list | _Absent = ABSENT
+    value_group: float | list | _Absent = ABSENT
+    value_reference: float | list | _Absent = ABSENT
+    difference: float | list | _Absent = ABSENT
+    ci_low: float | list | _Absent = ABSENT
+    ci_high: float | list | _Absent = ABSENT
+    confidence_level: float | _Absent = ABSENT
+    statistic: float | _Absent = ABSENT
+    pvalue: float | _Absent = ABSENT
+    method: str | _Absent | None = ABSENT
+    scheme: str | _Absent | None = ABSENT
+    n_permutations: int | _Absent | None = ABSENT
+    n_group: float | list | _Absent = ABSENT
+    n_reference: float | list | _Absent = ABSENT
+    note: str | _Absent = ABSENT
+    error: str | _Absent = ABSENT
+    mde: float | _Absent = ABSENT
+    power_at_tau: float | _Absent = ABSENT
+    n_needed: int | _Absent | None = ABSENT
+    power_note: str | _Absent = ABSENT
+    margin_note: str | _Absent = ABSENT
+    u_tol: float | _Absent = ABSENT
+    pvalue_tolerance: float | _Absent = ABSENT
+    delta: float | _Absent = ABSENT
+    pvalue_equivalence: float | _Absent = ABSENT
+    pvalue_adjusted: float | _Absent = ABSENT
+    pvalue_interval: list | _Absent = ABSENT
+    pvalue_equivalence_adjusted: float | _Absent = ABSENT
+    decision: str | _Absent = ABSENT
+    verdict: str | _Absent = ABSENT
+
+    def __getitem__(self, key: str) -> Any:
+        value = getattr(self, key, ABSENT) if key in _TEST_KEYS else ABSENT
+        if value is ABSENT:
+            raise KeyError(key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k in _TEST_KEYS if getattr(self, k) is not ABSENT)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"AuditTest({', '.join(f'{k}={v!r}' for k, v in self.items())})"
+
+    def to_dict(self) -> dict:
+        """The keys this test has, as a dict (the JSON of one test).
+
+        Returns
+        -------
+        dict
+        """
+        return dict(self)
+
+    def to_frame(self) -> pd.DataFrame:
+        """This test as a one-row DataFrame (columns: its keys). Needs pandas.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+
+        return pd.DataFrame([dict(self)])
+
+
+_TEST_KEYS = tuple(f.name for f in fields(AuditTest))
 
 
 @dataclass(frozen=True, repr=False)
@@ -28,7 +136,7 @@ class AuditResult:
 
     Attributes
     ----------
-    tests : list of dict
+    tests : list of AuditTest
         One entry per test and comparison (keys in docs/cli.md): attribute, family, metric,
         group, reference, values, difference with its interval (ci_low, ci_high), statistic,
         pvalue, pvalue_adjusted, mde, power_at_tau, n_needed, decision, verdict.
@@ -423,6 +531,8 @@ def _finite(value):
 
 
 def _json_default(obj):
+    if isinstance(obj, AuditTest):
+        return obj.to_dict()
     if isinstance(obj, np.generic):
         return obj.item()
     if isinstance(obj, np.ndarray):

@@ -390,7 +390,9 @@ def audit_from_summary(
         try:
             res = summary.scores.test(reference=attr.labels[attr.reference])
         except ValueError as exc:
-            tests.append(dict(attribute=name, family="auc", metric="auc", error=str(exc)))
+            tests.append(
+                _audit.PendingTest(attribute=name, family="auc", metric="auc", error=str(exc))
+            )
         else:
             pairs = [
                 (attr.labels.index(a), attr.reference) for a, _ in res.comparisons if a in tested
