@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
+from fastfair._export import ResultExport
 from fastfair._format import format_interval, format_pvalue, format_table
 from fastfair._sequential import ContinuableResult, Sequential, monte_carlo_notes
 
 
-class PairwiseResultMixin(ContinuableResult):
+class PairwiseResultMixin(ContinuableResult, ResultExport):
     """The parts of a repr that every result of a test over pairs of groups shares
     (PermutationTestResult and its GenericTestResult, AUCTestResult): p-values at the
     precision of their method, the adjusted column, the Monte-Carlo notes."""

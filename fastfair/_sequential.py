@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from fastfair._export import ResultExport
 from fastfair._format import format_table, format_value
 from fastfair._pvalues import adjust_pvalues, monte_carlo_pvalue, wilson_interval
 from fastfair._scipy import optimize
@@ -422,7 +423,7 @@ def run(
 
 
 @dataclass(frozen=True, repr=False)
-class MultipleMonteCarloResult:
+class MultipleMonteCarloResult(ResultExport):
     """Result of :func:`multiple_monte_carlo`: one entry per comparison of the family.
 
     Attributes

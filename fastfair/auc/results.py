@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
+from fastfair._export import ResultExport
 from fastfair._format import format_table
 from fastfair._permutation_result import PairwiseResultMixin
 from fastfair._sequential import Sequential
 
 
 @dataclass(frozen=True, repr=False)
-class DeLongResult:
+class DeLongResult(ResultExport):
     """Result of :func:`delong`: per-group AUC and DeLong variance components.
 
     Attributes

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from fastfair._export import ResultExport
 from fastfair._format import format_pvalue, format_table
 
 
@@ -15,7 +16,7 @@ def _key(v):
 
 
 @dataclass(frozen=True, repr=False)
-class CompositeParityCheck:
+class CompositeParityCheck(ResultExport):
     """Result of :func:`check_composite_parity`.
 
     Attributes
@@ -49,7 +50,7 @@ class CompositeParityCheck:
 
 
 @dataclass(frozen=True, repr=False)
-class FairThresholds:
+class FairThresholds(ResultExport):
     """Result of :func:`fair_thresholds`.
 
     Attributes
@@ -103,7 +104,7 @@ class FairThresholds:
 
 
 @dataclass(frozen=True, repr=False)
-class _PerGroupValues:
+class _PerGroupValues(ResultExport):
     """One value per group: the calibration error or an impact of miscalibration."""
 
     groups: np.ndarray

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
+from fastfair._export import ResultExport
 from fastfair._format import format_pvalue, format_table, format_value, pvalue_field
 from fastfair._validation import check_level
 
@@ -22,7 +23,7 @@ class SparseGridWarning(UserWarning):
 
 @renamed_attributes(std_error="standard_error")
 @dataclass(frozen=True, repr=False)
-class CalibrationCurve:
+class CalibrationCurve(ResultExport):
     """Result of :func:`calibration_curve`: per-group estimates of E[Y | S = s, G = g].
 
     Arrays indexed [group, grid point] have shape (n_groups, n_grid).
@@ -205,7 +206,7 @@ def _import_pyplot():
 
 @renamed_attributes(difference_se="difference_standard_error")
 @dataclass(frozen=True, repr=False)
-class PredictiveParityResult:
+class PredictiveParityResult(ResultExport):
     """Result of :func:`predictive_parity_test`.
 
     Attributes
@@ -364,7 +365,7 @@ class PredictiveParityResult:
 
 @renamed_attributes(std_error="standard_error", difference_se="difference_standard_error")
 @dataclass(frozen=True, repr=False)
-class MarginalOutcomeResult:
+class MarginalOutcomeResult(ResultExport):
     """Result of :func:`marginal_outcome_test`.
 
     Attributes

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from fastfair._deprecation import renamed_arguments, renamed_attributes, user_stacklevel
+from fastfair._export import ResultExport
 from fastfair._format import format_significant as _fmt  # short: used in every repr line
 from fastfair._pvalues import wilson_interval
 from fastfair._scipy import special
@@ -615,7 +616,7 @@ def plot_power_curve(plan: SampleSizeResult, *, n: Any = None, ax: Any = None) -
 
 @renamed_attributes(rates_se="rates_standard_error", n_resamples="n_bootstrap")
 @dataclass(frozen=True, repr=False)
-class PilotPlanResult:
+class PilotPlanResult(ResultExport):
     """Result of :func:`plan_from_data`.
 
     Attributes

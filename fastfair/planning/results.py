@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
+from fastfair._export import ResultExport
 from fastfair._format import format_significant as _fmt  # short: used in every repr line
 
 
@@ -53,7 +54,7 @@ def _margin_line(res: Any) -> str:
 
 @renamed_attributes(reference="reference_index")
 @dataclass(frozen=True, repr=False)
-class _PlanBase:
+class _PlanBase(ResultExport):
     metric: str | None
     sigma2: np.ndarray
     rates: dict[str, np.ndarray] | None
@@ -140,7 +141,7 @@ class DetectableDifferenceResult(_PlanBase):
 
 @renamed_attributes(se="standard_error", ci="confidence_interval")
 @dataclass(frozen=True, repr=False)
-class SimulatedPowerResult:
+class SimulatedPowerResult(ResultExport):
     """Result of :func:`simulate_power`.
 
     Attributes

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from fastfair._export import ResultExport
 from fastfair._format import format_interval, format_pvalue, format_table, format_value
 from fastfair._permutation_result import PermutationTestResult
 from fastfair._sequential import ContinuableResult, Sequential, monte_carlo_notes
@@ -70,7 +71,7 @@ class GenericTestResult(PermutationTestResult):
 
 
 @dataclass(frozen=True, repr=False)
-class CorrelationTestResult(ContinuableResult):
+class CorrelationTestResult(ContinuableResult, ResultExport):
     """Result of :func:`correlation_test`.
 
     Attributes
@@ -174,7 +175,7 @@ class CorrelationTestResult(ContinuableResult):
 
 
 @dataclass(frozen=True, repr=False)
-class BootstrapTestResult:
+class BootstrapTestResult(ResultExport):
     """Result of :func:`basic_bootstrap_test`.
 
     Attributes

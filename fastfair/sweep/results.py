@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fastfair._export import ResultExport
 from fastfair._format import format_table, format_value
 from fastfair._pvalues import _oriented
 
@@ -31,7 +32,7 @@ _PER_THRESHOLD = (
 
 
 @dataclass(frozen=True, repr=False)
-class ThresholdSweepResult:
+class ThresholdSweepResult(ResultExport):
     """Result of :func:`threshold_sweep`.
 
     Arrays have shape (n_metrics, n_thresholds), in the order of `metrics` and `thresholds`.

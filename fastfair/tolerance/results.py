@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fastfair._export import ResultExport
 from fastfair._format import format_interval, format_table
 
 
@@ -16,7 +17,7 @@ class ApproximateLevelWarning(UserWarning):
 
 
 @dataclass(frozen=True, repr=False, kw_only=True)
-class _MarginTestResult:
+class _MarginTestResult(ResultExport):
     """Fields both results share (keyword-only): the metric, the method that ran, the
     groups with their metric values and denominators, the comparisons, the family-wise
     adjusted p-values (several comparisons) and whether the rates were weighted."""

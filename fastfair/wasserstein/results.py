@@ -8,12 +8,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
+from fastfair._export import ResultExport
 from fastfair._format import format_pvalue, format_table, format_value
 
 
 @renamed_attributes(a="group", y="y_true")
 @dataclass(frozen=True, repr=False)
-class FavorableDistribution:
+class FavorableDistribution(ResultExport):
     r"""The most favorable distribution: the projection of the data onto the fair set.
 
     A discrete distribution on the moved samples (rows of `X` with probabilities `weight`).
@@ -57,7 +58,7 @@ class FavorableDistribution:
 
 
 @dataclass(frozen=True, repr=False)
-class WassersteinTestResult:
+class WassersteinTestResult(ResultExport):
     r"""Result of :func:`wasserstein_test`.
 
     For ``criterion="equal_opportunity"`` the per-label attributes (`theta`, `gamma`,

@@ -1,0 +1,113 @@
+"""Every public result class is frozen, fully declared, and has to_dict() and to_frame().
+
+The classes are found by walking the public modules (``tests/test_pickle.py``'s walk and
+builders), so a new result class fails here until it has both exports. Each built result
+must have no attribute beyond its declared fields (nothing attached after construction),
+refuse assignment, give a JSON-serialisable ``to_dict()`` and a non-empty ``to_frame()``.
+"""
+
+import dataclasses
+import importlib.util
+import json
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+pd = pytest.importorskip("pandas")
+
+_spec = importlib.util.spec_from_file_location(
+    "pickle_walk", pathlib.Path(__file__).with_name("test_pickle.py")
+)
+walk = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(walk)
+
+#: Public dataclasses that are not results: options, mergeable summaries, audit attributes.
+NOT_RESULTS = {"Sequential", "ConfusionStats", "ScoreStats", "MeanStats", "Attribute"}
+
+
+def result_classes() -> list[type]:
+    found = [
+        cls
+        for cls in walk.public_classes()
+        if dataclasses.is_dataclass(cls) and cls.__name__ not in NOT_RESULTS
+    ]
+    return sorted(found, key=lambda c: c.__name__)
+
+
+def test_the_walk_finds_the_result_classes():
+    names = {c.__name__ for c in result_classes()}
+    assert {"PermutationTestResult", "AuditResult", "AuditTest", "SampleSizeResult"} <= names
+    assert len(names) >= 25
+
+
+@pytest.mark.parametrize("cls", result_classes(), ids=lambda c: c.__name__)
+def test_result_class_is_frozen_with_both_exports(cls):
+    assert cls.__dataclass_params__.frozen, f"{cls.__name__} is not frozen"
+    assert callable(getattr(cls, "to_dict", None)), f"{cls.__name__} has no to_dict"
+    assert callable(getattr(cls, "to_frame", None)), f"{cls.__name__} has no to_frame"
+
+
+def _finite_json(value):
+    """JSON without the NaN/Infinity extensions' surprises: dumps must succeed."""
+    return json.dumps(value, allow_nan=True)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("cls", result_classes(), ids=lambda c: c.__name__)
+def test_built_results_are_fully_declared_and_export(cls):
+    builders = walk.BUILDERS[cls.__name__]
+    for build in builders:
+        obj = build()
+        assert type(obj) is cls
+        declared = {f.name for f in dataclasses.fields(obj)}
+        attached = set(vars(obj)) - declared
+        assert attached == set(), f"attributes attached after construction: {attached}"
+        first = dataclasses.fields(obj)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, first, getattr(obj, first))
+        d = obj.to_dict()
+        assert isinstance(d, dict) and d
+        _finite_json(d)
+        frame = obj.to_frame()
+        assert isinstance(frame, pd.DataFrame)
+        assert frame.shape[0] >= 1 and frame.shape[1] >= 1
+
+
+def test_generic_export_of_a_pairwise_result_matches_its_fields():
+    import fastfair
+
+    rng = np.random.default_rng(0)
+    g = rng.choice(["a", "b", "c"], 600)
+    y, p = rng.random(600) < 0.5, rng.random(600) < 0.4
+    res = fastfair.permutation_test(y, p, g, metric="tpr", comparisons="all")
+    d = res.to_dict()
+    assert set(d) == {f.name for f in dataclasses.fields(res)}
+    assert d["comparisons"] == [list(c) for c in res.comparisons]
+    assert d["pvalue"] == res.pvalue.tolist()
+    frame = res.to_frame()
+    assert frame[["group", "reference"]].values.tolist() == [list(c) for c in res.comparisons]
+    np.testing.assert_array_equal(frame["pvalue"], res.pvalue)
+    np.testing.assert_array_equal(frame["confidence_interval_low"], res.confidence_interval[0])
+    np.testing.assert_array_equal(frame["confidence_interval_high"], res.confidence_interval[1])
+    assert (frame["metric"] == "tpr").all()  # a scalar field on every row
+    assert "group_values" not in frame  # one value per group, not per comparison
+
+
+def test_audit_test_reads_as_the_dict_it_replaced():
+    import fastfair
+
+    rng = np.random.default_rng(1)
+    g = rng.choice(["a", "b"], 500)
+    y, p = rng.random(500) < 0.5, rng.random(500) < 0.4
+    res = fastfair.audit(y, p, {"g": g}, metrics=["tpr", "equalized_odds"])
+    t = res.tests[0]
+    assert isinstance(t, fastfair.AuditTest)
+    assert t["metric"] == t.metric == "tpr" and "error" not in t and t.get("error") is None
+    with pytest.raises(KeyError):
+        t["error"]
+    assert dict(t) == t.to_dict() == res.to_dict()["tests"][0] | {"mde": t["mde"]}
+    assert t == dict(t)
+    assert list(t.to_frame().columns) == list(t)
+    assert not math.isnan(t["pvalue_adjusted"])
