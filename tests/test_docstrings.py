@@ -116,6 +116,8 @@ def result_methods():
             ):
                 continue
             for klass in obj.__mro__:
+                if not klass.__module__.startswith("fastfair"):
+                    continue  # inherited from the standard library (Mapping.get, ...)
                 for attr, method in vars(klass).items():
                     if inspect.isfunction(method) and not attr.startswith("_"):
                         seen.setdefault(
