@@ -6,4 +6,4 @@ import importlib.util
 # fastfair/generic.py is the deprecated alias of fastfair.resampling: importing it warns
 collect_ignore = ["fastfair/generic.py"]
 if not importlib.util.find_spec("dask"):
-    collect_ignore.append("fastfair/dask.py")
+    collect_ignore += ["fastfair/dask.py", "fastfair/engines/dask.py"]

@@ -116,13 +116,15 @@ def phases(path: str, extra: list[str]) -> None:
     """One arrow-engine audit in this process, peak RSS per phase (run it in a child)."""
     clock = [time.perf_counter()]
     import fastfair.cli
-    from fastfair import _kernel_sums, _sorted_clusters
+    from fastfair import _kernel_sums
     from fastfair.cli import summary_audit as _summary_audit
+    from fastfair.engines import arrow as _arrow
+    from fastfair.engines import clusters as _sorted_clusters
 
     print("| phase | seconds | peak RSS (GiB) | RSS after (GiB) |\n| --- | ---: | ---: | ---: |")
     _phase_wrapper("start-up and imports", lambda: None, clock)()
     patches = [
-        (_summary_audit, "summarise_arrow", "read: summaries + parity columns"),
+        (_arrow, "summarise_arrow", "read: summaries + parity columns"),
         (_sorted_clusters.UserRows, "_user_codes", "user ids -> int32 codes"),
         (_kernel_sums, "cluster_order", "counting sort (int32 order)"),
         (_sorted_clusters, "_gather", "a column gathered in user order (group, label, score)"),
@@ -140,7 +142,8 @@ def compare_engines(path: str) -> None:
     """Time the audit's summaries by Arrow batches, dask (local threads) and DuckDB."""
     import duckdb
 
-    from fastfair.cli.summary_audit import summarise_arrow, summarise_dask
+    from fastfair.engines.arrow import summarise_arrow
+    from fastfair.engines.dask import summarise_dask
 
     options = dict(label="label", group="grp", pred=None, score="score", threshold=0.5)
     runs = {

@@ -25,6 +25,7 @@ __all__ = [
     "as_probabilities",
     "as_weights",
     "check_int",
+    "check_label_values",
     "check_resamples",
     "check_same_length",
     "resolve_columns",
@@ -302,7 +303,7 @@ def as_groups(values, name: str = "group", min_groups: int = 2):
         if (codes < 0).any():
             _refuse_missing(name, "missing values (NaN/None/NA)", int((codes < 0).sum()))
         labels = np.asarray(values.cat.categories)
-        _check_label_values(labels, name, lambda k: int((codes == k).sum()))
+        check_label_values(labels, name, lambda k: int((codes == k).sum()))
         used = np.bincount(codes, minlength=len(labels)) > 0
         if not used.all():
             remap = np.cumsum(used) - 1
@@ -396,7 +397,7 @@ def _hash_code(values, name: str):
         _refuse_missing(name, "missing values (NaN/None/NA)", n_missing)
     if uniques.dtype.kind in "OU" or (uniques.dtype.kind == "f" and arr is None):
         # (float arrays were checked for NaN and inf before coding)
-        _check_label_values(uniques, name, lambda k: rows_with(value_codes == k))
+        check_label_values(uniques, name, lambda k: rows_with(value_codes == k))
     try:
         order = np.argsort(uniques, kind="stable")
     except TypeError as exc:
@@ -511,7 +512,7 @@ def _merge_equal_labels(labels, rank):
     return labels[keep], merged[rank]
 
 
-def _check_label_values(labels: np.ndarray, name: str, count_rows) -> None:
+def check_label_values(labels: np.ndarray, name: str, count_rows) -> None:
     """Refuse blank strings and non-finite numbers among the distinct labels.
 
     count_rows(k) is the number of rows holding labels[k].

@@ -527,6 +527,7 @@ def _engine_audit(frame, engine, cluster, **options):
     import tempfile
 
     from fastfair.cli import summary_audit as sa
+    from fastfair.engines import arrow, dask
 
     columns = dict(label="label", group="sex", pred="prediction", score="score")
     kw = dict(columns, threshold=0.5, pos_label=None)
@@ -534,14 +535,14 @@ def _engine_audit(frame, engine, cluster, **options):
         path = str(pathlib.Path(tmp) / "demo.parquet")
         frame.to_parquet(path, row_group_size=4096, index=False)
         if engine == "arrow":
-            summary = sa.summarise_arrow(
+            summary = arrow.summarise_arrow(
                 path, batch_rows=4096, cluster=cluster, keep_rows=True, **kw
             )
-            clusters = functools.partial(sa.arrow_clusters, summary.rows)
+            clusters = functools.partial(arrow.arrow_clusters, summary.rows)
         else:
-            summary = sa.summarise_dask(path, scheduler="sync", cluster=cluster, **kw)
+            summary = dask.summarise_dask(path, scheduler="sync", cluster=cluster, **kw)
             clusters = functools.partial(
-                sa.dask_clusters, path, label="label", group="sex", score="score",
+                dask.dask_clusters, path, label="label", group="sex", score="score",
                 cluster=cluster, pos_label=None, scheduler="sync",
             )  # fmt: skip
         result = sa.audit_from_summary(

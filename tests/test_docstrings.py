@@ -135,7 +135,7 @@ def test_the_walk_finds_the_public_api():
     assert {
         "fastfair.calibration.api.ece",
         "fastfair.cli.commands.main",
-        "fastfair.dask.delong",
+        "fastfair.engines.dask.delong",
     } <= names
     assert "fastfair.calibration.api.GroupCalibrator.transform" in names
 
@@ -153,7 +153,7 @@ def test_the_walk_finds_the_result_methods():
         "fastfair.planning.api.SampleSizeResult.plot",
         "fastfair.calibration.results._PerGroupValues.to_dict",  # ImpactResult inherits it
         "fastfair.cli.result.AuditResult.to_json",
-        "fastfair.stats.ConfusionStats.plan",
+        "fastfair.engines.summaries.ConfusionStats.plan",
     } <= names
     assert not any(".fit" in name or "Warning" in name for name in names)
 

@@ -132,13 +132,9 @@ def test_cycle_search_finds_cycles():
 
 
 #: Modules of one family beside its public module: they may share its private names.
-FAMILY = {
-    "fastfair.stats": "fastfair.io",
-    "fastfair.dask": "fastfair.io",
-}
-#: Modules that also belong to a second family: the audit from summaries reads the batch
-#: readers of fastfair.io and the tree reduction of fastfair.dask.
-ALSO = {"fastfair.cli.summary_audit": "fastfair.io"}
+FAMILY: dict[str, str] = {}
+#: Modules that also belong to a second family.
+ALSO: dict[str, str] = {}
 
 
 def _family(name: str) -> str:
@@ -257,8 +253,10 @@ CLI_LAYERS = (
     "report",
     "commands",
 )
+#: The engines' layers: group coding -> files -> summaries -> clusters -> engines -> choice.
+ENGINE_LAYERS = ("groups", "files", "summaries", "clusters", "arrow", "dask", "choose")
 #: Subpackages whose layers are not the families' (every other subpackage has LAYERS).
-PACKAGE_LAYERS = {"fastfair.cli": CLI_LAYERS}
+PACKAGE_LAYERS = {"fastfair.cli": CLI_LAYERS, "fastfair.engines": ENGINE_LAYERS}
 
 
 def _layer_violations(modules) -> list[str]:
@@ -351,3 +349,95 @@ def test_cli_layer_check_sees_a_backward_import(tmp_path):
         "fastfair.cli.report": pkg / "report.py",
     }
     assert _layer_violations(modules) == ["fastfair.cli.loading -> fastfair.cli.report"]
+
+
+# --------------------------------------------------------------------------------------
+# The engines (#27): rows -> mergeable summaries, below the families and the command line.
+
+#: The method families: subpackages with the layers results <- ... <- api.
+FAMILIES = sorted(p.parent.name for p in PACKAGE.glob("*/api.py"))
+#: Thin modules that keep the documented import paths of the engines working.
+RE_EXPORTS = {
+    "fastfair.stats": "fastfair.engines.summaries",
+    "fastfair.io": "fastfair.engines.files",
+    "fastfair.dask": "fastfair.engines.dask",
+}
+
+
+def _all_imports(name: str, modules) -> set[str]:
+    """Every fastfair module `name` imports, at module level or inside a function."""
+    out = set()
+    for base, item, _ in _imports(name, modules, top_level_only=False):
+        out.add(f"{base}.{item}" if item and f"{base}.{item}" in modules else base)
+    return out
+
+
+def _engine_violations(modules) -> list[str]:
+    """Engines importing a family's internals (anything but its package, whose __init__
+    re-exports the public API), the command line or the auditing package; families
+    importing the engines, the command line or the auditing package."""
+    bad = []
+    for name in modules:
+        parts = name.split(".")
+        if len(parts) < 2:
+            continue
+        for target in sorted(_all_imports(name, modules)):
+            tparts = target.split(".")
+            if len(tparts) < 2:
+                continue
+            if parts[1] == "engines" and (
+                (tparts[1] in FAMILIES and len(tparts) > 2) or tparts[1] in ("cli", "auditing")
+            ):
+                bad.append(f"{name} -> {target}")
+            if parts[1] in FAMILIES and tparts[1] in ("engines", "cli", "auditing"):
+                bad.append(f"{name} -> {target}")
+    return bad
+
+
+def test_engines_import_no_family_internals_and_families_no_engines():
+    modules = _modules()
+    assert {f"fastfair.engines.{layer}" for layer in ENGINE_LAYERS} <= set(modules)
+    assert {"permutation", "auc", "parity", "planning"} <= set(FAMILIES)
+    assert _engine_violations(modules) == []
+
+
+def test_engine_check_sees_both_directions(tmp_path):
+    root = tmp_path / "fastfair"
+    for sub in ("engines", "auc"):
+        (root / sub).mkdir(parents=True)
+        (root / sub / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "auc" / "api.py").write_text("from fastfair.engines import summaries\n")
+    (root / "engines" / "summaries.py").write_text(
+        "from fastfair.auc import DeLongResult\n"
+        "def f():\n    from fastfair.auc.inference import _pack\n"
+    )
+    modules = {
+        "fastfair": root / "__init__.py",
+        "fastfair.engines": root / "engines" / "__init__.py",
+        "fastfair.engines.summaries": root / "engines" / "summaries.py",
+        "fastfair.auc": root / "auc" / "__init__.py",
+        "fastfair.auc.api": root / "auc" / "api.py",
+    }
+    global FAMILIES
+    saved, FAMILIES = FAMILIES, ["auc"]
+    try:
+        assert _engine_violations(modules) == [
+            "fastfair.engines.summaries -> fastfair.auc.inference",  # the package is fine
+            "fastfair.auc.api -> fastfair.engines.summaries",
+        ]
+    finally:
+        FAMILIES = saved
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(RE_EXPORTS.items()))
+def test_old_import_paths_are_thin_re_exports(old, new):
+    """fastfair.stats, fastfair.io and fastfair.dask keep working: each public name is the
+    engines' object itself, and the module holds nothing but imports and __all__."""
+    import importlib
+
+    module, target = importlib.import_module(old), importlib.import_module(new)
+    assert module.__all__
+    for name in module.__all__:
+        assert getattr(module, name) is getattr(target, name)
+    assert _init_statements(_modules()[old]) == []

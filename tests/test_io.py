@@ -13,6 +13,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 import fastfair  # noqa: E402
 import fastfair.cli  # noqa: E402
 import fastfair.cli.loading  # noqa: E402
+import fastfair.engines.files  # noqa: E402
 import fastfair.io  # noqa: E402
 from fastfair._validation import as_groups  # noqa: E402
 from fastfair.io import read_columns  # noqa: E402
@@ -82,9 +83,11 @@ def test_without_pyarrow_one_csv_is_read_in_batches(parts, monkeypatch, reader):
     path.write_text("sep=;\n" + text)
     want = read_columns(str(tmp / "part-*.csv"), ["label", "score", "grp", "user"], codes=["grp"])
     _hide_from_fastfair(monkeypatch, "pyarrow", *(["pandas"] if reader == "numpy" else []))
-    read = fastfair.io.text_batches  # batches of 700 rows
+    read = fastfair.engines.files.text_batches  # batches of 700 rows
     monkeypatch.setattr(
-        fastfair.io, "text_batches", lambda *a, **k: read(*a, **{**k, "batch_rows": 700})
+        fastfair.engines.files,
+        "text_batches",
+        lambda *a, **k: read(*a, **{**k, "batch_rows": 700}),
     )
     cols = read_columns(path, ["label", "score", "grp", "user"], codes=["grp"], binary=["label"])
     for c in ("label", "score", "user"):
@@ -116,9 +119,9 @@ def test_cli_reads_a_large_csv_without_pyarrow_in_batches(parts, monkeypatch, ca
     _hide_from_fastfair(monkeypatch, "pyarrow")
     monkeypatch.setattr(fastfair.cli.loading, "LARGE_CSV_BYTES", 1000)
     calls = []
-    read = fastfair.io.text_batches
+    read = fastfair.engines.files.text_batches
     monkeypatch.setattr(
-        fastfair.io, "text_batches", lambda *a, **k: calls.append(1) or read(*a, **k)
+        fastfair.engines.files, "text_batches", lambda *a, **k: calls.append(1) or read(*a, **k)
     )
     capsys.readouterr()
     assert fastfair.cli.main(argv) == 0
@@ -273,7 +276,7 @@ def test_estimate_rows(parts):
 def test_auto_engine_switches_to_arrow_above_the_threshold(parts, capsys, monkeypatch):
     """The default engine is "auto": arrow above AUTO_ROWS rows (forced small here) for one
     group column; memory below it, and for several group columns (with a note)."""
-    from fastfair.cli import summary_audit as _summary_audit
+    from fastfair.engines import choose as _choose
 
     _, folder, tmp = parts
     argv = ["audit", str(folder), "--label", "label", "--score", "score", "--group", "grp"]
@@ -285,11 +288,11 @@ def test_auto_engine_switches_to_arrow_above_the_threshold(parts, capsys, monkey
         return json.loads((tmp / "a.json").read_text())["engine"], capsys.readouterr().err
 
     assert engine() == ("memory", "")  # 3,000 rows <= 2,000,000
-    monkeypatch.setattr(_summary_audit, "AUTO_ROWS", 2999)
+    monkeypatch.setattr(_choose, "AUTO_ROWS", 2999)
     assert engine() == ("arrow", "")
     assert engine("--engine", "memory")[0] == "memory"
     argv.remove("--quiet")
     used, err = engine("--group", "grp", "label")
     assert used == "memory" and "3,000 rows audited in memory: several --group" in err
-    monkeypatch.setattr(_summary_audit, "AUTO_ROWS", 3000)
+    monkeypatch.setattr(_choose, "AUTO_ROWS", 3000)
     assert engine()[0] == "memory"

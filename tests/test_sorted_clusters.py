@@ -9,8 +9,9 @@ import pytest
 pytest.importorskip("pyarrow")
 
 import fastfair.cli
-from fastfair import _clustered, _sorted_clusters, parity
-from fastfair._sorted_clusters import merge_sums, whole_clusters
+from fastfair import _clustered, parity
+from fastfair.engines import clusters as _sorted_clusters
+from fastfair.engines.clusters import merge_sums, whole_clusters
 
 
 def _log(n, n_users, seed=0, shift=0.0):
@@ -276,7 +277,7 @@ def test_dask_parity_brings_counts_not_users_to_the_client(client, tmp_path, mon
     """Pass 1 returns per-partition counts (length = groups); the users stay on workers."""
     import dask
 
-    from fastfair.cli import summary_audit
+    from fastfair.engines import dask as dask_engine
 
     frame = _log(4000, 1500)  # 1,500 users in 4 partitions
     for i in range(4):
@@ -291,7 +292,7 @@ def test_dask_parity_brings_counts_not_users_to_the_client(client, tmp_path, mon
 
     monkeypatch.setattr(dask, "compute", recording)
     labels = ["east", "north", "south"]
-    res = summary_audit.dask_clusters(
+    res = dask_engine.dask_clusters(
         tmp_path, labels, np.arange(3), 4000, label="label", group="grp", score="score",
         cluster="user", pos_label=None, scheduler=None,  # the module's client
     )  # fmt: skip

@@ -165,8 +165,8 @@ def _audit_command(args: argparse.Namespace) -> int:
 
 
 def _auto_engine(source: str, args: argparse.Namespace) -> str:
-    """--engine auto: arrow for large sources (fastfair.cli.summary_audit.choose_engine)."""
-    from fastfair.cli.summary_audit import choose_engine
+    """--engine auto: arrow for large sources (fastfair.engines.choose_engine)."""
+    from fastfair.engines import choose_engine
 
     engine, note = choose_engine(
         source, n_group_columns=len(args.group), intersections=args.intersections
@@ -198,8 +198,8 @@ def _memory_audit(table: dict, pos_label, options: dict, args: argparse.Namespac
 
 
 def _summary_audit(source: str, engine: str, options: dict, args: argparse.Namespace, progress):
-    """The audit from mergeable summaries (fastfair.cli.summary_audit): arrow or dask engine."""
-    from fastfair.cli import summary_audit
+    """The audit from mergeable summaries (fastfair.engines): arrow or dask engine."""
+    from fastfair.engines.dask import dask_scheduler
 
     columns = dict(
         label=args.label,
@@ -212,7 +212,7 @@ def _summary_audit(source: str, engine: str, options: dict, args: argparse.Names
     if engine == "arrow":
         place = contextlib.nullcontext()
     else:
-        place = summary_audit.dask_scheduler(args.scheduler)
+        place = dask_scheduler(args.scheduler)
     try:
         with place as scheduler:
             return _summary_tests(source, engine, options, args, columns, scheduler, progress)
@@ -222,24 +222,25 @@ def _summary_audit(source: str, engine: str, options: dict, args: argparse.Names
 
 def _summary_tests(path, engine, audit_options, args, options, scheduler, progress):
     from fastfair.cli import summary_audit
+    from fastfair.engines import arrow, dask
 
     group = options["group"]
     clusters = None
     if engine == "arrow":  # one read: the summaries and the parity columns
-        summary = summary_audit.summarise_arrow(
+        summary = arrow.summarise_arrow(
             path, batch_rows=1 << 20, cluster=args.cluster, keep_rows=True,
             progress=progress, **options,
         )  # fmt: skip
         if summary.rows is not None:
-            clusters = functools.partial(summary_audit.arrow_clusters, summary.rows)
+            clusters = functools.partial(arrow.arrow_clusters, summary.rows)
     else:
         with progress.phase("reading"):
-            summary = summary_audit.summarise_dask(
+            summary = dask.summarise_dask(
                 path, scheduler=scheduler, cluster=args.cluster, **options
             )
         if args.score is not None:  # predictive parity: the rows grouped by user
             clusters = functools.partial(
-                summary_audit.dask_clusters,
+                dask.dask_clusters,
                 path,
                 label=args.label,
                 group=group,

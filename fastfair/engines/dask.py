@@ -19,14 +19,25 @@ on the sum. Results are the same objects as the in-memory functions return:
 
 Install with ``pip install fastfair[dask]``; dask is imported only when these run. Errors
 found in a partition name it (``partition 3: ...``).
+
+The same module is the audit's dask engine (``fastfair.audit(..., engine="dask")``,
+``fastfair audit --engine dask``): :func:`summarise_dask` reduces the partitions to an
+:class:`fastfair.engines.summaries.AuditSummary`, and :func:`dask_clusters` range-partitions
+the rows on the user column for predictive parity. The public import path is
+:mod:`fastfair.dask` (a re-export of this module).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from fastfair.compare import PairedStats
-from fastfair.stats import ConfusionStats, ScoreStats
+from fastfair.engines import summaries
+from fastfair.engines.summaries import ConfusionStats, ScoreStats
 
 if TYPE_CHECKING:
     from collections.abc import Hashable
@@ -41,10 +52,13 @@ __all__ = [
     "auc_test",
     "compare_models",
     "confusion_stats",
+    "dask_clusters",
+    "dask_scheduler",
     "delong",
     "paired_stats",
     "permutation_test",
     "score_stats",
+    "summarise_dask",
 ]
 
 
@@ -443,3 +457,114 @@ def compare_models(
     stats = paired_stats(df, y_true, y_pred_a, y_pred_b, group, pos_label=pos_label,
                          scheduler=scheduler)  # fmt: skip
     return stats.test(**options)
+
+
+def summarise_dask(
+    source, *, label, group, pred, score, threshold, pos_label, scheduler, cluster=None
+):
+    """Summary of Parquet/CSV files through dask (partitions reduced in a tree); `cluster`
+    is checked (in every file, no missing value in any partition), for the parity pass."""
+    columns = list(dict.fromkeys(c for c in (label, pred, score, group, cluster) if c))
+    df = _dask_frame(source, columns)
+
+    def build(*cols):
+        values = dict(zip(columns, cols))
+        if cluster is not None and values[cluster].isna().any():
+            raise ValueError(
+                f"cluster column {cluster!r} has {int(values[cluster].isna().sum()):,} "
+                "missing values; drop or fill those rows"
+            )
+        return summaries.summarise_rows(
+            values[label],
+            values.get(pred),
+            values.get(score),
+            values[group],
+            threshold=threshold,
+            pos_label=pos_label,
+        )
+
+    return _reduce(df, build, columns, {}, scheduler=scheduler)
+
+
+@contextlib.contextmanager
+def dask_scheduler(scheduler):
+    """The dask scheduler to pass on: a dask.distributed Client for an ADDRESS (closed on
+    exit; None then means "the client"), else `scheduler` itself (threads, sync, ...)."""
+    if scheduler is None or scheduler in ("threads", "processes", "sync"):
+        yield scheduler
+        return
+    from distributed import Client
+
+    with Client(scheduler):
+        yield None
+
+
+def _dask_frame(source, columns):
+    """The files as a dask DataFrame of `columns`; a file without one is named at once."""
+    import dask.dataframe as dd
+
+    from fastfair.engines.files import _kind, check_columns
+
+    files = check_columns(source, columns)
+    if _kind(files[0]) == "parquet":
+        return dd.read_parquet(files, columns=columns)
+    return dd.read_csv(files, usecols=columns, keep_default_na=False, na_values=[""])
+
+
+def _with_row(frame, start: int):
+    """A partition with its global row numbers (the file order) in ``_row``."""
+    return frame.assign(_row=np.arange(start, start + len(frame), dtype=np.int64))
+
+
+def dask_clusters(
+    source, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
+    scheduler=None,
+):  # fmt: skip
+    """Rows of the tested groups grouped by user by a dask sort on the user column, as
+    :class:`fastfair.engines.clusters.SortedClusters` (see
+    :func:`fastfair.engines.arrow.arrow_clusters`).
+
+    The partitions get their global row numbers first (the file order, by which the rows
+    of a user are ordered as in memory), are range-partitioned on the user column
+    (``set_index``: each output partition holds whole users, the partitions in user order),
+    sorted inside and kept on the workers (persist) for the kernel passes; only per-partition
+    counts and the row sample reach the client. Without `cluster` every row is its own
+    cluster (no shuffle).
+    """
+    import dask
+    import dask.dataframe as dd
+
+    from fastfair.engines import clusters as sc
+
+    columns = list(dict.fromkeys(c for c in (label, score, group, cluster) if c))
+    df = _dask_frame(source, columns)
+    parts = df.to_delayed()
+    lengths = dask.compute(*[dask.delayed(len)(p) for p in parts], scheduler=scheduler)
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    meta = df._meta.assign(_row=np.zeros(0, dtype=np.int64))
+    df = dd.from_delayed(
+        [dask.delayed(_with_row)(p, int(k)) for p, k in zip(parts, starts)], meta=meta
+    )
+    key = cluster if cluster is not None else "_row"
+    if cluster is not None:
+        # a local scheduler cannot run the distributed p2p shuffle: tasks then
+        df = df.set_index(cluster, shuffle_method="tasks" if scheduler else None)
+    index = {v: k for k, v in enumerate(tested_labels)}
+    sort = functools.partial(
+        sc.sort_partition, label=label, score=score, group=group, cluster=key, index=index,
+        pos_label=pos_label,
+    )  # fmt: skip
+    sorted_parts = [
+        dask.delayed(sc.named_partition)(k, sort, p) for k, p in enumerate(df.to_delayed())
+    ]
+    sorted_parts = dask.persist(*sorted_parts, scheduler=scheduler)
+
+    def compute(*values):
+        return dask.compute(*values, scheduler=scheduler)
+
+    result = sc.from_partitions(
+        list(sorted_parts), np.asarray(codes), n_total=n_total, weighting="per_user",
+        compute=compute,
+    )  # fmt: skip
+    result.clustered = cluster is not None
+    return result

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fastfair._validation import GroupCodes, _check_label_values, as_groups
+from fastfair._validation import GroupCodes, as_groups, check_label_values
+from fastfair.engines.groups import arrow_text
 
 if TYPE_CHECKING:
-    import pyarrow as pa
+    pass
 
 __all__ = [
     "arrow_text",
@@ -473,50 +474,6 @@ def _check_binary(array: np.ndarray, name: str, path: str, seen: set) -> None:
         raise ValueError(f"{path}: column {name!r} must be binary; values seen so far: {shown}")
 
 
-def arrow_text(values: pa.Array, name: str) -> tuple[np.ndarray, list] | np.ndarray:
-    """One batch of an Arrow group column: (indices, labels) by dictionary encoding when it
-    holds text (``labels[indices[i]]`` is row i's label; a dictionary may hold unused
-    labels), else its values as a numpy array. Nulls are refused, naming `name`.
-
-    Parameters
-    ----------
-    values : pyarrow.Array
-        The column's batch (plain or dictionary-encoded).
-    name : str
-        How messages name the column.
-
-    Returns
-    -------
-    tuple of (numpy.ndarray, list) or numpy.ndarray
-        (indices, labels) for text; the values otherwise.
-
-    Examples
-    --------
-    >>> import pyarrow as pa
-    >>> from fastfair.io import arrow_text
-    >>> indices, labels = arrow_text(pa.array(["b", "a", "b"]), "group")
-    >>> indices.tolist(), labels
-    ([0, 1, 0], ['b', 'a'])
-    >>> arrow_text(pa.array([3, 1]), "group").tolist()
-    [3, 1]
-    """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if values.null_count:
-        raise ValueError(
-            f"{name} contains missing values (null) in {values.null_count:,} rows; a group "
-            "label must be present: drop those rows or give them a label of their own"
-        )
-    kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-        values = values.dictionary_decode() if kind is not values.type else values
-        return values.to_numpy(zero_copy_only=False)
-    if not pa.types.is_dictionary(values.type):
-        values = pc.dictionary_encode(values)
-    return values.indices.to_numpy(zero_copy_only=False), values.dictionary.to_pylist()
-
-
 class _DictionaryCoder:
     """Codes a text column batch by batch into one dictionary, then sorts the labels.
 
@@ -573,7 +530,7 @@ class _DictionaryCoder:
         labels = np.empty(len(self.index), dtype=object)
         labels[:] = list(self.index)
         try:
-            _check_label_values(
+            check_label_values(
                 labels, self.name, lambda k: int(sum((p == k).sum() for p in self.parts))
             )
         except ValueError as exc:

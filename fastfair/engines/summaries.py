@@ -19,6 +19,10 @@ tests then run the same inference code as the in-memory functions.
   summary, 0 or 1 in the data).
 - :class:`MeanStats`: count, sum and sum of squares of a value per group; the Welch
   statistic and its normal p-value (``mean_difference_test(method="asymptotic")``).
+- :class:`AuditSummary`: what the audit reads from some rows (confusion counts, score
+  histograms), the unit every engine builds per batch or partition and adds.
+
+The public import path is :mod:`fastfair.stats` (a re-export of this module).
 """
 
 from __future__ import annotations
@@ -37,8 +41,10 @@ from fastfair._validation import (
     as_finite_float,
     as_groups,
     check_same_length,
+    score_threshold,
     show_value,
 )
+from fastfair.engines.groups import intersection_codes, merge_labels
 
 if TYPE_CHECKING:
     from collections.abc import Hashable
@@ -50,48 +56,7 @@ if TYPE_CHECKING:
     from fastfair.planning import PilotPlanResult
 
 
-__all__ = ["ConfusionStats", "MeanStats", "ScoreStats"]
-
-
-def _merge_labels(a: np.ndarray, b: np.ndarray):
-    """Sorted union of two label arrays and where each input's labels go in it."""
-    if np.array_equal(a, b):
-        index = np.arange(len(a))
-        return a, index, index
-    try:
-        union = sorted(set(a.tolist()) | set(b.tolist()))
-    except TypeError as exc:
-        raise TypeError("group labels of the two summaries cannot be ordered together") from exc
-    labels = np.empty(len(union), dtype=object)
-    labels[:] = union
-    if a.dtype.kind != "O" and a.dtype == b.dtype:
-        labels = labels.astype(a.dtype)
-    position = {v: k for k, v in enumerate(union)}
-    ia = np.array([position[v] for v in a.tolist()], dtype=np.intp)
-    ib = np.array([position[v] for v in b.tolist()], dtype=np.intp)
-    return labels, ia, ib
-
-
-def _intersection_codes(groups, n: int):
-    """Codes and labels of one group column, or of the intersection of several."""
-    if len(groups) == 1:
-        return as_groups(groups[0], "group", min_groups=1)
-    codes = np.zeros(n, dtype=np.intp)
-    parts = []
-    for j, g in enumerate(groups):
-        c, labels = as_groups(g, f"group {j + 1}", min_groups=1)
-        check_same_length(first_group=codes, group=c)
-        codes = codes * len(labels) + c
-        parts.append(labels.tolist())
-    present, codes = np.unique(codes, return_inverse=True)
-    labels = np.empty(len(present), dtype=object)
-    for k, code in enumerate(present.tolist()):
-        combo = []
-        for part in reversed(parts):
-            code, r = divmod(code, len(part))
-            combo.append(part[r])
-        labels[k] = tuple(reversed(combo))
-    return codes.astype(np.intp).ravel(), labels
+__all__ = ["AuditSummary", "ConfusionStats", "MeanStats", "ScoreStats", "summarise_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,7 +96,7 @@ class ConfusionStats:
         y = as_binary(y_true, "y_true", pos_label)
         yhat = as_binary(y_pred, "y_pred", pos_label)
         check_same_length(y_true=y, y_pred=yhat, group=groups[0])
-        codes, labels = _intersection_codes(groups, len(y))
+        codes, labels = intersection_codes(groups, len(y))
         check_same_length(y_true=y, group=codes)
         cell = cell_index(y, yhat)
         w, _ = _counts.cell_sums(cell, codes, len(labels), None)
@@ -140,7 +105,7 @@ class ConfusionStats:
     def __add__(self, other: ConfusionStats) -> ConfusionStats:
         if not isinstance(other, ConfusionStats):
             return NotImplemented
-        labels, ia, ib = _merge_labels(self.labels, other.labels)
+        labels, ia, ib = merge_labels(self.labels, other.labels)
         counts = np.zeros((len(labels), 4), dtype=np.int64)
         np.add.at(counts, ia, self.counts)
         np.add.at(counts, ib, other.counts)
@@ -278,7 +243,7 @@ class ScoreStats:
             return NotImplemented
         if self.resolution != other.resolution:
             raise ValueError("cannot add summaries binned at different resolutions")
-        labels, ia, ib = _merge_labels(self.labels, other.labels)
+        labels, ia, ib = merge_labels(self.labels, other.labels)
         values = np.union1d(self.values, other.values)
         va = np.searchsorted(values, self.values)
         vb = np.searchsorted(values, other.values)
@@ -443,7 +408,7 @@ class MeanStats:
     def __add__(self, other: MeanStats) -> MeanStats:
         if not isinstance(other, MeanStats):
             return NotImplemented
-        labels, ia, ib = _merge_labels(self.labels, other.labels)
+        labels, ia, ib = merge_labels(self.labels, other.labels)
         delta = other.shift - self.shift  # re-centre other's sums on self's shift
         o_total = other.total + other.n * delta
         o_squares = other.squares + 2 * delta * other.total + other.n * delta * delta
@@ -540,3 +505,42 @@ def _check_squares(squares: np.ndarray) -> None:
             "about the first one): divide the values by a power of ten (the Welch statistic "
             "does not change)"
         )
+
+
+class AuditSummary:
+    """Confusion counts (and score histograms) of some rows; merged with ``+``.
+
+    `rows`: the arrow engine's :class:`fastfair.engines.clusters.UserRows` (the parity
+    columns of every row, kept from the same read), else None.
+    """
+
+    def __init__(self, confusion: ConfusionStats, scores: ScoreStats | None, rows=None):
+        self.confusion, self.scores, self.rows = confusion, scores, rows
+
+    def __add__(self, other: AuditSummary) -> AuditSummary:
+        scores = None if self.scores is None else self.scores + other.scores
+        return AuditSummary(self.confusion + other.confusion, scores)
+
+
+def checked_rows(label, pred, score, *, threshold, pos_label):
+    """(label, prediction, score) of one batch, checked: binary labels, finite scores."""
+    y = as_binary(label, "label", pos_label, pos_name="--pos-label")
+    s = None if score is None else as_finite_float(score, "score")
+    yhat = (
+        None if pred is None else as_binary(pred, "prediction", pos_label, pos_name="--pos-label")
+    )
+    if yhat is None:
+        yhat = (s >= score_threshold(s, threshold, "score", "--threshold")).astype(np.uint8)
+    return y, yhat, s
+
+
+def summary_of(y, yhat, s, group) -> AuditSummary:
+    confusion = ConfusionStats.from_arrays(y, yhat, group)
+    scores = None if s is None else ScoreStats.from_arrays(y, s, group)
+    return AuditSummary(confusion, scores)
+
+
+def summarise_rows(label, pred, score, group, *, threshold=None, pos_label=None):
+    """The summary of one batch: label, prediction (or score >= threshold), group."""
+    y, yhat, s = checked_rows(label, pred, score, threshold=threshold, pos_label=pos_label)
+    return summary_of(y, yhat, s, group)

@@ -408,7 +408,7 @@ def run_prepared(
 ) -> PredictiveParityResult:
     """:func:`predictive_parity_test` of prepared rows: a ``fastfair._clustered.Prepared``
     or any object with its attributes and its row_sample / kernel_sums / leverage_sums
-    passes (``fastfair._sorted_clusters.SortedClusters``: the batched engines)."""
+    passes (``fastfair.engines.clusters.SortedClusters``: the batched engines)."""
     n_threads = effective_n_threads(n_jobs)
     fit = _fit(
         prep,

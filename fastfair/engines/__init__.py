@@ -1,0 +1,33 @@
+"""The engines: rows to mergeable summaries, batch by batch or partition by partition.
+
+An engine reads the audit's columns and reduces them to summaries that add (``a + b``), so
+the tests of the whole data need only the sum: the memory engine holds the rows, the arrow
+engine reads record batches of files on one machine (:mod:`fastfair.engines.arrow`), the
+dask engine reduces partitions on a cluster (:mod:`fastfair.engines.dask`). No engine runs
+inference: the summaries' ``.test()`` and the audit call each method's own code.
+
+Modules, in the order data flow through them:
+
+- :mod:`~fastfair.engines.groups`: the one group coder (batches, intersections, merges);
+- :mod:`~fastfair.engines.files`: sources, column checks, row counts, record batches
+  (public path :mod:`fastfair.io`);
+- :mod:`~fastfair.engines.summaries`: :class:`ConfusionStats`, :class:`ScoreStats`,
+  :class:`MeanStats` and the audit's :class:`AuditSummary` (public path :mod:`fastfair.stats`);
+- :mod:`~fastfair.engines.clusters`: the rows grouped by user for the kernel passes;
+- :mod:`~fastfair.engines.arrow`, :mod:`~fastfair.engines.dask` (public path
+  :mod:`fastfair.dask`): the two out-of-core engines;
+- :mod:`~fastfair.engines.choose`: ``engine="auto"``.
+"""
+
+from fastfair.engines.choose import AUTO_ROWS, ENGINES, choose_engine
+from fastfair.engines.summaries import AuditSummary, ConfusionStats, MeanStats, ScoreStats
+
+__all__ = [
+    "AUTO_ROWS",
+    "ENGINES",
+    "AuditSummary",
+    "ConfusionStats",
+    "MeanStats",
+    "ScoreStats",
+    "choose_engine",
+]
