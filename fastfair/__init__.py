@@ -8,7 +8,7 @@ from fastfair import datasets, simulate
 from fastfair._include import get_include
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._sequential import MultipleMonteCarloResult, Sequential, multiple_monte_carlo
-from fastfair.auc import AUCTestResult, DeLongResult, auc_test, delong
+from fastfair.auc import AUCTestResult, DeLongResult, auc_test, auc_test_from_delong, delong
 from fastfair.calibration import (
     GroupCalibrator,
     MultiObjectiveCalibrator,
@@ -118,6 +118,7 @@ __all__ = [
     "WassersteinTestResult",
     "__version__",
     "auc_test",
+    "auc_test_from_delong",
     "audit",
     "basic_bootstrap_test",
     "calibration_curve",

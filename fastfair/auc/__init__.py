@@ -19,7 +19,7 @@ Layers of this subpackage (each imports only those above it):
 * ``api.py``: the public functions (ingest -> statistics -> inference)
 """
 
-from fastfair.auc.api import auc_test, delong
+from fastfair.auc.api import auc_test, auc_test_from_delong, delong
 from fastfair.auc.ingest import (
     ADJUSTMENTS,
     ASYMPTOTIC_MIN_CLASS,
@@ -36,5 +36,6 @@ __all__ = [
     "AUCTestResult",
     "DeLongResult",
     "auc_test",
+    "auc_test_from_delong",
     "delong",
 ]

@@ -16,7 +16,7 @@ from fastfair._validation import (
     check_same_length,
     resolve_columns,
 )
-from fastfair.auc.inference import _auc_test
+from fastfair.auc.inference import _auc_test, delong_z_test
 from fastfair.auc.ingest import _MAX_GROUPS, _check_options
 from fastfair.auc.results import AUCTestResult, DeLongResult
 from fastfair.auc.statistics import _auc_statistics, _sort_rows, _Sorted
@@ -276,3 +276,67 @@ def auc_test(
         y, score, codes, labels, options.reference, options.comparisons, options.studentize
     )
     return _auc_test(statistics, options)
+
+
+def auc_test_from_delong(
+    delong_result: DeLongResult,
+    *,
+    alternative: str = "two-sided",
+    reference: Hashable | None = None,
+    comparisons: str = "reference",
+    adjust: str = "holm",
+    confidence_level: float = 0.95,
+) -> AUCTestResult:
+    """The DeLong z-test of equal AUCs from the groups' AUCs and DeLong variances.
+
+    The same test as ``auc_test(method="delong")`` on the rows, from a
+    :class:`DeLongResult` however it was obtained: :func:`delong` on the rows, or
+    ``ScoreStats.delong()`` of mergeable summaries (:mod:`fastfair.stats`, the arrow and
+    dask engines).
+
+    Parameters
+    ----------
+    delong_result : DeLongResult
+        Each group's AUC, DeLong variance, positives and negatives.
+    alternative : {"two-sided", "less", "greater"}
+        Alternative hypothesis about each compared group's AUC minus the other's.
+    reference : label, optional
+        The group the others are compared with (default: the largest).
+    comparisons : {"reference", "all"}
+        Each group against the reference, or every pair.
+    adjust : {"holm", "bonferroni", "none"}
+        Adjustment of the p-values over the comparisons (with more than one).
+    confidence_level : float
+        Level of the Wald intervals of each AUC and each difference.
+
+    Returns
+    -------
+    AUCTestResult
+
+    Examples
+    --------
+    >>> import numpy as np, fastfair
+    >>> from fastfair.auc import auc_test_from_delong
+    >>> rng = np.random.default_rng(0)
+    >>> y, g = rng.integers(0, 2, 600), rng.choice(["a", "b"], 600)
+    >>> s = rng.normal(y + 0.3 * (g == "a"), 1.0)
+    >>> res = auc_test_from_delong(fastfair.delong(y, s, g), reference="b")
+    >>> bool(res.pvalue == fastfair.auc_test(y, s, g, reference="b", method="delong").pvalue)
+    True
+    """
+    from fastfair._comparisons import comparison_pairs
+    from fastfair._pvalues import ALTERNATIVES
+    from fastfair._validation import check_choice
+
+    check_choice(alternative, "alternative", ALTERNATIVES)
+    check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
+    if not isinstance(delong_result, DeLongResult):
+        raise TypeError(
+            f"delong_result must be a DeLongResult, got {type(delong_result).__name__}"
+        )
+    sizes = delong_result.n_pos + delong_result.n_neg
+    pairs = comparison_pairs(sizes, delong_result.groups, reference, comparisons)
+    return delong_z_test(
+        delong_result, pairs, alternative=alternative, adjust=adjust,
+        confidence_level=confidence_level,
+    )  # fmt: skip

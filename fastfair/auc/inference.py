@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastfair import _auc
-from fastfair._pvalues import asymptotic_pvalue, family_adjusted
+from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, family_adjusted
 from fastfair._random import stream_key
 from fastfair._scipy import special
 from fastfair._sequential import Sampler, draw_all, keep_samplers, monte_carlo_summary
@@ -17,7 +17,7 @@ from fastfair.auc.ingest import (
     SPARSE_COST,
     _Options,
 )
-from fastfair.auc.results import AUCTestResult
+from fastfair.auc.results import AUCTestResult, DeLongResult
 from fastfair.auc.statistics import _AUCStatistics, _pair_rows, _Sorted, _strata_sizes
 
 
@@ -109,40 +109,92 @@ def _auc_test(st: _AUCStatistics, options: _Options) -> AUCTestResult:
     return keep_samplers(res, samplers)  # multiple_monte_carlo continues them
 
 
-def _pack(st, options, method, pvalues, adjusted, interval, used, decision, null_out):
-    """AUCTestResult: per-pair values as floats with one comparison, arrays with several;
-    DeLong (Wald) intervals of each AUC and each difference."""
-    auc, var, labels, pairs = st.auc, st.var, st.labels, st.pairs
-    confidence_level = options.confidence_level
+def _picker(single: bool):
+    """Per-pair values as floats with one comparison, arrays with several."""
+
+    def pick(x):
+        return float(x[0]) if single else x
+
+    return pick
+
+
+def delong_fields(auc, var, tot, labels, pairs, confidence_level: float) -> dict:
+    """The fields of an AUCTestResult that the groups' AUCs and DeLong variances give:
+    each AUC with its Wald interval, each compared pair's difference with its interval.
+    `tot` holds each group's (negatives, positives)."""
     a, b = pairs[:, 0], pairs[:, 1]
     difference = auc[a] - auc[b]
     z = special.ndtri(0.5 + confidence_level / 2.0)
     se_diff = np.sqrt(var[a] + var[b])
     diff_interval = (difference - z * se_diff, difference + z * se_diff)
     se = np.sqrt(var)
-    group_interval = (np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0))
-    single = len(pairs) == 1
-
-    def pick(x):
-        return float(x[0]) if single else x
-
-    return AUCTestResult(
-        statistic=pick(st.observed),
-        pvalue=pick(pvalues),
+    pick = _picker(len(pairs) == 1)
+    return dict(
         difference=pick(difference),
         confidence_interval=(pick(diff_interval[0]), pick(diff_interval[1])),
         groups=labels,
         group_auc=auc,
         group_variance=var,
-        group_interval=group_interval,
-        group_n_pos=st.tot[:, 1].copy(),
-        group_n_neg=st.tot[:, 0].copy(),
+        group_interval=(np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0)),
+        group_n_pos=tot[:, 1].copy(),
+        group_n_neg=tot[:, 0].copy(),
         comparisons=[(labels[i], labels[j]) for i, j in pairs],
+        confidence_level=confidence_level,
+    )
+
+
+def _zero_variance_rule(auc, n_pairs, pairs, var) -> np.ndarray:
+    """DeLong variance of each pair's difference, or, where it is 0 (constant placements),
+    A'(1 - A') / (m+ m-) per group with A' the AUC shrunk by half a pseudo-pair: auc_test's
+    rule (a statistic of 0 would read as "no difference" for AUCs of 1 and 0)."""
+    a, b = pairs[:, 0], pairs[:, 1]
+    v = var[a] + var[b]
+    shrunk = (auc * n_pairs + 0.5) / (n_pairs + 1.0)
+    fallback = (shrunk * (1 - shrunk) / n_pairs)[a] + (shrunk * (1 - shrunk) / n_pairs)[b]
+    return np.where(v > 0, v, fallback)
+
+
+def delong_z_test(
+    delong: DeLongResult, pairs: np.ndarray, *, alternative: str, adjust: str,
+    confidence_level: float,
+) -> AUCTestResult:  # fmt: skip
+    """The DeLong z-test of each compared pair from the groups' AUCs and variances (a
+    :class:`DeLongResult`, from rows or from summaries): ``auc_test(method="delong")``."""
+    auc, var = delong.auc, delong.variance
+    a, b = pairs[:, 0], pairs[:, 1]
+    difference = auc[a] - auc[b]
+    n_pairs = delong.n_pos * delong.n_neg
+    statistic = difference / np.sqrt(_zero_variance_rule(auc, n_pairs, pairs, var))
+    statistic[np.abs(difference) < 1e-14] = 0.0  # auc_test's kernel (_pair_stat) rule
+    pvalues = np.array([asymptotic_pvalue(t, alternative) for t in statistic])
+    single = len(pairs) == 1
+    pick = _picker(single)
+    tot = np.column_stack([delong.n_neg, delong.n_pos])
+    return AUCTestResult(
+        statistic=pick(statistic),
+        pvalue=pick(pvalues),
+        **delong_fields(auc, var, tot, delong.groups, pairs, float(confidence_level)),
+        method="delong",
+        scheme=None,
+        studentize=True,
+        alternative=alternative,
+        pvalue_adjusted=None if single else adjust_pvalues(pvalues, adjust),
+        adjust=None if single else adjust,
+    )
+
+
+def _pack(st, options, method, pvalues, adjusted, interval, used, decision, null_out):
+    """AUCTestResult of auc_test: DeLong (Wald) intervals of each AUC and each difference,
+    the test's statistics and p-values."""
+    pick = _picker(len(st.pairs) == 1)
+    return AUCTestResult(
+        statistic=pick(st.observed),
+        pvalue=pick(pvalues),
+        **delong_fields(st.auc, st.var, st.tot, st.labels, st.pairs, options.confidence_level),
         method=method,
         scheme=options.scheme if method == "permutation" else None,
         studentize=options.studentize,
         alternative=options.alternative,
-        confidence_level=confidence_level,
         n_permutations=used,
         pvalue_adjusted=adjusted,
         adjust=options.adjust if adjusted is not None else None,

@@ -326,51 +326,15 @@ class ScoreStats:
         -------
         fastfair.auc.AUCTestResult
         """
-        from fastfair._comparisons import comparison_pairs
-        from fastfair._pvalues import ALTERNATIVES, adjust_pvalues, asymptotic_pvalue
-        from fastfair._scipy import special
-        from fastfair._validation import check_choice, check_level
-        from fastfair.auc import AUCTestResult
+        from fastfair.auc import auc_test_from_delong
 
-        confidence_level = check_level(confidence_level, "confidence_level")
-        check_choice(alternative, "alternative", ALTERNATIVES)
-        check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
-        d = self.delong()
-        auc, var = d.auc, d.variance
-        sizes = d.n_pos + d.n_neg
-        pairs = comparison_pairs(sizes, self.labels, reference, comparisons)
-        a, b = pairs[:, 0], pairs[:, 1]
-        difference = auc[a] - auc[b]
-        se_diff = np.sqrt(var[a] + var[b])
-        statistic = difference / np.sqrt(_zero_variance_rule(auc, d.n_pos * d.n_neg, pairs, var))
-        statistic[np.abs(difference) < 1e-14] = 0.0  # auc_test's kernel (_pair_stat) rule
-        pvalues = np.array([asymptotic_pvalue(t, alternative) for t in statistic])
-        z = special.ndtri(0.5 + confidence_level / 2.0)
-        se = np.sqrt(var)
-        single = len(pairs) == 1
-
-        def pick(x):
-            return float(x[0]) if single else x
-
-        return AUCTestResult(
-            statistic=pick(statistic),
-            pvalue=pick(pvalues),
-            difference=pick(difference),
-            confidence_interval=(pick(difference - z * se_diff), pick(difference + z * se_diff)),
-            groups=self.labels,
-            group_auc=auc,
-            group_variance=var,
-            group_interval=(np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0)),
-            group_n_pos=d.n_pos,
-            group_n_neg=d.n_neg,
-            comparisons=[(self.labels[i], self.labels[j]) for i, j in pairs],
-            method="delong",
-            scheme=None,
-            studentize=True,
+        return auc_test_from_delong(
+            self.delong(),
             alternative=alternative,
-            confidence_level=float(confidence_level),
-            pvalue_adjusted=None if single else adjust_pvalues(pvalues, adjust),
-            adjust=None if single else adjust,
+            reference=reference,
+            comparisons=comparisons,
+            adjust=adjust,
+            confidence_level=confidence_level,
         )
 
 
@@ -468,17 +432,6 @@ class MeanStats:
         if se > 0:
             return float(diff), float(diff / se)
         return float(diff), 0.0 if diff == 0 else math.copysign(math.inf, diff)
-
-
-def _zero_variance_rule(auc, n_pairs, pairs, var) -> np.ndarray:
-    """DeLong variance of each pair's difference, or, where it is 0 (constant placements),
-    A'(1 - A') / (m+ m-) per group with A' the AUC shrunk by half a pseudo-pair: auc_test's
-    rule (a statistic of 0 would read as "no difference" for AUCs of 1 and 0)."""
-    a, b = pairs[:, 0], pairs[:, 1]
-    v = var[a] + var[b]
-    shrunk = (auc * n_pairs + 0.5) / (n_pairs + 1.0)
-    fallback = (shrunk * (1 - shrunk) / n_pairs)[a] + (shrunk * (1 - shrunk) / n_pairs)[b]
-    return np.where(v > 0, v, fallback)
 
 
 #: Sums of squares below this are subnormal or near it: they have lost digits (or are 0).
