@@ -54,6 +54,9 @@ PARITY = fastfair.predictive_parity_test(Y, S, G, grid=5, n_bootstrap=19, random
 CALLS = {
     "audit": lambda **k: fastfair.audit(Y, P, G, metrics=["tpr"], n_permutations=19, **k),
     "permutation_test": lambda **k: fastfair.permutation_test(Y, P, G, **k),
+    "auc_test_from_delong": lambda **k: fastfair.auc_test_from_delong(
+        fastfair.delong(Y, S, G), **k
+    ),
     "permutation_test_from_counts": lambda **k: fastfair.permutation_test_from_counts(
         COUNTS, **k
     ),
@@ -127,7 +130,15 @@ def functions_with_probabilities() -> dict:
                 members = {name: obj}
             elif inspect.isclass(obj) and obj.__module__.startswith("fastfair"):
                 if not name.endswith(
-                    ("Result", "Check", "Thresholds", "Distribution", "Curve", "Stats")
+                    (
+                        "Result",
+                        "Check",
+                        "Thresholds",
+                        "Distribution",
+                        "Curve",
+                        "Stats",
+                        "AuditTest",
+                    )
                 ):
                     members[name] = obj.__init__
                 for attr, value in vars(obj).items():

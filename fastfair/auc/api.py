@@ -326,8 +326,9 @@ def auc_test_from_delong(
     """
     from fastfair._comparisons import comparison_pairs
     from fastfair._pvalues import ALTERNATIVES
-    from fastfair._validation import check_choice
+    from fastfair._validation import check_choice, check_level
 
+    confidence_level = check_level(confidence_level, "confidence_level")
     check_choice(alternative, "alternative", ALTERNATIVES)
     check_choice(adjust, "adjust", ("holm", "bonferroni", "none"))
     if not isinstance(delong_result, DeLongResult):
