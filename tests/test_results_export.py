@@ -24,7 +24,9 @@ walk = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(walk)
 
 #: Public dataclasses that are not results: options, mergeable summaries, audit attributes.
-NOT_RESULTS = {"Sequential", "ConfusionStats", "ScoreStats", "MeanStats", "Attribute"}
+NOT_RESULTS = {
+    "Sequential", "ConfusionStats", "ScoreStats", "MeanStats", "PairedStats", "Attribute",
+}  # fmt: skip
 
 
 def result_classes() -> list[type]:

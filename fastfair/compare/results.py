@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fastfair._export import ResultExport
 from fastfair._format import format_pvalue, format_table
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ def _rows(x, n_c: int, n_parts: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False)
-class ModelComparisonResult:
+class ModelComparisonResult(ResultExport):
     """Result of :func:`compare_models` and :func:`compare_auc`: did model B change the gap?
 
     For each comparison (group, reference) and each part of the metric (one; two for
@@ -200,7 +201,7 @@ class ModelComparisonResult:
 
 
 @dataclass(frozen=True, repr=False)
-class PairedDeLongResult:
+class PairedDeLongResult(ResultExport):
     """Result of :func:`paired_delong`: each group's two AUCs on the same rows.
 
     Attributes
