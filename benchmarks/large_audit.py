@@ -117,7 +117,7 @@ def phases(path: str, extra: list[str]) -> None:
     clock = [time.perf_counter()]
     import fastfair.cli
     from fastfair import _kernel_sums
-    from fastfair.cli import summary_audit as _summary_audit
+    from fastfair.auditing import summaries as _summary_audit
     from fastfair.engines import arrow as _arrow
     from fastfair.engines import clusters as _sorted_clusters
 

@@ -9,6 +9,7 @@ from fastfair._include import get_include
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._sequential import MultipleMonteCarloResult, Sequential, multiple_monte_carlo
 from fastfair.auc import AUCTestResult, DeLongResult, auc_test, auc_test_from_delong, delong
+from fastfair.auditing import AuditResult, AuditTest, audit
 from fastfair.calibration import (
     GroupCalibrator,
     MultiObjectiveCalibrator,
@@ -21,8 +22,6 @@ from fastfair.calibration import (
     msce,
     tce_nadaraya_watson,
 )
-from fastfair.cli.audit import audit
-from fastfair.cli.result import AuditResult, AuditTest
 from fastfair.compare import (
     ModelComparisonResult,
     PairedDeLongResult,

@@ -526,7 +526,7 @@ def _engine_audit(frame, engine, cluster, **options):
     import functools
     import tempfile
 
-    from fastfair.cli import summary_audit as sa
+    from fastfair.auditing import summaries as sa
     from fastfair.engines import arrow, dask
 
     columns = dict(label="label", group="sex", pred="prediction", score="score")

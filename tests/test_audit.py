@@ -10,9 +10,9 @@ import pytest
 from scipy import stats
 
 import fastfair
-from fastfair.cli import audit as _audit
-from fastfair.cli import report as _report
-from fastfair.cli.result import pvalue_text
+from fastfair.auditing import api as _audit
+from fastfair.auditing import report as _report
+from fastfair.auditing.results import pvalue_text
 
 Z_ALPHA = stats.norm.ppf(0.975)  # two-sided alpha = 0.05
 Z_POWER = stats.norm.ppf(0.8)

@@ -331,7 +331,7 @@ def test_calibration_panels_with_many_groups_get_bands():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from fastfair.cli.report import _calibration_panel
+    from fastfair.auditing.report import _calibration_panel
 
     rng = np.random.default_rng(5)
     n = 3000

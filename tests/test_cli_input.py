@@ -15,7 +15,7 @@ import pytest
 import fastfair
 from fastfair import cli
 from fastfair._textfile import decode_text, detect_delimiter, parse_column, split_records
-from fastfair.cli.audit import AuditResult
+from fastfair.auditing import AuditResult
 
 
 def _run(argv, capsys):

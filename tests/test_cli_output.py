@@ -269,7 +269,7 @@ def test_error_rendering_the_report_leaves_the_json_untouched(data):
         argv += [f"--{kind}", str(folder / f"out.{kind}")]
     code = """
         from fastfair import cli
-        from fastfair.cli import result
+        from fastfair.auditing import results as result
         def broken(self, *a, **k):
             raise MemoryError("rendering")
         result.AuditResult.to_html = broken

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import fastfair
+import fastfair.auditing.report
 from fastfair.cli import main
 
 SMALL = ["audit", "--demo", "--metrics", "tpr", "fpr"]
@@ -70,7 +71,7 @@ def test_plain_progress_without_tqdm_names_every_phase(monkeypatch, tmp_path):
     assert [f"tests {k}/{steps}" for k in range(steps + 1)] == [
         f for f in frames if f.startswith("tests")
     ]
-    n_sections = len(fastfair.cli.report.SECTIONS)
+    n_sections = len(fastfair.auditing.report.SECTIONS)
     assert f"report {n_sections}/{n_sections}" in frames
     # stdout is not a terminal here: the summary line closes stderr
     assert frames[-1].startswith("fastfair audit: 16,281 rows; ")

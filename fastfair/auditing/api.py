@@ -47,8 +47,8 @@ from fastfair._validation import (
     score_threshold,
     show_value,
 )
-from fastfair.cli.arguments import check_audit_settings
-from fastfair.cli.result import AuditResult, AuditTest, _num, _py
+from fastfair.auditing.ingest import check_audit_settings
+from fastfair.auditing.results import AuditResult, AuditTest, as_number, as_python
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -112,7 +112,7 @@ class Attribute:
     def skipped(self) -> list[dict]:
         """Groups with fewer than `min_group_size` rows: {"group", "n"}."""
         return [
-            {"group": _py(self.labels[g]), "n": int(self.sizes[g])}
+            {"group": as_python(self.labels[g]), "n": int(self.sizes[g])}
             for g in np.flatnonzero(~self.tested)
         ]
 
@@ -182,7 +182,7 @@ def code_attributes(
 
     Examples
     --------
-    >>> from fastfair.cli.audit import code_attributes
+    >>> from fastfair.auditing.api import code_attributes
     >>> sex = ["F", "M", "M", "F", "M"]
     >>> race = ["a", "a", "b", "b", "a"]
     >>> attrs = code_attributes({"sex": sex, "race": race}, intersections=True,
@@ -313,7 +313,7 @@ def attribute_from_sizes(
 
     Examples
     --------
-    >>> from fastfair.cli.audit import attribute_from_sizes
+    >>> from fastfair.auditing.api import attribute_from_sizes
     >>> attr = attribute_from_sizes("sex", ["F", "M", "X"], [40, 60, 3], min_group_size=10)
     >>> attr.labels[attr.reference], attr.skipped
     ('M', [{'group': 'X', 'n': 3}])
@@ -418,17 +418,17 @@ def _confusion_rows(attr, cells, metric, options) -> list[dict]:
         values = res.group_values.reshape(2, -1)
         dens = res.group_denominators.reshape(2, -1)
         row.update(
-            value_group=_num(values[0]),
-            value_reference=_num(values[1]),
-            difference=_num(values[0] - values[1]),
+            value_group=as_number(values[0]),
+            value_reference=as_number(values[1]),
+            difference=as_number(values[0] - values[1]),
             **_interval(res.confidence_interval, res),
             statistic=float(res.statistic),
             pvalue=float(res.pvalue),
             method=res.method,
             scheme=res.scheme,
             n_permutations=res.n_permutations,
-            n_group=_num(dens[0]),
-            n_reference=_num(dens[1]),
+            n_group=as_number(dens[0]),
+            n_reference=as_number(dens[1]),
         )
         row.result = res
         rows.append(row)
@@ -513,7 +513,7 @@ def auc_result_rows(
     Examples
     --------
     >>> import numpy as np, fastfair
-    >>> from fastfair.cli.audit import attribute_from_sizes, auc_result_rows
+    >>> from fastfair.auditing.api import attribute_from_sizes, auc_result_rows
     >>> rng = np.random.default_rng(0)
     >>> g = rng.choice(["a", "b"], 300); y = rng.random(300) < 0.5
     >>> res = fastfair.auc_test(y, rng.normal(y, 1.0), g, reference="b", method="delong")
@@ -572,7 +572,7 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
         metric="predictive_parity",
         group="all groups",
         reference="each other",
-        groups=[_py(attr.labels[g]) for g in tested],
+        groups=[as_python(attr.labels[g]) for g in tested],
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -652,8 +652,8 @@ def _row_head(attr, family, metric, g, r) -> PendingTest:
         attribute=attr.name,
         family=family,
         metric=metric,
-        group=_py(attr.labels[g]),
-        reference=_py(attr.labels[r]),
+        group=as_python(attr.labels[g]),
+        reference=as_python(attr.labels[r]),
     )
     row.codes = (g, r)
     return row
@@ -665,8 +665,8 @@ def _interval(interval, res) -> dict:
         return {}
     lo, hi = interval
     return dict(
-        ci_low=_num(lo),
-        ci_high=_num(hi),
+        ci_low=as_number(lo),
+        ci_high=as_number(hi),
         confidence_level=float(getattr(res, "confidence_level", 0.95)),
     )
 
@@ -856,7 +856,7 @@ def verdict(
 
     Examples
     --------
-    >>> from fastfair.cli.audit import verdict
+    >>> from fastfair.auditing.api import verdict
     >>> verdict({"pvalue_adjusted": 0.2, "mde": 0.0412}, alpha=0.05, tau=0.05)
     ('no_evidence', 'no evidence (could detect ≥ 0.042)')
     >>> verdict({"pvalue_adjusted": 0.2, "mde": 0.305}, alpha=0.05, tau=0.05)
@@ -1356,7 +1356,7 @@ def _attribute_summary(attr: Attribute, cells) -> dict:
     selected = cells[:, 1] + cells[:, 3]
     groups = [
         dict(
-            group=_py(attr.labels[k]),
+            group=as_python(attr.labels[k]),
             n=int(n[k]),
             base_rate=float(positives[k] / n[k]),
             selection_rate=float(selected[k] / n[k]),
@@ -1368,7 +1368,7 @@ def _attribute_summary(attr: Attribute, cells) -> dict:
     return dict(
         name=attr.name,
         columns=list(attr.columns),
-        reference=None if attr.reference is None else _py(attr.labels[attr.reference]),
+        reference=None if attr.reference is None else as_python(attr.labels[attr.reference]),
         reference_rule=None if attr.reference is None else attr.reference_rule,
         groups=groups,
         skipped=attr.skipped,

@@ -15,12 +15,9 @@ result and returns HTML, so a new section is one more function.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import html
 import io
-import json
-import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +27,7 @@ from fastfair._format import format_fixed as _v  # short: used in every table ce
 from fastfair._format import format_mde
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._pvalues import wilson_interval
-from fastfair.cli.output import write_outputs
-from fastfair.cli.result import _json_default, pvalue_text
+from fastfair.auditing.results import pvalue_text
 
 __all__ = [
     "SECTIONS",
@@ -39,13 +35,10 @@ __all__ = [
     "audit_text",
     "forest_axes",
     "forest_svg",
-    "plan_json",
-    "write_audit",
 ]
 
 if TYPE_CHECKING:
-    from fastfair.cli.result import AuditResult
-    from fastfair.planning import SampleSizeResult
+    from fastfair.auditing.results import AuditResult
 
 COLOURS = {
     "difference": "#c62828",
@@ -177,7 +170,7 @@ def audit_text(result: AuditResult, max_rows: int | None = None) -> str:
     >>> rng = np.random.default_rng(0)
     >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
     ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
-    >>> from fastfair.cli.report import audit_text
+    >>> from fastfair.auditing.report import audit_text
     >>> audit_text(res) == res.format()
     True
     """
@@ -394,7 +387,7 @@ def audit_html(
     >>> rng = np.random.default_rng(0)
     >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
     ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
-    >>> from fastfair.cli.report import audit_html, forest_svg
+    >>> from fastfair.auditing.report import audit_html, forest_svg
     >>> page = audit_html(res, sections=[forest_svg])
     >>> page.startswith("<!DOCTYPE html>"), page.count("<svg")
     (True, 2)
@@ -576,7 +569,7 @@ def forest_svg(result: AuditResult, width: int = 1110) -> str:
     >>> rng = np.random.default_rng(0)
     >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
     ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
-    >>> from fastfair.cli.report import forest_svg
+    >>> from fastfair.auditing.report import forest_svg
     >>> svg = forest_svg(res)
     >>> svg.count("<svg"), svg.count("</svg>"), svg.count("class='labels'")
     (2, 2, 1)
@@ -1288,89 +1281,3 @@ SECTIONS = [
     _groups_section,
     _notes_section,
 ]
-
-
-# --------------------------------------------------------------------------------------
-# Writing: the printed table, --json and --report files
-# --------------------------------------------------------------------------------------
-
-DEMO_SOURCE = (
-    "data: UCI Adult test set (Kohavi 1996; CC BY 4.0), scored by a logistic "
-    "regression fitted on Adult's training set (scripts/build_demo_data.py)"
-)
-
-
-def _print(text: str) -> None:
-    """Print, writing "≥" as ">=" where the terminal's encoding lacks it."""
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    try:
-        text.encode(encoding)
-    except UnicodeEncodeError:
-        text = text.replace("\u2265", ">=")
-    print(text)
-
-
-def write_audit(
-    result: AuditResult, args: argparse.Namespace, progress: Callable[..., Any] | None = None
-) -> None:
-    """Print the audit's table and write the files asked for (``--json``, ``--report``).
-
-    Parameters
-    ----------
-    result : AuditResult
-        The audit.
-    args : argparse.Namespace
-        The parsed ``fastfair audit`` arguments (``--max-rows``, ``--demo``, ``--json``,
-        ``--report``), their output paths checked before the audit ran.
-    progress : callable, optional
-        A progress-bar factory for rendering the report (:func:`audit_html`).
-
-    Returns
-    -------
-    None
-
-    Examples
-    --------
-    >>> import argparse, numpy as np, fastfair
-    >>> from fastfair.cli.report import write_audit
-    >>> rng = np.random.default_rng(0)
-    >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
-    ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)
-    >>> args = argparse.Namespace(max_rows=1, demo=False, json=None, report=None)
-    >>> write_audit(res, args)  # doctest: +ELLIPSIS
-    fastfair audit: 400 rows; ...
-    """
-    _print(result.format(max_rows=args.max_rows))
-    if args.demo:
-        print(DEMO_SOURCE)
-    outputs = [
-        ("--json", args.json, result.to_json),
-        ("--report", args.report, lambda: result.to_html(progress=progress)),
-    ]
-    write_outputs([(option, path, render()) for option, path, render in outputs if path])
-
-
-def plan_json(plan: SampleSizeResult) -> str:
-    """The fields of a sample-size plan as JSON (``fastfair plan --json``).
-
-    Parameters
-    ----------
-    plan : SampleSizeResult
-        A plan from :func:`fastfair.sample_size`.
-
-    Returns
-    -------
-    str
-        A JSON object of the plan's public fields.
-
-    Examples
-    --------
-    >>> import json, fastfair
-    >>> from fastfair.cli.report import plan_json
-    >>> plan = fastfair.sample_size(
-    ...     "tpr", rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.3]}, tau=0.1)
-    >>> json.loads(plan_json(plan))["alpha"]
-    0.05
-    """
-    fields = {k: v for k, v in vars(plan).items() if not k.startswith("_")}
-    return json.dumps(fields, indent=2, default=_json_default)

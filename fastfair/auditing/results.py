@@ -48,7 +48,7 @@ class AuditTest(Mapping):
 
     Examples
     --------
-    >>> from fastfair.cli.result import AuditTest
+    >>> from fastfair.auditing.results import AuditTest
     >>> t = AuditTest(attribute="sex", family="confusion", metric="tpr", group="F",
     ...               reference="M", pvalue=0.01)
     >>> t["pvalue"], "mde" in t, t.get("mde"), list(t)
@@ -269,7 +269,7 @@ class AuditResult:
                 for name, res in self.parity.items()
             },
         )
-        return _finite(json.loads(json.dumps(out, default=_json_default)))
+        return _finite(json.loads(json.dumps(out, default=json_default)))
 
     def to_json(self, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text (p-values as full-precision floats).
@@ -461,7 +461,7 @@ class AuditResult:
         Returns
         -------
         str
-            One HTML document (:func:`fastfair.cli.report.audit_html`).
+            One HTML document (:func:`fastfair.auditing.report.audit_html`).
 
         Examples
         --------
@@ -472,7 +472,7 @@ class AuditResult:
         >>> res.to_html().startswith("<!DOCTYPE html>")
         True
         """
-        from fastfair.cli.report import audit_html
+        from fastfair.auditing.report import audit_html
 
         return audit_html(self, progress=progress)
 
@@ -490,7 +490,7 @@ class AuditResult:
         Returns
         -------
         str
-            :func:`fastfair.cli.report.audit_text` of the audit.
+            :func:`fastfair.auditing.report.audit_text` of the audit.
 
         Examples
         --------
@@ -501,7 +501,7 @@ class AuditResult:
         >>> print(res.format(max_rows=1).splitlines()[0])  # doctest: +ELLIPSIS
         fastfair audit: 400 rows; 1 tests over group; ...
         """
-        from fastfair.cli.report import audit_text
+        from fastfair.auditing.report import audit_text
 
         return audit_text(self, max_rows)
 
@@ -509,12 +509,13 @@ class AuditResult:
         return self.format()
 
 
-def _num(x):
+def as_number(x):
+    """A one-element array as a float, a longer one as a list of floats (a row's values)."""
     x = np.asarray(x, dtype=float)
     return float(x.ravel()[0]) if x.size == 1 else [float(v) for v in x.ravel()]
 
 
-def _py(value):
+def as_python(value):
     """A numpy scalar as the equivalent Python value (labels in JSON)."""
     return value.item() if isinstance(value, np.generic) else value
 
@@ -530,7 +531,8 @@ def _finite(value):
     return value
 
 
-def _json_default(obj):
+def json_default(obj):
+    """What ``json.dumps`` writes for the audit's rows and numpy values."""
     if isinstance(obj, AuditTest):
         return obj.to_dict()
     if isinstance(obj, np.generic):
@@ -557,7 +559,7 @@ def pvalue_text(row: dict, key: str = "pvalue") -> str:
 
     Examples
     --------
-    >>> from fastfair.cli.result import pvalue_text
+    >>> from fastfair.auditing.results import pvalue_text
     >>> row = {"pvalue": 1e-4, "pvalue_adjusted": 9e-4, "method": "monte_carlo",
     ...        "n_permutations": 199}
     >>> pvalue_text(row), pvalue_text(row, "pvalue_adjusted")

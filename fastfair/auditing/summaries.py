@@ -45,7 +45,7 @@ def audit_from_summary(
     """
     import time
 
-    from fastfair.cli import audit as _audit
+    from fastfair.auditing import api as _audit
 
     start = time.perf_counter()
     settings = _audit._settings(

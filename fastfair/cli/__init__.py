@@ -16,11 +16,13 @@ Layers of this subpackage (each imports only those above it):
 * ``arguments.py``: the parser; every option and output path checked before data are read
 * ``output.py``: the output files written all or nothing, through write errors and signals
 * ``loading.py``: the audit's columns read from a CSV or Parquet file
-* ``audit.py``: the audit as a library call (:func:`fastfair.audit`), its tests, verdicts
-  and :class:`fastfair.AuditResult`
-* ``summary_audit.py``: the same tests from mergeable summaries (``--engine arrow|dask``)
-* ``report.py``: the printed table and the HTML report of an audit
-* ``commands.py``: ``fastfair audit`` and ``fastfair plan`` (parse -> load -> test -> report)
+* ``writing.py``: the printed table, ``--json`` and ``--report`` of an audit
+* ``commands.py``: ``fastfair audit`` and ``fastfair plan`` (parse -> load -> audit ->
+  write)
+
+The audit itself, its result and its report are the library package
+:mod:`fastfair.auditing`; the engines that read files beyond memory are
+:mod:`fastfair.engines`.
 """
 
 from fastfair.cli.commands import main

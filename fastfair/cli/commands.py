@@ -145,7 +145,7 @@ def _summary_line(result, progress: _Progress, args: argparse.Namespace, total: 
 def _audit_command(args: argparse.Namespace) -> int:
     """``fastfair audit``: parse -> load -> test -> report; progress and a summary line on
     stderr (docs/cli.md)."""
-    from fastfair.cli import report  # after the audit: `import fastfair` stays light
+    from fastfair.cli import writing  # after the audit: `import fastfair` stays light
 
     start = time.perf_counter()
     progress = _Progress(args.quiet)
@@ -157,7 +157,7 @@ def _audit_command(args: argparse.Namespace) -> int:
         result = _memory_audit(table, pos_label, options, args, progress)
     else:  # read batch by batch into summaries, then tested
         result = _summary_audit(source, engine, options, args, progress)
-    report.write_audit(result, args, progress=progress)
+    writing.write_audit(result, args, progress=progress)
     if not args.quiet and not _isatty(sys.stdout):
         total = time.perf_counter() - start
         print(_summary_line(result, progress, args, total), file=sys.stderr)
@@ -221,7 +221,7 @@ def _summary_audit(source: str, engine: str, options: dict, args: argparse.Names
 
 
 def _summary_tests(path, engine, audit_options, args, options, scheduler, progress):
-    from fastfair.cli import summary_audit
+    from fastfair.auditing import summaries as summary_audit
     from fastfair.engines import arrow, dask
 
     group = options["group"]
@@ -275,7 +275,7 @@ def _threshold_used(args: argparse.Namespace) -> float | None:
 
 def _plan_command(args: argparse.Namespace) -> int:
     """``fastfair plan``: parse -> plan -> report."""
-    from fastfair.cli import report
+    from fastfair.cli import writing
 
     options = plan_options(args)
     try:
@@ -284,7 +284,7 @@ def _plan_command(args: argparse.Namespace) -> int:
         raise CLIError(str(exc)) from exc
     print(res)
     if args.json:
-        write_outputs([("--json", args.json, report.plan_json(res))])
+        write_outputs([("--json", args.json, writing.plan_json(res))])
     return 0
 
 
