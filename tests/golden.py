@@ -523,33 +523,14 @@ def _audit_calls() -> Iterator[tuple[str, Callable[[], object]]]:
 
 def _engine_audit(frame, engine, cluster, **options):
     """The demo audit by the arrow or dask engine, from a Parquet copy of the demo data."""
-    import functools
     import tempfile
 
-    from fastfair.auditing import summaries as sa
-    from fastfair.engines import arrow, dask
-
-    columns = dict(label="label", group="sex", pred="prediction", score="score")
-    kw = dict(columns, threshold=0.5, pos_label=None)
     with tempfile.TemporaryDirectory() as tmp:
         path = str(pathlib.Path(tmp) / "demo.parquet")
         frame.to_parquet(path, row_group_size=4096, index=False)
-        if engine == "arrow":
-            summary = arrow.summarise_arrow(
-                path, batch_rows=4096, cluster=cluster, keep_rows=True, **kw
-            )
-            clusters = functools.partial(arrow.arrow_clusters, summary.rows)
-        else:
-            summary = dask.summarise_dask(path, scheduler="sync", cluster=cluster, **kw)
-            clusters = functools.partial(
-                dask.dask_clusters, path, label="label", group="sex", score="score",
-                cluster=cluster, pos_label=None, scheduler="sync",
-            )  # fmt: skip
-        result = sa.audit_from_summary(
-            summary, engine=engine, clusters=clusters,
-            columns=dict(label="label", pred="prediction", score="score", threshold=None,
-                         cluster=cluster, groups=["sex"]),
-            **options,
+        result = fastfair.audit(
+            "label", "prediction", ["sex"], y_score="score", data=path, cluster=cluster,
+            engine=engine, scheduler="sync", **options,
         )  # fmt: skip
     return _audit_dict(result)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import os
 import re
 import time
 import warnings
@@ -42,6 +43,7 @@ from fastfair._validation import (
     as_1d,
     as_binary,
     as_groups,
+    check_choice,
     check_int,
     resolve_columns,
     score_threshold,
@@ -993,11 +995,11 @@ def _comparison_row(attr, name, g, r, test) -> dict:
         return dict(row, error=text, verdict="not tested")
     return dict(
         row,
-        gap_a=_num(res.gap_a),
-        gap_b=_num(res.gap_b),
-        difference=_num(res.difference),
-        ci_low=_num(res.confidence_interval[0]),
-        ci_high=_num(res.confidence_interval[1]),
+        gap_a=as_number(res.gap_a),
+        gap_b=as_number(res.gap_b),
+        difference=as_number(res.difference),
+        ci_low=as_number(res.confidence_interval[0]),
+        ci_high=as_number(res.confidence_interval[1]),
         pvalue=float(res.pvalue),
         pvalue_reduced=float(res.pvalue_reduced),
         method=res.method,
@@ -1050,6 +1052,8 @@ def audit(
     tolerance: float | None = None,
     equivalence: float | None = None,
     compare: Sequence[ArrayLike | str] | None = None,
+    engine: str = "auto",
+    scheduler: Any = None,
 ) -> AuditResult:
     """Audit a model's predictions for every protected attribute: tests, intervals, power.
 
@@ -1089,8 +1093,10 @@ def audit(
         when every score is in [0, 1]; scores outside [0, 1] (a 1-10 risk score, a logit)
         need it: without it the audit raises a ValueError rather than test predictions
         that 0.5 makes all positive.
-    data : pandas.DataFrame or mapping, optional
-        Table whose columns the string arguments name.
+    data : pandas.DataFrame, mapping or path, optional
+        Table whose columns the string arguments name; or a source of files beyond memory
+        (a Parquet or CSV file, a directory or a glob pattern: only the named columns are
+        read, in record batches), audited by `engine`.
     cluster : array-like or str, optional
         User (cluster) of each row, for predictive parity with dependent rows.
     metrics : list of str, optional
@@ -1153,6 +1159,18 @@ def audit(
         test), both p-values adjusted (`adjust`) over these comparisons as a family of
         their own; verdicts "gap shrank" (|gap_B| < |gap_A| shown), "gap grew", "gap
         changed", "no evidence of a change" (docs/compare.md).
+    engine : {"auto", "memory", "arrow", "dask"}
+        How a `data` path is read: "memory" holds the audit's columns; "arrow" reads record
+        batches into mergeable summaries on this machine (memory: one batch plus the
+        summaries); "dask" reduces partitions on a dask scheduler; "auto" (default) takes
+        "arrow" for a source of more than 2,000,000 rows with one group column
+        (:func:`fastfair.engines.choose_engine`), else "memory". The engines give the same
+        confusion-matrix and predictive-parity results; from summaries the AUC is the
+        DeLong z-test. "arrow" and "dask" audit one group column without intersections.
+        Arrays and data frames are audited in memory.
+    scheduler : str or distributed.Client, optional
+        The dask scheduler of ``engine="dask"`` ("sync", "threads", "processes", a client,
+        or the ADDRESS of a scheduler); None: dask's default.
 
     Returns
     -------
@@ -1176,6 +1194,12 @@ def audit(
     >>> res.to_frame().shape
     (2, 22)
     """
+    if is_source(data):
+        arguments = locals_of_audit(locals())
+        from fastfair.auditing.summaries import audit_source
+
+        return audit_source(data, **arguments)
+    check_in_memory(engine)
     start = time.perf_counter()
     settings = _settings(
         alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs,
@@ -1239,6 +1263,26 @@ def audit(
         progress=progress,
         model_comparison=compared,
     )
+
+
+def is_source(data: Any) -> bool:
+    """Whether `data` names files (a path, a directory or a glob) rather than holding columns."""
+    return isinstance(data, (str, os.PathLike))
+
+
+def check_in_memory(engine: str) -> None:
+    """The engine of an audit of arrays or a data frame: "auto" or "memory"."""
+    check_choice(engine, "engine", ("auto", "memory", "arrow", "dask"))
+    if engine not in ("auto", "memory"):
+        raise ValueError(
+            f"engine={engine!r} reads files: give data as a path (a Parquet or CSV file, a "
+            "directory or a glob pattern) and the columns by name"
+        )
+
+
+def locals_of_audit(arguments: dict) -> dict:
+    """The arguments of :func:`audit` but `data`, by name (for the audit of a source)."""
+    return {k: v for k, v in arguments.items() if k != "data"}
 
 
 def _settings(

@@ -1,4 +1,5 @@
-"""The audit's tests from a merged summary (``--engine arrow|dask``), as fastfair.audit's.
+"""The audit of a source of files (``fastfair.audit(data=path, engine=...)``) and its tests
+from a merged summary (``engine="arrow"|"dask"``), as fastfair.audit's on rows.
 
 The engines (:mod:`fastfair.engines`) read the rows into an
 :class:`fastfair.engines.summaries.AuditSummary`; this module runs the audit's tests on it:
@@ -8,13 +9,16 @@ DeLong z-test of the AUC, and predictive parity per user from the rows grouped b
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
+from typing import Any
 
 import numpy as np
 
 from fastfair.engines.summaries import AuditSummary
 
-__all__ = ["audit_from_summary"]
+__all__ = ["audit_from_summary", "audit_source"]
 
 
 def audit_from_summary(
@@ -114,3 +118,129 @@ def audit_from_summary(
         engine=engine,
         progress=progress,
     )
+
+
+def _names(value, role: str) -> list[str]:
+    """Column names of a source's audit: a name, or a list of names for the groups."""
+    names = [value] if isinstance(value, str) else value
+    if (
+        not isinstance(names, (list, tuple))
+        or not names
+        or not all(isinstance(n, str) for n in names)
+    ):
+        raise TypeError(f"with data a path, {role} must be column names, got {value!r}")
+    return names
+
+
+def audit_source(source, *, engine: str, scheduler: Any = None, **arguments: Any):
+    """:func:`fastfair.audit` of a source of files: its columns by name, read by `engine`.
+
+    "memory" reads the audit's columns (record batches, groups coded once) and audits the
+    rows; "arrow" and "dask" build the mergeable summaries and audit them
+    (:func:`audit_from_summary`); "auto" chooses by the source's size
+    (:func:`fastfair.engines.choose_engine`).
+    """
+    from fastfair.auditing.api import audit
+    from fastfair.engines import choose_engine
+
+    if engine not in ("auto", "memory", "arrow", "dask"):
+        raise ValueError(f"engine must be one of auto, memory, arrow, dask, got {engine!r}")
+    groups = _names(arguments.pop("sensitive_features"), "sensitive_features")
+    columns = {"label": _names(arguments.pop("y_true"), "y_true")[0]}
+    for key, role in (("pred", "y_pred"), ("score", "y_score"), ("cluster", "cluster")):
+        value = arguments[role]
+        columns[key] = None if value is None else _names(value, role)[0]
+    if engine == "auto":
+        engine, _ = choose_engine(
+            source, n_group_columns=len(groups), intersections=arguments["intersections"]
+        )
+    compared = arguments.get("compare")
+    if engine == "memory":
+        extra = [] if compared is None else _names(list(compared), "compare")
+        table = read_audit_columns(source, groups=groups, extra=extra, **columns)
+        for key in ("y_pred", "y_score", "cluster"):
+            arguments.pop(key)
+        return audit(
+            columns["label"], columns["pred"], groups, y_score=columns["score"], data=table,
+            cluster=columns["cluster"], **arguments,
+        )  # fmt: skip
+    if compared is not None:
+        raise ValueError(f"engine={engine!r} cannot compare two models (compare=): use "
+                         "engine='memory'")  # fmt: skip
+    if len(groups) != 1 or arguments["intersections"]:
+        raise ValueError(
+            f"engine={engine!r} audits one group column without intersections; got "
+            f"{len(groups)} group column(s), intersections={arguments['intersections']}: "
+            "use engine='memory', or audit one column at a time"
+        )
+    return _summary_audit(source, engine, scheduler, groups[0], columns, arguments)
+
+
+def read_audit_columns(source, *, label, pred, score, groups, cluster, extra=()) -> dict:
+    """Only the audit's columns of a source, read in record batches; group and cluster
+    columns coded once (a text cluster id by its code, a numeric one as it is); `extra`:
+    further numeric columns (the models of ``compare=``)."""
+    from fastfair.engines.files import read_columns
+
+    numbers = [c for c in (label, pred, score, *extra) if c is not None]
+    coded = [c for c in (*groups, cluster) if c is not None and c not in numbers]
+    names = list(dict.fromkeys(c for c in (label, pred, score, *extra, *groups, cluster) if c))
+    binary = [c for c in (label, pred) if c is not None]
+    table = read_columns(source, names, codes=coded, complete=numbers, binary=binary)
+    if cluster in coded:
+        ids = table[cluster]
+        table[cluster] = ids.to_numpy() if ids.labels.dtype.kind in "biuf" else ids.codes
+    return table
+
+
+_OPTIONS = (
+    "reference", "metrics", "n_permutations", "random_state", "n_jobs", "min_group_size",
+    "alpha", "tau", "power", "adjust", "tolerance", "equivalence", "progress",
+)  # fmt: skip
+
+
+def _summary_audit(source, engine, scheduler, group, columns, arguments):
+    """The arrow or dask engine's summaries of the source, then the audit's tests."""
+    from fastfair.engines import arrow, dask
+
+    read = dict(
+        label=columns["label"], group=group, pred=columns["pred"], score=columns["score"],
+        threshold=arguments["threshold"], pos_label=arguments["pos_label"],
+    )  # fmt: skip
+    place = contextlib.nullcontext() if engine == "arrow" else dask.dask_scheduler(scheduler)
+    with place as chosen:
+        clusters = None
+        if engine == "arrow":  # one read: the summaries and the parity columns
+            summary = arrow.summarise_arrow(
+                source, batch_rows=1 << 20, cluster=columns["cluster"], keep_rows=True, **read
+            )
+            if summary.rows is not None:
+                clusters = functools.partial(arrow.arrow_clusters, summary.rows)
+        else:
+            summary = dask.summarise_dask(
+                source, scheduler=chosen, cluster=columns["cluster"], **read
+            )
+            if columns["score"] is not None:  # predictive parity: the rows grouped by user
+                clusters = functools.partial(
+                    dask.dask_clusters, source, label=columns["label"], group=group,
+                    score=columns["score"], cluster=columns["cluster"],
+                    pos_label=arguments["pos_label"], scheduler=chosen,
+                )  # fmt: skip
+        return audit_from_summary(
+            summary, engine=engine, clusters=clusters,
+            columns=dict(
+                label=columns["label"], pred=columns["pred"], score=columns["score"],
+                threshold=_threshold_used(arguments["threshold"], columns["pred"]),
+                cluster=columns["cluster"], groups=[group],
+            ),
+            **{k: arguments[k] for k in _OPTIONS},
+        )  # fmt: skip
+
+
+def _threshold_used(threshold, pred) -> float | None:
+    """The threshold that made the predictions (None with a prediction column)."""
+    from fastfair._validation import DEFAULT_THRESHOLD
+
+    if pred is not None:
+        return None
+    return DEFAULT_THRESHOLD if threshold is None else threshold

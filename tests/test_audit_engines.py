@@ -1,0 +1,92 @@
+"""fastfair.audit(data=path, engine=...): one public route to every engine (#27).
+
+The demo data are written to Parquet; the same audit read by the memory, arrow and dask
+(synchronous scheduler) engines must agree: every confusion-matrix test identical (counts,
+exact p-values, intervals), predictive parity per user equal to 1e-12, the AUCs and their
+DeLong intervals equal to 1e-12 (the engines' AUC p-value is the DeLong z-test; memory
+permutes rows). The memory engine on the path equals the audit of the data frame.
+"""
+
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+import fastfair
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+pytest.importorskip("dask")
+
+DEMO = pathlib.Path(fastfair.__file__).with_name("data") / "adult_demo.csv"
+OPTIONS = dict(n_permutations=199, random_state=1, n_jobs=1)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    frame = pd.read_csv(DEMO)
+    frame["user"] = np.arange(len(frame)) // 3
+    path = tmp_path_factory.mktemp("demo") / "demo.parquet"
+    frame.to_parquet(path, row_group_size=4096, index=False)
+    return frame, str(path)
+
+
+def _tests(result) -> dict:
+    return {(t["attribute"], t["metric"], str(t["group"])): t for t in result.tests}
+
+
+def _same(a, b, keys, rel=0.0):
+    for k in keys:
+        x, y = a.get(k), b.get(k)
+        if isinstance(x, float) and isinstance(y, float):
+            assert math.isclose(x, y, rel_tol=rel, abs_tol=rel), (k, x, y)
+        else:
+            assert x == y, (k, x, y)
+
+
+def test_memory_engine_on_the_path_equals_the_data_frame(demo):
+    frame, path = demo
+    args = ("label", "prediction", ["sex", "race"])
+    kw = dict(y_score="score", cluster="user", intersections=True, **OPTIONS)
+    on_path = fastfair.audit(*args, data=path, engine="memory", **kw).to_dict()
+    on_frame = fastfair.audit(*args, data=frame, **kw).to_dict()
+    for d in (on_path, on_frame):
+        d.pop("elapsed_seconds")
+    assert on_path == on_frame
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+@pytest.mark.parametrize("cluster", [None, "user"])
+def test_engines_agree_with_memory(demo, engine, cluster):
+    _, path = demo
+    kw = dict(y_score="score", data=path, cluster=cluster, **OPTIONS)
+    memory = fastfair.audit("label", "prediction", ["sex"], engine="memory", **kw)
+    other = fastfair.audit("label", "prediction", ["sex"], engine=engine, scheduler="sync", **kw)
+    assert other.engine == engine and memory.engine == "memory"
+    a, b = _tests(memory), _tests(other)
+    assert a.keys() == b.keys()
+    exact = ["value_group", "value_reference", "difference", "ci_low", "ci_high", "statistic",
+             "pvalue", "n_group", "n_reference", "method", "mde", "n_needed"]  # fmt: skip
+    for key, t in a.items():
+        if t["family"] == "confusion":
+            _same(t, b[key], exact)
+        elif t["family"] == "auc":
+            _same(t, b[key], ["value_group", "value_reference", "ci_low", "ci_high"], 1e-12)
+        else:  # predictive parity per user, the same bootstrap draws
+            _same(t, b[key], ["statistic", "pvalue"], 1e-12)
+    assert [g["n"] for g in memory.attributes[0]["groups"]] == [
+        g["n"] for g in other.attributes[0]["groups"]
+    ]
+
+
+def test_engines_refuse_what_they_cannot_audit(demo):
+    frame, path = demo
+    with pytest.raises(ValueError, match="one group column without intersections"):
+        fastfair.audit("label", "prediction", ["sex", "race"], data=path, engine="arrow")
+    with pytest.raises(ValueError, match="reads files: give data as a path"):
+        fastfair.audit("label", "prediction", ["sex"], data=frame, engine="dask")
+    with pytest.raises(ValueError, match="engine"):
+        fastfair.audit("label", "prediction", ["sex"], data=frame, engine="spark")
+    with pytest.raises(TypeError, match="column names"):
+        fastfair.audit(frame["label"], "prediction", ["sex"], data=path, engine="arrow")
