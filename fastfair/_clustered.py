@@ -41,7 +41,7 @@ UNDERSMOOTH = 0.05
 #: Canonical-bandwidth ratio Epanechnikov / Gaussian (same smoothing for both kernels).
 _EPANECHNIKOV_FACTOR = 2.214
 #: Scores used for quantiles and scales (systematic subsample beyond this many rows).
-_QUANTILE_ROWS = 200_000
+QUANTILE_ROWS = 200_000
 #: Rows per thread below which the kernel pass stays single-threaded (thread start-up).
 ROWS_PER_THREAD = 50_000  # rows per thread in the kernel sums
 #: Clusters used by cross-validation (random fixed-seed subsample beyond this many).
@@ -110,7 +110,7 @@ class Prepared(ClusterCounts):
         """Systematic subsample of the rows in cluster order: every ceil(n / 200,000)-th
         row's score, weight and group (grid quantiles and the rule-of-thumb bandwidth)."""
         n = self.score.size
-        step = max(1, math.ceil(n / _QUANTILE_ROWS))
+        step = max(1, math.ceil(n / QUANTILE_ROWS))
         idx = np.arange(0, n, step)
         cl = np.searchsorted(self.starts, idx, side="right") - 1
         return self.score[idx], self.cluster_weight[cl], self.cluster_group[cl]
@@ -238,8 +238,8 @@ def prepare(
         other = labels[gcodes[conflict]]
         n_bad = _count_conflicts(ccodes, gcodes, M)
         raise ValueError(
-            f"cluster {_label(clabels[c])} has rows in group {_label(first)} and in group "
-            f"{_label(other)} "
+            f"cluster {label_text(clabels[c])} has rows in group {label_text(first)} and in group "
+            f"{label_text(other)} "
             f"({n_bad} cluster(s) span several groups): a cluster (user) must belong to one "
             "group"
         )
@@ -337,7 +337,7 @@ def make_grid(grid, prep: Prepared) -> np.ndarray:
     return out
 
 
-def _rule_of_thumb(prep: Prepared, kernel: str, undersmooth: float) -> float:
+def rule_of_thumb(prep: Prepared, kernel: str, undersmooth: float) -> float:
     x, w, _ = _row_sample(prep)
     M = max(prep.total_clusters, 2)
     h = 0.9 * _scale(x, w) * M ** (-0.2 - undersmooth)
@@ -365,7 +365,7 @@ def _subset_clusters(prep: Prepared, idx: np.ndarray) -> Prepared:
     )
 
 
-def _cv_bandwidth(prep: Prepared, kernel: str, undersmooth: float, n_threads: int):
+def cv_bandwidth(prep: Prepared, kernel: str, undersmooth: float, n_threads: int):
     """Leave-one-cluster-out CV on (a subsample of) clusters; returns (h, candidates, loss)."""
     M_all = prep.starts.size - 1
     present = np.flatnonzero(np.diff(prep.starts) > 0)
@@ -377,7 +377,7 @@ def _cv_bandwidth(prep: Prepared, kernel: str, undersmooth: float, n_threads: in
     elif present.size < M_all:
         sub = _subset_clusters(prep, present)
     m_sub, m_all = sub.total_clusters, prep.total_clusters
-    h0 = _rule_of_thumb(sub, kernel, 0.0)
+    h0 = rule_of_thumb(sub, kernel, 0.0)
     candidates = h0 * 2.0 ** np.linspace(-3.0, 1.5, 16)
     wsum = np.bincount(
         sub.cluster_group, weights=sub.cluster_weight * np.diff(sub.starts), minlength=sub.n_groups
@@ -415,8 +415,8 @@ def choose_bandwidth(prep, bandwidth, kernel, n_threads) -> tuple[float, str]:
     if isinstance(bandwidth, str):
         check_choice(bandwidth, "bandwidth", BANDWIDTH_METHODS)
         if bandwidth == "cv":
-            return _cv_bandwidth(prep, kernel, UNDERSMOOTH, n_threads)[0], "cv"
-        return _rule_of_thumb(prep, kernel, UNDERSMOOTH), "rule_of_thumb"
+            return cv_bandwidth(prep, kernel, UNDERSMOOTH, n_threads)[0], "cv"
+        return rule_of_thumb(prep, kernel, UNDERSMOOTH), "rule_of_thumb"
     if isinstance(bandwidth, bool) or not isinstance(bandwidth, numbers.Real):
         raise TypeError(
             "bandwidth must be a positive number, 'rule_of_thumb' or 'cv', "
@@ -427,5 +427,5 @@ def choose_bandwidth(prep, bandwidth, kernel, n_threads) -> tuple[float, str]:
     return float(bandwidth), "fixed"
 
 
-def _label(g) -> str:
+def label_text(g) -> str:
     return repr(g.item() if isinstance(g, np.generic) else g)

@@ -30,7 +30,7 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 _RTOL = 1e-12
 
 
-def _oriented(null, observed, alternative):
+def orient_extremes(null, observed, alternative):
     """Map (null, observed) so that larger means more extreme, for any alternative."""
     null = np.asarray(null, dtype=np.float64)
     observed = np.asarray(observed, dtype=np.float64)
@@ -41,7 +41,7 @@ def _oriented(null, observed, alternative):
     return null, observed
 
 
-def _tolerance(observed, null=None):
+def tie_tolerance(observed, null=None):
     """Tie tolerance: _RTOL times max(|observed|, 1), the 1 lowered to the size of the
     largest permuted statistic (per column) when it is smaller."""
     floor = 1.0
@@ -57,8 +57,8 @@ def monte_carlo_pvalue(null, observed, alternative="two-sided"):
     null has shape (B,) or (B, C) with observed of shape () or (C,). Returns
     (pvalue, count) where count is the number of extreme permuted statistics.
     """
-    null_o, obs_o = _oriented(null, observed, alternative)
-    count = np.sum(null_o >= obs_o - _tolerance(obs_o, null_o), axis=0)
+    null_o, obs_o = orient_extremes(null, observed, alternative)
+    count = np.sum(null_o >= obs_o - tie_tolerance(obs_o, null_o), axis=0)
     return (count + 1.0) / (null_o.shape[0] + 1.0), count
 
 
@@ -68,8 +68,8 @@ def exact_pvalue(values, probabilities, observed, alternative="two-sided", mid_p
     With mid_p, statistics tied with the observed one count one half (Lancaster's mid-p:
     less conservative for discrete distributions, no longer guaranteed <= alpha).
     """
-    vals_o, obs_o = _oriented(values, observed, alternative)
-    tol = _tolerance(obs_o, vals_o)
+    vals_o, obs_o = orient_extremes(values, observed, alternative)
+    tol = tie_tolerance(obs_o, vals_o)
     probabilities = np.asarray(probabilities, dtype=np.float64)
     ge = probabilities[vals_o >= obs_o - tol].sum()
     if mid_p:
@@ -135,8 +135,8 @@ def maxt_pvalues(joint_null, observed, alternative="two-sided"):
     joint_null has shape (B, C): the C statistics of each joint permutation of all groups.
     The adjusted p-value of comparison c is (1 + #{b: max_c' T_bc' >= T_c}) / (1 + B).
     """
-    null_o, obs_o = _oriented(joint_null, observed, alternative)
-    return max_exceedance_pvalues(null_o.max(axis=1), obs_o - _tolerance(obs_o, null_o))
+    null_o, obs_o = orient_extremes(joint_null, observed, alternative)
+    return max_exceedance_pvalues(null_o.max(axis=1), obs_o - tie_tolerance(obs_o, null_o))
 
 
 def family_adjusted(pvalues, adjust, observed=None, alternative="two-sided", joint_null=None):

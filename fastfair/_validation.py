@@ -34,7 +34,7 @@ __all__ = [
     "unit_scale",
 ]
 
-_MAX_DIRECT_RANGE = 1 << 22  # integer group labels spanning at most this are coded by lookup
+MAX_DIRECT_RANGE = 1 << 22  # integer group labels spanning at most this are coded by lookup
 
 
 def resolve_columns(data, **columns):
@@ -359,7 +359,7 @@ def _is_extension_array(values) -> bool:
 def _lookup_code(arr: np.ndarray):
     """Integer labels spanning a modest range: codes by table lookup, O(n), no sort."""
     lo, hi = int(arr.min()), int(arr.max())
-    if hi - lo >= _MAX_DIRECT_RANGE:
+    if hi - lo >= MAX_DIRECT_RANGE:
         return None
     shifted = arr.astype(np.intp, copy=False)
     if lo != 0:

@@ -58,8 +58,8 @@ MUTANTS = [
     m(
         "pv-mc-strict",
         "fastfair/_pvalues.py",
-        "count = np.sum(null_o >= obs_o - _tolerance(obs_o, null_o), axis=0)",
-        "count = np.sum(null_o > obs_o + _tolerance(obs_o, null_o), axis=0)",
+        "count = np.sum(null_o >= obs_o - tie_tolerance(obs_o, null_o), axis=0)",
+        "count = np.sum(null_o > obs_o + tie_tolerance(obs_o, null_o), axis=0)",
         PV + PERM,
         "ties with the observed statistic not counted as extreme",
     ),
@@ -162,9 +162,9 @@ MUTANTS = [
     m(
         "pv-maxt-signed",
         "fastfair/_pvalues.py",
-        "    null_o, obs_o = _oriented(joint_null, observed, alternative)\n    return",
+        "    null_o, obs_o = orient_extremes(joint_null, observed, alternative)\n    return",
         "    null_o, obs_o = np.asarray(joint_null), "
-        "_oriented(joint_null, observed, alternative)[1]\n    return max_exceedance",
+        "orient_extremes(joint_null, observed, alternative)[1]\n    return max_exceedance",
         PV + PERM + AUC,
         "max-T over signed instead of oriented statistics",
     ),

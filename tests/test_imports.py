@@ -438,3 +438,67 @@ def test_old_import_paths_are_thin_re_exports(old, new):
     for name in module.__all__:
         assert getattr(module, name) is getattr(target, name)
     assert _init_statements(_modules()[old]) == []
+
+
+def _package(name: str) -> str:
+    """fastfair.parity.api -> parity; fastfair._pvalues -> _pvalues (a leaf is its own)."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _private_names_across_packages(modules) -> list[str]:
+    """`module: target.name` for each private name (not a module: the compiled kernels are
+    private modules) that a module reads from a module of another package, imported by name
+    or as an attribute of an imported module."""
+    bad = []
+    for name, path in modules.items():
+        bound = {}
+        for base, item, node in _imports(name, modules, top_level_only=False):
+            if item is not None and f"{base}.{item}" in modules:
+                base, item = f"{base}.{item}", None
+            if base == "fastfair" or _package(base) == _package(name):
+                continue
+            if item is not None and item.startswith("_") and not item.startswith("__"):
+                if not (base == "fastfair" or f"fastfair.{item}" in modules):
+                    bad.append(f"{name}: {base}.{item}")
+            for alias in node.names:
+                if item is None and alias.name in (base, base.rpartition(".")[2]):
+                    bound[alias.asname or alias.name] = base
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                bad.append(f"{name}: {bound[node.value.id]}.{node.attr}")
+    return sorted(set(bad))
+
+
+def test_no_private_name_used_across_packages():
+    """Shared helpers are public names of their leaf modules (fastfair._pvalues.
+    orient_extremes, fastfair._clustered.cv_bandwidth, ...): a private name is used only
+    inside its own package (#27)."""
+    assert _private_names_across_packages(_modules()) == []
+
+
+def test_private_name_check_sees_both_forms(tmp_path):
+    pkg = tmp_path / "fastfair"
+    (pkg / "sweep").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sweep" / "__init__.py").write_text("")
+    (pkg / "_pvalues.py").write_text("_oriented = 1\n")
+    (pkg / "sweep" / "api.py").write_text(
+        "from fastfair._pvalues import _oriented\nfrom fastfair import _pvalues\n"
+        "x = _pvalues._oriented\n"
+    )
+    modules = {
+        "fastfair": pkg / "__init__.py",
+        "fastfair._pvalues": pkg / "_pvalues.py",
+        "fastfair.sweep": pkg / "sweep" / "__init__.py",
+        "fastfair.sweep.api": pkg / "sweep" / "api.py",
+    }
+    assert _private_names_across_packages(modules) == [
+        "fastfair.sweep.api: fastfair._pvalues._oriented"
+    ]

@@ -66,7 +66,7 @@ def test_arrow_cluster_parity_equals_in_memory(tmp_path, capsys, monkeypatch, pa
         frame.iloc[k : k + (2500 if i == 0 else 1500 if i == 1 else 2000)].to_parquet(
             folder / f"part-{i}.parquet", index=False
         )
-    monkeypatch.setattr(_clustered, "_QUANTILE_ROWS", 700)  # sample every 3rd row of 2 groups
+    monkeypatch.setattr(_clustered, "QUANTILE_ROWS", 700)  # sample every 3rd row of 2 groups
     monkeypatch.setattr(_sorted_clusters, "CHUNK_ROWS", 333)
     if passes == "one pass (CR0 df)":
         monkeypatch.setattr(parity.statistics, "FAST_SHARE", 1.0)
@@ -80,7 +80,7 @@ def test_arrow_cluster_parity_equals_in_memory(tmp_path, capsys, monkeypatch, pa
 def test_arrow_parity_without_cluster_equals_in_memory(tmp_path, capsys, monkeypatch):
     path = tmp_path / "log.parquet"
     _log(3000, 300).to_parquet(path, index=False)
-    monkeypatch.setattr(_clustered, "_QUANTILE_ROWS", 1000)
+    monkeypatch.setattr(_clustered, "QUANTILE_ROWS", 1000)
     monkeypatch.setattr(_sorted_clusters, "CHUNK_ROWS", 500)
     memory = _audit(path, tmp_path, "memory", capsys, cluster=False)
     batched = _audit(path, tmp_path, "arrow", capsys, cluster=False)
@@ -160,7 +160,7 @@ def test_cli_parity_per_user_equals_in_memory(client, tmp_path, capsys, monkeypa
     for i, k in enumerate((0, 2000, 3500)):
         end = {0: 2000, 1: 3500, 2: 5000}[i]
         frame.iloc[k:end].to_parquet(tmp_path / f"p{i}.parquet", index=False)
-    monkeypatch.setattr(_clustered, "_QUANTILE_ROWS", 900)  # sample step 4: positions matter
+    monkeypatch.setattr(_clustered, "QUANTILE_ROWS", 900)  # sample step 4: positions matter
     memory = _audit(tmp_path, tmp_path, "memory", capsys)
     # the sample step is computed here and sent to the workers: no patch needed there
     extra = ["--scheduler", client.scheduler.address if scheduler == "cluster" else "sync"]
@@ -181,7 +181,7 @@ def test_cli_parity_engines_agree_whichever_eigenbasis_lapack_returns(
     frame = _log(5000, 350, shift=0.15)
     for i, (k, end) in enumerate(((0, 2000), (2000, 3500), (3500, 5000))):
         frame.iloc[k:end].to_parquet(tmp_path / f"p{i}.parquet", index=False)
-    monkeypatch.setattr(_clustered, "_QUANTILE_ROWS", 900)
+    monkeypatch.setattr(_clustered, "QUANTILE_ROWS", 900)
     batched = _audit(tmp_path, tmp_path, "arrow", capsys)
     eigh = np.linalg.eigh
 

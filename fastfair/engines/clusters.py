@@ -143,19 +143,19 @@ class SortedClusters(ClusterCounts):
 
 
 def sample_step(n_rows: int) -> int:
-    """Every step-th row in user order is in the row sample (parity's _QUANTILE_ROWS)."""
-    from fastfair._clustered import _QUANTILE_ROWS
+    """Every step-th row in user order is in the row sample (parity's QUANTILE_ROWS)."""
+    from fastfair._clustered import QUANTILE_ROWS
 
-    return max(1, math.ceil(n_rows / _QUANTILE_ROWS))
+    return max(1, math.ceil(n_rows / QUANTILE_ROWS))
 
 
 def conflict_error(user, first_group, other_group, n_bad: int) -> ValueError:
     """The in-memory test's error for a user whose rows span several groups."""
-    from fastfair._clustered import _label
+    from fastfair._clustered import label_text
 
     return ValueError(
-        f"cluster {_label(user)} has rows in group {_label(first_group)} and in group "
-        f"{_label(other_group)} ({n_bad} cluster(s) span several groups): a cluster (user) "
+        f"cluster {label_text(user)} has rows in group {label_text(first_group)} and in group "
+        f"{label_text(other_group)} ({n_bad} cluster(s) span several groups): a cluster (user) "
         "must belong to one group"
     )
 
@@ -304,10 +304,10 @@ class UserRows:
     def _user_codes(self):
         """(int32 user codes in sorted id order, the sorted ids); frees the raw ids (int32
         ids are overwritten by their codes)."""
-        from fastfair._validation import _MAX_DIRECT_RANGE, as_groups
+        from fastfair._validation import MAX_DIRECT_RANGE, as_groups
 
         n = self.filled
-        if self.ids is not None and self.hi - self.lo < max(_MAX_DIRECT_RANGE, n // 4):
+        if self.ids is not None and self.hi - self.lo < max(MAX_DIRECT_RANGE, n // 4):
             ids, lo, self.ids = self.ids[:n], self.lo, None
             present = np.zeros(self.hi - lo + 1, dtype=bool)
             for a in range(0, n, CHUNK_ROWS):

@@ -13,9 +13,9 @@ from fastfair._clustered import (
     BANDWIDTH_METHODS,
     KERNELS,
     UNDERSMOOTH,
-    _cv_bandwidth,
-    _rule_of_thumb,
+    cv_bandwidth,
     prepare,
+    rule_of_thumb,
 )
 from fastfair._clustered import NAN_POLICIES as NAN_POLICIES
 from fastfair._clustered import WEIGHTINGS as WEIGHTINGS
@@ -136,8 +136,8 @@ def select_bandwidth(
         raise ValueError(f"undersmooth must be in [0, 0.8) so that M h -> inf, got {undersmooth}")
     prep = prepare(y_true, y_score, group, cluster, weighting, nan_policy, data, min_groups=1)
     if method == "cv":
-        return _cv_bandwidth(prep, kernel, float(undersmooth), effective_n_threads(n_jobs))[0]
-    return _rule_of_thumb(prep, kernel, float(undersmooth))
+        return cv_bandwidth(prep, kernel, float(undersmooth), effective_n_threads(n_jobs))[0]
+    return rule_of_thumb(prep, kernel, float(undersmooth))
 
 
 # --------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fastfair import _kernel_sums
-from fastfair._clustered import KERNELS, ROWS_PER_THREAD, _label, choose_bandwidth, make_grid
+from fastfair._clustered import KERNELS, ROWS_PER_THREAD, choose_bandwidth, label_text, make_grid
 from fastfair._deprecation import user_stacklevel
 from fastfair._format import format_value
 from fastfair._parallel import threads_for
@@ -164,14 +164,14 @@ def _sparse_notes(prep, grid, sb, n_eff, min_eff, h, kernel) -> list[str]:
         thin = np.flatnonzero((sb[k] > 0) & (n_eff[k] < min_eff))
         if empty.size:
             notes.append(
-                f"group {_label(g)} has no observations within the kernel's reach ({reach:g} "
+                f"group {label_text(g)} has no observations within the kernel's reach ({reach:g} "
                 f"bandwidths = {format_value(reach * h)}) of {empty.size} grid point(s) "
                 f"{_points(grid[empty])}: estimate NaN"
             )
         if thin.size:
             notes.append(
-                f"group {_label(g)} has fewer than {min_eff:g} effective clusters at {thin.size} "
-                f"grid point(s) {_points(grid[thin])}: standard error NaN"
+                f"group {label_text(g)} has fewer than {min_eff:g} effective clusters at "
+                f"{thin.size} grid point(s) {_points(grid[thin])}: standard error NaN"
             )
     return notes
 
@@ -194,7 +194,7 @@ def _share_notes(prep, grid, share, df, tested, small_sample) -> list[str]:
             )
         if bad.size:
             where = f"at {bad.size} grid point(s) {_points(grid[bad])}"
-            notes.append(f"group {_label(g)}: {where} {why}")
+            notes.append(f"group {label_text(g)}: {where} {why}")
     return notes
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from fastfair import _counts, _sweep
 from fastfair._comparisons import check_rates_defined
 from fastfair._exact import exact_pair
-from fastfair._pvalues import _oriented, _tolerance, monte_carlo_pvalue
+from fastfair._pvalues import monte_carlo_pvalue, orient_extremes, tie_tolerance
 from fastfair.sweep.ingest import _STRATUM, _Sweep
 from fastfair.sweep.statistics import _rates
 
@@ -17,7 +17,7 @@ def _exact_critical(values, probabilities, alpha) -> float:
     order = np.argsort(values, kind="stable")
     v, pr = values[order], probabilities[order]
     tail = np.append(np.cumsum(pr[::-1])[::-1], 0.0)
-    first = np.searchsorted(v, v - _tolerance(v), side="left")
+    first = np.searchsorted(v, v - tie_tolerance(v), side="left")
     return float(v[tail[first] > alpha].max())
 
 
@@ -72,7 +72,7 @@ def _test_metric(sweep: _Sweep, m: int, counts, logfact, key, n_threads) -> dict
         logfact,
         n_threads,
     )
-    obs_o = _oriented(observed, observed, sweep.alternative)[0]
+    obs_o = orient_extremes(observed, observed, sweep.alternative)[0]
     if sweep.method == "exact":
         strata = spec_metric.strata("conditional")
         crit = np.empty(n_thr)
@@ -88,7 +88,7 @@ def _test_metric(sweep: _Sweep, m: int, counts, logfact, key, n_threads) -> dict
                 False,
                 want_null=True,
             )
-            oriented = _oriented(support, 0.0, sweep.alternative)[0]
+            oriented = orient_extremes(support, 0.0, sweep.alternative)[0]
             crit[k] = _exact_critical(oriented, probs, sweep.alpha)
     else:  # null: (thresholds, B), oriented
         p = monte_carlo_pvalue(null.T, obs_o, "greater")[0]

@@ -13,7 +13,7 @@ import numpy as np
 
 from fastfair._export import ResultExport
 from fastfair._format import format_table, format_value
-from fastfair._pvalues import _oriented
+from fastfair._pvalues import orient_extremes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -247,7 +247,7 @@ class ThresholdSweepResult(ResultExport):
         >>> bool(abs(res.difference[0, k]) == abs(res.difference[0]).max())
         True
         """
-        oriented = _oriented(self.difference[m], self.difference[m], self.alternative)[0]
+        oriented = orient_extremes(self.difference[m], self.difference[m], self.alternative)[0]
         return int(np.argmax(oriented))
 
     def __repr__(self) -> str:
@@ -261,7 +261,7 @@ class ThresholdSweepResult(ResultExport):
         )
         rows = []
         for m, name in enumerate(self.metrics):
-            oriented = _oriented(self.statistic[m], self.statistic[m], self.alternative)[0]
+            oriented = orient_extremes(self.statistic[m], self.statistic[m], self.alternative)[0]
             k = int(np.argmax(oriented))
             rows.append(
                 [
