@@ -244,7 +244,7 @@ def _people(n=900, seed=5):
 
 
 def test_intersection_reference_follows_the_attributes_references():
-    from fastfair.cli.audit import code_attributes
+    from fastfair.auditing.api import code_attributes
 
     _, _, race, sex = _people()
     features = {"race": race, "sex": sex}
@@ -313,7 +313,7 @@ def demo_audit():
 
 
 def test_mde_is_printed_as_the_verdict_prints_it(demo_audit):
-    from fastfair.cli.report import _mde
+    from fastfair.auditing.report import _mde
 
     text = demo_audit.format()
     html = demo_audit.to_html()
