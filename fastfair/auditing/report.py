@@ -638,7 +638,7 @@ def forest_axes(result: AuditResult, ax=None, metric: str | None = None):
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import numpy as np, fastfair
-    >>> from fastfair.cli.report import forest_axes
+    >>> from fastfair.auditing.report import forest_axes
     >>> rng = np.random.default_rng(0)
     >>> res = fastfair.audit(rng.random(400) < 0.4, rng.random(400) < 0.5,
     ...                      rng.choice(["a", "b"], 400), metrics=["tpr"], random_state=0)

@@ -446,7 +446,7 @@ class AuditResult:
         >>> [t.get_text() for t in res.plot(metric="fpr").get_yticklabels()]
         ['group: a vs b', 'group: c vs b']
         """
-        from fastfair.cli.report import forest_axes
+        from fastfair.auditing.report import forest_axes
 
         return forest_axes(self, ax, metric)
 

@@ -411,7 +411,7 @@ def _counted_batches(batches: Iterator, source, progress: Any = None) -> Iterato
     Examples
     --------
     >>> import os, tempfile
-    >>> from fastfair.io import _counted_batches, text_batches
+    >>> from fastfair.engines.files import _counted_batches, text_batches
     >>> path = os.path.join(tempfile.mkdtemp(), "rows.csv")
     >>> with open(path, "w") as f:
     ...     _ = f.write("y\\n" + "1\\n" * 5)
