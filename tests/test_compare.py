@@ -609,7 +609,7 @@ def test_audit_compare_rows_are_the_paired_tests_adjusted_together():
     verdicts = {"gap shrank", "gap grew", "gap changed", "no evidence of a change"}
     assert all(r["verdict"] in verdicts for r in rows)
     assert "Did the gap shrink?" in res.format() and res.to_dict()["model_comparison"] == rows
-    from fastfair.cli.report import audit_html
+    from fastfair.auditing.report import audit_html
 
     assert "<h2>Did the gap shrink?</h2>" in audit_html(res)
     plain = fastfair.audit("y", "a", ["g"], data=df, metrics=["tpr"], n_permutations=99)
