@@ -343,8 +343,8 @@ MUTANTS = [
     m(
         "auc-group-ci-no-z",
         "fastfair/auc/inference.py",
-        "group_interval = (np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0))",
-        "group_interval = (np.clip(auc - se, 0.0, 1.0), np.clip(auc + se, 0.0, 1.0))",
+        "group_interval=(np.clip(auc - z * se, 0.0, 1.0), np.clip(auc + z * se, 0.0, 1.0)),",
+        "group_interval=(np.clip(auc - se, 0.0, 1.0), np.clip(auc + se, 0.0, 1.0)),",
         AUC,
         "per-group AUC interval without its z multiplier",
     ),
