@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 
 from fastfair.cli import main
@@ -166,3 +167,32 @@ def test_wide_layout_needs_no_scrolling(wide):
     assert len({round(c["top"]) for c in wide["cards"]}) == 1  # three cards on one row
     for im in wide["images"]:
         assert im["width"] == im["natural"]
+
+
+@pytest.fixture(scope="module")
+def with_error(tmp_path_factory):
+    """A report whose predictive-parity test could not run: its reason is 1,000 characters
+    (seven small groups, each named with the grid points it lacks), as on COMPAS."""
+    browser = _browser()
+    pytest.importorskip("matplotlib")
+    folder = tmp_path_factory.mktemp("report_error")
+    rng = np.random.default_rng(1)
+    lines = ["y,score,group"]
+    for group, n in [("big", 600)] + [(f"small{i}", 12) for i in range(7)]:
+        score = rng.random(n)
+        for s, y in zip(score, rng.random(n) < score):
+            lines.append(f"{int(y)},{s:.3f},{group}")
+    data = folder / "data.csv"
+    data.write_text("\n".join(lines) + "\n")
+    argv = [str(data), "--label", "y", "--score", "score", "--group", "group"]
+    argv += ["--metrics", "tpr", "--quiet", "--report", str(folder / "audit.html")]
+    assert main(["audit", *argv]) == 0
+    assert "ERROR, not run" in (folder / "audit.html").read_text()
+    return browser, folder
+
+
+def test_wide_table_fits_with_a_test_that_could_not_run(with_error):
+    wide = _layout(with_error, 1280)
+    assert wide["table"]["scroll"] <= wide["table"]["client"]  # the reason wraps
+    for col in wide["table"]["cols"].values():
+        assert col["right"] <= wide["vw"]

@@ -346,6 +346,7 @@ tr.comp td{text-align:left;font-style:italic;color:#333;padding-top:6px}
 tr.attr .stick,tr.comp .stick{position:sticky;left:5px;display:inline-block;
 max-width:calc(100vw - 50px)}
 .difference{color:#c62828;font-weight:600}.underpowered{color:#777}
+td.why{white-space:normal}
 .mde-ok{background:#e8f5e9}.mde-low{background:#f3f3f3;color:#777}
 .note{color:#555;font-size:13px}svg text{font-family:inherit}
 img{max-width:100%;height:auto}
@@ -884,7 +885,7 @@ def _tests_section(result) -> str:
             if "error" in t:
                 rows.append(
                     f"<tr><td class='l'>{_e(METRIC_TITLES.get(t['metric'], t['metric']))}</td>"
-                    f"<td colspan='{len(head) - 1}' class='l underpowered'>{_e(t['verdict'])}"
+                    f"<td colspan='{len(head) - 1}' class='l underpowered why'>{_e(t['verdict'])}"
                     "</td></tr>"
                 )
                 continue
