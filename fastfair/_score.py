@@ -185,3 +185,65 @@ def kish_counts(rate, sum_w, sum_w2):
     """Effective (x, n) of a weighted rate: n = (sum w)^2 / sum w^2, x = rate * n."""
     n = np.asarray(sum_w, dtype=np.float64) ** 2 / np.asarray(sum_w2, dtype=np.float64)
     return np.asarray(rate, dtype=np.float64) * n, n
+
+
+#: hybrid_interval gives a group Clopper-Pearson limits when it has fewer events or
+#: non-events than this (Wilson's score limits otherwise): with a huge reference the
+#: interval of a difference is that of the small group's rate, and Wilson's limits cover
+#: only 0.86 at 15 rows and a rate of 0.99 (validation/difference_interval_coverage.py).
+EXACT_LIMITS_BELOW = 50
+
+
+def rate_limits(x, n, confidence_level: float = 0.95, exact_below: float = EXACT_LIMITS_BELOW):
+    """Two-sided limits of one rate x / n: Clopper-Pearson (exact) where min(x, n - x) <
+    `exact_below`, Wilson's score limits elsewhere. Returns (lower, upper) arrays.
+
+    Examples
+    --------
+    >>> lo, hi = rate_limits(14, 15)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.6805, 0.9983)
+    """
+    x, n = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (x, n)))
+    tail = (1.0 - confidence_level) / 2.0
+    z = special.ndtri(1.0 - tail)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = x / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        cp_lo = np.where(x > 0, special.betaincinv(np.maximum(x, 1e-300), n - x + 1, tail), 0.0)
+        cp_hi = np.where(
+            x < n, special.betaincinv(x + 1, np.maximum(n - x, 1e-300), 1 - tail), 1.0
+        )
+    exact = np.minimum(x, n - x) < exact_below
+    return np.where(exact, cp_lo, centre - half), np.where(exact, cp_hi, centre + half)
+
+
+def hybrid_interval(x1, n1, x2, n2, confidence_level: float = 0.95):
+    """The audit's interval of a rate difference p1 - p2: the union of Miettinen-Nurminen's
+    (:func:`score_interval`) and Newcombe's (1998) square-and-add from each rate's limits
+    (:func:`rate_limits`: Clopper-Pearson for a group with fewer than EXACT_LIMITS_BELOW
+    events or non-events, Wilson elsewhere).
+
+    Square-and-add: lower = D - sqrt((p1 - l1)^2 + (u2 - p2)^2), upper = D + sqrt((u1 -
+    p1)^2 + (p2 - l2)^2) with D = p1 - p2. It covers where a small group meets a huge
+    reference (Miettinen-Nurminen's interval is then the small group's score interval: 0.86
+    at 15 rows and a rate of 0.99), but alone it fell to 0.927 at 30 vs 30 rows and rates
+    0.01 vs 0.99 (D near -1), where Miettinen-Nurminen's covers: the union covers at least
+    0.951 on both grids of validation/results/difference_interval_coverage.txt (exact).
+
+    Examples
+    --------
+    >>> lo, hi = hybrid_interval(14, 15, 95_000, 100_000)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (-0.2695, 0.0483)
+    """
+    x1, n1, x2, n2 = (np.asarray(v, dtype=np.float64) for v in (x1, n1, x2, n2))
+    l1, u1 = rate_limits(x1, n1, confidence_level)
+    l2, u2 = rate_limits(x2, n2, confidence_level)
+    p1, p2 = x1 / n1, x2 / n2
+    diff = p1 - p2
+    lower = diff - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    upper = diff + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    score_lo, score_hi = score_interval(x1, n1, x2, n2, confidence_level)
+    return np.minimum(lower, score_lo), np.maximum(upper, score_hi)

@@ -97,7 +97,15 @@ def test_auc_rows_equal_auc_test_on_the_pair(frame, result):
         )
         assert t["pvalue"] == res.pvalue
         assert t["difference"] == pytest.approx(res.difference, rel=1e-12)
-        assert [t["ci_low"], t["ci_high"]] == pytest.approx(list(res.confidence_interval))
+        # the hybrid logit/Newcombe interval (issue 34): the 1 - 2 * 0.025 interval of the
+        # AUC equivalence test (TOST) with method="hybrid" on the same pair
+        eq = fastfair.equivalence_test(
+            frame["y"][keep], frame["score"][keep], label[keep], metric="auc", delta=0.5,
+            alpha=0.025, method="hybrid", reference=t["reference"], adjust="none",
+        )  # fmt: skip
+        lo, hi = (float(np.ravel(v)[0]) for v in eq.equivalence_interval)
+        assert [t["ci_low"], t["ci_high"]] == pytest.approx([lo, hi], rel=1e-9)
+        assert [t["ci_low"], t["ci_high"]] != pytest.approx(list(res.confidence_interval))
 
 
 def test_holm_over_every_test_of_the_audit(result):
@@ -417,3 +425,36 @@ def test_mde_is_detected_with_the_promised_power():
             assert abs(rejected / reps - target) <= 3 * se
         else:
             assert rejected / reps <= target + 3 * se
+
+
+def test_rate_intervals_are_newcombe_with_exact_limits_for_few_events(result):
+    """Issue 34: the audit's interval of a rate difference is the union of
+    Miettinen-Nurminen's (fastfair._score, checked in test_difference_intervals.py) and
+    Newcombe's square-and-add of the two groups' limits, Clopper-Pearson for a group with
+    fewer than 50 events or non-events and Wilson's otherwise (written out with
+    scipy.stats.binomtest)."""
+    from scipy import stats
+
+    from fastfair._score import score_interval
+
+    def limits(x, n):
+        method = "exact" if min(x, n - x) < 50 else "wilson"
+        ci = stats.binomtest(round(x), int(n)).proportion_ci(0.95, method=method)
+        return ci.low, ci.high
+
+    rows = [t for t in result.tests if t.get("family") == "confusion" and "ci_low" in t]
+    kinds = set()
+    for t in rows:
+        if isinstance(t["value_group"], list):
+            continue
+        n1, n2 = t["n_group"], t["n_reference"]
+        p1, p2 = t["value_group"], t["value_reference"]
+        (l1, u1), (l2, u2) = limits(p1 * n1, n1), limits(p2 * n2, n2)
+        lower = p1 - p2 - np.hypot(p1 - l1, u2 - p2)
+        upper = p1 - p2 + np.hypot(u1 - p1, p2 - l2)
+        mn = score_interval(round(p1 * n1), n1, round(p2 * n2), n2)
+        expected = [min(lower, mn[0]), max(upper, mn[1])]
+        assert [t["ci_low"], t["ci_high"]] == pytest.approx(expected, abs=1e-6)
+        kinds.add((min(p1 * n1, n1 - p1 * n1) < 50, lower < mn[0]))
+    assert {k[0] for k in kinds} == {True, False}  # both kinds of limits were checked
+    assert {k[1] for k in kinds} == {True, False}  # and both ends of the union

@@ -274,6 +274,51 @@ def test_exact_pvalue_of_a_large_reference_is_the_full_sum(monkeypatch):
     assert min(fast) < 0.05 < max(fast)
 
 
+def test_exact_cdf_sums_are_the_windowed_sums(monkeypatch):
+    """The tail sums along a small group with the reference's distribution function (used
+    above CDF_ABOVE rows) give the windowed sums' p-values to 1e-9, both sides, groups in
+    either order; a p-value that uses a wrong run end (last + 1) differs, so the check can
+    fail."""
+    from fastfair import _unconditional
+
+    rng = np.random.default_rng(3)
+    for n1, n2 in ((30, 20_000), (300, 30_000), (25_000, 40), (7, 100_000)):
+        for d in (0.0, 0.01, -0.05):
+            tails = _unconditional.BoundaryTails(n1, n2, d)
+            for side in ("greater", "less"):
+                z = float(tails.statistic(rng.integers(0, n1 + 1), rng.integers(0, n2 + 1)))
+                monkeypatch.setattr(_unconditional, "CDF_ABOVE", 10**12)
+                windowed = tails.pvalue(z, side)
+                monkeypatch.setattr(_unconditional, "CDF_ABOVE", 0)
+                assert tails._by_cdf
+                assert tails.pvalue(z, side) == pytest.approx(windowed, rel=0, abs=1e-9)
+    tails = _unconditional.BoundaryTails(30, 20_000, 0.0)
+    x1, first, last = tails.runs_by_x1(float(tails.statistic(4, 100)), "greater")
+    grid = tails.nuisance_grid()
+    right = tails._run_probabilities((x1, first, last), grid, by_x1=True)
+    wrong = tails._run_probabilities((x1, first, last + 1), grid, by_x1=True)
+    assert (wrong - right).max() > 1e-6
+
+
+def test_auto_is_exact_for_a_small_group_against_a_huge_reference():
+    """Issue 34: beyond 200,000 rows "auto" ran the score test (level 0.068 at 300 vs
+    300,000, TPR 0.03 vs 0.02, margin 0.01); a smaller group of at most SMALL_GROUP_MAX rows
+    now runs the exact test whatever the reference's size, and method='exact' accepts 30
+    rows against 3,000,000 (beyond MAX_SIZE) but not two groups of 600,000."""
+    counts = [[0, 0, 291, 9], [0, 0, 294_000, 6_000]]
+    res = fastfair.tolerance_test_from_counts(counts, u_tol=0.01, alternative="greater")
+    assert res.method == "exact"
+    huge = [[0, 0, 28, 2], [0, 0, 2_940_000, 60_000]]
+    res = fastfair.tolerance_test_from_counts(huge, u_tol=0.01, alternative="greater")
+    assert res.method == "exact" and 0 < res.pvalue < 1
+    lo, hi = res.confidence_interval
+    assert lo < 2 / 30 - 0.02 < hi
+    both = [[0, 0, 599_990, 10], [0, 0, 599_990, 10]]
+    assert fastfair.tolerance_test_from_counts(both).method == "score"
+    with pytest.raises(ValueError, match="both groups above"):
+        fastfair.tolerance_test_from_counts(both, method="exact")
+
+
 def test_auto_is_exact_for_a_small_group_against_a_large_reference():
     """30 rows with 1 event against 100,000 with 500 (beyond the old 5,000 cap): "auto"
     runs the exact test (the score test's level reached 0.14 there); a weighted or

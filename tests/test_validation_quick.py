@@ -202,3 +202,32 @@ def test_monitor_detection_quick():
     from scipy import stats
 
     assert all(round(share * 50) <= stats.binom.ppf(0.999, 50, 0.01) for *_, share in null)
+
+
+def test_tolerance_huge_reference_quick():
+    """Issue 34: 30 rows against 1,200,000 (beyond the old 200,000 cap and MAX_SIZE: the
+    exact test along the small group): the score test's level at TPR 0.02 vs 0.01 (margin
+    0.01) is far above alpha, "auto"'s (exact there) is at most alpha; at 300 vs 300,000
+    (issue 34's cell, 0.068 before) "auto" is at most alpha."""
+    module = _load("tolerance_large_reference")
+    (row,) = module.huge_levels(
+        small=(30,), large=(1_200_000,), rates=(0.01,), u_tols=(0.01,), tost=()
+    )
+    assert row[6] > 0.1 and 0 < row[7] <= 0.05 and row[8]
+    crit = module.exact_critical_value(300, 300_000, 0.01, steps=24)
+    score, auto, used = module.boundary_level(300, 300_000, 0.03, 0.02, [(0.01, "greater", crit)])
+    assert used and 0 < auto <= 0.05 + 1e-6 and score > 0.06
+
+
+def test_difference_interval_coverage_issue34_quick():
+    """Issue 34: at the issue's cells (10 vs 5,000 at 0.05 vs 0.01; 15 vs 100,000 at 0.99
+    vs 0.95) Miettinen-Nurminen's exact coverage is below 0.95 - 3 SE of 2,000 draws and the
+    audit's hybrid interval's above it, as on a small unbalanced grid; the AUC hybrid
+    interval covers on two cells with 20 per class (200 data sets)."""
+    module = _load("difference_interval_coverage")
+    rows, issue, auc_rows, n_auc = module.run_issue34(quick=True)
+    for *_, cov in issue:
+        assert cov["miettinen-nurminen"] < module.FLOOR < cov["audit hybrid"]
+    assert min(r[4]["audit hybrid"] for r in rows) >= module.FLOOR
+    floor = 0.95 - 3 * (0.95 * 0.05 / n_auc) ** 0.5
+    assert all(c["audit hybrid"] >= floor for _, c in auc_rows)

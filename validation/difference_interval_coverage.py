@@ -8,6 +8,22 @@ between. Three methods: Miettinen-Nurminen (fastfair's), Newcombe's hybrid score
 and Wald. Reported: mean coverage over the grid, the minimum, and the share of settings below
 0.93.
 
+Part 1b (exact, issue 34): a small group of 10-50 rows against a reference of 1,000 to
+1,000,000 rows, rates 0.005-0.995 (13 x 13 pairs), the audit's interval (Newcombe's
+square-and-add with Clopper-Pearson limits for a group with fewer than 50 events or
+non-events, Wilson's otherwise: ``fastfair._score.hybrid_interval``); the reference's
+outcomes within 9 standard deviations of its mean (the rest has probability < 1e-18).
+Miettinen-Nurminen (what the audit reported before) at the issue's cells: 10 vs 5,000 at
+0.05 vs 0.01 and 15 vs 100,000 at 0.99 vs 0.95.
+
+Part 1c (Monte Carlo, issue 34): coverage of the AUC difference interval the audit reports,
+the hybrid logit/Newcombe MOVER (``fastfair.tolerance.auc_difference_interval``), against
+the DeLong Wald interval it reported before, 20-40 positives and negatives per group, AUC
+0.9 (and 0.8) in the reference, binormal and exponential scores, 2,000 data sets per cell.
+
+The criterion: coverage at least 0.95 - 3 SE of a 2,000-data-set simulation (0.9354); the
+exact parts have no Monte-Carlo error.
+
 Part 2 (Monte Carlo, through the public API): rows are simulated (random denominators:
 prevalence draws the positives), `fastfair.permutation_test` is run, and the coverage of
 `difference_interval` is counted, unweighted and with random sampling weights; also equalized
@@ -15,7 +31,7 @@ odds (both components). Binomial SEs are printed.
 
     python validation/difference_interval_coverage.py --quick   # seconds (the tests run it)
     python validation/difference_interval_coverage.py           # 2,000 simulations
-    python validation/difference_interval_coverage.py --n-sim 1000 --sizes 10 30 100 300
+    python validation/difference_interval_coverage.py --sizes 10 30 100 300
         # recorded in validation/results/difference_interval_coverage.txt
 """
 
@@ -30,7 +46,9 @@ import numpy as np
 from scipy import special, stats
 
 import fastfair
-from fastfair._score import score_interval
+from fastfair._score import hybrid_interval, score_interval
+from fastfair.auc import delong
+from fastfair.tolerance import auc_difference_interval
 
 LEVEL = 0.95
 SIZES = [10, 30, 100, 300, 1000]
@@ -69,7 +87,15 @@ METHODS = {
     "miettinen-nurminen": lambda x1, n1, x2, n2, lv: score_interval(x1, n1, x2, n2, lv),
     "newcombe hybrid": newcombe,
     "wald": wald,
+    "audit hybrid": hybrid_interval,
 }
+#: the criterion: 0.95 - 3 SE of 2,000 simulated data sets
+FLOOR = LEVEL - 3 * math.sqrt(LEVEL * (1 - LEVEL) / 2000)
+SMALL = [10, 15, 20, 30, 50]
+REFERENCES = [1000, 10_000, 100_000, 1_000_000]
+WIDE_RATES = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995]
+#: the issue's cells (n1, n2, r1, r2) where Miettinen-Nurminen covered 0.907 and 0.853
+ISSUE_CELLS = [(10, 5000, 0.05, 0.01), (15, 100_000, 0.99, 0.95)]
 
 
 def exact_coverage(n1, n2, r1, r2, intervals):
@@ -94,6 +120,106 @@ def run_exact(sizes, rates):
         for r1, r2 in itertools.product(rates, rates):
             rows.append((n1, n2, r1, r2, exact_coverage(n1, n2, r1, r2, intervals)))
     return rows
+
+
+def _reference_outcomes(n, r, sds=9.0):
+    """Outcomes of Bin(n, r) within `sds` standard deviations of the mean (all for small n)."""
+    sd = math.sqrt(n * r * (1 - r))
+    lo, hi = max(0, int(n * r - sds * sd) - 3), min(n, int(n * r + sds * sd) + 4)
+    return np.arange(lo, hi + 1)
+
+
+def unbalanced_coverage(n1, n2, r2, rates, methods):
+    """Exact coverage of each method at (n1, n2, r1, r2) for every r1 in `rates`: all
+    outcomes of the small group, the reference's near its mean."""
+    x1 = np.arange(n1 + 1.0)[:, None]
+    x2 = _reference_outcomes(n2, r2)
+    pmf2 = stats.binom.pmf(x2, n2, r2)
+    x2 = x2[None, :] * 1.0
+    intervals = {k: f(x1, n1, x2, n2, LEVEL) for k, f in methods.items()}
+    out = []
+    for r1 in rates:
+        pmf1 = stats.binom.pmf(x1[:, 0], n1, r1)
+        truth = r1 - r2
+        cov = {k: float(pmf1 @ ((lo <= truth + 1e-12) & (truth - 1e-12 <= hi)) @ pmf2)
+               for k, (lo, hi) in intervals.items()}  # fmt: skip
+        out.append((n1, n2, r1, r2, cov))
+    return out
+
+
+def run_unbalanced(small=SMALL, references=REFERENCES, rates=WIDE_RATES):
+    rows = []
+    for n1, n2, r2 in itertools.product(small, references, rates):
+        rows += unbalanced_coverage(n1, n2, r2, rates, {"audit hybrid": hybrid_interval})
+    issue = []
+    for n1, n2, r1, r2 in ISSUE_CELLS:
+        methods = {"miettinen-nurminen": METHODS["miettinen-nurminen"],
+                   "audit hybrid": hybrid_interval}  # fmt: skip
+        issue += unbalanced_coverage(n1, n2, r2, [r1], methods)
+    return rows, issue
+
+
+def auc_coverage(n_class, auc_b, gap, family, n_sim, rng):
+    """Coverage of the DeLong Wald and the hybrid interval of AUC_A - AUC_B, n_class
+    positives and negatives per group (AUC_A = AUC_B + gap)."""
+    aucs = np.array([auc_b + gap, auc_b])
+    group = np.repeat([0, 1], 2 * n_class)
+    y = np.tile(np.repeat([True, False], n_class), 2)
+    hits = {"delong wald": 0, "audit hybrid": 0}
+    z = special.ndtri(0.5 + LEVEL / 2)
+    for _ in range(n_sim):
+        if family == "binormal":
+            score = rng.standard_normal(len(y)) + np.sqrt(2) * special.ndtri(aucs)[group] * y
+        else:
+            score = rng.exponential(1.0, len(y)) * np.where(y, (aucs / (1 - aucs))[group], 1.0)
+        res = delong(y, score, group)
+        truth = aucs[0] - aucs[1]
+        half = z * math.sqrt(res.variance.sum())  # the audit's interval before: DeLong Wald
+        hits["delong wald"] += bool(abs(res.auc[0] - res.auc[1] - truth) <= half)
+        lo, hi = auc_difference_interval(res.auc, res.variance, res.n_pos, res.n_neg, [0], [1])
+        hits["audit hybrid"] += bool(lo[0] <= truth <= hi[0])
+    return {k: v / n_sim for k, v in hits.items()}
+
+
+AUC_CELLS = [(n, auc_b, gap, fam) for fam in ("binormal", "exponential")
+             for n in (20, 30, 40) for auc_b, gap in ((0.9, 0.0), (0.8, 0.1))]  # fmt: skip
+
+
+def run_auc(cells, n_sim, seed):
+    rng = np.random.default_rng(seed)
+    return [(cell, auc_coverage(*cell, n_sim, rng)) for cell in cells]
+
+
+def format_issue34(rows, issue, auc_rows, n_auc):
+    cov = np.array([r[4]["audit hybrid"] for r in rows])
+    worst = rows[int(np.argmin(cov))]
+    lines = [
+        f"Part 1b: small groups {sorted({r[0] for r in rows})} against references "
+        f"{sorted({r[1] for r in rows})}, rates {sorted({r[2] for r in rows})} (all pairs): "
+        f"{len(rows)} settings, exact coverage of the audit's interval (hybrid):",
+        f"  mean {cov.mean():.4f}  min {cov.min():.4f} (n1={worst[0]}, n2={worst[1]}, "
+        f"r1={worst[2]}, r2={worst[3]})  below {FLOOR:.4f}: {int(np.sum(cov < FLOOR))}",
+        "  by small group: " + "  ".join(
+            f"{n}: min {min(r[4]['audit hybrid'] for r in rows if r[0] == n):.4f}"
+            for n in sorted({r[0] for r in rows})),
+        "  the issue's cells (exact):   n1      n2    r1    r2   miettinen-nurminen  hybrid",
+    ]  # fmt: skip
+    for n1, n2, r1, r2, c in issue:
+        lines.append(f"  {'':27s}{n1:4d} {n2:7d} {r1:5.2f} {r2:5.2f}   "
+                     f"{c['miettinen-nurminen']:18.4f}  {c['audit hybrid']:.4f}")  # fmt: skip
+    se = math.sqrt(LEVEL * (1 - LEVEL) / n_auc)
+    lines += [
+        f"\nPart 1c: AUC difference intervals, {n_auc} data sets per cell (SE {se:.4f}, "
+        f"0.95 - 3 SE = {LEVEL - 3 * se:.4f}); n per class in each group",
+        "  family        n  AUC_B  AUC_A   delong wald  audit hybrid",
+    ]
+    for (n, auc_b, gap, fam), c in auc_rows:
+        lines.append(f"  {fam:11s} {n:3d}  {auc_b:.2f}   {auc_b + gap:.2f}   "
+                     f"{c['delong wald']:11.4f}  {c['audit hybrid']:12.4f}")  # fmt: skip
+    low = min(c["audit hybrid"] for _, c in auc_rows)
+    lines.append(f"  min audit hybrid {low:.4f}; min delong wald "
+                 f"{min(c['delong wald'] for _, c in auc_rows):.4f}")  # fmt: skip
+    return lines
 
 
 def summarize_exact(rows):
@@ -175,6 +301,20 @@ def run(quick: bool, seed: int = 2026, n_sim: int | None = None, sizes=None):
     return exact_rows, api, api_w, n_sim
 
 
+def run_issue34(quick: bool, seed: int = 2026, n_sim: int | None = None):
+    """Parts 1b and 1c (quick: one small group, two references, five rates, two AUC cells
+    with 200 data sets)."""
+    if quick:
+        rows, issue = run_unbalanced([15], [5000, 100_000], [0.01, 0.05, 0.5, 0.95, 0.99])
+        n_auc = 200
+        auc_rows = run_auc(AUC_CELLS[:1] + AUC_CELLS[6:7], n_auc, seed)
+    else:
+        rows, issue = run_unbalanced()
+        n_auc = n_sim or 2000
+        auc_rows = run_auc(AUC_CELLS, n_auc, seed)
+    return rows, issue, auc_rows, n_auc
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -210,6 +350,8 @@ def main():
             format_api(api_w, n_sim, "weighted (gamma(2, 0.5) weights, Kish effective sizes)")
         )
     )
+    print()
+    print("\n".join(format_issue34(*run_issue34(args.quick, args.seed, args.n_sim))))
     print(f"\n{time.time() - t0:.1f} s")
 
 

@@ -67,6 +67,7 @@ from fastfair.tolerance.results import (
     ToleranceTestResult,
 )
 from fastfair.tolerance.statistics import (
+    auc_difference_interval,
     auc_margin_statistic,
     auto_exact,
     logit_group_parts,

@@ -7,19 +7,23 @@ import numpy as np
 from fastfair._validation import check_choice, check_level
 
 RATE_METHODS = ("auto", "score", "exact", "farrington-manning", "wald")
-#: method="auto" tests a comparison exactly (auto_exact) when a group has fewer events or
-#: non-events than EXACT_BELOW, or fewer than EXACT_BELOW_UNBALANCED and one denominator is
-#: at least UNBALANCED_RATIO times the other, and the two denominators sum to at most
-#: AUTO_MAX_SIZE (with windowed tail sums a p-value then costs at most ~0.5 s, its interval
-#: ~40 p-values). 20, not 10: with 10 the level at the boundary reached 0.058 at n = 100
-#: and 1000 (validation/results/tolerance_level.txt). The unbalanced rule: against a
+#: method="auto" tests a comparison exactly (auto_exact) when a group has fewer events or non-
+#: events than EXACT_BELOW, or fewer than EXACT_BELOW_UNBALANCED and one denominator is at
+#: least UNBALANCED_RATIO times the other, and the two denominators sum to at most
+#: AUTO_MAX_SIZE or the smaller is at most fastfair._unconditional.SMALL_GROUP_MAX (500) rows
+#: whatever the reference's size (with windowed tail sums a p-value then costs at most ~0.5 s,
+#: its interval ~40 p-values). 20, not 10: with 10 the level at the boundary reached 0.058 at n
+#: = 100 and 1000 (validation/results/tolerance_level.txt). The unbalanced rule: against a
 #: reference 20 or more times larger (a rate known almost exactly) the score test's level
-#: follows the small group's lattice, 0.063 at 100 rows against 100,000 with 20-35 events;
-#: with it "auto" is at most 0.0556 for 30-2,000 rows against 1,000-100,000
-#: (validation/results/tolerance_large_reference.txt), while balanced groups with 20-49
-#: events keep the more powerful score test. 200,000, not 5,000: beyond 5,000 the score
-#: test reached 0.14 for 30 rows against 10,000 with rare events. Not 1,000,000: a p-value
-#: of two groups of 500,000 with 40 events costs 3 s, its interval a minute.
+#: follows the small group's lattice, 0.063 at 100 rows against 100,000 with 20-35 events; with
+#: it "auto" is at most 0.0556 for 30-2,000 rows against 1,000-100,000
+#: (validation/results/tolerance_large_reference.txt), while balanced groups with 20-49 events
+#: keep the more powerful score test. 200,000, not 5,000: beyond 5,000 the score test reached
+#: 0.14 for 30 rows against 10,000 with rare events. Not 1,000,000: a p-value of two groups of
+#: 500,000 with 40 events costs 3 s, its interval a minute. The small-group clause (issue 34):
+#: beyond 200,000 rows the score test rejected 0.068 at 300 rows against 300,000 at the
+#: boundary; along the small group the exact test's cost does not grow with the reference's
+#: size (validation/results/tolerance_large_reference.txt).
 EXACT_BELOW = 20
 EXACT_BELOW_UNBALANCED = 50
 UNBALANCED_RATIO = 20
