@@ -98,6 +98,26 @@ def test_a_constant_prediction_in_one_group_is_noted():
     assert "note: tpr a vs b: constant prediction" in res.format()
 
 
+def test_a_constant_score_is_flagged_in_the_auc_test():
+    # a group whose scores are all equal has an AUC of 0.5 by ties alone (#35 point 2)
+    y, score, group = _risk_scores()
+    score = score / 10.0
+    one = np.where(group == "a", 0.5, score)
+    res = fastfair.audit(y, None, group, y_score=one, metrics=["tpr"], n_permutations=99)
+    auc = next(t for t in res.tests if t["metric"] == "auc")
+    assert auc["decision"] != "error"
+    assert "constant score: every score of 'a' is the same" in auc["note"]
+    both = np.full_like(score, 0.5)
+    res = fastfair.audit(y, None, group, y_score=both, metrics=["tpr"], n_permutations=99)
+    auc = next(t for t in res.tests if t["metric"] == "auc")
+    assert auc["decision"] == "error"
+    assert "every score of 'a' and of 'b' is the same" in auc["error"]
+    # a score that varies carries no such note
+    res = fastfair.audit(y, None, group, y_score=score, metrics=["tpr"], n_permutations=99)
+    auc = next(t for t in res.tests if t["metric"] == "auc")
+    assert "constant score" not in (auc.get("note") or "")
+
+
 # ---------------------------------------------------------------- 3: tests that cannot run
 
 

@@ -471,6 +471,12 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
     rows = []
     for g, r in attr.comparisons:
         keep = (attr.codes == g) | (attr.codes == r)
+        constant = _constant_scores(attr, scores, (g, r))
+        if constant and constant[0] == "both":
+            row = _row_head(attr, "auc", "auc", g, r)
+            row["error"] = constant[1]
+            rows.append(row)
+            continue
         try:
             res = fastfair.auc_test(
                 y[keep],
@@ -489,8 +495,35 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
             continue
         for row in auc_result_rows(attr, res, [(g, r)]):
             row.result = res
+            if constant:
+                row["note"] = "; ".join(filter(None, (row.get("note"), constant[1])))
             rows.append(row)
     return rows
+
+
+def _constant_scores(attr, scores, codes) -> tuple[str, str] | None:
+    """("both" or "one", message) when a compared group's scores are all equal.
+
+    A group whose scores are all equal has an AUC of 0.5 by ties alone: the model does not
+    rank its rows at all. Both groups constant: the test compares nothing the model
+    decides, so it is not run; one: a note, as for constant predictions.
+    """
+    labels = [attr.labels[code] for code in codes]
+    flat = [
+        label for code, label in zip(codes, labels) if np.ptp(scores[attr.codes == code]) == 0.0
+    ]
+    if not flat:
+        return None
+    if len(flat) == 2:
+        return "both", (
+            f"constant score: every score of {show_value(labels[0])} and of "
+            f"{show_value(labels[1])} is the same, so both AUCs are 0.5 by ties alone; a "
+            "test of the model's ranking is meaningless"
+        )
+    return "one", (
+        f"constant score: every score of {show_value(flat[0])} is the same, so its AUC is "
+        "0.5 by ties alone (the model does not rank this group)"
+    )
 
 
 def auc_result_rows(
