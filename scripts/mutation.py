@@ -35,6 +35,7 @@ Usage::
     python scripts/mutation.py --check              # does every mutant apply? (no build)
     python scripts/mutation.py --only auc-ci-z,pv-mc-add-one
     python scripts/mutation.py --source /work/main --report mutation.json
+    python scripts/mutation.py --mutants mutants_round2   # the set written without the tests
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from mutants import MUTANTS, Mutant  # noqa: E402
+import importlib  # noqa: E402
+
+from mutants import Mutant  # noqa: E402
 
 # Runs pytest on the copy: drops an editable install's import hook (which would shadow the
 # copy, as in .ci/alt_build.py) and checks that the copy is what gets imported.
@@ -144,6 +147,37 @@ def run_tests(src: pathlib.Path, runner: pathlib.Path, tests, timeout: float):
     return f"error (pytest exit {proc.returncode})", seconds, tail
 
 
+def load_mutants(module: str) -> list[Mutant]:
+    """The MUTANTS list of ``scripts/<module>.py`` (``mutants``: the curated set)."""
+    return list(importlib.import_module(module).MUTANTS)
+
+
+def module_tests(m: Mutant, root: pathlib.Path) -> tuple[str, ...]:
+    """A quick first selection for a mutant that names no tests.
+
+    A mutant written without reading the tests (a second-round set) names none. Its first
+    pass runs the test files named after its module or package (``fastfair/sweep/x.py``:
+    ``tests/test_sweep.py``; ``fastfair/auditing/api.py``: ``tests/test_audit*.py``) or
+    that mention its dotted module name; if every one passes, the whole default suite runs (see
+    run_mutant), so the score is that of the default suite.
+    """
+    parts = pathlib.PurePath(m.file).with_suffix("").parts
+    layer_names = {"api", "inference", "statistics", "ingest", "results", "__init__", "csrc"}
+    keys = {p.lstrip("_") for p in parts[1:] if p not in layer_names}
+    dotted = ".".join(parts)
+    found = []
+    for test in sorted((root / "tests").glob("test_*.py")):
+        topic = test.stem.removeprefix("test_")
+        named = any(key and (key in topic or topic in key) for key in keys)
+        if test.name != "test_golden.py" and (named or dotted in test.read_text()):
+            found.append(f"tests/{test.name}")
+    return tuple(found)
+
+
+# The whole default suite for a second pass: golden results pinned values (see above).
+WHOLE_SUITE = ("tests", "--ignore=tests/test_golden.py")
+
+
 def applies(m: Mutant, root: pathlib.Path) -> str | None:
     """None if the mutant applies to the tree at `root`, else why not."""
     path = root / m.file
@@ -177,7 +211,13 @@ def run_mutant(m: Mutant, src, build_dir, saved, runner, timeout):
             for so, mtime in before.items():
                 if so.stat().st_mtime_ns != mtime:
                     shutil.copy2(so, src / "fastfair" / so.name)
-        return run_tests(src, runner, m.tests, timeout)
+        if m.tests:
+            return run_tests(src, runner, m.tests, timeout)
+        outcome, seconds, detail = run_tests(src, runner, module_tests(m, src), timeout)
+        if outcome != "survived":
+            return outcome, seconds, detail
+        outcome, more, detail = run_tests(src, runner, WHOLE_SUITE, timeout)
+        return outcome, seconds + more, detail
     finally:
         path.write_text(text)
         # the original mtime: ninja will not rebuild the restored source on its own (its
@@ -192,6 +232,12 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--source", default=str(HERE.parent), help="tree to copy (git checkout)")
     ap.add_argument("--workdir", help="where the copy and its build live (default: temporary)")
+    ap.add_argument(
+        "--mutants",
+        default="mutants",
+        help="module of scripts/ holding the MUTANTS list (default: mutants, the curated set;"
+        " mutants_round2: the set written without reading the tests)",
+    )
     ap.add_argument("--only", help="comma-separated mutant ids")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
@@ -211,6 +257,7 @@ def main(argv=None) -> int:
     )
     args = ap.parse_args(argv)
 
+    MUTANTS = load_mutants(args.mutants)
     mutants = MUTANTS
     ids = [m.id for m in MUTANTS]
     dupes = {i for i in ids if ids.count(i) > 1}
@@ -267,7 +314,7 @@ def main(argv=None) -> int:
     runner = work / "run_pytest.py"
     runner.write_text(RUNNER)
 
-    selected = sorted({t for m in mutants for t in m.tests})
+    selected = sorted({t for m in mutants for t in (m.tests or module_tests(m, src))})
     outcome, seconds, tail = run_tests(src, runner, selected, args.timeout * 4)
     print(f"unmutated baseline ({len(selected)} selections): {outcome} in {seconds:.0f} s")
     if outcome != "survived":
