@@ -2,11 +2,14 @@
 :mod:`fastfair.engines.summaries`): build them per batch or partition, add them, then test.
 
 - :class:`ConfusionStats`: confusion counts (TN, FP, FN, TP) per group or intersection;
+- :class:`ConfusionCube`: confusion counts per combination of the levels of several
+  attributes, marginalised to any attribute or intersection (one pass, every combination);
 - :class:`ScoreStats`: per group, positives and negatives at each distinct score (AUC,
   DeLong);
 - :class:`MeanStats`: count, sum and sum of squares of a value per group (Welch).
 """
 
+from fastfair.engines.cube import ConfusionCube
 from fastfair.engines.summaries import ConfusionStats, MeanStats, ScoreStats
 
-__all__ = ["ConfusionStats", "MeanStats", "ScoreStats"]
+__all__ = ["ConfusionCube", "ConfusionStats", "MeanStats", "ScoreStats"]

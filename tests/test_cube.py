@@ -1,0 +1,112 @@
+"""ConfusionCube: confusion counts per combination of attribute levels, mergeable (#28).
+
+Checked against an independent count (a dictionary of the rows' tuples): the cube of
+batches added in any order equals the cube of all rows, and every marginal equals
+ConfusionStats.from_arrays of the same columns.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from fastfair.stats import ConfusionCube, ConfusionStats
+
+
+def _rows(rng, n, sizes):
+    y = rng.integers(0, 2, n)
+    p = rng.integers(0, 2, n)
+    groups = {f"a{j}": rng.choice([f"L{k}" for k in range(s)], n) for j, s in enumerate(sizes)}
+    return y, p, groups
+
+
+def _brute(y, p, groups, names) -> dict:
+    """{tuple of levels: [TN, FP, FN, TP]} by a loop over the rows."""
+    out: dict = {}
+    for i in range(len(y)):
+        key = tuple(groups[n][i] for n in names)
+        out.setdefault(key, [0, 0, 0, 0])[2 * y[i] + p[i]] += 1
+    return out
+
+
+def _as_dict(stats: ConfusionStats, several: bool) -> dict:
+    labels = stats.labels.tolist()
+    return {(lab if several else (lab,)): c for lab, c in zip(labels, stats.counts.tolist())}
+
+
+@pytest.mark.parametrize("sizes", [(3,), (3, 2), (4, 3, 2), (2,) * 8])
+def test_batches_added_in_any_order_equal_the_rows(sizes):
+    rng = np.random.default_rng(len(sizes))
+    y, p, groups = _rows(rng, 3000, sizes)
+    whole = ConfusionCube.from_arrays(y, p, groups)
+    cuts = np.sort(rng.choice(np.arange(1, 3000), 5, replace=False))
+    parts = [
+        ConfusionCube.from_arrays(y[a:b], p[a:b], {n: g[a:b] for n, g in groups.items()})
+        for a, b in itertools.pairwise([0, *cuts.tolist(), 3000])
+    ]
+    rng.shuffle(parts)
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    assert total.names == whole.names
+    for a, b in zip(total.levels, whole.levels):
+        assert a.tolist() == b.tolist()
+    assert np.array_equal(total.keys, whole.keys)
+    assert np.array_equal(total.counts, whole.counts)
+    names = list(groups)
+    for size in range(1, min(len(names), 3) + 1):
+        for combo in itertools.combinations(names, size):
+            stats = total.confusion(list(combo))
+            assert _as_dict(stats, size > 1) == _brute(y, p, groups, combo)
+            direct = ConfusionStats.from_arrays(y, p, *(groups[n] for n in combo))
+            assert stats.labels.tolist() == direct.labels.tolist()
+            assert np.array_equal(stats.counts, direct.counts)
+
+
+def test_many_levels_beyond_one_int64_key():
+    """8 attributes of 300 levels: 300^8 > 2^62, the keys are kept as rows."""
+    rng = np.random.default_rng(5)
+    n = 2000
+    y, p = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    groups = {f"a{j}": rng.integers(0, 300, n) for j in range(8)}
+    cube = ConfusionCube.from_arrays(y[:900], p[:900], {k: v[:900] for k, v in groups.items()})
+    rest = {k: v[900:] for k, v in groups.items()}
+    cube = cube + ConfusionCube.from_arrays(y[900:], p[900:], rest)
+    assert int(cube.counts.sum()) == n
+    assert _as_dict(cube.confusion(["a3", "a0"]), True) == _brute(y, p, groups, ("a3", "a0"))
+    assert cube.n_cells == len(_brute(y, p, groups, tuple(groups)))
+
+
+def test_numeric_levels_marginal_and_frame():
+    groups = {"age": [30, 20, 30, 40], "sex": [True, False, True, True]}
+    cube = ConfusionCube.from_arrays([1, 0, 1, 1], [1, 1, 0, 1], groups)
+    assert cube.confusion(["age"]).labels.tolist() == [20, 30, 40]
+    assert cube.marginal(["sex", "age"]).names == ("sex", "age")
+    frame = cube.to_frame()
+    assert list(frame.columns) == ["age", "sex", "tn", "fp", "fn", "tp"]
+    assert frame[["tn", "fp", "fn", "tp"]].to_numpy().sum() == 4
+    assert "3 cells present, 4 rows" in repr(cube)
+
+
+def test_empty_batch_adds_nothing():
+    cube = ConfusionCube.from_arrays([1, 0], [1, 0], {"g": ["a", "b"]})
+    none = np.zeros(0, dtype=np.intp)
+    empty = ConfusionCube.from_codes(none.astype(np.uint8), [none], [np.array(["a"])], ["g"])
+    assert empty.n_cells == 0
+    total = empty + cube
+    assert total.counts.tolist() == cube.counts.tolist()
+
+
+def test_bad_input_is_named():
+    cube = ConfusionCube.from_arrays([1, 0], [1, 0], {"g": ["a", "b"]})
+    other = ConfusionCube.from_arrays([1, 0], [1, 0], {"h": ["a", "b"]})
+    with pytest.raises(ValueError, match="different attributes"):
+        cube + other
+    with pytest.raises(ValueError, match="attributes of the cube"):
+        cube.confusion(["nope"])
+    with pytest.raises(TypeError, match="non-empty mapping"):
+        ConfusionCube.from_arrays([1], [1], ["a"])
+    with pytest.raises(ValueError, match="group column 'g'"):
+        ConfusionCube.from_arrays([1, 0], [1, 0], {"g": ["a", None]})
+    with pytest.raises(ValueError, match="same length"):
+        ConfusionCube.from_arrays([1, 0], [1, 0], {"g": ["a", "b", "c"]})
