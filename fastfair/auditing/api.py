@@ -597,7 +597,7 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
     Returns (row, result or None).
     """
     import fastfair
-    from fastfair import parity
+    from fastfair.parity.inference import prepared_parity_test
 
     tested = np.flatnonzero(attr.tested)
     keep = np.isin(attr.codes, tested)
@@ -619,7 +619,7 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
         )
         try:
             if prepared is not None:
-                res = parity.run_prepared(prepared(tested), **run)
+                res = prepared_parity_test(prepared(tested), **run)
             else:
                 res = fastfair.predictive_parity_test(
                     y[keep],

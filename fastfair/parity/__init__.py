@@ -33,7 +33,6 @@ from fastfair.parity.api import (
     calibration_curve,
     marginal_outcome_test,
     predictive_parity_test,
-    run_prepared,
     select_bandwidth,
 )
 from fastfair.parity.ingest import (

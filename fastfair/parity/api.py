@@ -4,7 +4,6 @@ data)."""
 from __future__ import annotations
 
 import numbers
-import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,23 +18,16 @@ from fastfair._clustered import (
 )
 from fastfair._clustered import NAN_POLICIES as NAN_POLICIES
 from fastfair._clustered import WEIGHTINGS as WEIGHTINGS
-from fastfair._deprecation import renamed_arguments, user_stacklevel
+from fastfair._deprecation import renamed_arguments
 from fastfair._parallel import effective_n_threads
-from fastfair._pvalues import adjust_pvalues, max_exceedance_pvalues
-from fastfair._random import stream_key
-from fastfair._scipy import special
 from fastfair._validation import (
     check_choice,
     check_resamples,
     show_value,
 )
 from fastfair.parity.inference import (
-    _multiplier_bootstrap,
-    _normal_scale,
-    _pointwise,
-    _studentizing_variance,
-    _wald,
-    outcome_scale,
+    _marginal_result,
+    prepared_parity_test,
 )
 from fastfair.parity.ingest import (
     ADJUSTMENTS,
@@ -47,9 +39,8 @@ from fastfair.parity.results import (
     CalibrationCurve,
     MarginalOutcomeResult,
     PredictiveParityResult,
-    SparseGridWarning,
 )
-from fastfair.parity.statistics import _fit, _quantile
+from fastfair.parity.statistics import _fit
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -58,11 +49,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 # --------------------------------------------------------------------------------------
-# Input preparation
-
-
-# --------------------------------------------------------------------------------------
-# Grid and bandwidth
+# Bandwidth
 
 
 @renamed_arguments(y="y_true", score="y_score")
@@ -375,7 +362,7 @@ def predictive_parity_test(
         raise ValueError("adjust='maxT' needs the bootstrap: n_bootstrap >= 1")
     _check_small_sample(small_sample)
     prep = prepare(y_true, y_score, group, cluster, weighting, nan_policy, data, min_groups=2)
-    return run_prepared(
+    return prepared_parity_test(
         prep,
         grid=grid,
         bandwidth=bandwidth,
@@ -388,135 +375,6 @@ def predictive_parity_test(
         return_null=return_null,
         random_state=random_state,
         n_jobs=n_jobs,
-    )
-
-
-def run_prepared(
-    prep,
-    *,
-    grid: int | ArrayLike = DEFAULT_GRID_POINTS,
-    bandwidth: float | str = "rule_of_thumb",
-    kernel: str = "gaussian",
-    adjust: str = "holm",
-    n_bootstrap: int = 9999,
-    confidence_level: float = 0.95,
-    min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
-    small_sample: str = "cr2",
-    return_null: bool = False,
-    random_state=None,
-    n_jobs: int | None = None,
-) -> PredictiveParityResult:
-    """:func:`predictive_parity_test` of prepared rows: a ``fastfair._clustered.Prepared``
-    or any object with its attributes and its row_sample / kernel_sums / leverage_sums
-    passes (``fastfair.engines.clusters.SortedClusters``: the batched engines)."""
-    n_threads = effective_n_threads(n_jobs)
-    fit = _fit(
-        prep,
-        grid,
-        bandwidth,
-        kernel,
-        confidence_level,
-        min_effective_clusters,
-        n_threads,
-        covariance=n_bootstrap > 0,
-        small_sample=small_sample,
-    )
-    curve = fit.curve
-    est, se = curve.estimate, curve.standard_error
-    var, degenerate = _studentizing_variance(est, se, curve.n_effective, outcome_scale(prep))
-    K, G = est.shape
-    tested = np.isfinite(se).all(axis=0)
-    stat = np.full(G, np.nan)
-    sq = np.full(G, np.nan)
-    if tested.any():
-        stat[tested], sq[tested] = _wald(est[:, tested], var[:, tested])
-    pvals = np.full(G, np.nan)
-    grid_df = np.full(G, np.nan)
-    if tested.any():
-        pvals[tested], grid_df[tested] = _pointwise(
-            stat[tested], sq[tested], var[:, tested], curve.df[:, tested]
-        )
-    # The simultaneous test refers max_j of the pointwise statistics, each first mapped to
-    # the normal (chi-square) scale through its own t (F) reference, to the multiplier
-    # bootstrap: with small_sample="none" the mapped statistic is the statistic itself.
-    matched = sq.copy()
-    if small_sample != "none" and tested.any():
-        matched[tested] = _normal_scale(pvals[tested], K)
-
-    null = None
-    critical = critical_values = None
-    points = np.flatnonzero(tested & (var > 0).all(axis=0))
-    observed_max = float(np.max(sq[tested])) if tested.any() else np.nan
-    matched_max = float(np.max(matched[tested])) if tested.any() else np.nan
-    if n_bootstrap > 0 and points.size:
-        null, _ = _multiplier_bootstrap(
-            fit,
-            est,
-            points,
-            n_bootstrap,
-            stream_key(random_state),
-            n_threads,
-            floor=(degenerate, var) if degenerate.any() else None,
-        )
-        boot_p = max_exceedance_pvalues(null, matched_max * (1 - 1e-12))[0]
-        if K == 2:
-            critical = float(np.sqrt(np.quantile(null, confidence_level)))
-            critical_values = np.full(G, np.nan)
-            level = special.ndtr(critical)
-            critical_values[tested] = _quantile(level, grid_df[tested])
-    elif n_bootstrap > 0:
-        boot_p = np.nan
-
-    adjusted = np.full(G, np.nan)
-    if tested.any():
-        if adjust == "bh":
-            adjusted[tested] = adjust_pvalues(pvals[tested], "bh")
-        elif adjust == "maxT":
-            if null is None:
-                adjusted[tested] = 1.0
-            else:
-                thr = matched[tested] * (1 - 1e-12)
-                adjusted[tested] = max_exceedance_pvalues(null, thr)
-                adjusted[tested] = np.maximum(adjusted[tested], pvals[tested])
-        else:
-            adjusted[tested] = adjust_pvalues(pvals[tested], adjust)
-    if n_bootstrap > 0:
-        pvalue, method = float(boot_p), "multiplier_bootstrap"
-    else:
-        pvalue = float(np.nanmin(adjusted)) if tested.any() else np.nan
-        method = adjust
-    if not tested.any():
-        warnings.warn(
-            "no grid point has a standard error in every group: nothing tested",
-            SparseGridWarning,
-            stacklevel=user_stacklevel(),
-        )
-    diff = diff_se = None
-    if K == 2:
-        diff = est[0] - est[1]
-        diff_se = np.sqrt(var[0] + var[1])
-    statistic = float(np.sqrt(observed_max)) if K == 2 and tested.any() else float(observed_max)
-    return PredictiveParityResult(
-        statistic=statistic,
-        pvalue=pvalue,
-        method=method,
-        curve=curve,
-        grid=curve.grid,
-        groups=curve.groups,
-        difference=diff,
-        difference_standard_error=diff_se,
-        grid_statistic=stat,
-        grid_pvalue=pvals,
-        grid_pvalue_adjusted=adjusted,
-        adjust=adjust,
-        critical_value=critical,
-        n_bootstrap=n_bootstrap,
-        tested=tested,
-        grid_df=grid_df,
-        critical_values=critical_values,
-        small_sample=small_sample,
-        statistic_name="z" if K == 2 else f"chi2({K - 1})",
-        null_distribution=null if return_null else None,
     )
 
 
@@ -613,44 +471,4 @@ def marginal_outcome_test(
         covariance=False,
         small_sample=small_sample,
     )
-    c = fit.curve
-    est, se = c.estimate[:, 0], c.standard_error[:, 0]
-    var = _studentizing_variance(est, se, c.n_effective[:, 0], outcome_scale(prep))[0]
-    K = len(prep.labels)
-    diff = diff_se = ci = None
-    df = float("nan")
-    if np.isfinite(se).all():
-        stat, sq = _wald(est[:, None], var[:, None])
-        p, dfw = _pointwise(stat, sq, var[:, None], c.df)
-        stat, pvalue, df = float(stat[0]), float(p[0]), float(dfw[0])
-    else:
-        stat = pvalue = float("nan")
-    if K == 2:
-        diff = float(est[0] - est[1])
-        diff_se = float(np.sqrt(var[0] + var[1]))
-        zq = float(_quantile(0.5 + confidence_level / 2.0, np.inf if np.isnan(df) else df))
-        ci = (diff - zq * diff_se, diff + zq * diff_se)
-    return MarginalOutcomeResult(
-        threshold=float(threshold),
-        groups=prep.labels,
-        estimate=est,
-        standard_error=se,
-        n_effective=c.n_effective[:, 0],
-        statistic=stat,
-        pvalue=pvalue,
-        difference=diff,
-        difference_standard_error=diff_se,
-        confidence_interval=ci,
-        confidence_level=float(confidence_level),
-        bandwidth=c.bandwidth,
-        bandwidth_method=c.bandwidth_method,
-        kernel=kernel,
-        weighting=weighting,
-        n_observations=prep.n_rows,
-        n_clusters=prep.n_clusters,
-        statistic_name="z" if K == 2 else f"chi2({K - 1})",
-        notes=c.notes,
-        df=df,
-        max_share=c.max_share[:, 0],
-        small_sample=small_sample,
-    )
+    return _marginal_result(prep, fit, float(threshold), confidence_level, small_sample)

@@ -3,13 +3,28 @@ under dependent data)."""
 
 from __future__ import annotations
 
+import warnings
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from fastfair import _kernel_sums
-from fastfair._pvalues import asymptotic_pvalue
+from fastfair._deprecation import user_stacklevel
+from fastfair._parallel import effective_n_threads
+from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, max_exceedance_pvalues
+from fastfair._random import stream_key
 from fastfair._scipy import special, stats
-from fastfair.parity.ingest import _ZERO_VARIANCE
-from fastfair.parity.statistics import _group_covariance
+from fastfair.parity.ingest import _ZERO_VARIANCE, DEFAULT_GRID_POINTS, MIN_EFFECTIVE_CLUSTERS
+from fastfair.parity.results import (
+    MarginalOutcomeResult,
+    PredictiveParityResult,
+    SparseGridWarning,
+)
+from fastfair.parity.statistics import _fit, _group_covariance, _quantile
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 def _two_sided(stat, df):
@@ -139,3 +154,226 @@ def _symmetric_root(cov):
     tol = cov.shape[0] * np.finfo(np.float64).eps * max(vals[-1], 0.0)
     root = (vecs * np.sqrt(np.where(vals > tol, vals, 0.0))[None, :]) @ vecs.T
     return 0.5 * (root + root.T)
+
+
+# --------------------------------------------------------------------------------------
+# The predictive parity test of prepared rows
+
+
+def prepared_parity_test(
+    prep,
+    *,
+    grid: int | ArrayLike = DEFAULT_GRID_POINTS,
+    bandwidth: float | str = "rule_of_thumb",
+    kernel: str = "gaussian",
+    adjust: str = "holm",
+    n_bootstrap: int = 9999,
+    confidence_level: float = 0.95,
+    min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
+    small_sample: str = "cr2",
+    return_null: bool = False,
+    random_state=None,
+    n_jobs: int | None = None,
+) -> PredictiveParityResult:
+    """:func:`fastfair.predictive_parity_test` of prepared rows (options already checked).
+
+    `prep` is a ``fastfair._clustered.Prepared`` or any object with its attributes and its
+    row_sample / kernel_sums / leverage_sums passes (``fastfair.engines.clusters.
+    SortedClusters``: the batched engines of the audit).
+    """
+    n_threads = effective_n_threads(n_jobs)
+    fit = _fit(
+        prep,
+        grid,
+        bandwidth,
+        kernel,
+        confidence_level,
+        min_effective_clusters,
+        n_threads,
+        covariance=n_bootstrap > 0,
+        small_sample=small_sample,
+    )
+    curve = fit.curve
+    var, degenerate = _studentizing_variance(
+        curve.estimate, curve.standard_error, curve.n_effective, outcome_scale(prep)
+    )
+    tests = _grid_tests(curve, var, small_sample)
+    null = boot_p = critical = critical_values = None
+    if n_bootstrap > 0:
+        null, boot_p, critical, critical_values = _simultaneous(
+            fit, tests, var, degenerate, n_bootstrap, confidence_level, random_state, n_threads
+        )
+    adjusted = _adjusted(tests, adjust, null)
+    if n_bootstrap > 0:
+        pvalue, method = float(boot_p), "multiplier_bootstrap"
+    else:
+        pvalue = float(np.nanmin(adjusted)) if tests.tested.any() else np.nan
+        method = adjust
+    if not tests.tested.any():
+        warnings.warn(
+            "no grid point has a standard error in every group: nothing tested",
+            SparseGridWarning,
+            stacklevel=user_stacklevel(),
+        )
+    K = curve.estimate.shape[0]
+    diff = diff_se = None
+    if K == 2:
+        diff = curve.estimate[0] - curve.estimate[1]
+        diff_se = np.sqrt(var[0] + var[1])
+    observed_max = float(np.max(tests.sq[tests.tested])) if tests.tested.any() else np.nan
+    statistic = np.sqrt(observed_max) if K == 2 and tests.tested.any() else observed_max
+    return PredictiveParityResult(
+        statistic=float(statistic),
+        pvalue=pvalue,
+        method=method,
+        curve=curve,
+        grid=curve.grid,
+        groups=curve.groups,
+        difference=diff,
+        difference_standard_error=diff_se,
+        grid_statistic=tests.statistic,
+        grid_pvalue=tests.pvalue,
+        grid_pvalue_adjusted=adjusted,
+        adjust=adjust,
+        critical_value=critical,
+        n_bootstrap=n_bootstrap,
+        tested=tests.tested,
+        grid_df=tests.df,
+        critical_values=critical_values,
+        small_sample=small_sample,
+        statistic_name="z" if K == 2 else f"chi2({K - 1})",
+        null_distribution=null if return_null else None,
+    )
+
+
+@dataclass(frozen=True)
+class _GridTests:
+    """The pointwise tests over the grid (NaN where not every group has a standard error)."""
+
+    tested: np.ndarray  # points where every group has a standard error
+    statistic: np.ndarray  # z (two groups) or Wald chi-square
+    sq: np.ndarray  # its square (z^2), or the chi-square itself
+    pvalue: np.ndarray  # pointwise p-values
+    df: np.ndarray  # reference degrees of freedom
+    matched: np.ndarray  # the statistic mapped to the normal (chi-square) scale
+
+
+def _grid_tests(curve, var, small_sample) -> _GridTests:
+    """Pointwise statistics and p-values at the points where every group has an SE.
+
+    The simultaneous test refers max_j of the pointwise statistics, each first mapped to the
+    normal (chi-square) scale through its own t (F) reference, to the multiplier bootstrap:
+    with small_sample="none" the mapped statistic is the statistic itself.
+    """
+    est = curve.estimate
+    K, G = est.shape
+    tested = np.isfinite(curve.standard_error).all(axis=0)
+    stat, sq, pvals, grid_df = (np.full(G, np.nan) for _ in range(4))
+    if tested.any():
+        stat[tested], sq[tested] = _wald(est[:, tested], var[:, tested])
+        pvals[tested], grid_df[tested] = _pointwise(
+            stat[tested], sq[tested], var[:, tested], curve.df[:, tested]
+        )
+    matched = sq.copy()
+    if small_sample != "none" and tested.any():
+        matched[tested] = _normal_scale(pvals[tested], K)
+    return _GridTests(tested, stat, sq, pvals, grid_df, matched)
+
+
+def _simultaneous(
+    fit, tests, var, degenerate, n_bootstrap, confidence_level, random_state, n_threads
+):
+    """The multiplier-bootstrap test of max_j W_j: (null draws, p-value, critical value of
+    the simultaneous band's z, and per point on the t scale), all None / NaN where no point
+    can be tested (critical values only for two groups)."""
+    est = fit.curve.estimate
+    K, G = est.shape
+    tested = tests.tested
+    points = np.flatnonzero(tested & (var > 0).all(axis=0))
+    if not points.size:
+        return None, np.nan, None, None
+    null, _ = _multiplier_bootstrap(
+        fit,
+        est,
+        points,
+        n_bootstrap,
+        stream_key(random_state),
+        n_threads,
+        floor=(degenerate, var) if degenerate.any() else None,
+    )
+    matched_max = float(np.max(tests.matched[tested]))
+    boot_p = max_exceedance_pvalues(null, matched_max * (1 - 1e-12))[0]
+    critical = critical_values = None
+    if K == 2:
+        critical = float(np.sqrt(np.quantile(null, confidence_level)))
+        critical_values = np.full(G, np.nan)
+        level = special.ndtr(critical)
+        critical_values[tested] = _quantile(level, tests.df[tested])
+    return null, boot_p, critical, critical_values
+
+
+def _adjusted(tests, adjust, null) -> np.ndarray:
+    """The pointwise p-values adjusted over the tested points (maxT: from the bootstrap's
+    null draws, never below the pointwise p-value)."""
+    tested = tests.tested
+    adjusted = np.full(tested.size, np.nan)
+    if not tested.any():
+        return adjusted
+    if adjust == "maxT":
+        if null is None:
+            adjusted[tested] = 1.0
+        else:
+            thr = tests.matched[tested] * (1 - 1e-12)
+            adjusted[tested] = max_exceedance_pvalues(null, thr)
+            adjusted[tested] = np.maximum(adjusted[tested], tests.pvalue[tested])
+    else:
+        adjusted[tested] = adjust_pvalues(tests.pvalue[tested], adjust)
+    return adjusted
+
+
+def _marginal_result(
+    prep, fit, threshold: float, confidence_level: float, small_sample: str
+) -> MarginalOutcomeResult:
+    """:func:`fastfair.marginal_outcome_test` from the one-point fit at the threshold: z
+    (two groups) or Wald chi-square, its p-value and the difference's interval."""
+    c = fit.curve
+    est, se = c.estimate[:, 0], c.standard_error[:, 0]
+    var = _studentizing_variance(est, se, c.n_effective[:, 0], outcome_scale(prep))[0]
+    K = len(prep.labels)
+    diff = diff_se = ci = None
+    df = float("nan")
+    if np.isfinite(se).all():
+        stat, sq = _wald(est[:, None], var[:, None])
+        p, dfw = _pointwise(stat, sq, var[:, None], c.df)
+        stat, pvalue, df = float(stat[0]), float(p[0]), float(dfw[0])
+    else:
+        stat = pvalue = float("nan")
+    if K == 2:
+        diff = float(est[0] - est[1])
+        diff_se = float(np.sqrt(var[0] + var[1]))
+        zq = float(_quantile(0.5 + confidence_level / 2.0, np.inf if np.isnan(df) else df))
+        ci = (diff - zq * diff_se, diff + zq * diff_se)
+    return MarginalOutcomeResult(
+        threshold=threshold,
+        groups=prep.labels,
+        estimate=est,
+        standard_error=se,
+        n_effective=c.n_effective[:, 0],
+        statistic=stat,
+        pvalue=pvalue,
+        difference=diff,
+        difference_standard_error=diff_se,
+        confidence_interval=ci,
+        confidence_level=float(confidence_level),
+        bandwidth=c.bandwidth,
+        bandwidth_method=c.bandwidth_method,
+        kernel=c.kernel,
+        weighting=c.weighting,
+        n_observations=prep.n_rows,
+        n_clusters=prep.n_clusters,
+        statistic_name="z" if K == 2 else f"chi2({K - 1})",
+        notes=c.notes,
+        df=df,
+        max_share=c.max_share[:, 0],
+        small_sample=small_sample,
+    )
