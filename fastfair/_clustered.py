@@ -156,8 +156,42 @@ def _check_outcome_range(y: np.ndarray) -> None:
 def prepare(
     y_true, y_score, group, cluster, weighting, nan_policy, data, *, min_groups, threshold=None
 ) -> Prepared:
+    """Rows of the kernel methods, checked once and grouped by cluster.
+
+    Rows kept: finite score (and y where needed), and score >= `threshold` for the marginal
+    outcome test. Cluster sizes n_m count every row with a usable score, so a user's weight
+    does not depend on how many of their rows pass the threshold.
+    """
     check_choice(weighting, "weighting", WEIGHTINGS)
     check_choice(nan_policy, "nan_policy", NAN_POLICIES)
+    s, yv, gcodes, labels, ccodes, clabels = _columns(
+        y_true, y_score, group, cluster, data, min_groups
+    )
+    keep, dropped = _kept_rows(s, yv, nan_policy, threshold)
+    sizes_all = None
+    if ccodes is not None and weighting == "per_user":
+        usable = ~np.isnan(s)
+        sizes_all = np.bincount(ccodes[usable], minlength=len(clabels)).astype(np.float64)
+    if not keep.all():
+        s, yv, gcodes = s[keep], yv[keep], gcodes[keep]
+        if ccodes is not None:
+            ccodes = ccodes[keep]
+    if s.size == 0:
+        what = "at or above the threshold" if threshold is not None else "left"
+        raise ValueError(f"no observations {what}")
+    if ccodes is None:
+        n_rows = np.bincount(gcodes, minlength=len(labels))
+        starts = np.arange(s.size + 1, dtype=np.intp)
+        return Prepared(
+            s, yv, starts, gcodes, np.ones(s.size), labels, n_rows, n_rows.copy(), weighting,
+            False, dropped,
+        )  # fmt: skip
+    return _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, dropped)
+
+
+def _columns(y_true, y_score, group, cluster, data, min_groups) -> tuple:
+    """(score, y, group codes, group labels, cluster codes, cluster labels), checked; one
+    group "all" without `group`, cluster codes None without `cluster`."""
     cols = resolve_columns(data, y_true=y_true, y_score=y_score, group=group, cluster=cluster)
     s = as_finite_float(cols["y_score"], "y_score", allow_nan=True)
     yv = as_finite_float(cols["y_true"], "y_true", allow_nan=True)
@@ -173,22 +207,19 @@ def prepare(
     n = check_same_length(y_true=yv, y_score=s, group=gcodes, cluster=ccodes)
     if raw_group is None:
         gcodes, labels = np.zeros(n, dtype=np.intp), np.array(["all"], dtype=object)
+    return s, yv, gcodes, labels, ccodes, clabels
 
-    # Rows kept: finite score (and y where needed), and score >= threshold for the
-    # marginal outcome test. Cluster sizes n_m count every row with a usable score, so a
-    # user's weight does not depend on how many of their rows pass the threshold.
+
+def _kept_rows(s, yv, nan_policy, threshold) -> tuple[np.ndarray, int]:
+    """(mask of the rows kept, number of rows dropped for NaN): NaN scores, and NaN outcomes
+    among the rows at or above the threshold, raise or are dropped by `nan_policy`."""
     nan_s = np.isnan(s)
-    dropped = 0
-    if nan_s.any():
-        if nan_policy == "raise":
-            raise ValueError(
-                f"y_score contains {int(nan_s.sum())} NaN values; pass nan_policy='omit' to drop "
-                "those rows"
-            )
+    if nan_s.any() and nan_policy == "raise":
+        raise ValueError(
+            f"y_score contains {int(nan_s.sum())} NaN values; pass nan_policy='omit' to drop "
+            "those rows"
+        )
     keep = ~nan_s
-    sizes_all = None
-    if ccodes is not None and weighting == "per_user":
-        sizes_all = np.bincount(ccodes[keep], minlength=len(clabels)).astype(np.float64)
     if threshold is not None:
         keep &= s >= threshold
     nan_y = np.isnan(yv) & keep
@@ -199,36 +230,13 @@ def prepare(
                 "those rows"
             )
         keep &= ~nan_y
-    dropped = int(nan_s.sum() + nan_y.sum())
-    if not keep.all():
-        s, yv, gcodes = s[keep], yv[keep], gcodes[keep]
-        if ccodes is not None:
-            ccodes = ccodes[keep]
-    if s.size == 0:
-        what = "at or above the threshold" if threshold is not None else "left"
-        raise ValueError(f"no observations {what}")
+    return keep, int(nan_s.sum() + nan_y.sum())
 
-    K = len(labels)
-    if ccodes is None:
-        starts = np.arange(s.size + 1, dtype=np.intp)
-        cluster_group = gcodes
-        weight = np.ones(s.size)
-        n_rows = np.bincount(gcodes, minlength=K)
-        return Prepared(
-            s,
-            yv,
-            starts,
-            cluster_group,
-            weight,
-            labels,
-            n_rows,
-            n_rows.copy(),
-            weighting,
-            False,
-            dropped,
-        )
 
-    M = len(clabels)
+def _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, dropped):
+    """The kept rows sorted by cluster, with each cluster's group and weight (1/n_m with
+    n_m = `sizes_all`, per user; 1 per observation); a cluster in two groups is refused."""
+    K, M = len(labels), len(clabels)
     s_sorted, y_sorted, starts, cluster_group, conflict = _kernel_sums.sort_by_cluster(
         ccodes, M, gcodes, s, yv
     )
@@ -253,18 +261,9 @@ def prepare(
     n_rows = np.bincount(cluster_group[present], weights=counts[present], minlength=K)
     n_clu = np.bincount(cluster_group[present], minlength=K)
     return Prepared(
-        s_sorted,
-        y_sorted,
-        starts,
-        cluster_group,
-        weight,
-        labels,
-        n_rows.astype(np.int64),
-        n_clu.astype(np.int64),
-        weighting,
-        True,
-        dropped,
-    )
+        s_sorted, y_sorted, starts, cluster_group, weight, labels, n_rows.astype(np.int64),
+        n_clu.astype(np.int64), weighting, True, dropped,
+    )  # fmt: skip
 
 
 def _count_conflicts(ccodes, gcodes, n_clusters) -> int:
