@@ -362,3 +362,32 @@ def test_estimator_params_follow_scikit_learn(cls):
     )
     with pytest.raises(ValueError, match=f"invalid parameter 'nope' for {cls.__name__}"):
         est.set_params(nope=1)
+
+
+def test_import_paths_survive_the_layer_split():
+    """#27 split calibration/api.py into ingest, statistics, inference and api: every public
+    name is still reached as fastfair.calibration.<name>, fastfair.calibration.api.<name>
+    (functions and estimators) or .results.<name> (result classes), and at the top level
+    where it was; the estimators keep scikit-learn's get_params / set_params."""
+    import fastfair
+    import fastfair.calibration as calibration
+    from fastfair.calibration import api, results
+
+    top_level = {
+        "GroupCalibrator", "MultiObjectiveCalibrator", "calibration_error",
+        "check_composite_parity", "delta_pcc", "delta_rc", "ece", "fair_thresholds", "msce",
+        "tce_nadaraya_watson",
+    }  # fmt: skip
+    assert len(calibration.__all__) == 14
+    for name in calibration.__all__:
+        obj = getattr(calibration, name)
+        home = (
+            results
+            if name[0].isupper() and name.endswith(("Result", "Check", "Thresholds"))
+            else api
+        )
+        assert getattr(home, name) is obj, name
+        if name in top_level:
+            assert getattr(fastfair, name) is obj, name
+    cal = GroupCalibrator().set_params(n_bins=7)
+    assert cal.get_params()["n_bins"] == 7 and repr(cal).startswith("GroupCalibrator(")

@@ -20,9 +20,12 @@ DiCiccio, Hsu, Yu, Nandy & Basu (FAccT 2023), Sections 4-7 (docs/parity.md).
 Layers of this subpackage (each imports only those above it):
 
 * ``results.py``: result classes, warnings and errors
-* ``ingest.py``: options and data, checked and coerced once
-* ``inference.py``: the tests on the statistics, p-values, intervals, result packing
-* ``api.py``: the public functions (ingest -> statistics -> inference)
+* ``ingest.py``: options and data, checked and coerced once; the estimators'
+  get_params / set_params
+* ``statistics.py``: the fitted maps (kernel sums, logistic and isotonic fits), the
+  multivariate kernel regression, binned sums and ranks
+* ``inference.py``: the calibration errors of the binned sums; the fair thresholds
+* ``api.py``: the public estimators and functions (ingest -> statistics -> inference)
 """
 
 from fastfair.calibration.api import (

@@ -7,19 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fastfair import _kernel_sums
 from fastfair import parity as _parity
-from fastfair._clustered import (
-    KERNELS,
-    ROWS_PER_THREAD,
-    WEIGHTINGS,
-    choose_bandwidth,
-    prepare,
-    weighted_quantiles,
-)
+from fastfair._clustered import KERNELS, WEIGHTINGS, prepare, weighted_quantiles
 from fastfair._deprecation import renamed_arguments
-from fastfair._parallel import threads_for
-from fastfair._scipy import optimize, special
+from fastfair._scipy import special
 from fastfair._validation import (
     MAX_POINTS,
     align_index,
@@ -32,32 +23,34 @@ from fastfair._validation import (
     check_level,
     check_same_length,
     show_value,
-    unit_scale,
 )
-from fastfair.calibration.inference import (
-    _binned_error,
-    _fitted_codes,
-    _inverse_threshold,
-    _logistic_irls,
-    _prep_xy,
-    _ranks_within,
-    _row_groups,
-    _row_weights,
-    _score_matrix,
-)
+from fastfair.calibration.inference import _binned_error, _fair_thresholds
 from fastfair.calibration.ingest import (
     CALIBRATION_METHODS,
     DEFAULT_CALIBRATION_BINS,
     ERROR_ESTIMATORS,
     _check_binary,
+    _fitted_codes,
     _numeric_array,
+    _Params,
+    _prep_xy,
+    _score_matrix,
 )
 from fastfair.calibration.results import (
     CalibrationErrorResult,
     CompositeParityCheck,
     FairThresholds,
     ImpactResult,
-    _key,
+)
+from fastfair.calibration.statistics import (
+    _binned_sums,
+    _isotonic_maps,
+    _kernel_regression,
+    _monotone_sweep_sums,
+    _multi_objective_fits,
+    _nadaraya_watson_maps,
+    _platt_maps,
+    _ranks_within,
 )
 
 if TYPE_CHECKING:
@@ -67,65 +60,6 @@ if TYPE_CHECKING:
 
 # --------------------------------------------------------------------------------------
 # Group calibration (Sec. 4.1, Appendix C)
-
-
-class _Params:
-    """get_params / set_params / repr of an estimator from its `_param_names` (scikit-learn
-    conventions)."""
-
-    _param_names: tuple = ()
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Parameters of the estimator (scikit-learn convention).
-
-        Parameters
-        ----------
-        deep : bool
-            Accepted for scikit-learn compatibility (no nested estimators).
-
-        Returns
-        -------
-        dict
-            Constructor parameter name -> value.
-
-        Examples
-        --------
-        >>> from fastfair.calibration import GroupCalibrator, MultiObjectiveCalibrator
-        >>> GroupCalibrator().get_params()["weighting"]
-        'per_user'
-        >>> sorted(MultiObjectiveCalibrator().get_params())
-        ['bandwidth_scale', 'method', 'weighting']
-        """
-        return {k: getattr(self, k) for k in self._param_names}
-
-    def set_params(self, **params):
-        """Set parameters (scikit-learn convention).
-
-        Parameters
-        ----------
-        **params
-            Constructor parameters to change.
-
-        Returns
-        -------
-        estimator
-            self.
-
-        Examples
-        --------
-        >>> from fastfair.calibration import GroupCalibrator
-        >>> GroupCalibrator().set_params(weighting="per_observation").weighting
-        'per_observation'
-        """
-        for k, v in params.items():
-            if k not in self._param_names:
-                raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}")
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._param_names)
-        return f"{type(self).__name__}({args})"
 
 
 class GroupCalibrator(_Params):
@@ -261,74 +195,18 @@ class GroupCalibrator(_Params):
         s = as_finite_float(y_score, "y_score")
         yv = as_finite_float(y_true, "y_true")
         prep = prepare(yv, s, group, cluster, self.weighting, "raise", None, min_groups=1)
+        bandwidth = coef = n_empty = None
+        if self.method == "nadaraya_watson":
+            knots, values, bandwidth, n_empty = _nadaraya_watson_maps(
+                prep, n_bins, self.bandwidth, self.kernel, self.n_jobs
+            )
+        elif self.method == "platt":
+            knots, values, coef = _platt_maps(prep)
+        else:
+            knots, values = _isotonic_maps(prep)
         self._fitted_with_group = group is not None
         self.groups_ = prep.labels
-        self.bandwidth_ = None
-        self.coef_ = None
-        self.n_empty_edges_ = None
-        rows_g = _row_groups(prep)
-        wrow = _row_weights(prep) if self.method != "nadaraya_watson" else None
-        K = prep.n_groups
-        knots, values = [], []
-        if self.method == "nadaraya_watson":
-            n_threads = threads_for(self.n_jobs, prep.score.size, ROWS_PER_THREAD)
-            h, _ = choose_bandwidth(prep, self.bandwidth, self.kernel, n_threads)
-            self.bandwidth_ = h
-            n_empty = np.zeros(K, dtype=np.int64)
-            for k in range(K):
-                sk = prep.score[rows_g == k]
-                lo, hi = float(sk.min()), float(sk.max())
-                if not hi > lo:
-                    hi = lo + h
-                edges = np.linspace(lo, hi, n_bins + 1)
-                cg = np.where(prep.cluster_group == k, 0, -1).astype(np.intp)
-                sums = _kernel_sums.kernel_sums(
-                    prep.score,
-                    prep.y,
-                    None,
-                    prep.starts,
-                    cg,
-                    prep.cluster_weight,
-                    1,
-                    edges,
-                    h,
-                    self.kernel,
-                    False,
-                    n_threads,
-                )
-                sa, sb = sums["sum_a"][0], sums["sum_b"][0]
-                ok = sb > 0
-                n_empty[k] = int((~ok).sum())
-                est = np.empty_like(sb)
-                est[ok] = sa[ok] / sb[ok]
-                if not ok.all():
-                    est[~ok] = np.interp(edges[~ok], edges[ok], est[ok])
-                knots.append(edges)
-                values.append(est)
-            self.n_empty_edges_ = n_empty
-        elif self.method == "platt":
-            _check_binary(prep.y, "method='platt'")
-            coef = np.zeros((K, 2))
-            for k in range(K):
-                sel = rows_g == k
-                sk = prep.score[sel]
-                X = np.column_stack([np.ones(sk.size), sk])
-                coef[k] = _logistic_irls(X, prep.y[sel], wrow[sel])
-                knots.append(np.array([sk.min(), sk.max()]))
-                values.append(special.expit(coef[k, 0] + coef[k, 1] * knots[-1]))
-            self.coef_ = coef
-        else:
-            for k in range(K):
-                sel = rows_g == k
-                sk, yk, wk = prep.score[sel], prep.y[sel], wrow[sel]
-                order = np.argsort(sk, kind="stable")
-                sk, yk, wk = sk[order], yk[order], wk[order]
-                xs, inv = np.unique(sk, return_inverse=True)
-                wsum = np.bincount(inv, weights=wk, minlength=xs.size)
-                ymean = np.bincount(inv, weights=wk * yk, minlength=xs.size) / wsum
-                fitted = optimize.isotonic_regression(ymean, weights=wsum, increasing=True).x
-                knots.append(xs)
-                values.append(np.asarray(fitted, dtype=np.float64))
+        self.bandwidth_, self.coef_, self.n_empty_edges_ = bandwidth, coef, n_empty
         self.knots_, self.values_ = knots, values
         return self
 
@@ -534,28 +412,15 @@ class MultiObjectiveCalibrator(_Params):
             w = 1.0 / np.bincount(ccodes)[ccodes]
         else:
             w = np.ones(n)
+        if self.method == "logistic":
+            _check_binary(Y, "method='logistic'")
+        fits = _multi_objective_fits(
+            S, Y, w, codes, len(labels), self.method, self.bandwidth_scale
+        )
         self._fitted_with_group = group is not None
         self.groups_ = labels
         self.n_scores_ = K
-        self._fits = []
-        if self.method == "logistic":
-            _check_binary(Y, "method='logistic'")
-        for g in range(len(labels)):
-            sel = codes == g
-            Sg, Yg, wg = S[sel], Y[sel], w[sel]
-            if self.method == "logistic":
-                X = np.column_stack([np.ones(Sg.shape[0]), Sg])
-                coef = np.array([_logistic_irls(X, Yg[:, k], wg) for k in range(K)])
-                self._fits.append(coef)
-            else:
-                m_eff = wg.sum()
-                q1, q3 = np.quantile(Sg, [0.25, 0.75], axis=0)
-                sd = _column_sd(Sg)
-                scale = np.minimum(sd, (q3 - q1) / 1.349)
-                scale = np.where(scale > 0, scale, sd + 1e-12)
-                h = self.bandwidth_scale * scale * max(m_eff, 2.0) ** (-1.0 / (K + 4))
-                mean = (wg[:, None] * Yg).sum(axis=0) / wg.sum()
-                self._fits.append((Sg.copy(), Yg.copy(), wg.copy(), h, mean))
+        self._fits = fits
         return self
 
     @renamed_arguments(scores="y_score")
@@ -599,24 +464,7 @@ class MultiObjectiveCalibrator(_Params):
                 coef = self._fits[g]
                 out[sel] = special.expit(coef[:, 0] + S[sel] @ coef[:, 1:].T)
             else:
-                out[sel] = self._nw(self._fits[g], S[sel])
-        return out
-
-    @staticmethod
-    def _nw(fit, Q, budget: int = 4_000_000):
-        Sg, Yg, wg, h, mean = fit
-        out = np.empty((Q.shape[0], Yg.shape[1]))
-        step = max(1, budget // max(Sg.shape[0], 1))
-        for a in range(0, Q.shape[0], step):
-            q = Q[a : a + step]
-            d = np.zeros((q.shape[0], Sg.shape[0]))
-            for k in range(Sg.shape[1]):
-                d += ((q[:, k : k + 1] - Sg[None, :, k]) / h[k]) ** 2
-            kw = np.exp(-0.5 * d) * wg
-            den = kw.sum(axis=1)
-            num = kw @ Yg
-            ok = den > 1e-300
-            out[a : a + step] = np.where(ok[:, None], num / np.where(ok, den, 1)[:, None], mean)
+                out[sel] = _kernel_regression(self._fits[g], S[sel])
         return out
 
     @renamed_arguments(scores="y_score", outcomes="y_true")
@@ -649,16 +497,6 @@ class MultiObjectiveCalibrator(_Params):
         (2000, 2)
         """
         return self.fit(y_score, y_true, group, cluster).transform(y_score, group)
-
-
-def _column_sd(S: np.ndarray) -> np.ndarray:
-    """Standard deviation (ddof 0) of each column, computed in units of a power of two so
-    that scores of 1e160 do not overflow their squares (the same bits otherwise)."""
-    sd = np.empty(S.shape[1])
-    for k, column in enumerate(S.T):
-        e = unit_scale(column - column.mean())[1]
-        sd[k] = np.ldexp(np.ldexp(column, -e).std(), e)
-    return sd
 
 
 @renamed_arguments(scores="y_score", outcomes="y_true")
@@ -810,6 +648,8 @@ def fair_thresholds(
     ).values()
     check_choice(weighting, "weighting", WEIGHTINGS)
     grid_n = check_int(grid, "grid", 3, MAX_POINTS)
+    if keep_positive_rate and reference is not None:
+        raise ValueError("pass either reference or keep_positive_rate=True, not both")
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
         raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
     s = as_finite_float(y_score, "y_score")
@@ -833,81 +673,7 @@ def fair_thresholds(
         min_effective_clusters=1,
     )
     codes, labels = as_groups(group, "group", min_groups=2)
-    K = len(labels)
-    est = curve.estimate
-    fmono = np.fmax.accumulate(np.where(np.isnan(est), -np.inf, est), axis=1)
-    at_t = np.array([np.interp(threshold, pts, np.nan_to_num(e, nan=np.nanmean(e))) for e in est])
-    n_g = np.bincount(codes, minlength=K)
-    sorted_s = [np.sort(s[codes == k]) for k in range(K)]
-
-    def rates(ts):
-        return np.array(
-            [1.0 - np.searchsorted(sorted_s[k], ts[k], side="left") / n_g[k] for k in range(K)]
-        )
-
-    def thresholds_for(v):
-        return np.array([_inverse_threshold(pts, fmono[k], v) for k in range(K)])
-
-    rate_before = rates(np.full(K, float(threshold)))
-    overall_before = float((rate_before * n_g).sum() / n_g.sum())
-    if keep_positive_rate:
-        if reference is not None:
-            raise ValueError("pass either reference or keep_positive_rate=True, not both")
-        v_lo = max(float(fmono[k][np.isfinite(fmono[k])][0]) for k in range(K))
-        v_hi = min(float(fmono[k][-1]) for k in range(K))
-        if not v_lo < v_hi:
-            raise ValueError(
-                "no common marginal outcome exists: the groups' estimated outcome ranges "
-                "do not overlap on the scored range"
-            )
-
-        def overall(v):
-            r = rates(thresholds_for(v))
-            return float((r * n_g).sum() / n_g.sum())
-
-        r_lo, r_hi = overall(v_lo), overall(v_hi)
-        if not r_hi <= overall_before <= r_lo:
-            raise ValueError(
-                f"no thresholds keep the overall positive rate {overall_before:.4f}: with equal "
-                f"marginal outcomes it ranges over [{r_hi:.4f}, {r_lo:.4f}] in the scored range"
-            )
-        a, b = v_lo, v_hi
-        for _ in range(100):
-            mid = 0.5 * (a + b)
-            if overall(mid) > overall_before:
-                a = mid
-            else:
-                b = mid
-        v = b if abs(overall(b) - overall_before) <= abs(overall(a) - overall_before) else a
-    elif reference is not None:
-        index = {_key(g): k for k, g in enumerate(labels)}
-        if _key(reference) not in index:
-            raise ValueError(f"reference {show_value(reference)} is not a group label")
-        v = float(at_t[index[_key(reference)]])
-    else:
-        v = float((at_t * n_g).sum() / n_g.sum())
-    ts = thresholds_for(v)
-    if reference is not None:
-        ts[index[_key(reference)]] = float(threshold)
-    bad = [str(_key(labels[k])) for k in range(K) if not np.isfinite(ts[k])]
-    if bad:
-        raise ValueError(
-            f"no threshold in the scored range gives group(s) {bad} the marginal outcome "
-            f"{v:.4f}: their estimated outcome curve does not cross it"
-        )
-    rate_after = rates(ts)
-    return FairThresholds(
-        labels,
-        ts,
-        v,
-        float(threshold),
-        at_t,
-        rate_before,
-        rate_after,
-        overall_before,
-        float((rate_after * n_g).sum() / n_g.sum()),
-        curve,
-    )
+    return _fair_thresholds(pts, curve, s, codes, labels, threshold, keep_positive_rate, reference)
 
 
 # --------------------------------------------------------------------------------------
@@ -964,24 +730,7 @@ def ece(
     check_choice(binning, "binning", ("equal_mass", "equal_width"))
     if not (isinstance(p, numbers.Real) and p >= 1):
         raise ValueError(f"p must be a number >= 1, got {show_value(p)}")
-    n = s.size
-    if binning == "equal_mass":
-        order = np.argsort(s, kind="stable")
-        b = np.minimum(B - 1, (np.arange(n) * B) // n)
-        ys, ss = yv[order], s[order]
-    else:
-        lo, hi = (0.0, 1.0) if s.min() >= 0 and s.max() <= 1 else (s.min(), s.max())
-        width = (hi - lo) or 1.0
-        b = np.clip(np.floor((s - lo) / width * B).astype(np.int64), 0, B - 1)
-        ys, ss = yv, s
-    count = np.bincount(b, minlength=B).astype(np.float64)
-    return _binned_error(
-        np.bincount(b, weights=ys, minlength=B),
-        np.bincount(b, weights=ss, minlength=B),
-        count,
-        n,
-        p,
-    )
+    return _binned_error(*_binned_sums(yv, s, B, binning), s.size, p)
 
 
 @renamed_arguments(y="y_true", score="y_score")
@@ -1026,23 +775,8 @@ def msce(
     yv, s = _prep_xy(y_true, y_score)
     if not (isinstance(p, numbers.Real) and p >= 1):
         raise ValueError(f"p must be a number >= 1, got {show_value(p)}")
-    n = s.size
-    order = np.argsort(s, kind="stable")
-    cy = np.concatenate([[0.0], np.cumsum(yv[order])])
-    cs = np.concatenate([[0.0], np.cumsum(s[order])])
-    best = max(n - 1, 1)
-    for b in range(2, n):
-        k = np.arange(b + 1, dtype=np.int64)
-        edges = -((-k * n) // b)  # ceil(k n / b): first rank of bin k
-        cnt = np.diff(edges)
-        means = np.diff(cy[edges]) / cnt
-        if np.any(means[1:] < means[:-1]):
-            best = b - 1
-            break
-    k = np.arange(best + 1, dtype=np.int64)
-    edges = -((-k * n) // best)
-    cnt = np.diff(edges).astype(np.float64)
-    val = _binned_error(np.diff(cy[edges]), np.diff(cs[edges]), cnt, n, p)
+    ysum, ssum, count, best = _monotone_sweep_sums(yv, s)
+    val = _binned_error(ysum, ssum, count, s.size, p)
     return (val, best) if return_bins else val
 
 

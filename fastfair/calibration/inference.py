@@ -1,90 +1,12 @@
-"""Inference: the test on the statistics (p-values, intervals), then packing (calibration and
-impact)."""
+"""Inference: the estimates from the statistics, then packing (calibration and impact): the
+calibration errors of binned sums, and the fair thresholds from the groups' curves."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from fastfair._scipy import special
-from fastfair._validation import (
-    as_finite_float,
-    as_groups,
-    as_probabilities,
-    check_same_length,
-)
-from fastfair.calibration.ingest import _numeric_array
-from fastfair.calibration.results import _key
-
-
-def _fitted_codes(calibrator, group, n) -> np.ndarray:
-    """Codes of `group` in the fitted groups of `calibrator` (groups_ and whether it was
-    fitted with groups); all zero when it was fitted without."""
-    if not hasattr(calibrator, "groups_"):
-        name = type(calibrator).__name__
-        raise RuntimeError(f"this {name} is not fitted yet: call fit first")
-    if group is None:
-        if calibrator._fitted_with_group:
-            raise TypeError("group is required: the calibrator was fitted with groups")
-        return np.zeros(n, dtype=np.intp)
-    codes, labels = as_groups(group, "group", min_groups=1)
-    index = {_key(g): k for k, g in enumerate(calibrator.groups_)}
-    unseen = [_key(g) for g in labels if _key(g) not in index]
-    if unseen:
-        raise ValueError(
-            f"group contains label(s) {unseen[:5]} not seen in fit; fitted groups are "
-            f"{[_key(g) for g in calibrator.groups_]}"
-        )
-    lookup = np.array([index[_key(g)] for g in labels], dtype=np.intp)
-    return lookup[codes]
-
-
-def _score_matrix(values, name, k=None) -> np.ndarray:
-    """`values` as a finite (n, K) float array (a 1-D array is one column)."""
-    arr = _numeric_array(values, name)
-    if arr.ndim == 1:
-        arr = arr[:, None]
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (n, K)")
-    if k is not None and arr.shape[1] != k:
-        raise ValueError(f"{name} must have {k} columns, got {arr.shape[1]}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return arr
-
-
-def _row_weights(prep) -> np.ndarray:
-    if not prep.clustered:
-        return prep.cluster_weight
-    return np.repeat(prep.cluster_weight, np.diff(prep.starts))
-
-
-def _row_groups(prep) -> np.ndarray:
-    if not prep.clustered:
-        return prep.cluster_group
-    return np.repeat(prep.cluster_group, np.diff(prep.starts))
-
-
-def _logistic_irls(X, y, w, max_iter: int = 100, tol: float = 1e-10) -> np.ndarray:
-    """Weighted maximum-likelihood logistic regression by Newton's method (no penalty)."""
-    beta = np.zeros(X.shape[1])
-    ridge = 1e-12 * np.eye(X.shape[1])
-    for _ in range(max_iter):
-        p = special.expit(X @ beta)
-        grad = X.T @ (w * (y - p))
-        hess = (X * (w * p * (1.0 - p))[:, None]).T @ X + ridge
-        step = np.linalg.solve(hess, grad)
-        # Halve the step while the log-likelihood does not improve (separation guard).
-        ll0 = np.sum(w * (y * np.log(p + 1e-300) + (1 - y) * np.log(1 - p + 1e-300)))
-        for _ in range(30):
-            p1 = special.expit(X @ (beta + step))
-            ll1 = np.sum(w * (y * np.log(p1 + 1e-300) + (1 - y) * np.log(1 - p1 + 1e-300)))
-            if ll1 >= ll0 - 1e-12 * abs(ll0):
-                break
-            step = step / 2
-        beta = beta + step
-        if np.max(np.abs(step)) < tol * (1 + np.max(np.abs(beta))):
-            break
-    return beta
+from fastfair._validation import show_value
+from fastfair.calibration.results import FairThresholds, _key
 
 
 def _inverse_threshold(grid, fmono, v):
@@ -100,35 +22,116 @@ def _inverse_threshold(grid, fmono, v):
     return grid[j - 1] + (v - f0) / (f1 - f0) * (grid[j] - grid[j - 1])
 
 
-def _prep_xy(y_true, y_score):
-    """Outcomes and predicted probabilities (the calibration errors compare the two)."""
-    s = as_probabilities(y_score, "y_score", "predicted probabilities")
-    yv = as_finite_float(y_true, "y_true")
-    check_same_length(y_true=yv, y_score=s)
-    if s.size == 0:
-        raise ValueError("y_score is empty")
-    return yv, s
-
-
 def _binned_error(ysum, ssum, count, n, p):
     nz = count > 0
     gap = np.abs(ysum[nz] / count[nz] - ssum[nz] / count[nz])
     return float((np.sum(count[nz] / n * gap**p)) ** (1.0 / p))
 
 
-def _ranks_within(query_codes, x):
-    """Descending average ranks (1 = largest) of x within each query."""
-    n = x.size
-    order = np.lexsort((-x, query_codes))
-    q, xs = query_codes[order], x[order]
-    new_q = np.r_[True, q[1:] != q[:-1]]
-    qstart = np.maximum.accumulate(np.where(new_q, np.arange(n), 0))
-    pos = np.arange(n) - qstart + 1.0
-    new_tie = new_q | np.r_[True, xs[1:] != xs[:-1]]
-    tie_id = np.cumsum(new_tie) - 1
-    first = np.flatnonzero(new_tie)
-    last = np.r_[first[1:], n] - 1
-    avg = 0.5 * (pos[first] + pos[last])
-    ranks = np.empty(n)
-    ranks[order] = avg[tie_id]
-    return ranks
+# --------------------------------------------------------------------------------------
+# Fair thresholds (Sec. 6.1): the common marginal outcome v and each group's threshold
+
+
+def _fair_thresholds(pts, curve, s, codes, labels, threshold, keep_positive_rate, reference):
+    """:func:`fastfair.fair_thresholds` from the groups' curves on the grid `pts`.
+
+    v is the group-size weighted mean of the curves at t, the reference group's value
+    there, or (keep_positive_rate) the value whose thresholds keep the overall positive
+    rate; each group's threshold is the smallest score where its running-max curve reaches
+    v.
+    """
+    K = len(labels)
+    est = curve.estimate
+    fmono = np.fmax.accumulate(np.where(np.isnan(est), -np.inf, est), axis=1)
+    at_t = np.array([np.interp(threshold, pts, np.nan_to_num(e, nan=np.nanmean(e))) for e in est])
+    rates = _PositiveRates(s, codes, K)
+    rate_before = rates.per_group(np.full(K, float(threshold)))
+    overall_before = rates.overall(rate_before)
+    ref = None
+    if keep_positive_rate:
+        v = _rate_keeping_outcome(pts, fmono, rates, overall_before)
+    elif reference is not None:
+        index = {_key(g): k for k, g in enumerate(labels)}
+        if _key(reference) not in index:
+            raise ValueError(f"reference {show_value(reference)} is not a group label")
+        ref = index[_key(reference)]
+        v = float(at_t[ref])
+    else:
+        v = float((at_t * rates.n).sum() / rates.n.sum())
+    ts = _thresholds_at(pts, fmono, v)
+    if ref is not None:
+        ts[ref] = float(threshold)
+    bad = [str(_key(labels[k])) for k in range(K) if not np.isfinite(ts[k])]
+    if bad:
+        raise ValueError(
+            f"no threshold in the scored range gives group(s) {bad} the marginal outcome "
+            f"{v:.4f}: their estimated outcome curve does not cross it"
+        )
+    rate_after = rates.per_group(ts)
+    return FairThresholds(
+        labels,
+        ts,
+        v,
+        float(threshold),
+        at_t,
+        rate_before,
+        rate_after,
+        overall_before,
+        rates.overall(rate_after),
+        curve,
+    )
+
+
+class _PositiveRates:
+    """Each group's share of scores at or above its threshold, and the overall share."""
+
+    def __init__(self, s, codes, n_groups):
+        self.n = np.bincount(codes, minlength=n_groups)
+        self.sorted = [np.sort(s[codes == k]) for k in range(n_groups)]
+
+    def per_group(self, ts) -> np.ndarray:
+        return np.array(
+            [
+                1.0 - np.searchsorted(x, t, side="left") / n
+                for x, t, n in zip(self.sorted, ts, self.n)
+            ]
+        )
+
+    def overall(self, per_group) -> float:
+        return float((per_group * self.n).sum() / self.n.sum())
+
+
+def _thresholds_at(pts, fmono, v) -> np.ndarray:
+    """Each group's smallest score whose running-max curve reaches v (NaN: none)."""
+    return np.array([_inverse_threshold(pts, f, v) for f in fmono])
+
+
+def _rate_keeping_outcome(pts, fmono, rates, target) -> float:
+    """The common marginal outcome whose thresholds give the overall positive rate
+    `target`: bisection (100 halvings) on the range of v where every group has a threshold
+    inside the grid (the rate is non-increasing in v)."""
+    v_lo = max(float(f[np.isfinite(f)][0]) for f in fmono)
+    v_hi = min(float(f[-1]) for f in fmono)
+    if not v_lo < v_hi:
+        raise ValueError(
+            "no common marginal outcome exists: the groups' estimated outcome ranges "
+            "do not overlap on the scored range"
+        )
+
+    def overall(v):
+        return rates.overall(rates.per_group(_thresholds_at(pts, fmono, v)))
+
+    r_lo, r_hi = overall(v_lo), overall(v_hi)
+    if not r_hi <= target <= r_lo:
+        raise ValueError(
+            f"no thresholds keep the overall positive rate {target:.4f}: with equal "
+            f"marginal outcomes it ranges over [{r_hi:.4f}, {r_lo:.4f}] in the scored range"
+        )
+    a, b = v_lo, v_hi
+    for _ in range(100):
+        mid = 0.5 * (a + b)
+        if overall(mid) > target:
+            a = mid
+        else:
+            b = mid
+    return b if abs(overall(b) - target) <= abs(overall(a) - target) else a
