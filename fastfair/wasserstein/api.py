@@ -18,15 +18,16 @@ from fastfair._validation import (
     show_value,
 )
 from fastfair.wasserstein.inference import (
-    _chi2_mixture_tail,
     _coefficients,
     _direction,
     _favorable,
+    _result,
     _solve_part,
 )
 from fastfair.wasserstein.ingest import (
     CRITERIA,
     _as_features,
+    _cells,
     _check_alpha,
 )
 from fastfair.wasserstein.results import WassersteinTestResult
@@ -179,18 +180,7 @@ def wasserstein_test(
     direction, b2 = _direction(beta, metric_matrix, d)
     n_threads = effective_n_threads(n_jobs)
 
-    a01 = codes.astype(np.uint8)
-    cell = 2 * a01 + y01  # a * 2 + y
-    counts = np.bincount(cell, minlength=4).reshape(2, 2)
-    labels = [1] if criterion == "equal_opportunity" else [0, 1]
-    for lab in labels:
-        for g in (0, 1):
-            if counts[g, lab] == 0:
-                raise ValueError(
-                    f"no samples with a = {groups.tolist()[g]!r} and y = {lab}: {criterion} "
-                    f"compares E[h | a, y = {lab}] between the groups, so both cells must be "
-                    "non-empty"
-                )
+    cell, counts, labels = _cells(codes, y01, groups, criterion)
 
     u = X_arr @ beta
     if b0 != 0.0:
@@ -206,51 +196,10 @@ def wasserstein_test(
         lam = [n / counts[1, lab], -n / counts[0, lab]]
         parts.append(_solve_part(u, idx, lam, n, b2, n_threads))
 
-    stat_parts = np.array([n * p["R"] for p in parts])
-    statistic = float(stat_parts.sum())
-    thetas = np.array([p["theta"] for p in parts])
-    if criterion == "equal_opportunity":
-        pvalue, threshold = _chi2_mixture_tail(statistic, thetas[:1], alpha)
-    else:
-        pvalue, threshold = _chi2_mixture_tail(statistic, thetas, alpha)
-
     favorable = None
     if return_favorable:
         favorable = _favorable(
             X_arr, u, cell, groups, codes, y01, parts, direction, b2, n, n_threads
         )
 
-    def per_label(values):
-        values = np.asarray(values, dtype=np.float64)
-        return float(values[0]) if criterion == "equal_opportunity" else values
-
-    return WassersteinTestResult(
-        statistic=statistic,
-        pvalue=pvalue,
-        threshold=threshold,
-        reject=bool(statistic > threshold),
-        alpha=alpha,
-        criterion=criterion,
-        distance=float(sum(p["R"] for p in parts)),
-        distance_parts=per_label([p["R"] for p in parts]),
-        theta=per_label(thetas),
-        gamma=per_label([p["gamma"] for p in parts]),
-        difference=per_label([p["c"] for p in parts]),
-        n=n,
-        groups=groups,
-        cell_counts=counts,
-        cell_means=means.reshape(2, 2),
-        favorable=favorable,
-    )
-
-
-# --------------------------------------------------------------------------- input checks
-
-
-# --------------------------------------------------------------------------- dual problem
-
-
-# --------------------------------------------------------------------------- favorable
-
-
-# --------------------------------------------------------------------------- limit law
+    return _result(parts, criterion, alpha, n, groups, counts, means, favorable)

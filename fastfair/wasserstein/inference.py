@@ -11,7 +11,7 @@ from fastfair import _wasserstein
 from fastfair._scipy import integrate, optimize, special, stats
 from fastfair._validation import show_value
 from fastfair.wasserstein.ingest import _CONVEX_LIMIT, _MAX_ITER, _check_not_saturated
-from fastfair.wasserstein.results import FavorableDistribution
+from fastfair.wasserstein.results import FavorableDistribution, WassersteinTestResult
 
 
 def _coefficients(coef, intercept, d):
@@ -291,3 +291,38 @@ def _chi2_mixture_tail(statistic: float, thetas, alpha: float):
         lambda s: _weighted_chi2_sf(s, w) - alpha, lo, hi, xtol=1e-12, rtol=1e-12
     )
     return pvalue, float(threshold)
+
+
+def _result(parts, criterion, alpha, n, groups, counts, means, favorable):
+    """The test from the projections of each compared outcome: the statistic n sum R, its
+    p-value and critical value from the chi-square mixture, and the result."""
+    stat_parts = np.array([n * p["R"] for p in parts])
+    statistic = float(stat_parts.sum())
+    thetas = np.array([p["theta"] for p in parts])
+    if criterion == "equal_opportunity":
+        pvalue, threshold = _chi2_mixture_tail(statistic, thetas[:1], alpha)
+    else:
+        pvalue, threshold = _chi2_mixture_tail(statistic, thetas, alpha)
+
+    def per_label(values):
+        values = np.asarray(values, dtype=np.float64)
+        return float(values[0]) if criterion == "equal_opportunity" else values
+
+    return WassersteinTestResult(
+        statistic=statistic,
+        pvalue=pvalue,
+        threshold=threshold,
+        reject=bool(statistic > threshold),
+        alpha=alpha,
+        criterion=criterion,
+        distance=float(sum(p["R"] for p in parts)),
+        distance_parts=per_label([p["R"] for p in parts]),
+        theta=per_label(thetas),
+        gamma=per_label([p["gamma"] for p in parts]),
+        difference=per_label([p["c"] for p in parts]),
+        n=n,
+        groups=groups,
+        cell_counts=counts,
+        cell_means=means.reshape(2, 2),
+        favorable=favorable,
+    )

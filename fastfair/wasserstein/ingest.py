@@ -64,3 +64,20 @@ def _check_not_saturated(dsig, cells, spread, m_scale, n, b2):
             "does not apply; test a less steep (e.g. regularized or calibrated) model, or "
             "its thresholded predictions with permutation_test"
         )
+
+
+def _cells(codes, y01, groups, criterion):
+    """(cell = 2 a + y of each row, the 2 x 2 cell counts, the outcomes y compared): each
+    compared outcome needs rows in both groups."""
+    cell = 2 * codes.astype(np.uint8) + y01
+    counts = np.bincount(cell, minlength=4).reshape(2, 2)
+    labels = [1] if criterion == "equal_opportunity" else [0, 1]
+    for lab in labels:
+        for g in (0, 1):
+            if counts[g, lab] == 0:
+                raise ValueError(
+                    f"no samples with a = {groups.tolist()[g]!r} and y = {lab}: {criterion} "
+                    f"compares E[h | a, y = {lab}] between the groups, so both cells must be "
+                    "non-empty"
+                )
+    return cell, counts, labels
