@@ -259,12 +259,43 @@ def _comb_capped(n: int, k: int, cap: int) -> int:
     return c
 
 
+def _welch_pvalue(observed, ua, ub, na, nb, alternative) -> float:
+    """Welch's t p-value of `observed` with the Welch-Satterthwaite df of the variances of
+    the group means `ua`, `ub` (any common unit)."""
+    df = (ua + ub) ** 2 / (ua**2 / (na - 1) + ub**2 / (nb - 1)) if ua + ub > 0 else 1.0
+    if alternative == "two-sided":
+        p = 2.0 * stats.t.sf(abs(observed), df)
+    elif alternative == "greater":
+        p = stats.t.sf(observed, df)
+    else:
+        p = stats.t.cdf(observed, df)
+    return float(min(1.0, p))
+
+
+def _subset_sums_exact(cen, k):
+    """Sum and sum of squares of `cen` over every k-subset of its rows (exact enumeration,
+    at most MAX_EXACT_SUBSETS subsets)."""
+    n = cen.size
+    n_subsets = _comb_capped(n, k, MAX_EXACT_SUBSETS)
+    if n_subsets > MAX_EXACT_SUBSETS:
+        raise ValueError(
+            f"method='exact' would enumerate more than MAX_EXACT_SUBSETS = {MAX_EXACT_SUBSETS} "
+            f"splits (C({n}, {k})); use 'monte_carlo'"
+        )
+    combos = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(n), k)),
+        dtype=np.intp,
+        count=n_subsets * k,
+    ).reshape(n_subsets, k)
+    sub = cen[combos]
+    return sub.sum(axis=1), (sub * sub).sum(axis=1)
+
+
 def _mean_pair(va, vb, options: _Options, key, stream) -> dict:
     """The observed Welch (or raw) statistic of one pair and its p-value (asymptotic or
     exact enumeration) or Sampler (subset sums on stream `stream`)."""
     studentize, method, alternative = options.mode == "welch", options.method, options.alternative
     na, nb = len(va), len(vb)
-    n = na + nb
     pooled = np.concatenate([va, vb])
     centre = pooled.mean()
     # in units of 2**e, so that the sums of squares cannot overflow (values of 1e160)
@@ -295,25 +326,10 @@ def _mean_pair(va, vb, options: _Options, key, stream) -> dict:
         out["se"] = se
     out["interval_se"] = se
     if method == "asymptotic":
-        df = (ua + ub) ** 2 / (ua**2 / (na - 1) + ub**2 / (nb - 1)) if ua + ub > 0 else 1.0
-        t = observed
-        if alternative == "two-sided":
-            p = 2.0 * stats.t.sf(abs(t), df)
-        elif alternative == "greater":
-            p = stats.t.sf(t, df)
-        else:
-            p = stats.t.cdf(t, df)
-        out["pvalue"] = float(min(1.0, p))
+        out["pvalue"] = _welch_pvalue(observed, ua, ub, na, nb, alternative)
         return out
     k = min(na, nb)
     exact = method == "exact"
-    n_subsets = _comb_capped(n, k, MAX_EXACT_SUBSETS) if exact else 0
-    if exact and n_subsets > MAX_EXACT_SUBSETS:
-        raise ValueError(
-            f"method='exact' would enumerate more than MAX_EXACT_SUBSETS = {MAX_EXACT_SUBSETS} "
-            "splits ("
-            f"C({n}, {k})); use 'monte_carlo'"
-        )
 
     def null_of(ss1, ss2):
         if na == k:  # the subset is the first group's rows
@@ -321,13 +337,7 @@ def _mean_pair(va, vb, options: _Options, key, stream) -> dict:
         return welch(s1 - ss1, s2 - ss2, na, ss1, ss2, nb)
 
     if exact:
-        combos = np.fromiter(
-            itertools.chain.from_iterable(itertools.combinations(range(n), k)),
-            dtype=np.intp,
-            count=n_subsets * k,
-        ).reshape(n_subsets, k)
-        sub = cen[combos]
-        ss1, ss2 = sub.sum(axis=1), (sub * sub).sum(axis=1)
+        ss1, ss2 = _subset_sums_exact(cen, k)
     else:
 
         def draw(start: int, count: int) -> np.ndarray:
