@@ -151,7 +151,7 @@ def test_the_walk_finds_the_result_methods():
     assert {
         "fastfair.parity.results.CalibrationCurve.to_frame",
         "fastfair.parity.results.PredictiveParityResult.plot",
-        "fastfair.planning.api.SampleSizeResult.plot",
+        "fastfair.planning.results.SampleSizeResult.plot",
         "fastfair.calibration.results._PerGroupValues.to_dict",  # ImpactResult inherits it
         "fastfair.auditing.results.AuditResult.to_json",
         "fastfair.engines.summaries.ConfusionStats.plan",

@@ -755,3 +755,19 @@ def test_plot_needs_matplotlib(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", fake)
     with pytest.raises(ImportError, match=r'pip install "fastfair\[plot\]"'):
         planning.plot_power_curve(sample_size(sigma2=[0.2, 0.3], tau=0.1))
+
+
+def test_result_classes_live_in_results_with_old_paths_kept():
+    """#27: the planning result classes moved from planning/api.py to planning/results.py;
+    the old paths (fastfair.planning.api.X, unpickling old objects) and the public ones
+    still name the same class."""
+    import fastfair
+    import fastfair.planning as planning
+    from fastfair.planning import api, results
+
+    for name in ("SampleSizeResult", "PilotPlanResult", "PowerResult"):
+        cls = getattr(results, name)
+        assert cls.__module__ == "fastfair.planning.results"
+        assert getattr(planning, name) is cls and getattr(fastfair, name, cls) is cls
+    assert api.SampleSizeResult is results.SampleSizeResult
+    assert api.PilotPlanResult is results.PilotPlanResult

@@ -44,8 +44,6 @@ Layers of this subpackage (each imports only those above it):
 """
 
 from fastfair.planning.api import (
-    PilotPlanResult,
-    SampleSizeResult,
     detectable_difference,
     plan_from_data,
     plot_power_curve,
@@ -54,7 +52,13 @@ from fastfair.planning.api import (
     simulate_power,
     unit_variances,
 )
-from fastfair.planning.results import DetectableDifferenceResult, PowerResult, SimulatedPowerResult
+from fastfair.planning.results import (
+    DetectableDifferenceResult,
+    PilotPlanResult,
+    PowerResult,
+    SampleSizeResult,
+    SimulatedPowerResult,
+)
 
 __all__ = [
     "DetectableDifferenceResult",

@@ -426,3 +426,29 @@ def _observed_difference(metric: str, point: dict[str, np.ndarray], ref: int) ->
     vals = point[own]
     gap = vals[ref] - vals[_others(len(vals), ref)]
     return gap if own == _needed_rates(metric)[0] else -gap
+
+
+def _n_required_tost(
+    sigma2: np.ndarray,
+    p: np.ndarray,
+    ref: int,
+    t: np.ndarray,
+    delta: float,
+    z: float,
+    power: float,
+) -> np.ndarray:
+    """Smallest total n giving every comparison TOST power >= `power` (bisection in log n)."""
+    k = sigma2.shape[-1]
+    oth = _others(k, ref)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(sigma2 > 0, sigma2 / p, 0.0)
+    unit = ratio[..., ref : ref + 1] + ratio[..., oth]  # se^2 * n per comparison
+    t = np.asarray(t, dtype=float)
+    lo = np.full(t.shape, 0.0)
+    hi = np.full(t.shape, 40.0)  # log n in [0, 40]
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        se = np.sqrt(unit / np.exp(mid)[..., None])
+        ok = _tost_power(t, delta, se, z).min(axis=-1) >= power
+        hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
+    return np.exp(hi)

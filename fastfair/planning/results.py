@@ -196,3 +196,145 @@ class SimulatedPowerResult(ResultExport):
                 f"  formula power   : {self.formula_power:.4f}",
             ]
         )
+
+
+@dataclass(frozen=True, repr=False)
+class SampleSizeResult(_PlanBase):
+    """Result of :func:`sample_size`.
+
+    Attributes
+    ----------
+    n : float or ndarray
+        Total sample size from eq. 2 / 3 (not rounded; the paper's numbers).
+    n_per_group : ndarray
+        ``n * allocation``, shape ``tau.shape + (k,)``.
+    n_per_group_ceil, n_total_ceil : ndarray of int
+        Each group's size rounded up, and their sum: the units to collect.
+    allocation : ndarray
+        Fraction of the total per group; ``allocation_rule`` is "neyman", "equal" or "given".
+    tau, power : float or ndarray
+        Presumed unfairness and target power (of each comparison).
+    """
+
+    n: float | np.ndarray
+    n_per_group: np.ndarray
+    n_per_group_ceil: np.ndarray
+    n_total_ceil: int | np.ndarray
+    allocation: np.ndarray
+    allocation_rule: str
+    tau: float | np.ndarray
+    power: float
+    z_power: float
+    delta: float | None = None
+
+    def __repr__(self) -> str:
+        lines = ["SampleSizeResult"]
+        label = "n (TOST)       " if self.delta is not None else "n (eq. 2/3)    "
+        lines.append(f"  {label} : {_fmt(self.n, 7)}")
+        lines.append(
+            f"  n per group     : {_fmt(self.n_per_group, 6)} -> collect "
+            f"{_fmt(self.n_per_group_ceil)} (total {_fmt(self.n_total_ceil)})"
+        )
+        lines.append(f"  allocation      : {self.allocation_rule} {_fmt(self.allocation)}")
+        lines.append(_margin_line(self))
+        lines.append(f"  alpha, power    : {self.alpha:g}, {self.power:g}")
+        lines += self._common_lines(self.delta is not None)
+        return _align(lines)
+
+    def plot(self, n: Any = None, ax: Any = None) -> Any:
+        """Plot the power curve of this design (needs matplotlib).
+
+        Parameters
+        ----------
+        n : array_like, optional
+            Total sample sizes to draw; by default 2% to 250% of the planned n.
+        ax : matplotlib.axes.Axes, optional
+            Axes to draw on; None: a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            As :func:`plot_power_curve`.
+        """
+        from fastfair.planning.api import plot_power_curve  # the curve needs power()
+
+        return plot_power_curve(self, n=n, ax=ax)
+
+
+@renamed_attributes(rates_se="rates_standard_error", n_resamples="n_bootstrap")
+@dataclass(frozen=True, repr=False)
+class PilotPlanResult(ResultExport):
+    """Result of :func:`plan_from_data`.
+
+    Attributes
+    ----------
+    plan : SampleSizeResult
+        The plan from the pilot's point estimates.
+    groups : ndarray
+        Group labels in the order of the plan's arrays.
+    pilot_n_per_group : ndarray
+        Pilot group sizes.
+    rates, rates_standard_error : dict
+        Estimated per-group rates and their bootstrap standard errors.
+    observed_difference : ndarray
+        Pilot estimate of ``M_ref - M_g`` for each non-reference group.
+    n_interval : tuple of float
+        Percentile bootstrap interval for the planned total n.
+    n_per_group_interval : ndarray
+        Shape (2, k): intervals for each group's planned size.
+    confidence_level : float
+        Level of the intervals.
+    n_bootstrap : int
+        Number of bootstrap resamples of the pilot.
+    bootstrap_distribution : ndarray
+        The planned total n of each bootstrap resample (``scipy.stats.bootstrap``'s name).
+    n_degenerate : int
+        Resamples whose n is not finite (a rate at 0 or 1), left out of the intervals.
+    """
+
+    plan: SampleSizeResult
+    groups: np.ndarray
+    pilot_n_per_group: np.ndarray
+    rates: dict[str, np.ndarray]
+    rates_standard_error: dict[str, np.ndarray]
+    observed_difference: np.ndarray
+    n_interval: tuple[float, float]
+    n_per_group_interval: np.ndarray
+    confidence_level: float
+    n_bootstrap: int
+    bootstrap_distribution: np.ndarray
+    n_degenerate: int
+
+    @property
+    def n(self) -> float:
+        """Planned total n (point estimate)."""
+        return self.plan.n
+
+    @property
+    def n_per_group(self) -> np.ndarray:
+        """Planned n per group (point estimate)."""
+        return self.plan.n_per_group
+
+    def __repr__(self) -> str:
+        lines = ["PilotPlanResult"]
+        lines.append(
+            f"  groups          : {self.groups.tolist()} "
+            f"(reference {self.groups.tolist()[self.plan.reference_index]!r})"
+        )
+        lines.append(f"  pilot n / group : {_fmt(self.pilot_n_per_group)}")
+        for key, val in self.rates.items():
+            lines.append(
+                f"  pilot {key}".ljust(20)
+                + f": {_fmt(val)} (se {_fmt(self.rates_standard_error[key], 2)})"
+            )
+        lines.append(f"  observed diff   : {_fmt(self.observed_difference)}")
+        lo, hi = self.n_interval
+        lines.append(
+            f"  planned n       : {_fmt(self.plan.n, 7)}, {self.confidence_level:.0%} interval "
+            f"from pilot sampling error [{_fmt(lo, 7)}, {_fmt(hi, 7)}] "
+            f"({self.n_bootstrap} bootstrap resamples)"
+        )
+        plan_lines = repr(self.plan).splitlines()[1:]
+        lines.append("  plan:")
+        lines += ["  " + s for s in plan_lines]
+        return _align(lines)
