@@ -16,9 +16,14 @@ N_{max}, 1)`: heavy users score higher and are better calibrated.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from fastfair._scipy import integrate, special, stats
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "bbc_dependent",
@@ -34,7 +39,7 @@ def _rng(random_state):
     return np.random.default_rng(random_state)
 
 
-def bbc_mu(s, b0: float = 0.0, b1: float = 1.0):
+def bbc_mu(s: ArrayLike, b0: float = 0.0, b1: float = 1.0) -> np.ndarray:
     r"""BBC conditional outcome :math:`\mu(s) = \sigma(b_0 + b_1\,\mathrm{logit}\, s)`.
 
     Parameters
@@ -60,8 +65,13 @@ def bbc_mu(s, b0: float = 0.0, b1: float = 1.0):
 
 
 def bbc_sample(
-    n: int, a: float = 2.0, b: float = 2.0, b0: float = 0.0, b1: float = 1.0, random_state=None
-):
+    n: int,
+    a: float = 2.0,
+    b: float = 2.0,
+    b0: float = 0.0,
+    b1: float = 1.0,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Draw n (score, outcome) pairs from the BBC model.
 
     :math:`S \sim \mathrm{Beta}(a, b)`, :math:`Y \sim \mathrm{Bernoulli}(\mu(S))` with
@@ -134,8 +144,8 @@ def bbc_dependent(
     b1: float = 0.4,
     *,
     one_row_per_user: bool = False,
-    random_state=None,
-):
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Dependent-data BBC extension of Sec. 8: users with several rows.
 
     User m has :math:`N_m \sim 1 + \mathrm{Pois}(\lambda)` rows with scores
@@ -243,8 +253,8 @@ def heavy_user_injection(
     rows_heavy: int = 1000,
     b0: float = -0.15,
     inject: bool = True,
-    random_state=None,
-):
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     r"""Sec. 8 first experiment: a few heavy users of group 1 reverse the readout.
 
     Two groups of n single-row users with Beta(2, 2) scores; outcome probability
