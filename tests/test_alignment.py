@@ -12,32 +12,22 @@ to ``CALLS``.
 import dataclasses
 import importlib
 import inspect
+import pathlib
+import runpy
 
 import numpy as np
 import pytest
 
 import fastfair
+import fastfair.dask
 import fastfair.resampling
 import fastfair.stats
 
 pd = pytest.importorskip("pandas")
 
-MODULES = (
-    "fastfair",
-    "fastfair.permutation",
-    "fastfair.resampling",
-    "fastfair.auc",
-    "fastfair.parity",
-    "fastfair.calibration",
-    "fastfair.planning",
-    "fastfair.wasserstein",
-    "fastfair.tolerance",
-    "fastfair.sweep",
-    "fastfair.cli",
-    "fastfair.stats",
-    "fastfair.io",
-    "fastfair.compare",
-)
+PUBLIC_MODULES = runpy.run_path(str(pathlib.Path(__file__).with_name("_public_api.py")))[
+    "PUBLIC_MODULES"
+]  # the one list of public modules (tests/_public_api.py)
 #: Arguments that hold one value per row (``*groups`` of ``ConfusionStats.from_arrays`` too).
 PER_ROW = {
     "y_true", "y_pred", "y_score", "group", "sample_weight", "cluster", "values",
@@ -181,7 +171,44 @@ CALLS = {
     "PairedStats.from_arrays": lambda d: fastfair.PairedStats.from_arrays(
         d["y_true"], d["y_pred"], d["query"], d["group"]
     ),
+    "ConfusionCube.from_arrays": lambda d: fastfair.stats.ConfusionCube.from_arrays(
+        d["y_true"], d["y_pred"], {"g": d["group"], "q": d["query"]}
+    ),
+    # fastfair.dask reads named columns of one Dask frame: the probe builds the frame from
+    # the columns (pandas aligns them by index) and must match the numpy-built one
+    "dask.confusion_stats": lambda d: fastfair.dask.confusion_stats(
+        _dask(d, "y_true", "y_pred", "group"), "y_true", "y_pred", "group", scheduler="sync"
+    ),
+    "dask.permutation_test": lambda d: fastfair.dask.permutation_test(
+        _dask(d, "y_true", "y_pred", "group"), "y_true", "y_pred", "group", scheduler="sync",
+        random_state=0,
+    ),
+    "dask.score_stats": lambda d: fastfair.dask.score_stats(
+        _dask(d, "y_true", "y_score", "group"), "y_true", "y_score", "group", scheduler="sync"
+    ),
+    "dask.delong": lambda d: fastfair.dask.delong(
+        _dask(d, "y_true", "y_score", "group"), "y_true", "y_score", "group", scheduler="sync"
+    ),
+    "dask.auc_test": lambda d: fastfair.dask.auc_test(
+        _dask(d, "y_true", "y_score", "group"), "y_true", "y_score", "group", scheduler="sync"
+    ),
+    "dask.paired_stats": lambda d: fastfair.dask.paired_stats(
+        _dask(d, "y_true", "y_pred", "query", "group"), "y_true", "y_pred", "query", "group",
+        scheduler="sync",
+    ),
+    "dask.compare_models": lambda d: fastfair.dask.compare_models(
+        _dask(d, "y_true", "y_pred", "query", "group"), "y_true", "y_pred", "query", "group",
+        scheduler="sync", **MC,
+    ),
 }  # fmt: skip
+
+
+def _dask(cols: dict, *names: str):
+    """A Dask frame (3 partitions) of the named columns, paired by index when they are pandas."""
+    dd = pytest.importorskip("dask.dataframe")
+    return dd.from_pandas(pd.DataFrame({k: cols[k] for k in names}), npartitions=3)
+
+
 #: The argument whose rows define the order of a per-row output (the first per-row one).
 FIRST = {
     name: "y_score" for name in CALLS if "Calibrator" in name or name == "check_composite_parity"
@@ -201,7 +228,7 @@ def _per_row(func) -> list[str]:
 def functions_with_columns() -> dict:
     """Every public function, method and classmethod taking two or more per-row columns."""
     found = {}
-    for module_name in MODULES:
+    for module_name in PUBLIC_MODULES:
         module = importlib.import_module(module_name)
         for name in getattr(module, "__all__", []):
             obj = getattr(module, name)
@@ -216,9 +243,10 @@ def functions_with_columns() -> dict:
                 }
             else:
                 members = {}
+            prefix = "dask." if module_name == "fastfair.dask" else ""  # same names as top level
             for label, func in members.items():
                 if len(_per_row(func)) >= 2:
-                    found.setdefault(label, func)
+                    found.setdefault(prefix + label, func)
     return found
 
 

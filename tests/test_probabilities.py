@@ -10,6 +10,8 @@ errors compare with outcome frequencies, the planning rates) are checked the sam
 
 import importlib
 import inspect
+import pathlib
+import runpy
 import warnings
 
 import numpy as np
@@ -18,20 +20,9 @@ import pytest
 import fastfair
 import fastfair.stats
 
-MODULES = (
-    "fastfair",
-    "fastfair.permutation",
-    "fastfair.resampling",
-    "fastfair.auc",
-    "fastfair.parity",
-    "fastfair.calibration",
-    "fastfair.planning",
-    "fastfair.wasserstein",
-    "fastfair.tolerance",
-    "fastfair.sweep",
-    "fastfair.cli",
-    "fastfair.stats",
-)
+PUBLIC_MODULES = runpy.run_path(str(pathlib.Path(__file__).with_name("_public_api.py")))[
+    "PUBLIC_MODULES"
+]  # the one list of public modules (tests/_public_api.py)
 #: Parameters on the probability scale, and the values each must refuse.
 BAD = [np.nan, -0.1, 1.5, np.inf]
 PROBABILITY_PARAMETERS = {
@@ -121,7 +112,7 @@ def functions_with_probabilities() -> dict:
     """{name: probability parameters} of every public function, method and class (its
     __init__), result classes' constructors aside (they record values, not inputs)."""
     found = {}
-    for module_name in MODULES:
+    for module_name in PUBLIC_MODULES:
         module = importlib.import_module(module_name)
         for name in getattr(module, "__all__", []):
             obj = getattr(module, name)

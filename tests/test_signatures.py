@@ -10,29 +10,17 @@ import ast
 import collections.abc
 import importlib
 import inspect
+import pathlib
+import runpy
 
 import numpy as np
 import numpy.typing
 import pandas
 import pytest
 
-MODULES = (
-    "fastfair",
-    "fastfair.permutation",
-    "fastfair.resampling",
-    "fastfair.auc",
-    "fastfair.parity",
-    "fastfair.calibration",
-    "fastfair.planning",
-    "fastfair.wasserstein",
-    "fastfair.tolerance",
-    "fastfair.sweep",
-    "fastfair.monitor",
-    "fastfair.cli",
-    "fastfair.stats",
-    "fastfair.io",
-    "fastfair.dask",
-)
+PUBLIC_MODULES = runpy.run_path(str(pathlib.Path(__file__).with_name("_public_api.py")))[
+    "PUBLIC_MODULES"
+]  # the one list of public modules (tests/_public_api.py)
 TYPING_ONLY = {
     "ArrayLike": numpy.typing.ArrayLike,
     "Hashable": collections.abc.Hashable,
@@ -73,7 +61,7 @@ def _own(obj, module_name: str) -> bool:
 
 def public_callables() -> list:
     out, seen = [], set()
-    for module_name in MODULES:
+    for module_name in PUBLIC_MODULES:
         module = importlib.import_module(module_name)
         for name in getattr(module, "__all__", []):
             obj = getattr(module, name)
