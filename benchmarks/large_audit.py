@@ -145,7 +145,7 @@ def compare_engines(path: str) -> None:
     from fastfair.engines.arrow import summarise_arrow
     from fastfair.engines.dask import summarise_dask
 
-    options = dict(label="label", group="grp", pred=None, score="score", threshold=0.5)
+    options = dict(label="label", groups=["grp"], pred=None, score="score", threshold=0.5)
     runs = {
         "Arrow record batches (--engine arrow)": lambda: summarise_arrow(
             path, pos_label=None, batch_rows=1 << 20, **options

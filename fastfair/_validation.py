@@ -277,6 +277,42 @@ class GroupCodes:
         return self.labels[self.codes]
 
 
+def sort_labels(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The labels sorted, and the rank of each: codes into `labels` become codes into the
+    sorted labels by ``rank[codes]`` (the one sort of every group coder).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair._validation import sort_labels
+    >>> labels, rank = sort_labels(np.array(["b", "a", "c"], dtype=object))
+    >>> labels.tolist(), rank.tolist()
+    (['a', 'b', 'c'], [1, 0, 2])
+    """
+    order = np.argsort(labels, kind="stable")
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return labels[order], rank
+
+
+def drop_unused(codes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and labels without the labels no row uses (the others keep their order).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair._validation import drop_unused
+    >>> codes, labels = drop_unused(np.array([2, 0, 2]), np.array(["a", "b", "c"]))
+    >>> codes.tolist(), labels.tolist()
+    ([1, 0, 1], ['a', 'c'])
+    """
+    used = np.bincount(codes, minlength=len(labels)) > 0
+    if used.all():
+        return codes, labels
+    remap = np.cumsum(used) - 1
+    return remap[codes].astype(np.intp), labels[used]
+
+
 def as_groups(values, name: str = "group", min_groups: int = 2):
     """Code group labels as 0..K-1 in sorted label order: the one ingest of group columns.
 
@@ -304,10 +340,7 @@ def as_groups(values, name: str = "group", min_groups: int = 2):
             _refuse_missing(name, "missing values (NaN/None/NA)", int((codes < 0).sum()))
         labels = np.asarray(values.cat.categories)
         check_label_values(labels, name, lambda k: int((codes == k).sum()))
-        used = np.bincount(codes, minlength=len(labels)) > 0
-        if not used.all():
-            remap = np.cumsum(used) - 1
-            codes, labels = remap[codes].astype(np.intp), labels[used]
+        codes, labels = drop_unused(codes, labels)
     else:
         codes, labels = _code_values(values, name)
     if len(labels) < min_groups:
@@ -399,12 +432,9 @@ def _hash_code(values, name: str):
         # (float arrays were checked for NaN and inf before coding)
         check_label_values(uniques, name, lambda k: rows_with(value_codes == k))
     try:
-        order = np.argsort(uniques, kind="stable")
+        labels, rank = sort_labels(uniques)  # rank: code of each unique in sorted order
     except TypeError as exc:
         raise TypeError(f"{name} mixes label types that cannot be ordered") from exc
-    labels = uniques[order]
-    rank = np.empty(len(order), dtype=np.intp)  # code of each unique in sorted label order
-    rank[order] = np.arange(len(order))
     if uniques.dtype.kind == "O" and len(labels) > 1:
         labels, rank = _merge_equal_labels(labels, rank)
     final = np.take(rank, value_codes)  # sorted code of each value code

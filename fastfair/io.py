@@ -4,6 +4,7 @@
 from fastfair.engines.files import (
     BATCH_ROWS,
     check_columns,
+    check_names,
     count_rows,
     estimate_rows,
     iter_batches,
@@ -17,6 +18,7 @@ __all__ = [
     "BATCH_ROWS",
     "arrow_text",
     "check_columns",
+    "check_names",
     "count_rows",
     "estimate_rows",
     "iter_batches",

@@ -1,6 +1,7 @@
 """fastfair.audit(data=path, engine=...): one public route to every engine (#27).
 
-The demo data are written to Parquet; the same audit read by the memory, arrow and dask
+The demo data are written to Parquet; the same audit (one attribute, or two with their
+intersections) read by the memory, arrow and dask
 (synchronous scheduler) engines must agree: every confusion-matrix test identical (counts,
 exact p-values, intervals), predictive parity per user equal to 1e-12, the AUCs and their
 DeLong intervals equal to 1e-12 (the engines' AUC p-value is the DeLong z-test; memory
@@ -56,6 +57,26 @@ def test_memory_engine_on_the_path_equals_the_data_frame(demo):
     assert on_path == on_frame
 
 
+def _agree(memory, other):
+    """Every test of `other` as memory's: confusion-matrix tests identical, AUCs and their
+    intervals and predictive parity to 1e-12; the attributes' groups identical."""
+    a, b = _tests(memory), _tests(other)
+    assert a.keys() == b.keys()
+    exact = ["value_group", "value_reference", "difference", "ci_low", "ci_high", "statistic",
+             "pvalue", "n_group", "n_reference", "method", "mde", "n_needed", "error"]  # fmt: skip
+    for key, t in a.items():
+        if t["family"] == "confusion":
+            _same(t, b[key], exact)
+        elif t["family"] == "auc":
+            _same(t, b[key], ["value_group", "value_reference", "ci_low", "ci_high"], 1e-12)
+            _same(t, b[key], ["n_group", "n_reference", "error"])
+        else:  # predictive parity per user, the same bootstrap draws
+            _same(t, b[key], ["statistic", "pvalue"], 1e-12)
+            _same(t, b[key], ["groups", "scheme", "error"])
+    assert memory.attributes == other.attributes
+    assert memory.columns == other.columns
+
+
 @pytest.mark.parametrize("engine", ["arrow", "dask"])
 @pytest.mark.parametrize("cluster", [None, "user"])
 def test_engines_agree_with_memory(demo, engine, cluster):
@@ -64,26 +85,31 @@ def test_engines_agree_with_memory(demo, engine, cluster):
     memory = fastfair.audit("label", "prediction", ["sex"], engine="memory", **kw)
     other = fastfair.audit("label", "prediction", ["sex"], engine=engine, scheduler="sync", **kw)
     assert other.engine == engine and memory.engine == "memory"
-    a, b = _tests(memory), _tests(other)
-    assert a.keys() == b.keys()
-    exact = ["value_group", "value_reference", "difference", "ci_low", "ci_high", "statistic",
-             "pvalue", "n_group", "n_reference", "method", "mde", "n_needed"]  # fmt: skip
-    for key, t in a.items():
-        if t["family"] == "confusion":
-            _same(t, b[key], exact)
-        elif t["family"] == "auc":
-            _same(t, b[key], ["value_group", "value_reference", "ci_low", "ci_high"], 1e-12)
-        else:  # predictive parity per user, the same bootstrap draws
-            _same(t, b[key], ["statistic", "pvalue"], 1e-12)
-    assert [g["n"] for g in memory.attributes[0]["groups"]] == [
-        g["n"] for g in other.attributes[0]["groups"]
-    ]
+    _agree(memory, other)
 
 
-def test_engines_refuse_what_they_cannot_audit(demo):
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_every_engine_audits_attributes_and_intersections(demo, engine):
+    """#27/#28: two attributes, their intersections, a score and users: the arrow and dask
+    engines (one pass: the cube of counts, a score summary per combination, the rows by
+    user) give the memory engine's audit. The AUC p-value is the DeLong z-test on the
+    engines (memory permutes rows), so only the AUCs and their intervals are compared."""
+    _, path = demo
+    kw = dict(y_score="score", data=path, cluster="user", intersections=True, **OPTIONS)
+    args = ("label", "prediction", ["sex", "race"])
+    memory = fastfair.audit(*args, engine="memory", **kw)
+    other = fastfair.audit(*args, engine=engine, scheduler="sync", **kw)
+    assert other.engine == engine and other.intersections
+    assert {t["attribute"] for t in other.tests} == {"sex", "race", "sex & race"}
+    assert any(t["family"] == "parity" and t["attribute"] == "sex & race" for t in other.tests)
+    _agree(memory, other)
+    assert memory.group_cells.keys() == other.group_cells.keys()
+    for name, cells in memory.group_cells.items():
+        assert np.array_equal(cells, other.group_cells[name])
+
+
+def test_engines_refuse_what_they_cannot_read(demo):
     frame, path = demo
-    with pytest.raises(ValueError, match="one group column without intersections"):
-        fastfair.audit("label", "prediction", ["sex", "race"], data=path, engine="arrow")
     with pytest.raises(ValueError, match="reads files: give data as a path"):
         fastfair.audit("label", "prediction", ["sex"], data=frame, engine="dask")
     with pytest.raises(ValueError, match="engine"):

@@ -248,8 +248,6 @@ def test_summary_engine_names_the_bad_file(tmp_path, capsys):
     assert fastfair.cli.main([*argv, "--engine", "arrow"]) == 2
     err = capsys.readouterr().err
     assert "part-1.parquet: label must be binary" in err and len(err.strip().splitlines()) == 1
-    assert fastfair.cli.main([*argv, "--engine", "arrow", "--group", "grp", "grp2"]) == 2
-    assert "audits one --group column" in capsys.readouterr().err
 
 
 def test_summary_engine_report(parts, capsys):
@@ -274,8 +272,8 @@ def test_estimate_rows(parts):
 
 
 def test_auto_engine_switches_to_arrow_above_the_threshold(parts, capsys, monkeypatch):
-    """The default engine is "auto": arrow above AUTO_ROWS rows (forced small here) for one
-    group column; memory below it, and for several group columns (with a note)."""
+    """The default engine is "auto": arrow above AUTO_ROWS rows (forced small here), for
+    one group column or several with their intersections; memory below it."""
     from fastfair.engines import choose as _choose
 
     _, folder, tmp = parts
@@ -292,7 +290,7 @@ def test_auto_engine_switches_to_arrow_above_the_threshold(parts, capsys, monkey
     assert engine() == ("arrow", "")
     assert engine("--engine", "memory")[0] == "memory"
     argv.remove("--quiet")
-    used, err = engine("--group", "grp", "label")
-    assert used == "memory" and "3,000 rows audited in memory: several --group" in err
+    used, err = engine("--group", "grp", "label", "--intersections")
+    assert used == "arrow" and "note" not in err
     monkeypatch.setattr(_choose, "AUTO_ROWS", 3000)
     assert engine()[0] == "memory"

@@ -19,7 +19,6 @@ The steps are separate functions, so each can be replaced on its own: reading th
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import os
 import re
@@ -34,6 +33,7 @@ import numpy as np
 
 from fastfair import _counts, planning
 from fastfair._format import format_mde
+from fastfair._groups import attribute_combinations, combine_codes, split_codes, tuple_labels
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, cell_index, get_metric
 from fastfair._pvalues import adjust_pvalues
 from fastfair._sequential import samplers_of
@@ -213,32 +213,34 @@ def code_attributes(
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"{what}: {exc}") from exc
         base.append((name, [name], codes, list(labels.tolist())))
-    coded = list(base)
-    if intersections and len(base) > 1:
-        for size in range(2, len(base) + 1):
-            for combo in itertools.combinations(base, size):
-                codes = np.zeros(len(combo[0][2]), dtype=np.int64)
-                for _, _, c, labels in combo:
-                    codes = codes * len(labels) + c
-                codes, present = as_groups(codes, "intersection", min_groups=1)
-                labels = []
-                for key in present.tolist():
-                    parts = []
-                    for _, _, _, part_labels in reversed(combo):
-                        key, j = divmod(key, len(part_labels))
-                        parts.append(str(part_labels[j]))
-                    labels.append(JOIN.join(reversed(parts)))
-                name = JOIN.join(c[0] for c in combo)
-                coded.append((name, [c[0] for c in combo], codes, labels))
-    references = _reference_by_attribute(reference, [c[0] for c in coded], len(base))
+    coded, by_name = list(base), {c[0]: c for c in base}
+    for combo in attribute_combinations(names, intersections)[len(base) :]:
+        parts = [by_name[n][3] for n in combo]
+        sizes = [len(p) for p in parts]
+        codes, present = combine_codes([by_name[n][2] for n in combo], sizes)
+        labels = tuple_labels(split_codes(present, sizes), parts)
+        coded.append((JOIN.join(combo), list(combo), codes, [joined(t) for t in labels]))
+    sized = [(*c, np.bincount(c[2], minlength=len(c[3]))) for c in coded]
+    return _with_references(sized, reference, len(base), min_group_size)
+
+
+def _with_references(coded, reference, n_base: int, min_group_size: int) -> list[Attribute]:
+    """The Attributes of (name, columns, codes or None, labels, sizes), each with its
+    tested groups and reference (`n_base`: the number of single attributes)."""
+    references = _reference_by_attribute(reference, [c[0] for c in coded], n_base)
     attributes = []
-    for name, columns, codes, labels in coded:
-        sizes = np.bincount(codes, minlength=len(labels))
+    for name, columns, codes, labels, sizes in coded:
+        sizes = np.asarray(sizes, dtype=np.int64) if codes is None else sizes
         attr = Attribute(name, columns, codes, labels, sizes, sizes >= min_group_size)
         wanted, attr.reference_rule = _wanted_reference(name, columns, references)
         attr.reference = _pick_reference(attr, wanted, min_group_size)
         attributes.append(attr)
     return attributes
+
+
+def joined(label: tuple) -> str:
+    """An intersection's label as the audit shows it: its parts joined by " & "."""
+    return JOIN.join(str(part) for part in label)
 
 
 def _wanted_reference(name, columns, references) -> tuple[Any, str]:
@@ -285,24 +287,21 @@ def _reference_by_attribute(reference, names, n_base) -> dict:
     return {names[0]: reference}
 
 
-def attribute_from_sizes(
-    name: str,
-    labels: Sequence,
-    sizes: ArrayLike,
+def attributes_from_sizes(
+    groups: Sequence[tuple[tuple[str, ...], Sequence, ArrayLike]],
     *,
     min_group_size: int,
     reference: Any = None,
-) -> Attribute:
-    """An attribute known by its groups' sizes only (an audit from summaries).
+) -> list[Attribute]:
+    """Attributes known by their groups' sizes only (an audit from summaries).
 
     Parameters
     ----------
-    name : str
-        The group column.
-    labels : sequence
-        Label of each group code.
-    sizes : array-like of int
-        Rows per group.
+    groups : sequence of (columns, labels, sizes)
+        Each attribute (one column) or intersection (several), in the audit's order
+        (:func:`fastfair._groups.attribute_combinations`): its columns, the label of each
+        group code (an intersection's: the tuple of its parts, shown joined by " & ") and
+        the rows per group.
     min_group_size : int
         Groups with fewer rows are not tested.
     reference : label or mapping, optional
@@ -310,22 +309,24 @@ def attribute_from_sizes(
 
     Returns
     -------
-    Attribute
+    list of Attribute
         Without row codes (``codes`` is None).
 
     Examples
     --------
-    >>> from fastfair.auditing.api import attribute_from_sizes
-    >>> attr = attribute_from_sizes("sex", ["F", "M", "X"], [40, 60, 3], min_group_size=10)
+    >>> from fastfair.auditing.api import attributes_from_sizes
+    >>> (attr,) = attributes_from_sizes([(("sex",), ["F", "M", "X"], [40, 60, 3])],
+    ...                                 min_group_size=10)
     >>> attr.labels[attr.reference], attr.skipped
     ('M', [{'group': 'X', 'n': 3}])
     """
-    sizes = np.asarray(sizes, dtype=np.int64)
-    attr = Attribute(name, [name], None, list(labels), sizes, sizes >= min_group_size)
-    wanted = _reference_by_attribute(reference, [name], 1).get(name)
-    attr.reference_rule = "largest group" if wanted is None else "given"
-    attr.reference = _pick_reference(attr, wanted, min_group_size)
-    return attr
+    coded = [
+        (JOIN.join(columns), list(columns), None,
+         list(labels) if len(columns) == 1 else [joined(t) for t in labels], sizes)
+        for columns, labels, sizes in groups
+    ]  # fmt: skip
+    n_base = sum(len(columns) == 1 for columns, _, _ in groups)
+    return _with_references(coded, reference, n_base, min_group_size)
 
 
 def _pick_reference(attr: Attribute, wanted, min_group_size) -> int | None:
@@ -391,7 +392,7 @@ def _confusion_rows(attr, cells, metric, options) -> list[dict]:
 
     rows = []
     for g, r in attr.comparisons:
-        row = _row_head(attr, "confusion", metric, g, r)
+        row = row_head(attr, "confusion", metric, g, r)
         constant = _constant_predictions(cells, (g, r), (row["group"], row["reference"]))
         if constant and constant[0] == "both":
             row["error"] = constant[1]
@@ -473,7 +474,7 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
         keep = (attr.codes == g) | (attr.codes == r)
         constant = _constant_scores(attr, scores, (g, r))
         if constant and constant[0] == "both":
-            row = _row_head(attr, "auc", "auc", g, r)
+            row = row_head(attr, "auc", "auc", g, r)
             row["error"] = constant[1]
             rows.append(row)
             continue
@@ -489,7 +490,7 @@ def _auc_rows(attr, y, scores, options) -> list[dict]:
                 n_jobs=options["n_jobs"],
             )
         except ValueError as exc:
-            row = _row_head(attr, "auc", "auc", g, r)
+            row = row_head(attr, "auc", "auc", g, r)
             row["error"] = str(exc)
             rows.append(row)
             continue
@@ -548,12 +549,12 @@ def auc_result_rows(
     Examples
     --------
     >>> import numpy as np, fastfair
-    >>> from fastfair.auditing.api import attribute_from_sizes, auc_result_rows
+    >>> from fastfair.auditing.api import attributes_from_sizes, auc_result_rows
     >>> rng = np.random.default_rng(0)
     >>> g = rng.choice(["a", "b"], 300); y = rng.random(300) < 0.5
     >>> res = fastfair.auc_test(y, rng.normal(y, 1.0), g, reference="b", method="delong")
-    >>> attr = attribute_from_sizes("g", ["a", "b"], np.bincount(g == "b"),
-    ...                             min_group_size=10, reference="b")
+    >>> (attr,) = attributes_from_sizes([(("g",), ["a", "b"], np.bincount(g == "b"))],
+    ...                                 min_group_size=10, reference="b")
     >>> [(row["group"], row["reference"], row["metric"]) for row in
     ...  auc_result_rows(attr, res, attr.comparisons)]
     [('a', 'b', 'auc')]
@@ -567,7 +568,7 @@ def auc_result_rows(
     rows = []
     for c, ((g, r), (a, b)) in enumerate(zip(pairs, res.comparisons)):
         i, j = index[a], index[b]
-        row = _row_head(attr, "auc", "auc", g, r)
+        row = row_head(attr, "auc", "auc", g, r)
         row.update(
             value_group=float(auc[i]),
             value_reference=float(auc[j]),
@@ -682,7 +683,8 @@ def _threshold_sweep(attr, y, scores, options):
         return None
 
 
-def _row_head(attr, family, metric, g, r) -> PendingTest:
+def row_head(attr, family, metric, g, r) -> PendingTest:
+    """A test row of the comparison of group code `g` with reference code `r`."""
     row = PendingTest(
         attribute=attr.name,
         family=family,
@@ -1047,7 +1049,7 @@ def _model_comparison_rows(attr, y, models, metric_names, options) -> list[dict]
 def _comparison_row(attr, name, g, r, test) -> dict:
     """One row of the comparison of the two models, ``test()`` (an error row when it cannot
     run: a metric undefined in a group, no discordant rows)."""
-    row = {k: v for k, v in _row_head(attr, "compare", name, g, r).items() if k[0] != "_"}
+    row = {k: v for k, v in row_head(attr, "compare", name, g, r).items() if k[0] != "_"}
     try:
         res = test()
     except ValueError as exc:
@@ -1224,10 +1226,11 @@ def audit(
         How a `data` path is read: "memory" holds the audit's columns; "arrow" reads record
         batches into mergeable summaries on this machine (memory: one batch plus the
         summaries); "dask" reduces partitions on a dask scheduler; "auto" (default) takes
-        "arrow" for a source of more than 2,000,000 rows with one group column
-        (:func:`fastfair.engines.choose_engine`), else "memory". The engines give the same
-        confusion-matrix and predictive-parity results; from summaries the AUC is the
-        DeLong z-test. "arrow" and "dask" audit one group column without intersections.
+        "arrow" for a source of more than 2,000,000 rows
+        (:func:`fastfair.engines.choose_engine`), else "memory". Every engine audits every
+        attribute and intersection, with the same confusion-matrix and predictive-parity
+        results (one pass builds the cube of counts of every combination of the attributes'
+        levels); from summaries the AUC is the DeLong z-test; `compare` needs "memory".
         Arrays and data frames are audited in memory.
     scheduler : str or distributed.Client, optional
         The dask scheduler of ``engine="dask"`` ("sync", "threads", "processes", a client,

@@ -12,11 +12,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import time
 from typing import Any
 
 import numpy as np
 
-from fastfair.engines.summaries import AuditSummary
+from fastfair._groups import attribute_combinations
+from fastfair.auditing import api as _audit
+from fastfair.engines.attributes import AuditSummary
 
 __all__ = ["audit_from_summary", "audit_source"]
 
@@ -26,6 +29,7 @@ def audit_from_summary(
     *,
     engine: str,
     columns: dict,
+    intersections: bool = False,
     reference=None,
     metrics=None,
     n_permutations: int | None = None,
@@ -41,83 +45,85 @@ def audit_from_summary(
     clusters=None,
     progress=None,
 ):
-    """The AuditResult of one group column from a merged summary (as fastfair.audit's).
+    """The AuditResult of every attribute of a merged summary, and with `intersections`
+    every combination of them (as fastfair.audit's on the rows).
 
-    `clusters(tested labels, their codes, their rows)`: the rows grouped by user
-    (:class:`fastfair.engines.clusters.SortedClusters`), for predictive parity per user;
-    `progress`: a progress-bar factory, as fastfair.audit's.
+    `clusters(attribute columns, tested labels, their codes, their rows, last)`: the rows
+    grouped by user (:class:`fastfair.engines.clusters.SortedClusters`), for predictive
+    parity per user; `progress`: a progress-bar factory, as fastfair.audit's.
     """
-    import time
-
-    from fastfair.auditing import api as _audit
-
     start = time.perf_counter()
     settings = _audit._settings(
-        alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs, False,
-        min_group_size, tolerance=tolerance, equivalence=equivalence,
+        alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs,
+        intersections, min_group_size, tolerance=tolerance, equivalence=equivalence,
     )  # fmt: skip
-    conf = summary.confusion
-    cells = np.asarray(conf.counts)
-    name = columns["groups"][0]
-    attr = _audit.attribute_from_sizes(
-        name, conf.labels.tolist(), cells.sum(axis=1), min_group_size=min_group_size,
-        reference=reference,
+    combos = attribute_combinations(list(summary.cube.names), intersections)
+    stats = [summary.confusion(list(c)) for c in combos]
+    attributes = _audit.attributes_from_sizes(
+        [(c, conf.labels.tolist(), conf.counts.sum(axis=1)) for c, conf in zip(combos, stats)],
+        min_group_size=min_group_size, reference=reference,
     )  # fmt: skip
-    _audit._check_something_tested([attr], min_group_size)
-    options = settings["options"]
+    _audit._check_something_tested(attributes, min_group_size)
+    cells = {a.name: np.asarray(conf.counts) for a, conf in zip(attributes, stats)}
+    parity_left = sum(a.reference is not None for a in attributes)
     tests, parity = [], {}
-    steps = len(settings["metrics"]) + (summary.scores is not None)
+    steps = len(attributes) * (len(settings["metrics"]) + (summary.scores is not None))
     bar = progress(total=steps, desc="tests") if progress else None
-    for metric in settings["metrics"]:
-        tests += _audit._confusion_rows(attr, cells, metric, options)
-        if bar is not None:
-            bar.update(1)
-    if summary.scores is not None:
-        tested = [attr.labels[g] for g, _ in attr.comparisons]
-        try:
-            res = summary.scores.test(reference=attr.labels[attr.reference])
-        except ValueError as exc:
-            tests.append(
-                _audit.PendingTest(attribute=name, family="auc", metric="auc", error=str(exc))
-            )
-        else:
-            pairs = [
-                (attr.labels.index(a), attr.reference) for a, _ in res.comparisons if a in tested
-            ]
-            keep = [c for c, (a, _) in enumerate(res.comparisons) if a in tested]
-            res = dataclasses.replace(
-                res,
-                comparisons=[res.comparisons[c] for c in keep],
-                statistic=np.atleast_1d(res.statistic)[keep],
-                pvalue=np.atleast_1d(res.pvalue)[keep],
-                confidence_interval=tuple(np.atleast_1d(x)[keep] for x in res.confidence_interval),
-            )
-            tests += _audit.auc_result_rows(attr, res, pairs)
+    for attr, combo, conf in zip(attributes, combos, stats):
+        for metric in settings["metrics"]:
+            tests += _audit._confusion_rows(attr, cells[attr.name], metric, settings["options"])
+            if bar is not None:
+                bar.update(1)
+        if summary.scores is None:
+            continue
+        tests += _auc_rows(attr, summary.scores[combo], conf.labels.tolist())
         if attr.reference is not None and clusters is not None:
-
-            def prepared(tested):
-                return clusters([attr.labels[c] for c in tested], tested, int(cells[tested].sum()))
-
+            parity_left -= 1
+            prepared = functools.partial(
+                _grouped, clusters, combo, conf.labels.tolist(), cells[attr.name],
+                last=parity_left == 0,
+            )  # fmt: skip
             row, res = _audit._parity_row(attr, None, None, None, settings["options"], prepared)
             tests.append(row)
             if res is not None:
-                parity[name] = res
+                parity[attr.name] = res
         if bar is not None:
             bar.update(1)
     if bar is not None:
         bar.close()
     return _audit._result(
-        tests,
-        [attr],
-        {name: cells},
-        settings,
-        n_rows=int(cells.sum()),
-        columns=columns,
-        parity=parity,
-        start=start,
-        engine=engine,
-        progress=progress,
-    )
+        tests, attributes, cells, settings, n_rows=int(summary.cube.counts.sum()),
+        columns=columns, parity=parity, start=start, engine=engine, progress=progress,
+    )  # fmt: skip
+
+
+def _grouped(clusters, combo, labels, cells, tested, *, last):
+    """The rows of an attribute's tested groups (codes `tested` into `labels`) grouped by
+    user, from the engine's `clusters`."""
+    n_rows = int(cells[tested].sum())
+    return clusters(combo, [labels[c] for c in tested], tested, n_rows, last)
+
+
+def _auc_rows(attr, scores, labels) -> list:
+    """The DeLong z-test of each tested group's AUC against the reference's, one pair at a
+    time (as the rows' audit tests each pair), from the attribute's ScoreStats; `labels`:
+    the summary's label of each group code (an intersection's: a tuple)."""
+    rows = []
+    for g, r in attr.comparisons:
+        pair = scores.select([labels[g], labels[r]])
+        if len(attr.columns) > 1:  # tuples -> the audit's labels ("Female & Black")
+            shown = np.empty(2, dtype=object)
+            shown[:] = [attr.labels[k] for k in sorted((g, r))]
+            pair = dataclasses.replace(pair, labels=shown)
+        try:
+            res = pair.test(reference=attr.labels[r])
+        except ValueError as exc:
+            row = _audit.row_head(attr, "auc", "auc", g, r)
+            row["error"] = str(exc)
+            rows.append(row)
+            continue
+        rows += _audit.auc_result_rows(attr, res, [(g, r)])
+    return rows
 
 
 def _names(value, role: str) -> list[str]:
@@ -151,9 +157,7 @@ def audit_source(source, *, engine: str, scheduler: Any = None, **arguments: Any
         value = arguments[role]
         columns[key] = None if value is None else _names(value, role)[0]
     if engine == "auto":
-        engine, _ = choose_engine(
-            source, n_group_columns=len(groups), intersections=arguments["intersections"]
-        )
+        engine, _ = choose_engine(source, compare=arguments.get("compare") is not None)
     compared = arguments.get("compare")
     if engine == "memory":
         extra = [] if compared is None else _names(list(compared), "compare")
@@ -167,13 +171,7 @@ def audit_source(source, *, engine: str, scheduler: Any = None, **arguments: Any
     if compared is not None:
         raise ValueError(f"engine={engine!r} cannot compare two models (compare=): use "
                          "engine='memory'")  # fmt: skip
-    if len(groups) != 1 or arguments["intersections"]:
-        raise ValueError(
-            f"engine={engine!r} audits one group column without intersections; got "
-            f"{len(groups)} group column(s), intersections={arguments['intersections']}: "
-            "use engine='memory', or audit one column at a time"
-        )
-    return _summary_audit(source, engine, scheduler, groups[0], columns, arguments)
+    return _summary_audit(source, engine, scheduler, groups, columns, arguments)
 
 
 def read_audit_columns(source, *, label, pred, score, groups, cluster, extra=()) -> dict:
@@ -199,42 +197,60 @@ _OPTIONS = (
 )  # fmt: skip
 
 
-def _summary_audit(source, engine, scheduler, group, columns, arguments):
+def _summary_audit(source, engine, scheduler, groups, columns, arguments):
     """The arrow or dask engine's summaries of the source, then the audit's tests."""
     from fastfair.engines import arrow, dask
 
     read = dict(
-        label=columns["label"], group=group, pred=columns["pred"], score=columns["score"],
+        label=columns["label"], groups=groups, pred=columns["pred"], score=columns["score"],
         threshold=arguments["threshold"], pos_label=arguments["pos_label"],
+        combos=attribute_combinations(groups, arguments["intersections"]),
     )  # fmt: skip
     place = contextlib.nullcontext() if engine == "arrow" else dask.dask_scheduler(scheduler)
     with place as chosen:
         clusters = None
         if engine == "arrow":  # one read: the summaries and the parity columns
             summary = arrow.summarise_arrow(
-                source, batch_rows=1 << 20, cluster=columns["cluster"], keep_rows=True, **read
-            )
+                source, batch_rows=1 << 20, cluster=columns["cluster"], keep_rows=True,
+                progress=arguments["progress"], **read,
+            )  # fmt: skip
             if summary.rows is not None:
-                clusters = functools.partial(arrow.arrow_clusters, summary.rows)
+                clusters = functools.partial(_arrow_clusters, summary.rows, groups)
         else:
             summary = dask.summarise_dask(
                 source, scheduler=chosen, cluster=columns["cluster"], **read
             )
             if columns["score"] is not None:  # predictive parity: the rows grouped by user
                 clusters = functools.partial(
-                    dask.dask_clusters, source, label=columns["label"], group=group,
-                    score=columns["score"], cluster=columns["cluster"],
-                    pos_label=arguments["pos_label"], scheduler=chosen,
+                    _dask_clusters, source, label=columns["label"], score=columns["score"],
+                    cluster=columns["cluster"], pos_label=arguments["pos_label"],
+                    scheduler=chosen,
                 )  # fmt: skip
         return audit_from_summary(
             summary, engine=engine, clusters=clusters,
             columns=dict(
                 label=columns["label"], pred=columns["pred"], score=columns["score"],
                 threshold=_threshold_used(arguments["threshold"], columns["pred"]),
-                cluster=columns["cluster"], groups=[group],
+                cluster=columns["cluster"], groups=list(groups),
             ),
+            intersections=arguments["intersections"],
             **{k: arguments[k] for k in _OPTIONS},
         )  # fmt: skip
+
+
+def _arrow_clusters(rows, groups, combo, labels, codes, n_rows, last):
+    """The arrow engine's rows of an attribute's tested groups, grouped by user."""
+    from fastfair.engines.arrow import arrow_clusters
+
+    positions = None if len(groups) == 1 else [groups.index(c) for c in combo]
+    return arrow_clusters(rows, labels, codes, n_rows, positions=positions, last=last)
+
+
+def _dask_clusters(source, combo, labels, codes, n_rows, last, **read):
+    """The dask engine's rows of an attribute's tested groups, grouped by user."""
+    from fastfair.engines.dask import dask_clusters
+
+    return dask_clusters(source, labels, codes, n_rows, group=list(combo), **read)
 
 
 def _threshold_used(threshold, pred) -> float | None:

@@ -448,8 +448,6 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
     engine = args.engine or ("dask" if args.scheduler else "auto")
     if args.scheduler and engine != "dask":
         raise CLIError("--scheduler needs --engine dask")
-    if engine in ("arrow", "dask") and (len(args.group) != 1 or args.intersections):
-        raise CLIError(f"--engine {engine} audits one --group column, without --intersections")
     if engine in ("arrow", "dask") and args.compare:
         raise CLIError(f"--compare runs in memory: use --engine memory, not {engine}")
     return source, engine, options

@@ -15,7 +15,6 @@ import time
 from collections.abc import Sequence
 
 import fastfair
-from fastfair._validation import DEFAULT_THRESHOLD
 from fastfair.cli.arguments import (
     CLIError,
     audit_source,
@@ -154,9 +153,9 @@ def _audit_command(args: argparse.Namespace) -> int:
         engine = _auto_engine(source, args)
     if engine == "memory":
         table, pos_label = load_columns(source, args, progress)
-        result = _memory_audit(table, pos_label, options, args, progress)
+        result = _run_audit(table, engine, pos_label, options, args, progress)
     else:  # read batch by batch into summaries, then tested
-        result = _summary_audit(source, engine, options, args, progress)
+        result = _run_audit(source, engine, args.pos_label, options, args, progress)
     writing.write_audit(result, args, progress=progress)
     if not args.quiet and not _isatty(sys.stdout):
         total = time.perf_counter() - start
@@ -168,16 +167,16 @@ def _auto_engine(source: str, args: argparse.Namespace) -> str:
     """--engine auto: arrow for large sources (fastfair.engines.choose_engine)."""
     from fastfair.engines import choose_engine
 
-    engine, note = choose_engine(
-        source, n_group_columns=len(args.group), intersections=args.intersections
-    )
+    engine, note = choose_engine(source, compare=bool(args.compare))
     if note is not None and not args.quiet:
         print(f"fastfair: note: {note}", file=sys.stderr)
     return engine
 
 
-def _memory_audit(table: dict, pos_label, options: dict, args: argparse.Namespace, progress):
-    """fastfair.audit on the columns read into memory."""
+def _run_audit(data, engine: str, pos_label, options: dict, args: argparse.Namespace, progress):
+    """fastfair.audit of `data`: the columns read into memory (engine "memory"), or the
+    source read by the arrow or dask engine into mergeable summaries."""
+    extra = {} if engine == "memory" else dict(engine=engine, scheduler=args.scheduler)
     try:
         return fastfair.audit(
             args.label,
@@ -185,92 +184,17 @@ def _memory_audit(table: dict, pos_label, options: dict, args: argparse.Namespac
             args.group,
             y_score=args.score,
             threshold=args.threshold,
-            data=table,
+            data=data,
             cluster=args.cluster,
             intersections=args.intersections,
             pos_label=pos_label,
             progress=progress,
             compare=args.compare,
+            **extra,
             **options,
         )
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, ImportError) as exc:
         raise CLIError(str(exc)) from exc
-
-
-def _summary_audit(source: str, engine: str, options: dict, args: argparse.Namespace, progress):
-    """The audit from mergeable summaries (fastfair.engines): arrow or dask engine."""
-    from fastfair.engines.dask import dask_scheduler
-
-    columns = dict(
-        label=args.label,
-        group=args.group[0],
-        pred=args.pred,
-        score=args.score,
-        threshold=args.threshold,
-        pos_label=args.pos_label,
-    )
-    if engine == "arrow":
-        place = contextlib.nullcontext()
-    else:
-        place = dask_scheduler(args.scheduler)
-    try:
-        with place as scheduler:
-            return _summary_tests(source, engine, options, args, columns, scheduler, progress)
-    except (ValueError, TypeError, ImportError) as exc:
-        raise CLIError(str(exc)) from exc
-
-
-def _summary_tests(path, engine, audit_options, args, options, scheduler, progress):
-    from fastfair.auditing import summaries as summary_audit
-    from fastfair.engines import arrow, dask
-
-    group = options["group"]
-    clusters = None
-    if engine == "arrow":  # one read: the summaries and the parity columns
-        summary = arrow.summarise_arrow(
-            path, batch_rows=1 << 20, cluster=args.cluster, keep_rows=True,
-            progress=progress, **options,
-        )  # fmt: skip
-        if summary.rows is not None:
-            clusters = functools.partial(arrow.arrow_clusters, summary.rows)
-    else:
-        with progress.phase("reading"):
-            summary = dask.summarise_dask(
-                path, scheduler=scheduler, cluster=args.cluster, **options
-            )
-        if args.score is not None:  # predictive parity: the rows grouped by user
-            clusters = functools.partial(
-                dask.dask_clusters,
-                path,
-                label=args.label,
-                group=group,
-                score=args.score,
-                cluster=args.cluster,
-                pos_label=args.pos_label,
-                scheduler=scheduler,
-            )
-    return summary_audit.audit_from_summary(
-        summary,
-        engine=engine,
-        columns=dict(
-            label=args.label,
-            pred=args.pred,
-            score=args.score,
-            threshold=_threshold_used(args),
-            cluster=args.cluster,
-            groups=[group],
-        ),
-        clusters=clusters,
-        progress=progress,
-        **audit_options,
-    )
-
-
-def _threshold_used(args: argparse.Namespace) -> float | None:
-    """The threshold that made the predictions (None with --pred), for the JSON."""
-    if args.pred is not None:
-        return None
-    return DEFAULT_THRESHOLD if args.threshold is None else args.threshold
 
 
 def _plan_command(args: argparse.Namespace) -> int:

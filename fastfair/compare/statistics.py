@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair import _paired
+from fastfair._groups import add_by_labels
 from fastfair._parallel import threads_for
 from fastfair._validation import (
     GroupCodes,
@@ -171,24 +172,6 @@ def gap_statistics(m: PairedMoments, pairs: np.ndarray) -> GapStatistics:
     return GapStatistics(d_a, d_b, diff, var, statistic, scale, total)
 
 
-def _merge_labels(a: np.ndarray, b: np.ndarray):
-    """Sorted union of two label arrays and where each input's labels go in it."""
-    if np.array_equal(a, b):
-        index = np.arange(len(a))
-        return a, index, index
-    try:
-        union = sorted(set(a.tolist()) | set(b.tolist()))
-    except TypeError as exc:
-        raise TypeError("group labels of the two summaries cannot be ordered together") from exc
-    labels = np.empty(len(union), dtype=object)
-    labels[:] = union
-    if a.dtype.kind != "O" and a.dtype == b.dtype:
-        labels = labels.astype(a.dtype)
-    position = {v: k for k, v in enumerate(union)}
-    return (labels, np.array([position[v] for v in a.tolist()], dtype=np.intp),
-            np.array([position[v] for v in b.tolist()], dtype=np.intp))  # fmt: skip
-
-
 def count_rows(y, a, b, codes, n_groups, n_jobs=None) -> np.ndarray:
     """Paired cell counts (n_groups, 8) of coded rows (the compiled counting pass)."""
     n_threads = threads_for(n_jobs, len(y), 1 << 20)
@@ -247,11 +230,7 @@ class PairedStats:
     def __add__(self, other: PairedStats) -> PairedStats:
         if not isinstance(other, PairedStats):
             return NotImplemented
-        labels, ia, ib = _merge_labels(self.labels, other.labels)
-        counts = np.zeros((len(labels), 8), dtype=np.int64)
-        np.add.at(counts, ia, self.counts)
-        np.add.at(counts, ib, other.counts)
-        return PairedStats(labels, counts)
+        return PairedStats(*add_by_labels(self.labels, self.counts, other.labels, other.counts))
 
     def test(self, **options: Any) -> ModelComparisonResult:
         """:func:`fastfair.compare_models_from_counts` on these counts.

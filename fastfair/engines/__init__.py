@@ -12,18 +12,21 @@ Modules, in the order data flow through them:
 - :mod:`~fastfair.engines.files`: sources, column checks, row counts, record batches
   (public path :mod:`fastfair.io`);
 - :mod:`~fastfair.engines.summaries`: :class:`ConfusionStats`, :class:`ScoreStats`,
-  :class:`MeanStats` and the audit's :class:`AuditSummary` (public path :mod:`fastfair.stats`);
+  :class:`MeanStats` (public path :mod:`fastfair.stats`);
 - :mod:`~fastfair.engines.cube`: :class:`ConfusionCube`, the confusion counts of every
   combination of several attributes' levels, from one pass (public path :mod:`fastfair.stats`);
+- :mod:`~fastfair.engines.attributes`: the audit's :class:`AuditSummary` of several
+  attributes and their intersections, from one pass;
 - :mod:`~fastfair.engines.clusters`: the rows grouped by user for the kernel passes;
 - :mod:`~fastfair.engines.arrow`, :mod:`~fastfair.engines.dask` (public path
   :mod:`fastfair.dask`): the two out-of-core engines;
 - :mod:`~fastfair.engines.choose`: ``engine="auto"``.
 """
 
+from fastfair.engines.attributes import AuditSummary
 from fastfair.engines.choose import AUTO_ROWS, ENGINES, choose_engine
 from fastfair.engines.cube import ConfusionCube
-from fastfair.engines.summaries import AuditSummary, ConfusionStats, MeanStats, ScoreStats
+from fastfair.engines.summaries import ConfusionStats, MeanStats, ScoreStats
 
 __all__ = [
     "AUTO_ROWS",

@@ -17,30 +17,36 @@ from __future__ import annotations
 
 import numpy as np
 
+from fastfair.engines.attributes import code_groups, combination_codes, summary_of
 from fastfair.engines.clusters import UserRows, from_ordered_chunks
 from fastfair.engines.groups import batch_codes
-from fastfair.engines.summaries import checked_rows, summary_of
+from fastfair.engines.summaries import checked_rows
 
 __all__ = ["arrow_clusters", "summarise_arrow"]
 
 
 def summarise_arrow(
-    source, *, label, group, pred, score, threshold, pos_label, batch_rows, cluster=None,
-    keep_rows=False, progress=None,
+    source, *, label, groups, pred, score, threshold, pos_label, batch_rows, cluster=None,
+    combos=None, keep_rows=False, progress=None,
 ):  # fmt: skip
-    """Summary of a file, directory or glob, batch by batch (pyarrow); `cluster` is checked
-    (present in every file, no missing value). With `keep_rows` (and a score), the same
-    read also fills the parity columns (:class:`fastfair.engines.clusters.UserRows`, in
-    ``summary.rows``): the file is read once. `progress`: a tqdm-like bar factory advanced
-    by the rows of each batch."""
+    """Summary of a file, directory or glob, batch by batch (pyarrow): the
+    :class:`fastfair.engines.attributes.AuditSummary` of the attributes `groups` (column
+    names; one name for one), with a ScoreStats per attribute combination of `combos`
+    (default: each attribute alone). `cluster` is checked (present in every file, no
+    missing value). With `keep_rows` (and a score), the same read also fills the parity
+    columns (:class:`fastfair.engines.clusters.UserRows`, in ``summary.rows``; each row's
+    group is its combination of every attribute): the file is read once. `progress`: a
+    tqdm-like bar factory advanced by the rows of each batch."""
     from fastfair.engines.files import _counted_batches, _to_numpy, count_rows, iter_batches
 
-    columns = list(dict.fromkeys(c for c in (label, pred, score, group, cluster) if c))
+    groups = [groups] if isinstance(groups, str) else list(groups)
+    combos = [(g,) for g in groups] if combos is None else combos
+    columns = list(dict.fromkeys(c for c in (label, pred, score, *groups, cluster) if c))
     rows = None
     if keep_rows and score is not None:
         rows = UserRows(count_rows(source), clustered=cluster is not None)
     total = None
-    batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=[group])
+    batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=groups)
     for path, batch in _counted_batches(batches, source, progress):
         try:
             _check_cluster(batch, cluster)
@@ -51,10 +57,15 @@ def summarise_arrow(
                 threshold=threshold,
                 pos_label=pos_label,
             )
-            groups = batch_codes(batch[group], "group")
-            part = summary_of(y, yhat, s, groups)
+            named = len(groups) > 1
+            coded = code_groups(
+                {g: batch_codes(batch[g], f"group column {g!r}" if named else "group")
+                 for g in groups}
+            )  # fmt: skip
+            part = summary_of(y, yhat, s, coded, combos)
             if rows is not None:
-                rows.add(y, s, groups, None if cluster is None else batch[cluster])
+                finest = combination_codes(coded, groups)
+                rows.add(y, s, finest, None if cluster is None else batch[cluster])
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"{path}: {exc}") from exc
         total = part if total is None else total + part
@@ -72,18 +83,21 @@ def _check_cluster(batch, cluster) -> None:
         )
 
 
-def arrow_clusters(rows, tested_labels, codes, n_total):
+def arrow_clusters(rows, tested_labels, codes, n_total, *, positions=None, last=True):
     """Rows of the tested groups grouped by user, from the columns the summary pass kept
     (`rows`, :class:`fastfair.engines.clusters.UserRows`), as
     :class:`fastfair.engines.clusters.SortedClusters` whose group k is `tested_labels[k]`,
-    labelled `codes[k]`; `n_total` is their number of rows.
+    labelled `codes[k]`; `n_total` is their number of rows. `positions`: with several
+    attributes, where the tested attribute's columns stand in a row's combination of all
+    (its label is that part of the combination); `last`: no further call will follow, so
+    the kept columns are freed as they are gathered.
 
     Memory at 10^8 rows: the columns (label 1 byte, score 8, group 2, integer user id 8 a
     row) while they are filled; then the ids become int32 user codes, a counting sort gives
     an int32 order, and each column is gathered once in user order (the unsorted one freed
     at once), so the kernel passes read the rows sequentially.
     """
-    chunks, user_labels = rows.sorted_chunks(tested_labels)
+    chunks, user_labels = rows.sorted_chunks(tested_labels, positions=positions, last=last)
     return from_ordered_chunks(
         chunks,
         np.asarray(codes),

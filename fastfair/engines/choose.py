@@ -17,16 +17,23 @@ ENGINES = ("auto", "memory", "arrow", "dask")
 AUTO_ROWS = 2_000_000
 
 
-def choose_engine(source, *, n_group_columns: int, intersections: bool):
+def choose_engine(source, *, compare: bool = False):
     """(engine, note) for ``--engine auto``: "arrow" for a source of more than
     :data:`AUTO_ROWS` rows (Parquet: exact, from the footers; CSV: estimated from the file
-    size) when the audit is one group column without intersections, else "memory"; `note`
-    says why a large source stays in memory (None otherwise).
+    size), else "memory"; a comparison of two models (`compare`) stays in memory, and
+    `note` says why a large source does (None otherwise).
 
     What changes above the threshold: the AUC test is the DeLong z-test even with
     ``--permutations`` (``memory`` then permutes rows; by default both use DeLong at this
     size), the report has no threshold sweep, and the JSON says ``"engine": "arrow"``;
-    confusion-matrix and predictive-parity results are identical.
+    confusion-matrix and predictive-parity results are identical, for every attribute and
+    intersection.
+
+    Examples
+    --------
+    >>> from fastfair.engines import choose_engine
+    >>> choose_engine("no-such-file.parquet")  # the memory engine reports a bad source
+    ('memory', None)
     """
     try:
         import pyarrow  # noqa: F401
@@ -38,10 +45,9 @@ def choose_engine(source, *, n_group_columns: int, intersections: bool):
         return "memory", None
     if rows <= AUTO_ROWS:
         return "memory", None
-    if n_group_columns != 1 or intersections:
+    if compare:
         return "memory", (
-            f"{rows:,} rows audited in memory: several --group columns or --intersections "
-            "need the memory engine, which holds the rows (about 30-150 bytes a row); "
-            "audit one --group column at a time for the arrow engine's bounded memory"
+            f"{rows:,} rows audited in memory: --compare needs the memory engine, which "
+            "holds the rows (about 30-150 bytes a row)"
         )
     return "arrow", None

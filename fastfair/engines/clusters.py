@@ -245,6 +245,7 @@ class UserRows:
         self.ids = None  # integer user ids (preallocated on the first batch) ...
         self.id_chunks: list = []  # ... or the Arrow arrays of other ids
         self.lo = self.hi = None
+        self.user_labels = self.starts = None  # set by the sort by user
 
     def add(self, y: np.ndarray, s: np.ndarray, groups, ids=None) -> None:
         """Append one batch: binary labels, finite scores, its group codes (GroupCodes or
@@ -301,6 +302,17 @@ class UserRows:
                 ids = ids.cast(first)
         self.id_chunks.append(ids)
 
+    def _sort_by_user(self) -> None:
+        """Once: each column gathered in user order, the unsorted one freed; the users'
+        first rows in ``starts`` (without a user column: every row its own user)."""
+        if not self.clustered or self.starts is not None:
+            return
+        codes, self.user_labels = self._user_codes()
+        order, self.starts = _kernel_sums.cluster_order(codes, len(self.user_labels))
+        del codes
+        for name in ("g", "y", "s"):  # the score (8 bytes a row) last
+            setattr(self, name, _gather(getattr(self, name), order))
+
     def _user_codes(self):
         """(int32 user codes in sorted id order, the sorted ids); frees the raw ids (int32
         ids are overwritten by their codes)."""
@@ -328,27 +340,29 @@ class UserRows:
         codes, labels = as_groups(values, "cluster", min_groups=1)
         return codes.astype(np.int32), labels
 
-    def sorted_chunks(self, tested_labels) -> tuple[Callable[[], Iterator], object]:
+    def sorted_chunks(
+        self, tested_labels, *, positions=None, last: bool = True
+    ) -> tuple[Callable[[], Iterator], object]:
         """The rows of the groups `tested_labels` (group k: ``tested_labels[k]``) sorted by
         user, the file order kept within a user: (chunks, user labels) for
         :func:`from_ordered_chunks`. Each column is gathered once, then the unsorted one
-        freed: at most one column is held twice."""
+        freed: at most one column is held twice. `positions`: the rows' groups are tuples
+        (combinations of several attributes) and a row's label is its parts at these
+        positions (one position: that part); `last`: the columns are freed for the chunks
+        (no later call), else kept, sorted, for the next one."""
         if self.filled != self.n_rows:
             raise RuntimeError(f"expected {self.n_rows} rows, read {self.filled}")
+        if self.y is None:
+            raise RuntimeError("the rows were freed by an earlier call with last=True")
         tested = {v: k for k, v in enumerate(tested_labels)}
         gmap = np.full(max(len(self.group_index), 1), -1, dtype=self.g.dtype)
         for label, code in self.group_index.items():
-            gmap[code] = tested.get(label, -1)
-        user_labels = starts = None
-        if self.clustered:  # each column gathered in user order, the unsorted one freed
-            codes, user_labels = self._user_codes()
-            order, starts = _kernel_sums.cluster_order(codes, len(user_labels))
-            del codes
-            for name in ("g", "y", "s"):  # the score (8 bytes a row) last
-                setattr(self, name, _gather(getattr(self, name), order))
-            del order
+            gmap[code] = tested.get(_part(label, positions), -1)
+        self._sort_by_user()
+        user_labels, starts = self.user_labels, self.starts
         y, s, g = self.y, self.s, np.take(gmap, self.g)
-        self.y = self.s = self.g = None
+        if last:
+            self.y = self.s = self.g = None
         keep = g >= 0
         if not keep.all():  # rows of untested groups leave; users keep their codes
             if starts is not None:
@@ -378,6 +392,15 @@ class UserRows:
         return chunks, user_labels
 
 
+def _part(label, positions):
+    """A label of several attributes (a tuple) reduced to the parts at `positions`."""
+    if positions is None:
+        return label
+    if len(positions) == 1:
+        return label[positions[0]]
+    return tuple(label[p] for p in positions)
+
+
 def _gather(values: np.ndarray, order: np.ndarray) -> np.ndarray:
     """values[order], taken in chunks: numpy would copy a whole int32 `order` to intp."""
     out = np.empty(len(order), dtype=values.dtype)
@@ -403,8 +426,8 @@ def sort_partition(frame, *, label, score, group, cluster, index: dict, pos_labe
 
     if cluster not in frame.columns:  # the index after set_index(cluster)
         frame = frame.reset_index()
-    codes = frame[group].map(index)
-    keep = codes.notna().to_numpy()
+    codes = _tested_codes(frame, group, index)
+    keep = codes >= 0
     frame = frame[keep]
     if frame[cluster].isna().any():
         raise ValueError(
@@ -414,8 +437,25 @@ def sort_partition(frame, *, label, score, group, cluster, index: dict, pos_labe
     order = np.lexsort((frame["_row"].to_numpy(), frame[cluster].to_numpy()))
     y = as_binary(frame[label].to_numpy(), "label", pos_label)[order]
     s = as_finite_float(frame[score].to_numpy(), "score")[order]
-    g = codes[keep].to_numpy(dtype=np.intp)[order]
+    g = codes[keep][order]
     return y, s, g, frame[cluster].to_numpy()[order]
+
+
+def _tested_codes(frame, group: list, index: dict) -> np.ndarray:
+    """Each row's tested group code (`index`: label -> code; one column's label, or the
+    tuple of several columns'), -1 for rows of other groups."""
+    import pandas as pd
+
+    if len(group) == 1:
+        codes = frame[group[0]].map(index)
+        known = codes.notna().to_numpy()
+        out = np.full(len(known), -1, dtype=np.intp)
+        out[known] = codes[known].to_numpy(dtype=np.intp)
+        return out
+    wanted = pd.MultiIndex.from_tuples(list(index), names=group)
+    found = wanted.get_indexer(pd.MultiIndex.from_frame(frame[group]))
+    values = np.append(np.fromiter(index.values(), np.intp, len(index)), -1)
+    return values[found]
 
 
 def named_partition(k: int, fn, frame):

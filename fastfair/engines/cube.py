@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fastfair._groups import combine_codes, merge_labels, split_codes, tuple_labels
 from fastfair._metrics import cell_index
 from fastfair._validation import align_index, as_binary, as_groups, check_same_length
-from fastfair.engines.groups import merge_labels
 from fastfair.engines.summaries import ConfusionStats
 
 if TYPE_CHECKING:
@@ -33,9 +33,6 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = ["ConfusionCube"]
-
-#: Level-code products below this are combined in one int64 key (mixed radix).
-_RADIX_LIMIT = 1 << 62
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,7 +130,7 @@ class ConfusionCube:
             keys = np.empty((0, len(sizes)), dtype=np.intp)
             return _compact(tuple(names), tuple(np.asarray(v) for v in levels), keys,
                             np.empty((0, 4), dtype=np.int64))  # fmt: skip
-        key, present = combined_codes(codes, sizes)
+        key, present = combine_codes(codes, sizes)
         counts = np.bincount(key * 4 + cell, minlength=len(present) * 4)
         keys = split_codes(present, sizes)
         return _compact(tuple(names), tuple(np.asarray(v) for v in levels), keys,
@@ -206,11 +203,7 @@ class ConfusionCube:
         if len(cube.names) == 1:
             labels = cube.levels[0][cube.keys[:, 0]]
         else:
-            labels = np.empty(cube.n_cells, dtype=object)
-            parts = [level.tolist() for level in cube.levels]
-            labels[:] = [
-                tuple(part[k] for part, k in zip(parts, key)) for key in cube.keys.tolist()
-            ]
+            labels = tuple_labels(cube.keys, cube.levels)
         return ConfusionStats(labels, cube.counts.copy())
 
     def to_frame(self):
@@ -239,39 +232,12 @@ class ConfusionCube:
         return [self.names.index(n) for n in names]
 
 
-def combined_codes(codes: Sequence[np.ndarray], sizes: Sequence[int]):
-    """One code per row for several columns of codes: (codes into `present`, `present`),
-    `present` the mixed-radix keys that occur, sorted (lexicographic in the columns)."""
-    if len(codes) == 1:
-        present, key = np.unique(codes[0], return_inverse=True)
-        return key.astype(np.intp).ravel(), present
-    if float(np.prod(np.asarray(sizes, dtype=np.float64))) < _RADIX_LIMIT:
-        combined = np.zeros(len(codes[0]), dtype=np.int64)
-        for c, size in zip(codes, sizes):
-            combined = combined * size + c
-        key, present = as_groups(combined, "intersection", min_groups=1)
-        return key, present
-    rows, key = np.unique(np.column_stack(codes), axis=0, return_inverse=True)
-    return key.astype(np.intp).ravel(), rows
-
-
-def split_codes(present: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
-    """The level codes (cells × columns) of the keys :func:`combined_codes` returned."""
-    if present.ndim == 2:
-        return present.astype(np.intp)
-    keys = np.empty((len(present), len(sizes)), dtype=np.intp)
-    rest = present.astype(np.int64)
-    for j in range(len(sizes) - 1, -1, -1):
-        rest, keys[:, j] = np.divmod(rest, sizes[j])
-    return keys
-
-
 def _summed(names, levels, keys, counts) -> ConfusionCube:
     """The cube of cells `keys` (repeats allowed) with their `counts` summed."""
     sizes = [len(level) for level in levels]
     if len(keys) == 0:
         return _compact(names, levels, keys, counts[:0])
-    key, present = combined_codes([keys[:, j] for j in range(keys.shape[1])], sizes)
+    key, present = combine_codes([keys[:, j] for j in range(keys.shape[1])], sizes)
     total = np.zeros((len(present), 4), dtype=np.int64)
     np.add.at(total, key, counts)
     return _compact(names, levels, split_codes(present, sizes), total)

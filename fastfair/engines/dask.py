@@ -22,8 +22,9 @@ found in a partition name it (``partition 3: ...``).
 
 The same module is the audit's dask engine (``fastfair.audit(..., engine="dask")``,
 ``fastfair audit --engine dask``): :func:`summarise_dask` reduces the partitions to an
-:class:`fastfair.engines.summaries.AuditSummary`, and :func:`dask_clusters` range-partitions
-the rows on the user column for predictive parity. The public import path is
+:class:`fastfair.engines.attributes.AuditSummary` (every attribute and intersection in one
+pass), and :func:`dask_clusters` range-partitions the rows on the user column for predictive
+parity. The public import path is
 :mod:`fastfair.dask` (a re-export of this module).
 """
 
@@ -36,7 +37,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair.compare import PairedStats
-from fastfair.engines import summaries
+from fastfair.engines import attributes
+from fastfair.engines.files import check_names
 from fastfair.engines.summaries import ConfusionStats, ScoreStats
 
 if TYPE_CHECKING:
@@ -62,20 +64,43 @@ __all__ = [
 ]
 
 
+#: The parts the functions' docstrings share (:func:`_documented` fills them in).
+_DOCS = {
+    "df": """df : dask.dataframe.DataFrame
+        The rows, in any number of partitions.""",
+    "scheduler": """scheduler : str or distributed.Client, optional
+        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
+        client); None: dask's default.""",
+    "resolution": """resolution : float, optional
+        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
+        None: the exact scores.""",
+    "pos_label": """pos_label : optional
+        Positive value of the outcome and predictions when they are not bool or 0/1.""",
+    "example": """>>> import numpy as np, pandas as pd, dask.dataframe as dd
+    >>> import fastfair, fastfair.dask
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({c: rng.integers(0, 2, 1000) for c in ("y", "p", "a", "b")})
+    >>> frame["s"], frame["g"] = rng.random(1000).round(2), rng.choice(["u", "v"], 1000)
+    >>> df = dd.from_pandas(frame, npartitions=4)""",
+}
+
+
+def _documented(function):
+    """`function` with the shared parts of its docstring filled in ({df}, {scheduler},
+    {resolution}, {pos_label}, {example})."""
+    doc = function.__doc__
+    for key, text in _DOCS.items():
+        doc = doc.replace("{" + key + "}", text)
+    function.__doc__ = doc
+    return function
+
+
 def _dask():
     try:
         import dask
     except ImportError as exc:
         raise ImportError("fastfair.dask needs dask: pip install 'fastfair[dask]'") from exc
     return dask
-
-
-def _check_columns(df, columns) -> None:
-    absent = [c for c in columns if c not in df.columns]
-    if absent:
-        raise ValueError(
-            f"no column {absent[0]!r} in the dask DataFrame; available: {list(df.columns)}"
-        )
 
 
 def _in_partition(index: int, build, frame, columns, kwargs):
@@ -93,7 +118,7 @@ def _add(a, b):
 def _reduce(df, build, columns, kwargs, *, split_every: int = 2, scheduler=None):
     """Tree reduction of per-partition summaries; returns the merged summary."""
     dask = _dask()
-    _check_columns(df, columns)
+    check_names(list(df.columns), columns, "the dask DataFrame")
     parts = df[list(dict.fromkeys(columns))].to_delayed()
     layer = [
         dask.delayed(_in_partition)(i, build, part, columns, kwargs)
@@ -114,6 +139,7 @@ def _reduce(df, build, columns, kwargs, *, split_every: int = 2, scheduler=None)
     return result
 
 
+@_documented
 def confusion_stats(
     df: dd.DataFrame,
     y_true: str,
@@ -126,17 +152,13 @@ def confusion_stats(
 
     Parameters
     ----------
-    df : dask.dataframe.DataFrame
-        The rows, in any number of partitions.
+    {df}
     y_true, y_pred : str
         Names of the binary outcome and prediction columns.
     *group : str
         Names of one or more group columns (several: their intersections).
-    pos_label : optional
-        Positive value of the outcome and prediction when they are not bool or 0/1.
-    scheduler : str or distributed.Client, optional
-        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
-        client); None: dask's default.
+    {pos_label}
+    {scheduler}
 
     Returns
     -------
@@ -145,12 +167,7 @@ def confusion_stats(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd, dask.dataframe as dd
-    >>> import fastfair, fastfair.dask
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> df = dd.from_pandas(frame, npartitions=4)
+    {example}
     >>> stats = fastfair.dask.confusion_stats(df, "y", "p", "g", scheduler="sync")
     >>> counts, _ = fastfair.confusion_counts(frame.y, frame.p, frame.g)
     >>> bool((stats.counts == counts).all())
@@ -164,6 +181,7 @@ def _confusion_of(y, yhat, *groups, pos_label=None):
     return ConfusionStats.from_arrays(y, yhat, *groups, pos_label=pos_label)
 
 
+@_documented
 def permutation_test(
     df: dd.DataFrame,
     y_true: str,
@@ -178,15 +196,11 @@ def permutation_test(
 
     Parameters
     ----------
-    df : dask.dataframe.DataFrame
-        The rows, in any number of partitions.
+    {df}
     y_true, y_pred, group : str
         Names of the outcome, prediction and group columns.
-    pos_label : optional
-        Positive value of the outcome and prediction when they are not bool or 0/1.
-    scheduler : str or distributed.Client, optional
-        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
-        client); None: dask's default.
+    {pos_label}
+    {scheduler}
     **options
         Those of :func:`fastfair.permutation_test_from_counts` (metric, scheme, method,
         n_permutations, random_state, ...).
@@ -198,12 +212,7 @@ def permutation_test(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd, dask.dataframe as dd
-    >>> import fastfair, fastfair.dask
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> df = dd.from_pandas(frame, npartitions=4)
+    {example}
     >>> res = fastfair.dask.permutation_test(df, "y", "p", "g", scheduler="sync")
     >>> res.pvalue == fastfair.permutation_test(frame.y, frame.p, frame.g).pvalue
     True
@@ -212,6 +221,7 @@ def permutation_test(
     return stats.test(**options)
 
 
+@_documented
 def score_stats(
     df: dd.DataFrame,
     y_true: str,
@@ -226,18 +236,12 @@ def score_stats(
 
     Parameters
     ----------
-    df : dask.dataframe.DataFrame
-        The rows, in any number of partitions.
+    {df}
     y_true, y_score, group : str
         Names of the binary outcome, score and group columns.
-    resolution : float, optional
-        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
-        None: the exact scores.
-    pos_label : optional
-        Positive value of the outcome when it is not bool or 0/1.
-    scheduler : str or distributed.Client, optional
-        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
-        client); None: dask's default.
+    {resolution}
+    {pos_label}
+    {scheduler}
 
     Returns
     -------
@@ -246,12 +250,7 @@ def score_stats(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd, dask.dataframe as dd
-    >>> import fastfair, fastfair.dask
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000).round(2),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> df = dd.from_pandas(frame, npartitions=4)
+    {example}
     >>> stats = fastfair.dask.score_stats(df, "y", "s", "g", scheduler="sync")
     >>> int(stats.counts.sum())
     1000
@@ -264,6 +263,7 @@ def _scores_of(y, score, group, resolution=None, pos_label=None):
     return ScoreStats.from_arrays(y, score, group, resolution=resolution, pos_label=pos_label)
 
 
+@_documented
 def delong(
     df: dd.DataFrame,
     y_true: str,
@@ -277,16 +277,11 @@ def delong(
 
     Parameters
     ----------
-    df : dask.dataframe.DataFrame
-        The rows, in any number of partitions.
+    {df}
     y_true, y_score, group : str
         Names of the binary outcome, score and group columns.
-    resolution : float, optional
-        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
-        None: the exact scores.
-    scheduler : str or distributed.Client, optional
-        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
-        client); None: dask's default.
+    {resolution}
+    {scheduler}
 
     Returns
     -------
@@ -295,12 +290,7 @@ def delong(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd, dask.dataframe as dd
-    >>> import fastfair, fastfair.dask
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000).round(2),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> df = dd.from_pandas(frame, npartitions=4)
+    {example}
     >>> res = fastfair.dask.delong(df, "y", "s", "g", scheduler="sync")
     >>> ref = fastfair.delong(frame.y, frame.s, frame.g)
     >>> bool(np.allclose(res.auc, ref.auc, rtol=1e-12))
@@ -311,6 +301,7 @@ def delong(
     ).delong()
 
 
+@_documented
 def auc_test(
     df: dd.DataFrame,
     y_true: str,
@@ -325,16 +316,11 @@ def auc_test(
 
     Parameters
     ----------
-    df : dask.dataframe.DataFrame
-        The rows, in any number of partitions.
+    {df}
     y_true, y_score, group : str
         Names of the binary outcome, score and group columns.
-    resolution : float, optional
-        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
-        None: the exact scores.
-    scheduler : str or distributed.Client, optional
-        Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
-        client); None: dask's default.
+    {resolution}
+    {scheduler}
     **options
         alternative, reference, comparisons, adjust (holm, bonferroni, none),
         confidence_level, as in :func:`fastfair.auc_test`.
@@ -346,12 +332,7 @@ def auc_test(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd, dask.dataframe as dd
-    >>> import fastfair, fastfair.dask
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000).round(2),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> df = dd.from_pandas(frame, npartitions=4)
+    {example}
     >>> res = fastfair.dask.auc_test(df, "y", "s", "g", scheduler="sync")
     >>> ref = fastfair.auc_test(frame.y, frame.s, frame.g, method="delong")
     >>> bool(np.isclose(res.pvalue, ref.pvalue, rtol=1e-9))
@@ -361,6 +342,7 @@ def auc_test(
     return stats.test(**options)
 
 
+@_documented
 def paired_stats(
     df: dd.DataFrame,
     y_true: str,
@@ -375,14 +357,11 @@ def paired_stats(
 
     Parameters
     ----------
-    df : dask.dataframe.DataFrame
-        The rows, in any number of partitions.
+    {df}
     y_true, y_pred_a, y_pred_b, group : str
         Names of the outcome, the two models' binary predictions and the group column.
-    pos_label : optional
-        Positive value of the outcome and predictions when they are not bool or 0/1.
-    scheduler : str or distributed.Client, optional
-        Passed to ``dask.compute``; None: dask's default.
+    {pos_label}
+    {scheduler}
 
     Returns
     -------
@@ -408,6 +387,7 @@ def _paired_of(y, a, b, group, pos_label=None):
     return PairedStats.from_arrays(y, a, b, group, pos_label=pos_label)
 
 
+@_documented
 def compare_models(
     df: dd.DataFrame,
     y_true: str,
@@ -423,14 +403,11 @@ def compare_models(
 
     Parameters
     ----------
-    df : dask.dataframe.DataFrame
-        The rows, in any number of partitions.
+    {df}
     y_true, y_pred_a, y_pred_b, group : str
         Names of the outcome, the two models' binary predictions and the group column.
-    pos_label : optional
-        Positive value of the outcome and predictions when they are not bool or 0/1.
-    scheduler : str or distributed.Client, optional
-        Passed to ``dask.compute``; None: dask's default.
+    {pos_label}
+    {scheduler}
     **options
         Those of :func:`fastfair.compare_models_from_counts` (metric, method, delta,
         n_permutations, random_state, ...).
@@ -442,12 +419,7 @@ def compare_models(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd, dask.dataframe as dd
-    >>> import fastfair, fastfair.dask
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "a": rng.integers(0, 2, 1000),
-    ...                       "b": rng.integers(0, 2, 1000), "g": rng.choice(["u", "v"], 1000)})
-    >>> df = dd.from_pandas(frame, npartitions=4)
+    {example}
     >>> res = fastfair.dask.compare_models(df, "y", "a", "b", "g", random_state=0,
     ...                                    scheduler="sync")
     >>> res.pvalue == fastfair.compare_models(frame.y, frame.a, frame.b, frame.g,
@@ -460,11 +432,16 @@ def compare_models(
 
 
 def summarise_dask(
-    source, *, label, group, pred, score, threshold, pos_label, scheduler, cluster=None
-):
-    """Summary of Parquet/CSV files through dask (partitions reduced in a tree); `cluster`
-    is checked (in every file, no missing value in any partition), for the parity pass."""
-    columns = list(dict.fromkeys(c for c in (label, pred, score, group, cluster) if c))
+    source, *, label, groups, pred, score, threshold, pos_label, scheduler, cluster=None,
+    combos=None,
+):  # fmt: skip
+    """Summary of Parquet/CSV files through dask (partitions reduced in a tree): the
+    :class:`fastfair.engines.attributes.AuditSummary` of the attributes `groups` (column
+    names), with a ScoreStats per attribute combination of `combos` (default: each
+    attribute alone). `cluster` is checked (in every file, no missing value in any
+    partition), for the parity pass."""
+    groups = [groups] if isinstance(groups, str) else list(groups)
+    columns = list(dict.fromkeys(c for c in (label, pred, score, *groups, cluster) if c))
     df = _dask_frame(source, columns)
 
     def build(*cols):
@@ -474,14 +451,10 @@ def summarise_dask(
                 f"cluster column {cluster!r} has {int(values[cluster].isna().sum()):,} "
                 "missing values; drop or fill those rows"
             )
-        return summaries.summarise_rows(
-            values[label],
-            values.get(pred),
-            values.get(score),
-            values[group],
-            threshold=threshold,
-            pos_label=pos_label,
-        )
+        return attributes.summarise_rows(
+            values[label], values.get(pred), values.get(score), {g: values[g] for g in groups},
+            combos=combos, threshold=threshold, pos_label=pos_label,
+        )  # fmt: skip
 
     return _reduce(df, build, columns, {}, scheduler=scheduler)
 
@@ -522,7 +495,8 @@ def dask_clusters(
 ):  # fmt: skip
     """Rows of the tested groups grouped by user by a dask sort on the user column, as
     :class:`fastfair.engines.clusters.SortedClusters` (see
-    :func:`fastfair.engines.arrow.arrow_clusters`).
+    :func:`fastfair.engines.arrow.arrow_clusters`). `group`: the attribute's column, or
+    the columns of an intersection (`tested_labels` then tuples).
 
     The partitions get their global row numbers first (the file order, by which the rows
     of a user are ordered as in memory), are range-partitioned on the user column
@@ -536,7 +510,8 @@ def dask_clusters(
 
     from fastfair.engines import clusters as sc
 
-    columns = list(dict.fromkeys(c for c in (label, score, group, cluster) if c))
+    group = [group] if isinstance(group, str) else list(group)
+    columns = list(dict.fromkeys(c for c in (label, score, *group, cluster) if c))
     df = _dask_frame(source, columns)
     parts = df.to_delayed()
     lengths = dask.compute(*[dask.delayed(len)(p) for p in parts], scheduler=scheduler)

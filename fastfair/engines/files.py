@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fastfair._validation import GroupCodes, as_groups, check_label_values
+from fastfair._validation import GroupCodes, as_groups, check_label_values, sort_labels
 from fastfair.engines.groups import arrow_text
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "arrow_text",
     "check_columns",
+    "check_names",
     "count_rows",
     "estimate_rows",
     "iter_batches",
@@ -136,10 +137,39 @@ def check_columns(source: str | os.PathLike, columns: Sequence[str]) -> list[str
                 raise ValueError(f"cannot read {path} as parquet: {exc}") from exc
         else:
             names = _csv_layout(path)[2]
-        absent = [c for c in columns if c not in names]
-        if absent:
-            raise ValueError(f"{path}: no column {absent[0]!r}; available: {', '.join(names)}")
+        check_names(names, columns, path)
     return files
+
+
+def check_names(names: Sequence[str], columns: Sequence[str], where: str) -> None:
+    """The one column check of the engines: a ValueError naming the first of `columns`
+    that is not among `names`, the columns of `where` (a file, a data frame).
+
+    Parameters
+    ----------
+    names : sequence of str
+        The columns `where` holds.
+    columns : sequence of str
+        The columns wanted.
+    where : str
+        How the message names the holder.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> from fastfair.io import check_names
+    >>> check_names(["y", "g"], ["y", "user"], "rows.csv")
+    Traceback (most recent call last):
+    ...
+    ValueError: rows.csv: no column 'user'; available: y, g
+    """
+    absent = [c for c in columns if c not in names]
+    if absent:
+        shown = ", ".join(str(n) for n in names)
+        raise ValueError(f"{where}: no column {absent[0]!r}; available: {shown}")
 
 
 def count_rows(source: str | os.PathLike) -> int:
@@ -535,16 +565,14 @@ class _DictionaryCoder:
             )
         except ValueError as exc:
             raise ValueError(f"{path}: {exc}") from exc
-        order = np.argsort(labels, kind="stable")
-        rank = np.empty(len(order), dtype=np.intp)
-        rank[order] = np.arange(len(order))
+        labels, rank = sort_labels(labels)
         codes = np.empty(sum(len(p) for p in self.parts), dtype=np.intp)
         start = 0
         for p in self.parts:
             np.take(rank, p, out=codes[start : start + len(p)])
             start += len(p)
         self.parts = []
-        return GroupCodes(codes, labels[order])
+        return GroupCodes(codes, labels)
 
 
 def text_batches(

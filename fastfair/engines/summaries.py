@@ -19,8 +19,9 @@ tests then run the same inference code as the in-memory functions.
   summary, 0 or 1 in the data).
 - :class:`MeanStats`: count, sum and sum of squares of a value per group; the Welch
   statistic and its normal p-value (``mean_difference_test(method="asymptotic")``).
-- :class:`AuditSummary`: what the audit reads from some rows (confusion counts, score
-  histograms), the unit every engine builds per batch or partition and adds.
+
+The audit's summary of several attributes (:class:`fastfair.engines.attributes.AuditSummary`)
+is built from these and :class:`fastfair.engines.cube.ConfusionCube`.
 
 The public import path is :mod:`fastfair.stats` (a re-export of this module).
 """
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair import _counts
+from fastfair._groups import add_by_labels, intersection_codes, merge_labels
 from fastfair._metrics import CELL_Y_PRED, CELL_Y_TRUE, cell_index
 from fastfair._validation import (
     align_index,
@@ -44,10 +46,9 @@ from fastfair._validation import (
     score_threshold,
     show_value,
 )
-from fastfair.engines.groups import intersection_codes, merge_labels
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable
+    from collections.abc import Hashable, Sequence
 
     from numpy.typing import ArrayLike
 
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
     from fastfair.planning import PilotPlanResult
 
 
-__all__ = ["AuditSummary", "ConfusionStats", "MeanStats", "ScoreStats", "summarise_rows"]
+__all__ = ["ConfusionStats", "MeanStats", "ScoreStats", "checked_rows"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,11 +106,7 @@ class ConfusionStats:
     def __add__(self, other: ConfusionStats) -> ConfusionStats:
         if not isinstance(other, ConfusionStats):
             return NotImplemented
-        labels, ia, ib = merge_labels(self.labels, other.labels)
-        counts = np.zeros((len(labels), 4), dtype=np.int64)
-        np.add.at(counts, ia, self.counts)
-        np.add.at(counts, ib, other.counts)
-        return ConfusionStats(labels, counts)
+        return ConfusionStats(*add_by_labels(self.labels, self.counts, other.labels, other.counts))
 
     def plan(self, metric: str, *, tau: float, **options: Any) -> PilotPlanResult:
         """:func:`fastfair.planning.plan_from_data` with these counts as the pilot.
@@ -251,6 +248,32 @@ class ScoreStats:
         counts[np.ix_(ia, [0, 1], va)] += self.counts
         counts[np.ix_(ib, [0, 1], vb)] += other.counts
         return ScoreStats(labels, values, counts, self.resolution)
+
+    def select(self, labels: Sequence) -> ScoreStats:
+        """The summary of some of the groups (kept in label order).
+
+        Parameters
+        ----------
+        labels : sequence
+            Labels of groups of this summary.
+
+        Returns
+        -------
+        ScoreStats
+
+        Examples
+        --------
+        >>> from fastfair.stats import ScoreStats
+        >>> stats = ScoreStats.from_arrays([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.3], list("caba"))
+        >>> stats.select(["c", "a"]).labels.tolist()
+        ['a', 'c']
+        """
+        index = {g: k for k, g in enumerate(self.labels.tolist())}
+        unknown = [g for g in labels if g not in index]
+        if unknown:
+            raise ValueError(f"no group {show_value(unknown[0])} in the summary")
+        rows = sorted(index[g] for g in labels)
+        return ScoreStats(self.labels[rows], self.values, self.counts[rows], self.resolution)
 
     @property
     def auc_error_bound(self) -> np.ndarray:
@@ -460,21 +483,6 @@ def _check_squares(squares: np.ndarray) -> None:
         )
 
 
-class AuditSummary:
-    """Confusion counts (and score histograms) of some rows; merged with ``+``.
-
-    `rows`: the arrow engine's :class:`fastfair.engines.clusters.UserRows` (the parity
-    columns of every row, kept from the same read), else None.
-    """
-
-    def __init__(self, confusion: ConfusionStats, scores: ScoreStats | None, rows=None):
-        self.confusion, self.scores, self.rows = confusion, scores, rows
-
-    def __add__(self, other: AuditSummary) -> AuditSummary:
-        scores = None if self.scores is None else self.scores + other.scores
-        return AuditSummary(self.confusion + other.confusion, scores)
-
-
 def checked_rows(label, pred, score, *, threshold, pos_label):
     """(label, prediction, score) of one batch, checked: binary labels, finite scores."""
     y = as_binary(label, "label", pos_label, pos_name="--pos-label")
@@ -485,15 +493,3 @@ def checked_rows(label, pred, score, *, threshold, pos_label):
     if yhat is None:
         yhat = (s >= score_threshold(s, threshold, "score", "--threshold")).astype(np.uint8)
     return y, yhat, s
-
-
-def summary_of(y, yhat, s, group) -> AuditSummary:
-    confusion = ConfusionStats.from_arrays(y, yhat, group)
-    scores = None if s is None else ScoreStats.from_arrays(y, s, group)
-    return AuditSummary(confusion, scores)
-
-
-def summarise_rows(label, pred, score, group, *, threshold=None, pos_label=None):
-    """The summary of one batch: label, prediction (or score >= threshold), group."""
-    y, yhat, s = checked_rows(label, pred, score, threshold=threshold, pos_label=pos_label)
-    return summary_of(y, yhat, s, group)

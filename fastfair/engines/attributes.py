@@ -1,0 +1,121 @@
+"""The audit's summary of several attributes and their intersections, from one pass.
+
+Each batch (arrow engine) or partition (dask engine) is read once: every attribute is
+coded once (:func:`fastfair._validation.as_groups`, after the Arrow batch coder), the
+confusion counts of every combination of their levels go into one
+:class:`fastfair.engines.cube.ConfusionCube`, and with a score one
+:class:`fastfair.engines.summaries.ScoreStats` per attribute combination the audit tests
+(:func:`fastfair._groups.attribute_combinations`: each attribute, and with intersections
+every combination of two or more; an intersection's labels are tuples). The summaries of
+the batches add (:class:`AuditSummary`); the audit reads each attribute's confusion counts
+from the cube's marginals (:mod:`fastfair.auditing.summaries`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from fastfair._groups import combine_codes, split_codes, tuple_labels
+from fastfair._metrics import cell_index
+from fastfair._validation import GroupCodes, as_groups
+from fastfair.engines.cube import ConfusionCube
+from fastfair.engines.summaries import ConfusionStats, ScoreStats, checked_rows
+
+__all__ = ["AuditSummary", "code_groups", "combination_codes", "summarise_rows", "summary_of"]
+
+
+class AuditSummary:
+    """What the audit reads from some rows; merged with ``+``.
+
+    Attributes
+    ----------
+    cube : ConfusionCube
+        The confusion counts of every combination of the attributes' levels.
+    scores : dict or None
+        {attribute combination (a tuple of names): its ScoreStats} with a score, else None.
+    rows : UserRows or None
+        The arrow engine's parity columns (:class:`fastfair.engines.clusters.UserRows`,
+        kept from the same read; each row's group is its combination of all attributes),
+        else None.
+
+    Examples
+    --------
+    >>> from fastfair.engines.attributes import summarise_rows
+    >>> part = summarise_rows([1, 0, 1], None, [0.9, 0.2, 0.4],
+    ...                       {"sex": ["F", "M", "F"], "race": ["a", "a", "b"]},
+    ...                       combos=[("sex",), ("sex", "race")])
+    >>> total = part + part
+    >>> total.confusion(["sex"]).counts.tolist()
+    [[0, 0, 2, 2], [2, 0, 0, 0]]
+    >>> total.scores[("sex", "race")].labels.tolist()
+    [('F', 'a'), ('F', 'b'), ('M', 'a')]
+    """
+
+    def __init__(self, cube: ConfusionCube, scores: dict | None = None, rows: Any = None):
+        self.cube, self.scores, self.rows = cube, scores, rows
+
+    def __add__(self, other: AuditSummary) -> AuditSummary:
+        if not isinstance(other, AuditSummary):
+            return NotImplemented
+        scores = None
+        if self.scores is not None:
+            scores = {k: v + other.scores[k] for k, v in self.scores.items()}
+        return AuditSummary(self.cube + other.cube, scores)
+
+    def confusion(self, names: Sequence[str] | None = None) -> ConfusionStats:
+        """The confusion counts of one attribute or an intersection (the cube's marginal)."""
+        return self.cube.confusion(names)
+
+
+def code_groups(groups: Mapping[str, Any]) -> dict[str, GroupCodes]:
+    """Each attribute's column of one batch coded once (GroupCodes pass through); errors
+    name "group" for one attribute, the column for several."""
+    named = len(groups) > 1
+    return {
+        name: GroupCodes(
+            *as_groups(values, f"group column {name!r}" if named else "group", min_groups=1)
+        )
+        for name, values in groups.items()
+    }
+
+
+def combination_codes(coded: Mapping[str, GroupCodes], names: Sequence[str]) -> GroupCodes:
+    """The codes of one attribute, or of the intersection of several (tuple labels, only
+    the combinations present), from the batch's coded attributes."""
+    if len(names) == 1:
+        return coded[names[0]]
+    parts = [coded[n].labels for n in names]
+    sizes = [len(p) for p in parts]
+    codes, present = combine_codes([coded[n].codes for n in names], sizes)
+    return GroupCodes(codes, tuple_labels(split_codes(present, sizes), parts))
+
+
+def summary_of(y, yhat, s, groups: Mapping[str, Any], combos) -> AuditSummary:
+    """The summary of one batch of checked rows: label, prediction, score (or None) and
+    the attributes' columns; `combos`: the attribute combinations that get a ScoreStats."""
+    coded = code_groups(groups)
+    names = list(coded)
+    cube = ConfusionCube.from_codes(
+        cell_index(y, yhat),
+        [coded[n].codes for n in names],
+        [coded[n].labels for n in names],
+        names,
+    )
+    scores = None
+    if s is not None:
+        scores = {
+            tuple(c): ScoreStats.from_arrays(y, s, combination_codes(coded, c)) for c in combos
+        }
+    return AuditSummary(cube, scores)
+
+
+def summarise_rows(
+    label, pred, score, groups: Mapping[str, Any], *, combos=None, threshold=None,
+    pos_label=None,
+):  # fmt: skip
+    """The summary of one batch: label, prediction (or score >= threshold), the attributes'
+    columns ({name: labels}); `combos` default: each attribute alone."""
+    y, yhat, s = checked_rows(label, pred, score, threshold=threshold, pos_label=pos_label)
+    combos = [(n,) for n in groups] if combos is None else combos
+    return summary_of(y, yhat, s, groups, combos)
