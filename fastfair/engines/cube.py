@@ -30,6 +30,7 @@ from fastfair.engines.summaries import ConfusionStats
 if TYPE_CHECKING:
     from collections.abc import Hashable
 
+    import pandas as pd
     from numpy.typing import ArrayLike
 
 __all__ = ["ConfusionCube"]
@@ -206,7 +207,7 @@ class ConfusionCube:
             labels = tuple_labels(cube.keys, cube.levels)
         return ConfusionStats(labels, cube.counts.copy())
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The cells as a pandas DataFrame: one column per attribute (its labels), then
         tn, fp, fn, tp.
 
