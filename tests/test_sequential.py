@@ -276,3 +276,79 @@ def test_audit_default_is_sequential_and_decides_the_family():
         y, None, {"sex": sex}, y_score=score, threshold=0.5, metrics=["tpr"], n_permutations=999
     )
     assert [t["verdict"] for t in fixed.tests] == [t["verdict"] for t in res.tests]
+
+
+# ------------------------------------------------------------------ the family's risk split
+
+
+def _zero_upper(n, delta):
+    """Upper end of Robbins' interval after n permutations and no exceedance, in closed form:
+    (n + 1) (1 - q)^n = delta."""
+    return 1.0 - (delta / (n + 1.0)) ** (1.0 / n)
+
+
+def _never_exceeding():
+    return Sampler(lambda start, count: np.zeros(count), 0.5, "greater", keep_null=False)
+
+
+@pytest.mark.parametrize("procedure,m", [("holm", 3), ("bonferroni", 4), ("bh", 2), ("none", 3)])
+def test_each_sampler_spends_its_share_of_epsilon(procedure, m):
+    """A family of m samplers splits the resampling risk: each interval is Robbins' set at
+    epsilon / m (epsilon itself without adjustment). With no exceedance the running
+    intersection is the last set, whose upper end has a closed form."""
+    options = Sequential(epsilon=1e-3)
+    samplers = [_never_exceeding() for _ in range(m)]
+    decision = run(samplers, options, procedure)
+    assert decision.tolist() == ["reject"] * m
+    delta = options.epsilon / m if procedure != "none" else options.epsilon
+    for s in samplers:
+        assert (s.count, s.lo) == (0, 0.0)
+        assert s.hi == pytest.approx(_zero_upper(s.n, delta), rel=1e-9)
+        assert s.hi != pytest.approx(_zero_upper(s.n, options.epsilon * (m + 1)), rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    "procedure,m", [("holm", 1), ("holm", 20), ("bonferroni", 40), ("bh", 30), ("none", 3)]
+)
+def test_default_cap_reaches_the_smallest_adjusted_level(procedure, m):
+    """The default cap is ten times the permutations a p-value of 0 needs to be shown below
+    the smallest level the procedure can compare with (alpha / m for Holm and Bonferroni,
+    alpha without adjustment), at the sampler's share of epsilon; at least 19,999."""
+    from fastfair._sequential import MIN_CAP, default_cap
+
+    options = Sequential(alpha=0.05, epsilon=1e-3)
+    adjusted = procedure != "none" and m > 1
+    level = options.alpha / m if adjusted else options.alpha
+    delta = options.epsilon / m if procedure != "none" else options.epsilon
+    n = np.arange(1, 2_000_000, dtype=np.float64)
+    first = int(n[np.log(n + 1) + n * np.log1p(-level) <= np.log(delta)][0])
+    assert default_cap(options, m, procedure) == max(MIN_CAP, 10 * first)
+    if adjusted:  # above the floor, so the level and share used are what decides the cap
+        assert default_cap(options, m, procedure) > MIN_CAP
+
+
+def test_family_intervals_restart_at_the_family_level():
+    """multiple_monte_carlo restarts each test's interval at the family's share epsilon / K:
+    a test decided alone at epsilon keeps a narrower interval; in the family it must be the
+    (wider) Robbins set at epsilon / K for its count, unless more permutations were drawn."""
+    rng = np.random.default_rng(21)
+    g = rng.integers(0, 2, 3000)
+    tests = [
+        fastfair.mean_difference_test(rng.normal(size=3000) + d * g, g, random_state=k)
+        for k, d in enumerate([0.6, 0.0, 0.5, 0.0])
+    ]
+    eps = 1e-3
+    fam = multiple_monte_carlo(tests, adjust="holm", epsilon=eps)
+    lo, hi = fam.pvalue_interval
+    unchanged = 0
+    for k, res in enumerate(tests):
+        n = int(res.n_permutations)
+        if fam.n_permutations[k] != n:
+            continue  # the family drew more: a running intersection, checked elsewhere
+        unchanged += 1
+        count = round(float(res.pvalue) * (n + 1)) - 1
+        want = robbins_interval(count, n, eps / len(tests))
+        assert (lo[k], hi[k]) == pytest.approx(want, abs=1e-12)
+        alone = robbins_interval(count, n, eps)
+        assert hi[k] > alone[1] or lo[k] < alone[0]  # wider than the test's own interval
+    assert unchanged >= 2
