@@ -1054,3 +1054,75 @@ def test_exact_supremum_is_refined_on_both_sides_of_its_best_grid_points(x1, n1,
 
     want = _scipy_supremum(x1, n1, x2, n2, d, side)
     assert exact_pvalue(x1, n1, x2, n2, d, side) == pytest.approx(want, rel=1e-7)
+
+
+# --------------------------------------------------------------------------------------
+# method="auto": the boundaries of the rule that sends a comparison to the exact test
+# --------------------------------------------------------------------------------------
+
+
+def _tpr_counts(events_a, n_a, events_b, n_b):
+    """Confusion counts [tn, fp, fn, tp] whose TPR rows are events / n (group B the reference)."""
+    return [[0, 0, n_a - events_a, events_a], [0, 0, n_b - events_b, events_b]]
+
+
+@pytest.mark.parametrize(
+    ("events_a", "n_a", "events_b", "n_b", "method"),
+    [
+        # balanced (ratio < 20): exact below 20 events or non-events in either group
+        (19, 100, 50, 100, "exact"),
+        (20, 100, 50, 100, "score"),
+        (81, 100, 50, 100, "exact"),  # 19 non-events in A
+        (80, 100, 50, 100, "score"),
+        (50, 100, 19, 100, "exact"),  # 19 events in the reference
+        (50, 100, 20, 100, "score"),
+        (50, 100, 81, 100, "exact"),  # 19 non-events in the reference
+        (50, 100, 80, 100, "score"),
+        # one denominator 20 times the other: exact below 50
+        (49, 120, 1000, 2400, "exact"),
+        (50, 120, 1000, 2400, "score"),
+        (60, 120, 2351, 2400, "exact"),  # 49 non-events in the larger group
+        (60, 120, 2350, 2400, "score"),
+        (1000, 2400, 49, 120, "exact"),  # the small group as the reference
+        # just under 20 times: the balanced rule
+        (49, 120, 1000, 2399, "score"),
+        (19, 120, 1000, 2399, "exact"),
+    ],
+)
+def test_auto_sends_each_boundary_to_its_side(events_a, n_a, events_b, n_b, method):
+    """Each of the four counts (events and non-events of either group) can be the fewest,
+    each threshold (20; 50 when one group is at least 20 times the other) is checked one
+    below and at the boundary, and the ratio one below and at 20."""
+    counts = _tpr_counts(events_a, n_a, events_b, n_b)
+    res = fastfair.tolerance_test_from_counts(counts, u_tol=0.05, reference=1)
+    assert res.method == method
+
+
+def test_auto_exact_size_limits():
+    """Exact only where it is cheap: n_A + n_B at most 200,000, or a smaller group of at
+    most 500 rows whatever the reference's size (the rule itself: the exact test's cost at
+    10^6 rows is checked elsewhere)."""
+    from fastfair.tolerance import auto_exact
+
+    few = 5
+    assert auto_exact(few, 1_000, 199_000) and not auto_exact(few, 1_000, 199_001)
+    assert auto_exact(few, 100_000, 100_000) and not auto_exact(few, 100_000, 100_001)
+    assert auto_exact(few, 500, 5_000_000) and not auto_exact(few, 501, 5_000_000)
+    assert auto_exact(few, 5_000_000, 500)  # either group may be the small one
+    # arrays broadcast, as the validation scripts use it
+    np.testing.assert_array_equal(
+        auto_exact(np.array([19, 20, 49, 50]), 100, np.array([100, 100, 2000, 2000])),
+        [True, False, True, False],
+    )
+
+
+def test_auto_never_runs_exact_on_weighted_rates():
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(40), np.zeros(60), np.ones(40), np.zeros(60)].astype(int)
+    yhat = (rng.random(200) < 0.1).astype(int)  # few predicted positives: exact if unweighted
+    g = np.repeat([0, 1], 100)
+    plain = fastfair.tolerance_test(y, yhat, g, metric="tpr", u_tol=0.05, reference=1)
+    weighted = fastfair.tolerance_test(
+        y, yhat, g, metric="tpr", u_tol=0.05, reference=1, sample_weight=np.full(200, 2.0)
+    )
+    assert (plain.method, weighted.method) == ("exact", "score")

@@ -1010,7 +1010,8 @@ def _margins_section(result) -> str:
     paras.append(
         "Rates are tested with the Miettinen-Nurminen score test, or with the exact "
         "unconditional test (Chan 1998) when a group has fewer than 20 events or non-events, "
-        "or fewer than 50 against a group 20 or more times larger (up to 200,000 rows); "
+        "or fewer than 50 against a group 20 or more times larger (up to 200,000 rows, or "
+        "a group of at most 500 rows against any reference); "
         "AUCs with the hybrid MOVER test (each group's logit-scale DeLong interval with a "
         "Student t reference, widened by Newcombe's score-type interval below 100 positives "
         "or negatives)."

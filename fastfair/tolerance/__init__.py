@@ -13,7 +13,7 @@ margin tests of the clinical-trial literature:
   the tail probability of the same Z maximised over the nuisance rate (``method="exact"``;
   ``"auto"``, the default, uses it when a group has fewer than 20 events or non-events, or
   fewer than 50 against a reference 20 or more times larger, and the two groups have at
-  most 200,000 rows);
+  most 200,000 rows or the smaller one at most 500);
 * AUC: MOVER (Zou & Donner 2008) from each group's interval, the logit-scale DeLong
   interval with a Student t reference of min(n+, n-) - 1 degrees of freedom, widened to its
   union with Newcombe's (2006) score-type interval for a group with fewer than 100 positives

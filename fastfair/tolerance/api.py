@@ -57,7 +57,8 @@ def tolerance_test(
       :math:`n_A + n_B \le 10^6`; its interval inverts it and costs about 40 p-values).
       ``"auto"``: exact where a group has fewer than 20 events or non-events, or fewer
       than 50 and one denominator is at least 20 times the other, and
-      :math:`n_A + n_B \le 200{,}000`; score elsewhere;
+      :math:`n_A + n_B \le 200{,}000` or the smaller group has at most 500 rows (whatever
+      the reference's size); score elsewhere;
     * ``metric="auc"`` (`y_pred` are scores): ``"hybrid"`` (default) combines each group's
       interval by MOVER, :math:`L = \hat U - \sqrt{(A_A - l_A)^2 + (u_B - A_B)^2}`, z*
       solving L = d, with each group's (l, u) the ``"logit-t"`` interval
