@@ -531,3 +531,44 @@ def test_plot_legend_outside_the_curves():
     plt.close(one.figure)
     with pytest.raises(ValueError, match="metric must be one of"):
         res.plot(metric="ppv")
+
+
+@pytest.mark.parametrize("b", [18, 19, 99, 100, 500, 999, 1000, 1001])
+@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.1])
+def test_monte_carlo_critical_value_is_the_order_statistic(b, alpha):
+    """The critical value c of B permuted statistics is the order statistic at which the
+    Monte-Carlo p-value (1 + #{T_b >= t}) / (1 + B) crosses alpha: p(c) > alpha and every
+    t above c has p(t) <= alpha (counted directly, with ties in the null); infinite when
+    no t reaches alpha (B + 1 < 1 / alpha). B values where alpha (B + 1) is and is not an
+    integer, so an index off by one or a floor for a ceiling is seen."""
+    from fastfair.sweep.inference import _monte_carlo_critical
+
+    rng = np.random.default_rng(b)
+    null = np.round(rng.normal(size=(b, 6)), 1)  # ties
+    crit = _monte_carlo_critical(null, alpha)
+    for col, c in zip(null.T, crit):
+        if (1 + 0) / (b + 1) > alpha:
+            assert c == np.inf
+            continue
+        assert (1 + np.sum(col >= c)) / (b + 1) > alpha
+        assert (1 + np.sum(col > c)) / (b + 1) <= alpha
+        assert c in col
+
+
+def test_exact_sweep_adjusted_pvalues_are_floored_at_the_pointwise_ones():
+    """With exact pointwise p-values and Monte-Carlo max-T ones, the adjusted p-value is the
+    larger of the two: with one threshold and 99 permutations the max-T p-value falls below
+    the exact one at some thresholds, and the floor must bind there."""
+    bound = 0
+    for seed in range(6):
+        y, score, group = grid_data(n=300, seed=seed, shift=0.1)
+        res = fastfair.threshold_sweep(
+            y, score, group, method="exact", metrics=["tpr", "fpr"], thresholds=[0.45],
+            n_permutations=99, random_state=seed,
+        )  # fmt: skip
+        maxima = res.null_maxima[:, :, None]
+        exceed = (maxima >= np.abs(res.statistic)[:, None, :] * (1 - 1e-12)).sum(axis=1)
+        p_maxt = (1 + exceed) / (res.null_maxima.shape[1] + 1)
+        np.testing.assert_allclose(res.pvalue_adjusted, np.maximum(p_maxt, res.pvalue))
+        bound += int(np.sum(p_maxt < res.pvalue))
+    assert bound > 0  # the floor decided at least one adjusted p-value
