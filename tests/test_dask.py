@@ -8,6 +8,7 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
 import fastfair  # noqa: E402
+import fastfair.cli  # noqa: E402
 import fastfair.dask as fdask  # noqa: E402
 import fastfair.stats  # noqa: E402
 

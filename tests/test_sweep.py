@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 import fastfair
+import fastfair.cli
 from fastfair import _parallel, _sweep
 
 
