@@ -44,6 +44,12 @@ cdef extern from *:
     """
     #include "ff_sampling.h"
     #include "ff_int128.h"
+    /* A hint to fetch the cache line at p (no effect on results; a no-op elsewhere). */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ff_prefetch(p) __builtin_prefetch((const void *)(p))
+    #else
+    #define ff_prefetch(p) ((void)0)
+    #endif
     typedef struct { const uint64_t *bits; int64_t w; int64_t acc; } ff_prefix_t;
     /* Set bits below index i; successive calls must pass non-decreasing i. */
     static inline int64_t ff_prefix(ff_prefix_t *c, int64_t i)
@@ -102,6 +108,7 @@ cdef extern from *:
                        int64_t *tot, double *s, double *q) noexcept nogil
     void ff_centre(int64_t sx, ff_i128 sxx, int64_t m, int64_t t, double *s,
                    double *q) noexcept nogil
+    void ff_prefetch(const int64_t *p) noexcept nogil
 
 
 
@@ -344,12 +351,17 @@ def sort_order(const double[::1] score):
     keys = keys_np
     order_np = np.empty(n, dtype=np.intp)
     cdef Py_ssize_t[::1] order = order_np
+    cdef Py_ssize_t run = 0
     with nogil:
         for r in range(n):
             order[r] = <Py_ssize_t> (keys[r] & low)
-            if r and (keys[r] >> ib) == (keys[r - 1] >> ib) and score[order[r]] < score[order[r - 1]]:
-                n_bad += 1
-    if n_bad:
+            if r and (keys[r] >> ib) != (keys[r - 1] >> ib):
+                if r - run > 1 and _sort_run(&order[0], &score[0], run, r):
+                    n_bad += 1
+                run = r
+        if n - run > 1 and _sort_run(&order[0], &score[0], run, n):
+            n_bad += 1
+    if n_bad:  # runs longer than SHORT_RUN whose scores were out of order
         high = keys_np >> np.uint64(ib)
         unsorted = np.flatnonzero(
             (high[1:] == high[:-1]) & (np.asarray(score)[order_np[1:]] < np.asarray(score)[order_np[:-1]])
@@ -357,9 +369,36 @@ def sort_order(const double[::1] score):
         for value in np.unique(high[unsorted + 1]):
             lo_r = np.searchsorted(high, value, "left")
             hi_r = np.searchsorted(high, value, "right")
-            run = order_np[lo_r:hi_r]
-            order_np[lo_r:hi_r] = run[np.argsort(np.asarray(score)[run], kind="stable")]
+            run_rows = order_np[lo_r:hi_r]
+            order_np[lo_r:hi_r] = run_rows[np.argsort(np.asarray(score)[run_rows], kind="stable")]
     return order_np
+
+
+cdef enum:
+    SHORT_RUN = 32
+
+
+cdef bint _sort_run(Py_ssize_t *order, const double *score, Py_ssize_t lo,
+                    Py_ssize_t hi) noexcept nogil:
+    """Order rows order[lo:hi] (keys with equal high bits) by score: an insertion sort when
+    the run is short (they are: a few rows whose scores differ below 2^-(52 - log2 n));
+    returns True when a longer run is out of order (sort_order then sorts it with numpy)."""
+    cdef Py_ssize_t i, j, row
+    cdef double x
+    if hi - lo > SHORT_RUN:
+        for i in range(lo + 1, hi):
+            if score[order[i]] < score[order[i - 1]]:
+                return True
+        return False
+    for i in range(lo + 1, hi):
+        row = order[i]
+        x = score[row]
+        j = i - 1
+        while j >= lo and score[order[j]] > x:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = row
+    return False
 
 
 def _label_totals(const uint8_t[::1] codes, Py_ssize_t n_pos, int n_groups):
@@ -906,6 +945,267 @@ def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
         free(bits)
         free(ps)
         free(ns)
+        free(ibuf)
+        free(dbuf)
+        free(stream)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Permutations of untied scores: the drawn rows' ranks alone
+# --------------------------------------------------------------------------------------
+#
+# Without ties every row is its own block, so `sparse_tables` would hold ~9 words per row.
+# In label space a positive i has d_i = negatives below it (its rank is i + d_i) and a
+# negative j has c_j = positives below it; the half-unit placements against all rows are
+# A_i = 2 d_i and D_j = 2 (n_pos - c_j). With the drawn group S (positives i_1 < ... with
+# d ascending, negatives j_1 < ... with c ascending):
+#   S's positive i against S's negatives: 2 #{S negatives j < d_i}   (a merge of two lists)
+#   S's negative j against S's positives: 2 #{S positives i >= c_j}
+#   B (a positive's placement against S's negatives) is 2m on the positives with label
+#   index in [c_{j_m}, c_{j_(m+1)}), so sums of B^2 and A B over all positives come from
+#   prefix sums SA[k] = sum_{i < k} A_i at S's negatives; symmetrically E (a negative's
+#   placement against S's positives) is 2 (|S+| - m) on [d_{i_m}, d_{i_(m+1)}), with SD.
+# L's sums are then the totals minus S's, exactly as in `_sparse_sums`: the same integers,
+# so the statistics equal the sparse (and sweep) paths' bit for bit. Per permutation: the
+# Floyd draws, a scan of the bitmap (n / 64 words), one read of `below` and one of SA or SD
+# per drawn row (ascending addresses) and O(drawn) integer arithmetic.
+
+def rank_tables(const uint8_t[::1] packed, Py_ssize_t n_pos):
+    """Table of untied sorted rows for `permute_two_ranks` (one O(n) pass), or None when
+    some rows tie (then `sparse_tables` applies) or n >= 2^31.
+
+    Returns an (n, 2) int64 array: row k (label space) holds below = the rows of the other
+    label below index k (d_i for a positive, c_j for a negative) and the prefix sum at
+    below of the other label's whole-data placements (SD[d_i] for a positive, SA[c_j] for a
+    negative; SA[k] = sum of A_i = 2 d_i over positives i < k, SD[k] = sum of
+    D_j = 2 (n_pos - c_j) over negatives j < k). One row, one cache line: the kernel reads
+    one per drawn row.
+    """
+    cdef Py_ssize_t n = packed.shape[0], r, ip = 0, ineg = 0, k
+    if n >= (<Py_ssize_t> 1) << 31:
+        return None
+    table_np = np.empty((n, 2), dtype=np.int64)
+    cdef int64_t[:, ::1] table = table_np
+    cdef int64_t sa = 0, sd = 0
+    cdef bint tied = False
+    with nogil:
+        for r in range(n):
+            if packed[r] & TIED:
+                tied = True
+                break
+            if packed[r] & LABEL:
+                if ip >= n_pos:
+                    break
+                table[ip, 0] = ineg
+                sa += 2 * ineg
+                ip += 1
+            else:
+                if ineg >= n - n_pos:
+                    break
+                table[n_pos + ineg, 0] = ip
+                sd += 2 * (n_pos - ip)
+                ineg += 1
+    if tied:
+        return None
+    if ip != n_pos or ineg != n - n_pos:
+        raise ValueError(f"n_pos = {n_pos} does not match the labels of packed")
+    # second pass: the prefix sums at each row's `below` (both lists are ascending)
+    with nogil:
+        sa = 0
+        ip = 0
+        for k in range(n_pos, n):  # SA[c_j]: positives i < c_j
+            while ip < table[k, 0]:
+                sa += 2 * table[ip, 0]
+                ip += 1
+            table[k, 1] = sa
+        sd = 0
+        ineg = 0
+        for k in range(n_pos):  # SD[d_i]: negatives j < d_i
+            while ineg < table[k, 0]:
+                sd += 2 * (n_pos - table[n_pos + ineg, 0])
+                ineg += 1
+            table[k, 1] = sd
+    return table_np
+
+
+cdef inline Py_ssize_t _decode_bits(const uint64_t *bits, Py_ssize_t words,
+                                    int64_t *out) noexcept nogil:
+    """Indices of the set bits, ascending, into out (which needs 2 spare entries); returns
+    their number. The first two indices of a word are written whatever its count and the
+    cursor advances by the bits there were (after Lemire's bitmap decoding): on the sparse
+    bitmaps of a small drawn group, no branch per bit."""
+    cdef Py_ssize_t w, k = 0
+    cdef uint64_t word, w1, w2, top = (<uint64_t> 1) << 63
+    for w in range(words):
+        word = bits[w]
+        w1 = word & (word - 1)
+        w2 = w1 & (w1 - 1)
+        out[k] = (w << 6) + ff_ctz64(word | top)
+        out[k + 1] = (w << 6) + ff_ctz64(w1 | top)
+        k += (word != 0) + (w1 != 0)
+        while w2:
+            out[k] = (w << 6) + ff_ctz64(w2)
+            w2 &= w2 - 1
+            k += 1
+    return k
+
+
+cdef enum:
+    PREFETCH_AHEAD = 16
+
+
+cdef inline Py_ssize_t _count_less(const int64_t *sorted_values, Py_ssize_t count,
+                                   int64_t limit) noexcept nogil:
+    """Number of the first entries of an ascending array below limit."""
+    cdef Py_ssize_t k = 0
+    while k < count and sorted_values[k] < limit:
+        k += 1
+    return k
+
+
+cdef inline void _gather_rows(const int64_t *table, const int64_t *pos, Py_ssize_t count,
+                              int64_t shift, int64_t *idx, int64_t *val,
+                              int64_t *pref) noexcept nogil:
+    """Rows pos[0..count) of the (n, 2) table: idx = pos - shift, val and pref its columns
+    (independent loads in a simple loop, so their cache misses overlap)."""
+    cdef Py_ssize_t k
+    cdef int64_t i
+    for k in range(count):
+        if k + PREFETCH_AHEAD < count:
+            ff_prefetch(table + 2 * pos[k + PREFETCH_AHEAD])
+        i = pos[k]
+        idx[k] = i - shift
+        val[k] = table[2 * i]
+        pref[k] = table[2 * i + 1]
+
+
+cdef void _rank_sums(const int64_t *pi, const int64_t *pd, const int64_t *psd, Py_ssize_t kp,
+                     const int64_t *nj, const int64_t *nc, const int64_t *nsa, Py_ssize_t kn,
+                     int64_t sum_a, ff_i128 sum_a2, int64_t sum_d, ff_i128 sum_d2,
+                     int64_t n_pos, int64_t n_neg,
+                     int64_t *tot, double *s, double *q) noexcept nogil:
+    """tot, s, q (as _sweep fills them) for groups 0 = L (the rest) and 1 = S (drawn), S's
+    positives at label indices pi with d = pd and SD[d] = psd, its negatives at nj with
+    c = nc and SA[c] = nsa (all ascending); sum_a = SA[n_pos], sum_d = SD[n_neg]."""
+    cdef Py_ssize_t i, j
+    cdef int64_t x, a, cnt, sp_s = 0, sq_s = 0, sa_s = 0, sd_s = 0
+    cdef ff_i128 zero = ff_i128_of(0)
+    cdef ff_i128 qp_s = zero, qq_s = zero, aa_s = zero, dd_s = zero, ap_s = zero, dq_s = zero
+    cdef ff_i128 b2 = zero, ab = zero, e2 = zero, de = zero
+    j = 0
+    for i in range(kp):  # S's positives: placement against S's negatives, A, and E
+        while j < kn and nj[j] < pd[i]:
+            j += 1
+        x = 2 * j
+        a = 2 * pd[i]
+        sp_s += x
+        qp_s = ff_i128_add(qp_s, ff_i128_mul(x, x))
+        sa_s += a
+        aa_s = ff_i128_add(aa_s, ff_i128_mul(a, a))
+        ap_s = ff_i128_add(ap_s, ff_i128_mul(a, x))
+        # E = 2 (kp - i) on negatives [d_(i-1), d_i)
+        cnt = pd[i] - (pd[i - 1] if i > 0 else 0)
+        a = psd[i] - (psd[i - 1] if i > 0 else 0)
+        x = 2 * (kp - i)
+        e2 = ff_i128_add(e2, ff_i128_scale(ff_i128_mul(x, x), cnt))
+        de = ff_i128_add(de, ff_i128_mul(x, a))
+    i = 0
+    for j in range(kn):  # S's negatives: placement against S's positives, D, and B
+        while i < kp and pi[i] < nc[j]:
+            i += 1
+        x = 2 * (kp - i)
+        a = 2 * (n_pos - nc[j])
+        sq_s += x
+        qq_s = ff_i128_add(qq_s, ff_i128_mul(x, x))
+        sd_s += a
+        dd_s = ff_i128_add(dd_s, ff_i128_mul(a, a))
+        dq_s = ff_i128_add(dq_s, ff_i128_mul(a, x))
+        # B = 2 (j + 1) on positives [c_j, c_(j+1))
+        cnt = (nc[j + 1] if j + 1 < kn else n_pos) - nc[j]
+        a = (nsa[j + 1] if j + 1 < kn else sum_a) - nsa[j]
+        x = 2 * (j + 1)
+        b2 = ff_i128_add(b2, ff_i128_scale(ff_i128_mul(x, x), cnt))
+        ab = ff_i128_add(ab, ff_i128_mul(x, a))
+    tot[2] = kn
+    tot[3] = kp
+    tot[0] = n_neg - kn
+    tot[1] = n_pos - kp
+    ff_centre(sp_s, qp_s, kp, kn, &s[3], &q[3])
+    ff_centre(sq_s, qq_s, kn, kp, &s[2], &q[2])
+    # L's positives: A - B; sum B over all positives = sum D over S's negatives (sd_s)
+    ff_centre((sum_a - sa_s) - (sd_s - sp_s),
+              _sum3(ff_i128_sub(sum_a2, aa_s), ff_i128_scale(ff_i128_sub(ab, ap_s), -2),
+                    ff_i128_sub(b2, qp_s)), tot[1], tot[0], &s[1], &q[1])
+    ff_centre((sum_d - sd_s) - (sa_s - sq_s),
+              _sum3(ff_i128_sub(sum_d2, dd_s), ff_i128_scale(ff_i128_sub(de, dq_s), -2),
+                    ff_i128_sub(e2, qq_s)), tot[0], tot[1], &s[0], &q[0])
+
+
+def permute_two_ranks(const uint8_t[::1] packed, Py_ssize_t n_pos,
+                      const int64_t[:, ::1] sizes, bint within, bint studentize,
+                      Py_ssize_t n_permutations, uint64_t key, unsigned int stream_id,
+                      int n_threads, Py_ssize_t start, const int64_t[:, ::1] table):
+    """`permute_two` for untied scores (same draws, same statistics) at O(drawn rows +
+    n / 64) per permutation from `rank_tables(packed, n_pos)`. Returns (n_permutations,)."""
+    cdef Py_ssize_t n = packed.shape[0], b, words = (n + 63) // 64 + 1, t
+    _check_sizes(sizes, n, n_pos, within)
+    if sizes.shape[1] != 2:
+        raise ValueError(f"sizes must have two groups (columns), got {sizes.shape[1]}")
+    if table.shape[0] != n or table.shape[1] != 2:
+        raise ValueError("table does not match packed: use rank_tables(packed, n_pos)")
+    cdef int64_t npos_all = n_pos, nneg_all = n - n_pos, sum_a = 0, sum_d = 0, x
+    cdef ff_i128 sum_a2 = ff_i128_of(0), sum_d2 = ff_i128_of(0)
+    with nogil:
+        for t in range(n_pos):
+            x = 2 * table[t, 0]
+            sum_a += x
+            sum_a2 = ff_i128_add(sum_a2, ff_i128_mul(x, x))
+        for t in range(n_pos, n):
+            x = 2 * (npos_all - table[t, 0])
+            sum_d += x
+            sum_d2 = ff_i128_add(sum_d2, ff_i128_mul(x, x))
+    cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
+    cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
+    cdef int small
+    cdef Py_ssize_t k0, k1
+    small, k0, k1 = _drawn_group(sizes, within)
+    cdef Py_ssize_t kmax = k0 + k1 + 1, kp, kn
+    out = np.empty(n_permutations, dtype=np.float64)
+    cdef double[::1] o = out
+    cdef const int64_t *tab = &table[0, 0] if n else NULL
+    cdef uint64_t *bits
+    cdef int64_t *work
+    cdef int64_t *ibuf
+    cdef double *dbuf
+    cdef ff_fast_t *stream
+    with nogil, parallel(num_threads=n_threads):
+        bits = <uint64_t *> malloc(words * sizeof(uint64_t))
+        work = <int64_t *> malloc((7 * kmax + 4) * sizeof(int64_t))
+        ibuf = <int64_t *> malloc(4 * sizeof(int64_t))
+        dbuf = <double *> malloc(8 * sizeof(double))
+        stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
+        for b in prange(n_permutations, schedule='static'):
+            ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
+            memset(bits, 0, words * sizeof(uint64_t))
+            ff_floyd_bits(stream, bits, lo0, m0, k0, NULL)
+            if within:
+                ff_floyd_bits(stream, bits, lo1, m1, k1, NULL)
+            kn = _decode_bits(bits, (n + 63) >> 6, work + 6 * kmax)
+            kp = _count_less(work + 6 * kmax, kn, n_pos)
+            kn = kn - kp
+            _gather_rows(tab, work + 6 * kmax, kp, 0, work, work + kmax, work + 2 * kmax)
+            _gather_rows(tab, work + 6 * kmax + kp, kn, n_pos, work + 3 * kmax,
+                         work + 4 * kmax, work + 5 * kmax)
+            _rank_sums(work, work + kmax, work + 2 * kmax, kp, work + 3 * kmax,
+                       work + 4 * kmax, work + 5 * kmax, kn, sum_a, sum_a2, sum_d, sum_d2,
+                       npos_all, nneg_all, ibuf, dbuf, dbuf + 4)
+            if small == 1:
+                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)
+            else:
+                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)
+        free(bits)
+        free(work)
         free(ibuf)
         free(dbuf)
         free(stream)

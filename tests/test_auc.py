@@ -287,6 +287,85 @@ def test_sparse_permutations_equal_the_sweep(scheme, studentize, share, ties):
     assert np.unique(sweep).size > 50  # the permutations differ: the check is not vacuous
 
 
+@pytest.mark.parametrize("scheme", ["within_outcome", "full"])
+@pytest.mark.parametrize("studentize", [True, False])
+@pytest.mark.parametrize("share", [0.002, 0.05, 0.3, 0.5, 0.97])
+def test_rank_permutations_equal_the_sweep(scheme, studentize, share):
+    """Untied scores: the ranks path draws the same rows as the sweep and gives the same
+    statistics bit for bit (exact integer sums), down to a drawn group of a few rows."""
+    from fastfair.auc.statistics import _strata_sizes
+
+    srt = _sorted_pair(11, 3000, share, False)
+    sizes = _strata_sizes(srt, 2, scheme)
+    args = (srt.packed, srt.n_pos, sizes, scheme == "within_outcome", studentize, 300, 777, 5, 2)
+    table = _auc.rank_tables(srt.packed, srt.n_pos)
+    sweep = _auc.permute_two(*args, 17)
+    ranks = _auc.permute_two_ranks(*args, 17, table)
+    assert np.array_equal(sweep, ranks)
+    assert np.unique(sweep).size > 20  # the permutations differ: the check is not vacuous
+
+
+def test_rank_tables_hold_each_rows_counts_and_prefix_sums():
+    """rank_tables against its definition, row by row: the rows of the other label below
+    each row and the prefix sums of the other label's placements; None with ties."""
+    srt = _sorted_pair(4, 500, 0.3, False)
+    table = _auc.rank_tables(srt.packed, srt.n_pos)
+    labels = srt.packed & 1  # untied: no TIED bits
+    pos_rank, neg_rank = np.flatnonzero(labels == 1), np.flatnonzero(labels == 0)
+    d = np.array([(neg_rank < r).sum() for r in pos_rank])
+    c = np.array([(pos_rank < r).sum() for r in neg_rank])
+    big_a, big_d = 2 * d, 2 * (srt.n_pos - c)
+    assert np.array_equal(table[:, 0], np.concatenate([d, c]))
+    assert np.array_equal(table[: srt.n_pos, 1], [big_d[:k].sum() for k in d])
+    assert np.array_equal(table[srt.n_pos :, 1], [big_a[:k].sum() for k in c])
+    assert _auc.rank_tables(_sorted_pair(4, 500, 0.3, True).packed, srt.n_pos) is None
+
+
+def test_untied_small_group_takes_the_ranks_path_and_matches_brute_force():
+    """auc_test on untied scores with a small group: the ranks path is chosen, its null
+    distribution is the sweep's (same streams), and each permuted statistic is the
+    studentized AUC difference recomputed from scratch for the rows that permutation gave
+    the small group (sklearn's AUC and DeLong variances from the placements)."""
+    from sklearn.metrics import roc_auc_score
+
+    from fastfair.auc.inference import _cheapest_path
+    from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
+
+    rng = np.random.default_rng(21)
+    n = 4000
+    g = (rng.random(n) < 0.04).astype(int)
+    y = rng.random(n) < 0.4
+    score = rng.normal(size=n) + y
+    res = ffauc.auc_test(y, score, g, n_permutations=300, random_state=3, return_null=True)
+    order, codes8, y8 = _sort_rows(y.astype(np.uint8), score, g)
+    remap = np.arange(256, dtype=np.uint8)
+    remap[:2] = [1, 0]  # the comparison is (1, 0): auc_test's codes are swapped
+    sub = _Sorted.build(order, score, y8, codes8, remap)
+    assert _cheapest_path(_strata_sizes(sub, 2, "within_outcome"), n, n) == "ranks"
+    sweep = _auc.permute_two(sub.packed, sub.n_pos, _strata_sizes(sub, 2, "within_outcome"),
+                             True, True, 300, res_key(3), 0, 1, 0)  # fmt: skip
+    assert np.array_equal(res.null_distribution, sweep)  # same streams: identical
+
+    def stat(groups):  # brute force: sklearn's AUC, DeLong's placements pair by pair
+        aucs, vs = [], []
+        for k in (1, 0):
+            yk, sk = y[groups == k], score[groups == k]
+            above = sk[yk][:, None] > sk[~yk][None, :]
+            aucs.append(roc_auc_score(yk, sk))
+            vs.append(above.mean(axis=1).var(ddof=1) / above.shape[0]
+                      + above.mean(axis=0).var(ddof=1) / above.shape[1])  # fmt: skip
+        return (aucs[0] - aucs[1]) / np.sqrt(sum(vs))
+
+    assert stat(g) == pytest.approx(res.statistic, rel=1e-12)
+    brute = []  # the same distribution: relabel within outcome with numpy's generator
+    for _ in range(300):
+        perm = g.copy()
+        for lab in (True, False):
+            perm[y == lab] = rng.permutation(g[y == lab])
+        brute.append(stat(perm))
+    assert stats.ks_2samp(brute, res.null_distribution).pvalue > 1e-3
+
+
 def test_sparse_path_is_chosen_for_a_small_group_and_matches():
     rng = np.random.default_rng(8)
     n = 20000
@@ -303,9 +382,11 @@ def test_sparse_path_is_chosen_for_a_small_group_and_matches():
     assert _cheapest_path(_strata_sizes(srt, 2, "within_outcome"), n, n // 100) == "blocks"
     untied = _sorted_pair(1, n, 0.5, False)
     assert _cheapest_path(_strata_sizes(untied, 2, "full"), n, n) == "sweep"
-    # a 10% group without ties at 1e6 rows: the sparse tables outgrow the cache
+    # a 10% group without ties at 1e6 rows: the ranks path (the block tables would hold
+    # every row); a 45% group: the sweep
     tenth = np.array([[30_000, 270_000], [70_000, 630_000]])
-    assert _cheapest_path(tenth, 10**6, 10**6) == "sweep"
+    assert _cheapest_path(tenth, 10**6, 10**6) == "ranks"
+    assert _cheapest_path(tenth * 9 // 2, 10**6, 10**6) == "sweep"
     assert _cheapest_path(tenth, 10**6, 60_000) == "blocks"
     res = ffauc.auc_test(y, score, g, n_permutations=400, random_state=5, return_null=True)
     assert res.comparisons == [(1, 0)]  # reference 0, the larger group: codes swapped
@@ -341,7 +422,7 @@ def test_auto_method_uses_delong_only_with_enough_rows_per_class():
 
 
 @pytest.mark.parametrize(
-    "kind", ["normal", "rounded", "close_values", "signed_zeros", "huge_and_tiny"]
+    "kind", ["normal", "rounded", "close_values", "close_pairs", "signed_zeros", "huge_and_tiny"]
 )
 @pytest.mark.parametrize("n", [1, 2, 7, 5000])
 def test_sort_order_sorts(kind, n):
@@ -352,6 +433,10 @@ def test_sort_order_sorts(kind, n):
         "normal": lambda: rng.normal(size=n),
         "rounded": lambda: np.round(rng.normal(size=n), 1),
         "close_values": lambda: 1.0 + rng.integers(0, 5, n) * 2e-16 - rng.integers(0, 2, n),
+        # short runs (2-3 rows) of keys sharing their high bits, scores in any order
+        "close_pairs": lambda: rng.permutation(
+            np.repeat(rng.random((n + 2) // 3), 3)[:n] * (1 + rng.integers(0, 4, n) * 1e-13)
+        ),
         "signed_zeros": lambda: np.where(rng.random(n) < 0.5, -0.0, 0.0) + (rng.random(n) < 0.3),
         "huge_and_tiny": lambda: rng.choice([-1e300, -5e-324, 5e-324, 1e300, 0.0], n),
     }[kind]()

@@ -34,16 +34,30 @@ def test_consistent_sizes_run():
     assert null.shape == (20,) and np.isfinite(null).all()
 
 
-@pytest.mark.parametrize("kernel", ["permute_two", "permute"])
+@pytest.mark.parametrize("kernel", ["permute_two", "permute", "permute_two_ranks"])
 def test_swapped_within_outcome_sizes_raise(kernel):
     srt, sizes = _sorted_two_groups()
     swapped = np.ascontiguousarray(sizes[::-1])
     pairs = np.array([[0, 1]], dtype=np.intp)
+    table = _auc.rank_tables(srt.packed, srt.n_pos)
     with pytest.raises(ValueError, match="sizes"):
-        if kernel == "permute_two":
+        if kernel == "permute_two_ranks":
+            _auc.permute_two_ranks(srt.packed, srt.n_pos, swapped, True, True, 20, 1, 0, 1,
+                                   0, table)  # fmt: skip
+        elif kernel == "permute_two":
             _auc.permute_two(srt.packed, srt.n_pos, swapped, True, True, 20, 1, 0, 1)
         else:
             _auc.permute(srt.packed, srt.n_pos, swapped, True, pairs, True, 20, 1, 0, 1)
+
+
+def test_rank_tables_of_other_rows_raise():
+    srt, sizes = _sorted_two_groups()
+    table = _auc.rank_tables(srt.packed, srt.n_pos)
+    with pytest.raises(ValueError, match="table"):
+        _auc.permute_two_ranks(srt.packed, srt.n_pos, sizes, True, True, 20, 1, 0, 1, 0,
+                               table[:-1])  # fmt: skip
+    with pytest.raises(ValueError, match="n_pos"):
+        _auc.rank_tables(srt.packed, srt.n_pos + 1)
 
 
 # ---------------------------------------------------------------- the count and row kernels

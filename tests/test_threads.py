@@ -269,6 +269,33 @@ def test_sparse_and_block_auc_kernels_are_thread_safe():
             np.testing.assert_array_equal(ref, _auc.permute_two(*args, t, 0, tables))
 
 
+def test_rank_auc_kernel_is_thread_safe():
+    """The ranks path (untied scores): identical statistics for any thread count, equal to
+    the sweep's, and auc_test's results on it likewise."""
+    from fastfair import _auc
+    from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
+
+    rng = np.random.default_rng(13)
+    n = 60_000
+    group = (rng.random(n) < 0.05).astype(int)
+    y = rng.random(n) < 0.3
+    s = rng.normal(size=n) + y * (1.0 - 0.1 * group)
+    order, codes8, y8 = _sort_rows(y.astype(np.uint8), s, group)
+    srt = _Sorted.build(order, s, y8, codes8)
+    table = _auc.rank_tables(srt.packed, srt.n_pos)
+    for scheme in ("within_outcome", "full"):
+        sizes = _strata_sizes(srt, 2, scheme)
+        args = (srt.packed, srt.n_pos, sizes, scheme == "within_outcome", True, 400, 99, 1)
+        ref = _auc.permute_two_ranks(*args, 1, 0, table)
+        np.testing.assert_array_equal(ref, _auc.permute_two(*args, 1, 0, None))
+        for t in THREADS:
+            np.testing.assert_array_equal(ref, _auc.permute_two_ranks(*args, t, 0, table))
+    seq = fastfair.Sequential(max_permutations=2000)
+    one = fastfair.auc_test(y, s, group, sequential=seq, random_state=4, n_jobs=1)
+    for t in THREADS:
+        assert_same(one, fastfair.auc_test(y, s, group, sequential=seq, random_state=4, n_jobs=t))
+
+
 @pytest.mark.parametrize("n_jobs", THREADS)
 def test_compare_models_counts_and_swaps(n_jobs):
     """The paired counting pass (chunks of rows) and the swap permutations (one stream per

@@ -133,3 +133,45 @@ class AUCSequentialDefault:
 
     def time_auc_test_default(self, n, gap):
         auc_test(self.y, self.s, self.g, random_state=0)
+
+
+class AUCUntiedSmallGroup:
+    """Untied float64 scores, a small group (issue 28): the ranks path (the drawn rows'
+    ranks alone) against the O(n) sweep, and auc_test end to end (sort included) against
+    the same call on the scores rounded to 4 decimals (the tie-block path)."""
+
+    params = ([10**6, 10**7], [0.01, 0.1])
+    param_names = ["n", "share"]
+    timeout = 600
+
+    def setup(self, n, share):
+        from fastfair import _auc
+        from fastfair.auc.statistics import _sort_rows, _Sorted, _strata_sizes
+
+        rng = np.random.default_rng(6)
+        self.g = (rng.random(n) < share).astype(np.intp)
+        self.y = rng.random(n) < 0.3
+        self.s = 1.0 / (1.0 + np.exp(-(rng.normal(size=n) + self.y)))
+        self.rounded = np.round(self.s, 4)
+        order, codes8, y8 = _sort_rows(self.y.astype(np.uint8), self.s, self.g)
+        self.srt = _Sorted.build(order, self.s, y8, codes8)
+        self.sizes = _strata_sizes(self.srt, 2, "within_outcome")
+        self.table = _auc.rank_tables(self.srt.packed, self.srt.n_pos)
+        self.auc = _auc
+
+    def time_ranks_200_permutations(self, n, share):
+        args = (self.srt.packed, self.srt.n_pos, self.sizes, True, True, 200, 1, 0, 1, 0)
+        self.auc.permute_two_ranks(*args, self.table)
+
+    def time_sweep_20_permutations(self, n, share):
+        args = (self.srt.packed, self.srt.n_pos, self.sizes, True, True, 20, 1, 0, 1, 0)
+        self.auc.permute_two(*args)
+
+    def time_auc_test_1000_permutations(self, n, share):
+        auc_test(self.y, self.s, self.g, n_permutations=1000, random_state=0)
+
+    def time_auc_test_1000_permutations_rounded(self, n, share):
+        auc_test(self.y, self.rounded, self.g, n_permutations=1000, random_state=0)
+
+    def peakmem_auc_test_1000_permutations(self, n, share):
+        auc_test(self.y, self.s, self.g, n_permutations=1000, random_state=0)

@@ -234,8 +234,9 @@ def auc_test(
     2020; docs/sequential.md). The reported `pvalue` is (1 + S) / (1 + n) after n
     permutations with S exceedances, `pvalue_interval` a confidence-sequence interval.
 
-    One permutation costs one O(n) sweep over the rows of the compared groups, sorted
-    once. Degenerate statistics never give NaN: a permuted group without positives or
+    One permutation costs at most one O(n) sweep over the rows of the compared groups,
+    sorted once; with a small group, about the cost of its rows (the tie blocks' or, for
+    untied scores, the rows' ranks: docs/auc.md). Degenerate statistics never give NaN: a permuted group without positives or
     without negatives (possible with ``scheme="full"``) has statistic 0; a zero difference
     has statistic 0; a non-zero difference whose DeLong variance is 0 (e.g. constant scores
     against perfect separation) is studentized with the variance

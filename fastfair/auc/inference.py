@@ -13,6 +13,8 @@ from fastfair.auc.ingest import (
     ASYMPTOTIC_MIN_CLASS,
     BITMAP_ROWS,
     BLOCK_COST,
+    RANK_COST,
+    RANKS_MAX_ROWS,
     SPARSE_CACHE_BLOCKS,
     SPARSE_COST,
     _Options,
@@ -20,39 +22,56 @@ from fastfair.auc.ingest import (
 from fastfair.auc.results import AUCTestResult, DeLongResult
 from fastfair.auc.statistics import _AUCStatistics, _pair_rows, _Sorted, _strata_sizes
 
+_TIED = 2  # the packed byte's tied-with-next bit (csrc/_auc.pyx)
+
 
 def _pair_sampler(
     sub: _Sorted, scheme: str, studentize: bool, key: int, stream: int, n_threads, path="auto"
 ):
     """draw(start, count): permuted statistics of one pair (codes 0, 1) from its streams.
 
-    path: "sweep", "blocks", "sparse" or "auto" (the cheapest by `_cheapest_path`); all
-    three draw the same rows and give the same statistics."""
+    path: "sweep", "blocks", "sparse", "ranks" (untied scores only) or "auto" (the cheapest
+    by `_cheapest_path`); all draw the same rows and give the same statistics. Only the
+    tables of the chosen path are built."""
     sizes = _strata_sizes(sub, 2, scheme)
     within = scheme == "within_outcome"
-    tables = _auc.sparse_tables(sub.packed, sub.n_pos)
+    n = len(sub.packed)
+    n_blocks = n - int(np.count_nonzero(sub.packed & _TIED))
     if path == "auto":
-        path = _cheapest_path(sizes, len(sub.packed), len(tables[1]))
+        path = _cheapest_path(sizes, n, n_blocks)
+    tables = None
+    if path == "ranks":
+        tables = _auc.rank_tables(sub.packed, sub.n_pos)
+        if tables is None:
+            raise ValueError("path 'ranks' needs untied scores and fewer than 2^31 rows")
+    elif path in ("blocks", "sparse"):
+        tables = _auc.sparse_tables(sub.packed, sub.n_pos)
 
     def draw(start: int, count: int) -> np.ndarray:
         args = (sub.packed, sub.n_pos, sizes, within, studentize, count, key, stream)
+        if path == "ranks":
+            return _auc.permute_two_ranks(*args, n_threads, start, tables)
         if path == "sparse":
             return _auc.permute_two_sparse(*args, n_threads, start, tables)
-        return _auc.permute_two(*args, n_threads, start, tables if path == "blocks" else None)
+        return _auc.permute_two(*args, n_threads, start, tables)
 
     return draw
 
 
 def _cheapest_path(sizes: np.ndarray, n: int, n_blocks: int) -> str:
     """The permutation path of least estimated cost (see BLOCK_COST): a sweep over the n
-    rows, a pass over the tie blocks, or the drawn rows alone."""
+    rows, a pass over the tie blocks, or the drawn rows alone (their ranks when no scores
+    tie, else the block tables)."""
     drawn = int(sizes.min(axis=1).sum()) if sizes.shape[0] == 1 else _drawn_within(sizes)
-    costs = {
-        "sweep": n,
-        "blocks": BLOCK_COST * n_blocks + n // BITMAP_ROWS,
-        "sparse": SPARSE_COST * (1 if n_blocks <= SPARSE_CACHE_BLOCKS else 5) * drawn
-        + n // BITMAP_ROWS,
-    }
+    if n_blocks == n and n < RANKS_MAX_ROWS:  # untied: the block paths' tables are per row
+        costs = {"sweep": n, "ranks": RANK_COST * drawn + n // BITMAP_ROWS}
+    else:
+        costs = {
+            "sweep": n,
+            "blocks": BLOCK_COST * n_blocks + n // BITMAP_ROWS,
+            "sparse": SPARSE_COST * (1 if n_blocks <= SPARSE_CACHE_BLOCKS else 5) * drawn
+            + n // BITMAP_ROWS,
+        }
     return min(costs, key=costs.get)
 
 

@@ -27,6 +27,11 @@ BLOCK_COST = 2
 SPARSE_COST = 3
 SPARSE_CACHE_BLOCKS = 1 << 17
 BITMAP_ROWS = 20
+#: Untied scores (fewer than RANKS_MAX_ROWS rows): the ranks path, RANK_COST per drawn row
+#: + n / BITMAP_ROWS, against the sweep (the block paths' tables would hold every row;
+#: measured in benchmarks/RESULTS.md, issue 28).
+RANK_COST = 3
+RANKS_MAX_ROWS = 1 << 31
 
 
 _IDENTITY = np.arange(256, dtype=np.uint8)
