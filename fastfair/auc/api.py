@@ -236,10 +236,11 @@ def auc_test(
 
     One permutation costs at most one O(n) sweep over the rows of the compared groups,
     sorted once; with a small group, about the cost of its rows (the tie blocks' or, for
-    untied scores, the rows' ranks: docs/auc.md). Degenerate statistics never give NaN: a permuted group without positives or
-    without negatives (possible with ``scheme="full"``) has statistic 0; a zero difference
-    has statistic 0; a non-zero difference whose DeLong variance is 0 (e.g. constant scores
-    against perfect separation) is studentized with the variance
+    untied scores, the rows' ranks: docs/auc.md). Degenerate statistics never give NaN: a
+    permuted group without positives or without negatives (possible with
+    ``scheme="full"``) has statistic 0; a zero difference has statistic 0; a non-zero
+    difference whose DeLong variance is 0 (e.g. constant scores against perfect
+    separation) is studentized with the variance
     :math:`\sum_g A'_g(1-A'_g)/(n_g^+ n_g^-)`, with the AUC shrunk by half a pseudo-pair,
     :math:`A' = (A\,n^+n^- + 1/2)/(n^+n^- + 1)`. A group with a single positive (negative)
     contributes :math:`S_{10} = 0` (:math:`S_{01} = 0`). Observed data in which a compared
