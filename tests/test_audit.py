@@ -458,3 +458,29 @@ def test_rate_intervals_are_newcombe_with_exact_limits_for_few_events(result):
         kinds.add((min(p1 * n1, n1 - p1 * n1) < 50, lower < mn[0]))
     assert {k[0] for k in kinds} == {True, False}  # both kinds of limits were checked
     assert {k[1] for k in kinds} == {True, False}  # and both ends of the union
+
+
+def test_json_is_strict_a_parity_grid_point_without_standard_error_is_null():
+    """The parity grid table of a group with few users has NaN standard errors; the JSON
+    wrote them as bare NaN tokens, which strict readers (JSON.parse, jq) refuse. Now null."""
+    rng = np.random.default_rng(0)
+    n = 600
+    g = rng.choice(["a", "b"], n, p=[0.8, 0.2])
+    s = rng.random(n)
+    y = rng.random(n) < s
+    user = np.where(g == "b", 1000 + rng.integers(0, 6, n), rng.integers(0, 200, n))
+    res = fastfair.audit(
+        y, s >= 0.5, g, y_score=s, cluster=user, metrics=["tpr"], n_permutations=99,
+        random_state=0,
+    )  # fmt: skip
+    table = res.parity["group"].table
+    assert any(np.isnan(v).any() for v in table.values() if np.asarray(v).dtype.kind == "f")
+
+    def refuse(token):
+        raise ValueError(f"non-standard JSON token {token}")
+
+    text = res.to_json()
+    loaded = json.loads(text, parse_constant=refuse)
+    grid = loaded["parity"]["group"]["grid_table"]
+    assert None in [v for column in grid.values() if isinstance(column, list) for v in column]
+    assert res.to_dict() == loaded

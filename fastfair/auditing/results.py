@@ -219,8 +219,9 @@ class AuditResult:
         Returns
         -------
         dict
-            Settings, columns, attributes, every test and the summary; infinite MDEs
-            become None.
+            Settings, columns, attributes, every test and the summary; numbers that
+            are not finite (an infinite MDE, a parity grid point without a standard
+            error) become None, null in JSON.
 
         Examples
         --------
@@ -292,7 +293,7 @@ class AuditResult:
         >>> res.to_json(indent=None).startswith('{"schema_version": 2')
         True
         """
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, allow_nan=False)
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy pandas DataFrame: one row per test, comparison and component.
@@ -521,8 +522,9 @@ def as_python(value):
 
 
 def _finite(value):
-    """JSON has no infinity: an infinite MDE (nothing below 1 detectable) becomes null."""
-    if isinstance(value, float) and math.isinf(value):
+    """JSON has no infinity and no NaN: an infinite MDE (nothing below 1 detectable) and a
+    missing number (a parity grid point where a group has no standard error) become null."""
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
         return {k: _finite(v) for k, v in value.items()}
