@@ -3,6 +3,7 @@ has a picture, matplotlib imported only when plotting (issue #35)."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 
@@ -164,6 +165,42 @@ def test_audit_forest_axes_match_the_tests(audit):
     plt.close(axes[0].figure)
     with pytest.raises(ValueError, match="metric must be one of"):
         res.plot(metric="npv")
+
+
+def _outside_figure(axes) -> list:
+    """Texts of the axes (tick labels within the view, axis labels, titles) that a saved
+    figure would cut off: their extents reach beyond the figure."""
+    fig = axes[0].figure
+    fig.savefig(io.BytesIO(), format="png")  # lays the figure out as it is saved
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+    cut = []
+    for ax in axes:
+        lo, hi = sorted(ax.get_xlim())
+        ticks = [t for t, v in zip(ax.get_xticklabels(), ax.get_xticks()) if lo <= v <= hi]
+        for text in [*ticks, *ax.get_yticklabels(), ax.xaxis.label, ax.title]:
+            if text.get_visible() and text.get_text():
+                box = text.get_window_extent(renderer)
+                if box.x0 < -0.5 or box.y0 < -0.5 or box.x1 > width + 0.5 or box.y1 > height + 0.5:
+                    cut.append(text.get_text())
+    return cut
+
+
+@pytest.mark.parametrize("n_groups", [2, 3, 8])
+def test_audit_plot_saved_keeps_every_label_inside_the_figure(n_groups):
+    """AuditResult.plot's own figure, saved as is, cut off the x tick labels and the
+    "difference" label below a short panel and the comparison labels on the left."""
+    plt, _ = _plotting()
+    rng = np.random.default_rng(0)
+    res = fastfair.audit(
+        rng.random(400) < 0.4, rng.random(400) < 0.5, rng.choice(list("abcdefgh")[:n_groups], 400),
+        metrics=["tpr", "fpr"], random_state=0,
+    )  # fmt: skip
+    axes = res.plot()
+    try:
+        assert _outside_figure(axes) == []
+    finally:
+        plt.close(axes[0].figure)
 
 
 def test_null_distribution_plots_show_the_stored_null(audit):

@@ -655,9 +655,11 @@ def forest_axes(result: AuditResult, ax=None, metric: str | None = None):
     names = columns if metric is None else [metric]
     comps = [item for kind, item in rows if kind == "comparison"]
     if ax is None:
+        # constrained layout keeps the tick labels, axis labels and titles inside the
+        # figure when it is saved (the default layout cut the x tick labels off)
         _, grid = plt.subplots(
             1, len(names), figsize=(2.4 * len(names) + 2.6, 0.3 * len(comps) + 1.4),
-            sharey=True, squeeze=False,
+            sharey=True, squeeze=False, layout="constrained",
         )  # fmt: skip
         ax = grid[0]
     axes = np.atleast_1d(np.asarray(ax, dtype=object))
