@@ -100,6 +100,8 @@ class Prepared(ClusterCounts):
     weighting: str
     clustered: bool
     n_dropped: int = 0
+    #: per group, rows with a score at or below `threshold` (None: prepared without one)
+    n_at_or_below: np.ndarray | None = None
 
     @property
     def size(self) -> int:
@@ -168,6 +170,9 @@ def prepare(
         y_true, y_score, group, cluster, data, min_groups
     )
     keep, dropped = _kept_rows(s, yv, nan_policy, threshold)
+    n_below = None
+    if threshold is not None:
+        n_below = np.bincount(gcodes[s <= threshold], minlength=len(labels))  # NaN: never
     sizes_all = None
     if ccodes is not None and weighting == "per_user":
         usable = ~np.isnan(s)
@@ -184,9 +189,11 @@ def prepare(
         starts = np.arange(s.size + 1, dtype=np.intp)
         return Prepared(
             s, yv, starts, gcodes, np.ones(s.size), labels, n_rows, n_rows.copy(), weighting,
-            False, dropped,
+            False, dropped, n_below,
         )  # fmt: skip
-    return _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, dropped)
+    return _by_cluster(
+        s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, (dropped, n_below)
+    )
 
 
 def _columns(y_true, y_score, group, cluster, data, min_groups) -> tuple:
@@ -233,9 +240,10 @@ def _kept_rows(s, yv, nan_policy, threshold) -> tuple[np.ndarray, int]:
     return keep, int(nan_s.sum() + nan_y.sum())
 
 
-def _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, dropped):
+def _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, row_counts):
     """The kept rows sorted by cluster, with each cluster's group and weight (1/n_m with
-    n_m = `sizes_all`, per user; 1 per observation); a cluster in two groups is refused."""
+    n_m = `sizes_all`, per user; 1 per observation); a cluster in two groups is refused.
+    `row_counts`: (rows dropped for NaN, rows per group at or below the threshold or None)."""
     K, M = len(labels), len(clabels)
     s_sorted, y_sorted, starts, cluster_group, conflict = _kernel_sums.sort_by_cluster(
         ccodes, M, gcodes, s, yv
@@ -262,7 +270,7 @@ def _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, dr
     n_clu = np.bincount(cluster_group[present], minlength=K)
     return Prepared(
         s_sorted, y_sorted, starts, cluster_group, weight, labels, n_rows.astype(np.int64),
-        n_clu.astype(np.int64), weighting, True, dropped,
+        n_clu.astype(np.int64), weighting, True, *row_counts,
     )  # fmt: skip
 
 

@@ -89,3 +89,18 @@ def test_fair_thresholds_positive_rates_count_scores_on_the_threshold_by_its_rul
             np.mean(accepted(s[sel], res.thresholds[grp]))
         )
     assert res.thresholds[0] == t
+
+
+def test_marginal_outcome_refuses_a_threshold_below_every_score_of_a_group():
+    """Below every score of a group, nobody of it is at the margin: the one-sided kernel
+    estimate at t extrapolated from the lowest scores (p = 0.51 at t just below them, an
+    estimate of 0.11 for a true 0.4 further down) instead of refusing."""
+    y, s, g, user = _grid_data(1)
+    s = np.where(g == 1, np.maximum(s, 0.25), s)  # group 1 scores from 1/4 up
+    with pytest.raises(ValueError, match=r"below every score of group\(s\) \['1'\]"):
+        marginal_outcome_test(y, s, g, 0.2, cluster=user)
+    with pytest.raises(ValueError, match=r"below every score of group\(s\) \['0', '1'\]"):
+        marginal_outcome_test(y, s, g, 0.01, cluster=user)
+    # at the smallest score itself the rows on the threshold are the marginal ones
+    res = marginal_outcome_test(y, s, g, 0.25, cluster=user, bandwidth=0.05)
+    assert np.isfinite(res.estimate).all()

@@ -429,6 +429,12 @@ def marginal_outcome_test(
     -------
     MarginalOutcomeResult
 
+    Raises
+    ------
+    ValueError
+        When the threshold is below every score of a group: all its rows are accepted,
+        none is at the margin, and the estimate at t would extrapolate from higher scores.
+
     Examples
     --------
     >>> import numpy as np
@@ -460,6 +466,13 @@ def marginal_outcome_test(
     missing = [str(g) for g, n in zip(prep.labels, prep.n_rows) if n == 0]
     if missing:
         raise ValueError(f"group(s) {missing} have no observations at or above the threshold")
+    above = [str(g) for g, n in zip(prep.labels, prep.n_at_or_below) if n == 0]
+    if above:
+        raise ValueError(
+            f"threshold {show_value(threshold)} is below every score of group(s) {above}: all "
+            "of their rows are accepted and none is at the margin, so E[Y | S = t] would be "
+            "extrapolated from higher scores; use a threshold within each group's scores"
+        )
     fit = _fit(
         prep,
         np.array([float(threshold)]),
