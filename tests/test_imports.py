@@ -246,8 +246,11 @@ LAYERS = ("results", "ingest", "statistics", "inference", "api")
 CLI_LAYERS = ("arguments", "output", "loading", "writing", "commands")
 #: The audit's layers: result -> options -> report -> the audit -> the audit from summaries.
 AUDIT_LAYERS = ("results", "ingest", "report", "api", "summaries")
-#: The engines' layers: group coding -> files -> summaries -> clusters -> engines -> choice.
-ENGINE_LAYERS = ("groups", "files", "summaries", "clusters", "arrow", "dask", "choose")
+#: The engines' layers: group coding -> files -> summaries -> the cube -> the audit's summary
+#: -> clusters -> engines -> choice.
+ENGINE_LAYERS = (
+    "groups", "files", "summaries", "cube", "attributes", "clusters", "arrow", "dask", "choose",
+)  # fmt: skip
 #: Subpackages whose layers are not the families' (every other subpackage has LAYERS).
 PACKAGE_LAYERS = {
     "fastfair.cli": CLI_LAYERS,
@@ -425,6 +428,102 @@ def test_engine_check_sees_both_directions(tmp_path):
         ]
     finally:
         FAMILIES = saved
+
+
+#: The command line's own text reader (cli/loading.py: read_table, the --pos-label and
+#: --threshold pre-checks) still reads two shared leaves; nothing else of the CLI may.
+CLI_LEAVES = {"fastfair.cli.loading": {"fastfair._textfile", "fastfair._validation"}}
+
+
+def _cli_violations(modules) -> list[str]:
+    """`cli module -> target` for each import of the command line (module level or in a
+    function) outside the public API: ``fastfair``, its public subpackages and modules by
+    their package name (``fastfair.planning``, ``fastfair.engines``: no ``.api``,
+    ``.summaries``, ...), the ``auditing`` package, ``io`` and the command line itself."""
+    bad = []
+    for name in modules:
+        if name.split(".")[:2] != ["fastfair", "cli"]:
+            continue
+        for target in sorted(_all_imports(name, modules)):
+            parts = target.split(".")
+            if target == "fastfair" or parts[1] in ("cli", "auditing"):
+                continue
+            if len(parts) == 2 and not parts[1].startswith("_"):
+                continue  # a public subpackage or module (fastfair.io, fastfair.planning)
+            if target not in CLI_LEAVES.get(name, ()):
+                bad.append(f"{name} -> {target}")
+    return bad
+
+
+def test_cli_imports_only_the_public_api_auditing_and_io():
+    """#27: the command line parses, calls fastfair.audit(..., engine=) and writes: it
+    reaches no engine or family internals and no private leaf (but CLI_LEAVES)."""
+    modules = _modules()
+    assert _cli_violations(modules) == []
+
+
+def test_cli_check_sees_internals(tmp_path):
+    root = tmp_path / "fastfair"
+    (root / "cli").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "cli" / "__init__.py").write_text("")
+    (root / "cli" / "commands.py").write_text(
+        "import fastfair\nfrom fastfair import io\nfrom fastfair.auditing import api\n"
+        "from fastfair.engines import choose_engine\nfrom fastfair._metrics import ALL\n"
+        "def f():\n    from fastfair.engines.dask import dask_scheduler\n"
+        "    from fastfair.planning.api import sample_size\n"
+    )
+    modules = {
+        "fastfair": root / "__init__.py",
+        "fastfair.cli": root / "cli" / "__init__.py",
+        "fastfair.cli.commands": root / "cli" / "commands.py",
+    }
+    assert _cli_violations(modules) == [
+        "fastfair.cli.commands -> fastfair._metrics",
+        "fastfair.cli.commands -> fastfair.engines.dask",
+        "fastfair.cli.commands -> fastfair.planning.api",
+    ]
+
+
+def _package_graph(modules) -> dict[str, set[str]]:
+    """Import edges between the package's subpackages and top-level modules, from every
+    import (module level and inside functions); the top-level package left out."""
+    graph: dict[str, set[str]] = {}
+    for name in modules:
+        source = ".".join(name.split(".")[:2])
+        for target in _all_imports(name, modules):
+            other = ".".join(target.split(".")[:2])
+            if "fastfair" not in (source, other) and other != source:
+                graph.setdefault(source, set()).add(other)
+            graph.setdefault(other, set())
+        graph.setdefault(source, set())
+    graph.pop("fastfair", None)
+    return {k: v - {"fastfair"} for k, v in graph.items()}
+
+
+def test_no_import_cycle_between_packages():
+    """No cycle anywhere: between subpackages and leaf modules, lazy imports inside
+    functions counted too (the module-level graph is test_no_import_cycle's)."""
+    cycles = _cycles(_package_graph(_modules()))
+    assert cycles == [], "package cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_package_graph_sees_a_lazy_cycle(tmp_path):
+    root = tmp_path / "fastfair"
+    for sub in ("a", "b"):
+        (root / sub).mkdir(parents=True)
+        (root / sub / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "a" / "api.py").write_text("from fastfair.b import x\n")
+    (root / "b" / "api.py").write_text("def f():\n    from fastfair.a.api import y\n")
+    modules = {
+        "fastfair": root / "__init__.py",
+        "fastfair.a": root / "a" / "__init__.py",
+        "fastfair.a.api": root / "a" / "api.py",
+        "fastfair.b": root / "b" / "__init__.py",
+        "fastfair.b.api": root / "b" / "api.py",
+    }
+    assert _cycles(_package_graph(modules)) == [["fastfair.a", "fastfair.b", "fastfair.a"]]
 
 
 @pytest.mark.parametrize(("old", "new"), sorted(RE_EXPORTS.items()))

@@ -6,12 +6,18 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from fastfair._metrics import get_metric
+from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES, get_metric
 from fastfair._parallel import effective_n_threads
 from fastfair._random import stream_key
 from fastfair._validation import check_choice, check_int, check_resamples, show_value
 
-__all__ = ["ADJUSTMENTS", "DEFAULT_METRICS", "check_audit_settings"]
+__all__ = [
+    "ADJUSTMENTS",
+    "CONFUSION_METRICS",
+    "DEFAULT_METRICS",
+    "METRIC_ALIASES",
+    "check_audit_settings",
+]
 
 DEFAULT_METRICS = ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds")
 ADJUSTMENTS = ("holm", "bonferroni", "none")

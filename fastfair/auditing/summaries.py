@@ -19,6 +19,7 @@ import numpy as np
 
 from fastfair._groups import attribute_combinations
 from fastfair.auditing import api as _audit
+from fastfair.auditing.results import AuditResult
 from fastfair.engines.attributes import AuditSummary
 
 __all__ = ["audit_from_summary", "audit_source"]
@@ -29,34 +30,24 @@ def audit_from_summary(
     *,
     engine: str,
     columns: dict,
-    intersections: bool = False,
-    reference=None,
-    metrics=None,
-    n_permutations: int | None = None,
-    random_state=0,
-    n_jobs=None,
-    min_group_size: int = 10,
-    alpha: float = 0.05,
-    tau: float = 0.05,
-    power: float = 0.8,
-    adjust: str = "holm",
-    tolerance: float | None = None,
-    equivalence: float | None = None,
-    clusters=None,
-    progress=None,
-):
-    """The AuditResult of every attribute of a merged summary, and with `intersections`
+    clusters: Any = None,
+    reference: Any = None,
+    progress: Any = None,
+    **settings: Any,
+) -> AuditResult:
+    """The AuditResult of every attribute of a merged summary, and with intersections
     every combination of them (as fastfair.audit's on the rows).
 
-    `clusters(attribute columns, tested labels, their codes, their rows, last)`: the rows
-    grouped by user (:class:`fastfair.engines.clusters.SortedClusters`), for predictive
-    parity per user; `progress`: a progress-bar factory, as fastfair.audit's.
+    `settings`: the audit's options as :func:`fastfair.audit` takes them, every one given
+    (alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs,
+    intersections, min_group_size, tolerance, equivalence); `clusters(attribute columns,
+    tested labels, their codes, their rows, last)`: the rows grouped by user
+    (:class:`fastfair.engines.clusters.SortedClusters`), for predictive parity per user;
+    `progress`: a progress-bar factory, as fastfair.audit's.
     """
     start = time.perf_counter()
-    settings = _audit._settings(
-        alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs,
-        intersections, min_group_size, tolerance=tolerance, equivalence=equivalence,
-    )  # fmt: skip
+    settings = _audit._settings(**settings)
+    min_group_size, intersections = settings["min_group_size"], settings["intersections"]
     combos = attribute_combinations(list(summary.cube.names), intersections)
     stats = [summary.confusion(list(c)) for c in combos]
     attributes = _audit.attributes_from_sizes(
@@ -193,7 +184,7 @@ def read_audit_columns(source, *, label, pred, score, groups, cluster, extra=())
 
 _OPTIONS = (
     "reference", "metrics", "n_permutations", "random_state", "n_jobs", "min_group_size",
-    "alpha", "tau", "power", "adjust", "tolerance", "equivalence", "progress",
+    "alpha", "tau", "power", "adjust", "tolerance", "equivalence", "progress", "intersections",
 )  # fmt: skip
 
 
@@ -233,7 +224,6 @@ def _summary_audit(source, engine, scheduler, groups, columns, arguments):
                 threshold=_threshold_used(arguments["threshold"], columns["pred"]),
                 cluster=columns["cluster"], groups=list(groups),
             ),
-            intersections=arguments["intersections"],
             **{k: arguments[k] for k in _OPTIONS},
         )  # fmt: skip
 

@@ -13,9 +13,13 @@ import stat
 from itertools import combinations as _combinations
 
 import fastfair
-from fastfair._metrics import CONFUSION_METRICS, METRIC_ALIASES
-from fastfair._validation import check_int
-from fastfair.auditing.ingest import ADJUSTMENTS, DEFAULT_METRICS, check_audit_settings
+from fastfair.auditing.ingest import (
+    ADJUSTMENTS,
+    CONFUSION_METRICS,
+    DEFAULT_METRICS,
+    METRIC_ALIASES,
+    check_audit_settings,
+)
 
 __all__ = [
     "ADJUSTMENTS",
@@ -439,8 +443,8 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
     options = audit_options(args)
     try:
         check_audit_settings(**options, names=OPTION_NAMES)
-        if args.max_rows is not None:
-            check_int(args.max_rows, "--max-rows", 0)
+        if args.max_rows is not None and args.max_rows < 0:  # (argparse: an int)
+            raise ValueError(f"--max-rows must be >= 0, got {args.max_rows}")
     except (TypeError, ValueError) as exc:
         raise CLIError(str(exc)) from exc
     options["reference"] = _reference(args.reference, args.group)

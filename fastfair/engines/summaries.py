@@ -329,21 +329,14 @@ class ScoreStats:
             n_neg=tot[:, 0].copy(),
         )
 
-    def test(
-        self,
-        *,
-        alternative: str = "two-sided",
-        reference: Hashable | None = None,
-        comparisons: str = "reference",
-        adjust: str = "holm",
-        confidence_level: float = 0.95,
-    ) -> AUCTestResult:
+    def test(self, **options: Any) -> AUCTestResult:
         """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
 
         Parameters
         ----------
-        alternative, reference, comparisons, adjust, confidence_level
-            As in :func:`fastfair.auc_test`.
+        **options
+            Arguments of :func:`fastfair.auc.auc_test_from_delong` (``alternative``,
+            ``reference``, ``comparisons``, ``adjust``, ``confidence_level``).
 
         Returns
         -------
@@ -351,14 +344,7 @@ class ScoreStats:
         """
         from fastfair.auc import auc_test_from_delong
 
-        return auc_test_from_delong(
-            self.delong(),
-            alternative=alternative,
-            reference=reference,
-            comparisons=comparisons,
-            adjust=adjust,
-            confidence_level=confidence_level,
-        )
+        return auc_test_from_delong(self.delong(), **options)
 
 
 @dataclass(frozen=True, eq=False)
