@@ -3,6 +3,9 @@ per-group cell counts, validated once."""
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 
 from fastfair._validation import (
@@ -11,6 +14,7 @@ from fastfair._validation import (
     as_weights,
     check_same_length,
     resolve_columns,
+    show_value,
 )
 
 _MAX_TOTAL_COUNT = 2**62  # all count sums of the exact and permutation kernels fit in int64
@@ -21,6 +25,8 @@ def check_counts(counts, groups) -> tuple[np.ndarray, np.ndarray]:
     table = np.asarray(counts)
     if table.ndim != 2 or table.shape[1] != 4 or table.shape[0] < 2:
         raise ValueError(f"counts must have shape (n_groups >= 2, 4), got {table.shape}")
+    if table.dtype.kind == "O":
+        table = _object_counts(table)
     if table.dtype.kind not in "iu" and not (
         table.dtype.kind == "f" and np.all(np.isfinite(table)) and np.all(table == np.round(table))
     ):
@@ -41,6 +47,28 @@ def check_counts(counts, groups) -> tuple[np.ndarray, np.ndarray]:
     if empty.size:
         raise ValueError(f"group {labels.tolist()[empty[0]]!r} is empty (all counts are zero)")
     return table.astype(np.float64), labels
+
+
+def _object_counts(table: np.ndarray) -> np.ndarray:
+    """An object array of counts (Python integers, e.g. exact sums, or integral floats) as
+    int64, its sum checked exactly first: an entry beyond 64 bits is named as such instead
+    of failing in the conversion."""
+    values = table.ravel().tolist()
+    for v in values:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+            whole = False
+        elif isinstance(v, numbers.Integral):
+            whole = True  # exact, of any size (math.isfinite(2**2000) overflows)
+        else:
+            whole = math.isfinite(v) and v == int(v)
+        if not (whole and v >= 0):
+            raise ValueError(f"counts must be non-negative integers, got {show_value(v)}")
+    if sum(int(v) for v in values) > _MAX_TOTAL_COUNT:
+        raise ValueError(
+            "counts sum to more than 2**62, beyond 64-bit integer arithmetic "
+            "(the permutation sums would overflow)"
+        )
+    return np.array([int(v) for v in values], dtype=np.int64).reshape(table.shape)
 
 
 def coerce_rows(y_true, y_pred, group, sample_weight, pos_label, data, min_groups=2):

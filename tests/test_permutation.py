@@ -754,6 +754,25 @@ def test_bad_counts():
         fastfair.permutation_test_from_counts([[0, 0, 0, 0], [1, 2, 3, 4]])
 
 
+def test_object_counts_are_exact_integers_and_huge_ones_are_named():
+    """Counts as Python integers (object arrays: exact sums, lists with a value beyond 64
+    bits) were all refused as "must be non-negative integers", which they are; a huge one
+    now says it is beyond 64-bit arithmetic, and small ones give the int64 answer."""
+    counts = np.array([[10, 5, 3, 12], [8, 6, 4, 10]])
+    expected = fastfair.permutation_test_from_counts(counts)
+    got = fastfair.permutation_test_from_counts(counts.astype(object))
+    assert (got.statistic, got.pvalue) == (expected.statistic, expected.pvalue)
+    for huge in (2**70, 2**2000):  # float(2**2000) overflows
+        with pytest.raises(ValueError, match=r"counts sum to more than 2\*\*62"):
+            fastfair.permutation_test_from_counts([[10, 5, 3, huge], [8, 6, 4, 10]])
+        with pytest.raises(ValueError, match=r"counts must be non-negative integers, got -"):
+            fastfair.permutation_test_from_counts([[10, 5, 3, -huge], [8, 6, 4, 10]])
+    for bad in ("x", True, 2.5, float("nan")):
+        with pytest.raises(ValueError, match="counts must be non-negative integers, got"):
+            table = np.array([[10, 5, 3, bad], [8, 6, 4, 10]], dtype=object)
+            fastfair.permutation_test_from_counts(table)
+
+
 def test_exact_infeasible_raises_and_auto_falls_back():
     counts = [[2_000_000, 400_000, 300_000, 1_300_000], [2_100_000, 380_000, 420_000, 1_100_000]]
     with pytest.raises(ExactInfeasibleError):
