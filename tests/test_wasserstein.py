@@ -407,3 +407,40 @@ def test_critical_points_are_where_sigmoid_curvature_is_minus_one_over_c():
             s = special.expit(z)
             assert s * (1 - s) * (1 - 2 * s) == pytest.approx(-1 / abs(c), rel=1e-9)
     assert _critical_points(6 * math.sqrt(3)) == (0.0, 0.0)  # convex: no fold
+
+
+def _close(got, want, rtol=1e-3, atol=0.0):
+    np.testing.assert_allclose(np.atleast_1d(got), np.atleast_1d(want), rtol=rtol, atol=atol)
+
+
+def test_tiny_features_keep_the_p_value_of_the_linear_limit():
+    """X on a scale like 1e-300 (already 1e-20) gave p = 1: sigmoid(u) rounded to 1/2 for
+    every sample and every difference vanished. The test is invariant to magnifying a
+    spread within the sigmoid's linear range, so the p-value must be that of the same data
+    at a small scale computed directly (X * 1e-4, linear to about 1e-4), and the statistic,
+    theta, gamma, the difference and the transport cost must scale as c^2, c^2, c, c, c^2."""
+    rng = np.random.default_rng(0)
+    n = 400
+    X = rng.normal(size=(n, 2))
+    a = rng.integers(0, 2, n)
+    y = rng.integers(0, 2, n)
+    X[:, 0] += 0.3 * a
+    beta = np.array([1.0, -0.5])
+    for b0, criterion in ((0.0, "equal_opportunity"), (2.0, "equalized_odds")):
+        kw = dict(intercept=b0, criterion=criterion, return_favorable=True)
+        ref = wasserstein_test(X * 1e-4, y, a, beta, **kw)
+        assert 0.05 < ref.pvalue < 0.5
+        for c in (1e-12, 1e-100, 1e-300):
+            res = wasserstein_test(X * c, y, a, beta, **kw)
+            assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-3)
+            assert res.reject == ref.reject
+            r = c / 1e-4
+            _close(res.gamma, np.atleast_1d(ref.gamma) * r)
+            _close(res.difference, np.atleast_1d(ref.difference) * r)
+            if c > 1e-150:  # c^2 underflows below
+                _close(res.statistic, ref.statistic * r * r)
+                _close(res.theta, np.atleast_1d(ref.theta) * r * r)
+                _close(res.favorable.transport_cost, ref.favorable.transport_cost * r * r)
+            moved = (res.favorable.X - X[res.favorable.source] * c) / r
+            ref_moved = ref.favorable.X - X[ref.favorable.source] * 1e-4
+            _close(moved, ref_moved, atol=1e-3 * np.abs(ref_moved).max())

@@ -22,6 +22,7 @@ from fastfair.wasserstein.inference import (
     _direction,
     _favorable,
     _result,
+    _scores,
     _solve_part,
 )
 from fastfair.wasserstein.ingest import (
@@ -182,10 +183,8 @@ def wasserstein_test(
 
     cell, counts, labels = _cells(codes, y01, groups, criterion)
 
-    u = X_arr @ beta
-    if b0 != 0.0:
-        u += b0
-    h = special.expit(u)
+    u, scale = _scores(X_arr, beta, b0)  # scale > 1: the scores' spread magnified
+    h = special.expit(u if scale == 1.0 else X_arr @ beta + b0)
     means = np.full(4, np.nan)
     sums = np.bincount(cell, weights=h, minlength=4)
     means[counts.ravel() > 0] = sums[counts.ravel() > 0] / counts.ravel()[counts.ravel() > 0]
@@ -199,7 +198,7 @@ def wasserstein_test(
     favorable = None
     if return_favorable:
         favorable = _favorable(
-            X_arr, u, cell, groups, codes, y01, parts, direction, b2, n, n_threads
+            X_arr, u, cell, groups, codes, y01, parts, direction, b2, n, n_threads, scale
         )
 
-    return _result(parts, criterion, alpha, n, groups, counts, means, favorable)
+    return _result(parts, criterion, alpha, n, groups, counts, means, favorable, scale)

@@ -85,6 +85,32 @@ def _unchecked_direction(beta, metric_matrix, d):
     return direction, float(beta @ direction)
 
 
+#: Largest spread of the scores u = beta'x + b treated as the sigmoid's linear range: below
+#: it, h = sigmoid(u) keeps too few digits of the spread (and none below 1e-16), so the
+#: spread is magnified by a power of two to this size (see `_scores`).
+_LINEAR_SPREAD = 2.0**-20
+
+
+def _scores(X, beta, b0):
+    """The scores u = X beta + b, and 1; or, when their spread is below _LINEAR_SPREAD (X
+    on a scale like 1e-300), scores with the spread magnified by s = 2^k to about
+    _LINEAR_SPREAD around their midrange, and s.
+
+    There the sigmoid is linear to a relative 1e-6, where the test is invariant to the
+    magnification: R, theta, the statistic and its critical value scale by s^2, gamma, the
+    difference c and the moves by s, the p-value not at all (docs/wasserstein.md). Computed
+    on sigmoid(u) directly, h rounds to sigmoid(b) and every difference vanished: p = 1.
+    """
+    lin = X @ beta
+    lo, hi = (float(lin.min()), float(lin.max())) if lin.size else (0.0, 0.0)
+    mid = 0.5 * lo + 0.5 * hi
+    spread = max(hi - mid, mid - lo)
+    if not 0.0 < spread < _LINEAR_SPREAD:
+        return (lin + b0 if b0 != 0.0 else lin), 1.0
+    scale = math.ldexp(1.0, math.frexp(_LINEAR_SPREAD)[1] - math.frexp(spread)[1])
+    return (b0 + mid) + (lin - mid) * scale, scale
+
+
 def _critical_points(c: float) -> tuple[float, float]:
     """0 < z1 < z2 with sigmoid''(z) = -1/|c| (the fold of the stationarity map), if any.
 
@@ -190,8 +216,10 @@ def _maximize_dual(cells, c, m_scale, n, b2, n_threads):
     return sign * hi, f_hi[0], f_hi[1], it + 2
 
 
-def _favorable(X, u, cell, groups, codes, y01, parts, direction, b2, n, n_threads):
-    """Moved samples of every constrained label; rows split at a kink of the dual."""
+def _favorable(X, u, cell, groups, codes, y01, parts, direction, b2, n, n_threads, scale=1.0):
+    """Moved samples of every constrained label; rows split at a kink of the dual. With
+    magnified scores (`scale` > 1, see `_scores`) the moves and constraints are divided by
+    `scale`."""
     steps = np.zeros(n)  # each row moves by steps[i] * direction, costing b2 * steps[i]^2
     extra_src, extra_steps, extra_w = [], [], []
     weight = np.full(n, 1.0 / n)
@@ -208,13 +236,14 @@ def _favorable(X, u, cell, groups, codes, y01, parts, direction, b2, n, n_thread
             residual = _split_at_kink(
                 part, store, residual, n, b2, extra_src, extra_steps, extra_w, weight
             )
-        constraint.append(residual)
+        constraint.append(residual / scale)
+    steps /= scale
     X_out = X + np.outer(steps, direction) if b2 > 0 else X.copy()
     source = np.arange(n)
     cost = float(np.dot(weight, steps * steps) * b2)
     if extra_src:
         extra_src = np.array(extra_src, dtype=np.intp)
-        extra_steps = np.array(extra_steps)
+        extra_steps = np.array(extra_steps) / scale
         X_out = np.vstack([X_out, X[extra_src] + np.outer(extra_steps, direction)])
         source = np.concatenate([source, extra_src])
         weight = np.concatenate([weight, np.array(extra_w)])
@@ -293,9 +322,10 @@ def _chi2_mixture_tail(statistic: float, thetas, alpha: float):
     return pvalue, float(threshold)
 
 
-def _result(parts, criterion, alpha, n, groups, counts, means, favorable):
+def _result(parts, criterion, alpha, n, groups, counts, means, favorable, scale=1.0):
     """The test from the projections of each compared outcome: the statistic n sum R, its
-    p-value and critical value from the chi-square mixture, and the result."""
+    p-value and critical value from the chi-square mixture, and the result; the p-value
+    and the decision from magnified scores (`scale` > 1), the other figures scaled back."""
     stat_parts = np.array([n * p["R"] for p in parts])
     statistic = float(stat_parts.sum())
     thetas = np.array([p["theta"] for p in parts])
@@ -303,23 +333,25 @@ def _result(parts, criterion, alpha, n, groups, counts, means, favorable):
         pvalue, threshold = _chi2_mixture_tail(statistic, thetas[:1], alpha)
     else:
         pvalue, threshold = _chi2_mixture_tail(statistic, thetas, alpha)
+    reject = bool(statistic > threshold)
+    q = scale * scale  # a power of two: exact, and 1 unless the scores were magnified
 
     def per_label(values):
         values = np.asarray(values, dtype=np.float64)
         return float(values[0]) if criterion == "equal_opportunity" else values
 
     return WassersteinTestResult(
-        statistic=statistic,
+        statistic=statistic / q,
         pvalue=pvalue,
-        threshold=threshold,
-        reject=bool(statistic > threshold),
+        threshold=threshold / q,
+        reject=reject,
         alpha=alpha,
         criterion=criterion,
-        distance=float(sum(p["R"] for p in parts)),
-        distance_parts=per_label([p["R"] for p in parts]),
-        theta=per_label(thetas),
-        gamma=per_label([p["gamma"] for p in parts]),
-        difference=per_label([p["c"] for p in parts]),
+        distance=float(sum(p["R"] for p in parts)) / q,
+        distance_parts=per_label([p["R"] / q for p in parts]),
+        theta=per_label(thetas / q),
+        gamma=per_label([p["gamma"] / scale for p in parts]),
+        difference=per_label([p["c"] / scale for p in parts]),
         n=n,
         groups=groups,
         cell_counts=counts,
