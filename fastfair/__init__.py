@@ -65,6 +65,7 @@ from fastfair.resampling import (
     correlation_test,
     mean_difference_test,
 )
+from fastfair.slices import FoundSlice, SliceSearchResult, find_slices
 from fastfair.sweep import ThresholdSweepResult, threshold_sweep
 from fastfair.tolerance import (
     ApproximateLevelWarning,
@@ -97,6 +98,7 @@ __all__ = [
     "ExactInfeasibleError",
     "FairnessMonitor",
     "FavorableDistribution",
+    "FoundSlice",
     "GenericTestResult",
     "GroupCalibrator",
     "MarginalOutcomeResult",
@@ -111,6 +113,7 @@ __all__ = [
     "PermutationTestResult",
     "PredictiveParityResult",
     "Sequential",
+    "SliceSearchResult",
     "SparseGridWarning",
     "ThresholdSweepResult",
     "ToleranceTestResult",
@@ -137,6 +140,7 @@ __all__ = [
     "equivalence_test",
     "equivalence_test_from_counts",
     "fair_thresholds",
+    "find_slices",
     "get_include",
     "marginal_outcome_test",
     "mean_difference_test",

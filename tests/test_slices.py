@@ -1,0 +1,286 @@
+"""find_slices against brute-force enumeration on rows, row-level permutations, definitions."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from fastfair._slices import slice_null
+from scipy import stats
+
+import fastfair
+from fastfair._metrics import get_metric
+from fastfair._random import stream_key
+from fastfair.slices import ingest, statistics
+from fastfair.slices.api import _kernel_map
+from fastfair.slices.inference import (
+    benjamini_yekutieli,
+    exact_pvalues,
+    rate_parts,
+    standardize,
+)
+
+
+def small_data(n=300, seed=0, gap=0.0):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, n)
+    b = (a + rng.integers(0, 2, n)) % 2  # correlated with a
+    c = rng.integers(0, 4, n)
+    y = (rng.random(n) < 0.5).astype(int)
+    p = np.where((a == 1) & (c == 2), 0.7 - gap, 0.7)
+    pred = np.where(y == 1, rng.random(n) < p, rng.random(n) < 0.3).astype(int)
+    return {"a": a, "b": b, "c": c}, y, pred
+
+
+def family_of(features, y, pred, metric="tpr", max_depth=2, min_size=10):
+    """The family of find_slices, through its layers (what the public call tests)."""
+    options = ingest.check_options(metric, max_depth, min_size, 99, "maxT", 0.05, "two-sided",
+                                   4, 50, 10**6)  # fmt: skip
+    coded = ingest.code_features(features, options)
+    n_levels = [len(x) for x in coded.levels]
+    cube = statistics.build_cube(coded.codes, n_levels, y, pred)
+    lattice = statistics.enumerate_slices(cube, n_levels, max_depth)
+    chosen = get_metric(metric)
+    num, den = chosen.num_masks[0], chosen.den_masks[0]
+    succ, units = rate_parts(lattice.counts, num, den)
+    cs, cu = rate_parts(cube.counts, num, den)
+    size = lattice.counts.sum(axis=1)
+    testable = (size >= min_size) & (units > 0) & (units < cu.sum())
+    index = np.flatnonzero(testable)
+    fam = standardize(index, succ[index], units[index], int(cs.sum()), int(cu.sum()))
+    return coded, cube, lattice, fam, _kernel_map(lattice.cell_map, testable), cu
+
+
+def brute_force_slices(features, y, pred, max_depth, min_size, unit_mask, success_mask):
+    """Every slice by boolean masks on the rows: {predicates: (successes, units, rows)}."""
+    names = list(features)
+    out = {}
+    for d in range(1, max_depth + 1):
+        for combo in itertools.combinations(names, d):
+            for levels in itertools.product(*[np.unique(features[k]) for k in combo]):
+                mask = np.ones(y.size, bool)
+                for k, v in zip(combo, levels):
+                    mask &= features[k] == v
+                if mask.sum() < min_size:
+                    continue
+                units = mask & unit_mask
+                out[tuple(zip(combo, levels))] = (
+                    int((units & success_mask).sum()),
+                    int(units.sum()),
+                    int(mask.sum()),
+                )
+    return out
+
+
+def pooled_z(x, n, k, big_n):
+    """Pooled two-sample z of slice vs complement, times sqrt((N - 1) / N)."""
+    p1, p2, p = x / n, (k - x) / (big_n - n), k / big_n
+    z = (p1 - p2) / math.sqrt(p * (1 - p) * (1 / n + 1 / (big_n - n)))
+    return z * math.sqrt((big_n - 1) / big_n)
+
+
+def test_slices_equal_brute_force_enumeration():
+    features, y, pred = small_data()
+    coded, _cube, lattice, fam, _, _ = family_of(features, y, pred, max_depth=3)
+    brute = brute_force_slices(features, y, pred, 3, 10, y == 1, pred == 1)
+    brute = {k: v for k, v in brute.items() if 0 < v[1] < (y == 1).sum()}
+    ours = {}
+    for r, s in enumerate(fam.index):
+        feats = lattice.sets[lattice.slice_set[s]]
+        key = tuple((coded.names[f], coded.levels[f][lattice.slice_levels[s, i]])
+                    for i, f in enumerate(feats))  # fmt: skip
+        ours[key] = (int(fam.successes[r]), int(fam.units[r]), float(fam.statistic[r]))
+    assert set(ours) == set(brute)
+    k, big_n = int(((y == 1) & (pred == 1)).sum()), int((y == 1).sum())
+    for key, (x, n, _) in brute.items():
+        assert ours[key][:2] == (x, n)
+        assert ours[key][2] == pytest.approx(pooled_z(x, n, k, big_n), rel=1e-12)
+
+
+def test_exact_pvalues_by_enumeration():
+    features, y, pred = small_data(n=200, seed=3, gap=0.3)
+    _, _, _, fam, _, _ = family_of(features, y, pred)
+    for alternative in ("two-sided", "greater", "less"):
+        ours = exact_pvalues(fam, alternative)
+        for r in range(fam.index.size):
+            n, x = int(fam.units[r]), int(fam.successes[r])
+            support = np.arange(0, n + 1)
+            pmf = stats.hypergeom.pmf(support, fam.n_units, fam.n_successes, n)
+            mu = n * fam.n_successes / fam.n_units
+            if alternative == "two-sided":
+                extreme = np.abs(support - mu) >= abs(x - mu) - 1e-9
+            elif alternative == "greater":
+                extreme = support >= x
+            else:
+                extreme = support <= x
+            assert ours[r] == pytest.approx(min(1.0, pmf[extreme].sum()), rel=1e-9, abs=1e-15)
+
+
+def row_level_null(features, y, pred, fam, lattice, coded, n_perm, seed):
+    """Each tested slice's statistic under permutations of the predictions among y = 1 rows."""
+    rng = np.random.default_rng(seed)
+    masks = []
+    for s in fam.index:
+        feats = lattice.sets[lattice.slice_set[s]]
+        mask = np.ones(y.size, bool)
+        for i, f in enumerate(feats):
+            mask &= features[coded.names[f]] == coded.levels[f][lattice.slice_levels[s, i]]
+        masks.append(mask[y == 1])
+    masks = np.array(masks)
+    positives = pred[y == 1].copy()
+    out = np.empty((n_perm, fam.index.size))
+    for b in range(n_perm):
+        rng.shuffle(positives)
+        x = masks @ positives
+        out[b] = (x - fam.mean) * fam.inv_sd
+    return out
+
+
+def test_cube_null_has_the_distribution_of_row_permutations():
+    features, y, pred = small_data(n=400, seed=5)
+    coded, _cube, lattice, fam, kmap, cell_units = family_of(features, y, pred)
+    n_perm = 4000
+    threshold = np.full(fam.index.size, np.inf)
+    maxima, _, null = slice_null(cell_units, fam.n_successes, kmap, fam.mean, fam.inv_sd,
+                                 threshold, 0, n_perm, stream_key(1), 0, 1, 0, True)  # fmt: skip
+    rows = np.abs(row_level_null(features, y, pred, fam, lattice, coded, n_perm, 2))
+    assert np.array_equal(maxima, null.max(axis=1))
+    # same law of the maximum (what max-T reads), and of each slice's statistic
+    assert stats.ks_2samp(maxima, rows.max(axis=1)).pvalue > 1e-3
+    assert stats.ks_2samp(null[:, 0], rows[:, 0]).pvalue > 1e-3
+    # the slices' statistics are standardized: mean of z^2 is 1 within Monte-Carlo error
+    assert np.abs((null**2).mean(axis=0) - 1).max() < 6 * math.sqrt(2 / n_perm) * 2
+    # overlapping slices are correlated as on the rows (joint law, not only marginals)
+    cube_corr = np.corrcoef(null[:, :6].T)
+    row_corr = np.corrcoef(rows[:, :6].T)
+    assert np.abs(cube_corr - row_corr).max() < 0.1
+
+
+def test_maxt_pvalues_match_a_row_level_permutation_test():
+    features, y, pred = small_data(n=600, seed=8, gap=0.25)
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=2, min_size=10,
+                               n_permutations=1999, random_state=4)  # fmt: skip
+    coded, _, lattice, fam, _, _ = family_of(features, y, pred)
+    rows = np.abs(row_level_null(features, y, pred, fam, lattice, coded, 1999, 9))
+    maxima = rows.max(axis=1)
+    for s in res.slices:
+        expected = (1 + np.sum(maxima >= abs(s.statistic) - 1e-9)) / 2000
+        se = math.sqrt(max(expected * (1 - expected), 1e-3) / 1999)
+        assert abs(max(expected, s.pvalue) - s.pvalue_adjusted) <= 4 * se + 1e-3
+
+
+def test_planted_slice_is_found_with_its_parents():
+    features, y, pred = small_data(n=6000, seed=1, gap=0.35)
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=2,
+                               random_state=0)  # fmt: skip
+    top = res.slices[0]
+    assert top.predicates == (("a", 1), ("c", 2))
+    mask = (features["a"] == 1) & (features["c"] == 2)
+    inside, outside = mask & (y == 1), ~mask & (y == 1)
+    assert top.value == pred[inside].mean()
+    assert top.complement_value == pred[outside].mean()
+    assert top.size == mask.sum() and top.n == inside.sum()
+    parents = dict(top.parent_values)
+    assert parents["a = 1"] == pred[(features["a"] == 1) & (y == 1)].mean()
+    assert parents["c = 2"] == pred[(features["c"] == 2) & (y == 1)].mean()
+    lower, upper = top.confidence_interval
+    assert lower < top.difference < upper < 0
+
+
+def test_no_slice_under_the_null_is_rare_and_ci_multiplier_is_maxt_quantile():
+    features, y, pred = small_data(n=2000, seed=2)
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=3, min_size=20,
+                               random_state=1)  # fmt: skip
+    assert res.pvalue > 0.05 and res.slices == ()
+    # the critical value lies between one slice's two-sided normal quantile and Bonferroni's
+    assert 1.96 < res.critical_value < stats.norm.isf(0.025 / res.n_slices)
+    assert 1 < res.effective_n_slices < res.n_slices
+
+
+def test_benjamini_yekutieli_from_its_definition():
+    rng = np.random.default_rng(0)
+    p = rng.random(40) ** 3
+    m = p.size
+    c_m = sum(1 / i for i in range(1, m + 1))
+    order = np.argsort(p)
+    expected = np.empty(m)
+    for rank, i in enumerate(order, start=1):
+        expected[i] = min(1.0, min(p[order[j - 1]] * m * c_m / j for j in range(rank, m + 1)))
+    assert np.allclose(benjamini_yekutieli(p), expected)
+
+
+def test_adjustments_agree_on_a_strong_slice_and_bonferroni_is_exact():
+    features, y, pred = small_data(n=6000, seed=1, gap=0.35)
+    by = fastfair.find_slices(None, y, pred, features=features, max_depth=2, adjust="by")
+    bonf = fastfair.find_slices(None, y, pred, features=features, max_depth=2,
+                                adjust="bonferroni")  # fmt: skip
+    assert by.slices[0].predicates == bonf.slices[0].predicates == (("a", 1), ("c", 2))
+    for s in bonf.slices:
+        assert s.pvalue_adjusted == pytest.approx(min(1.0, s.pvalue * bonf.n_slices))
+    assert bonf.critical_value == pytest.approx(stats.norm.isf(0.025 / bonf.n_slices))
+
+
+@pytest.mark.parametrize("metric", ["fpr", "ppv", "selection_rate", "accuracy"])
+def test_other_metrics_count_their_own_rows(metric):
+    features, y, pred = small_data(n=3000, seed=4, gap=0.4)
+    unit = {"fpr": y == 0, "ppv": pred == 1, "selection_rate": y >= 0, "accuracy": y >= 0}
+    success = {"fpr": pred == 1, "ppv": y == 1, "selection_rate": pred == 1,
+               "accuracy": y == pred}  # fmt: skip
+    _coded, _, _lattice, fam, _, _ = family_of(features, y, pred, metric=metric)
+    brute = brute_force_slices(features, y, pred, 2, 10, unit[metric], success[metric])
+    total_units = int(unit[metric].sum())
+    brute = {k: v[:2] for k, v in brute.items() if 0 < v[1] < total_units}
+    assert sorted(zip(fam.successes.tolist(), fam.units.tolist())) == sorted(brute.values())
+
+
+def test_numeric_features_are_binned_and_missing_is_a_level():
+    rng = np.random.default_rng(0)
+    n = 4000
+    age = rng.uniform(18, 80, n)
+    region = rng.choice(np.array(["n", "s", "e", None], dtype=object), n)
+    y = rng.integers(0, 2, n)
+    pred = rng.integers(0, 2, n)
+    res = fastfair.find_slices(None, y, pred, features={"age": age, "region": region},
+                               max_depth=1, alpha=0.999, random_state=0)  # fmt: skip
+    edges = res.bins["age"]
+    assert np.allclose(edges, np.quantile(age, [0, 0.25, 0.5, 0.75, 1]))
+    levels = {p[0][1] for p in (s.predicates for s in res.slices)}
+    assert "missing" in levels and any(str(x).startswith("[") for x in levels)
+    missing = next(s for s in res.slices if s.predicates == (("region", "missing"),))
+    assert missing.size == int(sum(v is None for v in region))
+
+
+def test_threads_give_identical_results():
+    features, y, pred = small_data(n=5000, seed=6, gap=0.2)
+    from fastfair import _parallel
+
+    with _parallel.force_parallel():
+        runs = [
+            fastfair.find_slices(None, y, pred, features=features, max_depth=3, min_size=5,
+                                 random_state=3, n_jobs=k).to_dict()
+            for k in (1, 2, 3)
+        ]  # fmt: skip
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_bad_input_gets_clear_errors():
+    features, y, pred = small_data()
+    many = {"id": np.arange(y.size).astype(str)}
+    with pytest.raises(ValueError, match="max_levels=50: group its rare levels or bin"):
+        fastfair.find_slices(None, y, pred, features=many)
+    with pytest.raises(ValueError, match="no slice has min_size=1000 rows"):
+        fastfair.find_slices(None, y, pred, features=features, min_size=1000)
+    wide = {f"f{k}": np.arange(y.size) % 10 for k in range(12)}
+    with pytest.raises(ValueError, match=r"may give up to [\d,]+ slices .*more than max_slices"):
+        fastfair.find_slices(None, y, pred, features=wide, max_depth=6, bins=10,
+                             max_slices=10**5)  # fmt: skip
+    with pytest.raises(ValueError, match="exactly one of y_pred and y_score"):
+        fastfair.find_slices(None, y, features=features)
+    with pytest.raises(ValueError, match="adjust must be one of"):
+        fastfair.find_slices(None, y, pred, features=features, adjust="holm")
+    with pytest.raises(ValueError, match="no slice can differ"):
+        fastfair.find_slices(None, y, np.ones_like(pred), features=features)
+    with pytest.raises(ValueError, match="tests several rates jointly"):
+        fastfair.find_slices(None, y, pred, features=features, metric="equalized_odds")
