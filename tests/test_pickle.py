@@ -131,6 +131,14 @@ BUILDERS = {
     ],
     "FairnessMonitor": [lambda: fastfair.FairnessMonitor(reference=G[0]).update(Y, P, G)],
     "MonitorResult": [lambda: fastfair.FairnessMonitor(reference=G[0]).update(Y, P, G).result()],
+    "SliceSearchResult": [
+        lambda: fastfair.find_slices(None, Y, P, features={"g": G, "s": S}, max_depth=2,
+                                     alpha=0.5, n_permutations=99, random_state=0),
+    ],
+    "FoundSlice": [
+        lambda: fastfair.find_slices(None, Y, P, features={"g": G, "s": S}, max_depth=2,
+                                     alpha=0.5, n_permutations=99, random_state=0).slices[0],
+    ],
     "ScoreStats": [lambda: fastfair.stats.ScoreStats.from_arrays(Y, S, G)],
     "MeanStats": [lambda: fastfair.stats.MeanStats.from_arrays(S, G)],
     "ModelComparisonResult": [

@@ -95,6 +95,9 @@ CALLS = {
         Y, P, G, "tpr", **{"tau": 0.1, "n_bootstrap": 20, **k}
     ),
     "multiple_monte_carlo": lambda **k: fastfair.multiple_monte_carlo([0.01, 0.2], **k),
+    "find_slices": lambda **k: fastfair.find_slices(
+        None, Y, P, features={"g": G}, max_depth=1, n_permutations=19, **k
+    ),
     "Sequential": lambda **k: fastfair.Sequential(**k),
     "FairnessMonitor": lambda **k: fastfair.FairnessMonitor(reference=0, **k),
     "ScoreStats.test": lambda **k: fastfair.stats.ScoreStats.from_arrays(Y, S, G).test(**k),

@@ -81,7 +81,9 @@ def find_slices(
         other features keep their values as levels (at most `max_levels`, else an error
         that says how to bin). A missing value is a level of its own, ``"missing"``.
     y_score : array-like or column name, optional
-        Scores; predictions are ``y_score >= threshold`` (0.5 for probabilities).
+        Scores, instead of `y_pred`.
+    threshold : float, optional
+        Predictions are ``y_score >= threshold`` (default 0.5 for scores in [0, 1]).
     metric : str
         A rate of the confusion matrix: "tpr", "fnr", "fpr", "tnr", "ppv", "fdr", "npv",
         "for", "selection_rate", "accuracy", "error_rate" (or an alias).

@@ -68,7 +68,13 @@ class FoundSlice:
         return len(self.predicates)
 
     def to_dict(self) -> dict:
-        """Plain Python values (JSON-ready)."""
+        """Plain Python values (JSON-ready).
+
+        Returns
+        -------
+        dict
+            The columns of :meth:`SliceSearchResult.to_frame` for this slice.
+        """
         lower, upper = self.confidence_interval
         return {
             "slice": self.description,
@@ -86,6 +92,18 @@ class FoundSlice:
             "pvalue_adjusted": self.pvalue_adjusted,
             "parents": "; ".join(f"{p}: {format_value(v)}" for p, v in self.parent_values),
         }
+
+    def to_frame(self) -> pd.DataFrame:
+        """The slice as a one-row frame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns of :meth:`SliceSearchResult.to_frame`.
+        """
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()], columns=list(_COLUMNS))
 
     def __repr__(self) -> str:
         lower, upper = self.confidence_interval
@@ -175,7 +193,13 @@ class SliceSearchResult:
         return pd.DataFrame([s.to_dict() for s in self.slices], columns=columns)
 
     def to_dict(self) -> dict:
-        """Plain Python values (JSON-ready): the search's figures and one dict per slice."""
+        """Plain Python values (JSON-ready).
+
+        Returns
+        -------
+        dict
+            The search's figures, and ``slices``: one dict per significant slice.
+        """
         out = {k: plain(getattr(self, k)) for k in self.__dataclass_fields__ if k != "slices"}
         out["slices"] = [s.to_dict() for s in self.slices]
         return out
