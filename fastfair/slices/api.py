@@ -76,10 +76,11 @@ def find_slices(
     y_true, y_pred : array-like or column name
         Binary labels and predictions (or `y_score` with `threshold`).
     features : list of column names, or dict name -> array
-        The features to slice by. Numeric features with more than `bins` distinct values
-        are cut at their quantiles into `bins` intervals (reported in ``result.bins``);
-        other features keep their values as levels (at most `max_levels`, else an error
-        that says how to bin). A missing value is a level of its own, ``"missing"``.
+        The features to slice by. Float features with more than `bins` distinct values,
+        and integer features with more than `max_levels`, are cut at their quantiles into
+        `bins` intervals (reported in ``result.bins``); other features keep their values as
+        levels (at most `max_levels`, else an error that says how to bin). A missing value
+        is a level of its own, ``"missing"``.
     y_score : array-like or column name, optional
         Scores, instead of `y_pred`.
     threshold : float, optional
@@ -170,8 +171,11 @@ def search_cube(cube, coded, options, random_state, n_jobs) -> SliceSearchResult
     index = np.flatnonzero(testable)
     fam = standardize(index, successes[index], units[index], n_successes, n_units)
     kernel_map = _kernel_map(lattice.cell_map, testable)
-    n_threads = threads_for(n_jobs, options.n_permutations * cube.cells.shape[0], 200_000)
-    maxima, _, _ = null_maxima(fam, kernel_map, cell_units, options, random_state, n_threads)
+    maxima = None
+    if options.adjust == "maxT":  # BY and Bonferroni read the exact p-values only
+        work = options.n_permutations * cube.cells.shape[0] * len(lattice.sets)
+        n_threads = threads_for(n_jobs, work, 2_000_000)
+        maxima, _, _ = null_maxima(fam, kernel_map, cell_units, options, random_state, n_threads)
     raw = exact_pvalues(fam, options.alternative)
     adjusted, critical, effective = adjust_family(fam, raw, maxima, options)
     parts = _found(lattice, coded, fam, raw, adjusted, critical, size, options, chosen)

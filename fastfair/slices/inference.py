@@ -109,7 +109,7 @@ def adjust_family(
         adjusted = np.maximum(adjusted, raw)  # never below the slice's own exact p-value
         rank = int(np.ceil((1.0 - alpha) * (maxima.size + 1))) - 1
         critical = float(np.sort(maxima)[min(rank, maxima.size - 1)])
-        return adjusted, critical, alpha / _tail(critical, options.alternative)
+        return adjusted, critical, alpha / float(np.mean(_exact_tails(fam, critical, options)))
     if options.adjust == "bonferroni":
         return np.minimum(1.0, raw * m), _quantile(alpha / m, options.alternative), float(m)
     adjusted = benjamini_yekutieli(raw)
@@ -128,9 +128,18 @@ def benjamini_yekutieli(p: np.ndarray) -> np.ndarray:
     return adjusted
 
 
-def _tail(z: float, alternative: str) -> float:
-    tail = float(special.ndtr(-z))
-    return 2.0 * tail if alternative == "two-sided" else tail
+def _exact_tails(fam: Family, critical: float, options) -> np.ndarray:
+    """Each slice's exact null probability that its oriented statistic reaches `critical`."""
+    law = stats.hypergeom(fam.n_units, fam.n_successes, fam.units)
+    sd = 1.0 / fam.inv_sd
+    slack = 1e-9 * (1.0 + fam.mean)
+    upper = law.sf(np.ceil(fam.mean + critical * sd - slack) - 1)
+    lower = law.cdf(np.floor(fam.mean - critical * sd + slack))
+    if options.alternative == "greater":
+        return upper
+    if options.alternative == "less":
+        return lower
+    return upper + lower
 
 
 def _quantile(level: float, alternative: str) -> float:

@@ -2,9 +2,9 @@
 
 Every feature becomes integer codes 0..L-1 with a label per level:
 
-* a numeric feature (float, or integer with more distinct values than ``bins``) is cut at
-  its quantiles into at most ``bins`` intervals ``[low, high)`` (the last one closed), and
-  the edges are reported;
+* a numeric feature (float with more distinct values than ``bins``, or integer with more
+  than ``max_levels``) is cut at its quantiles into at most ``bins`` intervals
+  ``[low, high)`` (the last one closed), and the edges are reported;
 * any other feature keeps its values as levels (the project's group coder), refused when
   it has more than ``max_levels`` of them (bin it, or group rare levels, first);
 * a missing value (None, NaN, pandas NA, an empty string) is a level of its own, labelled
@@ -159,7 +159,7 @@ def _code_feature(column, name: str, options: SliceOptions):
     if present.size == 0:
         raise ValueError(f"feature {name!r} has only missing values")
     edges = None
-    if _is_numeric(present, options.bins):
+    if _is_numeric(present, options):
         code, labels, edges = _bin(present.astype(np.float64), name, options.bins)
     else:
         code, labels = as_groups(present, f"feature {name!r}", min_groups=1)
@@ -191,12 +191,14 @@ def _missing(column, arr: np.ndarray) -> np.ndarray:
     return missing
 
 
-def _is_numeric(values: np.ndarray, bins: int) -> bool:
+def _is_numeric(values: np.ndarray, options: SliceOptions) -> bool:
+    """Floats with more than `bins` distinct values; integers with more than `max_levels`
+    (integers with fewer are codes or counts whose values are levels)."""
     kind = values.dtype.kind
     if kind == "f":
-        return len(np.unique(values)) > bins
+        return len(np.unique(values)) > options.bins
     if kind in "iu":
-        return len(np.unique(values)) > bins
+        return len(np.unique(values)) > options.max_levels
     return False
 
 

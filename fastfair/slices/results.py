@@ -142,9 +142,10 @@ class SliceSearchResult:
     n_distinct : int
         Distinct sets of rows among them (``a = x & b = y`` may hold the rows of ``a = x``).
     effective_n_slices : float
-        The number of independent tests that the critical value corresponds to: alpha over
-        one slice's two-sided (or one-sided) normal tail beyond the critical value
-        (Bonferroni would use n_slices).
+        The Bonferroni-equivalent number of slices: alpha over the mean, across the slices
+        tested, of each slice's exact null probability of reaching the critical value
+        (Bonferroni uses n_slices; max-T gains where slices overlap). It may exceed
+        n_slices when small slices have skewed statistics whose extremes set the maximum.
     n_small, n_untestable : int
         Slices left out: fewer than ``min_size`` rows (with all their descendants), or no
         row inside or outside the slice in the metric's denominator.
