@@ -284,3 +284,17 @@ def test_bad_input_gets_clear_errors():
         fastfair.find_slices(None, y, np.ones_like(pred), features=features)
     with pytest.raises(ValueError, match="tests several rates jointly"):
         fastfair.find_slices(None, y, pred, features=features, metric="equalized_odds")
+
+
+def test_docs_example(capsys):
+    """docs/slices.md: the example's printed result is the one the page shows."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "slices.md").read_text()
+    code, shown = re.findall(r"```(?:python)?\n(.*?)```", text, re.S)[:2]
+    namespace = {}
+    exec(compile(code, "docs/slices.md", "exec"), namespace)
+    assert capsys.readouterr().out == shown
+    parents = sorted(round(v, 3) for _, v in namespace["res"].slices[0].parent_values)
+    assert parents == [0.65, 0.679, 0.681]  # quoted in the page

@@ -231,3 +231,16 @@ def test_difference_interval_coverage_issue34_quick():
     assert min(r[4]["audit hybrid"] for r in rows) >= module.FLOOR
     floor = 0.95 - 3 * (0.95 * 0.05 / n_auc) ** 0.5
     assert all(c["audit hybrid"] >= floor for _, c in auc_rows)
+
+
+def test_slices_fwer_quick():
+    module = _load("slices_fwer")
+    n_sets = 40
+    rates, tested, _ = module.global_null(n_sets, 1000, 99, seed=1)
+    bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / n_sets)
+    assert tested > 500 and all(rate <= bound for rate in rates.values())
+    fdr, _, fwer, _, _ = module.fdr_setting(20, 2000, 99, seed=2)
+    assert fdr <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / 20) and fwer <= bound
+    # the power twin: a planted slice of 0.5% of the rows is found by max-T and Bonferroni
+    found, _ = module.power(1, 200_000, 0.25, 99, seed=3)
+    assert found == {"maxT": 1.0, "bonferroni": 1.0}
