@@ -21,7 +21,9 @@ from libc.stdlib cimport calloc, free, malloc
 
 from numpy.random.c_distributions cimport random_hypergeometric
 
-from _core cimport ff_stream_init, ff_stream_t
+from _core cimport (
+    ff_fast_init, ff_fast_t, ff_floyd_bits, ff_popcount64, ff_stream_init, ff_stream_t,
+)
 
 cdef enum:
     TWO_SIDED = 0
@@ -57,6 +59,34 @@ cdef inline void draw_cells(ff_stream_t *stream, const int64_t[::1] units, int64
         left -= units[j]
 
 
+cdef inline int64_t bits_before(const uint64_t *bits, int64_t end, int64_t *word,
+                                int64_t *count) noexcept nogil:
+    """Set bits below `end`, scanning on from the previous call's word (ends ascend)."""
+    while word[0] < (end >> 6):
+        count[0] += ff_popcount64(bits[word[0]])
+        word[0] += 1
+    if end & 63:
+        return count[0] + ff_popcount64(bits[word[0]] & ((<uint64_t> 1 << (end & 63)) - 1))
+    return count[0]
+
+
+cdef inline void draw_cells_subset(ff_fast_t *fast, const int64_t[::1] units, int64_t n_success,
+                                   int64_t n_units, uint64_t *bits, int64_t *x) noexcept nogil:
+    """The same law as draw_cells by a uniform subset of the units (Floyd): the successes,
+    or the failures when fewer, laid over the cells in order; O(min(K, N - K) + N / 64)."""
+    cdef Py_ssize_t j
+    cdef int64_t w, start = 0, below = 0, now, word = 0, count = 0
+    cdef bint flip = n_success > n_units - n_success
+    for w in range((n_units + 63) >> 6):
+        bits[w] = 0
+    ff_floyd_bits(fast, bits, 0, n_units, n_units - n_success if flip else n_success, NULL)
+    for j in range(units.shape[0]):
+        start += units[j]
+        now = bits_before(bits, start, &word, &count)
+        x[j] = units[j] - (now - below) if flip else now - below
+        below = now
+
+
 cdef str check_inputs(const int64_t[::1] units, int64_t n_success, const int32_t[:, ::1] slice_map,
                       const double[::1] mean, const double[::1] inv_sd, const double[::1] threshold,
                       int alternative, Py_ssize_t n_permutations):
@@ -80,11 +110,19 @@ cdef str check_inputs(const int64_t[::1] units, int64_t n_success, const int32_t
     return None
 
 
+def check_subset(const int64_t[::1] units, bint subset):
+    """The number of units; the subset draw needs fewer than 2^32."""
+    total = int(np.asarray(units).sum())
+    if subset and total >= 2**32 - 1:
+        raise ValueError(f"subset draws need fewer than 2^32 units, got {total}")
+    return total
+
+
 def slice_null(const int64_t[::1] units, int64_t n_success, const int32_t[:, ::1] slice_map,
                const double[::1] mean, const double[::1] inv_sd, const double[::1] threshold,
                int alternative, Py_ssize_t n_permutations, uint64_t key,
                unsigned int stream_id, int n_threads=1, Py_ssize_t start=0,
-               bint return_null=False):
+               bint return_null=False, bint subset=False):
     """Maxima and exceedances of the slices' statistics over joint permutations.
 
     units: (n_cells,) units of the metric per joint cell; n_success: their total successes.
@@ -101,6 +139,7 @@ def slice_null(const int64_t[::1] units, int64_t n_success, const int32_t[:, ::1
                            n_permutations)
     if problem is not None:
         raise ValueError(problem)
+    cdef int64_t n_units = check_subset(units, subset)
     cdef Py_ssize_t n_cells = units.shape[0], n_sets = slice_map.shape[0]
     cdef Py_ssize_t n_slices = mean.shape[0]
     maxima = np.full(n_permutations, -np.inf)
@@ -116,14 +155,22 @@ def slice_null(const int64_t[::1] units, int64_t n_success, const int32_t[:, ::1
     cdef int64_t *x
     cdef int64_t *sums
     cdef ff_stream_t *stream
+    cdef ff_fast_t *fast
+    cdef uint64_t *bits
     with nogil, parallel(num_threads=n_threads):
         x = <int64_t *> malloc((n_cells + 1) * sizeof(int64_t))
         sums = <int64_t *> malloc((n_slices + 1) * sizeof(int64_t))
         stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
+        fast = <ff_fast_t *> malloc(sizeof(ff_fast_t))
+        bits = <uint64_t *> malloc(((((n_units + 63) >> 6) + 1) if subset else 1) * sizeof(uint64_t))
         for b in prange(n_permutations, schedule='static'):
             tid = threadid()
-            ff_stream_init(stream, key, stream_id, <uint64_t> (start + b))
-            draw_cells(stream, units, n_success, x)
+            if subset:
+                ff_fast_init(fast, key, stream_id, <uint64_t> (start + b))
+                draw_cells_subset(fast, units, n_success, n_units, bits, x)
+            else:
+                ff_stream_init(stream, key, stream_id, <uint64_t> (start + b))
+                draw_cells(stream, units, n_success, x)
             for s in range(n_slices + 1):
                 sums[s] = 0
             for t in range(n_sets):
@@ -144,4 +191,162 @@ def slice_null(const int64_t[::1] units, int64_t n_success, const int32_t[:, ::1
         free(x)
         free(sums)
         free(stream)
+        free(fast)
+        free(bits)
     return maxima, counts.sum(axis=0), (null if return_null else None)
+
+
+cdef void leaf(const int64_t *buf, int64_t size, int64_t offset, const int32_t *leaf_map,
+               int64_t *sums) noexcept nogil:
+    cdef int64_t a
+    cdef int32_t s
+    for a in range(size):
+        s = leaf_map[offset + a]
+        if s >= 0:
+            sums[s] += buf[a]
+
+
+cdef void walk(int i, int n_axes, int max_depth, const int64_t *levels, const int64_t *tail,
+               const int64_t *buf, int64_t size_kept, int kept, int64_t mask, int64_t **bufs,
+               const int64_t *leaf_offset, const int32_t *leaf_map,
+               int64_t *sums) noexcept nogil:
+    """Every marginal of `buf` onto at most max_depth axes, depth first.
+
+    buf holds the tensor whose axes are the kept axes among 0..i-1 (size_kept entries in
+    all) followed by axes i..n_axes-1 (tail[i] entries). The keep branch reuses buf; the
+    drop branch sums axis i into bufs[i + 1], which no node of the keep branch's subtree
+    writes (a node at level k writes bufs[k + 1] only, and owns a buffer of a level <= k).
+    """
+    cdef int64_t a, b, l, width, n_level
+    cdef int64_t *out
+    cdef const int64_t *src
+    if i == n_axes:
+        if kept > 0:
+            leaf(buf, size_kept, leaf_offset[mask], leaf_map, sums)
+        return
+    out = bufs[i + 1]
+    if kept == max_depth:  # every remaining axis is summed out at once
+        width = tail[i]
+        for a in range(size_kept):
+            out[a] = 0
+            for b in range(width):
+                out[a] += buf[a * width + b]
+        leaf(out, size_kept, leaf_offset[mask], leaf_map, sums)
+        return
+    walk(i + 1, n_axes, max_depth, levels, tail, buf, size_kept * levels[i], kept + 1,
+         mask | (<int64_t> 1 << i), bufs, leaf_offset, leaf_map, sums)
+    n_level = levels[i]
+    width = tail[i + 1]
+    for a in range(size_kept):
+        src = buf + a * n_level * width
+        for b in range(width):
+            out[a * width + b] = src[b]
+        for l in range(1, n_level):
+            for b in range(width):
+                out[a * width + b] += src[l * width + b]
+    walk(i + 1, n_axes, max_depth, levels, tail, out, size_kept, kept, mask, bufs,
+         leaf_offset, leaf_map, sums)
+
+
+def slice_null_dense(const int64_t[::1] units, int64_t n_success, const int64_t[::1] cell_index,
+                     const int64_t[::1] levels, int max_depth, const int64_t[::1] leaf_offset,
+                     const int32_t[::1] leaf_map, const double[::1] mean,
+                     const double[::1] inv_sd, const double[::1] threshold, int alternative,
+                     Py_ssize_t n_permutations, uint64_t key, unsigned int stream_id,
+                     int n_threads=1, Py_ssize_t start=0, bint subset=False):
+    """:func:`slice_null` with the slices' sums taken as marginals of the dense cube.
+
+    cell_index: each cell's position in the dense tensor of shape `levels` (C order);
+    leaf_offset[mask]: where in leaf_map the marginal onto the axes of bit mask `mask`
+    starts (its entries, in C order over those axes, hold the slice of each marginal cell
+    or -1). Same draws as slice_null, so the same results; cost per permutation about
+    (cells + a few times the dense size) instead of (cells x attribute sets).
+    Returns (maxima, exceed).
+    """
+    cdef Py_ssize_t n_axes = levels.shape[0], n_cells = units.shape[0]
+    cdef Py_ssize_t n_slices = mean.shape[0]
+    empty = np.zeros((0, n_cells), dtype=np.int32)
+    problem = check_inputs(units, n_success, empty, mean, inv_sd, threshold, alternative,
+                           n_permutations)
+    tail_ = np.ones(n_axes + 1, dtype=np.int64)
+    for k in range(n_axes - 1, -1, -1):
+        tail_[k] = tail_[k + 1] * levels[k]
+    if problem is None and (cell_index.shape[0] != n_cells or (n_cells and (
+            np.asarray(cell_index).min() < 0 or np.asarray(cell_index).max() >= tail_[0]))):
+        problem = f"cell_index must hold {n_cells} positions in [0, {tail_[0]})"
+    if problem is None and (leaf_offset.shape[0] != (1 << n_axes) or not 1 <= max_depth <= n_axes):
+        problem = "leaf_offset must have 2**len(levels) entries, 1 <= max_depth <= len(levels)"
+    if problem is None and leaf_map.shape[0] and np.asarray(leaf_map).max() >= n_slices:
+        problem = f"leaf_map must hold slice indices below {n_slices}"
+    if problem is not None:
+        raise ValueError(problem)
+    cdef int64_t n_units = check_subset(units, subset)
+    _check_leaves(np.asarray(leaf_offset), np.asarray(levels), max_depth, leaf_map.shape[0])
+    cdef int64_t[::1] tail = tail_
+    maxima = np.full(n_permutations, -np.inf)
+    counts = np.zeros((max(n_threads, 1), n_slices), dtype=np.int64)
+    cdef double[::1] mx = maxima
+    cdef int64_t[:, ::1] cnt = counts
+    cdef Py_ssize_t b, j, s, k2
+    cdef int tid
+    cdef double z, best
+    cdef int64_t *x
+    cdef int64_t *sums
+    cdef int64_t **bufs
+    cdef ff_stream_t *stream
+    cdef ff_fast_t *fast
+    cdef uint64_t *bits
+    with nogil, parallel(num_threads=n_threads):
+        x = <int64_t *> malloc((n_cells + 1) * sizeof(int64_t))
+        sums = <int64_t *> malloc((n_slices + 1) * sizeof(int64_t))
+        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
+        fast = <ff_fast_t *> malloc(sizeof(ff_fast_t))
+        bits = <uint64_t *> malloc(((((n_units + 63) >> 6) + 1) if subset else 1) * sizeof(uint64_t))
+        bufs = <int64_t **> malloc((n_axes + 1) * sizeof(int64_t *))
+        bufs[0] = <int64_t *> malloc((tail[0] + 1) * sizeof(int64_t))
+        for k2 in range(1, n_axes + 1):
+            bufs[k2] = <int64_t *> malloc((tail[0] // levels[k2 - 1] + 1) * sizeof(int64_t))
+        for b in prange(n_permutations, schedule='static'):
+            tid = threadid()
+            if subset:
+                ff_fast_init(fast, key, stream_id, <uint64_t> (start + b))
+                draw_cells_subset(fast, units, n_success, n_units, bits, x)
+            else:
+                ff_stream_init(stream, key, stream_id, <uint64_t> (start + b))
+                draw_cells(stream, units, n_success, x)
+            for j in range(tail[0]):
+                bufs[0][j] = 0
+            for j in range(n_cells):
+                bufs[0][cell_index[j]] = x[j]
+            for s in range(n_slices + 1):
+                sums[s] = 0
+            walk(0, <int> n_axes, max_depth, &levels[0], &tail[0], bufs[0], 1, 0, 0, bufs,
+                 &leaf_offset[0], &leaf_map[0] if leaf_map.shape[0] else NULL, sums)
+            best = -1e300
+            for s in range(n_slices):
+                z = oriented((<double> sums[s] - mean[s]) * inv_sd[s], alternative)
+                if z >= threshold[s]:
+                    cnt[tid, s] += 1
+                if z > best:
+                    best = z
+            mx[b] = best
+        for k2 in range(n_axes + 1):
+            free(bufs[k2])
+        free(bufs)
+        free(x)
+        free(sums)
+        free(stream)
+        free(fast)
+        free(bits)
+    return maxima, counts.sum(axis=0)
+
+
+def _check_leaves(offset, levels, int max_depth, Py_ssize_t map_size):
+    """Every marginal the walk reaches (1 .. max_depth axes) lies inside leaf_map."""
+    for mask in range(1, offset.shape[0]):
+        axes = [k for k in range(levels.shape[0]) if mask >> k & 1]
+        if len(axes) > max_depth:
+            continue
+        size = int(np.prod(levels[axes]))
+        if offset[mask] < 0 or offset[mask] + size > map_size:
+            raise ValueError(f"leaf_offset[{mask}] does not hold a marginal of {size} cells")

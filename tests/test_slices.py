@@ -7,14 +7,13 @@ import math
 
 import numpy as np
 import pytest
-from fastfair._slices import slice_null
+from fastfair._slices import slice_null, slice_null_dense
 from scipy import stats
 
 import fastfair
 from fastfair._metrics import get_metric
 from fastfair._random import stream_key
 from fastfair.slices import ingest, statistics
-from fastfair.slices.api import _kernel_map
 from fastfair.slices.inference import (
     benjamini_yekutieli,
     exact_pvalues,
@@ -50,7 +49,8 @@ def family_of(features, y, pred, metric="tpr", max_depth=2, min_size=10):
     testable = (size >= min_size) & (units > 0) & (units < cu.sum())
     index = np.flatnonzero(testable)
     fam = standardize(index, succ[index], units[index], int(cs.sum()), int(cu.sum()))
-    return coded, cube, lattice, fam, _kernel_map(lattice.cell_map, testable), cu
+    renumber = np.where(testable, np.cumsum(testable) - 1, -1).astype(np.int32)
+    return coded, cube, lattice, fam, np.ascontiguousarray(renumber[lattice.cell_map]), cu
 
 
 def brute_force_slices(features, y, pred, max_depth, min_size, unit_mask, success_mask):
@@ -298,3 +298,53 @@ def test_docs_example(capsys):
     assert capsys.readouterr().out == shown
     parents = sorted(round(v, 3) for _, v in namespace["res"].slices[0].parent_values)
     assert parents == [0.65, 0.679, 0.681]  # quoted in the page
+
+
+@pytest.mark.parametrize("max_depth", [1, 2, 3])
+def test_dense_walk_equals_the_map_of_each_set(max_depth):
+    """The two aggregations of the same draws give the same sums, hence the same results."""
+    features, y, pred = small_data(n=3000, seed=7, gap=0.2)
+    features = {**features, "d": np.random.default_rng(1).integers(0, 5, 3000)}
+    coded, cube, lattice, fam, kmap, cell_units = family_of(
+        features, y, pred, max_depth=max_depth, min_size=5
+    )
+    renumber = np.full(lattice.slice_set.size, -1, dtype=np.int32)
+    renumber[fam.index] = np.arange(fam.index.size)
+    layout = statistics.tree_layout(cube, [len(x) for x in coded.levels], lattice, renumber)
+    threshold = np.abs(fam.statistic) * 0.5
+    key = stream_key(5)
+    maxima, exceed, _ = slice_null(cell_units, fam.n_successes, kmap, fam.mean, fam.inv_sd,
+                                   threshold, 0, 300, key, 0, 1)  # fmt: skip
+    dense = slice_null_dense(cell_units, fam.n_successes, layout.cell_index, layout.levels,
+                             max_depth, layout.leaf_offset, layout.leaf_map, fam.mean,
+                             fam.inv_sd, threshold, 0, 300, key, 0, 2)  # fmt: skip
+    assert np.array_equal(maxima, dense[0]) and np.array_equal(exceed, dense[1])
+
+
+def test_find_slices_is_the_same_on_either_aggregation(monkeypatch):
+    features, y, pred = small_data(n=4000, seed=9, gap=0.3)
+    first = fastfair.find_slices(None, y, pred, features=features, random_state=2).to_dict()
+    monkeypatch.setattr(statistics, "DENSE_LIMIT", 1)
+    second = fastfair.find_slices(None, y, pred, features=features, random_state=2).to_dict()
+    assert first == second
+
+
+def test_subset_draws_have_the_multivariate_hypergeometric_law():
+    """Both draws of the cells' successes against the law's moments and each other."""
+    units = np.array([5, 7, 3, 9, 6, 1, 0, 4], dtype=np.int64)
+    n_cells, big_n = units.size, int(units.sum())
+    cells = np.ascontiguousarray(np.arange(n_cells, dtype=np.int32)[None, :])
+    zeros, ones = np.zeros(n_cells), np.ones(n_cells)
+    for k in (12, 27):  # fewer successes, and fewer failures (the complement is drawn)
+        draws = {}
+        for subset in (False, True):
+            _, _, x = slice_null(units, k, cells, zeros, ones, np.full(n_cells, np.inf), 1,
+                                 20_000, stream_key(3), 0, 1, 0, True, subset)  # fmt: skip
+            assert np.array_equal(x.sum(axis=1), np.full(x.shape[0], k))
+            p = units / big_n
+            cov = k * (big_n - k) / (big_n - 1) * (np.diag(p) - np.outer(p, p))
+            assert np.allclose(x.mean(axis=0), k * p, atol=5 * np.sqrt(cov.diagonal().max() / 2e4))
+            assert np.allclose(np.cov(x.T), cov, atol=0.08 * cov.diagonal().max())
+            draws[subset] = x
+        for j in range(n_cells - 2):
+            assert stats.ks_2samp(draws[False][:, j], draws[True][:, j]).pvalue > 1e-4

@@ -133,7 +133,7 @@ def main(quick: bool) -> str:
         cfg = dict(null=(40, 1000, 99), fdr=(20, 2000, 99), power=(1, 200_000, 99), gaps=(0.25,))
     else:
         cfg = dict(
-            null=(1000, 4000, 199), fdr=(300, 4000, 199), power=(10, 1_000_000, 999),
+            null=(1000, 3000, 199), fdr=(200, 3000, 199), power=(5, 1_000_000, 999),
             gaps=(0.1, 0.05),
         )  # fmt: skip
     started = time.time()

@@ -19,7 +19,7 @@ from fastfair.slices.inference import (
 )
 from fastfair.slices.ingest import check_options, check_slice_count, code_features, rows
 from fastfair.slices.results import SliceSearchResult, describe
-from fastfair.slices.statistics import build_cube, enumerate_slices
+from fastfair.slices.statistics import build_cube, enumerate_slices, tree_layout
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -170,12 +170,10 @@ def search_cube(cube, coded, options, random_state, n_jobs) -> SliceSearchResult
         raise ValueError(_nothing_to_test(options, int(big.sum()), int(size.max())))
     index = np.flatnonzero(testable)
     fam = standardize(index, successes[index], units[index], n_successes, n_units)
-    kernel_map = _kernel_map(lattice.cell_map, testable)
     maxima = None
     if options.adjust == "maxT":  # BY and Bonferroni read the exact p-values only
-        work = options.n_permutations * cube.cells.shape[0] * len(lattice.sets)
-        n_threads = threads_for(n_jobs, work, 2_000_000)
-        maxima, _, _ = null_maxima(fam, kernel_map, cell_units, options, random_state, n_threads)
+        maxima = _null(cube, coded, lattice, testable, fam, cell_units, options, random_state,
+                       n_jobs)  # fmt: skip
     raw = exact_pvalues(fam, options.alternative)
     adjusted, critical, effective = adjust_family(fam, raw, maxima, options)
     parts = _found(lattice, coded, fam, raw, adjusted, critical, size, options, chosen)
@@ -190,6 +188,18 @@ def search_cube(cube, coded, options, random_state, n_jobs) -> SliceSearchResult
         features=coded.names, bins=dict(coded.bins), max_depth=options.max_depth,
         min_size=options.min_size, n_permutations=options.n_permutations,
     )  # fmt: skip
+
+
+def _null(cube, coded, lattice, testable, fam, cell_units, options, random_state, n_jobs):
+    """The maxima of the joint permutations (the dense walk when the cube is small enough)."""
+    renumber = np.where(testable, np.cumsum(testable) - 1, -1).astype(np.int32)
+    layout = tree_layout(cube, [len(x) for x in coded.levels], lattice, renumber)
+    kernel_map = None if layout is not None else np.ascontiguousarray(renumber[lattice.cell_map])
+    work = options.n_permutations * cube.cells.shape[0] * (4 if layout else len(lattice.sets))
+    n_threads = threads_for(n_jobs, work, 2_000_000)
+    maxima, _ = null_maxima(fam, kernel_map, cell_units, options, random_state, n_threads,
+                            layout)  # fmt: skip
+    return maxima
 
 
 def _check_metric_varies(n_units: int, n_successes: int, chosen) -> None:
@@ -209,12 +219,6 @@ def _nothing_to_test(options, n_big: int, largest: int) -> str:
                 "lower min_size")  # fmt: skip
     return (f"no slice of at least min_size={options.min_size} rows has rows both inside and "
             f"outside it in the {options.metric}'s denominator")  # fmt: skip
-
-
-def _kernel_map(cell_map: np.ndarray, testable: np.ndarray) -> np.ndarray:
-    """cell_map renumbered to the tested slices (0 .. n_tested-1), -1 for the others."""
-    renumber = np.where(testable, np.cumsum(testable) - 1, -1).astype(np.int32)
-    return np.ascontiguousarray(renumber[cell_map])
 
 
 def _oriented(z: np.ndarray, alternative: str) -> np.ndarray:

@@ -16,7 +16,10 @@ import numpy as np
 
 from fastfair._metrics import cell_index
 
-__all__ = ["Lattice", "SliceCube", "build_cube", "enumerate_slices"]
+__all__ = [
+    "DENSE_LIMIT", "Lattice", "SliceCube", "TreeLayout", "build_cube", "enumerate_slices",
+    "tree_layout",
+]  # fmt: skip
 
 #: Joint cells are counted in a dense table when the product of the level counts is at most
 #: this (bincount, O(n)); beyond it, by sorting the rows' joint keys.
@@ -114,3 +117,59 @@ def enumerate_slices(cube: SliceCube, n_levels, max_depth: int) -> Lattice:
         offset += unique.size
     slice_set, slice_levels, counts, signature = (np.concatenate(x) for x in zip(*parts))
     return Lattice(tuple(sets), slice_set, slice_levels, counts, cell_map, signature)
+
+
+#: The null is aggregated as marginals of the dense cube when it has at most this many
+#: cells (per thread, about 3.5 times this many 8-byte buffers); beyond, by a map per set.
+DENSE_LIMIT = 1 << 21
+
+
+@dataclass(frozen=True)
+class TreeLayout:
+    """The dense cube's layout for the compiled marginal walk (csrc/_slices.pyx).
+
+    Axes are the features ordered by decreasing number of levels (``order``), so the walk
+    sums the largest axes out first. ``cell_index[j]`` is joint cell j's position in the
+    dense tensor of shape ``levels``; ``leaf_offset[mask]`` is where the marginal onto the
+    axes of ``mask`` starts in ``leaf_map``, whose entries hold the tested slice of each
+    marginal cell, or -1.
+    """
+
+    levels: np.ndarray
+    cell_index: np.ndarray
+    leaf_offset: np.ndarray
+    leaf_map: np.ndarray
+
+
+def tree_layout(cube: SliceCube, n_levels, lattice: Lattice, tested: np.ndarray):
+    """The layout of the dense walk, or None when the dense cube exceeds DENSE_LIMIT.
+
+    `tested[s]` is slice s's index among the tested slices, -1 when it is not tested.
+    """
+    n_levels = np.asarray(n_levels, dtype=np.int64)
+    if float(np.prod(n_levels.astype(np.float64))) > DENSE_LIMIT or n_levels.size > 20:
+        return None
+    order = np.argsort(-n_levels, kind="stable")
+    position = np.empty_like(order)
+    position[order] = np.arange(order.size)
+    levels = n_levels[order]
+    cell_index = np.zeros(cube.cells.shape[0], dtype=np.int64)
+    for axis in order:
+        cell_index = cell_index * int(n_levels[axis]) + cube.cells[:, axis]
+    leaf_offset = np.full(1 << order.size, -1, dtype=np.int64)
+    maps, offset = [], 0
+    for t, features in enumerate(lattice.sets):
+        axes = sorted(features, key=lambda f: position[f])
+        mask = sum(1 << int(position[f]) for f in features)
+        members = np.flatnonzero(lattice.slice_set == t)
+        local = np.zeros(members.size, dtype=np.int64)
+        for f in axes:
+            k = features.index(f)
+            local = local * int(n_levels[f]) + lattice.slice_levels[members, k]
+        block = np.full(int(np.prod([n_levels[f] for f in axes])), -1, dtype=np.int32)
+        block[local] = tested[members]
+        leaf_offset[mask] = offset
+        maps.append(block)
+        offset += block.size
+    leaf_map = np.concatenate(maps) if maps else np.zeros(0, dtype=np.int32)
+    return TreeLayout(levels, cell_index, leaf_offset, np.ascontiguousarray(leaf_map))
