@@ -62,10 +62,10 @@ class SliceOptions:
 
 @dataclass(frozen=True)
 class CodedFeatures:
-    """Features as level codes: ``codes[:, k]`` is feature k's level of each row."""
+    """Features as level codes: ``codes[k]`` is feature k's level of each row."""
 
     names: tuple
-    codes: np.ndarray
+    codes: tuple
     levels: tuple
     bins: dict
 
@@ -148,8 +148,7 @@ def code_features(columns: dict, options: SliceOptions) -> CodedFeatures:
         levels.append(tuple(labels))
         if edges is not None:
             bins[name] = edges
-    matrix = np.ascontiguousarray(np.stack(codes, axis=1).astype(np.int64))
-    return CodedFeatures(tuple(columns), matrix, tuple(levels), bins)
+    return CodedFeatures(tuple(columns), tuple(codes), tuple(levels), bins)
 
 
 def _code_feature(column, name: str, options: SliceOptions):
@@ -159,22 +158,24 @@ def _code_feature(column, name: str, options: SliceOptions):
     if present.size == 0:
         raise ValueError(f"feature {name!r} has only missing values")
     edges = None
-    if _is_numeric(present, options):
-        code, labels, edges = _bin(present.astype(np.float64), name, options.bins)
+    if present.dtype.kind == "f" and _many_values(present, options.bins):
+        code, labels, edges = _bin(present, name, options.bins)
     else:
         code, labels = as_groups(present, f"feature {name!r}", min_groups=1)
         labels = [_plain(v) for v in labels]
-        if len(labels) + bool(missing.any()) > options.max_levels:
+        if present.dtype.kind in "iu" and len(labels) > options.max_levels:
+            code, labels, edges = _bin(present.astype(np.float64), name, options.bins)
+        elif len(labels) + bool(missing.any()) > options.max_levels:
             raise ValueError(
                 f"feature {name!r} has {len(labels) + bool(missing.any())} levels, more than "
                 f"max_levels={options.max_levels}: group its rare levels or bin it (e.g. "
                 "pandas.cut / pandas.qcut) first, or raise max_levels"
             )
     if missing.any():
-        full = np.full(arr.shape[0], len(labels), dtype=np.int64)
+        full = np.full(arr.shape[0], len(labels), dtype=np.intp)
         full[~missing] = code
         return full, [*labels, MISSING], edges
-    return np.asarray(code, dtype=np.int64), list(labels), edges
+    return np.asarray(code, dtype=np.intp), list(labels), edges
 
 
 def _missing(column, arr: np.ndarray) -> np.ndarray:
@@ -191,15 +192,9 @@ def _missing(column, arr: np.ndarray) -> np.ndarray:
     return missing
 
 
-def _is_numeric(values: np.ndarray, options: SliceOptions) -> bool:
-    """Floats with more than `bins` distinct values; integers with more than `max_levels`
-    (integers with fewer are codes or counts whose values are levels)."""
-    kind = values.dtype.kind
-    if kind == "f":
-        return len(np.unique(values)) > options.bins
-    if kind in "iu":
-        return len(np.unique(values)) > options.max_levels
-    return False
+def _many_values(values: np.ndarray, bins: int) -> bool:
+    """More than `bins` distinct values (a head of the column usually decides it)."""
+    return len(np.unique(values[:100_000])) > bins or len(np.unique(values)) > bins
 
 
 def _bin(values: np.ndarray, name: str, bins: int):

@@ -54,13 +54,15 @@ class Lattice:
     signature: np.ndarray
 
 
-def build_cube(codes: np.ndarray, n_levels, y_true: np.ndarray, y_pred: np.ndarray) -> SliceCube:
-    """The cube of counts from rows in memory: level codes (n, n_features), labels, predictions."""
+def build_cube(codes, n_levels, y_true: np.ndarray, y_pred: np.ndarray) -> SliceCube:
+    """The cube of counts from rows in memory: each feature's level codes, labels, predictions."""
     key = _joint_key(codes, n_levels)
-    cell = cell_index(y_true, y_pred).astype(np.int64)
+    cell = cell_index(y_true, y_pred)
     total = int(np.prod([int(x) for x in n_levels], dtype=object))
     if total <= DENSE_CELLS:
-        table = np.bincount(key * 4 + cell, minlength=4 * total).reshape(total, 4)
+        key *= 4
+        key += cell
+        table = np.bincount(key, minlength=4 * total).reshape(total, 4)
         seen = np.flatnonzero(table.sum(axis=1))
         cells = _unravel(seen, n_levels)
         return SliceCube(cells, np.ascontiguousarray(table[seen], dtype=np.int64))
@@ -69,16 +71,16 @@ def build_cube(codes: np.ndarray, n_levels, y_true: np.ndarray, y_pred: np.ndarr
     return SliceCube(_unravel(unique, n_levels), np.ascontiguousarray(counts, dtype=np.int64))
 
 
-def _joint_key(codes: np.ndarray, n_levels) -> np.ndarray:
+def _joint_key(codes, n_levels) -> np.ndarray:
     """Mixed-radix key of each row's levels (first feature most significant)."""
     if float(np.prod([float(x) for x in n_levels])) >= 2.0**62:
         raise ValueError(
             "the features' level combinations exceed 2^62: use fewer features or levels"
         )
-    key = np.zeros(codes.shape[0], dtype=np.int64)
+    key = np.zeros(len(codes[0]), dtype=np.int64)
     for k, n in enumerate(n_levels):
         key *= int(n)
-        key += codes[:, k]
+        key += codes[k]
     return key
 
 
