@@ -18,6 +18,7 @@ PUBLIC_MODULES = (
     "fastfair.planning",
     "fastfair.resampling",
     "fastfair.simulate",
+    "fastfair.slices",
     "fastfair.stats",
     "fastfair.sweep",
     "fastfair.tolerance",

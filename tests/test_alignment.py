@@ -171,6 +171,10 @@ CALLS = {
     "PairedStats.from_arrays": lambda d: fastfair.PairedStats.from_arrays(
         d["y_true"], d["y_pred"], d["query"], d["group"]
     ),
+    "find_slices": lambda d: fastfair.find_slices(
+        None, d["y_true"], d["y_pred"], features={"g": d["group"], "q": d["query"]},
+        max_depth=2, min_size=10, n_permutations=19, random_state=0,
+    ),
     "ConfusionCube.from_arrays": lambda d: fastfair.stats.ConfusionCube.from_arrays(
         d["y_true"], d["y_pred"], {"g": d["group"], "q": d["query"]}
     ),
