@@ -19,7 +19,7 @@ import fastfair
 
 PUBLIC_MODULES = (
     "auc", "calibration", "cli", "dask", "resampling", "io", "parity", "permutation", "planning",
-    "simulate", "stats", "sweep", "tolerance", "wasserstein",
+    "simulate", "spark", "stats", "sweep", "tolerance", "wasserstein",
     # the command line's layers: their public functions are its building blocks
     "cli.arguments", "cli.loading", "cli.writing", "cli.commands", "auditing.results",
     "auditing.ingest", "auditing.api", "auditing.report",

@@ -249,7 +249,8 @@ AUDIT_LAYERS = ("results", "ingest", "report", "api", "summaries")
 #: The engines' layers: group coding -> files -> summaries -> the cube -> the audit's summary
 #: -> clusters -> engines -> choice.
 ENGINE_LAYERS = (
-    "groups", "files", "summaries", "cube", "attributes", "clusters", "arrow", "dask", "choose",
+    "groups", "files", "summaries", "cube", "attributes", "clusters", "arrow", "dask", "spark",
+    "choose",
 )  # fmt: skip
 #: Subpackages whose layers are not the families' (every other subpackage has LAYERS).
 PACKAGE_LAYERS = {
@@ -361,6 +362,7 @@ RE_EXPORTS = {
     "fastfair.stats": "fastfair.engines",  # summaries and cube
     "fastfair.io": "fastfair.engines.files",
     "fastfair.dask": "fastfair.engines.dask",
+    "fastfair.spark": "fastfair.engines.spark",
 }
 
 

@@ -1,0 +1,921 @@
+"""Fairness tests of a Spark DataFrame: statistics per partition, merged by a tree aggregation.
+
+Each function takes a ``pyspark.sql.DataFrame`` and column names. Every partition is read
+as Arrow record batches where it lives (``mapInArrow``), checked column by column (errors
+name the column and the partition) and reduced by the compiled kernels to a mergeable
+summary of :mod:`fastfair.stats`; the summaries are added pairwise on the executors
+(``treeAggregate``) and only their sum reaches the driver. The inference is the families'
+own, run on the sum. Results are the same objects as the in-memory functions return:
+
+- :func:`permutation_test`, :func:`compare_models`: identical to
+  :func:`fastfair.permutation_test` and :func:`fastfair.compare_models` on the rows (the
+  counts are integers: exact p-values, and Monte-Carlo p-values for the same seed, are
+  identical);
+- :func:`delong` and :func:`auc_test` (DeLong z-test): exact for any scores, equal to the
+  in-memory DeLong results to 1e-12 relative. The rows are range-partitioned on the score
+  by Spark (tied scores share a partition); each partition's placements are computed with
+  the counts of lower-score partitions as offsets, and only per-group moments of the
+  placements (count, mean, centred sum of squares) are merged: the driver holds
+  O(partitions x groups) numbers, never a score histogram. With ``resolution`` the binned
+  :class:`fastfair.stats.ScoreStats` is used instead (as :func:`fastfair.dask.delong`).
+
+Spark needs a Java runtime; install with ``pip install fastfair[spark]``. pyspark is
+imported only when these run. The same module is the audit's spark engine:
+:func:`summarise_spark` (the audit's summaries of a DataFrame), :func:`spark_delong` (the
+exact DeLong sums) and :func:`spark_clusters` (the rows grouped by user for predictive
+parity, range-partitioned on the user column). The public import path is
+:mod:`fastfair.spark` (a re-export of this module).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import pickle
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fastfair.compare import PairedStats
+from fastfair.engines import summaries
+from fastfair.engines.summaries import ConfusionStats, ScoreStats
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+    from pyspark.sql import DataFrame, SparkSession
+
+    from fastfair.auc import AUCTestResult, DeLongResult
+    from fastfair.compare import ModelComparisonResult
+    from fastfair.permutation import PermutationTestResult
+
+__all__ = [
+    "auc_test",
+    "compare_models",
+    "confusion_stats",
+    "delong",
+    "paired_stats",
+    "permutation_test",
+    "score_stats",
+    "spark_clusters",
+    "spark_delong",
+    "spark_session",
+    "summarise_spark",
+]
+
+#: The summaries' column in the Arrow batches the partitions send back.
+_BLOB = "summary binary"
+
+
+def _pyspark():
+    try:
+        import pyspark.sql
+    except ImportError as exc:
+        raise ImportError(
+            "fastfair.spark needs pyspark and a Java runtime: pip install 'fastfair[spark]'"
+        ) from exc
+    return pyspark.sql
+
+
+def _check_frame(df, columns) -> None:
+    """A TypeError for anything but a Spark DataFrame, a ValueError naming a missing column."""
+    sql = _pyspark()
+    if not isinstance(df, sql.DataFrame):
+        raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}")
+    absent = [c for c in columns if c not in df.columns]
+    if absent:
+        raise ValueError(
+            f"no column {absent[0]!r} in the Spark DataFrame; available: {list(df.columns)}"
+        )
+
+
+# --------------------------------------------------------------------------------------
+# On the executors: a partition's Arrow batches -> its checked columns -> a summary
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """A partition's error, carried to the driver as a value (the first partition's wins)."""
+
+    partition: int
+    error: Exception
+
+
+def _merge(a, b):
+    """Sum of two partial results; None is the empty sum, a failure absorbs the rest."""
+    if a is None or b is None:
+        return b if a is None else a
+    if isinstance(a, _Failure) or isinstance(b, _Failure):
+        failures = [x for x in (a, b) if isinstance(x, _Failure)]
+        return min(failures, key=lambda f: f.partition)
+    return a + b
+
+
+def _column(values, name: str, role: str, pos_label=None):
+    """One column of a partition as the summaries read it; errors name the column."""
+    from fastfair._validation import as_binary, as_finite_float
+    from fastfair.engines.files import _to_numpy
+    from fastfair.engines.groups import batch_codes
+
+    where = f"column {name!r}"
+    if role == "binary":
+        return as_binary(_to_numpy(values), where, pos_label, require_pos=False)
+    if role == "score":
+        return as_finite_float(_to_numpy(values), where)
+    if role == "group":
+        return batch_codes(values, where)
+    if values.null_count:  # role "present": used as it is, but never missing
+        raise ValueError(f"{where} has {values.null_count:,} missing values")
+    return _to_numpy(values)
+
+
+def _partition_table(batches):
+    """(partition index, the partition's rows as one Arrow table or None when empty)."""
+    import pyarrow as pa
+    from pyspark import TaskContext
+
+    batches = [b for b in batches if b.num_rows]
+    index = TaskContext.get().partitionId()
+    return index, (pa.Table.from_batches(batches) if batches else None)
+
+
+def _send(value):
+    """One Arrow batch holding the pickled `value`."""
+    import pyarrow as pa
+
+    return pa.RecordBatch.from_pydict({"summary": [pickle.dumps(value, protocol=5)]})
+
+
+def _summarise_partition(batches, *, build, roles, pos_label):
+    """mapInArrow function: the summary (or the failure) of one partition's rows."""
+    index, table = _partition_table(batches)
+    if table is None:
+        return
+    try:
+        arrays = [
+            _column(table.column(name).combine_chunks(), name, role, pos_label)
+            for name, role in roles
+        ]
+        result = build(*arrays)
+    except (ValueError, TypeError) as exc:
+        result = _Failure(index, type(exc)(f"partition {index}: {exc}"))
+    yield _send(result)
+
+
+def _load(row):
+    return pickle.loads(row.summary)
+
+
+def _aggregate(frame, fn, *, depth: int = 2):
+    """treeAggregate of the values that `fn` (a mapInArrow function) yields per partition;
+    None when there are none. A partition's failure is raised here, as its own type."""
+    rdd = frame.mapInArrow(fn, _BLOB).rdd.map(_load)
+    total = rdd.treeAggregate(None, _merge, _merge, depth=depth)
+    if isinstance(total, _Failure):
+        raise total.error
+    return total
+
+
+def _reduce(df, build, roles, *, pos_label=None, empty: str = "has no rows"):
+    """Tree aggregation of per-partition summaries `build(*checked columns)`; `roles`:
+    (column, role) pairs, role "binary", "score", "group" or "present"."""
+    names = [name for name, _ in roles]
+    _check_frame(df, names)
+    fn = functools.partial(_summarise_partition, build=build, roles=roles, pos_label=pos_label)
+    total = _aggregate(df.select(*dict.fromkeys(names)), fn)
+    if total is None:
+        raise ValueError(f"the Spark DataFrame {empty}")
+    return total
+
+
+# --------------------------------------------------------------------------------------
+# The public functions (those of fastfair.dask)
+
+
+def confusion_stats(
+    df: DataFrame,
+    y_true: str,
+    y_pred: str,
+    *group: str,
+    pos_label: Hashable | None = None,
+) -> ConfusionStats:
+    """Confusion counts per group (or intersection of `group` columns) of a Spark DataFrame.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred : str
+        Names of the binary outcome and prediction columns.
+    *group : str
+        Names of one or more group columns (several: their intersections).
+    pos_label : optional
+        Positive value of the outcome and prediction when they are not bool or 0/1.
+
+    Returns
+    -------
+    fastfair.stats.ConfusionStats
+        The counts per group, ready for ``.test(...)``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import fastfair, fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> stats = fastfair.spark.confusion_stats(spark.createDataFrame(frame), "y", "p", "g")
+    >>> counts, _ = fastfair.confusion_counts(frame.y, frame.p, frame.g)
+    >>> bool((stats.counts == counts).all())
+    True
+    """
+    if not group:
+        raise TypeError("give at least one group column")
+    roles = [(y_true, "binary"), (y_pred, "binary"), *((g, "group") for g in group)]
+    return _reduce(df, ConfusionStats.from_arrays, roles, pos_label=pos_label)
+
+
+def permutation_test(
+    df: DataFrame,
+    y_true: str,
+    y_pred: str,
+    group: str,
+    *,
+    pos_label: Hashable | None = None,
+    **options: Any,
+) -> PermutationTestResult:
+    """:func:`fastfair.permutation_test` of a Spark DataFrame's columns (same result).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred, group : str
+        Names of the outcome, prediction and group columns.
+    pos_label : optional
+        Positive value of the outcome and prediction when they are not bool or 0/1.
+    **options
+        Those of :func:`fastfair.permutation_test_from_counts` (metric, scheme, method,
+        n_permutations, random_state, ...).
+
+    Returns
+    -------
+    PermutationTestResult
+        As :func:`fastfair.permutation_test` returns it for the same rows.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import fastfair, fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> res = fastfair.spark.permutation_test(spark.createDataFrame(frame), "y", "p", "g")
+    >>> res.pvalue == fastfair.permutation_test(frame.y, frame.p, frame.g).pvalue
+    True
+    """
+    stats = confusion_stats(df, y_true, y_pred, group, pos_label=pos_label)
+    return stats.test(**options)
+
+
+def score_stats(
+    df: DataFrame,
+    y_true: str,
+    y_score: str,
+    group: str,
+    *,
+    resolution: float | None = None,
+    pos_label: Hashable | None = None,
+) -> ScoreStats:
+    """Score histograms per group and label of a Spark DataFrame (:class:`ScoreStats`).
+
+    The summary holds one count per group, label and distinct score: small for rounded or
+    binned scores (``resolution``), as large as the data for untied float scores (then use
+    :func:`delong`, which never builds it).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_score, group : str
+        Names of the binary outcome, score and group columns.
+    resolution : float, optional
+        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
+        None: the exact scores.
+    pos_label : optional
+        Positive value of the outcome when it is not bool or 0/1.
+
+    Returns
+    -------
+    fastfair.stats.ScoreStats
+        Counts per group, label and distinct score, ready for ``.delong()``/``.test()``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000).round(2),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> stats = fastfair.spark.score_stats(spark.createDataFrame(frame), "y", "s", "g")
+    >>> int(stats.counts.sum())
+    1000
+    """
+    roles = [(y_true, "binary"), (y_score, "score"), (group, "group")]
+    build = functools.partial(ScoreStats.from_arrays, resolution=resolution)
+    if resolution is not None and not resolution > 0:
+        raise ValueError(f"resolution must be positive, got {resolution!r}")
+    return _reduce(df, build, roles, pos_label=pos_label)
+
+
+def delong(
+    df: DataFrame,
+    y_true: str,
+    y_score: str,
+    group: str,
+    *,
+    resolution: float | None = None,
+    pos_label: Hashable | None = None,
+) -> DeLongResult:
+    """Per-group AUC and DeLong variance of a Spark DataFrame (:class:`DeLongResult`).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_score, group : str
+        Names of the binary outcome, score and group columns.
+    resolution : float, optional
+        Bin the scores to multiples of this width (the :class:`fastfair.stats.ScoreStats`
+        summary); None: the exact scores, by a distributed sort (see the module docstring).
+    pos_label : optional
+        Positive value of the outcome when it is not bool or 0/1.
+
+    Returns
+    -------
+    DeLongResult
+        As :func:`fastfair.delong` returns it for the same rows.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import fastfair, fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> res = fastfair.spark.delong(spark.createDataFrame(frame), "y", "s", "g")
+    >>> ref = fastfair.delong(frame.y, frame.s, frame.g)
+    >>> bool(np.allclose(res.auc, ref.auc, rtol=1e-12))
+    True
+    """
+    if resolution is not None:
+        stats = score_stats(df, y_true, y_score, group, resolution=resolution,
+                            pos_label=pos_label)  # fmt: skip
+        return stats.delong()
+    return spark_delong(df, y_true, y_score, group, pos_label=pos_label)
+
+
+def auc_test(
+    df: DataFrame,
+    y_true: str,
+    y_score: str,
+    group: str,
+    *,
+    resolution: float | None = None,
+    pos_label: Hashable | None = None,
+    **options: Any,
+) -> AUCTestResult:
+    """DeLong z-test of equal AUCs: ``fastfair.auc_test(method="delong")`` of the columns.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_score, group : str
+        Names of the binary outcome, score and group columns.
+    resolution : float, optional
+        Bin the scores to multiples of this width; None: the exact scores (see
+        :func:`delong`).
+    pos_label : optional
+        Positive value of the outcome when it is not bool or 0/1.
+    **options
+        alternative, reference, comparisons, adjust (holm, bonferroni, none),
+        confidence_level, as in :func:`fastfair.auc_test`.
+
+    Returns
+    -------
+    AUCTestResult
+        As ``fastfair.auc_test(method="delong")`` returns it for the same rows.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import fastfair, fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000),
+    ...                       "g": rng.choice(["a", "b"], 1000)})
+    >>> res = fastfair.spark.auc_test(spark.createDataFrame(frame), "y", "s", "g")
+    >>> ref = fastfair.auc_test(frame.y, frame.s, frame.g, method="delong")
+    >>> bool(np.isclose(res.pvalue, ref.pvalue, rtol=1e-12))
+    True
+    """
+    from fastfair.auc import auc_test_from_delong
+
+    result = delong(df, y_true, y_score, group, resolution=resolution, pos_label=pos_label)
+    return auc_test_from_delong(result, **options)
+
+
+def paired_stats(
+    df: DataFrame,
+    y_true: str,
+    y_pred_a: str,
+    y_pred_b: str,
+    group: str,
+    *,
+    pos_label: Hashable | None = None,
+) -> PairedStats:
+    """Paired cell counts of two models per group of a Spark DataFrame.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred_a, y_pred_b, group : str
+        Names of the outcome, the two models' binary predictions and the group column.
+    pos_label : optional
+        Positive value of the outcome and predictions when they are not bool or 0/1.
+
+    Returns
+    -------
+    fastfair.compare.PairedStats
+        The counts per group, ready for ``.test(...)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> frame = pd.DataFrame({"y": [1, 1, 0, 1], "a": [1, 0, 0, 1], "b": [1, 1, 0, 0],
+    ...                       "g": ["u", "u", "v", "v"]})
+    >>> stats = fastfair.spark.paired_stats(spark.createDataFrame(frame), "y", "a", "b", "g")
+    >>> stats.counts.tolist()  # cells (y, a, b): 000 001 010 011 100 101 110 111
+    [[0, 0, 0, 0, 0, 1, 0, 1], [1, 0, 0, 0, 0, 0, 1, 0]]
+    """
+    roles = [(y_true, "binary"), (y_pred_a, "binary"), (y_pred_b, "binary"), (group, "group")]
+    return _reduce(df, PairedStats.from_arrays, roles, pos_label=pos_label)
+
+
+def compare_models(
+    df: DataFrame,
+    y_true: str,
+    y_pred_a: str,
+    y_pred_b: str,
+    group: str,
+    *,
+    pos_label: Hashable | None = None,
+    **options: Any,
+) -> ModelComparisonResult:
+    """:func:`fastfair.compare_models` of a Spark DataFrame's columns (same result).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred_a, y_pred_b, group : str
+        Names of the outcome, the two models' binary predictions and the group column.
+    pos_label : optional
+        Positive value of the outcome and predictions when they are not bool or 0/1.
+    **options
+        Those of :func:`fastfair.compare_models_from_counts` (metric, method, delta,
+        n_permutations, random_state, ...).
+
+    Returns
+    -------
+    ModelComparisonResult
+        As :func:`fastfair.compare_models` returns it for the same rows.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import fastfair, fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "a": rng.integers(0, 2, 1000),
+    ...                       "b": rng.integers(0, 2, 1000), "g": rng.choice(["u", "v"], 1000)})
+    >>> res = fastfair.spark.compare_models(spark.createDataFrame(frame), "y", "a", "b", "g",
+    ...                                     random_state=0)
+    >>> res.pvalue == fastfair.compare_models(frame.y, frame.a, frame.b, frame.g,
+    ...                                       random_state=0).pvalue
+    True
+    """
+    stats = paired_stats(df, y_true, y_pred_a, y_pred_b, group, pos_label=pos_label)
+    return stats.test(**options)
+
+
+# --------------------------------------------------------------------------------------
+# Exact DeLong by a distributed sort: placements with offsets, merged moments
+
+
+@dataclass(frozen=True)
+class _ByPartition:
+    """Per-partition values keyed by partition index (their union is their sum)."""
+
+    values: dict
+
+    def __add__(self, other: _ByPartition) -> _ByPartition:
+        return _ByPartition({**self.values, **other.values})
+
+
+@dataclass(frozen=True)
+class _Moments:
+    """Per group and label: count, mean and centred sum of squares of the placements
+    (``moments[k, 0]``: the negatives' V01, ``moments[k, 1]``: the positives' V10), merged
+    by Chan et al.'s pairwise update."""
+
+    moments: np.ndarray
+
+    def __add__(self, other: _Moments) -> _Moments:
+        a, b = self.moments, other.moments
+        na, nb = a[..., 0], b[..., 0]
+        n = na + nb
+        delta = b[..., 1] - a[..., 1]
+        share = np.divide(nb, n, out=np.zeros_like(n), where=n > 0)
+        out = np.empty_like(a)
+        out[..., 0] = n
+        out[..., 1] = a[..., 1] + delta * share
+        out[..., 2] = a[..., 2] + b[..., 2] + delta * delta * na * share
+        return _Moments(out)
+
+
+def _moments(values: np.ndarray) -> tuple[float, float, float]:
+    mean = float(values.mean())
+    return float(len(values)), mean, float(((values - mean) ** 2).sum())
+
+
+def _global_codes(values, name: str, index: dict) -> np.ndarray:
+    """A partition's group column as codes into the global labels (`index`: label -> code)."""
+    from fastfair._validation import GroupCodes, as_groups
+
+    coded = _column(values, name, "group")
+    if not isinstance(coded, GroupCodes):
+        coded = GroupCodes(*as_groups(coded, f"column {name!r}", min_groups=1))
+    local = np.array([index[v] for v in coded.labels.tolist()], dtype=np.intp)
+    return local[coded.codes]
+
+
+def _sorted_columns(table, columns, index, pos_label):
+    """(y, score, group code) of a range partition, sorted by group then score."""
+    y_true, y_score, group = columns
+    y = _column(table.column(y_true).combine_chunks(), y_true, "binary", pos_label)
+    s = _column(table.column(y_score).combine_chunks(), y_score, "score")
+    g = _global_codes(table.column(group).combine_chunks(), group, index)
+    order = np.lexsort((s, g))
+    return y[order], s[order], g[order]
+
+
+def _partition_label_counts(batches, *, columns, index, pos_label):
+    """mapInArrow function: negatives and positives per group of one range partition."""
+    pid, table = _partition_table(batches)
+    if table is None:
+        return
+    y, _, g = _sorted_columns(table, columns, index, pos_label)
+    counts = np.zeros((len(index), 2), dtype=np.int64)
+    np.add.at(counts, (g, y), 1)
+    yield _send(_ByPartition({pid: counts}))
+
+
+def _partition_placements(batches, *, columns, index, pos_label, offsets, totals):
+    """mapInArrow function: moments of the placements of one range partition's rows; the
+    negatives and positives of lower-score partitions (`offsets[pid]`) count below."""
+    pid, table = _partition_table(batches)
+    if table is None:
+        return
+    y, s, g = _sorted_columns(table, columns, index, pos_label)
+    K = len(index)
+    out = np.zeros((K, 2, 3))
+    bounds = np.searchsorted(g, np.arange(K + 1))
+    for k in range(K):
+        sk, yk = s[bounds[k] : bounds[k + 1]], y[bounds[k] : bounds[k + 1]]
+        neg, pos = sk[yk == 0], sk[yk == 1]  # each sorted
+        (n0, n1), (off0, off1) = totals[k], offsets[pid][k]
+        if len(pos):
+            lo, hi = np.searchsorted(neg, pos, "left"), np.searchsorted(neg, pos, "right")
+            out[k, 1] = _moments((off0 + lo + (hi - lo) / 2.0) / n0)
+        if len(neg):
+            lo, hi = np.searchsorted(pos, neg, "left"), np.searchsorted(pos, neg, "right")
+            out[k, 0] = _moments((n1 - off1 - hi + (hi - lo) / 2.0) / n1)
+    yield _send(_Moments(out))
+
+
+def _label_totals(y, s, g):
+    return ConfusionStats.from_arrays(y, y, g)  # TN: negatives, TP: positives
+
+
+def spark_delong(
+    df: DataFrame, y_true: str, y_score: str, group: str, *, pos_label=None
+) -> DeLongResult:
+    """Exact per-group AUC and DeLong variance of a Spark DataFrame (see the module
+    docstring): the columns checked and the groups' negatives and positives counted (a
+    tree aggregation), the rows range-partitioned on the score and kept (persist), each
+    partition's counts, then each partition's placement moments with the counts of the
+    partitions below as offsets. The driver holds O(partitions x groups) numbers."""
+    from pyspark.sql import functions as F
+
+    from fastfair._comparisons import check_auc_defined
+    from fastfair.auc import DeLongResult
+
+    roles = [(y_true, "binary"), (y_score, "score"), (group, "group")]
+    counted = _reduce(df, _label_totals, roles, pos_label=pos_label)
+    labels, K = counted.labels, len(counted.labels)
+    totals = np.column_stack([counted.counts[:, 0], counted.counts[:, 3]])
+    check_auc_defined(totals, labels, range(K))
+    score = F.col(y_score).cast("double")
+    frame = df.select(
+        F.col(y_true),
+        F.when(score == 0, F.lit(0.0)).otherwise(score).alias(y_score),
+        F.col(group),
+    )  # fmt: skip  (-0.0 and 0.0 are one score: they must share a partition)
+    n_parts = max(df.rdd.getNumPartitions(), 1)
+    ranged = frame.repartitionByRange(n_parts, y_score).persist()
+    index = {v: k for k, v in enumerate(labels.tolist())}
+    common = dict(columns=(y_true, y_score, group), index=index, pos_label=pos_label)
+    try:
+        per_part = _aggregate(ranged, functools.partial(_partition_label_counts, **common))
+        pids = sorted(per_part.values)
+        counts = np.array([per_part.values[p] for p in pids]).reshape(len(pids), K, 2)
+        if not np.array_equal(counts.sum(axis=0), totals):
+            raise RuntimeError("the range partitions hold other rows than were counted")
+        below = np.cumsum(counts, axis=0) - counts
+        offsets = {p: below[j] for j, p in enumerate(pids)}
+        fn = functools.partial(
+            _partition_placements, offsets=offsets, totals=totals.astype(np.float64), **common
+        )
+        moments = _aggregate(ranged, fn).moments
+    finally:
+        ranged.unpersist()
+    n0, n1 = totals[:, 0].astype(np.float64), totals[:, 1].astype(np.float64)
+    auc = moments[:, 1, 1]
+    ss10 = moments[:, 1, 2]
+    ss01 = moments[:, 0, 2] + n0 * (moments[:, 0, 1] - auc) ** 2  # about the AUC
+    s10 = np.divide(ss10, n1 - 1, out=np.zeros_like(ss10), where=n1 > 1)
+    s01 = np.divide(ss01, n0 - 1, out=np.zeros_like(ss01), where=n0 > 1)
+    return DeLongResult(
+        groups=labels, auc=auc, variance=s10 / n1 + s01 / n0, s10=s10, s01=s01,
+        n_pos=totals[:, 1].copy(), n_neg=totals[:, 0].copy(),
+    )  # fmt: skip
+
+
+class DeLongSummary:
+    """The audit's AUC summary of the spark engine: the exact :class:`DeLongResult` of the
+    rows (:func:`spark_delong`), with ``.test()`` as :meth:`fastfair.stats.ScoreStats.test`."""
+
+    def __init__(self, result: DeLongResult):
+        self.result = result
+
+    def delong(self) -> DeLongResult:
+        return self.result
+
+    def test(self, **options: Any) -> AUCTestResult:
+        """``fastfair.auc_test_from_delong`` of the result (reference, alternative, ...)."""
+        from fastfair.auc import auc_test_from_delong
+
+        return auc_test_from_delong(self.result, **options)
+
+
+# --------------------------------------------------------------------------------------
+# The audit's engine: a session, the files as a DataFrame, the summaries
+
+
+def spark_session(master: str | None = None) -> SparkSession:
+    """The active Spark session, or a new one on `master` (default ``local[*]``).
+
+    A new session has the Spark UI off, Arrow transfers on and the workers running this
+    Python (``PYSPARK_PYTHON``, unless set). An active session is returned as it is (Spark
+    cannot change the master of a running session).
+
+    Parameters
+    ----------
+    master : str, optional
+        Spark master URL (``local[2]``, ``spark://host:7077``, ``yarn``, ...).
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+
+    Examples
+    --------
+    >>> import fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> spark.range(3).count()
+    3
+    """
+    sql = _pyspark()
+    active = sql.SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = (
+        sql.SparkSession.builder.master(master or "local[*]")
+        .appName("fastfair")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+    )
+    return builder.getOrCreate()
+
+
+@contextlib.contextmanager
+def spark_place(master: str | None):
+    """The session the audit runs on: the active one (kept), or a new one on `master`
+    (stopped on exit)."""
+    sql = _pyspark()
+    if sql.SparkSession.getActiveSession() is not None:
+        yield sql.SparkSession.getActiveSession()
+        return
+    spark = spark_session(master)
+    try:
+        yield spark
+    finally:
+        spark.stop()
+
+
+def spark_frame(spark: SparkSession, source, columns) -> DataFrame:
+    """The files as a Spark DataFrame of `columns`; a file without one is named at once."""
+    from fastfair.engines.files import _kind, check_columns
+
+    files = [str(f) for f in check_columns(source, columns)]
+    if _kind(files[0]) == "parquet":
+        return spark.read.parquet(*files).select(*columns)
+    frame = spark.read.csv(files, header=True, inferSchema=True, emptyValue=None)
+    return frame.select(*columns)
+
+
+def _audit_partition(label, pred, score, group, *, threshold):
+    """The audit's summary of one partition's checked columns (no score histogram: the
+    AUC is :func:`spark_delong`'s)."""
+    y, yhat, _ = summaries.checked_rows(label, pred, score, threshold=threshold, pos_label=None)
+    return summaries.summary_of(y, yhat, None, group)
+
+
+def summarise_spark(
+    frame: DataFrame, *, label, group, pred, score, threshold, pos_label, cluster=None
+) -> summaries.AuditSummary:
+    """The audit's summary of a Spark DataFrame: confusion counts merged in a tree, and the
+    exact DeLong result of the score (:class:`DeLongSummary`); `cluster` is checked (no
+    missing value)."""
+    roles = [(label, "binary"), (pred, "binary"), (score, "score"), (group, "group")]
+    roles = [(name, role) for name, role in roles if name is not None]
+    if cluster is not None:
+        roles.append((cluster, "present"))
+    names = [name for name, _ in roles]
+
+    def build(*arrays):
+        values = dict(zip(names, arrays))
+        return _audit_partition(
+            values[label], values.get(pred), values.get(score), values[group],
+            threshold=threshold,
+        )  # fmt: skip
+
+    total = _reduce(frame, build, roles, pos_label=pos_label)
+    if score is not None:
+        result = spark_delong(frame, label, score, group, pos_label=pos_label)
+        total = summaries.AuditSummary(total.confusion, DeLongSummary(result))
+    return total
+
+
+# --------------------------------------------------------------------------------------
+# Predictive parity per user: the rows range-partitioned on the user column
+
+#: The global row order (file order within a partition) of the parity pass.
+_ROW = "__fastfair_row"
+
+
+@dataclass(frozen=True)
+class _Sums:
+    """Kernel sums of disjoint sets of users (added by :func:`clusters.merge_sums`)."""
+
+    sums: dict
+
+    def __add__(self, other: _Sums) -> _Sums:
+        from fastfair.engines.clusters import merge_sums
+
+        return _Sums(merge_sums(self.sums, other.sums))
+
+
+def _user_rows(table, *, label, score, group, cluster, index, pos_label):
+    """(y, score, group code, user) of a partition's rows of the tested groups (`index`:
+    label -> code), in the partition's order (sorted by user, then row)."""
+    from fastfair._validation import GroupCodes, as_groups
+
+    coded = _column(table.column(group).combine_chunks(), group, "group")
+    if not isinstance(coded, GroupCodes):
+        coded = GroupCodes(*as_groups(coded, f"column {group!r}", min_groups=1))
+    local = np.array([index.get(v, -1) for v in coded.labels.tolist()], dtype=np.intp)
+    g = local[coded.codes]
+    keep = g >= 0
+    y = _column(table.column(label).combine_chunks(), label, "binary", pos_label)
+    s = _column(table.column(score).combine_chunks(), score, "score")
+    u = _column(table.column(cluster).combine_chunks(), cluster, "present")
+    return y[keep], s[keep], g[keep], u[keep]
+
+
+def _user_pass(batches, *, read, task):
+    """mapInArrow function: `task(partition index, its (y, s, g, u))`, a failure as a value;
+    nothing for an empty partition or a None result."""
+    pid, table = _partition_table(batches)
+    if table is None:
+        return
+    try:
+        value = task(pid, read(table))
+    except (ValueError, TypeError) as exc:
+        value = _Failure(pid, type(exc)(f"partition {pid}: {exc}"))
+    if value is not None:
+        yield _send(value)
+
+
+def _count_task(pid, part, *, n_groups):
+    from fastfair.engines.clusters import partition_counts
+
+    return _ByPartition({pid: partition_counts(part, n_groups, "per_user")})
+
+
+def _sample_task(pid, part, *, starts, step):
+    from fastfair.engines.clusters import partition_sample
+
+    return _ByPartition({pid: partition_sample(part, int(starts[pid]), step, "per_user")})
+
+
+def _kernel_task(pid, part, *, fn):
+    from fastfair.engines.clusters import partition_pass
+
+    sums = partition_pass(part, fn, "per_user")
+    return None if sums is None else _Sums(sums)
+
+
+def spark_clusters(
+    frame, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label
+):  # fmt: skip
+    """Rows of the tested groups grouped by user, as
+    :class:`fastfair.engines.clusters.SortedClusters` (see
+    :func:`fastfair.engines.dask.dask_clusters`).
+
+    Each row gets its position (``monotonically_increasing_id``: partition order, then the
+    order within a partition); the rows are range-partitioned on the user column (a user's
+    rows all in one partition, the partitions in user order), sorted by user then position
+    inside each partition and kept on the executors (persist) for the kernel passes. Only
+    per-partition counts, the row sample (at most 200,000 rows) and the merged kernel sums
+    reach the driver. Without `cluster` every row is its own user and nothing is shuffled.
+    """
+    from pyspark.sql import functions as F
+
+    from fastfair.engines import clusters as sc
+
+    columns = list(dict.fromkeys(c for c in (label, score, group, cluster) if c))
+    rows = frame.select(*columns).withColumn(_ROW, F.monotonically_increasing_id())
+    key = cluster if cluster is not None else _ROW
+    if cluster is not None:
+        n_parts = max(frame.rdd.getNumPartitions(), 1)
+        rows = rows.repartitionByRange(n_parts, cluster).sortWithinPartitions(cluster, _ROW)
+    rows = rows.persist()
+    index = {v: k for k, v in enumerate(tested_labels)}
+    read = functools.partial(
+        _user_rows, label=label, score=score, group=group, cluster=key, index=index,
+        pos_label=pos_label,
+    )  # fmt: skip
+
+    def run(task):
+        return _aggregate(rows, functools.partial(_user_pass, read=read, task=task))
+
+    K = len(tested_labels)
+    counted = run(functools.partial(_count_task, n_groups=K))
+    counted = {} if counted is None else counted.values
+    pids = sorted(counted)
+    bad = [(counted[p][3], sum(counted[q][4] for q in pids)) for p in pids if counted[p][3]]
+    if bad:
+        (user, first, other), n_bad = bad[0]  # partitions in user order: the first user
+        raise sc.conflict_error(user, tested_labels[first], tested_labels[other], n_bad)
+    lengths = np.array([counted[p][0] for p in pids], dtype=np.int64)
+    if lengths.sum() != n_total:
+        raise RuntimeError(f"expected {n_total} rows of the tested groups, met {lengths.sum()}")
+    starts = dict(zip(pids, np.cumsum(lengths) - lengths))
+    step = sc.sample_step(n_total)
+    sampled = run(functools.partial(_sample_task, starts=starts, step=step)).values
+    sample = tuple(np.concatenate([sampled[p][j] for p in sorted(sampled)]) for j in range(3))
+    n_rows = np.sum([counted[p][1] for p in pids], axis=0).astype(np.int64)
+    n_clusters = np.sum([counted[p][2] for p in pids], axis=0).astype(np.int64)
+
+    def map_reduce(fn):
+        total = run(functools.partial(_kernel_task, fn=fn))
+        return None if total is None else total.sums
+
+    result = sc.SortedClusters(np.asarray(codes), n_rows, n_clusters, sample, map_reduce,
+                               "per_user")  # fmt: skip
+    result.clustered = cluster is not None
+    return result

@@ -1,0 +1,259 @@
+"""fastfair.spark on a local[2] Spark session: every function against the in-memory one on
+the same rows (counts and exact p-values identical, floats to 1e-12), errors naming the
+column, and nothing but summaries reaching the driver.
+
+One SparkSession serves the module (and the doctests of fastfair/spark.py, which reuse the
+active session). Without pyspark or without a Java runtime the module is skipped, saying
+which; ``.ci/run`` installs both.
+"""
+
+import os
+import pickle
+import shutil
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'fastfair[spark]'")
+if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+    pytest.skip(
+        "Spark needs a Java runtime: apt-get install default-jre-headless",
+        allow_module_level=True,
+    )
+
+import pyspark
+from pyspark.sql import SparkSession
+
+import fastfair
+import fastfair.spark as fspark
+from fastfair.stats import ConfusionStats, ScoreStats
+
+pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support:FutureWarning")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("fastfair-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.driver.memory", "1g")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session  # left running: the doctests of fastfair/spark.py reuse it
+
+
+@pytest.fixture(scope="module")
+def frame():
+    rng = np.random.default_rng(32)
+    n = 5000
+    g = rng.choice(["north", "south", "east"], n, p=[0.5, 0.35, 0.15])
+    sex = rng.choice(["f", "m"], n)
+    y = rng.integers(0, 2, n)
+    raw = np.clip(0.25 * y + 0.7 * rng.random(n) + 0.05 * (g == "east"), 0, 1)
+    return pd.DataFrame(
+        {
+            "y": y,
+            "pred": (raw > 0.5).astype(int),
+            "pred_b": (raw > 0.45).astype(int),
+            "score": raw,  # untied float64 scores
+            "rounded": np.round(raw, 2),  # many ties, some across partitions
+            "grp": g,
+            "sex": sex,
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def df(spark, frame):
+    return spark.createDataFrame(frame).repartition(5).cache()
+
+
+@pytest.mark.parametrize("method", ["exact", "monte_carlo"])
+def test_permutation_test_identical(df, frame, method):
+    for metric in ("tpr", "fpr", "selection_rate", "equalized_odds"):
+        a = fspark.permutation_test(
+            df, "y", "pred", "grp", metric=metric, method=method, random_state=4,
+            n_permutations=999,
+        )  # fmt: skip
+        b = fastfair.permutation_test(
+            frame.y, frame.pred, frame.grp, metric=metric, method=method, random_state=4,
+            n_permutations=999,
+        )  # fmt: skip
+        np.testing.assert_array_equal(a.pvalue, b.pvalue)
+        np.testing.assert_array_equal(a.statistic, b.statistic)
+        np.testing.assert_array_equal(a.group_denominators, b.group_denominators)
+        assert a.groups.tolist() == b.groups.tolist()
+
+
+def test_confusion_stats_of_intersections_identical(df, frame):
+    stats = fspark.confusion_stats(df, "y", "pred", "grp", "sex")
+    local = ConfusionStats.from_arrays(frame.y, frame.pred, frame.grp, frame.sex)
+    assert stats.labels.tolist() == local.labels.tolist()
+    np.testing.assert_array_equal(stats.counts, local.counts)
+
+
+@pytest.mark.parametrize("column", ["score", "rounded"])
+def test_delong_and_auc_test_equal_to_1e12(df, frame, column):
+    a = fspark.delong(df, "y", column, "grp")
+    b = fastfair.delong(frame.y, frame[column], frame.grp)
+    assert a.groups.tolist() == b.groups.tolist()
+    np.testing.assert_array_equal(a.n_pos, b.n_pos)
+    np.testing.assert_array_equal(a.n_neg, b.n_neg)
+    for name in ("auc", "variance", "s10", "s01"):
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=1e-12, atol=0)
+    t = fspark.auc_test(df, "y", column, "grp", reference="north")
+    r = fastfair.auc_test(frame.y, frame[column], frame.grp, method="delong", reference="north")
+    np.testing.assert_allclose(t.statistic, r.statistic, rtol=1e-12)
+    np.testing.assert_allclose(t.pvalue, r.pvalue, rtol=1e-12)
+    np.testing.assert_array_equal(t.group_n_pos, r.group_n_pos)
+
+
+def test_delong_ties_at_zero_and_minus_zero(spark):
+    """-0.0 and 0.0 are one score in memory; Spark's range partitioning must not split them."""
+    rng = np.random.default_rng(5)
+    n = 3000
+    s = np.where(rng.random(n) < 0.3, 0.0, rng.random(n).round(1))
+    s[rng.random(n) < 0.5 * (s == 0)] = -0.0
+    data = pd.DataFrame({"y": rng.integers(0, 2, n), "s": s, "g": rng.choice(["a", "b"], n)})
+    a = fspark.delong(spark.createDataFrame(data).repartition(4), "y", "s", "g")
+    b = fastfair.delong(data.y, data.s, data.g)
+    np.testing.assert_allclose(a.auc, b.auc, rtol=1e-12)
+    np.testing.assert_allclose(a.variance, b.variance, rtol=1e-12)
+
+
+def test_score_stats_identical_and_binned(df, frame):
+    stats = fspark.score_stats(df, "y", "rounded", "grp")
+    local = ScoreStats.from_arrays(frame.y, frame.rounded, frame.grp)
+    np.testing.assert_array_equal(stats.values, local.values)
+    np.testing.assert_array_equal(stats.counts, local.counts)
+    binned = fspark.delong(df, "y", "score", "grp", resolution=0.05)
+    ref = ScoreStats.from_arrays(frame.y, frame.score, frame.grp, resolution=0.05).delong()
+    np.testing.assert_allclose(binned.auc, ref.auc, rtol=1e-12)
+
+
+def test_paired_stats_and_compare_models_identical(df, frame):
+    stats = fspark.paired_stats(df, "y", "pred", "pred_b", "grp")
+    local = fastfair.compare.PairedStats.from_arrays(frame.y, frame.pred, frame.pred_b, frame.grp)
+    np.testing.assert_array_equal(stats.counts, local.counts)
+    a = fspark.compare_models(df, "y", "pred", "pred_b", "grp", metric="tpr", random_state=3)
+    b = fastfair.compare_models(
+        frame.y, frame.pred, frame.pred_b, frame.grp, metric="tpr", random_state=3
+    )
+    np.testing.assert_array_equal(a.pvalue, b.pvalue)
+    np.testing.assert_array_equal(a.statistic, b.statistic)
+
+
+def test_pos_label_with_text_labels(spark):
+    data = pd.DataFrame(
+        {"y": ["yes", "no", "yes", "no"] * 50, "p": ["yes", "yes", "no", "no"] * 50,
+         "g": ["a"] * 100 + ["b"] * 100}
+    )  # fmt: skip
+    df = spark.createDataFrame(data).repartition(3)
+    a = fspark.confusion_stats(df, "y", "p", "g", pos_label="yes")
+    b = ConfusionStats.from_arrays(data.y, data.p, data.g, pos_label="yes")
+    np.testing.assert_array_equal(a.counts, b.counts)
+
+
+def _bad(spark, frame, column, value, rows=(17, 4200)):
+    data = frame.copy()
+    data[column] = data[column].astype(object)
+    for i in rows:
+        data.loc[i, column] = value
+    return spark.createDataFrame(data).repartition(3)
+
+
+#: One call per way a summary is built (auc_test is delong's; score_stats and
+#: confusion_stats are permutation_test's partition pass with another summary).
+CALLS = {
+    "permutation_test": lambda d, y: fspark.permutation_test(d, y, "pred", "grp"),
+    "delong": lambda d, y: fspark.delong(d, y, "score", "grp"),
+    "compare_models": lambda d, y: fspark.compare_models(d, y, "pred", "pred_b", "grp"),
+}
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_a_missing_column_is_named(df, call):
+    with pytest.raises(ValueError, match="no column 'label' in the Spark DataFrame"):
+        CALLS[call](df, "label")
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_a_null_label_is_named(spark, frame, call):
+    bad = _bad(spark, frame, "y", None)
+    with pytest.raises(ValueError, match=r"partition \d+: column 'y' contains missing values"):
+        CALLS[call](bad, "y")
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_a_non_binary_label_is_named(spark, frame, call):
+    bad = _bad(spark, frame, "y", 2, rows=(4200,))
+    with pytest.raises(ValueError, match=r"column 'y' must be binary, got 3 distinct values"):
+        CALLS[call](bad, "y")
+
+
+def test_null_group_and_score_are_named(spark, frame):
+    with pytest.raises(ValueError, match="column 'grp'"):
+        fspark.permutation_test(_bad(spark, frame, "grp", None), "y", "pred", "grp")
+    bad = frame.assign(score=frame.score.where(frame.index != 30))  # a NaN score
+    with pytest.raises(ValueError, match="column 'score' contains NaN"):
+        fspark.delong(spark.createDataFrame(bad), "y", "score", "grp")
+
+
+def test_not_a_spark_dataframe(frame):
+    with pytest.raises(TypeError, match=r"pyspark\.sql\.DataFrame"):
+        fspark.permutation_test(frame, "y", "pred", "grp")
+
+
+def test_no_rows_and_undefined_auc(spark, frame):
+    empty = spark.createDataFrame(frame).limit(0)
+    with pytest.raises(ValueError, match="the Spark DataFrame has no rows"):
+        fspark.permutation_test(empty, "y", "pred", "grp")
+    one_label = spark.createDataFrame(frame[frame.y == 1])
+    with pytest.raises(ValueError, match="has no negatives, so its AUC is undefined"):
+        fspark.delong(one_label, "y", "score", "grp")
+
+
+def test_only_summaries_reach_the_driver(spark, monkeypatch):
+    """No DataFrame is collected, and what the RDD actions bring to the driver is
+    O(groups x partitions), not O(rows): untied scores of 20,000 rows (a score histogram
+    would be ~500 kB) cross as a few kB."""
+    rng = np.random.default_rng(1)
+    n = 20_000
+    data = pd.DataFrame(
+        {"y": rng.integers(0, 2, n), "p": rng.integers(0, 2, n), "s": rng.random(n),
+         "g": rng.choice(["a", "b"], n)}
+    )  # fmt: skip
+    df = spark.createDataFrame(data).repartition(6)
+    from pyspark.sql import DataFrame
+
+    for name in ("collect", "toPandas", "toArrow", "toLocalIterator", "take", "head"):
+        monkeypatch.setattr(DataFrame, name, _refuse(name), raising=False)
+    received = []
+    collect = pyspark.RDD.collect
+
+    def measured(self):
+        out = collect(self)
+        received.append(len(pickle.dumps(out)))
+        return out
+
+    monkeypatch.setattr(pyspark.RDD, "collect", measured)
+    res = fspark.delong(df, "y", "s", "g")
+    test = fspark.permutation_test(df, "y", "p", "g", metric="tpr")
+    assert received and max(received) < 20_000, received
+    ref = fastfair.delong(data.y, data.s, data.g)
+    np.testing.assert_allclose(res.auc, ref.auc, rtol=1e-12)
+    assert test.pvalue == fastfair.permutation_test(data.y, data.p, data.g, metric="tpr").pvalue
+
+
+def _refuse(name):
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"DataFrame.{name} called: rows would reach the driver")
+
+    return refuse
