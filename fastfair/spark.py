@@ -6,6 +6,7 @@ needs a Java runtime); pyspark is imported only when these run."""
 from fastfair.engines.spark import (
     auc_test,
     compare_models,
+    confusion_cube,
     confusion_stats,
     delong,
     paired_stats,
@@ -17,6 +18,7 @@ from fastfair.engines.spark import (
 __all__ = [
     "auc_test",
     "compare_models",
+    "confusion_cube",
     "confusion_stats",
     "delong",
     "paired_stats",

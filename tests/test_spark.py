@@ -28,6 +28,7 @@ from pyspark.sql import SparkSession
 
 import fastfair
 import fastfair.spark as fspark
+import fastfair.stats
 from fastfair.stats import ConfusionStats, ScoreStats
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support:FutureWarning")
@@ -97,6 +98,16 @@ def test_confusion_stats_of_intersections_identical(df, frame):
     local = ConfusionStats.from_arrays(frame.y, frame.pred, frame.grp, frame.sex)
     assert stats.labels.tolist() == local.labels.tolist()
     np.testing.assert_array_equal(stats.counts, local.counts)
+
+
+def test_confusion_cube_identical(df, frame):
+    cube = fspark.confusion_cube(df, "y", "pred", "grp", "sex")
+    local = fastfair.stats.ConfusionCube.from_arrays(
+        frame.y, frame.pred, {"grp": frame.grp, "sex": frame.sex}
+    )
+    np.testing.assert_array_equal(cube.keys, local.keys)
+    np.testing.assert_array_equal(cube.counts, local.counts)
+    assert [v.tolist() for v in cube.levels] == [v.tolist() for v in local.levels]
 
 
 @pytest.mark.parametrize("column", ["score", "rounded"])
@@ -257,3 +268,50 @@ def _refuse(name):
         raise AssertionError(f"DataFrame.{name} called: rows would reach the driver")
 
     return refuse
+
+
+@pytest.mark.parametrize("clustered", [True, False])
+def test_parity_sums_by_user_equal_the_in_memory_test(spark, clustered):
+    """The rows range-partitioned on the user column (spark_clusters) give the in-memory
+    predictive parity test: statistics to 1e-12, the same bootstrap p-value."""
+    from fastfair.engines.spark import spark_clusters
+    from fastfair.parity.inference import prepared_parity_test
+
+    rng = np.random.default_rng(7)
+    n, users = 6000, 1500
+    user = rng.integers(0, users, n)
+    g = np.where(user % 3 == 0, "b", "a")
+    s = rng.beta(2, 2, n)
+    y = (rng.random(n) < np.clip(s + 0.05 * (g == "b"), 0, 1)).astype(int)
+    data = pd.DataFrame({"y": y, "s": s, "g": g, "user": [f"u{u:05d}" for u in user]})
+    df = spark.createDataFrame(data).repartition(4)
+    cluster = "user" if clustered else None
+    prep = spark_clusters(
+        df, ["a", "b"], np.array(["a", "b"], dtype=object), n, label="y", group="g", score="s",
+        cluster=cluster, pos_label=None,
+    )  # fmt: skip
+    a = prepared_parity_test(prep, grid=8, n_bootstrap=499, random_state=2)
+    b = fastfair.predictive_parity_test(
+        data.y, data.s, data.g, cluster=data.user if clustered else None, grid=8,
+        n_bootstrap=499, random_state=2,
+    )  # fmt: skip
+    np.testing.assert_array_equal(prep.n_rows, [int((g == "a").sum()), int((g == "b").sum())])
+    np.testing.assert_allclose(a.grid, b.grid, rtol=1e-12)
+    np.testing.assert_allclose(a.curve.estimate, b.curve.estimate, rtol=1e-12)
+    np.testing.assert_allclose(a.grid_statistic, b.grid_statistic, rtol=1e-10)
+    np.testing.assert_allclose(a.statistic, b.statistic, rtol=1e-10)
+    assert a.pvalue == b.pvalue
+
+
+def test_parity_user_in_two_groups_is_named(spark):
+    from fastfair.engines.spark import spark_clusters
+
+    data = pd.DataFrame(
+        {"y": [1, 0, 1, 0] * 10, "s": np.linspace(0.1, 0.9, 40),
+         "g": ["a", "b"] * 20, "user": ["u1", "u1", "u2", "u3"] * 10}
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="cluster 'u1' has rows in group 'a' and in group 'b'"):
+        spark_clusters(
+            spark.createDataFrame(data), ["a", "b"], np.arange(2), 40, label="y", group="g",
+            score="s", cluster="user", pos_label=None,
+        )  # fmt: skip

@@ -41,6 +41,7 @@ import numpy as np
 
 from fastfair.compare import PairedStats
 from fastfair.engines import summaries
+from fastfair.engines.cube import ConfusionCube
 from fastfair.engines.summaries import ConfusionStats, ScoreStats
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "auc_test",
     "compare_models",
+    "confusion_cube",
     "confusion_stats",
     "delong",
     "paired_stats",
@@ -237,6 +239,57 @@ def confusion_stats(
         raise TypeError("give at least one group column")
     roles = [(y_true, "binary"), (y_pred, "binary"), *((g, "group") for g in group)]
     return _reduce(df, ConfusionStats.from_arrays, roles, pos_label=pos_label)
+
+
+def _cube_of(y, yhat, *groups, names):
+    return ConfusionCube.from_arrays(y, yhat, dict(zip(names, groups)))
+
+
+def confusion_cube(
+    df: DataFrame,
+    y_true: str,
+    y_pred: str,
+    *group: str,
+    pos_label: Hashable | None = None,
+) -> ConfusionCube:
+    """Confusion counts of every combination of the `group` columns' levels, one pass.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.
+    y_true, y_pred : str
+        Names of the binary outcome and prediction columns.
+    *group : str
+        Names of the attributes (each a group column).
+    pos_label : optional
+        Positive value of the outcome and prediction when they are not bool or 0/1.
+
+    Returns
+    -------
+    fastfair.stats.ConfusionCube
+        Marginalise it to any attribute or intersection: ``cube.confusion(["sex"])``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import fastfair.spark
+    >>> from fastfair.stats import ConfusionStats
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
+    ...                       "g": rng.choice(["a", "b"], 1000),
+    ...                       "s": rng.choice(["f", "m"], 1000)})
+    >>> cube = fastfair.spark.confusion_cube(spark.createDataFrame(frame), "y", "p", "g", "s")
+    >>> local = ConfusionStats.from_arrays(frame.y, frame.p, frame.g, frame.s)
+    >>> bool((cube.confusion(["g", "s"]).counts == local.counts).all())
+    True
+    """
+    if not group:
+        raise TypeError("give at least one group column")
+    roles = [(y_true, "binary"), (y_pred, "binary"), *((g, "group") for g in group)]
+    build = functools.partial(_cube_of, names=group)
+    return _reduce(df, build, roles, pos_label=pos_label)
 
 
 def permutation_test(
