@@ -126,6 +126,21 @@ def test_delong_and_auc_test_equal_to_1e12(df, frame, column):
     np.testing.assert_array_equal(t.group_n_pos, r.group_n_pos)
 
 
+def test_delong_of_several_attributes_from_one_sort(df, frame):
+    """The audit's AUC summaries: every attribute and intersection from one range sort."""
+    from fastfair.engines.spark import delong_by_sort
+
+    counted = [ConfusionStats.from_arrays(frame.y, frame.y, frame.grp),
+               ConfusionStats.from_arrays(frame.y, frame.y, frame.grp, frame.sex)]  # fmt: skip
+    one, both = delong_by_sort(df, "y", "score", [("grp",), ("grp", "sex")], counted)
+    ref = fastfair.delong(frame.y, frame.score, frame.grp)
+    np.testing.assert_allclose(one.auc, ref.auc, rtol=1e-12)
+    ref = fastfair.delong(frame.y, frame.score, frame.grp + " & " + frame.sex)
+    assert [" & ".join(g) for g in both.groups.tolist()] == ref.groups.tolist()
+    np.testing.assert_allclose(both.auc, ref.auc, rtol=1e-12)
+    np.testing.assert_allclose(both.variance, ref.variance, rtol=1e-12)
+
+
 def test_delong_ties_at_zero_and_minus_zero(spark):
     """-0.0 and 0.0 are one score in memory; Spark's range partitioning must not split them."""
     rng = np.random.default_rng(5)

@@ -613,63 +613,85 @@ def _moments(values: np.ndarray) -> tuple[float, float, float]:
     return float(len(values)), mean, float(((values - mean) ** 2).sum())
 
 
-def _global_codes(values, name: str, index: dict) -> np.ndarray:
-    """A partition's group column as codes into the global labels (`index`: label -> code)."""
-    from fastfair._validation import GroupCodes, as_groups
+def _group_codes(table, columns, index: dict) -> np.ndarray:
+    """A partition's group column, or the intersection of several (tuple labels), as codes
+    into the global labels (`index`: label -> code); a label not in `index` gets -1."""
+    from fastfair.engines.groups import intersection_codes
 
-    coded = _column(values, name, "group")
-    if not isinstance(coded, GroupCodes):
-        coded = GroupCodes(*as_groups(coded, f"column {name!r}", min_groups=1))
-    local = np.array([index[v] for v in coded.labels.tolist()], dtype=np.intp)
-    return local[coded.codes]
+    coded = [_column(table.column(c).combine_chunks(), c, "group") for c in columns]
+    codes, labels = intersection_codes(coded, table.num_rows)
+    local = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.intp)
+    return local[codes]
 
 
-def _sorted_columns(table, columns, index, pos_label):
-    """(y, score, group code) of a range partition, sorted by group then score."""
-    y_true, y_score, group = columns
+def _by_score(table, y_true, y_score, pos_label):
+    """(label, score) of a range partition, checked."""
     y = _column(table.column(y_true).combine_chunks(), y_true, "binary", pos_label)
     s = _column(table.column(y_score).combine_chunks(), y_score, "score")
-    g = _global_codes(table.column(group).combine_chunks(), group, index)
+    return y, s
+
+
+def _partition_label_counts(batches, *, label, score, attributes, indexes, pos_label):
+    """mapInArrow function: negatives and positives per group of each attribute in one
+    range partition."""
+    pid, table = _partition_table(batches)
+    if table is None:
+        return
+    y, _ = _by_score(table, label, score, pos_label)
+    out = []
+    for columns, index in zip(attributes, indexes):
+        counts = np.zeros((len(index), 2), dtype=np.int64)
+        np.add.at(counts, (_group_codes(table, columns, index), y), 1)
+        out.append(counts)
+    yield _send(_ByPartition({pid: out}))
+
+
+def _placement_moments(y, s, g, K, totals, offsets) -> np.ndarray:
+    """Per group of one attribute, the moments of the placements of a range partition's
+    rows; the negatives and positives of lower-score partitions (`offsets`) count below."""
     order = np.lexsort((s, g))
-    return y[order], s[order], g[order]
-
-
-def _partition_label_counts(batches, *, columns, index, pos_label):
-    """mapInArrow function: negatives and positives per group of one range partition."""
-    pid, table = _partition_table(batches)
-    if table is None:
-        return
-    y, _, g = _sorted_columns(table, columns, index, pos_label)
-    counts = np.zeros((len(index), 2), dtype=np.int64)
-    np.add.at(counts, (g, y), 1)
-    yield _send(_ByPartition({pid: counts}))
-
-
-def _partition_placements(batches, *, columns, index, pos_label, offsets, totals):
-    """mapInArrow function: moments of the placements of one range partition's rows; the
-    negatives and positives of lower-score partitions (`offsets[pid]`) count below."""
-    pid, table = _partition_table(batches)
-    if table is None:
-        return
-    y, s, g = _sorted_columns(table, columns, index, pos_label)
-    K = len(index)
+    y, s, g = y[order], s[order], g[order]
     out = np.zeros((K, 2, 3))
     bounds = np.searchsorted(g, np.arange(K + 1))
     for k in range(K):
         sk, yk = s[bounds[k] : bounds[k + 1]], y[bounds[k] : bounds[k + 1]]
         neg, pos = sk[yk == 0], sk[yk == 1]  # each sorted
-        (n0, n1), (off0, off1) = totals[k], offsets[pid][k]
+        (n0, n1), (off0, off1) = totals[k], offsets[k]
         if len(pos):
             lo, hi = np.searchsorted(neg, pos, "left"), np.searchsorted(neg, pos, "right")
             out[k, 1] = _moments((off0 + lo + (hi - lo) / 2.0) / n0)
         if len(neg):
             lo, hi = np.searchsorted(pos, neg, "left"), np.searchsorted(pos, neg, "right")
             out[k, 0] = _moments((n1 - off1 - hi + (hi - lo) / 2.0) / n1)
-    yield _send(_Moments(out))
+    return out
 
 
-def _label_totals(y, s, g):
-    return ConfusionStats.from_arrays(y, y, g)  # TN: negatives, TP: positives
+def _partition_placements(batches, *, label, score, attributes, indexes, pos_label, offsets,
+                          totals):  # fmt: skip
+    """mapInArrow function: the placement moments of each attribute's groups."""
+    pid, table = _partition_table(batches)
+    if table is None:
+        return
+    y, s = _by_score(table, label, score, pos_label)
+    out = []
+    for j, (columns, index) in enumerate(zip(attributes, indexes)):
+        g = _group_codes(table, columns, index)
+        out.append(_Moments(_placement_moments(y, s, g, len(index), totals[j], offsets[pid][j])))
+    yield _send(_ByAttribute(tuple(out)))
+
+
+@dataclass(frozen=True)
+class _ByAttribute:
+    """One summary per attribute, added attribute by attribute."""
+
+    parts: tuple
+
+    def __add__(self, other: _ByAttribute) -> _ByAttribute:
+        return _ByAttribute(tuple(a + b for a, b in zip(self.parts, other.parts)))
+
+
+def _label_totals(y, s, *groups):
+    return ConfusionStats.from_arrays(y, y, *groups)  # TN: negatives, TP: positives
 
 
 def spark_delong(
@@ -677,43 +699,76 @@ def spark_delong(
 ) -> DeLongResult:
     """Exact per-group AUC and DeLong variance of a Spark DataFrame (see the module
     docstring): the columns checked and the groups' negatives and positives counted (a
-    tree aggregation), the rows range-partitioned on the score and kept (persist), each
-    partition's counts, then each partition's placement moments with the counts of the
-    partitions below as offsets. The driver holds O(partitions x groups) numbers."""
+    tree aggregation), then :func:`delong_by_sort`."""
+    roles = [(y_true, "binary"), (y_score, "score"), (group, "group")]
+    counted = _reduce(df, _label_totals, roles, pos_label=pos_label)
+    return delong_by_sort(df, y_true, y_score, [(group,)], [counted], pos_label=pos_label)[0]
+
+
+def delong_by_sort(df, y_true, y_score, attributes, counted, *, pos_label=None):
+    """Exact DeLong results of several attributes (each a tuple of group columns: one, or
+    an intersection) from one distributed sort by score.
+
+    `counted[j]`: the :class:`ConfusionStats` of attribute j (its labels; negatives TN + FP,
+    positives FN + TP). The rows are range-partitioned on the score and kept (persist);
+    pass 1 counts each partition's negatives and positives per group, pass 2 computes each
+    partition's placement moments with the counts of the partitions below as offsets. The
+    driver holds O(partitions x groups) numbers.
+    """
     from pyspark.sql import functions as F
 
     from fastfair._comparisons import check_auc_defined
-    from fastfair.auc import DeLongResult
 
-    roles = [(y_true, "binary"), (y_score, "score"), (group, "group")]
-    counted = _reduce(df, _label_totals, roles, pos_label=pos_label)
-    labels, K = counted.labels, len(counted.labels)
-    totals = np.column_stack([counted.counts[:, 0], counted.counts[:, 3]])
-    check_auc_defined(totals, labels, range(K))
+    totals = []
+    for conf in counted:
+        c = np.asarray(conf.counts)
+        totals.append(np.column_stack([c[:, 0] + c[:, 1], c[:, 2] + c[:, 3]]))
+        check_auc_defined(totals[-1], conf.labels, range(len(conf.labels)))
     score = F.col(y_score).cast("double")
+    groups = list(dict.fromkeys(c for combo in attributes for c in combo))
     frame = df.select(
         F.col(y_true),
         F.when(score == 0, F.lit(0.0)).otherwise(score).alias(y_score),
-        F.col(group),
+        *(F.col(c) for c in groups),
     )  # fmt: skip  (-0.0 and 0.0 are one score: they must share a partition)
-    n_parts = max(df.rdd.getNumPartitions(), 1)
-    ranged = frame.repartitionByRange(n_parts, y_score).persist()
-    index = {v: k for k, v in enumerate(labels.tolist())}
-    common = dict(columns=(y_true, y_score, group), index=index, pos_label=pos_label)
+    ranged = frame.repartitionByRange(max(df.rdd.getNumPartitions(), 1), y_score).persist()
+    common = dict(
+        label=y_true, score=y_score, attributes=[tuple(a) for a in attributes],
+        indexes=[{v: k for k, v in enumerate(c.labels.tolist())} for c in counted],
+        pos_label=pos_label,
+    )  # fmt: skip
     try:
         per_part = _aggregate(ranged, functools.partial(_partition_label_counts, **common))
-        pids = sorted(per_part.values)
-        counts = np.array([per_part.values[p] for p in pids]).reshape(len(pids), K, 2)
-        if not np.array_equal(counts.sum(axis=0), totals):
-            raise RuntimeError("the range partitions hold other rows than were counted")
-        below = np.cumsum(counts, axis=0) - counts
-        offsets = {p: below[j] for j, p in enumerate(pids)}
-        fn = functools.partial(
-            _partition_placements, offsets=offsets, totals=totals.astype(np.float64), **common
-        )
-        moments = _aggregate(ranged, fn).moments
+        offsets = _offsets(per_part.values, totals)
+        fn = functools.partial(_partition_placements, offsets=offsets, totals=totals, **common)
+        moments = _aggregate(ranged, fn).parts
     finally:
         ranged.unpersist()
+    return [
+        _delong_result(conf.labels, tot, m.moments)
+        for conf, tot, m in zip(counted, totals, moments)
+    ]
+
+
+def _offsets(per_part: dict, totals: list) -> dict:
+    """{partition: [per attribute, the negatives and positives per group in the partitions
+    below it]}; a RuntimeError when the partitions do not hold the rows counted."""
+    pids = sorted(per_part)
+    out = {p: [] for p in pids}
+    for j, tot in enumerate(totals):
+        counts = np.array([per_part[p][j] for p in pids]).reshape(len(pids), *tot.shape)
+        if not np.array_equal(counts.sum(axis=0), tot):
+            raise RuntimeError("the range partitions hold other rows than were counted")
+        below = np.cumsum(counts, axis=0) - counts
+        for i, p in enumerate(pids):
+            out[p].append(below[i])
+    return out
+
+
+def _delong_result(labels, totals, moments) -> DeLongResult:
+    """The DeLongResult of merged placement moments (as ScoreStats.delong computes it)."""
+    from fastfair.auc import DeLongResult
+
     n0, n1 = totals[:, 0].astype(np.float64), totals[:, 1].astype(np.float64)
     auc = moments[:, 1, 1]
     ss10 = moments[:, 1, 2]
@@ -734,7 +789,21 @@ class DeLongSummary:
         self.result = result
 
     def delong(self) -> DeLongResult:
+        """The DeLong result of the rows."""
         return self.result
+
+    def select(self, labels) -> DeLongSummary:
+        """The summary of the groups `labels` only (each group's AUC and variance are its
+        own rows': a subset is exact)."""
+        import dataclasses
+
+        where = {v: k for k, v in enumerate(self.result.groups.tolist())}
+        keep = sorted(where[v] for v in labels)
+        r = self.result
+        return DeLongSummary(dataclasses.replace(
+            r, groups=r.groups[keep], auc=r.auc[keep], variance=r.variance[keep],
+            s10=r.s10[keep], s01=r.s01[keep], n_pos=r.n_pos[keep], n_neg=r.n_neg[keep],
+        ))  # fmt: skip
 
     def test(self, **options: Any) -> AUCTestResult:
         """``fastfair.auc_test_from_delong`` of the result (reference, alternative, ...)."""
@@ -862,16 +931,11 @@ class _Sums:
         return _Sums(merge_sums(self.sums, other.sums))
 
 
-def _user_rows(table, *, label, score, group, cluster, index, pos_label):
+def _user_rows(table, *, label, score, groups, cluster, index, pos_label):
     """(y, score, group code, user) of a partition's rows of the tested groups (`index`:
-    label -> code), in the partition's order (sorted by user, then row)."""
-    from fastfair._validation import GroupCodes, as_groups
-
-    coded = _column(table.column(group).combine_chunks(), group, "group")
-    if not isinstance(coded, GroupCodes):
-        coded = GroupCodes(*as_groups(coded, f"column {group!r}", min_groups=1))
-    local = np.array([index.get(v, -1) for v in coded.labels.tolist()], dtype=np.intp)
-    g = local[coded.codes]
+    label -> code; `groups`: the attribute's columns), in the partition's order (sorted by
+    user, then row)."""
+    g = _group_codes(table, groups, index)
     keep = g >= 0
     y = _column(table.column(label).combine_chunks(), label, "binary", pos_label)
     s = _column(table.column(score).combine_chunks(), score, "score")
@@ -919,18 +983,21 @@ def spark_clusters(
     :class:`fastfair.engines.clusters.SortedClusters` (see
     :func:`fastfair.engines.dask.dask_clusters`).
 
-    Each row gets its position (``monotonically_increasing_id``: partition order, then the
-    order within a partition); the rows are range-partitioned on the user column (a user's
-    rows all in one partition, the partitions in user order), sorted by user then position
-    inside each partition and kept on the executors (persist) for the kernel passes. Only
-    per-partition counts, the row sample (at most 200,000 rows) and the merged kernel sums
-    reach the driver. Without `cluster` every row is its own user and nothing is shuffled.
+    `group`: a group column, or the list of an intersection's columns (`tested_labels`
+    then tuples). Each row gets its position (``monotonically_increasing_id``: partition
+    order, then the order within a partition); the rows are range-partitioned on the user
+    column (a user's rows all in one partition, the partitions in user order), sorted by
+    user then position inside each partition and kept on the executors (persist) for the
+    kernel passes. Only per-partition counts, the row sample (at most 200,000 rows) and the
+    merged kernel sums reach the driver. Without `cluster` every row is its own user and
+    nothing is shuffled.
     """
     from pyspark.sql import functions as F
 
     from fastfair.engines import clusters as sc
 
-    columns = list(dict.fromkeys(c for c in (label, score, group, cluster) if c))
+    groups = [group] if isinstance(group, str) else list(group)
+    columns = list(dict.fromkeys(c for c in (label, score, *groups, cluster) if c))
     rows = frame.select(*columns).withColumn(_ROW, F.monotonically_increasing_id())
     key = cluster if cluster is not None else _ROW
     if cluster is not None:
@@ -939,7 +1006,7 @@ def spark_clusters(
     rows = rows.persist()
     index = {v: k for k, v in enumerate(tested_labels)}
     read = functools.partial(
-        _user_rows, label=label, score=score, group=group, cluster=key, index=index,
+        _user_rows, label=label, score=score, groups=groups, cluster=key, index=index,
         pos_label=pos_label,
     )  # fmt: skip
 
