@@ -20,16 +20,15 @@ own, run on the sum. Results are the same objects as the in-memory functions ret
   :class:`fastfair.stats.ScoreStats` is used instead (as :func:`fastfair.dask.delong`).
 
 Spark needs a Java runtime; install with ``pip install fastfair[spark]``. pyspark is
-imported only when these run. The same module is the audit's spark engine:
-:func:`summarise_spark` (the audit's summaries of a DataFrame), :func:`spark_delong` (the
-exact DeLong sums) and :func:`spark_clusters` (the rows grouped by user for predictive
+imported only when these run. The engine's building blocks for the audit:
+:func:`delong_by_sort` (the exact DeLong results of several attributes and intersections
+from one sort) and :func:`spark_clusters` (the rows grouped by user for predictive
 parity, range-partitioned on the user column). The public import path is
 :mod:`fastfair.spark` (a re-export of this module).
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import pickle
@@ -40,7 +39,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair.compare import PairedStats
-from fastfair.engines import summaries
 from fastfair.engines.cube import ConfusionCube
 from fastfair.engines.summaries import ConfusionStats, ScoreStats
 
@@ -59,13 +57,13 @@ __all__ = [
     "confusion_cube",
     "confusion_stats",
     "delong",
+    "delong_by_sort",
     "paired_stats",
     "permutation_test",
     "score_stats",
     "spark_clusters",
     "spark_delong",
     "spark_session",
-    "summarise_spark",
 ]
 
 #: The summaries' column in the Arrow batches the partitions send back.
@@ -657,6 +655,8 @@ def _placement_moments(y, s, g, K, totals, offsets) -> np.ndarray:
         sk, yk = s[bounds[k] : bounds[k + 1]], y[bounds[k] : bounds[k + 1]]
         neg, pos = sk[yk == 0], sk[yk == 1]  # each sorted
         (n0, n1), (off0, off1) = totals[k], offsets[k]
+        if n0 == 0 or n1 == 0:  # the AUC is undefined (refused when tested)
+            continue
         if len(pos):
             lo, hi = np.searchsorted(neg, pos, "left"), np.searchsorted(neg, pos, "right")
             out[k, 1] = _moments((off0 + lo + (hi - lo) / 2.0) / n0)
@@ -705,7 +705,7 @@ def spark_delong(
     return delong_by_sort(df, y_true, y_score, [(group,)], [counted], pos_label=pos_label)[0]
 
 
-def delong_by_sort(df, y_true, y_score, attributes, counted, *, pos_label=None):
+def delong_by_sort(df, y_true, y_score, attributes, counted, *, pos_label=None, check=True):
     """Exact DeLong results of several attributes (each a tuple of group columns: one, or
     an intersection) from one distributed sort by score.
 
@@ -713,7 +713,9 @@ def delong_by_sort(df, y_true, y_score, attributes, counted, *, pos_label=None):
     positives FN + TP). The rows are range-partitioned on the score and kept (persist);
     pass 1 counts each partition's negatives and positives per group, pass 2 computes each
     partition's placement moments with the counts of the partitions below as offsets. The
-    driver holds O(partitions x groups) numbers.
+    driver holds O(partitions x groups) numbers. With `check`, a group without positives or
+    without negatives is a ValueError; without, its AUC is NaN (for the audit, which
+    refuses it when that group is tested).
     """
     from pyspark.sql import functions as F
 
@@ -723,7 +725,8 @@ def delong_by_sort(df, y_true, y_score, attributes, counted, *, pos_label=None):
     for conf in counted:
         c = np.asarray(conf.counts)
         totals.append(np.column_stack([c[:, 0] + c[:, 1], c[:, 2] + c[:, 3]]))
-        check_auc_defined(totals[-1], conf.labels, range(len(conf.labels)))
+        if check:
+            check_auc_defined(totals[-1], conf.labels, range(len(conf.labels)))
     score = F.col(y_score).cast("double")
     groups = list(dict.fromkeys(c for combo in attributes for c in combo))
     frame = df.select(
@@ -770,50 +773,23 @@ def _delong_result(labels, totals, moments) -> DeLongResult:
     from fastfair.auc import DeLongResult
 
     n0, n1 = totals[:, 0].astype(np.float64), totals[:, 1].astype(np.float64)
+    undefined = (n0 == 0) | (n1 == 0)
+    moments = np.where(undefined[:, None, None], np.nan, moments)
     auc = moments[:, 1, 1]
     ss10 = moments[:, 1, 2]
     ss01 = moments[:, 0, 2] + n0 * (moments[:, 0, 1] - auc) ** 2  # about the AUC
     s10 = np.divide(ss10, n1 - 1, out=np.zeros_like(ss10), where=n1 > 1)
     s01 = np.divide(ss01, n0 - 1, out=np.zeros_like(ss01), where=n0 > 1)
+    with np.errstate(divide="ignore", invalid="ignore"):  # NaN where undefined
+        variance = s10 / n1 + s01 / n0
     return DeLongResult(
-        groups=labels, auc=auc, variance=s10 / n1 + s01 / n0, s10=s10, s01=s01,
+        groups=labels, auc=auc, variance=variance, s10=s10, s01=s01,
         n_pos=totals[:, 1].copy(), n_neg=totals[:, 0].copy(),
     )  # fmt: skip
 
 
-class DeLongSummary:
-    """The audit's AUC summary of the spark engine: the exact :class:`DeLongResult` of the
-    rows (:func:`spark_delong`), with ``.test()`` as :meth:`fastfair.stats.ScoreStats.test`."""
-
-    def __init__(self, result: DeLongResult):
-        self.result = result
-
-    def delong(self) -> DeLongResult:
-        """The DeLong result of the rows."""
-        return self.result
-
-    def select(self, labels) -> DeLongSummary:
-        """The summary of the groups `labels` only (each group's AUC and variance are its
-        own rows': a subset is exact)."""
-        import dataclasses
-
-        where = {v: k for k, v in enumerate(self.result.groups.tolist())}
-        keep = sorted(where[v] for v in labels)
-        r = self.result
-        return DeLongSummary(dataclasses.replace(
-            r, groups=r.groups[keep], auc=r.auc[keep], variance=r.variance[keep],
-            s10=r.s10[keep], s01=r.s01[keep], n_pos=r.n_pos[keep], n_neg=r.n_neg[keep],
-        ))  # fmt: skip
-
-    def test(self, **options: Any) -> AUCTestResult:
-        """``fastfair.auc_test_from_delong`` of the result (reference, alternative, ...)."""
-        from fastfair.auc import auc_test_from_delong
-
-        return auc_test_from_delong(self.result, **options)
-
-
 # --------------------------------------------------------------------------------------
-# The audit's engine: a session, the files as a DataFrame, the summaries
+# A session
 
 
 def spark_session(master: str | None = None) -> SparkSession:
@@ -848,68 +824,12 @@ def spark_session(master: str | None = None) -> SparkSession:
         sql.SparkSession.builder.master(master or "local[*]")
         .appName("fastfair")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
     )
-    return builder.getOrCreate()
-
-
-@contextlib.contextmanager
-def spark_place(master: str | None):
-    """The session the audit runs on: the active one (kept), or a new one on `master`
-    (stopped on exit)."""
-    sql = _pyspark()
-    if sql.SparkSession.getActiveSession() is not None:
-        yield sql.SparkSession.getActiveSession()
-        return
-    spark = spark_session(master)
-    try:
-        yield spark
-    finally:
-        spark.stop()
-
-
-def spark_frame(spark: SparkSession, source, columns) -> DataFrame:
-    """The files as a Spark DataFrame of `columns`; a file without one is named at once."""
-    from fastfair.engines.files import _kind, check_columns
-
-    files = [str(f) for f in check_columns(source, columns)]
-    if _kind(files[0]) == "parquet":
-        return spark.read.parquet(*files).select(*columns)
-    frame = spark.read.csv(files, header=True, inferSchema=True, emptyValue=None)
-    return frame.select(*columns)
-
-
-def _audit_partition(label, pred, score, group, *, threshold):
-    """The audit's summary of one partition's checked columns (no score histogram: the
-    AUC is :func:`spark_delong`'s)."""
-    y, yhat, _ = summaries.checked_rows(label, pred, score, threshold=threshold, pos_label=None)
-    return summaries.summary_of(y, yhat, None, group)
-
-
-def summarise_spark(
-    frame: DataFrame, *, label, group, pred, score, threshold, pos_label, cluster=None
-) -> summaries.AuditSummary:
-    """The audit's summary of a Spark DataFrame: confusion counts merged in a tree, and the
-    exact DeLong result of the score (:class:`DeLongSummary`); `cluster` is checked (no
-    missing value)."""
-    roles = [(label, "binary"), (pred, "binary"), (score, "score"), (group, "group")]
-    roles = [(name, role) for name, role in roles if name is not None]
-    if cluster is not None:
-        roles.append((cluster, "present"))
-    names = [name for name, _ in roles]
-
-    def build(*arrays):
-        values = dict(zip(names, arrays))
-        return _audit_partition(
-            values[label], values.get(pred), values.get(score), values[group],
-            threshold=threshold,
-        )  # fmt: skip
-
-    total = _reduce(frame, build, roles, pos_label=pos_label)
-    if score is not None:
-        result = spark_delong(frame, label, score, group, pos_label=pos_label)
-        total = summaries.AuditSummary(total.confusion, DeLongSummary(result))
-    return total
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    return session
 
 
 # --------------------------------------------------------------------------------------
