@@ -629,24 +629,13 @@ def _by_score(table, y_true, y_score, pos_label):
     return y, s
 
 
-def _partition_label_counts(batches, *, label, score, attributes, indexes, pos_label):
-    """mapInArrow function: negatives and positives per group of each attribute in one
-    range partition."""
-    pid, table = _partition_table(batches)
-    if table is None:
-        return
-    y, _ = _by_score(table, label, score, pos_label)
-    out = []
-    for columns, index in zip(attributes, indexes):
-        counts = np.zeros((len(index), 2), dtype=np.int64)
-        np.add.at(counts, (_group_codes(table, columns, index), y), 1)
-        out.append(counts)
-    yield _send(_ByPartition({pid: out}))
-
-
-def _placement_moments(y, s, g, K, totals, offsets) -> np.ndarray:
-    """Per group of one attribute, the moments of the placements of a range partition's
-    rows; the negatives and positives of lower-score partitions (`offsets`) count below."""
+def _local_moments(y, s, g, K) -> np.ndarray:
+    """Per group of one attribute in a range partition, ``out[k, label]`` = (rows, mean,
+    centred sum of squares) of the local placement numerators q: for a positive, the
+    group's negatives of the partition below its score plus half the ties; for a negative,
+    the positives below plus half the ties. With the partitions below as offsets,
+    V10 = (negatives below the partition + q) / n_neg and V01 = (positives above the
+    partition's start - q) / n_pos (:func:`_placements`)."""
     order = np.lexsort((s, g))
     y, s, g = y[order], s[order], g[order]
     out = np.zeros((K, 2, 3))
@@ -654,40 +643,53 @@ def _placement_moments(y, s, g, K, totals, offsets) -> np.ndarray:
     for k in range(K):
         sk, yk = s[bounds[k] : bounds[k + 1]], y[bounds[k] : bounds[k + 1]]
         neg, pos = sk[yk == 0], sk[yk == 1]  # each sorted
-        (n0, n1), (off0, off1) = totals[k], offsets[k]
-        if n0 == 0 or n1 == 0:  # the AUC is undefined (refused when tested)
-            continue
         if len(pos):
             lo, hi = np.searchsorted(neg, pos, "left"), np.searchsorted(neg, pos, "right")
-            out[k, 1] = _moments((off0 + lo + (hi - lo) / 2.0) / n0)
+            out[k, 1] = _moments((lo + hi) / 2.0)
         if len(neg):
             lo, hi = np.searchsorted(pos, neg, "left"), np.searchsorted(pos, neg, "right")
-            out[k, 0] = _moments((n1 - off1 - hi + (hi - lo) / 2.0) / n1)
+            out[k, 0] = _moments((lo + hi) / 2.0)
     return out
 
 
-def _partition_placements(batches, *, label, score, attributes, indexes, pos_label, offsets,
-                          totals):  # fmt: skip
-    """mapInArrow function: the placement moments of each attribute's groups."""
+def _partition_placements(batches, *, label, score, attributes, indexes, pos_label):
+    """mapInArrow function: each attribute's local placement moments of one range
+    partition (:func:`_local_moments`), keyed by the partition's index."""
     pid, table = _partition_table(batches)
     if table is None:
         return
-    y, s = _by_score(table, label, score, pos_label)
-    out = []
-    for j, (columns, index) in enumerate(zip(attributes, indexes)):
-        g = _group_codes(table, columns, index)
-        out.append(_Moments(_placement_moments(y, s, g, len(index), totals[j], offsets[pid][j])))
-    yield _send(_ByAttribute(tuple(out)))
+    try:
+        y, s = _by_score(table, label, score, pos_label)
+        out = [
+            _local_moments(y, s, _group_codes(table, columns, index), len(index))
+            for columns, index in zip(attributes, indexes)
+        ]
+        value = _ByPartition({pid: out})
+    except (ValueError, TypeError) as exc:
+        value = _Failure(pid, type(exc)(f"partition {pid}: {exc}"))
+    yield _send(value)
 
 
-@dataclass(frozen=True)
-class _ByAttribute:
-    """One summary per attribute, added attribute by attribute."""
-
-    parts: tuple
-
-    def __add__(self, other: _ByAttribute) -> _ByAttribute:
-        return _ByAttribute(tuple(a + b for a, b in zip(self.parts, other.parts)))
+def _placements(parts: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """The moments of the placements V01 (``[:, 0]``) and V10 (``[:, 1]``) of every row
+    per group, from each range partition's local moments (`parts[p]`, partitions in score
+    order): each partition's moments shifted by the counts of the partitions below it and
+    scaled, then merged (Chan et al.'s pairwise update)."""
+    counts = parts[..., 0]  # (partitions, groups, label)
+    if not np.array_equal(counts.sum(axis=0), totals):
+        raise RuntimeError("the range partitions hold other rows than were counted")
+    below = np.cumsum(counts, axis=0) - counts
+    n0, n1 = totals[:, 0].astype(np.float64), totals[:, 1].astype(np.float64)
+    total = None
+    with np.errstate(divide="ignore", invalid="ignore"):  # NaN where a group lacks a label
+        for p in range(len(parts)):
+            m = parts[p].copy()
+            m[:, 1, 1] = (below[p, :, 0] + m[:, 1, 1]) / n0
+            m[:, 1, 2] /= n0 * n0
+            m[:, 0, 1] = (n1 - below[p, :, 1] - m[:, 0, 1]) / n1
+            m[:, 0, 2] /= n1 * n1
+            total = _Moments(m) if total is None else total + _Moments(m)
+    return total.moments
 
 
 def _label_totals(y, s, *groups):
@@ -710,12 +712,13 @@ def delong_by_sort(df, y_true, y_score, attributes, counted, *, pos_label=None, 
     an intersection) from one distributed sort by score.
 
     `counted[j]`: the :class:`ConfusionStats` of attribute j (its labels; negatives TN + FP,
-    positives FN + TP). The rows are range-partitioned on the score and kept (persist);
-    pass 1 counts each partition's negatives and positives per group, pass 2 computes each
-    partition's placement moments with the counts of the partitions below as offsets. The
-    driver holds O(partitions x groups) numbers. With `check`, a group without positives or
-    without negatives is a ValueError; without, its AUC is NaN (for the audit, which
-    refuses it when that group is tested).
+    positives FN + TP). The rows are range-partitioned on the score (tied scores share a
+    partition) and each partition sends, per group, its negatives and positives and the
+    moments of its rows' local placements (:func:`_local_moments`): one pass, and the
+    driver holds O(partitions x groups) numbers; the partitions below each one give its
+    offsets there (:func:`_placements`). With `check`, a group without positives or without
+    negatives is a ValueError; without, its AUC is NaN (for the audit, which refuses it
+    when that group is tested).
     """
     from pyspark.sql import functions as F
 
@@ -734,38 +737,21 @@ def delong_by_sort(df, y_true, y_score, attributes, counted, *, pos_label=None, 
         F.when(score == 0, F.lit(0.0)).otherwise(score).alias(y_score),
         *(F.col(c) for c in groups),
     )  # fmt: skip  (-0.0 and 0.0 are one score: they must share a partition)
-    ranged = frame.repartitionByRange(max(df.rdd.getNumPartitions(), 1), y_score).persist()
-    common = dict(
-        label=y_true, score=y_score, attributes=[tuple(a) for a in attributes],
+    ranged = frame.repartitionByRange(max(df.rdd.getNumPartitions(), 1), y_score)
+    fn = functools.partial(
+        _partition_placements, label=y_true, score=y_score,
+        attributes=[tuple(a) for a in attributes],
         indexes=[{v: k for k, v in enumerate(c.labels.tolist())} for c in counted],
         pos_label=pos_label,
     )  # fmt: skip
-    try:
-        per_part = _aggregate(ranged, functools.partial(_partition_label_counts, **common))
-        offsets = _offsets(per_part.values, totals)
-        fn = functools.partial(_partition_placements, offsets=offsets, totals=totals, **common)
-        moments = _aggregate(ranged, fn).parts
-    finally:
-        ranged.unpersist()
-    return [
-        _delong_result(conf.labels, tot, m.moments)
-        for conf, tot, m in zip(counted, totals, moments)
-    ]
-
-
-def _offsets(per_part: dict, totals: list) -> dict:
-    """{partition: [per attribute, the negatives and positives per group in the partitions
-    below it]}; a RuntimeError when the partitions do not hold the rows counted."""
+    per_part = _aggregate(ranged, fn).values
     pids = sorted(per_part)
-    out = {p: [] for p in pids}
-    for j, tot in enumerate(totals):
-        counts = np.array([per_part[p][j] for p in pids]).reshape(len(pids), *tot.shape)
-        if not np.array_equal(counts.sum(axis=0), tot):
-            raise RuntimeError("the range partitions hold other rows than were counted")
-        below = np.cumsum(counts, axis=0) - counts
-        for i, p in enumerate(pids):
-            out[p].append(below[i])
-    return out
+    return [
+        _delong_result(
+            conf.labels, tot, _placements(np.array([per_part[p][j] for p in pids]), tot)
+        )
+        for j, (conf, tot) in enumerate(zip(counted, totals))
+    ]
 
 
 def _delong_result(labels, totals, moments) -> DeLongResult:
