@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -47,8 +48,8 @@ if TYPE_CHECKING:
     import dask.dataframe as dd
 
     from fastfair.auc import AUCTestResult, DeLongResult
-    from fastfair.compare import ModelComparisonResult
-    from fastfair.permutation import PermutationTestResult
+    from fastfair.compare import ModelComparisonResult  # noqa: F401 (the generated tests'
+    from fastfair.permutation import PermutationTestResult  # noqa: F401 return types)
 
 __all__ = [
     "auc_test",
@@ -88,11 +89,35 @@ _DOCS = {
 def _documented(function):
     """`function` with the shared parts of its docstring filled in ({df}, {scheduler},
     {resolution}, {pos_label}, {example})."""
-    doc = function.__doc__
+    function.__doc__ = _documented_text(function.__doc__)
+    return function
+
+
+def _documented_text(doc: str) -> str:
     for key, text in _DOCS.items():
         doc = doc.replace("{" + key + "}", text)
-    function.__doc__ = doc
-    return function
+    return doc
+
+
+def _test_of(name: str, build, returns: str, doc: str):
+    """The test of a dask DataFrame whose summary `build` makes: `build`'s arguments, then
+    the options of the summary's ``.test(**options)``. Its docstring is `doc` with
+    ``{parameters}`` the Parameters of `build`'s (the shared parts filled in)."""
+    signature = inspect.signature(build)
+    names = set(signature.parameters)
+
+    def test(*args, **kwargs):
+        options = {k: kwargs.pop(k) for k in list(kwargs) if k not in names}
+        return build(*args, **kwargs).test(**options)
+
+    options = inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD, annotation="Any")
+    test.__signature__ = signature.replace(
+        parameters=[*signature.parameters.values(), options], return_annotation=returns
+    )
+    head = build.__doc__.split("Parameters\n    ----------\n", 1)[1]
+    test.__doc__ = _documented_text(doc.replace("{parameters}", head.split("\n\n")[0].strip()))
+    test.__module__, test.__name__, test.__qualname__ = __name__, name, name
+    return test
 
 
 def _dask():
@@ -181,26 +206,15 @@ def _confusion_of(y, yhat, *groups, pos_label=None):
     return ConfusionStats.from_arrays(y, yhat, *groups, pos_label=pos_label)
 
 
-@_documented
-def permutation_test(
-    df: dd.DataFrame,
-    y_true: str,
-    y_pred: str,
-    group: str,
-    *,
-    pos_label: Hashable | None = None,
-    scheduler: str | Any | None = None,
-    **options: Any,
-) -> PermutationTestResult:
+permutation_test = _test_of(
+    "permutation_test",
+    confusion_stats,
+    "PermutationTestResult",
     """:func:`fastfair.permutation_test` of a dask DataFrame's columns (same result).
 
     Parameters
     ----------
-    {df}
-    y_true, y_pred, group : str
-        Names of the outcome, prediction and group columns.
-    {pos_label}
-    {scheduler}
+    {parameters}
     **options
         Those of :func:`fastfair.permutation_test_from_counts` (metric, scheme, method,
         n_permutations, random_state, ...).
@@ -216,9 +230,8 @@ def permutation_test(
     >>> res = fastfair.dask.permutation_test(df, "y", "p", "g", scheduler="sync")
     >>> res.pvalue == fastfair.permutation_test(frame.y, frame.p, frame.g).pvalue
     True
-    """
-    stats = confusion_stats(df, y_true, y_pred, group, pos_label=pos_label, scheduler=scheduler)
-    return stats.test(**options)
+    """,
+)
 
 
 @_documented
@@ -387,27 +400,15 @@ def _paired_of(y, a, b, group, pos_label=None):
     return PairedStats.from_arrays(y, a, b, group, pos_label=pos_label)
 
 
-@_documented
-def compare_models(
-    df: dd.DataFrame,
-    y_true: str,
-    y_pred_a: str,
-    y_pred_b: str,
-    group: str,
-    *,
-    pos_label: Hashable | None = None,
-    scheduler: str | Any | None = None,
-    **options: Any,
-) -> ModelComparisonResult:
+compare_models = _test_of(
+    "compare_models",
+    paired_stats,
+    "ModelComparisonResult",
     """:func:`fastfair.compare_models` of a dask DataFrame's columns (same result).
 
     Parameters
     ----------
-    {df}
-    y_true, y_pred_a, y_pred_b, group : str
-        Names of the outcome, the two models' binary predictions and the group column.
-    {pos_label}
-    {scheduler}
+    {parameters}
     **options
         Those of :func:`fastfair.compare_models_from_counts` (metric, method, delta,
         n_permutations, random_state, ...).
@@ -425,10 +426,8 @@ def compare_models(
     >>> res.pvalue == fastfair.compare_models(frame.y, frame.a, frame.b, frame.g,
     ...                                       random_state=0).pvalue
     True
-    """
-    stats = paired_stats(df, y_true, y_pred_a, y_pred_b, group, pos_label=pos_label,
-                         scheduler=scheduler)  # fmt: skip
-    return stats.test(**options)
+    """,
+)
 
 
 def summarise_dask(
