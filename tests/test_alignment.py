@@ -65,10 +65,6 @@ CALLS = {
         d["y_true"], d["y_pred"], d["group"], delta=0.2, sample_weight=d["sample_weight"]
     ),
     "auc_test": lambda d: fastfair.auc_test(d["y_true"], d["y_score"], d["group"], **MC),
-    "find_slices": lambda d: fastfair.find_slices(
-        None, d["y_true"], d["y_pred"], features={"g": d["group"], "c": d["cluster"]},
-        max_depth=2, min_size=5, alpha=0.5, **MC,
-    ),
     "delong": lambda d: fastfair.delong(d["y_true"], d["y_score"], d["group"]),
     "mean_difference_test": lambda d: fastfair.mean_difference_test(
         d["values"], d["group"], **MC
