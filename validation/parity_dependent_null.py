@@ -1,0 +1,343 @@
+"""Predictive parity when calibration is identical but score densities and users are not (#33).
+
+Null data: every row's outcome is Bernoulli(its score), in every group (calibration exact).
+Users differ in where their scores sit: a user's location is N(mu_g, loc_sd^2) on the logit
+scale and a row's score is expit(location + N(0, 0.3^2)); "shifted" cells give the groups
+different mu_g (the score densities differ), "equal" cells the same. Rows per user are
+1 + Poisson(4) ("poisson") or floor(U^(-1/1.1)) capped at 40 ("pareto", 1-40 rows). In
+cells with a dominant user, the first group's first user holds a share `dom` of its group's
+rows. Outcomes are correlated within a user by a Gaussian copula (y = [Phi(z) < p],
+z = sqrt(rho) e_user + sqrt(1 - rho) e_row), which keeps P(y = 1 | s) = s exactly. Power
+twins add `delta` to the first group's outcome probability.
+
+Each data set is tested with the library's default grid (50 points) and bandwidth; from the
+per-user kernel sums every method below is computed on the same data:
+
+  old     fastfair <= #33 default: each group's variance from its own residuals
+          (Nadaraya-Watson, CR2, Bell-McCaffrey/Satterthwaite t), Holm over the t p-values,
+          Gaussian multiplier bootstrap of the CR2 scores for the maximum.
+  new     the #33 default: the same estimate, studentized by the variance under the null:
+          residuals from the pooled (all groups) curve f0, CR0 sums
+          sum_m (a_m - f0 b_m)^2 / B_g^2 (from the first pass's sums), normal (chi-square)
+          reference, Holm, and the multiplier bootstrap of the same null scores.
+  new_t   as new, with Student t and the one-pass Satterthwaite df (sum b^2)^2 / sum b^4
+          per group (Welch-combined; F(K-1, min df) for K > 2).
+  old_ob  diagnostic for suspect 1: "old" with every group's estimate corrected by its
+          exact conditional smoothing bias sum k_i (s_i - s) / sum k_i (m(s) = s): if the
+          over-rejection were smoothing bias, this would remove it.
+
+Tests: "mid" = the pointwise test at the middle grid point; "holm" = any Holm rejection over
+the tested points; "sim" = the simultaneous (max) test, 999 multiplier draws. Rejection rates
+at alpha 0.05 with binomial Monte-Carlo SE; "*" marks a rate more than 3 SE above alpha.
+The quick mode checks "old" and "new" against ``predictive_parity_test``.
+
+Usage: python validation/parity_dependent_null.py [--quick] [--scale X] [--cells A,B]
+           [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+import warnings
+
+if __name__ == "__main__":  # one BLAS thread: n_jobs=1 on a shared machine
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+from scipy import special, stats
+
+from fastfair._clustered import choose_bandwidth, make_grid, prepare
+
+ALPHA = 0.05
+N_MULT = 999
+METHODS = ("old", "new", "new_t", "old_ob")
+#: name -> (settings, null data sets, power data sets, delta). The first three are issue 33's.
+CELLS = {
+    "issue1": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.0), 2000, 200, 0.15),
+    "issue2": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.8), 2000, 200, 0.15),
+    "issue3": (
+        dict(users=(60, 300), locs=(-0.3, -1.0), rows="pareto", loc_sd=1.2, dom=0.0, rho=0.5),
+        2000, 200, 0.15,
+    ),
+    "equal_dom40": (dict(users=(40, 400), locs=(-0.6, -0.6), dom=0.4, rho=0.8), 500, 200, 0.15),
+    "u20_dom50": (dict(users=(20, 1000), locs=(-0.3, -1.0), dom=0.5, rho=0.9), 500, 200, 0.25),
+    "u200_dom10": (dict(users=(200, 200), locs=(-0.3, -1.0), dom=0.1, rho=0.3), 500, 200, 0.1),
+    "u1000": (dict(users=(1000, 1000), locs=(0.0, -1.0), dom=0.1, rho=0.0), 500, 200, 0.05),
+    "three": (
+        dict(users=(40, 200, 400), locs=(-0.3, -0.6, -1.0), dom=0.25, rho=0.5), 500, 200, 0.15,
+    ),
+    "three_small": (
+        dict(users=(20, 100, 1000), locs=(-0.6, -0.6, -0.6), dom=0.3, rho=0.9), 500, 200, 0.25,
+    ),
+    "pareto_equal": (
+        dict(users=(60, 300), locs=(-0.6, -0.6), rows="pareto", loc_sd=1.2, dom=0.0, rho=0.5),
+        500, 200, 0.15,
+    ),
+}  # fmt: skip
+
+
+def simulate(rng, users, locs, loc_sd=0.8, rows="poisson", dom=0.0, rho=0.0, delta=0.0):
+    """(y, score, group, user) of one data set; see the module docstring."""
+    grp, nrow, loc = [], [], []
+    for g, (m, mu) in enumerate(zip(users, locs)):
+        if rows == "poisson":
+            n = 1 + rng.poisson(4, m)
+        else:
+            n = np.minimum(np.floor(rng.random(m) ** (-1 / 1.1)), 40).astype(np.int64)
+        if g == 0 and dom > 0:
+            n[0] = max(1, round(dom / (1 - dom) * n[1:].sum()))
+        grp.append(np.full(m, g))
+        nrow.append(n)
+        loc.append(rng.normal(mu, loc_sd, m))
+    grp, nrow, loc = map(np.concatenate, (grp, nrow, loc))
+    user = np.repeat(np.arange(grp.size), nrow)
+    s = special.expit(loc[user] + rng.normal(0, 0.3, user.size))
+    z = np.sqrt(rho) * rng.standard_normal(grp.size)[user]
+    z = z + np.sqrt(1 - rho) * rng.standard_normal(user.size)
+    p = np.clip(s + delta * (grp[user] == 0), 0, 1)
+    return (special.ndtr(z) < p).astype(float), s, grp[user], user
+
+
+def user_sums(y, s, g, user):
+    """Default grid and bandwidth; weighted per-user sums a, b and the bias numerator c."""
+    prep = prepare(y, s, g, user, "per_user", "raise", None, min_groups=2)
+    h, _ = choose_bandwidth(prep, "rule_of_thumb", "gaussian", 1)
+    grid = make_grid(50, prep)
+    w = np.repeat(prep.cluster_weight, np.diff(prep.starts))
+    d = prep.score[:, None] - grid[None, :]
+    k = np.exp(-0.5 * (d / h) ** 2) * w[:, None]
+    k[np.abs(d) > 8 * h] = 0.0
+    starts = prep.starts[:-1]
+    a = np.add.reduceat(k * prep.y[:, None], starts, axis=0)
+    b = np.add.reduceat(k, starts, axis=0)
+    c = np.add.reduceat(k * d, starts, axis=0)
+    return a, b, c, prep.cluster_group, grid
+
+
+def bm_df(p):
+    """Bell-McCaffrey df of one group's CR2 variance (random-intercept working model)."""
+    om = 1.0 / (1.0 - p)
+    s = p * p
+    S = s.sum(axis=0)
+    tr = (om * (s - 2 * p * s + p * p * S)).sum(axis=0)
+    diag = (om * om * (s * s + 2 * s * (-2 * p * s + p * p * S))).sum(axis=0)
+    P2 = (om * p * p).sum(axis=0)
+    S2 = (om * s * s).sum(axis=0)
+    PS = (om * p * s).sum(axis=0)
+    Q = diag + 2 * P2 * S2 + 2 * PS * PS + S * S * P2 * P2 - 4 * S * PS * P2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return tr * tr / Q
+
+
+def method_parts(name, a, b, c, cg):
+    """Per group: estimate f (G,), scaled scores U (M_g, G), df (G,), n_eff (G,)."""
+    K = int(cg.max()) + 1
+    f0 = a.sum(0) / np.where(b.sum(0) > 0, b.sum(0), 1.0)
+    out = []
+    for k in range(K):
+        A, B = a[cg == k], b[cg == k]
+        S0 = B.sum(0)
+        pos = S0 > 0
+        S0 = np.where(pos, S0, 1.0)
+        f = np.where(pos, A.sum(0) / S0, np.nan)
+        if name == "old_ob":
+            f = f - c[cg == k].sum(0) / S0
+        fn = np.nan_to_num(f)
+        neff = np.where(pos, S0 * S0 / np.maximum((B * B).sum(0), 1e-300), 0.0)
+        p = np.clip(B / S0, 0, 0.999999)
+        if name in ("old", "old_ob"):
+            u = (A - (A.sum(0) / S0) * B) / S0 / np.sqrt(1 - p)
+            df = bm_df(p)
+        else:  # new (normal reference), new_t (one-pass Satterthwaite t)
+            u = (A - f0 * B) / S0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                df = (p * p).sum(0) ** 2 / (p**4).sum(0)
+            if name == "new":
+                df = np.full(df.shape, np.inf)
+        out.append((fn, u, df, neff))
+    return out
+
+
+def test(parts, rng_normals):
+    """Pointwise p (G,) and simultaneous p of one method (NaN where untested)."""
+    K = len(parts)
+    f = np.array([q[0] for q in parts])
+    V = np.array([(q[1] ** 2).sum(0) for q in parts])
+    df = np.array([q[2] for q in parts])
+    tested = np.all([q[3] >= 5 for q in parts], axis=0) & (V > 0).all(0)
+    G = f.shape[1]
+    pv = np.full(G, np.nan)
+    idx = np.flatnonzero(tested)
+    if idx.size == 0:
+        return pv, np.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if K == 2:
+            stat = (f[0] - f[1]) / np.sqrt(V[0] + V[1])
+            dfw = (V[0] + V[1]) ** 2 / (V[0] ** 2 / df[0] + V[1] ** 2 / df[1])
+            dfw = np.where(np.isnan(dfw), np.inf, dfw)
+            pv[idx] = np.where(
+                np.isinf(dfw[idx]),
+                2 * special.ndtr(-np.abs(stat[idx])),
+                2 * stats.t.sf(np.abs(stat[idx]), np.minimum(dfw[idx], 1e300)),
+            )
+            obs = special.ndtri(pv[idx] / 2) ** 2
+        else:
+            prec = 1 / V
+            fbar = (f * prec).sum(0) / prec.sum(0)
+            W = ((f - fbar) ** 2 * prec).sum(0)
+            dfm = np.where(np.isnan(df.min(0)), np.inf, df.min(0))[idx]
+            pv[idx] = np.where(
+                np.isinf(dfm),
+                stats.chi2.sf(W[idx], K - 1),
+                stats.f.sf(W[idx] / (K - 1), K - 1, np.minimum(dfm, 1e300)),
+            )
+            obs = stats.chi2.isf(pv[idx], K - 1)
+    draws = []
+    for q in parts:
+        U = q[1][:, idx]
+        vals, vecs = np.linalg.eigh(U.T @ U)
+        root = (vecs * np.sqrt(np.clip(vals, 0, None))) @ vecs.T
+        draws.append(rng_normals[len(draws), :, : idx.size] @ root)
+    D = np.array(draws)  # (K, N_MULT, P)
+    Vi = V[:, idx][:, None, :]
+    if K == 2:
+        Ws = (D[0] - D[1]) ** 2 / (Vi[0] + Vi[1])
+    else:
+        fb = (D / Vi).sum(0) / (1 / Vi).sum(0)
+        Ws = ((D - fb) ** 2 / Vi).sum(0)
+    mx = Ws.max(1)
+    return pv, (1 + np.sum(mx >= obs.max() * (1 - 1e-12))) / (N_MULT + 1)
+
+
+def holm_any(pv):
+    p = pv[np.isfinite(pv)]
+    return bool(p.size and p.min() <= ALPHA / p.size)
+
+
+def run_cell(name, settings, reps, delta, seed):
+    """Rejection counts of every method (mid, holm, sim) and diagnostics."""
+    rng = np.random.default_rng([seed, list(CELLS).index(name), int(delta > 0)])
+    counts = {m: [0, 0, 0] for m in METHODS}
+    n_tested = {m: 0 for m in METHODS}
+    t0 = time.perf_counter()
+    K = len(settings["users"])
+    for _ in range(reps):
+        y, s, g, u = simulate(rng, delta=delta, **settings)
+        a, b, c, cg, grid = user_sums(y, s, g, u)
+        normals = rng.standard_normal((K, N_MULT, grid.size))
+        for m in METHODS:
+            pv, psim = test(method_parts(m, a, b, c, cg), normals)
+            mid = grid.size // 2
+            counts[m][0] += bool(np.isfinite(pv[mid]) and pv[mid] < ALPHA)
+            counts[m][1] += holm_any(pv)
+            counts[m][2] += bool(np.isfinite(psim) and psim < ALPHA)
+            n_tested[m] += int(np.isfinite(pv).sum())
+    return dict(
+        cell=name, delta=delta, reps=reps, counts=counts, seconds=time.perf_counter() - t0,
+        mean_tested={m: v / reps for m, v in n_tested.items()},
+    )  # fmt: skip
+
+
+def library_check(seed=3):
+    """Largest |p| differences of "old" and "new" against ``predictive_parity_test``."""
+    from fastfair.parity import predictive_parity_test
+
+    rng = np.random.default_rng(seed)
+    y, s, g, u = simulate(rng, **CELLS["issue1"][0])
+    a, b, c, cg, _ = user_sums(y, s, g, u)
+    out = {}
+    normals = np.zeros((2, N_MULT, 50))
+    for name, kwargs in (("old", dict(null_variance=False)), ("new", {})):
+        mine = test(method_parts(name, a, b, c, cg), normals)[0]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lib = predictive_parity_test(y, s, g, cluster=u, n_bootstrap=0, **kwargs)
+        same = np.array_equal(np.isnan(mine), np.isnan(lib.grid_pvalue))
+        out[name] = float(np.nanmax(np.abs(mine - lib.grid_pvalue))) if same else np.inf
+    return out
+
+
+def format_report(results):
+    lines = []
+    by = {(r["cell"], r["delta"] > 0): r for r in results}
+    head = "cell".ljust(14) + "test".ljust(6)
+    head += "".join(f"{m:>26}" for m in METHODS)
+    lines += ["null: rejection rate (MC SE) | power", head]
+    for name in CELLS:
+        null = by.get((name, False))
+        if null is None:
+            continue
+        power = by.get((name, True))
+        for j, test_name in enumerate(("mid", "holm", "sim")):
+            row = name.ljust(14) + test_name.ljust(6)
+            for m in METHODS:
+                n = null["reps"]
+                r = null["counts"][m][j] / n
+                se = np.sqrt(ALPHA * (1 - ALPHA) / n)
+                flag = "*" if r > ALPHA + 3 * se else " "
+                pw = power["counts"][m][j] / power["reps"] if power else float("nan")
+                row += f"{r:8.4f} ({se:.4f}){flag}| {pw:.3f}".rjust(26)
+            lines.append(row)
+    lines.append("")
+    for name in CELLS:
+        for flag in (False, True):
+            r = by.get((name, flag))
+            if r:
+                kind = "power" if flag else "null"
+                lines.append(
+                    f"{name} {kind}: {r['reps']} data sets, delta {r['delta']}, "
+                    f"{r['seconds']:.0f} s, mean tested points "
+                    + ", ".join(f"{m} {v:.1f}" for m, v in r["mean_tested"].items())
+                )
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--cells", default="")
+    ap.add_argument("--seed", type=int, default=20261127)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--jsonl", default=None)
+    args = ap.parse_args(argv)
+    names = [n for n in CELLS if not args.cells or n in args.cells.split(",")]
+    results = []
+    for flag in (False, True):
+        for name in names:
+            settings, n_null, n_power, delta = CELLS[name]
+            reps = 20 if args.quick else max(1, round((n_power if flag else n_null) * args.scale))
+            res = run_cell(name, settings, reps, delta if flag else 0.0, args.seed)
+            results.append(res)
+            if args.jsonl:
+                with open(args.jsonl, "a") as fh:
+                    fh.write(json.dumps(res) + "\n")
+            print(
+                f"{name} {'power' if flag else 'null'} done in {res['seconds']:.0f} s",
+                file=sys.stderr,
+            )
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    header = (
+        f"# parity_dependent_null ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit "
+        f"{commit}, Python {platform.python_version()}, seed {args.seed}, scale {args.scale}, "
+        f"alpha {ALPHA}, {N_MULT} multiplier draws)\n"
+    )
+    text = header + format_report(results)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text + "\n")
+    return results
+
+
+if __name__ == "__main__":
+    main()
