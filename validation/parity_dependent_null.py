@@ -53,28 +53,30 @@ if __name__ == "__main__":  # one BLAS thread: n_jobs=1 on a shared machine
 import numpy as np
 from scipy import special, stats
 
+from fastfair import _kernel_sums
 from fastfair._clustered import choose_bandwidth, make_grid, prepare
 
 ALPHA = 0.05
 N_MULT = 999
-METHODS = ("old", "new", "new_t", "old_ob")
+METHODS = ("old", "new", "new_t")
+BIAS_METHODS = ("old", "old_ob")  # the smoothing-bias experiment (--bias)
 #: name -> (settings, null data sets, power data sets, delta). The first three are issue 33's.
 CELLS = {
-    "issue1": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.0), 2000, 200, 0.15),
-    "issue2": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.8), 2000, 200, 0.15),
+    "issue1": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.0), 2000, 300, 0.15),
+    "issue2": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.8), 2000, 300, 0.15),
     "issue3": (
         dict(users=(60, 300), locs=(-0.3, -1.0), rows="pareto", loc_sd=1.2, dom=0.0, rho=0.5),
-        2000, 200, 0.15,
+        2000, 300, 0.15,
     ),
-    "equal_dom40": (dict(users=(40, 400), locs=(-0.6, -0.6), dom=0.4, rho=0.8), 500, 200, 0.15),
-    "u20_dom50": (dict(users=(20, 1000), locs=(-0.3, -1.0), dom=0.5, rho=0.9), 500, 200, 0.25),
-    "u200_dom10": (dict(users=(200, 200), locs=(-0.3, -1.0), dom=0.1, rho=0.3), 500, 200, 0.1),
-    "u1000": (dict(users=(1000, 1000), locs=(0.0, -1.0), dom=0.1, rho=0.0), 500, 200, 0.05),
+    "equal_dom40": (dict(users=(40, 400), locs=(-0.6, -0.6), dom=0.4, rho=0.8), 2000, 300, 0.15),
+    "u20_dom50": (dict(users=(20, 1000), locs=(-0.3, -1.0), dom=0.5, rho=0.9), 2000, 300, 0.25),
+    "u200_dom10": (dict(users=(200, 200), locs=(-0.3, -1.0), dom=0.1, rho=0.3), 2000, 300, 0.1),
+    "u1000": (dict(users=(1000, 1000), locs=(0.0, -1.0), dom=0.1, rho=0.0), 2000, 300, 0.05),
     "three": (
-        dict(users=(40, 200, 400), locs=(-0.3, -0.6, -1.0), dom=0.25, rho=0.5), 500, 200, 0.15,
+        dict(users=(40, 200, 400), locs=(-0.3, -0.6, -1.0), dom=0.25, rho=0.5), 2000, 300, 0.15,
     ),
     "three_small": (
-        dict(users=(20, 100, 1000), locs=(-0.6, -0.6, -0.6), dom=0.3, rho=0.9), 500, 200, 0.25,
+        dict(users=(20, 100, 1000), locs=(-0.6, -0.6, -0.6), dom=0.3, rho=0.9), 2000, 300, 0.25,
     ),
     "pareto_equal": (
         dict(users=(60, 300), locs=(-0.6, -0.6), rows="pareto", loc_sd=1.2, dom=0.0, rho=0.5),
@@ -105,11 +107,18 @@ def simulate(rng, users, locs, loc_sd=0.8, rows="poisson", dom=0.0, rho=0.0, del
     return (special.ndtr(z) < p).astype(float), s, grp[user], user
 
 
-def user_sums(y, s, g, user):
-    """Default grid and bandwidth; weighted per-user sums a, b and the bias numerator c."""
+def user_sums(y, s, g, user, bias=False):
+    """Default grid and bandwidth; weighted per-user sums a, b and (bias=True) the
+    conditional-bias numerator c = sum_i k_i (s_i - s) (else None)."""
     prep = prepare(y, s, g, user, "per_user", "raise", None, min_groups=2)
     h, _ = choose_bandwidth(prep, "rule_of_thumb", "gaussian", 1)
     grid = make_grid(50, prep)
+    if not bias:  # the library's kernel pass (compiled)
+        a, b = _kernel_sums.cluster_contributions(
+            prep.score, prep.y, None, prep.starts, grid, h, "gaussian", 1
+        )
+        w = prep.cluster_weight[:, None]
+        return a * w, b * w, None, prep.cluster_group, grid
     w = np.repeat(prep.cluster_weight, np.diff(prep.starts))
     d = prep.score[:, None] - grid[None, :]
     k = np.exp(-0.5 * (d / h) ** 2) * w[:, None]
@@ -221,18 +230,19 @@ def holm_any(pv):
     return bool(p.size and p.min() <= ALPHA / p.size)
 
 
-def run_cell(name, settings, reps, delta, seed):
+def run_cell(name, settings, reps, delta, seed, methods=METHODS):
     """Rejection counts of every method (mid, holm, sim) and diagnostics."""
     rng = np.random.default_rng([seed, list(CELLS).index(name), int(delta > 0)])
-    counts = {m: [0, 0, 0] for m in METHODS}
-    n_tested = {m: 0 for m in METHODS}
+    counts = {m: [0, 0, 0] for m in methods}
+    n_tested = {m: 0 for m in methods}
+    bias = "old_ob" in methods
     t0 = time.perf_counter()
     K = len(settings["users"])
     for _ in range(reps):
         y, s, g, u = simulate(rng, delta=delta, **settings)
-        a, b, c, cg, grid = user_sums(y, s, g, u)
+        a, b, c, cg, grid = user_sums(y, s, g, u, bias)
         normals = rng.standard_normal((K, N_MULT, grid.size))
-        for m in METHODS:
+        for m in methods:
             pv, psim = test(method_parts(m, a, b, c, cg), normals)
             mid = grid.size // 2
             counts[m][0] += bool(np.isfinite(pv[mid]) and pv[mid] < ALPHA)
@@ -241,6 +251,7 @@ def run_cell(name, settings, reps, delta, seed):
             n_tested[m] += int(np.isfinite(pv).sum())
     return dict(
         cell=name, delta=delta, reps=reps, counts=counts, seconds=time.perf_counter() - t0,
+        methods=list(methods),
         mean_tested={m: v / reps for m, v in n_tested.items()},
     )  # fmt: skip
 
@@ -254,7 +265,7 @@ def library_check(seed=3):
     a, b, c, cg, _ = user_sums(y, s, g, u)
     out = {}
     normals = np.zeros((2, N_MULT, 50))
-    for name, kwargs in (("old", dict(null_variance=False)), ("new", {})):
+    for name, kwargs in (("old", dict(variance="separate")), ("new", {})):
         mine = test(method_parts(name, a, b, c, cg), normals)[0]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -266,37 +277,38 @@ def library_check(seed=3):
 
 def format_report(results):
     lines = []
-    by = {(r["cell"], r["delta"] > 0): r for r in results}
-    head = "cell".ljust(14) + "test".ljust(6)
-    head += "".join(f"{m:>26}" for m in METHODS)
-    lines += ["null: rejection rate (MC SE) | power", head]
-    for name in CELLS:
-        null = by.get((name, False))
-        if null is None:
-            continue
-        power = by.get((name, True))
-        for j, test_name in enumerate(("mid", "holm", "sim")):
-            row = name.ljust(14) + test_name.ljust(6)
-            for m in METHODS:
-                n = null["reps"]
-                r = null["counts"][m][j] / n
-                se = np.sqrt(ALPHA * (1 - ALPHA) / n)
-                flag = "*" if r > ALPHA + 3 * se else " "
-                pw = power["counts"][m][j] / power["reps"] if power else float("nan")
-                row += f"{r:8.4f} ({se:.4f}){flag}| {pw:.3f}".rjust(26)
-            lines.append(row)
+    by = {(r["cell"], r["delta"] > 0, tuple(r["methods"])): r for r in results}
+    for methods in dict.fromkeys(key[2] for key in by):
+        head = "cell".ljust(14) + "test".ljust(6) + "".join(f"{m:>26}" for m in methods)
+        lines += ["", "null: rejection rate (MC SE) | power", head]
+        for name in CELLS:
+            null = by.get((name, False, methods))
+            if null is not None:
+                lines += _cell_rows(name, null, by.get((name, True, methods)), methods)
     lines.append("")
-    for name in CELLS:
-        for flag in (False, True):
-            r = by.get((name, flag))
-            if r:
-                kind = "power" if flag else "null"
-                lines.append(
-                    f"{name} {kind}: {r['reps']} data sets, delta {r['delta']}, "
-                    f"{r['seconds']:.0f} s, mean tested points "
-                    + ", ".join(f"{m} {v:.1f}" for m, v in r["mean_tested"].items())
-                )
+    for r in results:
+        kind = "power" if r["delta"] > 0 else "null"
+        lines.append(
+            f"{r['cell']} {kind}: {r['reps']} data sets, delta {r['delta']}, "
+            f"{r['seconds']:.0f} s, mean tested points "
+            + ", ".join(f"{m} {v:.1f}" for m, v in r["mean_tested"].items())
+        )
     return "\n".join(lines)
+
+
+def _cell_rows(name, null, power, methods):
+    rows = []
+    n = null["reps"]
+    se = np.sqrt(ALPHA * (1 - ALPHA) / n)
+    for j, test_name in enumerate(("mid", "holm", "sim")):
+        row = name.ljust(14) + test_name.ljust(6)
+        for m in methods:
+            r = null["counts"][m][j] / n
+            flag = "*" if r > ALPHA + 3 * se else " "
+            pw = power["counts"][m][j] / power["reps"] if power else float("nan")
+            row += f"{r:8.4f} ({se:.4f}){flag}| {pw:.3f}".rjust(26)
+        rows.append(row)
+    return rows
 
 
 def main(argv=None):
@@ -304,38 +316,54 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--cells", default="")
+    ap.add_argument("--bias", type=int, default=0, help="null data sets of the bias experiment")
     ap.add_argument("--seed", type=int, default=20261127)
     ap.add_argument("--out", default=None)
     ap.add_argument("--jsonl", default=None)
+    ap.add_argument("--report", default=None, help="only format the results of these JSONL files")
     args = ap.parse_args(argv)
-    names = [n for n in CELLS if not args.cells or n in args.cells.split(",")]
-    results = []
-    for flag in (False, True):
-        for name in names:
-            settings, n_null, n_power, delta = CELLS[name]
-            reps = 20 if args.quick else max(1, round((n_power if flag else n_null) * args.scale))
-            res = run_cell(name, settings, reps, delta if flag else 0.0, args.seed)
-            results.append(res)
-            if args.jsonl:
-                with open(args.jsonl, "a") as fh:
-                    fh.write(json.dumps(res) + "\n")
-            print(
-                f"{name} {'power' if flag else 'null'} done in {res['seconds']:.0f} s",
-                file=sys.stderr,
-            )
+    if args.report:
+        results = [json.loads(line) for f in args.report.split(",") for line in open(f)]
+    else:
+        results = _run(args)
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
     header = (
         f"# parity_dependent_null ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit "
-        f"{commit}, Python {platform.python_version()}, seed {args.seed}, scale {args.scale}, "
-        f"alpha {ALPHA}, {N_MULT} multiplier draws)\n"
+        f"{commit}, Python {platform.python_version()}, seed {args.seed}, alpha {ALPHA}, "
+        f"{N_MULT} multiplier draws; * = more than 3 MC SE above alpha)"
     )
-    text = header + format_report(results)
+    text = header + "\n" + format_report(results)
     print(text)
     if args.out:
         with open(args.out, "w") as fh:
             fh.write(text + "\n")
+    return results
+
+
+def _run(args):
+    names = [n for n in CELLS if not args.cells or n in args.cells.split(",")]
+    plan = []
+    if args.bias:
+        plan = [(name, False, args.bias, BIAS_METHODS) for name in names]
+    else:
+        for flag in (False, True):
+            for name in names:
+                _, n_null, n_power, _ = CELLS[name]
+                reps = (
+                    20 if args.quick else max(1, round((n_power if flag else n_null) * args.scale))
+                )
+                plan.append((name, flag, reps, METHODS))
+    results = []
+    for name, flag, reps, methods in plan:
+        settings, _, _, delta = CELLS[name]
+        res = run_cell(name, settings, reps, delta if flag else 0.0, args.seed, methods)
+        results.append(res)
+        if args.jsonl:
+            with open(args.jsonl, "a") as fh:
+                fh.write(json.dumps(res) + "\n")
+        print(f"{name} {'power' if flag else 'null'} {res['seconds']:.0f} s", file=sys.stderr)
     return results
 
 
