@@ -675,12 +675,14 @@ def loco_cv_loss(const double[::1] score, const double[::1] y, const Py_ssize_t[
 
 
 def max_wald_draws(const double[:, :, ::1] root, const double[:, ::1] variance,
-                   Py_ssize_t n_draws, uint64_t key, unsigned int stream_id, int n_threads=1):
+                   Py_ssize_t n_draws, uint64_t key, unsigned int stream_id, int n_threads=1,
+                   Py_ssize_t start=0):
     """Maxima over grid points of Wald statistics of Gaussian multiplier-bootstrap draws.
 
     root[g] (P x P) is a square root of group g's covariance matrix C_g of the estimate at
     P grid points (C_g = root[g] root[g]^T); variance[g, j] = C_g[j, j]. Draw b takes
-    e ~ N(0, I) from the random stream (key, stream_id, b), sets D_g = root[g] e_g and returns
+    e ~ N(0, I) from the random stream (key, stream_id, start + b) (so draws continue in later
+    calls: a sequential test's blocks), sets D_g = root[g] e_g and returns
     max_j W_j with W_j = sum_g (D_gj - Dbar_j)^2 / variance[g, j], Dbar_j the
     precision-weighted mean (two groups: W_j = (D_1j - D_2j)^2 / (v_1j + v_2j) = z_j^2).
     Identical for any n_threads.
@@ -700,7 +702,7 @@ def max_wald_draws(const double[:, :, ::1] root, const double[:, ::1] variance,
         d = <double *> malloc(K * P * sizeof(double))
         stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
         for b in prange(n_draws, schedule='static'):
-            ff_stream_init(stream, key, stream_id, <uint64_t> b)
+            ff_stream_init(stream, key, stream_id, <uint64_t> (start + b))
             for k in range(K * P):
                 e[k] = random_standard_normal(&stream.bitgen)
             for g in range(K):

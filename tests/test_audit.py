@@ -484,3 +484,17 @@ def test_json_is_strict_a_parity_grid_point_without_standard_error_is_null():
     grid = loaded["parity"]["group"]["grid_table"]
     assert None in [v for column in grid.values() if isinstance(column, list) for v in column]
     assert res.to_dict() == loaded
+
+
+def test_parity_row_takes_part_in_the_sequential_decision(frame):
+    """Sequential audit (n_permutations=None): the parity row's bootstrap p-value is
+    continued by MMCTest like the permutation tests (draws, interval, decision), instead of
+    entering the family as a known p-value (issue 33)."""
+    res = fastfair.audit(
+        "y", "pred", ["sex"], y_score="score", data=frame, metrics=["tpr"], random_state=1
+    )
+    (row,) = _rows(res, family="parity")
+    assert row["n_permutations"] > 0
+    lo, hi = row["pvalue_interval"]
+    assert lo <= row["pvalue"] <= hi
+    assert row["verdict"] != "not tested"

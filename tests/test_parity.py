@@ -309,12 +309,13 @@ def test_small_sample_fast_path(monkeypatch):
 
 
 def test_cr2_corrects_the_simultaneous_test_and_keeps_power():
-    """Few users, heavy-tailed rows: CR2 + t widens the test; a real gap is still found."""
+    """Few users, heavy-tailed rows: CR2 + t widens the separate-variance test; a real gap
+    is still found."""
     from fastfair.parity.inference import _normal_scale
 
     rng = np.random.default_rng(13)
     y, s, g, user = clustered_data(rng, n_users=120, heavy=0.1, heavy_n=200, sd_user=0.3)
-    kw = dict(cluster=user, n_bootstrap=999, random_state=0)
+    kw = dict(cluster=user, n_bootstrap=999, random_state=0, variance="separate")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SparseGridWarning)
         cr2 = predictive_parity_test(y, s, g, **kw)
@@ -394,7 +395,8 @@ def test_three_groups_wald():
     rng = np.random.default_rng(6)
     y, s, _, user = clustered_data(rng, n_users=1500)
     g = np.array(["a", "b", "c"])[user % 3]
-    r = predictive_parity_test(y, s, g, cluster=user, grid=8, random_state=1, n_bootstrap=499)
+    kw = dict(cluster=user, grid=8, variance="separate")  # the groups' own variances
+    r = predictive_parity_test(y, s, g, random_state=1, n_bootstrap=499, **kw)
     assert r.statistic_name == "chi2(2)" and r.difference is None
     est, se = r.curve.estimate, r.curve.standard_error
     prec = 1 / se**2
@@ -405,7 +407,7 @@ def test_three_groups_wald():
     df = r.curve.df.min(axis=0)
     np.testing.assert_allclose(r.grid_df, df)
     np.testing.assert_allclose(r.grid_pvalue, stats.f.sf(r.grid_statistic / 2, 2, df), rtol=1e-10)
-    r0 = predictive_parity_test(y, s, g, cluster=user, grid=8, n_bootstrap=0, small_sample="none")
+    r0 = predictive_parity_test(y, s, g, n_bootstrap=0, small_sample="none", **kw)
     np.testing.assert_allclose(r0.grid_pvalue, stats.chi2.sf(r0.grid_statistic, 2), rtol=1e-12)
     assert np.all(r.grid_pvalue > stats.chi2.sf(r.grid_statistic, 2))
 
@@ -622,3 +624,96 @@ def test_plot_smoke():
     res = predictive_parity_test(y, s, g, cluster=user, grid=10, n_bootstrap=99)
     ax = res.plot()
     assert len(ax.lines) >= 2
+
+
+def _null_variance_by_hand(y, s, g, user, grid, h):
+    """z of each grid point with each group's users' scores centred at the pooled curve,
+    from dense per-user sums (numpy, independent of the kernel pass)."""
+    k = np.exp(-0.5 * ((s[:, None] - grid[None, :]) / h) ** 2)
+    _, inv = np.unique(user, return_inverse=True)
+    w = 1.0 / np.bincount(inv)[inv]  # per-user weights
+    a = np.zeros((inv.max() + 1, grid.size))
+    b = np.zeros_like(a)
+    np.add.at(a, inv, (w * y)[:, None] * k)
+    np.add.at(b, inv, w[:, None] * k)
+    ug = np.zeros(inv.max() + 1, dtype=int)
+    ug[inv] = g
+    f0 = a.sum(0) / b.sum(0)
+    groups = np.unique(g)
+    est = np.array([a[ug == j].sum(0) / b[ug == j].sum(0) for j in groups])
+    var = np.array([((a[ug == j] - f0 * b[ug == j]) ** 2).sum(0) for j in groups])
+    var /= np.array([b[ug == j].sum(0) ** 2 for j in groups])
+    if groups.size == 2:
+        return (est[0] - est[1]) / np.sqrt(var[0] + var[1])
+    mean = (est / var).sum(0) / (1 / var).sum(0)
+    return ((est - mean) ** 2 / var).sum(0)
+
+
+def test_null_variance_matches_direct_numpy_and_holds_the_level_where_separate_does_not():
+    """variance="null" (default, issue 33): scores centred at the pooled curve, normal
+    reference; equal to a direct computation. On issue 33's first scenario (calibration
+    exact, a 40-user group where one user holds 40% of the rows, shifted score densities)
+    the separate-variance simultaneous test rejects far more often than alpha while the
+    null-variance test does not (the check can fail: 60 data sets, the old rate ~0.15)."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "validation" / "parity_dependent_null.py"
+    spec = importlib.util.spec_from_file_location("pdn", path)
+    pdn = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pdn)
+    rng = np.random.default_rng(7)
+    y, s, g, user = clustered_data(rng)
+    grid = np.linspace(0.15, 0.85, 8)
+    res = predictive_parity_test(y, s, g, cluster=user, grid=grid, bandwidth=0.05, n_bootstrap=0)
+    assert res.variance == "null" and np.all(np.isinf(res.grid_df))
+    np.testing.assert_allclose(
+        res.grid_statistic, _null_variance_by_hand(y, s, g, user, grid, 0.05), rtol=1e-9
+    )
+    sep = predictive_parity_test(
+        y, s, g, cluster=user, grid=grid, bandwidth=0.05, n_bootstrap=0, variance="separate"
+    )
+    np.testing.assert_allclose(res.difference, sep.difference)  # same estimate and SE
+    np.testing.assert_allclose(res.difference_standard_error, sep.difference_standard_error)
+    with pytest.raises(ValueError, match="variance"):
+        predictive_parity_test(y, s, g, cluster=user, variance="cr2")
+    g3 = user % 3  # three groups: Wald statistic with the null variances, chi2(2)
+    r3 = predictive_parity_test(y, s, g3, cluster=user, grid=grid, bandwidth=0.05, n_bootstrap=0)
+    w3 = _null_variance_by_hand(y, s, g3, user, grid, 0.05)
+    np.testing.assert_allclose(r3.grid_statistic, w3, rtol=1e-9)
+    np.testing.assert_allclose(r3.grid_pvalue, stats.chi2.sf(w3, 2), rtol=1e-9)
+    counts = pdn.run_cell("issue1", pdn.CELLS["issue1"][0], 60, 0.0, 5)["counts"]
+    assert counts["old"][2] >= 4 and counts["new"][2] <= 6  # sim rejections of 60
+
+
+def test_parity_bootstrap_continues_sequentially():
+    """The bootstrap p-value's sampler continues draw b from stream b, so
+    multiple_monte_carlo's blocks reproduce the fixed-size draws, and decides."""
+    import fastfair
+    from fastfair._sequential import samplers_of
+
+    rng = np.random.default_rng(3)
+    y, s, g, user = clustered_data(rng, n_users=400)
+    res = predictive_parity_test(
+        y, s, g, cluster=user, grid=10, n_bootstrap=500, return_null=True, random_state=4
+    )
+    (sampler,) = samplers_of(res)
+    np.testing.assert_array_equal(sampler.draw(0, 500), res.null_distribution)
+    np.testing.assert_array_equal(sampler.draw(200, 300), res.null_distribution[200:])
+    fam = fastfair.multiple_monte_carlo([res], alpha=0.05)
+    assert fam.decision[0] in ("reject", "retain") and fam.n_permutations[0] > 0
+    lo, hi = fam.pvalue_interval
+    assert lo[0] <= fam.pvalue[0] <= hi[0]
+    assert not (lo[0] <= 0.05 <= hi[0])  # decided: the interval left the level
+
+
+def test_parity_pvalue_near_the_level_is_undecided():
+    """A bootstrap p-value within Monte-Carlo error of the level is not decided as is: at a
+    cap too small to separate it from alpha, multiple_monte_carlo reports it undecided."""
+    import fastfair
+
+    rng = np.random.default_rng(3)
+    y, s, g, user = clustered_data(rng, n_users=400)
+    res = predictive_parity_test(y, s, g, cluster=user, grid=10, random_state=4)
+    fam = fastfair.multiple_monte_carlo([res], alpha=res.pvalue, max_permutations=2000)
+    assert fam.decision[0] == "undecided"

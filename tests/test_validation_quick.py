@@ -118,6 +118,26 @@ def test_parity_small_clusters_quick():
     assert "cr2_t_bm" in text and "wild_webb" in text
 
 
+def test_parity_dependent_null_quick():
+    """Issue 33: the script's "old" and "new" are the library's variance="separate" and
+    default, the new default holds its level on the issue's scenarios (30 data sets per
+    cell) and finds the power twin's gap."""
+    module = _load("parity_dependent_null")
+    diffs = module.library_check(seed=3)
+    assert diffs["old"] < 1e-9 and diffs["new"] < 1e-9
+    reps = 30
+    bound = 0.05 + 3 * math.sqrt(0.05 * 0.95 / reps)
+    results = []
+    for name in ("issue2", "three"):
+        settings, _, _, delta = module.CELLS[name]
+        null = module.run_cell(name, settings, reps, 0.0, seed=5)
+        assert all(k / reps <= bound for k in null["counts"]["new"])  # mid, holm, sim
+        results += [null, module.run_cell(name, settings, reps, 2 * delta, seed=5)]
+    assert results[1]["counts"]["new"][2] / reps > 0.5  # sim power at twice the gap
+    text = module.format_report(results)
+    assert "issue2" in text and "three" in text and "new_t" in text
+
+
 def test_auc_margin_small_quick():
     """10 positives in the smaller group, AUC 0.98 against 0.93 at the boundary U = 0.05: the
     DeLong margin test is far above alpha, the default hybrid test within 3 SE of it. With

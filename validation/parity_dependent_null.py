@@ -236,6 +236,7 @@ def run_cell(name, settings, reps, delta, seed, methods=METHODS):
     counts = {m: [0, 0, 0] for m in methods}
     n_tested = {m: 0 for m in methods}
     bias = "old_ob" in methods
+    ratios = []  # bias experiment: largest |conditional bias of the difference| / its SE
     t0 = time.perf_counter()
     K = len(settings["users"])
     for _ in range(reps):
@@ -249,11 +250,30 @@ def run_cell(name, settings, reps, delta, seed, methods=METHODS):
             counts[m][1] += holm_any(pv)
             counts[m][2] += bool(np.isfinite(psim) and psim < ALPHA)
             n_tested[m] += int(np.isfinite(pv).sum())
+        if bias:
+            ratios.append(bias_ratio(a, b, c, cg))
     return dict(
         cell=name, delta=delta, reps=reps, counts=counts, seconds=time.perf_counter() - t0,
         methods=list(methods),
         mean_tested={m: v / reps for m, v in n_tested.items()},
+        bias_ratio=[float(np.mean(ratios)), float(np.quantile(ratios, 0.95))] if bias else None,
     )  # fmt: skip
+
+
+def bias_ratio(a, b, c, cg):
+    """max over tested points of |smoothing bias of the difference| / its (old) SE: the
+    exact conditional bias of each group's estimate when m(s) = s is sum_i k_i (s_i - s) /
+    sum_i k_i (K = 2: first group minus second; more groups: largest pairwise)."""
+    parts = method_parts("old", a, b, c, cg)
+    se2 = np.array([(q[1] ** 2).sum(0) for q in parts])
+    tested = np.all([q[3] >= 5 for q in parts], axis=0)
+    bias = np.array([c[cg == k].sum(0) / b[cg == k].sum(0) for k in range(len(parts))])
+    worst = 0.0
+    for i in range(len(parts)):
+        for j in range(i + 1, len(parts)):
+            r = np.abs(bias[i] - bias[j]) / np.sqrt(se2[i] + se2[j])
+            worst = max(worst, float(np.max(r[tested], initial=0.0)))
+    return worst
 
 
 def library_check(seed=3):
@@ -292,6 +312,12 @@ def format_report(results):
             f"{r['cell']} {kind}: {r['reps']} data sets, delta {r['delta']}, "
             f"{r['seconds']:.0f} s, mean tested points "
             + ", ".join(f"{m} {v:.1f}" for m, v in r["mean_tested"].items())
+            + (
+                ""
+                if not r.get("bias_ratio")
+                else "; max |bias of the difference| / SE over the grid: mean "
+                f"{r['bias_ratio'][0]:.3f}, 95th percentile {r['bias_ratio'][1]:.3f}"
+            )
         )
     return "\n".join(lines)
 

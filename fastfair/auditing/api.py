@@ -36,7 +36,7 @@ from fastfair._format import format_mde
 from fastfair._groups import attribute_combinations, combine_codes, split_codes, tuple_labels
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, cell_index, get_metric
 from fastfair._pvalues import adjust_pvalues
-from fastfair._sequential import samplers_of
+from fastfair._sequential import keep_samplers, samplers_of
 from fastfair._validation import (
     GroupCodes,
     align_index,
@@ -634,9 +634,11 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
             return row, None
     notes = sorted({_labelled(str(w.message), attr.labels) for w in caught})
     labels = np.asarray([attr.labels[g] for g in res.groups.tolist()], dtype=object)
+    samplers = samplers_of(res)  # the bootstrap p-value's draws, continued by the audit
     res = dataclasses.replace(
         res, groups=labels, curve=dataclasses.replace(res.curve, groups=labels)
     )
+    row.result = keep_samplers(res, samplers)
     if not np.isfinite(res.pvalue):  # e.g. no grid point with a standard error everywhere
         row["error"] = "; ".join(notes) or "the test gave no p-value"
         return row, res  # the curves are still shown

@@ -33,6 +33,7 @@ from fastfair.parity.ingest import (
     ADJUSTMENTS,
     DEFAULT_GRID_POINTS,
     MIN_EFFECTIVE_CLUSTERS,
+    VARIANCES,
     _check_small_sample,
 )
 from fastfair.parity.results import (
@@ -275,6 +276,7 @@ def predictive_parity_test(
     confidence_level: float = 0.95,
     min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
     small_sample: str = "cr2",
+    variance: str = "null",
     nan_policy: str = "raise",
     data: Mapping[str, Any] | pandas.DataFrame | None = None,
     return_null: bool = False,
@@ -283,8 +285,9 @@ def predictive_parity_test(
 ) -> PredictiveParityResult:
     r"""Test predictive parity, E[Y | S = s, G = g] equal across groups, on a grid of scores.
 
-    At each grid point (paper Sec. 3, Theorem 2), with the estimates and cluster-robust
-    variances of :func:`calibration_curve`,
+    At each grid point (paper Sec. 3, Theorem 2), with the estimates of
+    :func:`calibration_curve` and cluster-robust variances :math:`\hat V_g` under the null
+    (below),
 
     .. math:: z(s) = \frac{\hat f_1(s) - \hat f_2(s)}{\sqrt{\hat V_1(s) + \hat V_2(s)}}
 
@@ -322,6 +325,16 @@ def predictive_parity_test(
         Welch-Satterthwaite df of the difference (F(K-1, min df) for K > 2 groups), and the
         simultaneous test maps each statistic to the normal (chi-square) scale with the same
         p-value before taking the maximum; the bootstrap draws the CR2 scores.
+    variance : {"null", "separate"}
+        The tests' variance. ``"null"`` (default): each group's users' scores centred at
+        the pooled curve :math:`\hat f_0` of all groups,
+        :math:`\hat V_g = \sum_{m\in g} (a_m - \hat f_0 b_m)^2 / B_g^2`, normal
+        (chi-square) reference, and the bootstrap draws the same scores: the variance
+        does not shrink with the group's own estimate (few positives near a point), which
+        made ``"separate"`` (each group's own residuals, the CR2/t reference of
+        `small_sample`; the default up to issue 33) reject a true null up to 33% of the
+        time at 5% with a few dominant users (docs/parity.md). The curve, the difference's
+        standard error and the simultaneous band use each group's own variance either way.
     return_null : bool
         Keep the bootstrap draws of max W in ``null_distribution``.
     random_state : None, int, numpy.random.Generator or SeedSequence
@@ -361,6 +374,7 @@ def predictive_parity_test(
     if adjust == "maxT" and n_bootstrap == 0:
         raise ValueError("adjust='maxT' needs the bootstrap: n_bootstrap >= 1")
     _check_small_sample(small_sample)
+    check_choice(variance, "variance", VARIANCES)
     prep = prepare(y_true, y_score, group, cluster, weighting, nan_policy, data, min_groups=2)
     return prepared_parity_test(
         prep,
@@ -372,6 +386,7 @@ def predictive_parity_test(
         confidence_level=confidence_level,
         min_effective_clusters=min_effective_clusters,
         small_sample=small_sample,
+        variance=variance,
         return_null=return_null,
         random_state=random_state,
         n_jobs=n_jobs,

@@ -15,6 +15,7 @@ from fastfair._parallel import effective_n_threads
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, max_exceedance_pvalues
 from fastfair._random import stream_key
 from fastfair._scipy import special, stats
+from fastfair._sequential import Sampler, keep_samplers
 from fastfair.parity.ingest import _ZERO_VARIANCE, DEFAULT_GRID_POINTS, MIN_EFFECTIVE_CLUSTERS
 from fastfair.parity.results import (
     MarginalOutcomeResult,
@@ -111,30 +112,58 @@ def _normal_scale(pvalues, K):
     return stats.chi2.isf(pvalues, K - 1)
 
 
-def _multiplier_bootstrap(fit, est, points, n_bootstrap, key, n_threads, floor=None):
-    """Null draws of max_j W_j: Gaussian multipliers over clusters, in closed form.
+def _multiplier_bootstrap(fit, est, points, n_threads, floor=None, center=None):
+    """Draws of max_j W_j under the null: Gaussian multipliers over clusters, in closed form.
 
     With xi_m ~ N(0, 1) independent over clusters, the multiplier-bootstrap estimate error
     D_g(s_j) = sum_m xi_m u_m(s_j) / sum_m v_m(s_j) is, given the data, exactly
     N(0, C_g) with C_g[j, k] = sum_m u_mj u_mk / (V_j V_k): drawing from it with a square
     root of C_g is the same bootstrap at O(grid^2) instead of O(clusters x grid) per draw.
     The root is the symmetric one (`_symmetric_root`), so that engines whose sums differ
-    by rounding draw the same values.
+    by rounding draw the same values. `center` (K, G): the scores' centre (the pooled
+    curve of variance="null"), else each group's own estimate. Returns
+    draw(start, count), the maxima of draws start .. start + count - 1 (draw b from the
+    stream (key, 0, b): any block sizes and n_jobs give the same draws).
     """
     K = est.shape[0]
     P = points.size
     roots = np.empty((K, P, P))
     variance = np.empty((K, P))
     for g in range(K):
-        cov = _group_covariance(fit, est, g, points)
+        cov = _group_covariance(fit, est, g, points, center=center)
         roots[g] = _symmetric_root(cov)
         variance[g] = np.diag(cov)
     if floor is not None:  # studentize degenerate points as the observed statistic does
         degenerate, var = floor
         variance = np.where(degenerate[:, points], var[:, points], variance)
-    return _kernel_sums.max_wald_draws(
-        np.ascontiguousarray(roots), variance, n_bootstrap, key, 0, n_threads
-    ), variance
+    roots = np.ascontiguousarray(roots)
+
+    def draw(key, start, count):
+        return _kernel_sums.max_wald_draws(roots, variance, count, key, 0, n_threads, start)
+
+    return draw
+
+
+def _null_variance(fit) -> tuple[np.ndarray, np.ndarray]:
+    """Each group's variance under the null of one common curve: (variance, pooled curve).
+
+    The scores are centred at the pooled estimate f0 = sum_g A_g / sum_g B_g (every group's
+    users, the same weights), not at the group's own estimate: sum_m (a_m - f0 b_m)^2 /
+    B_g^2, from the first pass's sums. A group's own residuals shrink with its estimate
+    where outcomes are rare or common and users few (few positives near a point: a low
+    estimate and a small variance at once), which made the maximum over the grid reject a
+    true null up to 33% of the time at 5% (issue 33); centred at f0 the variance does not
+    move with the group's estimate (the score test's variance).
+    """
+    sums = fit.sums
+    sa, sb = sums["sum_a"], sums["sum_b"]
+    total = sb.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f0 = np.where(total > 0, sa.sum(axis=0) / total, 0.0)
+        num = sums["sum_aa"] - 2.0 * f0 * sums["sum_ab"] + f0 * f0 * sums["sum_bb"]
+        var = np.where(sb > 0, np.maximum(num, 0.0) / (sb * sb), np.nan)
+    ok = np.isfinite(fit.curve.standard_error)
+    return np.where(ok, var, np.nan), np.broadcast_to(f0, sb.shape)
 
 
 def _symmetric_root(cov):
@@ -171,6 +200,7 @@ def prepared_parity_test(
     confidence_level: float = 0.95,
     min_effective_clusters: float = MIN_EFFECTIVE_CLUSTERS,
     small_sample: str = "cr2",
+    variance: str = "null",
     return_null: bool = False,
     random_state=None,
     n_jobs: int | None = None,
@@ -179,7 +209,9 @@ def prepared_parity_test(
 
     `prep` is a ``fastfair._clustered.Prepared`` or any object with its attributes and its
     row_sample / kernel_sums / leverage_sums passes (``fastfair.engines.clusters.
-    SortedClusters``: the batched engines of the audit).
+    SortedClusters``: the batched engines of the audit). The result keeps a sampler of its
+    bootstrap p-value that :func:`fastfair.multiple_monte_carlo` continues (the audit's
+    sequential decision).
     """
     n_threads = effective_n_threads(n_jobs)
     fit = _fit(
@@ -194,15 +226,28 @@ def prepared_parity_test(
         small_sample=small_sample,
     )
     curve = fit.curve
-    var, degenerate = _studentizing_variance(
-        curve.estimate, curve.standard_error, curve.n_effective, outcome_scale(prep)
-    )
-    tests = _grid_tests(curve, var, small_sample)
-    null = boot_p = critical = critical_values = None
-    if n_bootstrap > 0:
-        null, boot_p, critical, critical_values = _simultaneous(
-            fit, tests, var, degenerate, n_bootstrap, confidence_level, random_state, n_threads
+    scale = outcome_scale(prep)
+    own, _ = _studentizing_variance(curve.estimate, curve.standard_error, curve.n_effective, scale)
+    band = _grid_tests(curve, own, curve.df, small_sample)  # the separate variances' df
+    center = None
+    if variance == "null":
+        null_var, center = _null_variance(fit)
+        var, degenerate = _studentizing_variance(
+            curve.estimate, np.sqrt(null_var), curve.n_effective, scale
         )
+        tests = _grid_tests(curve, var, np.full(var.shape, np.inf), "none")
+    else:
+        var, degenerate = _studentizing_variance(
+            curve.estimate, curve.standard_error, curve.n_effective, scale
+        )
+        tests = band
+    null = boot_p = critical = critical_values = sampler = None
+    if n_bootstrap > 0:
+        boot = _simultaneous(
+            fit, tests, var, degenerate, n_bootstrap, confidence_level, random_state, n_threads,
+            center=center, band_df=band.df,
+        )  # fmt: skip
+        null, boot_p, critical, critical_values, sampler = boot
     adjusted = _adjusted(tests, adjust, null)
     if n_bootstrap > 0:
         pvalue, method = float(boot_p), "multiplier_bootstrap"
@@ -219,10 +264,10 @@ def prepared_parity_test(
     diff = diff_se = None
     if K == 2:
         diff = curve.estimate[0] - curve.estimate[1]
-        diff_se = np.sqrt(var[0] + var[1])
+        diff_se = np.sqrt(own[0] + own[1])
     observed_max = float(np.max(tests.sq[tests.tested])) if tests.tested.any() else np.nan
     statistic = np.sqrt(observed_max) if K == 2 and tests.tested.any() else observed_max
-    return PredictiveParityResult(
+    result = PredictiveParityResult(
         statistic=float(statistic),
         pvalue=pvalue,
         method=method,
@@ -243,7 +288,9 @@ def prepared_parity_test(
         small_sample=small_sample,
         statistic_name="z" if K == 2 else f"chi2({K - 1})",
         null_distribution=null if return_null else None,
+        variance=variance,
     )
+    return keep_samplers(result, None if sampler is None else [sampler])
 
 
 @dataclass(frozen=True)
@@ -258,21 +305,22 @@ class _GridTests:
     matched: np.ndarray  # the statistic mapped to the normal (chi-square) scale
 
 
-def _grid_tests(curve, var, small_sample) -> _GridTests:
+def _grid_tests(curve, var, df, small_sample) -> _GridTests:
     """Pointwise statistics and p-values at the points where every group has an SE.
 
     The simultaneous test refers max_j of the pointwise statistics, each first mapped to the
     normal (chi-square) scale through its own t (F) reference, to the multiplier bootstrap:
-    with small_sample="none" the mapped statistic is the statistic itself.
+    with small_sample="none" (or the null variance's normal reference) the mapped statistic
+    is the statistic itself.
     """
     est = curve.estimate
     K, G = est.shape
-    tested = np.isfinite(curve.standard_error).all(axis=0)
+    tested = np.isfinite(curve.standard_error).all(axis=0) & np.isfinite(var).all(axis=0)
     stat, sq, pvals, grid_df = (np.full(G, np.nan) for _ in range(4))
     if tested.any():
         stat[tested], sq[tested] = _wald(est[:, tested], var[:, tested])
         pvals[tested], grid_df[tested] = _pointwise(
-            stat[tested], sq[tested], var[:, tested], curve.df[:, tested]
+            stat[tested], sq[tested], var[:, tested], df[:, tested]
         )
     matched = sq.copy()
     if small_sample != "none" and tested.any():
@@ -281,35 +329,40 @@ def _grid_tests(curve, var, small_sample) -> _GridTests:
 
 
 def _simultaneous(
-    fit, tests, var, degenerate, n_bootstrap, confidence_level, random_state, n_threads
-):
+    fit, tests, var, degenerate, n_bootstrap, confidence_level, random_state, n_threads,
+    center=None, band_df=None,
+):  # fmt: skip
     """The multiplier-bootstrap test of max_j W_j: (null draws, p-value, critical value of
-    the simultaneous band's z, and per point on the t scale), all None / NaN where no point
-    can be tested (critical values only for two groups)."""
+    the simultaneous band's z, and per point on the t scale (df `band_df`), a Sampler that
+    continues the draws), all None / NaN where no point can be tested (critical values only
+    for two groups)."""
     est = fit.curve.estimate
     K, G = est.shape
     tested = tests.tested
     points = np.flatnonzero(tested & (var > 0).all(axis=0))
     if not points.size:
-        return None, np.nan, None, None
-    null, _ = _multiplier_bootstrap(
+        return None, np.nan, None, None, None
+    draw = _multiplier_bootstrap(
         fit,
         est,
         points,
-        n_bootstrap,
-        stream_key(random_state),
         n_threads,
         floor=(degenerate, var) if degenerate.any() else None,
+        center=center,
     )
-    matched_max = float(np.max(tests.matched[tested]))
-    boot_p = max_exceedance_pvalues(null, matched_max * (1 - 1e-12))[0]
+    key = stream_key(random_state)
+    null = draw(key, 0, n_bootstrap)
+    threshold = float(np.max(tests.matched[tested])) * (1 - 1e-12)
+    boot_p = max_exceedance_pvalues(null, threshold)[0]
+    sampler = Sampler(lambda start, count: draw(key, start, count), threshold, "greater", False)
     critical = critical_values = None
     if K == 2:
         critical = float(np.sqrt(np.quantile(null, confidence_level)))
         critical_values = np.full(G, np.nan)
         level = special.ndtr(critical)
-        critical_values[tested] = _quantile(level, tests.df[tested])
-    return null, boot_p, critical, critical_values
+        df = tests.df if band_df is None else band_df
+        critical_values[tested] = _quantile(level, df[tested])
+    return null, boot_p, critical, critical_values, sampler
 
 
 def _adjusted(tests, adjust, null) -> np.ndarray:

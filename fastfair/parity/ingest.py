@@ -7,6 +7,8 @@ from fastfair._validation import check_choice
 
 ADJUSTMENTS = ("holm", "bonferroni", "bh", "maxT", "none")
 SMALL_SAMPLE = ("cr2", "none")
+#: The predictive parity test's variance: under the null (pooled curve) or each group's own.
+VARIANCES = ("null", "separate")
 #: Default number of grid points.
 DEFAULT_GRID_POINTS = 50
 #: Grid points where a group's effective number of clusters is below this get no SE.

@@ -11,6 +11,7 @@ import numpy as np
 from fastfair._deprecation import renamed_attributes
 from fastfair._export import ResultExport
 from fastfair._format import format_pvalue, format_table, format_value, pvalue_field
+from fastfair._sequential import ContinuableResult
 from fastfair._validation import check_level
 
 if TYPE_CHECKING:
@@ -206,7 +207,7 @@ def _import_pyplot():
 
 @renamed_attributes(difference_se="difference_standard_error")
 @dataclass(frozen=True, repr=False)
-class PredictiveParityResult(ResultExport):
+class PredictiveParityResult(ContinuableResult, ResultExport):
     """Result of :func:`predictive_parity_test`.
 
     Attributes
@@ -249,6 +250,9 @@ class PredictiveParityResult(ResultExport):
         simultaneous band (all equal to `critical_value` with ``small_sample="none"``).
     small_sample : str
         "cr2" or "none" (see :func:`predictive_parity_test`).
+    variance : str
+        The tests' variance: "null" (scores centred at the pooled curve, normal reference)
+        or "separate" (each group's own residuals, `small_sample`'s reference).
     """
 
     statistic: float
@@ -271,6 +275,7 @@ class PredictiveParityResult(ResultExport):
     grid_df: np.ndarray | None = None
     critical_values: np.ndarray | None = None
     small_sample: str = "cr2"
+    variance: str = "null"
 
     @property
     def table(self) -> dict:

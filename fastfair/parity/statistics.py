@@ -203,18 +203,20 @@ def _points(values) -> str:
     return f"(s = {shown}{', ...' if values.size > 4 else ''})"
 
 
-def _group_covariance(fit, est, g, points):
+def _group_covariance(fit, est, g, points, center=None):
     """Cluster-robust covariance of group g's estimates at `points` (cross-grid sandwich).
 
     CR2 (second pass): sum_m ut_mj ut_mk / (B_j B_k); CR0: from the one-pass cross-grid sums.
+    `center` (K, G): scores centred there (the pooled curve: the null variance, always from
+    the one-pass sums) instead of at the group's estimate.
     """
     sums = fit.sums
     b = sums["sum_b"][g, points]
     ix = np.ix_(points, points)
-    if fit.cov is not None:
+    if fit.cov is not None and center is None:
         cov = fit.cov[g][ix] / np.outer(b, b)
         return 0.5 * (cov + cov.T)
-    f = est[g, points]
+    f = (est if center is None else center)[g, points]
     aa, ab, bb = sums["cov_aa"][g][ix], sums["cov_ab"][g][ix], sums["cov_bb"][g][ix]
     cov = aa - ab * f[None, :] - ab.T * f[:, None] + np.outer(f, f) * bb
     cov = cov / np.outer(b, b)
