@@ -16,12 +16,15 @@ per-user kernel sums every method below is computed on the same data:
   old     fastfair <= #33 default: each group's variance from its own residuals
           (Nadaraya-Watson, CR2, Bell-McCaffrey/Satterthwaite t), Holm over the t p-values,
           Gaussian multiplier bootstrap of the CR2 scores for the maximum.
-  new     the #33 default: the same estimate, studentized by the variance under the null:
-          residuals from the pooled (all groups) curve f0, CR0 sums
-          sum_m (a_m - f0 b_m)^2 / B_g^2 (from the first pass's sums), normal (chi-square)
-          reference, Holm, and the multiplier bootstrap of the same null scores.
-  new_t   as new, with Student t and the one-pass Satterthwaite df (sum b^2)^2 / sum b^4
-          per group (Welch-combined; F(K-1, min df) for K > 2).
+  new     the #33 default: the same estimate, studentized by the variance under the null.
+          Scores centred at the pooled (all groups) curve f0, V_g = sum_m (a_m - f0 b_m)^2 /
+          B_g^2 (first-pass sums), floored at the pooled residual variance per unit of
+          sum b^2: sigma^2 sum_{m in g} b_m^2 / B_g^2, sigma^2 = sum_all (a_m - f0 b_m)^2 /
+          sum_all b_m^2 (the two-proportion score test's pooled variance; it keeps a group
+          with no positive near a point from a variance f0^2 / n_eff instead of
+          f0 (1 - f0) / n_eff); normal (chi-square) reference, Holm, and the multiplier
+          bootstrap of the centred scores studentized by the same variance.
+  new_own as new without the floor (each group's own centred residuals only).
   old_ob  diagnostic for suspect 1: "old" with every group's estimate corrected by its
           exact conditional smoothing bias sum k_i (s_i - s) / sum k_i (m(s) = s): if the
           over-rejection were smoothing bias, this would remove it.
@@ -58,7 +61,7 @@ from fastfair._clustered import choose_bandwidth, make_grid, prepare
 
 ALPHA = 0.05
 N_MULT = 999
-METHODS = ("old", "new", "new_t")
+METHODS = ("old", "new", "new_own")
 BIAS_METHODS = ("old", "old_ob")  # the smoothing-bias experiment (--bias)
 #: name -> (settings, null data sets, power data sets, delta). The first three are issue 33's.
 CELLS = {
@@ -164,13 +167,18 @@ def method_parts(name, a, b, c, cg):
         if name in ("old", "old_ob"):
             u = (A - (A.sum(0) / S0) * B) / S0 / np.sqrt(1 - p)
             df = bm_df(p)
-        else:  # new (normal reference), new_t (one-pass Satterthwaite t)
+        else:  # new, new_own: scores centred at the pooled curve, normal reference
             u = (A - f0 * B) / S0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                df = (p * p).sum(0) ** 2 / (p**4).sum(0)
-            if name == "new":
-                df = np.full(df.shape, np.inf)
-        out.append((fn, u, df, neff))
+            df = np.full(S0.shape, np.inf)
+        out.append([fn, u, df, neff, (u * u).sum(0)])
+    if name == "new":  # floor: the pooled residual variance per unit of sum b^2
+        bb = [(b[cg == k] ** 2).sum(0) for k in range(K)]
+        s0 = [b[cg == k].sum(0) for k in range(K)]
+        num = sum(q[4] * s * s for q, s in zip(out, s0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sigma2 = num / sum(bb)
+            for q, x, s in zip(out, bb, s0):
+                q[4] = np.maximum(q[4], np.nan_to_num(sigma2 * x / (s * s)))
     return out
 
 
@@ -178,7 +186,7 @@ def test(parts, rng_normals):
     """Pointwise p (G,) and simultaneous p of one method (NaN where untested)."""
     K = len(parts)
     f = np.array([q[0] for q in parts])
-    V = np.array([(q[1] ** 2).sum(0) for q in parts])
+    V = np.array([(q[1] ** 2).sum(0) if len(q) < 5 else q[4] for q in parts])
     df = np.array([q[2] for q in parts])
     tested = np.all([q[3] >= 5 for q in parts], axis=0) & (V > 0).all(0)
     G = f.shape[1]
