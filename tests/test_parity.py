@@ -627,8 +627,9 @@ def test_plot_smoke():
 
 
 def _null_variance_by_hand(y, s, g, user, grid, h):
-    """z of each grid point with each group's users' scores centred at the pooled curve,
-    from dense per-user sums (numpy, independent of the kernel pass)."""
+    """z (Wald statistic for K > 2) of each grid point with each group's users' scores
+    centred at the pooled curve, the variance floored at the pooled residual variance, from
+    dense per-user sums (numpy, independent of the kernel pass)."""
     k = np.exp(-0.5 * ((s[:, None] - grid[None, :]) / h) ** 2)
     _, inv = np.unique(user, return_inverse=True)
     w = 1.0 / np.bincount(inv)[inv]  # per-user weights
@@ -641,8 +642,10 @@ def _null_variance_by_hand(y, s, g, user, grid, h):
     f0 = a.sum(0) / b.sum(0)
     groups = np.unique(g)
     est = np.array([a[ug == j].sum(0) / b[ug == j].sum(0) for j in groups])
-    var = np.array([((a[ug == j] - f0 * b[ug == j]) ** 2).sum(0) for j in groups])
-    var /= np.array([b[ug == j].sum(0) ** 2 for j in groups])
+    num = np.array([((a[ug == j] - f0 * b[ug == j]) ** 2).sum(0) for j in groups])
+    bb = np.array([(b[ug == j] ** 2).sum(0) for j in groups])
+    sigma2 = num.sum(0) / bb.sum(0)  # pooled residual variance per unit of sum b^2: floor
+    var = np.maximum(num, sigma2 * bb) / np.array([b[ug == j].sum(0) ** 2 for j in groups])
     if groups.size == 2:
         return (est[0] - est[1]) / np.sqrt(var[0] + var[1])
     mean = (est / var).sum(0) / (1 / var).sum(0)
@@ -650,9 +653,10 @@ def _null_variance_by_hand(y, s, g, user, grid, h):
 
 
 def test_null_variance_matches_direct_numpy_and_holds_the_level_where_separate_does_not():
-    """variance="null" (default, issue 33): scores centred at the pooled curve, normal
-    reference; equal to a direct computation. On issue 33's first scenario (calibration
-    exact, a 40-user group where one user holds 40% of the rows, shifted score densities)
+    """variance="null" (default, issue 33): scores centred at the pooled curve, floored at
+    the pooled residual variance, normal reference; equal to a direct computation. On issue
+    33's first scenario (calibration exact, a 40-user group where one user holds 40% of the
+    rows, shifted score densities)
     the separate-variance simultaneous test rejects far more often than alpha while the
     null-variance test does not (the check can fail: 60 data sets, the old rate ~0.15)."""
     import importlib.util
@@ -717,3 +721,25 @@ def test_parity_pvalue_near_the_level_is_undecided():
     res = predictive_parity_test(y, s, g, cluster=user, grid=10, random_state=4)
     fam = fastfair.multiple_monte_carlo([res], alpha=res.pvalue, max_permutations=2000)
     assert fam.decision[0] == "undecided"
+
+
+def test_null_variance_floor_for_a_group_without_positives():
+    """A small group with no positive near a low-score point, the others calibrated: the
+    centred residuals alone give it f0^2 / n_eff (z ~ -sqrt(n_eff (1 - f0) / f0)); the
+    pooled floor gives about f0 (1 - f0) / n_eff, so z stays moderate (issue 33, the demo
+    data's race test)."""
+    rng = np.random.default_rng(11)
+    n = 20000
+    s = rng.uniform(0.01, 0.05, n)
+    g = (rng.random(n) < 0.01).astype(int)  # ~200 rows in group 1
+    y = (rng.random(n) < s).astype(float)
+    y[g == 1] = 0.0  # no positive: 200 * 0.03 = 6 expected, P(0) = e^-6 ~ 0.25%
+    kw = dict(grid=np.array([0.03]), bandwidth=0.01, n_bootstrap=0)
+    floored = predictive_parity_test(y, s, g, **kw)
+    own = _null_variance_by_hand(y, s, g, np.arange(n), np.array([0.03]), 0.01)
+    np.testing.assert_allclose(floored.grid_statistic, own, rtol=1e-9)
+    f0 = y.mean()
+    n_eff = floored.curve.n_effective[1, 0]
+    assert abs(floored.grid_statistic[0]) < 1.5 * np.sqrt(n_eff * f0 / (1 - f0)) + 1
+    # without the floor: variance f0^2 / n_eff, |z| = sqrt(n_eff) (about 14 here)
+    assert abs(floored.grid_statistic[0]) < 0.3 * np.sqrt(n_eff)
