@@ -65,21 +65,21 @@ METHODS = ("old", "new", "new_own")
 BIAS_METHODS = ("old", "old_ob")  # the smoothing-bias experiment (--bias)
 #: name -> (settings, null data sets, power data sets, delta). The first three are issue 33's.
 CELLS = {
-    "issue1": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.0), 2000, 300, 0.15),
-    "issue2": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.8), 2000, 300, 0.15),
+    "issue1": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.0), 2000, 200, 0.15),
+    "issue2": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.8), 2000, 200, 0.15),
     "issue3": (
         dict(users=(60, 300), locs=(-0.3, -1.0), rows="pareto", loc_sd=1.2, dom=0.0, rho=0.5),
-        2000, 300, 0.15,
+        2000, 200, 0.15,
     ),
-    "equal_dom40": (dict(users=(40, 400), locs=(-0.6, -0.6), dom=0.4, rho=0.8), 2000, 300, 0.15),
-    "u20_dom50": (dict(users=(20, 1000), locs=(-0.3, -1.0), dom=0.5, rho=0.9), 2000, 300, 0.25),
-    "u200_dom10": (dict(users=(200, 200), locs=(-0.3, -1.0), dom=0.1, rho=0.3), 2000, 300, 0.1),
-    "u1000": (dict(users=(1000, 1000), locs=(0.0, -1.0), dom=0.1, rho=0.0), 2000, 300, 0.05),
+    "equal_dom40": (dict(users=(40, 400), locs=(-0.6, -0.6), dom=0.4, rho=0.8), 800, 200, 0.15),
+    "u20_dom50": (dict(users=(20, 1000), locs=(-0.3, -1.0), dom=0.5, rho=0.9), 800, 200, 0.25),
+    "u200_dom10": (dict(users=(200, 200), locs=(-0.3, -1.0), dom=0.1, rho=0.3), 800, 200, 0.1),
+    "u1000": (dict(users=(1000, 1000), locs=(0.0, -1.0), dom=0.1, rho=0.0), 800, 200, 0.05),
     "three": (
-        dict(users=(40, 200, 400), locs=(-0.3, -0.6, -1.0), dom=0.25, rho=0.5), 2000, 300, 0.15,
+        dict(users=(40, 200, 400), locs=(-0.3, -0.6, -1.0), dom=0.25, rho=0.5), 800, 200, 0.15,
     ),
     "three_small": (
-        dict(users=(20, 100, 1000), locs=(-0.6, -0.6, -0.6), dom=0.3, rho=0.9), 2000, 300, 0.25,
+        dict(users=(20, 100, 1000), locs=(-0.6, -0.6, -0.6), dom=0.3, rho=0.9), 800, 200, 0.25,
     ),
     "pareto_equal": (
         dict(users=(60, 300), locs=(-0.6, -0.6), rows="pareto", loc_sd=1.2, dom=0.0, rho=0.5),
