@@ -355,6 +355,7 @@ def main(argv=None):
     ap.add_argument("--out", default=None)
     ap.add_argument("--jsonl", default=None)
     ap.add_argument("--report", default=None, help="only format the results of these JSONL files")
+    ap.add_argument("--only", choices=("null", "power"), default=None, help="one kind of cells")
     args = ap.parse_args(argv)
     if args.report:
         results = [json.loads(line) for f in args.report.split(",") for line in open(f)]
@@ -382,7 +383,8 @@ def _run(args):
     if args.bias:
         plan = [(name, False, args.bias, BIAS_METHODS) for name in names]
     else:
-        for flag in (False, True):
+        kinds = {None: (False, True), "null": (False,), "power": (True,)}[args.only]
+        for flag in kinds:
             for name in names:
                 _, n_null, n_power, _ = CELLS[name]
                 reps = (
