@@ -135,7 +135,7 @@ def test_parity_dependent_null_quick():
         results += [null, module.run_cell(name, settings, reps, 2 * delta, seed=5)]
     assert results[1]["counts"]["new"][2] / reps > 0.5  # sim power at twice the gap
     text = module.format_report(results)
-    assert "issue2" in text and "three" in text and "new_t" in text
+    assert "issue2" in text and "three" in text and "new_own" in text
 
 
 def test_auc_margin_small_quick():
