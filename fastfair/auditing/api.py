@@ -1191,7 +1191,9 @@ def audit(
         sequential permutation test otherwise, and `adjust` over all tests is decided by
         :func:`fastfair.multiple_monte_carlo` (MMCTest, resampling risk 1e-3), which draws
         permutations only until every decision is clear; a test still open at the cap reads
-        "undecided". Parity then uses 9,999 bootstrap draws.
+        "undecided". Parity's multiplier bootstrap takes part the same way (its draws are
+        continued, not taken as exact: a p-value within Monte-Carlo error of its level is
+        "undecided" at the cap).
     pos_label : optional
         Positive value of `y_true` / `y_pred` when they are not 0/1 or bool.
     random_state : int or None
