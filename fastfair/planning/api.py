@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,8 +22,10 @@ from fastfair.planning.inference import (
     _asymptotic_rejections,
     _bootstrap_plans,
     _ceil,
+    _exact_applicable,
     _n_per_group_from_args,
     _n_required,
+    _n_required_exact,
     _n_required_score,
     _n_required_tost,
     _observed_difference,
@@ -126,6 +129,7 @@ def sample_size(
     population_sizes: float | Sequence[float] | None = None,
     delta: float | None = None,
     variance: str = "wald",
+    test: str = "auto",
 ) -> SampleSizeResult:
     """Total and per-group sample size to detect an unfairness ``tau`` (Sec. 2, eq. 2-3).
 
@@ -189,6 +193,18 @@ def sample_size(
         :math:`\\tilde V` at the rates fitted under :math:`U = U_{tol}` (Farrington &
         Manning 1990): :math:`n = (z_{crit}\\sqrt{\\tilde V} + z_{1-\\beta}\\sqrt{V})^2 /
         (\\tau - U_{tol})^2`, per comparison, with the same allocation.
+    test : {"auto", "exact", "asymptotic"}, default "auto"
+        ``"exact"``: size the test :func:`fastfair.audit` runs on a rate metric, the exact
+        conditional (permutation) test, by its exact power: the smallest total n from which
+        the power at the collected group sizes (each ``n p_g`` rounded up, denominators such
+        as the positives binomial) is at least `power` and stays so at 10 totals spread over
+        the next max(10%, 20) (the power of a discrete test is not monotone in n). The
+        reference keeps its rate and every other group is `tau` away in the direction of
+        its given rate; `alternative="greater"` sizes the one-sided exact test in that
+        direction. Needs a rate metric given by `rates`, ``u_tol = 0``, no `delta` or
+        `population_sizes`. ``"asymptotic"``: the z-test formula of `variance` (the paper's
+        eq. 2 with "wald"). ``"auto"``: "exact" where it applies and `variance` is "wald",
+        else "asymptotic". The result's ``test`` says which test was sized.
 
     Returns
     -------
@@ -229,13 +245,32 @@ def sample_size(
         )
     p, rule = _allocation_fractions(allocation, s2, ref)
     check_choice(variance, "variance", ("wald", "score"))
-    if variance == "score":
+    exact = _choose_test(test, variance, name, rd, u_tol, delta, pop)
+    if variance == "score" or exact:
         n = _n_required_score(name, rd, p, ref, t - u_tol, u_tol, z, zb, pop)
     else:
         n = _n_required(s2, p, ref, t - u_tol, z + zb, pop)
+    achieved = None
+    if exact:
+        a_c, alt = base["alpha_per_comparison"], base["alternative"]
+        n, reached = _n_required_exact(name, rd, p, ref, t, a_c, alt, power, n)
+        achieved = float(reached) if reached.ndim == 0 else reached
     npg = n[..., None] * p
     _check_feasible(npg, pop)
-    return _size_result(base, n, npg, p, rule, t, power)
+    res = _size_result(base, n, npg, p, rule, t, power)
+    kind = "exact" if exact else variance
+    return dataclasses.replace(res, test=kind, achieved_power=achieved)
+
+
+def _choose_test(test, variance, name, rd, u_tol, delta, pop) -> bool:
+    """Whether `sample_size` sizes the exact conditional test (`test` checked)."""
+    check_choice(test, "test", ("auto", "exact", "asymptotic"))
+    why_not = _exact_applicable(name, rd, u_tol, delta, pop)
+    if test == "exact" and why_not is not None:
+        raise ValueError(f"test='exact' needs {why_not}")
+    if test == "exact" and variance != "wald":
+        raise ValueError("variance applies to test='asymptotic' only")
+    return test == "exact" or (test == "auto" and why_not is None and variance == "wald")
 
 
 def _size_result(
@@ -262,6 +297,7 @@ def _size_result(
         power=power,
         z_power=float(special.ndtri(power)),
         delta=delta,
+        test="wald" if delta is None else "tost",
     )
 
 

@@ -3,6 +3,7 @@ power)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -452,3 +453,145 @@ def _n_required_tost(
         ok = _tost_power(t, delta, se, z).min(axis=-1) >= power
         hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
     return np.exp(hi)
+
+
+# --------------------------------------------------------------------------------------------
+# Exact plans: the audit's exact conditional test
+# --------------------------------------------------------------------------------------------
+
+#: Totals above the plan checked for power >= target (a discrete test's power is not monotone).
+EXACT_WINDOW_POINTS = 10
+
+
+def _exact_applicable(name, rd, u_tol, delta, population_sizes) -> str | None:
+    """Why the exact conditional test cannot be sized here (None when it can)."""
+    if rd is None or name not in _RATE_METRICS:
+        return "rate metrics given by rates= (the audit tests AUC differently)"
+    if u_tol != 0 or delta is not None:
+        return "u_tol = 0 without delta (the audit's test of no difference)"
+    if population_sizes is not None:
+        return "no population_sizes"
+    return None
+
+
+def _exact_alternatives(name, rd, ref, gap) -> tuple[np.ndarray, np.ndarray]:
+    """Metric values of the alternative (the reference's rate kept, every other group `gap`
+    away in the direction of its given rate) and each group's denominator fraction."""
+    s2, r = _unit_variances_and_values(name, rd)
+    den = r * (1.0 - r) / s2
+    direction = np.where(r >= r[ref], 1.0, -1.0)
+    alt = r[ref] + direction * gap
+    alt[ref] = r[ref]
+    if not np.all((alt > 0) & (alt < 1)):
+        raise ValueError(
+            f"tau (={gap:g}) puts a group's {name} outside (0, 1) away from the reference's "
+            f"{r[ref]:.4g}; give rates whose difference is tau"
+        )
+    return alt, den
+
+
+def _exact_power_at(total, p, alt, den, ref, alpha, alternative, bins=None) -> float:
+    """Smallest exact power over the comparisons with ``ceil(total p_g)`` rows per group
+    (`bins`: a coarser quadrature over the denominators, for a first search)."""
+    from fastfair._conditional_power import BINS, exact_power
+
+    sizes = _ceil(total * p)
+    out = 1.0
+    for g in _others(p.size, ref):
+        side = 0 if alternative == "two-sided" else (1 if alt[g] > alt[ref] else -1)
+        pw = exact_power(
+            (sizes[g], sizes[ref]),
+            (den[g], den[ref]),
+            (alt[g], alt[ref]),
+            alpha,
+            side,
+            bins or BINS,
+        )
+        out = min(out, pw)
+    return out
+
+
+def _bracket(power_at, n: int, smallest: int, target: float, step: float) -> tuple[int, int]:
+    """(failing, passing) totals around `n`, stepping by the factor 1 + `step`."""
+    if power_at(n) >= target:
+        hi = lo = n
+        while lo > smallest and power_at(lo) >= target:
+            hi, lo = lo, max(smallest, min(lo - 1, int(lo / (1 + step))))
+        if lo == smallest and power_at(lo) >= target:
+            return lo - 1, lo
+        return lo, hi
+    lo, hi = n, max(n + 1, int(n * (1 + step)))
+    while power_at(hi) < target:
+        if hi > 1e9:
+            raise ValueError("no audit of up to 1e9 rows reaches the target power")
+        lo, hi = hi, max(hi + 1, int(hi * (1 + step)))
+    return lo, hi
+
+
+def _smallest_passing(power_at, lo: int, hi: int, target: float) -> int:
+    """Bisection between a failing `lo` and a passing `hi` (lo < hi)."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if power_at(mid) >= target else (mid, hi)
+    return hi
+
+
+def _window_failure(power_at, n: int, target: float) -> int | None:
+    """The last total failing among up to EXACT_WINDOW_POINTS spread over the next
+    max(10%, 20) totals above `n`, checked upward until one has power >= target + 0.01."""
+    width = max(20, math.ceil(0.1 * n))
+    failing = None
+    for c in np.unique(np.linspace(n + 1, n + width, EXACT_WINDOW_POINTS).astype(int)):
+        pw = power_at(int(c))
+        if pw < target:
+            failing = int(c)
+        elif pw >= target + 0.01 and failing is None:
+            return None
+    return failing
+
+
+def _exact_total(power_at, start: float, smallest: int, target: float) -> int:
+    """Smallest total n from which the exact power stays >= target over the window.
+
+    A coarse search (3 bins per denominator) from the asymptotic `start`, then the full
+    quadrature: bracket within 0.4%, bisect, and check the window above (a discrete test's
+    power is not monotone in n); a failing total moves the plan above it.
+    """
+    n = max(math.ceil(start), smallest)
+    n = _smallest_passing(
+        lambda m: power_at(m, 3),
+        *_bracket(lambda m: power_at(m, 3), n, smallest, target, 0.15),
+        target,
+    )
+    n = _smallest_passing(power_at, *_bracket(power_at, n, smallest, target, 0.004), target)
+    for _ in range(20):
+        failing = _window_failure(power_at, n, target)
+        if failing is None:
+            return n
+        n = _smallest_passing(
+            power_at, *_bracket(power_at, failing + 1, failing, target, 0.004), target
+        )
+    return n
+
+
+def _n_required_exact(
+    name, rd, p, ref, t, alpha_c, alternative, power, start
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact plan (total n) for each presumed gap in `t`, starting from the asymptotic n,
+    and the exact power at each plan."""
+    t = np.asarray(t, dtype=float)
+    out, achieved = np.empty(t.shape), np.empty(t.shape)
+    smallest = math.ceil(2.0 / p.min())  # at least two rows in every group
+    for i in np.ndindex(t.shape):
+        alt, den = _exact_alternatives(name, rd, ref, float(t[i]))
+        cache: dict[tuple, float] = {}
+
+        def power_at(total: int, bins=None, alt=alt, den=den, cache=cache) -> float:
+            key = (bins, *_ceil(total * p).tolist())  # totals giving the same groups agree
+            if key not in cache:
+                cache[key] = _exact_power_at(total, p, alt, den, ref, alpha_c, alternative, bins)
+            return cache[key]
+
+        out[i] = _exact_total(power_at, float(np.asarray(start)[i]), smallest, power)
+        achieved[i] = power_at(int(out[i]))
+    return out, achieved

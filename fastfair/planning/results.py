@@ -198,6 +198,15 @@ class SimulatedPowerResult(ResultExport):
         )
 
 
+#: What each plan sized (``SampleSizeResult.test``).
+_TEST_NAMES = {
+    "exact": "the audit's exact conditional test (exact power, fastfair.audit's default)",
+    "wald": "Wald z-test, unpooled variances (eq. 2)",
+    "score": "score z-test, variance at the rates fitted under U = u_tol",
+    "tost": "TOST of two one-sided Wald tests",
+}
+
+
 @dataclass(frozen=True, repr=False)
 class SampleSizeResult(_PlanBase):
     """Result of :func:`sample_size`.
@@ -214,6 +223,12 @@ class SampleSizeResult(_PlanBase):
         Fraction of the total per group; ``allocation_rule`` is "neyman", "equal" or "given".
     tau, power : float or ndarray
         Presumed unfairness and target power (of each comparison).
+    test : str
+        The test sized: "exact" (the audit's exact conditional test), "wald" (eq. 2),
+        "score" or "tost".
+    achieved_power : float or ndarray or None
+        With ``test="exact"``: the exact power of the audit's test at ``n_per_group_ceil``
+        (the smallest over comparisons).
     """
 
     n: float | np.ndarray
@@ -226,11 +241,14 @@ class SampleSizeResult(_PlanBase):
     power: float
     z_power: float
     delta: float | None = None
+    test: str = "wald"
+    achieved_power: float | np.ndarray | None = None
 
     def __repr__(self) -> str:
         lines = ["SampleSizeResult"]
-        label = "n (TOST)       " if self.delta is not None else "n (eq. 2/3)    "
-        lines.append(f"  {label} : {_fmt(self.n, 7)}")
+        label = {"tost": "n (TOST)", "exact": "n (exact test)"}.get(self.test, "n (eq. 2/3)")
+        lines.append(f"  {label:<15} : {_fmt(self.n, 7)}")
+        lines.append(f"  test sized      : {_TEST_NAMES[self.test]}")
         lines.append(
             f"  n per group     : {_fmt(self.n_per_group, 6)} -> collect "
             f"{_fmt(self.n_per_group_ceil)} (total {_fmt(self.n_total_ceil)})"
@@ -238,6 +256,9 @@ class SampleSizeResult(_PlanBase):
         lines.append(f"  allocation      : {self.allocation_rule} {_fmt(self.allocation)}")
         lines.append(_margin_line(self))
         lines.append(f"  alpha, power    : {self.alpha:g}, {self.power:g}")
+        if self.achieved_power is not None:
+            reached = _fmt(self.achieved_power, 4)
+            lines.append(f"  exact power     : {reached} at the sizes collected")
         lines += self._common_lines(self.delta is not None)
         return _align(lines)
 
