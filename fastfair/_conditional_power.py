@@ -103,6 +103,19 @@ def conditional_power(
     return float(np.sum(alt[pval <= alpha]))
 
 
+def lattice_cells(n: tuple[int, int], den: tuple[float, float], rate: tuple[float, float]):
+    """Cells of the (total, count) lattice of one :func:`conditional_power` at the expected
+    denominators: the cost of an exact power grows with it."""
+    m1, m2 = max(1.0, n[0] * den[0]), max(1.0, n[1] * den[1])
+    v1, v2 = m1 * rate[0] * (1 - rate[0]), m2 * rate[1] * (1 - rate[1])
+    big_m = m1 + m2
+    sd_null = math.sqrt(m1 * m2 / (4.0 * big_m))
+    sd_alt = math.sqrt(v1 * v2 / (v1 + v2)) if v1 + v2 > 0 else 0.0
+    shift = abs(m1 * rate[0] - m1 * (m1 * rate[0] + m2 * rate[1]) / big_m)
+    rows = 2 * WIDTH * math.sqrt(v1 + v2) + 5
+    return rows * (2 * (shift + WIDTH * max(sd_null, sd_alt)) + 5)
+
+
 def denominator_nodes(n: int, d: float, bins: int = BINS) -> tuple[np.ndarray, np.ndarray]:
     """Values and weights summing over a group's denominator ``D ~ Binomial(n, d)``.
 

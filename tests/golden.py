@@ -269,10 +269,11 @@ def calls() -> Iterator[tuple[str, Callable[[], object]]]:
         r["auc"] = [0.8, 0.75]
         r["accuracy"] = [0.8, 0.77]
         for alloc in ("neyman", "equal"):
-            yield (
-                f"sample_size/{metric}/{alloc}",
-                _bind(_quiet(fastfair.sample_size), metric, rates=r, tau=0.05, allocation=alloc),
-            )
+            plan = _bind(  # the formula's plans (the default exact plans are slower)
+                _quiet(fastfair.sample_size), metric, rates=r, tau=0.05, allocation=alloc,
+                test="asymptotic",
+            )  # fmt: skip
+            yield f"sample_size/{metric}/{alloc}", plan
             yield (
                 f"power/{metric}/{alloc}",
                 _bind(_quiet(fastfair.power), metric, rates=r, tau=0.05, n=5000, allocation=alloc),

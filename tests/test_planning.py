@@ -23,11 +23,19 @@ from fastfair.planning import (
     detectable_difference,
     plan_from_data,
     power,
-    sample_size,
     simulate_power,
     unit_variances,
 )
+from fastfair.planning import sample_size as _sample_size
 from fastfair.planning.statistics import _rates_from_counts
+
+
+def sample_size(*args, **kwargs):
+    """The formula's plans (eq. 2-3, `test="asymptotic"`): this module checks the paper's
+    formulas; the default exact plans are tested in tests/test_planning_exact.py."""
+    kwargs.setdefault("test", "asymptotic")
+    return _sample_size(*args, **kwargs)
+
 
 # --------------------------------------------------------------------------------------------
 # the paper's example

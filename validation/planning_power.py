@@ -108,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         for metric, rates in sc.items():
             diff = abs(float(rates[metric][0] - rates[metric][1]))
             for alt in ("two-sided", "greater"):
-                plan = sample_size(metric, rates=rates, tau=diff, alternative=alt)
+                plan = sample_size(
+                    metric, rates=rates, tau=diff, alternative=alt, test="asymptotic"
+                )
                 npg = plan.n_per_group_ceil
                 seed += 1
                 w = simulate_power(

@@ -57,7 +57,7 @@ def tolerance_rows(n_sim, seed, metrics=None):
         if tau <= u_tol:
             rows.append((metric, u_tol, tau, None, None, None, None))
         else:
-            plan = sample_size(metric, rates=rates, tau=tau, u_tol=u_tol)
+            plan = sample_size(metric, rates=rates, tau=tau, u_tol=u_tol, test="asymptotic")
             npg = plan.n_per_group_ceil
             sims = {
                 test: simulate_power(

@@ -791,7 +791,7 @@ def _planner_figures(metric, rates, n_per_group, options) -> dict:
     try:
         needed = int(
             planning.sample_size(
-                metric, tau=tau, power=target, allocation=share, **common
+                metric, tau=tau, power=target, allocation=share, test="asymptotic", **common
             ).n_total_ceil
         )
     except ValueError:  # beyond any real audit (more than 2**62 rows)

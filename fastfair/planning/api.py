@@ -23,6 +23,7 @@ from fastfair.planning.inference import (
     _bootstrap_plans,
     _ceil,
     _exact_applicable,
+    _exact_too_large,
     _n_per_group_from_args,
     _n_required,
     _n_required_exact,
@@ -204,7 +205,9 @@ def sample_size(
         direction. Needs a rate metric given by `rates`, ``u_tol = 0``, no `delta` or
         `population_sizes`. ``"asymptotic"``: the z-test formula of `variance` (the paper's
         eq. 2 with "wald"). ``"auto"``: "exact" where it applies and `variance` is "wald",
-        else "asymptotic". The result's ``test`` says which test was sized.
+        else "asymptotic"; where the exact power would enumerate too large a lattice (tens
+        of thousands of rows with common rates) "auto" plans the score formula, the large-
+        sample form of the same test. The result's ``test`` says which test was sized.
 
     Returns
     -------
@@ -212,15 +215,24 @@ def sample_size(
 
     Examples
     --------
-    The paper's TPR example (Appendix A, Table 2), with the per-group rates to 4 decimals:
+    The paper's TPR example (Appendix A, Table 2), with the per-group rates to 4 decimals,
+    by its formula (eq. 2-3):
 
     >>> from fastfair.planning import sample_size
-    >>> res = sample_size("tpr", rates={"tpr": [0.6835, 0.7894], "prevalence": [0.3478, 0.4404]},
-    ...                   tau=0.7894 - 0.6835)
+    >>> rates = {"tpr": [0.6835, 0.7894], "prevalence": [0.3478, 0.4404]}
+    >>> res = sample_size("tpr", rates=rates, tau=0.7894 - 0.6835, test="asymptotic")
     >>> round(float(res.n), 2)
     1377.76
     >>> res.n_per_group_ceil.tolist()
     [775, 604]
+
+    By default the plan sizes the test the audit runs (the exact conditional test), with
+    its exact power at the rows to collect:
+
+    >>> res = sample_size("tpr", rates={"tpr": [0.7, 0.6], "prevalence": [0.3, 0.3]},
+    ...                   tau=0.1, allocation=0.5)
+    >>> res.test, res.n_per_group_ceil.tolist(), round(res.achieved_power, 3)
+    ('exact', [1224, 1224], 0.8)
     >>> round(float(sample_size(sigma2=[0.25, 0.25], tau=0.1).n), 1)
     784.9
     >>> round(float(sample_size(sigma2=[0.25, 0.25], tau=0.1, alternative="greater").n), 1)
@@ -251,6 +263,13 @@ def sample_size(
     else:
         n = _n_required(s2, p, ref, t - u_tol, z + zb, pop)
     achieved = None
+    if exact and _exact_too_large(name, rd, p, ref, t, n):
+        if test == "exact":
+            raise ValueError(
+                f"the exact plan needs about {_fmt(np.max(n), 3)} rows, too many to enumerate "
+                "its power; use test='asymptotic' (the score formula is its large-sample form)"
+            )
+        exact, variance = False, "score"  # large samples: the pooled z-test of the same test
     if exact:
         a_c, alt = base["alpha_per_comparison"], base["alternative"]
         n, reached = _n_required_exact(name, rd, p, ref, t, a_c, alt, power, n)
@@ -576,7 +595,10 @@ def plan_from_data(
     calculation is repeated on stratified bootstrap resamples of the pilot (rows resampled
     within each group, i.e. multinomial resampling of each group's confusion-matrix cells).
     The percentile interval of the resampled n shows how much the planned n depends on the
-    pilot's sampling error; ``tau`` is fixed by the auditor and not re-estimated.
+    pilot's sampling error; ``tau`` is fixed by the auditor and not re-estimated. The plans
+    use the formula (``sample_size(..., test="asymptotic")``, eq. 2-3): exact plans of
+    thousands of resamples would take minutes; :func:`sample_size` with the pilot's
+    ``rates`` gives the exact plan of the audit's test.
 
     Parameters
     ----------
@@ -635,6 +657,7 @@ def plan_from_data(
         alternative=alternative,
         reference_index=pilot.reference_index,
         population_sizes=population_sizes,
+        test="asymptotic",
     )
     if np.ndim(plan.tau) != 0:
         raise ValueError("plan_from_data needs a scalar tau")
@@ -750,7 +773,7 @@ def simulate_power(
     --------
     >>> from fastfair.planning import sample_size, simulate_power
     >>> rates = {"tpr": [0.79, 0.68], "prevalence": [0.44, 0.35]}
-    >>> plan = sample_size("tpr", rates=rates, tau=0.11)
+    >>> plan = sample_size("tpr", rates=rates, tau=0.11, test="asymptotic")
     >>> sim = simulate_power("tpr", rates=rates, n_per_group=plan.n_per_group_ceil,
     ...                      test="wald", n_sim=4000, random_state=1)
     >>> abs(sim.power - 0.8) < 0.03
