@@ -26,7 +26,7 @@ import numpy as np
 from fastfair._format import format_fixed as _v  # short: used in every table cell
 from fastfair._format import format_mde
 from fastfair._metrics import CONFUSION_METRICS
-from fastfair._pvalues import wilson_interval
+from fastfair._score import rate_limits
 from fastfair.auditing.results import pvalue_text
 
 __all__ = [
@@ -1100,11 +1100,12 @@ def _groups_section(result) -> str:
                 if den == 0:
                     out.append("<td>-</td>")
                     continue
-                lo, hi = wilson_interval(num, den)
+                lo, hi = rate_limits(num, den)
                 out.append(f"<td>{num / den:.3f} [{float(lo):.3f}, {float(hi):.3f}]</td>")
             rows.append("<tr>" + "".join(out) + "</tr>")
     return (
-        "<h2>Groups</h2><p class='note'>Each group's rates with 95% Wilson intervals "
+        "<h2>Groups</h2><p class='note'>Each group's rates with 95% intervals, "
+        "Clopper-Pearson below 50 events or non-events and Wilson's otherwise "
         "(skipped groups included).</p>" + "\n".join(rows) + "</table></div>"
     )
 
