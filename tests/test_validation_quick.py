@@ -264,3 +264,26 @@ def test_slices_fwer_quick():
     # the power twin: a planted slice of 0.5% of the rows is found by max-T and Bonferroni
     found, _ = module.power(1, 200_000, 0.25, 99, seed=3)
     assert found == {"maxT": 1.0, "bonferroni": 1.0}
+
+
+def test_planning_exact_power_quick():
+    module = _load("planning_exact_power")
+    rows, n_sim = module.run(quick=True)
+    se = math.sqrt(0.8 * 0.2 / n_sim)
+    for row in rows:
+        planned = row["planned_power"]
+        assert planned >= 0.8
+        assert abs(row["simulated"] - 0.8) <= 3 * se  # the issue's criterion
+        # the planner's exact power against the audit's simulated rejection rate
+        assert abs(row["simulated"] - planned) <= 3 * math.sqrt(planned * (1 - planned) / n_sim)
+    text = module.format_rows(rows, n_sim)
+    assert "cells outside 0.8 +- 3 SE: 0" in text
+
+
+def test_group_interval_coverage_quick():
+    """Exact: Wilson's interval fails at 15 rows and a rate of 0.01; the audit's covers."""
+    module = _load("group_interval_coverage")
+    rows = module.run((15, 30, 1000), (0.005, 0.01, 0.5))
+    assert min(r[2] for r in rows) < 0.87  # Wilson's, what the audit reported before
+    assert min(r[3] for r in rows) >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / 2000)
+    assert "the audit's interval" in module.summary(rows)
