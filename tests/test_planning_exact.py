@@ -132,3 +132,14 @@ def test_auto_falls_back_to_the_formula_and_exact_is_refused_where_it_does_not_a
         sample_size("tpr", rates=rates, tau=0.1, test="fisher")
     with pytest.raises(ValueError, match="outside"):
         sample_size("tpr", rates=rates, tau=0.75)
+
+
+def test_plans_beyond_the_lattice_cap_use_the_score_formula():
+    """56,000 rows (TPR 0.7 vs 0.68): the exact lattice would exceed EXACT_MAX_CELLS."""
+    rates = {"tpr": [0.7, 0.68], "prevalence": [0.3, 0.3]}
+    auto = sample_size("tpr", rates=rates, tau=0.02)
+    score = sample_size("tpr", rates=rates, tau=0.02, variance="score")
+    assert auto.test == "score" and auto.achieved_power is None
+    assert auto.n == score.n
+    with pytest.raises(ValueError, match="too many to enumerate"):
+        sample_size("tpr", rates=rates, tau=0.02, test="exact")

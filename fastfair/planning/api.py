@@ -266,7 +266,7 @@ def sample_size(
     if exact and _exact_too_large(name, rd, p, ref, t, n):
         if test == "exact":
             raise ValueError(
-                f"the exact plan needs about {_fmt(np.max(n), 3)} rows, too many to enumerate "
+                f"the exact plan needs about {float(np.max(n)):.3g} rows, too many to enumerate "
                 "its power; use test='asymptotic' (the score formula is its large-sample form)"
             )
         exact, variance = False, "score"  # large samples: the pooled z-test of the same test
