@@ -287,3 +287,11 @@ def test_group_interval_coverage_quick():
     assert min(r[2] for r in rows) < 0.87  # Wilson's, what the audit reported before
     assert min(r[3] for r in rows) >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / 2000)
     assert "the audit's interval" in module.summary(rows)
+
+
+def test_auc_difference_small_groups_quick():
+    module = _load("auc_difference_small_groups")
+    rows, n_sim = module.run(quick=True)
+    bound = 0.95 - 3 * math.sqrt(0.95 * 0.05 / n_sim)
+    assert len(rows) == 4 and all(r[-1] >= bound for r in rows)
+    assert "below: 0" in module.format_rows(rows, n_sim)
