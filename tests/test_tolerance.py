@@ -792,7 +792,7 @@ def test_score_variance_plan_matches_the_pooled_formula_at_zero_tolerance():
 
     r, prev = np.array([0.6835, 0.7894]), np.array([0.3478, 0.4404])
     tau = r[1] - r[0]
-    wald = sample_size("tpr", rates={"tpr": r, "prevalence": prev}, tau=tau)
+    wald = sample_size("tpr", rates={"tpr": r, "prevalence": prev}, tau=tau, test="asymptotic")
     plan = sample_size("tpr", rates={"tpr": r, "prevalence": prev}, tau=tau, variance="score")
     n = plan.allocation * prev  # positives per unit of total n (the score test's denominators)
     pooled = (r * n).sum() / n.sum()  # at u_tol = 0 the restricted fit is the pooled rate
