@@ -45,6 +45,7 @@ COLOURS = {
     "no_evidence": "#1565c0",
     "equivalent": "#2e7d32",
     "underpowered": "#8a8a8a",
+    "undecided": "#b26a00",
     "error": "#8a8a8a",
 }
 SHORT_VERDICTS = {
@@ -52,6 +53,7 @@ SHORT_VERDICTS = {
     "no_evidence": "no evidence",
     "equivalent": "FAIR within ±δ",
     "underpowered": "too small to tell",
+    "undecided": "undecided",
     "error": "ERROR, not run",
 }
 METRIC_TITLES = {
