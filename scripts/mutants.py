@@ -431,12 +431,14 @@ MUTANTS = [
     m(
         "auc-pyx-sparse-orientation",
         "csrc/_auc.pyx",
-        "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
+        "&sa[0], &sd[0], nb, sum_a, sum_a2, sum_d, sum_d2,\n"
+        "                         npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
         "            if small == 1:\n"
         "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)\n"
         "            else:\n"
         "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)",
-        "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
+        "&sa[0], &sd[0], nb, sum_a, sum_a2, sum_d, sum_d2,\n"
+        "                         npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
         "            if small == 1:\n"
         "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)\n"
         "            else:\n"
@@ -635,25 +637,25 @@ MUTANTS = [
     ),
     m(
         "par-mb-add-one",
-        "fastfair/parity/api.py",
-        "boot_p = max_exceedance_pvalues(null, matched_max * (1 - 1e-12))[0]",
-        "boot_p = max_exceedance_pvalues(null, matched_max * (1 - 1e-12))[0]"
+        "fastfair/parity/inference.py",
+        "boot_p = max_exceedance_pvalues(null, threshold)[0]",
+        "boot_p = max_exceedance_pvalues(null, threshold)[0]"
         " * (n_bootstrap + 1.0) / n_bootstrap - 1.0 / n_bootstrap",
         PARB,
         "multiplier-bootstrap p-value without the add-one",
     ),
     m(
         "par-maxt-add-one",
-        "fastfair/parity/api.py",
+        "fastfair/parity/inference.py",
         "adjusted[tested] = max_exceedance_pvalues(null, thr)",
         "adjusted[tested] = max_exceedance_pvalues(null, thr)"
-        " * (n_bootstrap + 1.0) / n_bootstrap - 1.0 / n_bootstrap",
+        " * (len(null) + 1.0) / len(null) - 1.0 / len(null)",
         PARB,
         "grid max-T adjusted p-values without the add-one",
     ),
     m(
         "par-critical-level",
-        "fastfair/parity/api.py",
+        "fastfair/parity/inference.py",
         "critical = float(np.sqrt(np.quantile(null, confidence_level)))",
         "critical = float(np.quantile(null, confidence_level))",
         PARB,
@@ -693,7 +695,7 @@ MUTANTS = [
     ),
     m(
         "par-mo-ci-z",
-        "fastfair/parity/api.py",
+        "fastfair/parity/inference.py",
         "        zq = float(_quantile(0.5 + confidence_level / 2.0, "
         "np.inf if np.isnan(df) else df))\n        ci = (",
         "        zq = 1.0\n        ci = (",
@@ -775,9 +777,9 @@ MUTANTS = [
     ),
     m(
         "cal-ft-rates-side",
-        "fastfair/calibration/api.py",
-        '[1.0 - np.searchsorted(sorted_s[k], ts[k], side="left") / n_g[k] for k in range(K)]',
-        '[1.0 - np.searchsorted(sorted_s[k], ts[k], side="right") / n_g[k] for k in range(K)]',
+        "fastfair/calibration/inference.py",
+        '1.0 - np.searchsorted(x, t, side="left") / n',
+        '1.0 - np.searchsorted(x, t, side="right") / n',
         CAL,
         "fair thresholds: positive rate drops scores on the threshold",
     ),
@@ -799,7 +801,7 @@ MUTANTS = [
     ),
     m(
         "cal-ece-mass-bins",
-        "fastfair/calibration/api.py",
+        "fastfair/calibration/statistics.py",
         "b = np.minimum(B - 1, (np.arange(n) * B) // n)",
         "b = np.minimum(B - 1, (np.arange(n) * B) // (n + 1))",
         CAL,
@@ -815,7 +817,7 @@ MUTANTS = [
     ),
     m(
         "cal-rank-ties",
-        "fastfair/calibration/inference.py",
+        "fastfair/calibration/statistics.py",
         "avg = 0.5 * (pos[first] + pos[last])",
         "avg = pos[first]",
         CAL,
