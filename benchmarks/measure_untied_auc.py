@@ -64,7 +64,7 @@ def paths(n, share, count):
     row = [f"{n:.0e}", f"{share:.0%}"]
     for path in ("ranks", "sparse", "sweep"):
         _, setup, _, draw = timed(
-            lambda p=path: _pair_sampler(sub, "within_outcome", True, 1, 0, 1, p)
+            lambda p=path: _pair_sampler(sub, "within_outcome", True, 1, 0, 1, p)[0]
         )
         k = count if path == "ranks" else max(5, count // 20)
         _, cpu, _, _ = timed(lambda d=draw, k=k: d(0, k))

@@ -15,8 +15,9 @@ the one the exact p-value gives (the resampling risk) with probability at most d
 uniformly in p, and the interval I_n at the stopping time stays a valid interval for p.
 
 Several hypotheses (Holm, Bonferroni, Benjamini-Hochberg over comparisons, or over a whole
-audit) follow MMCTest (Gandy & Hahn 2014, 2016): every p-value gets the confidence sequence at
-level epsilon / K, so with probability >= 1 - epsilon all K intervals cover at once; the
+audit) follow MMCTest (Gandy & Hahn 2014, 2016): every Monte-Carlo p-value gets the confidence
+sequence at level epsilon / K, K the number of Monte-Carlo p-values (exact ones are known), so
+with probability >= 1 - epsilon all K intervals cover at once; the
 procedure applied to the upper ends rejects a subset of what it rejects on the true p-values
 and applied to the lower ends a superset (step-up and step-down procedures are monotone).
 Hypotheses in the first set are rejected, those outside the second retained, and only the
@@ -102,6 +103,12 @@ class ContinuableResult:
 DECISIONS = ("reject", "retain", "undecided")
 FIRST_BLOCK = 16
 MIN_CAP = 19_999
+#: A family decision (multiple_monte_carlo with max_permutations=None) lets a test whose
+#: permutation cost is known (Sampler.work, in sweep rows) draw up to WORK_BUDGET sweep rows'
+#: worth of permutations, at most BUDGET_CAP, where that exceeds the default cap: near an
+#: adjusted level a cheap test resolves p to ~1e-4 instead of stopping "undecided" at 19,999.
+WORK_BUDGET = 10**9
+BUDGET_CAP = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -246,10 +253,20 @@ class Sampler:
 
     draw(start, count) returns the permuted statistics of permutations start..start+count-1
     (each from its own random stream); exceedances count as in `monte_carlo_pvalue`.
+    `work`, when known, is the estimated cost of one permutation in sweep rows (auc_test
+    sets it); a family decision (`multiple_monte_carlo`) sizes the test's cap from it.
     """
 
-    def __init__(self, draw: Callable, observed: float, alternative: str, keep_null: bool):
+    def __init__(
+        self,
+        draw: Callable,
+        observed: float,
+        alternative: str,
+        keep_null: bool,
+        work: int | None = None,
+    ):
         self.draw, self.observed, self.alternative = draw, observed, alternative
+        self.work = work
         self.n = 0
         self.count = 0
         self.lo, self.hi = 0.0, 1.0
@@ -358,12 +375,33 @@ def _block_size(n: int, c: int, delta: float, t_hi: float, t_lo: float, cap: int
     return int(max(1, min(size, cap - n)))
 
 
-def default_cap(options: Sequential, m: int, procedure: str) -> int:
+def default_cap(options: Sequential, m: int, procedure: str, m_sampled: int | None = None) -> int:
+    """The cap per hypothesis: `options.max_permutations`, else at least MIN_CAP and ten
+    times what rejecting at the smallest adjusted level (of m hypotheses) needs with no
+    exceedance, at the level of each of the m_sampled (default m) Monte-Carlo intervals."""
     if options.max_permutations is not None:
         return int(options.max_permutations)
-    delta = options.epsilon / m if procedure != "none" else options.epsilon
+    delta = _interval_level(options.epsilon, m if m_sampled is None else m_sampled, procedure)
     _, t_lo = _thresholds(options.alpha, m, procedure)
     return max(MIN_CAP, 10 * _zero_count_length(t_lo, delta))
+
+
+def _interval_level(epsilon: float, m_sampled: int, procedure: str) -> float:
+    """Level of each Monte-Carlo p-value's confidence sequence: epsilon split over the
+    m_sampled hypotheses with Monte-Carlo p-values (exact or asymptotic p-values are known:
+    their intervals are points that always cover), so all cover at once with probability
+    >= 1 - epsilon."""
+    if procedure == "none":
+        return epsilon
+    return epsilon / max(1, m_sampled)
+
+
+def _budget_cap(s: Sampler, cap: int, budget: int | None) -> int:
+    """A sampler's cap: `cap`, raised to what `budget` sweep rows buy at the sampler's known
+    cost per permutation (at most BUDGET_CAP)."""
+    if budget is None or not s.work:
+        return cap
+    return max(cap, min(BUDGET_CAP, budget // int(s.work)))
 
 
 def run(
@@ -372,6 +410,7 @@ def run(
     procedure: str = "none",
     known: np.ndarray | None = None,
     on_round: Callable[[int, int], None] | None = None,
+    budget: int | None = None,
 ) -> np.ndarray:
     """Extend `samplers` until `procedure` at options.alpha is decided for each of them.
 
@@ -380,13 +419,19 @@ def run(
     (array of "reject", "retain", "undecided"); the samplers keep counts and intervals.
     `on_round(n_open, n_drawn)`, when given, is called before each round of draws and at
     the end (n_open 0) with the number of hypotheses still drawing permutations and the
-    permutations drawn so far (all samplers).
+    permutations drawn so far (all samplers). `budget` (sweep rows, with
+    options.max_permutations None): a sampler of known cost may draw beyond the default cap
+    up to what it buys (`_budget_cap`).
     """
     m = len(samplers)
     if procedure not in PROCEDURES:
         raise ValueError(f"adjust must be one of {PROCEDURES}, got {procedure!r}")
-    delta = options.epsilon / m if procedure != "none" else options.epsilon
-    cap = default_cap(options, m, procedure)
+    m_sampled = sum(s is not None for s in samplers)
+    delta = _interval_level(options.epsilon, m_sampled, procedure)
+    cap = default_cap(options, m, procedure, m_sampled)
+    if options.max_permutations is not None:
+        budget = None
+    caps = [0 if s is None else _budget_cap(s, cap, budget) for s in samplers]
     t_hi, t_lo = _thresholds(options.alpha, m, procedure)
     lo = np.zeros(m)
     hi = np.ones(m)
@@ -402,7 +447,7 @@ def run(
         active = [
             k
             for k in np.flatnonzero(possible & ~sure)
-            if samplers[k] is not None and samplers[k].n < cap
+            if samplers[k] is not None and samplers[k].n < caps[k]
         ]
         if on_round is not None:
             on_round(len(active), sum(s.n for s in samplers if s is not None))
@@ -410,7 +455,7 @@ def run(
             break
         for k in active:
             s = samplers[k]
-            s.extend(*_next_block(s, delta, t_hi, t_lo, cap))
+            s.extend(*_next_block(s, delta, t_hi, t_lo, caps[k]))
             s.narrow(delta)
             lo[k], hi[k] = s.lo, s.hi
     decision = np.where(sure, "reject", np.where(possible, "undecided", "retain"))
@@ -435,7 +480,8 @@ class MultipleMonteCarloResult(ResultExport):
         asymptotic p-value otherwise.
     pvalue_interval : tuple of ndarray
         Intervals that cover all Monte-Carlo p-values at once with probability
-        >= 1 - epsilon (Robbins' confidence sequence at level epsilon / K).
+        >= 1 - epsilon (Robbins' confidence sequence at level epsilon / K, K the number of
+        Monte-Carlo p-values).
     pvalue_adjusted : ndarray
         `adjust`-adjusted p-values of the point estimates.
     decision : ndarray of str
@@ -491,7 +537,8 @@ def multiple_monte_carlo(
 
     MMCTest (Gandy & Hahn 2014, 2016) with Robbins' confidence sequences (Ding, Gandy & Hahn
     2020): each Monte-Carlo p-value of the family gets an interval valid at level
-    epsilon / K under optional stopping; `adjust` applied to the upper ends gives the
+    epsilon / K under optional stopping (K Monte-Carlo p-values; exact or asymptotic ones
+    are known and need no interval); `adjust` applied to the upper ends gives the
     hypotheses it surely rejects, applied to the lower ends those it may reject; only the
     hypotheses in between draw more permutations (continuing each test's own random
     streams). With probability >= 1 - epsilon every decision equals the one `adjust` takes
@@ -562,14 +609,16 @@ def multiple_monte_carlo(
             source.append((i, c))
     if not samplers:
         raise ValueError("results is empty")
-    m = len(samplers)
-    delta = epsilon / m if adjust != "none" else epsilon
+    delta = _interval_level(epsilon, sum(s is not None for s in samplers), adjust)
     for s in samplers:
         if s is not None and s.n > 0:
             s.lo, s.hi = 0.0, 1.0  # intervals at the family's level, not the test's
             s.narrow(delta)
     known = np.array(known)
-    decision = run(samplers, options, adjust, known, on_round=_round_counter(progress, m))
+    m = len(samplers)
+    decision = run(
+        samplers, options, adjust, known, _round_counter(progress, m), budget=WORK_BUDGET
+    )
     pvalue = np.array([known[k] if s is None else s.pvalue for k, s in enumerate(samplers)])
     lo = np.array([known[k] if s is None else s.lo for k, s in enumerate(samplers)])
     hi = np.array([known[k] if s is None else s.hi for k, s in enumerate(samplers)])

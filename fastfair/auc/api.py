@@ -133,7 +133,7 @@ def auc_test(
     y_score: ArrayLike | str,
     group: ArrayLike | str,
     *,
-    method: str = "permutation",
+    method: str | None = None,
     scheme: str = "within_outcome",
     studentize: bool = True,
     n_permutations: int | None = None,
@@ -173,13 +173,17 @@ def auc_test(
         Scores (finite), higher meaning more likely positive, or a column name of `data`.
     group : array-like of shape (n,)
         Group membership (at least two groups, at most 255), or a column name of `data`.
-    method : {"permutation", "delong", "auto"}
-        ``"permutation"`` (default): Monte-Carlo permutation test of the statistic.
+    method : {"permutation", "delong", "auto"}, optional
+        ``"permutation"``: Monte-Carlo permutation test of the statistic.
         ``"delong"``: the asymptotic z-test, T referred to N(0, 1) (needs studentize=True).
         ``"auto"``: ``"delong"`` when the statistic is studentized and every compared group
         has at least `ASYMPTOTIC_MIN_CLASS` (1,000) positives and as many negatives, where
         simulation shows the z-test holds its level (docs/auc.md), else ``"permutation"``.
-        `method` in the result says which was used.
+        None (default): ``"auto"`` for the default sequential test (`n_permutations` and
+        `sequential` not given), ``"permutation"`` when either is given or with
+        ``adjust="maxT"``. Near alpha the sequential permutation test needs many
+        thousands of permutations to decide (with large groups, seconds to minutes), where
+        the z-test, valid there, needs one sort. `method` in the result says which was used.
     scheme : {"within_outcome", "full"}
         Which rows exchange group labels. ``"within_outcome"`` (default): positives among
         themselves and negatives among themselves (paper Sec. 3.1), so every permuted group

@@ -28,7 +28,8 @@ _TIED = 2  # the packed byte's tied-with-next bit (csrc/_auc.pyx)
 def _pair_sampler(
     sub: _Sorted, scheme: str, studentize: bool, key: int, stream: int, n_threads, path="auto"
 ):
-    """draw(start, count): permuted statistics of one pair (codes 0, 1) from its streams.
+    """(draw, cost): draw(start, count) gives the permuted statistics of one pair (codes 0,
+    1) from its streams; cost is one permutation's estimated cost in sweep rows.
 
     path: "sweep", "blocks", "sparse", "ranks" (untied scores only) or "auto" (the cheapest
     by `_cheapest_path`); all draw the same rows and give the same statistics. Only the
@@ -37,8 +38,9 @@ def _pair_sampler(
     within = scheme == "within_outcome"
     n = len(sub.packed)
     n_blocks = n - int(np.count_nonzero(sub.packed & _TIED))
+    costs = _path_costs(sizes, n, n_blocks)
     if path == "auto":
-        path = _cheapest_path(sizes, n, n_blocks)
+        path = min(costs, key=costs.get)
     tables = None
     if path == "ranks":
         tables = _auc.rank_tables(sub.packed, sub.n_pos)
@@ -55,24 +57,28 @@ def _pair_sampler(
             return _auc.permute_two_sparse(*args, n_threads, start, tables)
         return _auc.permute_two(*args, n_threads, start, tables)
 
-    return draw
+    return draw, costs.get(path, n)
 
 
 def _cheapest_path(sizes: np.ndarray, n: int, n_blocks: int) -> str:
     """The permutation path of least estimated cost (see BLOCK_COST): a sweep over the n
     rows, a pass over the tie blocks, or the drawn rows alone (their ranks when no scores
     tie, else the block tables)."""
+    costs = _path_costs(sizes, n, n_blocks)
+    return min(costs, key=costs.get)
+
+
+def _path_costs(sizes: np.ndarray, n: int, n_blocks: int) -> dict:
+    """Estimated cost of one permutation by each applicable path, in sweep rows."""
     drawn = int(sizes.min(axis=1).sum()) if sizes.shape[0] == 1 else _drawn_within(sizes)
     if n_blocks == n and n < RANKS_MAX_ROWS:  # untied: the block paths' tables are per row
-        costs = {"sweep": n, "ranks": RANK_COST * drawn + n // BITMAP_ROWS}
-    else:
-        costs = {
-            "sweep": n,
-            "blocks": BLOCK_COST * n_blocks + n // BITMAP_ROWS,
-            "sparse": SPARSE_COST * (1 if n_blocks <= SPARSE_CACHE_BLOCKS else 5) * drawn
-            + n // BITMAP_ROWS,
-        }
-    return min(costs, key=costs.get)
+        return {"sweep": n, "ranks": RANK_COST * drawn + n // BITMAP_ROWS}
+    return {
+        "sweep": n,
+        "blocks": BLOCK_COST * n_blocks + n // BITMAP_ROWS,
+        "sparse": SPARSE_COST * (1 if n_blocks <= SPARSE_CACHE_BLOCKS else 5) * drawn
+        + n // BITMAP_ROWS,
+    }
 
 
 def _drawn_within(sizes: np.ndarray) -> int:
@@ -102,10 +108,10 @@ def _auc_test(st: _AUCStatistics, options: _Options) -> AUCTestResult:
     else:
         for c, (ga, gb) in enumerate(pairs):
             sub = _pair_rows(st, ga, gb)
-            draw = _pair_sampler(
+            draw, cost = _pair_sampler(
                 sub, options.scheme, options.studentize, key, c, options.n_threads
             )
-            samplers.append(Sampler(draw, observed[c], alternative, options.return_null))
+            samplers.append(Sampler(draw, observed[c], alternative, options.return_null, cost))
         fixed, seq_options = options.n_permutations, options.sequential
         decision = draw_all(samplers, fixed, seq_options, options.adjust)
         pvalues = np.array([s.pvalue for s in samplers])

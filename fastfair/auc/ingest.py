@@ -49,8 +49,13 @@ class _Options(ComparisonOptions):
 
 def _check_options(arguments: Mapping[str, Any]) -> _Options:
     """auc_test's options (its arguments by name, ``locals()`` on entry), checked once.
-    max-T needs a fixed number of joint permutations: 9,999 unless `n_permutations`."""
+    max-T needs a fixed number of joint permutations: 9,999 unless `n_permutations`.
+    method None (the default) is "auto" for the default sequential test, else
+    "permutation" (a requested number of permutations or sequential options, or max-T)."""
     method = arguments["method"]
+    if method is None:  # the default: see auc_test's `method`
+        sequential = arguments["n_permutations"] is None and arguments["sequential"] is None
+        method = "auto" if sequential and arguments["adjust"] != "maxT" else "permutation"
     check_choice(method, "method", METHODS)
     check_choice(arguments["scheme"], "scheme", SCHEMES)
     fields = comparison_fields(arguments, ADJUSTMENTS)

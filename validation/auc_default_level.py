@@ -1,0 +1,108 @@
+"""Level of auc_test's default call (issue 28 point 4), on untied float64 scores.
+
+The default (method None) is the DeLong z-test when every compared group has at least
+1,000 positives and 1,000 negatives and the sequential permutation test otherwise. Under
+the weak null of equal AUCs (groups that differ in prevalence, 30% against 10%, and in the
+shape of their positives' scores, binormal with SD 1 against 2, both AUC 0.75), this counts
+the share of data sets the default call rejects at alpha = 0.05 ("undecided" counts as
+not rejected), in two designs: a large one (10% group of `rows` rows: the z-test branch)
+and a small one (a 4% group of 20,000 rows, about 240 positives: the permutation branch),
+with the binomial standard error; and the mean time per call.
+
+    python validation/auc_default_level.py --quick   # 60 data sets per design, 1e5 rows
+    python validation/auc_default_level.py           # full run (1,000 per design, 1e6
+    # rows), recorded in validation/results/auc_default_level.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import subprocess
+import time
+
+import numpy as np
+from scipy import stats
+
+import fastfair
+
+ALPHA = 0.05
+
+
+def _mu(auc, sd_pos):
+    """Mean of positives ~ N(mu, sd_pos) against negatives ~ N(0, 1) giving `auc`."""
+    return stats.norm.ppf(auc) * math.sqrt(1.0 + sd_pos**2)
+
+
+def dataset(rng, n, share, auc=0.75):
+    """Group 1 (a `share` of the rows): prevalence 10%, positives N(mu, 2); group 0:
+    prevalence 30%, positives N(mu, 1); negatives N(0, 1); both AUC `auc`; logistic scores
+    (float64, no ties)."""
+    g = (rng.random(n) < share).astype(np.int64)
+    y = rng.random(n) < np.where(g == 1, 0.1, 0.3)
+    sd = np.where(g == 1, 2.0, 1.0)
+    z = np.where(y, rng.normal(size=n) * sd + _mu(auc, 1.0) * (g == 0) + _mu(auc, 2.0) * g, 0)
+    z = np.where(y, z, rng.normal(size=n))
+    return y, 1.0 / (1.0 + np.exp(-z)), g
+
+
+def simulate(n, share, n_sim, seed):
+    """(rejection rate, SE, methods used, share undecided, mean seconds per call)."""
+    rng = np.random.default_rng(seed)
+    rejected, undecided, methods, seconds = 0, 0, set(), 0.0
+    for i in range(n_sim):
+        y, s, g = dataset(rng, n, share)
+        start = time.perf_counter()
+        res = fastfair.auc_test(y, s, g, reference=0, random_state=i)
+        seconds += time.perf_counter() - start
+        methods.add(res.method)
+        if res.method == "delong":
+            rejected += res.pvalue <= ALPHA
+        else:
+            rejected += res.decision == "reject"
+            undecided += res.decision == "undecided"
+    rate = rejected / n_sim
+    se = math.sqrt(ALPHA * (1 - ALPHA) / n_sim)
+    return rate, se, sorted(methods), undecided / n_sim, seconds / n_sim
+
+
+def run(quick: bool = False, seed: int = 28):
+    n_sim = 60 if quick else 1000
+    large = 10**5 if quick else 10**6
+    designs = [("large: 10% group", large, 0.10), ("small: 4% group", 20_000, 0.04)]
+    rows = []
+    for k, (name, n, share) in enumerate(designs):
+        rows.append((name, n, share, *simulate(n, share, n_sim, seed + k)))
+    return rows, n_sim
+
+
+def format_rows(rows, n_sim) -> str:
+    lines = [
+        f"alpha = {ALPHA}, {n_sim} data sets per design; SE = sqrt(alpha (1 - alpha) / n_sim)",
+        "design               rows   group  rejection  SE      method used          "
+        "undecided  s per call",
+    ]
+    for name, n, share, rate, se, methods, undecided, sec in rows:
+        lines.append(
+            f"{name:<19} {n:>8} {share:>5.0%}  {rate:>9.4f}  {se:.4f}  "
+            f"{'/'.join(methods):<20} {undecided:>9.3f}  {sec:>10.3f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args(argv)
+    start = time.time()
+    rows, n_sim = run(quick=args.quick)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), f"commit {commit}")
+    print(format_rows(rows, n_sim))
+    print(f"elapsed {time.time() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
