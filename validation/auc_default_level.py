@@ -7,9 +7,10 @@ shape of their positives' scores, binormal with SD 1 against 2, both AUC 0.75), 
 the share of data sets the default call rejects at alpha = 0.05 ("undecided" counts as
 not rejected), in two designs: a large one (10% group of `rows` rows: the z-test branch)
 and a small one (a 4% group of 20,000 rows, about 240 positives: the permutation branch),
-with the binomial standard error; and the mean time per call.
+with the binomial standard error; the mean time per call; and, as the power twins, the
+same designs with group 1's AUC lower by 0.02 (large) and 0.15 (small).
 
-    python validation/auc_default_level.py --quick   # 60 data sets per design, 1e5 rows
+    python validation/auc_default_level.py --quick   # 60 data sets per design, 2e5 rows
     python validation/auc_default_level.py           # full run (1,000 per design, 1e6
     # rows), recorded in validation/results/auc_default_level.txt
 """
@@ -34,24 +35,25 @@ def _mu(auc, sd_pos):
     return stats.norm.ppf(auc) * math.sqrt(1.0 + sd_pos**2)
 
 
-def dataset(rng, n, share, auc=0.75):
-    """Group 1 (a `share` of the rows): prevalence 10%, positives N(mu, 2); group 0:
-    prevalence 30%, positives N(mu, 1); negatives N(0, 1); both AUC `auc`; logistic scores
+def dataset(rng, n, share, gap=0.0, auc=0.75):
+    """Group 1 (a `share` of the rows): prevalence 10%, positives N(mu, 2), AUC auc - gap;
+    group 0: prevalence 30%, positives N(mu, 1), AUC auc; negatives N(0, 1); logistic scores
     (float64, no ties)."""
     g = (rng.random(n) < share).astype(np.int64)
     y = rng.random(n) < np.where(g == 1, 0.1, 0.3)
     sd = np.where(g == 1, 2.0, 1.0)
-    z = np.where(y, rng.normal(size=n) * sd + _mu(auc, 1.0) * (g == 0) + _mu(auc, 2.0) * g, 0)
+    mu = np.where(g == 1, _mu(auc - gap, 2.0), _mu(auc, 1.0))
+    z = np.where(y, rng.normal(size=n) * sd + mu, 0)
     z = np.where(y, z, rng.normal(size=n))
     return y, 1.0 / (1.0 + np.exp(-z)), g
 
 
-def simulate(n, share, n_sim, seed):
+def simulate(n, share, n_sim, seed, gap=0.0):
     """(rejection rate, SE, methods used, share undecided, mean seconds per call)."""
     rng = np.random.default_rng(seed)
     rejected, undecided, methods, seconds = 0, 0, set(), 0.0
     for i in range(n_sim):
-        y, s, g = dataset(rng, n, share)
+        y, s, g = dataset(rng, n, share, gap)
         start = time.perf_counter()
         res = fastfair.auc_test(y, s, g, reference=0, random_state=i)
         seconds += time.perf_counter() - start
@@ -68,23 +70,29 @@ def simulate(n, share, n_sim, seed):
 
 def run(quick: bool = False, seed: int = 28):
     n_sim = 60 if quick else 1000
-    large = 10**5 if quick else 10**6
-    designs = [("large: 10% group", large, 0.10), ("small: 4% group", 20_000, 0.04)]
+    large = 2 * 10**5 if quick else 10**6
+    designs = [
+        ("large: 10% group", large, 0.10, 0.0),
+        ("small: 4% group", 20_000, 0.04, 0.0),
+        ("power, large, gap 0.02", large, 0.10, 0.02),  # the power twins: AUC lower by gap
+        ("power, small, gap 0.15", 20_000, 0.04, 0.15),
+    ]
     rows = []
-    for k, (name, n, share) in enumerate(designs):
-        rows.append((name, n, share, *simulate(n, share, n_sim, seed + k)))
+    for k, (name, n, share, gap) in enumerate(designs):
+        n_k = n_sim if gap == 0 else max(30, n_sim // 5)
+        rows.append((name, n, share, n_k, *simulate(n, share, n_k, seed + k, gap)))
     return rows, n_sim
 
 
 def format_rows(rows, n_sim) -> str:
     lines = [
-        f"alpha = {ALPHA}, {n_sim} data sets per design; SE = sqrt(alpha (1 - alpha) / n_sim)",
-        "design               rows   group  rejection  SE      method used          "
-        "undecided  s per call",
+        f"alpha = {ALPHA}; SE = sqrt(alpha (1 - alpha) / data sets) (under the null)",
+        "design                     rows  group  data sets  rejection  SE      method used"
+        "          undecided  s per call",
     ]
-    for name, n, share, rate, se, methods, undecided, sec in rows:
+    for name, n, share, n_k, rate, se, methods, undecided, sec in rows:
         lines.append(
-            f"{name:<19} {n:>8} {share:>5.0%}  {rate:>9.4f}  {se:.4f}  "
+            f"{name:<23} {n:>8} {share:>5.0%}  {n_k:>9}  {rate:>9.4f}  {se:.4f}  "
             f"{'/'.join(methods):<20} {undecided:>9.3f}  {sec:>10.3f}"
         )
     return "\n".join(lines)
