@@ -295,3 +295,34 @@ def test_auc_difference_small_groups_quick():
     bound = 0.95 - 3 * math.sqrt(0.95 * 0.05 / n_sim)
     assert len(rows) == 4 and all(r[-1] >= bound for r in rows)
     assert "below: 0" in module.format_rows(rows, n_sim)
+
+
+def test_auc_default_level_quick():
+    """auc_test's default call holds its level in both branches (DeLong z with large
+    groups, sequential permutations with small ones) and has power (the twins)."""
+    module = _load("auc_default_level")
+    rows, n_sim = module.run(quick=True)
+    by_name = {r[0]: r for r in rows}
+    for name in ("large: 10% group", "small: 4% group"):
+        rate, se = by_name[name][4:6]
+        assert rate <= module.ALPHA + 3 * se
+    assert by_name["large: 10% group"][6] == ["delong"]
+    assert by_name["small: 4% group"][6] == ["permutation"]
+    assert by_name["power, large, gap 0.02"][4] > 0.5
+    assert by_name["power, small, gap 0.15"][4] > 0.5
+    assert "rejection" in module.format_rows(rows, n_sim)
+
+
+def test_audit_near_level_quick():
+    """An audit whose AUC p-value (about 0.007) is near Holm's first level (0.0056) decides
+    it (no "undecided"), rightly, in a few times the clear case's time, and reports the
+    permutations drawn and the p-value's interval."""
+    module = _load("audit_near_level")
+    out = module.run(1, 20_000, module.CASES[::2])
+    (p_ref, _), [(auc, n_tests, _)] = out["above"]
+    assert n_tests == 9 and p_ref > module.THRESHOLD
+    assert auc["decision"] != "undecided" and auc["decision"] != "difference"
+    assert auc["n_permutations"] > 19_999  # beyond the cap that left it undecided
+    lo, hi = auc["pvalue_interval"]
+    assert module.THRESHOLD < lo <= hi
+    assert "time / clear" in "\n".join(module.summarize(out))
