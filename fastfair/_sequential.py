@@ -559,7 +559,10 @@ def multiple_monte_carlo(
     epsilon : float
         Bound on the probability that any decision differs from the exact-p-value one.
     max_permutations : int, optional
-        Cap per comparison (None: see :class:`Sequential`).
+        Cap per comparison. None: the default cap of :class:`Sequential`, raised for a test
+        whose cost per permutation is known (:func:`fastfair.auc_test`'s comparisons) to
+        what `WORK_BUDGET` (10^9 sweep rows) buys, at most 10^6 permutations: near an
+        adjusted level a cheap test resolves its p-value instead of stopping "undecided".
     progress : callable, optional
         A progress-bar factory called as ``progress(total=m, desc="adjustment")`` (e.g.
         ``tqdm.tqdm``); the returned bar's ``update(n)`` counts the hypotheses decided (or

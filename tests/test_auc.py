@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import fastfair
 import fastfair.auc as ffauc
 from fastfair import _auc
 
@@ -404,6 +405,28 @@ def res_key(seed):
     from fastfair._random import stream_key
 
     return stream_key(seed)
+
+
+def test_default_method_is_auto_only_for_the_default_sequential_test():
+    """method=None: the DeLong z-test for the default call where every compared group has
+    >= 1,000 per class (the same p-value as method="delong"), the permutation test when
+    n_permutations or sequential is given, with max-T, or with small groups."""
+    rng = np.random.default_rng(9)
+    n = 6000
+    g = rng.integers(0, 2, n)
+    y = rng.random(n) < 0.5
+    s = rng.normal(size=n) + y
+    default = ffauc.auc_test(y, s, g)
+    assert default.method == "delong" and default.n_permutations is None
+    assert default.pvalue == ffauc.auc_test(y, s, g, method="delong").pvalue
+    fixed = ffauc.auc_test(y, s, g, n_permutations=50, random_state=0)
+    assert fixed.method == "permutation" and fixed.n_permutations == 50
+    seq = ffauc.auc_test(y, s, g, sequential=fastfair.Sequential(alpha=0.01), random_state=0)
+    assert seq.method == "permutation" and seq.decision is not None
+    three = np.where(rng.random(n) < 0.3, 2, g)
+    assert ffauc.auc_test(y, s, three, adjust="maxT", n_permutations=20).method == "permutation"
+    small = ffauc.auc_test(y[:3000], s[:3000], g[:3000], random_state=0)
+    assert small.method == "permutation" and small.decision is not None
 
 
 def test_auto_method_uses_delong_only_with_enough_rows_per_class():

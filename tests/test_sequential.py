@@ -352,3 +352,46 @@ def test_family_intervals_restart_at_the_family_level():
         alone = robbins_interval(count, n, eps)
         assert hi[k] > alone[1] or lo[k] < alone[0]  # wider than the test's own interval
     assert unchanged >= 2
+
+
+def test_known_pvalues_take_no_share_of_epsilon():
+    """In a family with known (exact) p-values, the Monte-Carlo p-values split epsilon among
+    themselves only: one sampler beside 8 known p-values gets Robbins' set at epsilon,
+    not epsilon / 9 (the known ones are points that always cover)."""
+    s = _never_exceeding()
+    options = Sequential(epsilon=1e-3)
+    decision = run([s] + [None] * 8, options, "holm", known=np.r_[0.0, [0.9] * 8])
+    assert decision[0] == "reject"
+    assert s.hi == pytest.approx(_zero_upper(s.n, 1e-3), rel=1e-9)
+    assert s.hi != pytest.approx(_zero_upper(s.n, 1e-3 / 9), rel=1e-6)
+
+
+def _bernoulli_with_work(p, seed, work):
+    s = _bernoulli_sampler(p, seed)
+    s.work = work
+    return s
+
+
+def test_a_known_cost_buys_permutations_beyond_the_cap_in_a_family():
+    """With a budget (multiple_monte_carlo's), a sampler of known cost may draw up to
+    budget // work permutations (at most BUDGET_CAP) where the default cap would stop it;
+    without a cost, or with max_permutations given, the cap stays."""
+    from fastfair._sequential import BUDGET_CAP, MIN_CAP, _budget_cap, default_cap
+
+    options = Sequential()
+    cheap = _bernoulli_with_work(0.0068, 3, 1000)
+    assert _budget_cap(cheap, MIN_CAP, 10**9) == 10**6 == BUDGET_CAP
+    assert _budget_cap(cheap, MIN_CAP, 10**7) == MIN_CAP  # the budget buys fewer
+    assert _budget_cap(_bernoulli_sampler(0.1, 1), MIN_CAP, 10**9) == MIN_CAP
+    family = [cheap] + [None] * 8
+    known = np.r_[np.nan, [0.9] * 8]
+    decision = run(family, options, "holm", known=known, budget=10**9)
+    assert decision[0] == "retain"  # 0.0068 > 0.05 / 9, resolved beyond 19,999
+    assert default_cap(options, 9, "holm", 1) < cheap.n < BUDGET_CAP
+    assert cheap.lo > 0.05 / 9
+    capped = _bernoulli_with_work(0.0068, 3, 1000)
+    decision = run([capped] + [None] * 8, options, "holm", known=known)  # no budget
+    assert decision[0] == "undecided" and capped.n == default_cap(options, 9, "holm", 1)
+    fixed = _bernoulli_with_work(0.0068, 3, 1000)
+    run([fixed] + [None] * 8, Sequential(max_permutations=5000), "holm", known, budget=10**9)
+    assert fixed.n == 5000

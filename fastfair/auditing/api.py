@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair import _counts, planning
-from fastfair._format import format_mde
+from fastfair._format import format_mde, format_significant
 from fastfair._groups import attribute_combinations, combine_codes, split_codes, tuple_labels
 from fastfair._metrics import ALL, FP, NEGATIVES, POSITIVES, TP, cell_index, get_metric
 from fastfair._pvalues import adjust_pvalues
@@ -889,6 +889,19 @@ def _add_margins(row: PendingTest, cells: np.ndarray | None, options) -> None:
         row.update(delta=delta, pvalue_equivalence=max(pvalue("equivalence", p) for p in parts))
 
 
+def _undecided_text(row: Mapping) -> str:
+    """The verdict of a test still open at the cap, with the resolution reached: the
+    p-value's interval after the permutations drawn (when the row has them)."""
+    interval, drawn = row.get("pvalue_interval"), row.get("n_permutations")
+    if not interval or not drawn:
+        return "undecided (p-value within Monte-Carlo error of the level)"
+    lo, hi = interval
+    return (
+        f"undecided: p-value in [{format_significant(lo, 2)}, {format_significant(hi, 2)}] "
+        f"after {drawn:,} permutations, its level inside"
+    )
+
+
 def verdict(
     row: Mapping, *, alpha: float, tau: float, sequential: str | None = None
 ) -> tuple[str, str]:
@@ -934,11 +947,14 @@ def verdict(
     >>> verdict({"pvalue_adjusted": 1e-6, "pvalue_equivalence_adjusted": 0.01, "delta": 0.05},
     ...         alpha=0.05, tau=0.05)
     ('difference', 'DIFFERENCE, within ±0.05')
+    >>> verdict({"pvalue_adjusted": 0.05, "pvalue_interval": [0.0051, 0.0060],
+    ...          "n_permutations": 1_000_000}, alpha=0.05, tau=0.05, sequential="undecided")[1]
+    'undecided: p-value in [0.0051, 0.006] after 1,000,000 permutations, its level inside'
     """
     if "error" in row:
         return "error", "ERROR, not run: " + row["error"]
     if sequential == "undecided":
-        return "undecided", "undecided (p-value within Monte-Carlo error of the level)"
+        return "undecided", _undecided_text(row)
     within = row.get("pvalue_equivalence_adjusted", 1.0) <= alpha
     margin = f"±{row['delta']:g}" if within else ""
     if sequential == "reject" or (sequential is None and row["pvalue_adjusted"] <= alpha):
