@@ -982,14 +982,14 @@ def rank_tables(const uint8_t[::1] packed, Py_ssize_t n_pos):
     D_j = 2 (n_pos - c_j) over negatives j < k). One row, one cache line: the kernel reads
     one per drawn row.
     """
-    cdef Py_ssize_t n = packed.shape[0], r, ip = 0, ineg = 0, k
+    cdef Py_ssize_t n = packed.shape[0], r, ip = 0, ineg = 0
     if n >= (<Py_ssize_t> 1) << 31:
         return None
     table_np = np.empty((n, 2), dtype=np.int64)
     cdef int64_t[:, ::1] table = table_np
     cdef int64_t sa = 0, sd = 0
     cdef bint tied = False
-    with nogil:
+    with nogil:  # the rows below a row are the rows before it: running sums suffice
         for r in range(n):
             if packed[r] & TIED:
                 tied = True
@@ -998,34 +998,20 @@ def rank_tables(const uint8_t[::1] packed, Py_ssize_t n_pos):
                 if ip >= n_pos:
                     break
                 table[ip, 0] = ineg
+                table[ip, 1] = sd  # SD[d_i]: D of the negatives before it
                 sa += 2 * ineg
                 ip += 1
             else:
                 if ineg >= n - n_pos:
                     break
                 table[n_pos + ineg, 0] = ip
+                table[n_pos + ineg, 1] = sa  # SA[c_j]: A of the positives before it
                 sd += 2 * (n_pos - ip)
                 ineg += 1
     if tied:
         return None
     if ip != n_pos or ineg != n - n_pos:
         raise ValueError(f"n_pos = {n_pos} does not match the labels of packed")
-    # second pass: the prefix sums at each row's `below` (both lists are ascending)
-    with nogil:
-        sa = 0
-        ip = 0
-        for k in range(n_pos, n):  # SA[c_j]: positives i < c_j
-            while ip < table[k, 0]:
-                sa += 2 * table[ip, 0]
-                ip += 1
-            table[k, 1] = sa
-        sd = 0
-        ineg = 0
-        for k in range(n_pos):  # SD[d_i]: negatives j < d_i
-            while ineg < table[k, 0]:
-                sd += 2 * (n_pos - table[n_pos + ineg, 0])
-                ineg += 1
-            table[k, 1] = sd
     return table_np
 
 
@@ -1199,7 +1185,7 @@ def permute_two_ranks(const uint8_t[::1] packed, Py_ssize_t n_pos,
                          work + 4 * kmax, work + 5 * kmax)
             _rank_sums(work, work + kmax, work + 2 * kmax, kp, work + 3 * kmax,
                        work + 4 * kmax, work + 5 * kmax, kn, sum_a, sum_a2, sum_d, sum_d2,
-                       npos_all, nneg_all, ibuf, dbuf, dbuf + 4)
+                       npos_all, nneg_all, ibuf, dbuf, dbuf + 4)  # S is group 1 here
             if small == 1:
                 o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)
             else:

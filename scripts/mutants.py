@@ -447,6 +447,28 @@ MUTANTS = [
         "sparse (few-groups) permutation kernel: AUC statistic of the wrong orientation",
     ),
     m(
+        "auc-pyx-ranks-orientation",
+        "csrc/_auc.pyx",
+        "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)  # S is group 1 here\n"
+        "            if small == 1:\n"
+        "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)",
+        "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)  # S is group 1 here\n"
+        "            if small == 1:\n"
+        "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)",
+        AUC,
+        "ranks (untied scores) permutation kernel: AUC statistic of the wrong orientation",
+    ),
+    m(
+        "auc-pyx-ranks-b-step",
+        "csrc/_auc.pyx",
+        "        # B = 2 (j + 1) on positives [c_j, c_(j+1))\n"
+        "        cnt = (nc[j + 1] if j + 1 < kn else n_pos) - nc[j]",
+        "        # B = 2 (j + 1) on positives [c_j, c_(j+1))\n"
+        "        cnt = (nc[j + 1] if j + 1 < kn else n_pos) - nc[j] + 1",
+        AUC,
+        "ranks kernel: one positive too many in each step of B (the other group's variance)",
+    ),
+    m(
         "auc-pyx-degenerate",
         "csrc/_auc.pyx",
         "        sa = (auc_a * pa + 0.5) / (pa + 1.0)",
