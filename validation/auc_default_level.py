@@ -5,14 +5,15 @@ The default (method None) is the DeLong z-test when every compared group has at 
 the weak null of equal AUCs (groups that differ in prevalence, 30% against 10%, and in the
 shape of their positives' scores, binormal with SD 1 against 2, both AUC 0.75), this counts
 the share of data sets the default call rejects at alpha = 0.05 ("undecided" counts as
-not rejected), in two designs: a large one (10% group of `rows` rows: the z-test branch)
-and a small one (a 4% group of 20,000 rows, about 240 positives: the permutation branch),
+not rejected), in two designs: a large one (a 10% group of 200,000 rows, about 2,000
+positives: the z-test branch)
+and a small one (a 4% group of 20,000 rows, about 80 positives: the permutation branch),
 with the binomial standard error; the mean time per call; and, as the power twins, the
 same designs with group 1's AUC lower by 0.02 (large) and 0.15 (small).
 
-    python validation/auc_default_level.py --quick   # 60 data sets per design, 2e5 rows
-    python validation/auc_default_level.py           # full run (1,000 per design, 1e6
-    # rows), recorded in validation/results/auc_default_level.txt
+    python validation/auc_default_level.py --quick   # 60 data sets per design
+    python validation/auc_default_level.py           # full run (500 per design, 100 per
+    # power twin), recorded in validation/results/auc_default_level.txt
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ def simulate(n, share, n_sim, seed, gap=0.0):
 
 
 def run(quick: bool = False, seed: int = 28):
-    n_sim = 60 if quick else 1000
-    large = 2 * 10**5 if quick else 10**6
+    n_sim = 60 if quick else 500
+    large = 2 * 10**5
     designs = [
         ("large: 10% group", large, 0.10, 0.0),
         ("small: 4% group", 20_000, 0.04, 0.0),

@@ -9,11 +9,11 @@ as known). Two data sets put the AUC's permutation p-value near that level, one 
 (about 0.0069) and one below (about 0.0046); a third has a clear AUC gap. Each is audited
 with `random_state` 1..R (the Monte-Carlo draws differ, the data do not): the share of
 audits whose AUC verdict is "undecided", wrong decisions (against a reference estimate of
-the p-value from 10^6 permutations), the permutations drawn, the width of the p-value's
+the p-value from 500,000 permutations), the permutations drawn, the width of the p-value's
 interval, and the median wall time against the clear case's.
 
     python validation/audit_near_level.py --quick   # one audit above the level, one clear
-    python validation/audit_near_level.py           # R = 30, recorded in
+    python validation/audit_near_level.py           # R = 20, recorded in
     # validation/results/audit_near_level.txt
 """
 
@@ -117,7 +117,7 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
     start = time.time()
-    repeats, n_reference = (1, 20_000) if args.quick else (30, 1_000_000)
+    repeats, n_reference = (1, 20_000) if args.quick else (20, 500_000)
     out = run(repeats, n_reference, CASES[::2] if args.quick else CASES)
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
