@@ -7,7 +7,9 @@ active session). Without pyspark or without a Java runtime the module is skipped
 which; ``.ci/run`` installs both.
 """
 
+import math
 import os
+import pathlib
 import pickle
 import shutil
 import sys
@@ -330,3 +332,77 @@ def test_parity_user_in_two_groups_is_named(spark):
             spark.createDataFrame(data), ["a", "b"], np.arange(2), 40, label="y", group="g",
             score="s", cluster="user", pos_label=None,
         )  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------
+# fastfair.audit(engine="spark") and fastfair audit --engine spark
+
+DEMO = pathlib.Path(fastfair.__file__).with_name("data") / "adult_demo.csv"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    data = pd.read_csv(DEMO)
+    data["user"] = [f"u{k // 3:05d}" for k in range(len(data))]
+    path = tmp_path_factory.mktemp("demo") / "demo.parquet"
+    data.to_parquet(path, row_group_size=4096, index=False)
+    return data, str(path)
+
+
+def _agree(memory, other):
+    """Confusion-matrix tests identical (counts, exact p-values, intervals); AUCs, their
+    intervals and predictive parity to 1e-12 (the engine's AUC p-value is DeLong's)."""
+    a = {(t["attribute"], t["metric"], str(t["group"])): t for t in memory.tests}
+    b = {(t["attribute"], t["metric"], str(t["group"])): t for t in other.tests}
+    assert a.keys() == b.keys()
+    exact = ["value_group", "value_reference", "difference", "ci_low", "ci_high", "statistic",
+             "pvalue", "n_group", "n_reference", "method", "mde", "n_needed", "error"]  # fmt: skip
+    close = {"auc": ["value_group", "value_reference", "ci_low", "ci_high"],
+             "parity": ["statistic", "pvalue"]}  # fmt: skip
+    for key, t in a.items():
+        keys = exact if t["family"] == "confusion" else close[t["family"]]
+        for k in keys:
+            x, y = t.get(k), b[key].get(k)
+            if t["family"] != "confusion" and isinstance(x, float) and isinstance(y, float):
+                assert math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-12), (key, k, x, y)
+            else:
+                assert x == y, (key, k, x, y)
+    assert memory.attributes == other.attributes
+    assert memory.columns == other.columns
+
+
+def test_audit_on_spark_equals_the_memory_engine(spark, demo):
+    """Two attributes, their intersections, a score and users (string ids) on the active
+    local[2] session: every test as the memory engine's."""
+    _, path = demo
+    kw = dict(y_score="score", data=path, cluster="user", intersections=True,
+              n_permutations=199, random_state=1, n_jobs=1)  # fmt: skip
+    args = ("label", "prediction", ["sex", "race"])
+    memory = fastfair.audit(*args, engine="memory", **kw)
+    other = fastfair.audit(*args, engine="spark", **kw)
+    assert other.engine == "spark"
+    assert {t["attribute"] for t in other.tests} == {"sex", "race", "sex & race"}
+    assert any(t["family"] == "parity" and t["attribute"] == "sex & race" for t in other.tests)
+    _agree(memory, other)
+    for name, cells in memory.group_cells.items():
+        np.testing.assert_array_equal(cells, other.group_cells[name])
+
+
+def test_cli_engine_spark(spark, demo, tmp_path, capsys):
+    """`fastfair audit --engine spark` (the active session: --master is not used then);
+    --master alone implies the engine, with another engine it is refused."""
+    from fastfair.cli import main
+
+    _, path = demo
+    out = tmp_path / "audit.json"
+    code = main(["audit", path, "--label", "label", "--pred", "prediction", "--group", "sex",
+                 "--master", "local[2]", "--json", str(out), "--quiet"])  # fmt: skip
+    assert code == 0
+    import json
+
+    result = json.loads(out.read_text())
+    assert result["engine"] == "spark"
+    code = main(["audit", path, "--label", "label", "--pred", "prediction", "--group", "sex",
+                 "--engine", "arrow", "--master", "local[2]"])  # fmt: skip
+    assert code == 2
+    assert "--master needs --engine spark" in capsys.readouterr().err

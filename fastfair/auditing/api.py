@@ -1242,10 +1242,11 @@ def audit(
         test), both p-values adjusted (`adjust`) over these comparisons as a family of
         their own; verdicts "gap shrank" (|gap_B| < |gap_A| shown), "gap grew", "gap
         changed", "no evidence of a change" (docs/compare.md).
-    engine : {"auto", "memory", "arrow", "dask"}
+    engine : {"auto", "memory", "arrow", "dask", "spark"}
         How a `data` path is read: "memory" holds the audit's columns; "arrow" reads record
         batches into mergeable summaries on this machine (memory: one batch plus the
-        summaries); "dask" reduces partitions on a dask scheduler; "auto" (default) takes
+        summaries); "dask" reduces partitions on a dask scheduler; "spark" reads the files
+        through Spark and reduces its partitions on the executors; "auto" (default) takes
         "arrow" for a source of more than 2,000,000 rows
         (:func:`fastfair.engines.choose_engine`), else "memory". Every engine audits every
         attribute and intersection, with the same confusion-matrix and predictive-parity
@@ -1254,7 +1255,9 @@ def audit(
         Arrays and data frames are audited in memory.
     scheduler : str or distributed.Client, optional
         The dask scheduler of ``engine="dask"`` ("sync", "threads", "processes", a client,
-        or the ADDRESS of a scheduler); None: dask's default.
+        or the ADDRESS of a scheduler); None: dask's default. With ``engine="spark"``: the
+        Spark master URL of a new session (default ``local[*]``; an active SparkSession is
+        used as it is).
 
     Returns
     -------
@@ -1356,7 +1359,7 @@ def is_source(data: Any) -> bool:
 
 def check_in_memory(engine: str) -> None:
     """The engine of an audit of arrays or a data frame: "auto" or "memory"."""
-    check_choice(engine, "engine", ("auto", "memory", "arrow", "dask"))
+    check_choice(engine, "engine", ("auto", "memory", "arrow", "dask", "spark"))
     if engine not in ("auto", "memory"):
         raise ValueError(
             f"engine={engine!r} reads files: give data as a path (a Parquet or CSV file, a "

@@ -133,15 +133,15 @@ def audit_source(source, *, engine: str, scheduler: Any = None, **arguments: Any
     """:func:`fastfair.audit` of a source of files: its columns by name, read by `engine`.
 
     "memory" reads the audit's columns (record batches, groups coded once) and audits the
-    rows; "arrow" and "dask" build the mergeable summaries and audit them
+    rows; "arrow", "dask" and "spark" build the mergeable summaries and audit them
     (:func:`audit_from_summary`); "auto" chooses by the source's size
     (:func:`fastfair.engines.choose_engine`).
     """
     from fastfair.auditing.api import audit
     from fastfair.engines import choose_engine
 
-    if engine not in ("auto", "memory", "arrow", "dask"):
-        raise ValueError(f"engine must be one of auto, memory, arrow, dask, got {engine!r}")
+    if engine not in ("auto", "memory", "arrow", "dask", "spark"):
+        raise ValueError(f"engine must be one of auto, memory, arrow, dask, spark, got {engine!r}")
     groups = _names(arguments.pop("sensitive_features"), "sensitive_features")
     columns = {"label": _names(arguments.pop("y_true"), "y_true")[0]}
     for key, role in (("pred", "y_pred"), ("score", "y_score"), ("cluster", "cluster")):
@@ -189,43 +189,88 @@ _OPTIONS = (
 
 
 def _summary_audit(source, engine, scheduler, groups, columns, arguments):
-    """The arrow or dask engine's summaries of the source, then the audit's tests."""
-    from fastfair.engines import arrow, dask
-
+    """The arrow, dask or spark engine's summaries of the source, then the audit's tests."""
     read = dict(
         label=columns["label"], groups=groups, pred=columns["pred"], score=columns["score"],
         threshold=arguments["threshold"], pos_label=arguments["pos_label"],
         combos=attribute_combinations(groups, arguments["intersections"]),
     )  # fmt: skip
-    place = contextlib.nullcontext() if engine == "arrow" else dask.dask_scheduler(scheduler)
-    with place as chosen:
-        clusters = None
-        if engine == "arrow":  # one read: the summaries and the parity columns
-            summary = arrow.summarise_arrow(
-                source, batch_rows=1 << 20, cluster=columns["cluster"], keep_rows=True,
-                progress=arguments["progress"], **read,
+    summarise = {"arrow": _arrow_summary, "dask": _dask_summary, "spark": _spark_summary}
+    with _place(engine, scheduler) as chosen:
+        summary, clusters = summarise[engine](source, chosen, read, columns, arguments)
+        try:
+            return audit_from_summary(
+                summary, engine=engine, clusters=clusters,
+                columns=dict(
+                    label=columns["label"], pred=columns["pred"], score=columns["score"],
+                    threshold=_threshold_used(arguments["threshold"], columns["pred"]),
+                    cluster=columns["cluster"], groups=list(groups),
+                ),
+                **{k: arguments[k] for k in _OPTIONS},
             )  # fmt: skip
-            if summary.rows is not None:
-                clusters = functools.partial(_arrow_clusters, summary.rows, groups)
-        else:
-            summary = dask.summarise_dask(
-                source, scheduler=chosen, cluster=columns["cluster"], **read
-            )
-            if columns["score"] is not None:  # predictive parity: the rows grouped by user
-                clusters = functools.partial(
-                    _dask_clusters, source, label=columns["label"], score=columns["score"],
-                    cluster=columns["cluster"], pos_label=arguments["pos_label"],
-                    scheduler=chosen,
-                )  # fmt: skip
-        return audit_from_summary(
-            summary, engine=engine, clusters=clusters,
-            columns=dict(
-                label=columns["label"], pred=columns["pred"], score=columns["score"],
-                threshold=_threshold_used(arguments["threshold"], columns["pred"]),
-                cluster=columns["cluster"], groups=list(groups),
-            ),
-            **{k: arguments[k] for k in _OPTIONS},
+        finally:
+            if hasattr(clusters, "release"):  # spark: the rows persisted for parity
+                clusters.release()
+
+
+def _place(engine, scheduler):
+    """Where the engine runs: nothing for arrow, the dask scheduler (a client for an
+    ADDRESS), the Spark session (the active one, or a new one on the master `scheduler`)."""
+    if engine == "arrow":
+        return contextlib.nullcontext()
+    if engine == "dask":
+        from fastfair.engines.dask import dask_scheduler
+
+        return dask_scheduler(scheduler)
+    from fastfair.engines.spark import spark_place
+
+    return spark_place(scheduler)
+
+
+def _arrow_summary(source, _, read, columns, arguments):
+    """One read: the summaries and the parity columns."""
+    from fastfair.engines import arrow
+
+    summary = arrow.summarise_arrow(
+        source, batch_rows=1 << 20, cluster=columns["cluster"], keep_rows=True,
+        progress=arguments["progress"], **read,
+    )  # fmt: skip
+    clusters = None
+    if summary.rows is not None:
+        clusters = functools.partial(_arrow_clusters, summary.rows, read["groups"])
+    return summary, clusters
+
+
+def _dask_summary(source, scheduler, read, columns, arguments):
+    """The partitions reduced in a tree; predictive parity: the rows grouped by user."""
+    from fastfair.engines import dask
+
+    summary = dask.summarise_dask(source, scheduler=scheduler, cluster=columns["cluster"], **read)
+    clusters = None
+    if columns["score"] is not None:
+        clusters = functools.partial(
+            _dask_clusters, source, label=columns["label"], score=columns["score"],
+            cluster=columns["cluster"], pos_label=arguments["pos_label"], scheduler=scheduler,
         )  # fmt: skip
+    return summary, clusters
+
+
+def _spark_summary(source, session, read, columns, arguments):
+    """The files read by Spark, the partitions reduced by treeAggregate; predictive parity:
+    the rows range-partitioned on the user column."""
+    from fastfair.engines import spark
+
+    names = (columns["label"], columns["pred"], columns["score"], *read["groups"],
+             columns["cluster"])  # fmt: skip
+    frame = spark.spark_frame(session, source, list(dict.fromkeys(c for c in names if c)))
+    summary = spark.summarise_spark(frame, cluster=columns["cluster"], **read)
+    clusters = None
+    if columns["score"] is not None:
+        clusters = spark.UserGroups(
+            frame, label=columns["label"], score=columns["score"], cluster=columns["cluster"],
+            pos_label=arguments["pos_label"],
+        )  # fmt: skip
+    return summary, clusters
 
 
 def _arrow_clusters(rows, groups, combo, labels, codes, n_rows, last):

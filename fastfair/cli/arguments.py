@@ -221,15 +221,21 @@ def _add_audit(sub) -> None:
     audit.add_argument("--quiet", action="store_true", help="no progress output")
     audit.add_argument(
         "--engine",
-        choices=["auto", "memory", "arrow", "dask"],
+        choices=["auto", "memory", "arrow", "dask", "spark"],
         default=None,
         help="auto (default): arrow above 2,000,000 rows for one --group column, else "
-        "memory; memory: every test, rows in memory; arrow or dask: tests from summaries "
-        "built batch by batch, memory bounded by the batch and the per-user sort "
+        "memory; memory: every test, rows in memory; arrow, dask or spark: tests from "
+        "summaries built batch by batch, memory bounded by the batch and the per-user sort "
         "(AUC by DeLong, no threshold sweep; docs/cli.md)",
     )
     audit.add_argument(
         "--scheduler", metavar="ADDRESS", help="dask scheduler address (implies --engine dask)"
+    )
+    audit.add_argument(
+        "--master",
+        metavar="URL",
+        help="Spark master URL (implies --engine spark; default local[*]): the files are "
+        "read by Spark and summarised on its executors",
     )
 
 
@@ -449,10 +455,12 @@ def audit_source(args: argparse.Namespace) -> tuple[str, str, dict]:
         raise CLIError(str(exc)) from exc
     options["reference"] = _reference(args.reference, args.group)
     _check_outputs(args, source)
-    engine = args.engine or ("dask" if args.scheduler else "auto")
+    engine = args.engine or ("dask" if args.scheduler else "spark" if args.master else "auto")
     if args.scheduler and engine != "dask":
         raise CLIError("--scheduler needs --engine dask")
-    if engine in ("arrow", "dask") and args.compare:
+    if args.master and engine != "spark":
+        raise CLIError("--master needs --engine spark")
+    if engine in ("arrow", "dask", "spark") and args.compare:
         raise CLIError(f"--compare runs in memory: use --engine memory, not {engine}")
     return source, engine, options
 

@@ -176,7 +176,8 @@ def _auto_engine(source: str, args: argparse.Namespace) -> str:
 def _run_audit(data, engine: str, pos_label, options: dict, args: argparse.Namespace, progress):
     """fastfair.audit of `data`: the columns read into memory (engine "memory"), or the
     source read by the arrow or dask engine into mergeable summaries."""
-    extra = {} if engine == "memory" else dict(engine=engine, scheduler=args.scheduler)
+    place = args.master if engine == "spark" else args.scheduler
+    extra = {} if engine == "memory" else dict(engine=engine, scheduler=place)
     try:
         return fastfair.audit(
             args.label,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 __all__ = ["AUTO_ROWS", "ENGINES", "choose_engine"]
 
-ENGINES = ("auto", "memory", "arrow", "dask")
+ENGINES = ("auto", "memory", "arrow", "dask", "spark")
 
 
 #: ``--engine auto`` (the default) audits a source of more rows than this with the arrow

@@ -29,6 +29,7 @@ parity, range-partitioned on the user column). The public import path is
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import pickle
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair.compare import PairedStats
+from fastfair.engines import summaries
 from fastfair.engines.cube import ConfusionCube
 from fastfair.engines.summaries import ConfusionStats, ScoreStats
 
@@ -64,6 +66,7 @@ __all__ = [
     "spark_clusters",
     "spark_delong",
     "spark_session",
+    "summarise_spark",
 ]
 
 #: The summaries' column in the Arrow batches the partitions send back.
@@ -774,8 +777,50 @@ def _delong_result(labels, totals, moments) -> DeLongResult:
     )  # fmt: skip
 
 
+@dataclass(frozen=True, eq=False)
+class DeLongSummary:
+    """The audit's AUC summary of the spark engine: the exact :class:`DeLongResult` of the
+    rows (:func:`delong_by_sort`) under the group labels `labels`, with ``.select()`` and
+    ``.test()`` as :class:`fastfair.stats.ScoreStats` has them."""
+
+    labels: np.ndarray
+    result: DeLongResult
+
+    def delong(self) -> DeLongResult:
+        """The DeLong result of the rows; a ValueError when a group's AUC is undefined (no
+        positives or no negatives), as :meth:`fastfair.stats.ScoreStats.delong`."""
+        import dataclasses
+
+        from fastfair._comparisons import check_auc_defined
+
+        r = self.result
+        totals = np.column_stack([r.n_neg, r.n_pos])
+        check_auc_defined(totals, self.labels, range(len(self.labels)))
+        return dataclasses.replace(r, groups=self.labels)
+
+    def select(self, labels) -> DeLongSummary:
+        """The summary of the groups `labels` only (each group's AUC and variance are its
+        own rows': a subset is exact)."""
+        import dataclasses
+
+        where = {v: k for k, v in enumerate(self.labels.tolist())}
+        keep = sorted(where[v] for v in labels)
+        r = self.result
+        sub = dataclasses.replace(
+            r, groups=r.groups[keep], auc=r.auc[keep], variance=r.variance[keep],
+            s10=r.s10[keep], s01=r.s01[keep], n_pos=r.n_pos[keep], n_neg=r.n_neg[keep],
+        )  # fmt: skip
+        return DeLongSummary(self.labels[keep], sub)
+
+    def test(self, **options: Any) -> AUCTestResult:
+        """``fastfair.auc_test_from_delong`` of the result (reference, alternative, ...)."""
+        from fastfair.auc import auc_test_from_delong
+
+        return auc_test_from_delong(self.delong(), **options)
+
+
 # --------------------------------------------------------------------------------------
-# A session
+# The audit's engine: a session, the files as a DataFrame, the summaries
 
 
 def spark_session(master: str | None = None) -> SparkSession:
@@ -816,6 +861,104 @@ def spark_session(master: str | None = None) -> SparkSession:
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+@contextlib.contextmanager
+def spark_place(master: str | None):
+    """The session the audit runs on: the active one (kept), or a new one on `master`
+    (stopped on exit)."""
+    sql = _pyspark()
+    if sql.SparkSession.getActiveSession() is not None:
+        yield sql.SparkSession.getActiveSession()
+        return
+    spark = spark_session(master)
+    try:
+        yield spark
+    finally:
+        spark.stop()
+
+
+def spark_frame(spark: SparkSession, source, columns) -> DataFrame:
+    """The files as a Spark DataFrame of `columns`; a file without one is named at once."""
+    from fastfair.engines.files import _kind, check_columns
+
+    files = [str(f) for f in check_columns(source, columns)]
+    if _kind(files[0]) == "parquet":
+        return spark.read.parquet(*files).select(*columns)
+    frame = spark.read.csv(files, header=True, inferSchema=True)
+    return frame.select(*columns)
+
+
+def _audit_partition(label, pred, score, *groups, names, threshold):
+    """The audit's summary of one partition's checked columns: the cube of every
+    combination of the attributes (no score histogram: the AUC is :func:`delong_by_sort`'s)."""
+    from fastfair.engines import attributes
+
+    y, yhat, _ = summaries.checked_rows(label, pred, score, threshold=threshold, pos_label=None)
+    return attributes.summary_of(y, yhat, None, dict(zip(names, groups)), [])
+
+
+def summarise_spark(
+    frame: DataFrame, *, label, groups, pred, score, threshold, pos_label, combos,
+    cluster=None,
+):  # fmt: skip
+    """The audit's summary of a Spark DataFrame: the cube of the attributes' confusion
+    counts merged in a tree and, with a score, the exact DeLong result of each attribute
+    combination in `combos` from one sort by score (:class:`DeLongSummary`); `cluster` is
+    checked (no missing value).
+
+    Returns
+    -------
+    fastfair.engines.attributes.AuditSummary
+    """
+    from fastfair.engines import attributes
+
+    roles = [(label, "binary"), (pred, "binary"), (score, "score")]
+    roles = [(name, role) for name, role in roles if name is not None]
+    roles += [(g, "group") for g in groups]
+    if cluster is not None:
+        roles.append((cluster, "present"))
+    build = functools.partial(
+        _audit_partition_of, label=label, pred=pred, score=score, groups=tuple(groups),
+        names=[name for name, _ in roles], threshold=threshold,
+    )  # fmt: skip
+    total = _reduce(frame, build, roles, pos_label=pos_label)
+    if score is None:
+        return total
+    counted = [total.confusion(list(c)) for c in combos]
+    results = delong_by_sort(frame, label, score, combos, counted, pos_label=pos_label,
+                             check=False)  # fmt: skip
+    scores = {tuple(c): DeLongSummary(r.groups, r) for c, r in zip(combos, results)}
+    return attributes.AuditSummary(total.cube, scores)
+
+
+def _audit_partition_of(*arrays, label, pred, score, groups, names, threshold):
+    values = dict(zip(names, arrays))
+    return _audit_partition(
+        values[label], values.get(pred), values.get(score), *(values[g] for g in groups),
+        names=list(groups), threshold=threshold,
+    )  # fmt: skip
+
+
+class UserGroups:
+    """The audit's `clusters` callback on Spark: ``(attribute columns, tested labels, their
+    codes, their rows, last)`` -> :func:`spark_clusters` of the frame; the rows persisted for
+    one attribute are released when the next is grouped, and by :meth:`release`."""
+
+    def __init__(self, frame, *, label, score, cluster, pos_label):
+        self.frame, self.held = frame, []
+        self.read = dict(label=label, score=score, cluster=cluster, pos_label=pos_label)
+
+    def __call__(self, combo, labels, codes, n_rows, last):
+        self.release()
+        result = spark_clusters(self.frame, labels, codes, n_rows, group=list(combo),
+                                held=self.held, **self.read)  # fmt: skip
+        return result
+
+    def release(self) -> None:
+        """Unpersist the rows kept for the last attribute."""
+        while self.held:
+            self.held.pop().unpersist()
 
 
 # --------------------------------------------------------------------------------------
@@ -883,7 +1026,8 @@ def _kernel_task(pid, part, *, fn):
 
 
 def spark_clusters(
-    frame, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label
+    frame, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
+    held=None,
 ):  # fmt: skip
     """Rows of the tested groups grouped by user, as
     :class:`fastfair.engines.clusters.SortedClusters` (see
@@ -896,7 +1040,8 @@ def spark_clusters(
     user then position inside each partition and kept on the executors (persist) for the
     kernel passes. Only per-partition counts, the row sample (at most 200,000 rows) and the
     merged kernel sums reach the driver. Without `cluster` every row is its own user and
-    nothing is shuffled.
+    nothing is shuffled. The persisted rows are appended to `held` (the caller unpersists
+    them when the kernel passes are done).
     """
     from pyspark.sql import functions as F
 
@@ -910,6 +1055,8 @@ def spark_clusters(
         n_parts = max(frame.rdd.getNumPartitions(), 1)
         rows = rows.repartitionByRange(n_parts, cluster).sortWithinPartitions(cluster, _ROW)
     rows = rows.persist()
+    if held is not None:  # the caller unpersists them when the passes are done
+        held.append(rows)
     index = {v: k for k, v in enumerate(tested_labels)}
     read = functools.partial(
         _user_rows, label=label, score=score, groups=groups, cluster=key, index=index,
