@@ -432,11 +432,6 @@ def test_engine_check_sees_both_directions(tmp_path):
         FAMILIES = saved
 
 
-#: The command line's own text reader (cli/loading.py: read_table, the --pos-label and
-#: --threshold pre-checks) still reads two shared leaves; nothing else of the CLI may.
-CLI_LEAVES = {"fastfair.cli.loading": {"fastfair._textfile", "fastfair._validation"}}
-
-
 def _cli_violations(modules) -> list[str]:
     """`cli module -> target` for each import of the command line (module level or in a
     function) outside the public API: ``fastfair``, its public subpackages and modules by
@@ -452,14 +447,13 @@ def _cli_violations(modules) -> list[str]:
                 continue
             if len(parts) == 2 and not parts[1].startswith("_"):
                 continue  # a public subpackage or module (fastfair.io, fastfair.planning)
-            if target not in CLI_LEAVES.get(name, ()):
-                bad.append(f"{name} -> {target}")
+            bad.append(f"{name} -> {target}")
     return bad
 
 
 def test_cli_imports_only_the_public_api_auditing_and_io():
     """#27: the command line parses, calls fastfair.audit(..., engine=) and writes: it
-    reaches no engine or family internals and no private leaf (but CLI_LEAVES)."""
+    reaches no engine or family internals and no private leaf."""
     modules = _modules()
     assert _cli_violations(modules) == []
 

@@ -13,9 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from fastfair import _textfile
-from fastfair._validation import as_binary, score_threshold
 from fastfair.cli.arguments import CLIError
+from fastfair.io import check_binary, check_threshold, missing_cells, parse_text
 
 __all__ = ["Table", "load_columns", "read_table"]
 
@@ -54,7 +53,7 @@ def read_table(path: str, names: list[str] | None = None) -> Table:
     """Columns of a CSV or Parquet file as numpy arrays (numeric where every value parses).
 
     CSV files are read as spreadsheets and databases export them: the quirks handled or
-    refused are listed in :mod:`fastfair._textfile` and docs/cli.md.
+    refused are listed in docs/cli.md (:func:`fastfair.io.parse_text`).
 
     Parameters
     ----------
@@ -101,10 +100,7 @@ def read_table(path: str, names: list[str] | None = None) -> Table:
     except OSError as exc:
         raise CLIError(f"cannot read {path}: {exc.strerror}") from exc
     try:
-        text = _textfile.decode_text(raw, path)
-        delimiter, text = _textfile.detect_delimiter(text)
-        header, body = _textfile.split_records(text, delimiter, path, names)
-        columns = (_textfile.parse_column([r[j] for r in body], n) for j, n in enumerate(header))
+        header, columns = parse_text(raw, path, names)
         return _table(header, columns)
     except ValueError as exc:
         raise CLIError(str(exc)) from exc
@@ -184,7 +180,7 @@ def _column(table: dict, name: str, role: str, complete: bool = True) -> np.ndar
         raise CLIError(f"unknown {role} column {name!r}; available: {available}{hint}")
     values = table[name]
     if complete:
-        missing = _textfile.missing_cells(values)
+        missing = missing_cells(values)
         if missing.any():
             first = int(np.flatnonzero(missing)[0])
             raise CLIError(
@@ -310,19 +306,19 @@ def load_columns(
     for name, role in ((args.label, "label"), (args.pred, "prediction")):
         if name is not None:  # as fastfair.audit will, naming --pos-label
             try:
-                as_binary(table[name], f"{role} column {name!r}", pos_label, name == args.label,
-                          pos_name="--pos-label")  # fmt: skip
+                check_binary(table[name], f"{role} column {name!r}", pos_label,
+                             name == args.label, pos_name="--pos-label")  # fmt: skip
             except (TypeError, ValueError) as exc:
                 raise CLIError(str(exc)) from exc
     return table, pos_label
 
 
 def _check_threshold(scores: np.ndarray, args: argparse.Namespace) -> None:
-    """Scores outside [0, 1] need --threshold (fastfair._validation.score_threshold)."""
+    """Scores outside [0, 1] need --threshold (fastfair.io.check_threshold)."""
     if scores.dtype.kind not in "biuf":
         return  # fastfair.audit names the column that is not numeric
     try:
         what = f"score column {args.score!r}"
-        score_threshold(np.asarray(scores, dtype=float), args.threshold, what, "--threshold")
+        check_threshold(np.asarray(scores, dtype=float), args.threshold, what, "--threshold")
     except ValueError as exc:
         raise CLIError(str(exc)) from exc

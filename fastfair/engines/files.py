@@ -23,7 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fastfair._validation import GroupCodes, as_groups, check_label_values, sort_labels
+from fastfair._validation import (
+    GroupCodes,
+    as_binary,
+    as_groups,
+    check_label_values,
+    score_threshold,
+    sort_labels,
+)
 from fastfair.engines.groups import arrow_text
 
 if TYPE_CHECKING:
@@ -31,11 +38,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "arrow_text",
+    "check_binary",
     "check_columns",
     "check_names",
+    "check_threshold",
     "count_rows",
     "estimate_rows",
     "iter_batches",
+    "missing_cells",
+    "parse_text",
     "read_columns",
     "source_files",
     "text_batches",
@@ -701,3 +712,117 @@ def _number_or_text(values: np.ndarray) -> np.ndarray:
         labels[missing] = None
         return labels
     return out
+
+
+# --------------------------------------------------------------------------------------
+# A small file read whole (the command line's reader): every quirk of fastfair._textfile.
+
+
+def parse_text(
+    raw: bytes, path: str, names: Sequence[str] | None = None
+) -> tuple[list[str], list[np.ndarray]]:
+    """The column names and columns of a delimited text file's bytes, read whole.
+
+    The quirks of files exported by spreadsheets and databases (a byte-order mark, a
+    ``sep=;`` line, ``;``/tab/``|`` delimiters, blank lines, quoted numbers, missing-cell
+    spellings, TRUE/FALSE) are handled, or refused, as listed in docs/cli.md.
+
+    Parameters
+    ----------
+    raw : bytes
+        The file's content.
+    path : str
+        The file's name, for messages.
+    names : sequence of str, optional
+        The column names of a file without a header row (every row is then data).
+
+    Returns
+    -------
+    header : list of str
+        The column names, in file order (repeated names kept).
+    columns : list of numpy.ndarray
+        One a name: float64 where every present cell is a number (missing cells NaN),
+        bool for TRUE/FALSE, else text (object).
+
+    Raises
+    ------
+    ValueError
+        Text that is not UTF-8 (or UTF-16 with a BOM), rows of a different length, decimal
+        commas or thousands separators; the message names `path` and the line or column.
+
+    Examples
+    --------
+    >>> from fastfair.io import parse_text
+    >>> header, columns = parse_text(b"y;score\\n1;0.5\\n0;NA\\n", "x.csv")
+    >>> header, columns[1].tolist()
+    (['y', 'score'], [0.5, nan])
+    """
+    from fastfair import _textfile
+
+    text = _textfile.decode_text(raw, path)
+    delimiter, text = _textfile.detect_delimiter(text)
+    header, body = _textfile.split_records(text, delimiter, path, names)
+    return header, [_textfile.parse_column([r[j] for r in body], n) for j, n in enumerate(header)]
+
+
+def missing_cells(values: np.ndarray) -> np.ndarray:
+    """Where a column read by :func:`parse_text` has a missing cell (a bool mask).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.io import missing_cells
+    >>> missing_cells(np.array([0.5, np.nan])).tolist()
+    [False, True]
+    >>> missing_cells(np.array(["a", None, "NA"], dtype=object)).tolist()
+    [False, True, True]
+    """
+    from fastfair._textfile import missing_cells as mask
+
+    return mask(values)
+
+
+def check_binary(
+    values, what: str, pos_label=None, require_pos: bool = True, pos_name: str = "pos_label"
+) -> None:
+    """Refuse a label or prediction column that ``fastfair.audit`` would refuse.
+
+    Two values at most: bool, {0, 1}, {-1, 1}, or any two with `pos_label` naming the
+    positive one (which must occur unless `require_pos` is False). Messages name the
+    column `what` and the option `pos_name` (the command line's ``--pos-label``).
+
+    Raises
+    ------
+    ValueError or TypeError
+        A column that is not binary, or a `pos_label` that does not occur in it.
+
+    Examples
+    --------
+    >>> from fastfair.io import check_binary
+    >>> check_binary(["yes", "no"], "label column 'y'", pos_label="yes")
+    >>> check_binary([0, 1, 2], "label column 'y'")
+    Traceback (most recent call last):
+    ...
+    ValueError: label column 'y' must be binary, got 3 distinct values (0, 1, 2)
+    """
+    as_binary(values, what, pos_label, require_pos, pos_name=pos_name)
+
+
+def check_threshold(scores: np.ndarray, threshold, what: str, option: str) -> float:
+    """The threshold that turns `scores` into predictions (``scores >= threshold``).
+
+    None means 0.5 for scores in [0, 1]; scores outside [0, 1] need a threshold: a
+    ValueError naming the scores `what` and the `option` that sets it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.io import check_threshold
+    >>> check_threshold(np.array([0.2, 0.9]), None, "score column 's'", "--threshold")
+    0.5
+    >>> check_threshold(np.array([1.0, 7.0]), None, "score column 's'", "--threshold")
+    Traceback (most recent call last):
+    ...
+    ValueError: score column 's' ...
+    """
+    return score_threshold(scores, threshold, what, option)
