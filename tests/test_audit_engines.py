@@ -108,6 +108,42 @@ def test_every_engine_audits_attributes_and_intersections(demo, engine):
         assert np.array_equal(cells, other.group_cells[name])
 
 
+@pytest.fixture(scope="module")
+def flat_scores(demo, tmp_path_factory):
+    """The demo with two score columns: "one" equal within the women (0.5), "both" equal
+    within each sex (a constant per group), "score" untouched."""
+    frame, _ = demo
+    frame = frame.copy()
+    women = frame["sex"] == "Female"
+    frame["one"] = np.where(women, 0.5, frame["score"])
+    frame["both"] = np.where(women, 0.5, 0.25)
+    path = tmp_path_factory.mktemp("flat") / "flat.parquet"
+    frame.to_parquet(path, row_group_size=4096, index=False)
+    return str(path)
+
+
+@pytest.mark.parametrize("engine", ["memory", "arrow", "dask"])
+def test_every_engine_flags_a_constant_score(flat_scores, engine):
+    """#35 point 2 on every engine: one group's scores all equal -> a note on its AUC test;
+    both groups' -> the test is not run (an error); a varying score -> no note."""
+    kw = dict(data=flat_scores, engine=engine, metrics=["tpr"], **OPTIONS)
+    if engine != "memory":
+        kw["scheduler"] = "sync"
+
+    def auc(score):
+        res = fastfair.audit("label", "prediction", ["sex"], y_score=score, **kw)
+        (test,) = [t for t in res.tests if t["metric"] == "auc"]
+        return test
+
+    one = auc("one")
+    assert one["decision"] != "error"
+    assert "constant score: every score of 'Female' is the same" in one["note"]
+    both = auc("both")
+    assert both["decision"] == "error"
+    assert "every score of 'Female' and of 'Male' is the same" in both["error"]
+    assert "constant score" not in (auc("score").get("note") or "")
+
+
 def test_engines_refuse_what_they_cannot_read(demo):
     frame, path = demo
     with pytest.raises(ValueError, match="reads files: give data as a path"):

@@ -513,6 +513,13 @@ def _constant_scores(attr, scores, codes) -> tuple[str, str] | None:
     flat = [
         label for code, label in zip(codes, labels) if np.ptp(scores[attr.codes == code]) == 0.0
     ]
+    return constant_score_message(labels, flat)
+
+
+def constant_score_message(labels: Sequence, flat: Sequence) -> tuple[str, str] | None:
+    """("both" or "one", message) for a compared pair of groups `labels` of which those in
+    `flat` have all their scores equal; None when none has (the rows' and the engines'
+    audits share it)."""
     if not flat:
         return None
     if len(flat) == 2:

@@ -102,6 +102,12 @@ def _auc_rows(attr, scores, labels) -> list:
     rows = []
     for g, r in attr.comparisons:
         pair = scores.select([labels[g], labels[r]])
+        constant = _constant_scores(scores, attr, labels, (g, r))
+        if constant and constant[0] == "both":
+            row = _audit.row_head(attr, "auc", "auc", g, r)
+            row["error"] = constant[1]
+            rows.append(row)
+            continue
         if len(attr.columns) > 1:  # tuples -> the audit's labels ("Female & Black")
             shown = np.empty(2, dtype=object)
             shown[:] = [attr.labels[k] for k in sorted((g, r))]
@@ -113,8 +119,24 @@ def _auc_rows(attr, scores, labels) -> list:
             row["error"] = str(exc)
             rows.append(row)
             continue
-        rows += _audit.auc_result_rows(attr, res, [(g, r)])
+        for row in _audit.auc_result_rows(attr, res, [(g, r)]):
+            if constant:
+                row["note"] = "; ".join(filter(None, (row.get("note"), constant[1])))
+            rows.append(row)
     return rows
+
+
+def _constant_scores(scores, attr, labels, codes) -> tuple[str, str] | None:
+    """The rows' audit's constant-score note or error (#35): a group is constant when its
+    ScoreStats row has one distinct score (exact; binned summaries are never flagged)."""
+    if getattr(scores, "resolution", None) is not None:
+        return None
+    flat = []
+    for code in codes:
+        counts = scores.select([labels[code]]).counts[0]
+        if np.count_nonzero(counts.sum(axis=0)) == 1:
+            flat.append(attr.labels[code])
+    return _audit.constant_score_message([attr.labels[c] for c in codes], flat)
 
 
 def _names(value, role: str) -> list[str]:
