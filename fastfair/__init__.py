@@ -65,7 +65,7 @@ from fastfair.resampling import (
     correlation_test,
     mean_difference_test,
 )
-from fastfair.slices import FoundSlice, SliceSearchResult, find_slices
+from fastfair.slices import FoundSlice, SliceSearchResult, find_slices, find_slices_from_cube
 from fastfair.sweep import ThresholdSweepResult, threshold_sweep
 from fastfair.tolerance import (
     ApproximateLevelWarning,
@@ -141,6 +141,7 @@ __all__ = [
     "equivalence_test_from_counts",
     "fair_thresholds",
     "find_slices",
+    "find_slices_from_cube",
     "get_include",
     "marginal_outcome_test",
     "mean_difference_test",

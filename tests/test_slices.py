@@ -348,3 +348,64 @@ def test_subset_draws_have_the_multivariate_hypergeometric_law():
             draws[subset] = x
         for j in range(n_cells - 2):
             assert stats.ks_2samp(draws[False][:, j], draws[True][:, j]).pvalue > 1e-4
+
+
+def _cube_of_batches(features, y, pred, cuts):
+    """The ConfusionCube of the rows, built from batches (in a shuffled order) and added."""
+    from fastfair.stats import ConfusionCube
+
+    edges = [0, *cuts, len(y)]
+    parts = [
+        ConfusionCube.from_arrays(
+            y[lo:hi], pred[lo:hi], {k: v[lo:hi] for k, v in features.items()}
+        )
+        for lo, hi in itertools.pairwise(edges)
+    ]
+    cube = parts[2]
+    for part in (parts[0], parts[3], parts[1]):
+        cube = cube + part
+    return cube
+
+
+@pytest.mark.parametrize(("metric", "adjust", "alpha"), [("tpr", "maxT", 0.05), ("ppv", "by", 0.9),
+                                                         ("accuracy", "maxT", 0.5)])  # fmt: skip
+def test_from_cube_equals_rows_for_any_batches(metric, adjust, alpha):
+    """find_slices_from_cube on a cube added from 4 batches = find_slices on the rows:
+    the same slices, statistics, intervals and p-values under the same random_state; a
+    numeric feature binned before the cube (pandas.cut with fixed edges, as documented)."""
+    pd = pytest.importorskip("pandas")
+    features, y, pred = small_data(n=3000, seed=5, gap=0.3)
+    rng = np.random.default_rng(1)
+    age = rng.normal(40, 12, y.size)
+    features["age"] = np.asarray(pd.cut(age, [-np.inf, 30, 45, np.inf],
+                                        labels=["<30", "30-45", ">=45"]).astype(str))  # fmt: skip
+    features["region"] = np.array(["north", "south", "east"])[features["c"] % 3]
+    kw = dict(metric=metric, adjust=adjust, alpha=alpha, max_depth=3, min_size=40,
+              n_permutations=199, random_state=7)  # fmt: skip
+    rows = fastfair.find_slices(None, y, pred, features=features, **kw)
+    cube = _cube_of_batches(features, y, pred, [700, 1500, 2999])
+    got = fastfair.find_slices_from_cube(cube, **kw)
+    assert len(rows.slices) > 0
+    assert got.n_slices == rows.n_slices and got.n_cells == rows.n_cells
+    assert got.n_rows == rows.n_rows == y.size
+    assert got.statistic == rows.statistic and got.pvalue == rows.pvalue
+    assert got.critical_value == rows.critical_value
+    assert got.effective_n_slices == rows.effective_n_slices
+    assert [s.description for s in got.slices] == [s.description for s in rows.slices]
+    pd.testing.assert_frame_equal(got.to_frame(), rows.to_frame())
+
+
+def test_from_cube_features_subset_and_errors():
+    features, y, pred = small_data(n=2000, seed=3, gap=0.3)
+    cube = _cube_of_batches(features, y, pred, [500, 1000, 1500])
+    kw = dict(max_depth=2, min_size=20, n_permutations=99, random_state=2)
+    rows = fastfair.find_slices(None, y, pred, features={"a": features["a"], "c": features["c"]},
+                                **kw)  # fmt: skip
+    got = fastfair.find_slices_from_cube(cube, features=["a", "c"], **kw)
+    assert got.to_dict() == rows.to_dict()
+    with pytest.raises(ValueError, match="not attributes of the cube"):
+        fastfair.find_slices_from_cube(cube, features=["a", "zzz"])
+    with pytest.raises(ValueError, match="max_levels=3: bin it"):
+        fastfair.find_slices_from_cube(cube, max_levels=3)
+    with pytest.raises(TypeError, match="ConfusionCube"):
+        fastfair.find_slices_from_cube({"a": [1, 2]})

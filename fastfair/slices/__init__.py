@@ -12,10 +12,11 @@ Layers of this subpackage (each imports only those above it):
   lattice of slices read from it
 * ``inference.py``: standardized statistics, exact p-values, the joint permutation null
   (compiled ``slice_null``), adjustment and simultaneous intervals
-* ``api.py``: ``find_slices`` (ingest -> statistics -> inference)
+* ``api.py``: ``find_slices`` (ingest -> statistics -> inference) and
+  ``find_slices_from_cube`` (an engine's ConfusionCube -> inference)
 """
 
-from fastfair.slices.api import find_slices
+from fastfair.slices.api import find_slices, find_slices_from_cube
 from fastfair.slices.results import FoundSlice, SliceSearchResult
 
-__all__ = ["FoundSlice", "SliceSearchResult", "find_slices"]
+__all__ = ["FoundSlice", "SliceSearchResult", "find_slices", "find_slices_from_cube"]

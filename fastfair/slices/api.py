@@ -17,9 +17,16 @@ from fastfair.slices.inference import (
     simultaneous_intervals,
     standardize,
 )
-from fastfair.slices.ingest import check_options, check_slice_count, code_features, rows
+from fastfair.slices.ingest import (
+    CodedFeatures,
+    check_options,
+    check_slice_count,
+    code_features,
+    plain_level,
+    rows,
+)
 from fastfair.slices.results import SliceSearchResult, describe
-from fastfair.slices.statistics import build_cube, enumerate_slices, tree_layout
+from fastfair.slices.statistics import SliceCube, build_cube, enumerate_slices, tree_layout
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -27,7 +34,9 @@ if TYPE_CHECKING:
     import pandas
     from numpy.typing import ArrayLike
 
-__all__ = ["find_slices"]
+    from fastfair.stats import ConfusionCube
+
+__all__ = ["find_slices", "find_slices_from_cube"]
 
 
 def find_slices(
@@ -152,6 +161,95 @@ def find_slices(
     cube = build_cube(coded.codes, n_levels, truth, pred)
     check_slice_count(coded.levels, options, cube.cells.shape[0])
     return search_cube(cube, coded, options, random_state, n_jobs)
+
+
+def find_slices_from_cube(
+    cube: ConfusionCube,
+    *,
+    features: Sequence[str] | None = None,
+    metric: str = "tpr",
+    max_depth: int = 3,
+    min_size: int = 50,
+    n_permutations: int = 999,
+    adjust: str = "maxT",
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    max_levels: int = 50,
+    max_slices: int = 2_000_000,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = None,
+    n_jobs: int | None = None,
+) -> SliceSearchResult:
+    """:func:`find_slices` on a :class:`fastfair.stats.ConfusionCube` (any engine's).
+
+    The cube's attributes are the features; their levels are used as they are (a numeric
+    feature must be binned before the cube is built, e.g. with ``pandas.cut`` on each batch
+    with the same edges, since the cube cannot be re-binned). With the same levels, options
+    and `random_state`, the result equals :func:`find_slices` on the rows, however the cube
+    was split into batches and added.
+
+    Parameters
+    ----------
+    cube : ConfusionCube
+        Confusion counts per combination of the features' levels (``a + b`` over batches).
+    features : sequence of str, optional
+        The cube's attributes to slice by (default: all); the others are summed over.
+    metric, max_depth, min_size, n_permutations, adjust, alpha, alternative, max_levels,
+    max_slices, random_state, n_jobs
+        As in :func:`find_slices`; a feature with more than `max_levels` levels is refused.
+
+    Returns
+    -------
+    SliceSearchResult
+
+    Examples
+    --------
+    >>> import numpy as np, fastfair
+    >>> from fastfair.stats import ConfusionCube
+    >>> rng = np.random.default_rng(0)
+    >>> n = 20_000
+    >>> region, sex = rng.integers(0, 4, n), rng.integers(0, 2, n)
+    >>> y = rng.random(n) < 0.4
+    >>> hit = np.where((region == 2) & (sex == 1), 0.6, 0.8)
+    >>> pred = np.where(y, rng.random(n) < hit, rng.random(n) < 0.2)
+    >>> a, b = slice(0, n // 2), slice(n // 2, n)  # two batches, added
+    >>> cube = (ConfusionCube.from_arrays(y[a], pred[a], {"region": region[a], "sex": sex[a]})
+    ...         + ConfusionCube.from_arrays(y[b], pred[b], {"region": region[b], "sex": sex[b]}))
+    >>> res = fastfair.find_slices_from_cube(cube, max_depth=2, random_state=0)
+    >>> res.slices[0].description, res.n_slices
+    ('region = 2 & sex = 1', 14)
+    """
+    options = check_options(metric, max_depth, min_size, n_permutations, adjust, alpha,
+                            alternative, 2, max_levels, max_slices)  # fmt: skip
+    summary, coded = _cube_features(cube, features, options)
+    check_slice_count(coded.levels, options, summary.cells.shape[0])
+    return search_cube(summary, coded, options, random_state, n_jobs)
+
+
+def _cube_features(cube, features, options) -> tuple:
+    """The search's cube and coded features from a ConfusionCube (levels checked)."""
+    if not all(hasattr(cube, a) for a in ("names", "levels", "keys", "counts", "marginal")):
+        raise TypeError(f"cube must be a fastfair.stats.ConfusionCube, not {type(cube).__name__}")
+    if features is not None:
+        if isinstance(features, str) or not len(features):
+            raise TypeError("features must be a non-empty list of the cube's attribute names")
+        unknown = [f for f in features if f not in cube.names]
+        if unknown:
+            raise ValueError(f"features {unknown} are not attributes of the cube {cube.names}")
+        cube = cube.marginal(list(features))
+    for name, levels in zip(cube.names, cube.levels):
+        if len(levels) > options.max_levels:
+            raise ValueError(
+                f"feature {name!r} has {len(levels)} levels in the cube, more than "
+                f"max_levels={options.max_levels}: bin it (the same edges in every batch, "
+                "e.g. pandas.cut) before building the cube, or raise max_levels"
+            )
+    if int(np.asarray(cube.counts).sum()) == 0:
+        raise ValueError("the cube has no rows")
+    levels = tuple(tuple(plain_level(v) for v in x) for x in cube.levels)
+    coded = CodedFeatures(tuple(cube.names), (), levels, {})
+    summary = SliceCube(np.ascontiguousarray(cube.keys, dtype=np.int64),
+                        np.ascontiguousarray(cube.counts, dtype=np.int64))  # fmt: skip
+    return summary, coded
 
 
 def search_cube(cube, coded, options, random_state, n_jobs) -> SliceSearchResult:

@@ -36,7 +36,7 @@ from fastfair._validation import (
 
 __all__ = [
     "MISSING", "CodedFeatures", "SliceOptions", "check_options", "check_slice_count",
-    "code_features", "rows", "slice_count_bound",
+    "code_features", "plain_level", "rows", "slice_count_bound",
 ]  # fmt: skip
 
 MISSING = "missing"
@@ -162,7 +162,7 @@ def _code_feature(column, name: str, options: SliceOptions):
         code, labels, edges = _bin(present, name, options.bins)
     else:
         code, labels = as_groups(present, f"feature {name!r}", min_groups=1)
-        labels = [_plain(v) for v in labels]
+        labels = [plain_level(v) for v in labels]
         if present.dtype.kind in "iu" and len(labels) > options.max_levels:
             code, labels, edges = _bin(present.astype(np.float64), name, options.bins)
         elif len(labels) + bool(missing.any()) > options.max_levels:
@@ -214,7 +214,8 @@ def _short(x: float) -> str:
     return f"{x:.4g}"
 
 
-def _plain(value):
+def plain_level(value):
+    """A level label as a plain Python value (numpy scalars unwrapped, 2.0 as 2)."""
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and value.is_integer():
