@@ -127,7 +127,9 @@ def run_tests(src: pathlib.Path, runner: pathlib.Path, tests, timeout: float):
     """(outcome, seconds, tail of output) of pytest on `tests` in the copy."""
     start = time.perf_counter()
     cmd = [sys.executable, str(runner), str(src), *tests]
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    # subprocesses of the tests (examples, the CLI) import the copy too
+    path = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=path)
     try:
         proc = subprocess.run(
             cmd, cwd=src, capture_output=True, text=True, timeout=timeout, env=env
