@@ -9,6 +9,7 @@ from fastfair.engines.dask import (
     delong,
     paired_stats,
     permutation_test,
+    placement_sums,
     score_stats,
 )
 
@@ -19,5 +20,6 @@ __all__ = [
     "delong",
     "paired_stats",
     "permutation_test",
+    "placement_sums",
     "score_stats",
 ]

@@ -6,10 +6,25 @@
   attributes, marginalised to any attribute or intersection (one pass, every combination);
 - :class:`ScoreStats`: per group, positives and negatives at each distinct score (AUC,
   DeLong);
+- :class:`ScoreRuns`, :class:`PlacementSums`: exact AUC summaries of any scores (sorted
+  runs merged k-way; placement sums of score-ordered parts);
 - :class:`MeanStats`: count, sum and sum of squares of a value per group (Welch).
 """
 
 from fastfair.engines.cube import ConfusionCube
-from fastfair.engines.summaries import ConfusionStats, MeanStats, ScoreStats
+from fastfair.engines.summaries import (
+    ConfusionStats,
+    MeanStats,
+    PlacementSums,
+    ScoreRuns,
+    ScoreStats,
+)
 
-__all__ = ["ConfusionCube", "ConfusionStats", "MeanStats", "ScoreStats"]
+__all__ = [
+    "ConfusionCube",
+    "ConfusionStats",
+    "MeanStats",
+    "PlacementSums",
+    "ScoreRuns",
+    "ScoreStats",
+]

@@ -68,6 +68,22 @@ def test_auc_on_the_cluster(client, frame):
     )
 
 
+def test_exact_auc_of_float_scores_on_the_cluster(client, frame):
+    # untied float64 scores: dask sorts the rows on the workers, the client adds the
+    # partitions' placement sums (#28); the sums are the integers of one sort of the rows
+    rng = np.random.default_rng(12)
+    floats = frame.assign(score=frame.score + 1e-6 * rng.random(len(frame)))
+    df = dd.from_pandas(floats, npartitions=6)
+    sums = fdask.placement_sums(df, "y", "score", "grp")
+    one = fastfair.stats.ScoreRuns.from_arrays(floats.y, floats.score, floats.grp).placements()
+    assert (sums.pos_sum, sums.pos_squares) == (one.pos_sum, one.pos_squares)
+    assert (sums.neg_sum, sums.neg_squares) == (one.neg_sum, one.neg_squares)
+    a = fdask.auc_test(df, "y", "score", "grp")
+    b = fastfair.auc_test(floats.y, floats.score, floats.grp, method="delong")
+    np.testing.assert_allclose(a.statistic, b.statistic, rtol=1e-12)
+    np.testing.assert_allclose(a.pvalue, b.pvalue, rtol=1e-12)
+
+
 def test_intersections_on_the_cluster(client, frame):
     frame = frame.assign(sex=np.where(np.arange(len(frame)) % 3 == 0, "f", "m"))
     stats = fdask.confusion_stats(dd.from_pandas(frame, npartitions=3), "y", "pred", "grp", "sex")

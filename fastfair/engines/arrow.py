@@ -1,9 +1,12 @@
 """The arrow engine: the audit's summaries from a file, directory or glob, batch by batch.
 
 The columns are read in record batches (pyarrow datasets on one machine); each batch is
-reduced at once to :class:`fastfair.engines.summaries.ConfusionStats` (and
-:class:`fastfair.engines.summaries.ScoreStats` when a score is given), and the summaries are
-added. Memory is one batch plus the summaries, whatever the number of rows.
+reduced at once to a cube of confusion counts (and, when a score is given, per attribute
+combination a sorted run of :class:`fastfair.engines.summaries.ScoreRuns`: exact for any
+scores, the batch sorted once for every combination, the k runs merged once at the end in
+O(n log k)), and the summaries are added. Memory is one batch plus the summaries: the
+counts, and 8 + 2 x (combinations) bytes a row of score runs (spilled to an Arrow IPC
+file beyond `SPILL_BYTES`).
 
 For predictive parity the same read also keeps label, score, group and user in compact
 columns; the rows of the tested groups are then put in user order by a counting sort of
@@ -15,6 +18,8 @@ instead (:func:`fastfair.engines.dask.dask_clusters`).
 
 from __future__ import annotations
 
+import tempfile
+
 import numpy as np
 
 from fastfair.engines.attributes import code_groups, combination_codes, summary_of
@@ -24,10 +29,13 @@ from fastfair.engines.summaries import checked_rows
 
 __all__ = ["arrow_clusters", "summarise_arrow"]
 
+#: Bytes of sorted score runs kept in memory before they are spilled to a file.
+SPILL_BYTES = 1 << 30
+
 
 def summarise_arrow(
     source, *, label, groups, pred, score, threshold, pos_label, batch_rows, cluster=None,
-    combos=None, keep_rows=False, progress=None,
+    combos=None, keep_rows=False, progress=None, spill_bytes=SPILL_BYTES,
 ):  # fmt: skip
     """Summary of a file, directory or glob, batch by batch (pyarrow): the
     :class:`fastfair.engines.attributes.AuditSummary` of the attributes `groups` (column
@@ -36,7 +44,9 @@ def summarise_arrow(
     missing value). With `keep_rows` (and a score), the same read also fills the parity
     columns (:class:`fastfair.engines.clusters.UserRows`, in ``summary.rows``; each row's
     group is its combination of every attribute): the file is read once. `progress`: a
-    tqdm-like bar factory advanced by the rows of each batch."""
+    tqdm-like bar factory advanced by the rows of each batch. The scores are kept as
+    sorted runs (:class:`fastfair.engines.summaries.ScoreRuns`), merged once at the end;
+    beyond `spill_bytes` in memory they are spilled to an Arrow IPC file."""
     from fastfair.engines.files import _counted_batches, _to_numpy, count_rows, iter_batches
 
     groups = [groups] if isinstance(groups, str) else list(groups)
@@ -62,13 +72,15 @@ def summarise_arrow(
                 {g: batch_codes(batch[g], f"group column {g!r}" if named else "group")
                  for g in groups}
             )  # fmt: skip
-            part = summary_of(y, yhat, s, coded, combos)
+            part = summary_of(y, yhat, s, coded, combos, runs=True)
             if rows is not None:
                 finest = combination_codes(coded, groups)
                 rows.add(y, s, finest, None if cluster is None else batch[cluster])
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"{path}: {exc}") from exc
         total = part if total is None else total + part
+        if total.scores and sum(r.nbytes for r in total.scores.values()) > spill_bytes:
+            total.scores = {k: r.spill(tempfile.gettempdir()) for k, r in total.scores.items()}
     if total is None:
         raise ValueError(f"{source} has no rows")
     total.rows = rows

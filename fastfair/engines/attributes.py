@@ -4,6 +4,7 @@ Each batch (arrow engine) or partition (dask engine) is read once: every attribu
 coded once (:func:`fastfair._validation.as_groups`, after the Arrow batch coder), the
 confusion counts of every combination of their levels go into one
 :class:`fastfair.engines.cube.ConfusionCube`, and with a score one
+:class:`fastfair.engines.summaries.ScoreRuns` (arrow: exact sorted runs) or
 :class:`fastfair.engines.summaries.ScoreStats` per attribute combination the audit tests
 (:func:`fastfair._groups.attribute_combinations`: each attribute, and with intersections
 every combination of two or more; an intersection's labels are tuples). The summaries of
@@ -16,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fastfair._auc import sort_order
 from fastfair._groups import combine_codes, split_codes, tuple_labels
 from fastfair._metrics import cell_index
 from fastfair._validation import GroupCodes, as_groups
 from fastfair.engines.cube import ConfusionCube
-from fastfair.engines.summaries import ConfusionStats, ScoreStats, checked_rows
+from fastfair.engines.summaries import ConfusionStats, ScoreRuns, ScoreStats, checked_rows
 
 __all__ = ["AuditSummary", "code_groups", "combination_codes", "summarise_rows", "summary_of"]
 
@@ -91,9 +93,11 @@ def combination_codes(coded: Mapping[str, GroupCodes], names: Sequence[str]) -> 
     return GroupCodes(codes, tuple_labels(split_codes(present, sizes), parts))
 
 
-def summary_of(y, yhat, s, groups: Mapping[str, Any], combos) -> AuditSummary:
+def summary_of(y, yhat, s, groups: Mapping[str, Any], combos, *, runs=False) -> AuditSummary:
     """The summary of one batch of checked rows: label, prediction, score (or None) and
-    the attributes' columns; `combos`: the attribute combinations that get a ScoreStats."""
+    the attributes' columns; `combos`: the attribute combinations that get a ScoreStats,
+    or with `runs` a :class:`fastfair.engines.summaries.ScoreRuns` (exact for any scores;
+    the batch sorted once, its sorted scores shared by every combination's run)."""
     coded = code_groups(groups)
     names = list(coded)
     cube = ConfusionCube.from_codes(
@@ -103,7 +107,14 @@ def summary_of(y, yhat, s, groups: Mapping[str, Any], combos) -> AuditSummary:
         names,
     )
     scores = None
-    if s is not None:
+    if s is not None and runs:
+        order = sort_order(s)
+        ranked = (y[order], s[order])
+        scores = {}
+        for c in combos:
+            g = combination_codes(coded, c)
+            scores[tuple(c)] = ScoreRuns.from_codes(*ranked, g.codes, g.labels, order=order)
+    elif s is not None:
         scores = {
             tuple(c): ScoreStats.from_arrays(y, s, combination_codes(coded, c)) for c in combos
         }

@@ -12,8 +12,11 @@ on the sum. Results are the same objects as the in-memory functions return:
   the same rows, from the paired counts (:class:`fastfair.compare.PairedStats`): identical
   to the in-memory result;
 - :func:`delong` and :func:`auc_test` (DeLong z-test): equal to the in-memory DeLong
-  results to 1e-12 relative (sums taken in another order); exact when scores take a bounded
-  number of distinct values, else bin them with ``resolution`` (see
+  results to 1e-12 relative, for any scores: dask sorts the rows by score (a distributed
+  sort; the rows stay on the workers), each partition sums its placements and the client
+  adds O(groups) numbers per partition, shifted by the counts below
+  (:func:`placement_sums`, :class:`fastfair.stats.PlacementSums`). With ``resolution``
+  the scores are binned instead (histograms, no shuffle; see
   :class:`fastfair.stats.ScoreStats`). The permutation AUC test needs the rows and is not
   offered here.
 
@@ -40,7 +43,13 @@ import numpy as np
 from fastfair.compare import PairedStats
 from fastfair.engines import attributes
 from fastfair.engines.files import check_names
-from fastfair.engines.summaries import ConfusionStats, ScoreStats
+from fastfair.engines.summaries import (
+    ConfusionStats,
+    PlacementSums,
+    ScoreRuns,
+    ScoreStats,
+    checked_rows,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Hashable
@@ -60,6 +69,7 @@ __all__ = [
     "delong",
     "paired_stats",
     "permutation_test",
+    "placement_sums",
     "score_stats",
     "summarise_dask",
 ]
@@ -75,6 +85,10 @@ _DOCS = {
     "resolution": """resolution : float, optional
         Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
         None: the exact scores.""",
+    "exact_resolution": """resolution : float, optional
+        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`;
+        no shuffle, the AUC within its ``auc_error_bound``); None: the exact scores, sorted
+        by dask (:func:`placement_sums`: the rows stay on the workers).""",
     "pos_label": """pos_label : optional
         Positive value of the outcome and predictions when they are not bool or 0/1.""",
     "example": """>>> import numpy as np, pandas as pd, dask.dataframe as dd
@@ -142,6 +156,13 @@ def _add(a, b):
 
 def _reduce(df, build, columns, kwargs, *, split_every: int = 2, scheduler=None):
     """Tree reduction of per-partition summaries; returns the merged summary."""
+    (result,) = _dask().compute(_reduction(df, build, columns, kwargs, split_every),
+                                scheduler=scheduler)  # fmt: skip
+    return result
+
+
+def _reduction(df, build, columns, kwargs, split_every: int = 2):
+    """The delayed tree reduction of per-partition summaries."""
     dask = _dask()
     check_names(list(df.columns), columns, "the dask DataFrame")
     parts = df[list(dict.fromkeys(columns))].to_delayed()
@@ -160,8 +181,7 @@ def _reduce(df, build, columns, kwargs, *, split_every: int = 2, scheduler=None)
                 node = dask.delayed(_add)(node, other)
             merged.append(node)
         layer = merged
-    (result,) = dask.compute(layer[0], scheduler=scheduler)
-    return result
+    return layer[0]
 
 
 @_documented
@@ -277,6 +297,84 @@ def _scores_of(y, score, group, resolution=None, pos_label=None):
 
 
 @_documented
+def placement_sums(
+    df: dd.DataFrame,
+    y_true: str,
+    y_score: str,
+    group: str,
+    *,
+    pos_label: Hashable | None = None,
+    scheduler: str | Any | None = None,
+) -> PlacementSums:
+    """Exact DeLong placement sums per group of a dask DataFrame, for any scores.
+
+    The rows are sorted by score with dask's own distributed sort (``sort_values``: the
+    partitions become score ranges, rows with equal scores in one partition, and the rows
+    move between workers, never to the client); each partition then sums its rows'
+    placements within the partition (:class:`fastfair.stats.PlacementSums`, O(groups)
+    integers), and the client shifts each partition's sums by the counts of the partitions
+    below it (:meth:`fastfair.stats.PlacementSums.followed_by`). Only O(groups x
+    partitions) numbers reach the client, and the sums are the exact integers of one sort
+    of all the rows.
+
+    Parameters
+    ----------
+    {df}
+    y_true, y_score, group : str
+        Names of the binary outcome, score and group columns.
+    {pos_label}
+    {scheduler}
+
+    Returns
+    -------
+    fastfair.stats.PlacementSums
+        Ready for ``.delong()``/``.test()``.
+
+    Examples
+    --------
+    {example}
+    >>> sums = fastfair.dask.placement_sums(df, "y", "s", "g", scheduler="sync")
+    >>> ref = fastfair.delong(frame.y, frame.s, frame.g)
+    >>> bool(np.allclose(sums.delong().auc, ref.auc, rtol=1e-12))
+    True
+    """
+    layer = _placement_layer(df, [y_true, y_score, group], _placements_of,
+                             dict(pos_label=pos_label), y_score, scheduler)  # fmt: skip
+    return _chain(_dask().compute(*layer, scheduler=scheduler))
+
+
+def _placement_layer(df, columns, build, kwargs, score, scheduler) -> list:
+    """Delayed `build` of each partition of `df[columns]` sorted by `score` (dask's sort)."""
+    dask = _dask()
+    check_names(list(df.columns), columns, "the dask DataFrame")
+    if df.npartitions == 0:
+        raise ValueError("the dask DataFrame has no partitions")
+    # a local scheduler cannot run the distributed p2p shuffle: tasks then
+    ranked = df[list(dict.fromkeys(columns))].sort_values(
+        score, shuffle_method="tasks" if scheduler else None
+    )
+    return [
+        dask.delayed(_in_partition)(i, build, part, columns, kwargs)
+        for i, part in enumerate(ranked.to_delayed())
+    ]
+
+
+def _chain(parts) -> PlacementSums:
+    """The partitions' placement sums, in score order, combined."""
+    present = [p for p in parts if p is not None]
+    if not present:
+        raise ValueError("the dask DataFrame has no rows")
+    return functools.reduce(PlacementSums.followed_by, present)
+
+
+def _placements_of(y, score, group, pos_label=None):
+    """A partition's own placement sums (None when it is empty)."""
+    if len(y) == 0:
+        return None
+    return PlacementSums.from_arrays(y, score, group, pos_label=pos_label)
+
+
+@_documented
 def delong(
     df: dd.DataFrame,
     y_true: str,
@@ -293,7 +391,7 @@ def delong(
     {df}
     y_true, y_score, group : str
         Names of the binary outcome, score and group columns.
-    {resolution}
+    {exact_resolution}
     {scheduler}
 
     Returns
@@ -309,9 +407,14 @@ def delong(
     >>> bool(np.allclose(res.auc, ref.auc, rtol=1e-12))
     True
     """
-    return score_stats(
-        df, y_true, y_score, group, resolution=resolution, scheduler=scheduler
-    ).delong()
+    return _score_summary(df, y_true, y_score, group, resolution, scheduler).delong()
+
+
+def _score_summary(df, y_true, y_score, group, resolution, scheduler):
+    """Exact placement sums (a distributed sort), or histograms binned at `resolution`."""
+    if resolution is None:
+        return placement_sums(df, y_true, y_score, group, scheduler=scheduler)
+    return score_stats(df, y_true, y_score, group, resolution=resolution, scheduler=scheduler)
 
 
 @_documented
@@ -332,7 +435,7 @@ def auc_test(
     {df}
     y_true, y_score, group : str
         Names of the binary outcome, score and group columns.
-    {resolution}
+    {exact_resolution}
     {scheduler}
     **options
         alternative, reference, comparisons, adjust (holm, bonferroni, none),
@@ -351,7 +454,7 @@ def auc_test(
     >>> bool(np.isclose(res.pvalue, ref.pvalue, rtol=1e-9))
     True
     """
-    stats = score_stats(df, y_true, y_score, group, resolution=resolution, scheduler=scheduler)
+    stats = _score_summary(df, y_true, y_score, group, resolution, scheduler)
     return stats.test(**options)
 
 
@@ -436,9 +539,11 @@ def summarise_dask(
 ):  # fmt: skip
     """Summary of Parquet/CSV files through dask (partitions reduced in a tree): the
     :class:`fastfair.engines.attributes.AuditSummary` of the attributes `groups` (column
-    names), with a ScoreStats per attribute combination of `combos` (default: each
-    attribute alone). `cluster` is checked (in every file, no missing value in any
-    partition), for the parity pass."""
+    names): the confusion cube of the partitions reduced in a tree and, with a score, the
+    exact :class:`fastfair.stats.PlacementSums` of each attribute combination of `combos`
+    (default: each attribute alone) from dask's sort by score (:func:`placement_sums`), in
+    one compute. `cluster` is checked (in every file, no missing value in any partition),
+    for the parity pass."""
     groups = [groups] if isinstance(groups, str) else list(groups)
     columns = list(dict.fromkeys(c for c in (label, pred, score, *groups, cluster) if c))
     df = _dask_frame(source, columns)
@@ -450,12 +555,41 @@ def summarise_dask(
                 f"cluster column {cluster!r} has {int(values[cluster].isna().sum()):,} "
                 "missing values; drop or fill those rows"
             )
-        return attributes.summarise_rows(
-            values[label], values.get(pred), values.get(score), {g: values[g] for g in groups},
-            combos=combos, threshold=threshold, pos_label=pos_label,
+        y, yhat, _ = checked_rows(
+            values[label], values.get(pred), values.get(score), threshold=threshold,
+            pos_label=pos_label,
         )  # fmt: skip
+        return attributes.summary_of(y, yhat, None, {g: values[g] for g in groups}, combos)
 
-    return _reduce(df, build, columns, {}, scheduler=scheduler)
+    combos = [(g,) for g in groups] if combos is None else [tuple(c) for c in combos]
+    graph = [_reduction(df, build, columns, {})]
+    if score is not None:
+        kwargs = dict(names=groups, combos=combos, pos_label=pos_label)
+        graph += _placement_layer(df, [label, score, *groups], _audit_placements, kwargs,
+                                  score, scheduler)  # fmt: skip
+    total, *parts = _dask().compute(*graph, scheduler=scheduler)
+    if score is not None:
+        present = [p for p in parts if p is not None]
+        total.scores = {c: _chain([p[c] for p in present]) for c in combos}
+    return total
+
+
+def _audit_placements(y, score, *groups, names, combos, pos_label=None):
+    """{combination: its PlacementSums} of one partition of the rows sorted by score (the
+    partition sorted once for every combination); None when it is empty."""
+    from fastfair._auc import sort_order
+
+    if len(y) == 0:
+        return None
+    y, _, s = checked_rows(y, y, score, threshold=None, pos_label=pos_label)
+    coded = attributes.code_groups(dict(zip(names, groups)))
+    order = sort_order(s)
+    ranked = (y[order], s[order])
+    out = {}
+    for c in combos:
+        g = attributes.combination_codes(coded, c)
+        out[c] = ScoreRuns.from_codes(*ranked, g.codes, g.labels, order=order).placements()
+    return out
 
 
 @contextlib.contextmanager

@@ -28,6 +28,7 @@ The public import path is :mod:`fastfair.stats` (a re-export of this module).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -57,7 +58,14 @@ if TYPE_CHECKING:
     from fastfair.planning import PilotPlanResult
 
 
-__all__ = ["ConfusionStats", "MeanStats", "ScoreStats", "checked_rows"]
+__all__ = [
+    "ConfusionStats",
+    "MeanStats",
+    "PlacementSums",
+    "ScoreRuns",
+    "ScoreStats",
+    "checked_rows",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -345,6 +353,339 @@ class ScoreStats:
         from fastfair.auc import auc_test_from_delong
 
         return auc_test_from_delong(self.delong(), **options)
+
+
+#: Groups a run can code: its codes are uint16, 2 * group + label.
+MAX_RUN_GROUPS = 1 << 15
+
+
+@dataclass(frozen=True, eq=False)
+class PlacementSums:
+    """Per group, the exact DeLong placement sums of some rows (O(groups) integers).
+
+    A positive of group g has the placement ``L = 2 * (negatives of g scored below it) +
+    (negatives of g tied with it)`` (in half-units), a negative ``M = 2 * (positives of g
+    scored above it) + (positives of g tied with it)``. ``pos_sum``/``pos_squares`` add up L
+    and L^2 over the positives, ``neg_sum``/``neg_squares`` M and M^2 over the negatives, as
+    Python integers (exact at any size). The AUC is ``pos_sum / (2 n_neg n_pos)`` and the
+    DeLong variances follow exactly (:meth:`delong`).
+
+    Sums of rows that are ordered by score (every score of `other` above every score of
+    this one, as the partitions of a distributed sort are) combine with
+    :meth:`followed_by`: the placements of the later rows are shifted by the counts of the
+    earlier ones, so only these numbers (never the rows) need to travel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import fastfair
+    >>> from fastfair.stats import PlacementSums
+    >>> rng = np.random.default_rng(0)
+    >>> y, g, s = rng.integers(0, 2, 400), rng.integers(0, 2, 400), rng.random(400)
+    >>> order = np.argsort(s)
+    >>> low, high = order[:250], order[250:]
+    >>> sums = PlacementSums.from_arrays(y[low], s[low], g[low]).followed_by(
+    ...     PlacementSums.from_arrays(y[high], s[high], g[high]))
+    >>> np.allclose(sums.delong().auc, fastfair.delong(y, s, g).auc, rtol=1e-12)
+    True
+    """
+
+    labels: np.ndarray
+    n_neg: np.ndarray
+    n_pos: np.ndarray
+    pos_sum: tuple
+    pos_squares: tuple
+    neg_sum: tuple
+    neg_squares: tuple
+    low: float | None = None
+    high: float | None = None
+
+    @classmethod
+    def from_arrays(
+        cls,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        group: ArrayLike,
+        *,
+        pos_label: Hashable | None = None,
+    ) -> PlacementSums:
+        """The sums of the rows given (sorted here once)."""
+        return ScoreRuns.from_arrays(y_true, y_score, group, pos_label=pos_label).placements()
+
+    def followed_by(self, other: PlacementSums) -> PlacementSums:
+        """The sums of these rows and `other`'s, whose scores are all above these.
+
+        Raises
+        ------
+        ValueError
+            A score of `other` is not above every score of these rows (ties or overlap
+            across the two: their placements would need the rows).
+        """
+        if self.high is None:
+            return other
+        if other.low is None:
+            return self
+        if not self.high < other.low:
+            raise ValueError(
+                f"followed_by needs the second rows' scores above the first's, got "
+                f"{other.low!r} after {self.high!r}"
+            )
+        labels, ia, ib = merge_labels(self.labels, other.labels)
+        a, b = _spread(self, ia, len(labels)), _spread(other, ib, len(labels))
+        n0a, n1b = a["n_neg"], b["n_pos"]
+        pos_sum = [x + y + 2 * p * q for x, y, p, q in zip(a["pos_sum"], b["pos_sum"], n0a, n1b)]
+        pos_sq = [
+            x + y + 4 * p * s + 4 * p * p * q
+            for x, y, p, s, q in zip(a["pos_squares"], b["pos_squares"], n0a, b["pos_sum"], n1b)
+        ]
+        neg_sum = [x + y + 2 * q * p for x, y, p, q in zip(a["neg_sum"], b["neg_sum"], n0a, n1b)]
+        neg_sq = [
+            x + y + 4 * q * s + 4 * q * q * p
+            for x, y, p, s, q in zip(a["neg_squares"], b["neg_squares"], n0a, a["neg_sum"], n1b)
+        ]
+        return PlacementSums(
+            labels,
+            np.asarray(a["n_neg"], dtype=np.int64) + np.asarray(b["n_neg"], dtype=np.int64),
+            np.asarray(a["n_pos"], dtype=np.int64) + np.asarray(b["n_pos"], dtype=np.int64),
+            tuple(pos_sum), tuple(pos_sq), tuple(neg_sum), tuple(neg_sq),
+            self.low, other.high,
+        )  # fmt: skip
+
+    def delong(self) -> DeLongResult:
+        """Per-group AUC and DeLong variance (:class:`fastfair.auc.DeLongResult`), from the
+        exact integer sums (one rounding per quantity).
+
+        Returns
+        -------
+        fastfair.auc.DeLongResult
+        """
+        from fastfair._comparisons import check_auc_defined
+        from fastfair.auc import DeLongResult
+
+        tot = np.column_stack([self.n_neg, self.n_pos]).astype(np.int64)
+        check_auc_defined(tot, self.labels, range(len(self.labels)))
+        auc, s10, s01 = [], [], []
+        for k in range(len(self.labels)):
+            n0, n1 = int(self.n_neg[k]), int(self.n_pos[k])
+            auc.append(self.pos_sum[k] / (2 * n0 * n1))
+            s10.append(_sample_variance(self.pos_sum[k], self.pos_squares[k], n1, 2 * n0))
+            s01.append(_sample_variance(self.neg_sum[k], self.neg_squares[k], n0, 2 * n1))
+        s10, s01 = np.array(s10), np.array(s01)
+        return DeLongResult(
+            groups=self.labels,
+            auc=np.array(auc),
+            variance=s10 / tot[:, 1] + s01 / tot[:, 0],
+            s10=s10,
+            s01=s01,
+            n_pos=tot[:, 1].copy(),
+            n_neg=tot[:, 0].copy(),
+        )
+
+    def test(self, **options: Any) -> AUCTestResult:
+        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
+
+        Parameters
+        ----------
+        **options
+            alternative, reference, comparisons, adjust, confidence_level, as in
+            :func:`fastfair.auc_test`.
+
+        Returns
+        -------
+        fastfair.auc.AUCTestResult
+        """
+        from fastfair.auc import auc_test_from_delong
+
+        return auc_test_from_delong(self.delong(), **options)
+
+
+def _sample_variance(total: int, squares: int, m: int, scale: int) -> float:
+    """Sample variance (ddof 1) of m values x / scale with sum `total` and sum of squares
+    `squares` of the x, exact until the one division (0 for one value)."""
+    if m < 2:
+        return 0.0
+    return (m * squares - total * total) / (scale * scale * m * (m - 1))
+
+
+def _spread(sums: PlacementSums, index: np.ndarray, n: int) -> dict:
+    """`sums`' per-group fields moved to positions `index` of n groups (zeros elsewhere)."""
+    out = {}
+    for name in ("n_neg", "n_pos", "pos_sum", "pos_squares", "neg_sum", "neg_squares"):
+        values = [0] * n
+        for k, v in zip(index.tolist(), getattr(sums, name)):
+            values[k] = int(v)
+        out[name] = values
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class _Run:
+    """One batch's rows sorted by score: labels of its groups, scores, codes 2 * group +
+    label (uint16), and its negatives and positives per group."""
+
+    labels: np.ndarray
+    scores: np.ndarray
+    codes: np.ndarray
+    totals: np.ndarray
+    mapped: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreRuns:
+    """Exact AUC summary of any scores, mergeable in O(n log k) for k batches.
+
+    Each batch becomes a sorted run (its rows sorted by score once: 10 bytes a row, the
+    score and a 2-byte code of group and label); ``a + b`` only lists the runs (no sort,
+    no copy), and :meth:`placements` merges the k runs in one pass through a heap (a k-way
+    merge, :func:`fastfair._runs.merge_placements`) into the exact DeLong sums of every
+    group, :class:`PlacementSums`, from which :meth:`delong` and :meth:`test` follow. The
+    sums are integers, so they equal those of one sort of all the rows, whatever the
+    batches and ties across them; the AUC and DeLong results equal :func:`fastfair.delong`
+    on the rows up to floating-point rounding (1e-12 relative).
+
+    Unlike :class:`ScoreStats`, memory grows with the rows, not with the distinct scores:
+    use it for untied (float64) scores; :meth:`spill` moves the runs to Arrow IPC files
+    (memory-mapped back for the merge) when they do not fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import fastfair
+    >>> from fastfair.stats import ScoreRuns
+    >>> rng = np.random.default_rng(0)
+    >>> y, g = rng.integers(0, 2, 400), rng.integers(0, 2, 400)
+    >>> s = 0.3 * y + 0.7 * rng.random(400)
+    >>> runs = ScoreRuns.from_arrays(y[:150], s[:150], g[:150]) + ScoreRuns.from_arrays(
+    ...     y[150:], s[150:], g[150:])
+    >>> np.allclose(runs.delong().auc, fastfair.delong(y, s, g).auc, rtol=1e-12)
+    True
+    """
+
+    runs: tuple
+
+    @classmethod
+    def from_arrays(
+        cls,
+        y_true: ArrayLike,
+        y_score: ArrayLike,
+        group: ArrayLike,
+        *,
+        pos_label: Hashable | None = None,
+    ) -> ScoreRuns:
+        """One run: the rows given, checked (binary labels, finite scores) and sorted; no
+        run for an empty batch."""
+        if len(y_true) == 0 and len(y_score) == 0 and len(group) == 0:
+            return cls(())
+        y_true, y_score, group = align_index(y_true=y_true, y_score=y_score, group=group).values()
+        y = as_binary(y_true, "y_true", pos_label)
+        score = as_finite_float(y_score, "y_score")
+        check_same_length(y_true=y, y_score=score, group=group)
+        codes, labels = as_groups(group, "group", min_groups=1)
+        return cls.from_codes(y, score, codes, labels)
+
+    @classmethod
+    def from_codes(cls, y: np.ndarray, score: np.ndarray, codes, labels, *, order=None):
+        """One run from checked columns: 0/1 labels, finite float64 scores, group codes
+        into `labels`. With `order` (the permutation that sorted them), `y` and `score` are
+        already in sorted order and `codes` in the original order: several group columns of
+        one batch then share one sort and one sorted score array."""
+        from fastfair._auc import sort_order
+
+        if len(labels) > MAX_RUN_GROUPS:
+            raise ValueError(
+                f"the exact AUC summary codes at most {MAX_RUN_GROUPS:,} groups, got "
+                f"{len(labels):,}"
+            )
+        codes = np.asarray(codes)
+        if order is None:
+            order = sort_order(np.ascontiguousarray(score, dtype=np.float64))
+            y, score = np.asarray(y)[order], score[order]
+        code = (codes[order].astype(np.uint16) << 1) | np.asarray(y).astype(np.uint16)
+        totals = np.bincount(code, minlength=2 * len(labels)).reshape(-1, 2).astype(np.int64)
+        return cls((_Run(np.asarray(labels), score, code, totals),))
+
+    def __add__(self, other: ScoreRuns) -> ScoreRuns:
+        if not isinstance(other, ScoreRuns):
+            return NotImplemented
+        return ScoreRuns(self.runs + other.runs)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the runs held in memory (not those spilled to a file)."""
+        return sum(r.scores.nbytes + r.codes.nbytes for r in self.runs if not r.mapped)
+
+    def spill(self, directory: str) -> ScoreRuns:
+        """The same runs, those in memory written to one Arrow IPC file in `directory` and
+        memory-mapped back: the operating system pages them in and out during the merge."""
+        import os
+        import tempfile
+
+        import pyarrow as pa
+
+        fd, path = tempfile.mkstemp(suffix=".arrow", dir=directory)
+        os.close(fd)
+        schema = pa.schema([("score", pa.float64()), ("code", pa.uint16())])
+        moved = [r for r in self.runs if not r.mapped]
+        with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
+            for r in moved:
+                writer.write_batch(pa.record_batch([r.scores, r.codes], schema=schema))
+        reader = pa.ipc.open_file(pa.memory_map(path, "r"))
+        runs = [r for r in self.runs if r.mapped]
+        for k, r in enumerate(moved):
+            batch = reader.get_batch(k)
+            scores, codes = (batch.column(j).to_numpy(zero_copy_only=True) for j in (0, 1))
+            runs.append(_Run(r.labels, scores, codes, r.totals, mapped=True))
+        os.unlink(path)  # the mapping keeps the data until the arrays go
+        return ScoreRuns(tuple(runs))
+
+    @functools.cached_property
+    def _sums(self) -> PlacementSums:
+        from fastfair._runs import merge_placements
+
+        if not self.runs:
+            raise ValueError("the summary holds no rows")
+        labels = functools.reduce(
+            lambda a, b: merge_labels(a, b)[0], (r.labels for r in self.runs)
+        )
+        scores, codes = [], []
+        totals = np.zeros((len(labels), 2), dtype=np.int64)
+        for r in self.runs:
+            _, _, where = merge_labels(labels, r.labels)
+            totals[where] += r.totals
+            code = r.codes
+            if not np.array_equal(where, np.arange(len(r.labels))):
+                table = np.empty(2 * len(r.labels), dtype=np.uint16)
+                table[0::2], table[1::2] = 2 * where, 2 * where + 1
+                code = table[code]
+            scores.append(r.scores)
+            codes.append(code)
+        cell_groups = np.arange(len(labels), dtype=np.int32).reshape(-1, 1)
+        lin, sq = merge_placements(scores, codes, cell_groups, len(labels), totals)
+        big = [[int(w[0]) + (int(w[1]) << 64), int(w[2]) + (int(w[3]) << 64)] for w in sq]
+        present = [r.scores for r in self.runs if len(r.scores)]
+        return PlacementSums(
+            labels, totals[:, 0].copy(), totals[:, 1].copy(),
+            tuple(int(v) for v in lin[:, 1]), tuple(b[0] for b in big),
+            tuple(int(v) for v in lin[:, 0]), tuple(b[1] for b in big),
+            min(float(s[0]) for s in present) if present else None,
+            max(float(s[-1]) for s in present) if present else None,
+        )  # fmt: skip
+
+    def placements(self) -> PlacementSums:
+        """The exact DeLong sums of all the runs' rows: one k-way merge (cached)."""
+        return self._sums
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self._sums.labels
+
+    def delong(self) -> DeLongResult:
+        """Per-group AUC and DeLong variance: :class:`fastfair.auc.DeLongResult`."""
+        return self._sums.delong()
+
+    def test(self, **options: Any) -> AUCTestResult:
+        """The DeLong z-test of equal AUCs, as :meth:`ScoreStats.test`."""
+        return self._sums.test(**options)
 
 
 @dataclass(frozen=True, eq=False)
