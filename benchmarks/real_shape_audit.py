@@ -76,9 +76,7 @@ def main() -> None:
     parser.add_argument("--floor", action="store_true", help="also pyarrow's own read")
     parser.add_argument("--dir", default="/tmp/ff28")
     args = parser.parse_args()
-    print(
-        "| shape | rows | format | run | wall (s) | CPU (s) | peak RSS (GiB) | load before/after |"
-    )
+    print("| shape | rows | format | run | wall (s) | CPU (s) | peak RSS (GiB) | load |")
     print("|---|---|---|---|---|---|---|---|")
     for rows in args.rows:
         for shape in args.shape:

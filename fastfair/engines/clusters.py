@@ -335,8 +335,11 @@ class UserRows:
         chunks = self.id_chunks or ([pa.array(self.ids[:n])] if self.ids is not None else [])
         self.ids, self.id_chunks = None, []
         ids = pa.chunked_array(chunks) if chunks else pa.chunked_array([], pa.int64())
+        del chunks
+        if _is_text(ids.type):
+            return _text_codes(ids)
         values = ids.to_numpy(zero_copy_only=False)
-        del ids, chunks
+        del ids
         codes, labels = as_groups(values, "cluster", min_groups=1)
         return codes.astype(np.int32), labels
 
@@ -399,6 +402,49 @@ def _part(label, positions):
     if len(positions) == 1:
         return label[positions[0]]
     return tuple(label[p] for p in positions)
+
+
+def _text_codes(ids) -> tuple[np.ndarray, _ArrowLabels]:
+    """Text user ids (an Arrow chunked array) as int32 codes in sorted id order, by Arrow's
+    own hash (one dictionary over the chunks) and a sort of the distinct ids: never a
+    Python string a row. The labels stay an Arrow array (:class:`_ArrowLabels`)."""
+    import pyarrow.compute as pc
+
+    from fastfair._validation import check_label_values
+
+    encoded = pc.dictionary_encode(ids)
+    del ids
+    dictionary = encoded.chunks[0].dictionary if encoded.num_chunks else None
+    if dictionary is None or len(dictionary) == 0:
+        raise ValueError("the cluster column has no values")
+    blank = pc.equal(pc.utf8_trim_whitespace(dictionary), "")
+    blank = np.flatnonzero(blank.to_numpy(zero_copy_only=False))
+    if blank.size:
+        rows = sum(int(np.isin(c.indices.to_numpy(), blank).sum()) for c in encoded.chunks)
+        check_label_values(np.array([""], dtype=object), "cluster", lambda k: rows)
+    order = pc.sort_indices(dictionary).to_numpy()
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    codes = np.empty(len(encoded), dtype=np.int32)
+    a = 0
+    for chunk in encoded.chunks:
+        b = a + len(chunk)
+        np.take(rank, chunk.indices.to_numpy(zero_copy_only=False), out=codes[a:b])
+        a = b
+    return codes, _ArrowLabels(dictionary.take(order))
+
+
+class _ArrowLabels:
+    """Sorted user ids held by Arrow; ``labels[k]`` is the Python value (for messages)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, k):
+        return self.values[int(k)].as_py()
 
 
 def _gather(values: np.ndarray, order: np.ndarray) -> np.ndarray:

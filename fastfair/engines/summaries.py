@@ -17,6 +17,11 @@ tests then run the same inference code as the in-memory functions.
   ``resolution=h``: scores are binned to multiples of h, and the AUC of the binned form is
   within ``auc_error_bound`` of the exact AUC (pairs sharing a bin count one half in the
   summary, 0 or 1 in the data).
+- :class:`ScoreRuns`: for any scores (float64, untied), each batch's rows sorted by score
+  (a run); ``+`` lists the runs and one k-way merge (O(n log k)) gives
+  :class:`PlacementSums`, the exact integer DeLong placement sums per group, equal to one
+  sort of all the rows. ``PlacementSums.followed_by`` adds the sums of score-ordered parts
+  (the partitions of a distributed sort).
 - :class:`MeanStats`: count, sum and sum of squares of a value per group; the Welch
   statistic and its normal p-value (``mean_difference_test(method="asymptotic")``).
 
