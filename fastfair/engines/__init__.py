@@ -12,6 +12,7 @@ Modules, in the order data flow through them:
 - :mod:`~fastfair.engines.files`: sources, column checks, row counts, record batches
   (public path :mod:`fastfair.io`);
 - :mod:`~fastfair.engines.summaries`: :class:`ConfusionStats`, :class:`ScoreStats`,
+  :class:`ScoreRuns` and :class:`PlacementSums` (exact AUC of any scores),
   :class:`MeanStats` (public path :mod:`fastfair.stats`);
 - :mod:`~fastfair.engines.cube`: :class:`ConfusionCube`, the confusion counts of every
   combination of several attributes' levels, from one pass (public path :mod:`fastfair.stats`);
@@ -26,7 +27,13 @@ Modules, in the order data flow through them:
 from fastfair.engines.attributes import AuditSummary
 from fastfair.engines.choose import AUTO_ROWS, ENGINES, choose_engine
 from fastfair.engines.cube import ConfusionCube
-from fastfair.engines.summaries import ConfusionStats, MeanStats, ScoreStats
+from fastfair.engines.summaries import (
+    ConfusionStats,
+    MeanStats,
+    PlacementSums,
+    ScoreRuns,
+    ScoreStats,
+)
 
 __all__ = [
     "AUTO_ROWS",
@@ -35,6 +42,8 @@ __all__ = [
     "ConfusionCube",
     "ConfusionStats",
     "MeanStats",
+    "PlacementSums",
+    "ScoreRuns",
     "ScoreStats",
     "choose_engine",
 ]

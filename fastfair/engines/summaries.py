@@ -420,6 +420,16 @@ class PlacementSums:
     def followed_by(self, other: PlacementSums) -> PlacementSums:
         """The sums of these rows and `other`'s, whose scores are all above these.
 
+        Parameters
+        ----------
+        other : PlacementSums
+            The sums of rows scored above every row of these.
+
+        Returns
+        -------
+        PlacementSums
+            The sums of both sets of rows, as of one sort of them all.
+
         Raises
         ------
         ValueError
@@ -621,7 +631,18 @@ class ScoreRuns:
 
     def spill(self, directory: str) -> ScoreRuns:
         """The same runs, those in memory written to one Arrow IPC file in `directory` and
-        memory-mapped back: the operating system pages them in and out during the merge."""
+        memory-mapped back: the operating system pages them in and out during the merge.
+
+        Parameters
+        ----------
+        directory : str
+            Where the file goes (it is unlinked at once; the mapping keeps it readable).
+
+        Returns
+        -------
+        ScoreRuns
+            The same runs, all of them mapped.
+        """
         import os
         import tempfile
 
@@ -677,7 +698,13 @@ class ScoreRuns:
         )  # fmt: skip
 
     def placements(self) -> PlacementSums:
-        """The exact DeLong sums of all the runs' rows: one k-way merge (cached)."""
+        """The exact DeLong sums of all the runs' rows: one k-way merge (cached).
+
+        Returns
+        -------
+        PlacementSums
+            Per group, the counts and the integer placement sums of the rows.
+        """
         return self._sums
 
     @property
@@ -685,11 +712,27 @@ class ScoreRuns:
         return self._sums.labels
 
     def delong(self) -> DeLongResult:
-        """Per-group AUC and DeLong variance: :class:`fastfair.auc.DeLongResult`."""
+        """Per-group AUC and DeLong variance, from the exact placement sums.
+
+        Returns
+        -------
+        fastfair.auc.DeLongResult
+        """
         return self._sums.delong()
 
     def test(self, **options: Any) -> AUCTestResult:
-        """The DeLong z-test of equal AUCs, as :meth:`ScoreStats.test`."""
+        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
+
+        Parameters
+        ----------
+        **options
+            alternative, reference, comparisons, adjust, confidence_level, as in
+            :func:`fastfair.auc_test`.
+
+        Returns
+        -------
+        fastfair.auc.AUCTestResult
+        """
         return self._sums.test(**options)
 
 
