@@ -33,6 +33,7 @@ The public import path is :mod:`fastfair.stats` (a re-export of this module).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -466,6 +467,37 @@ class PlacementSums:
             self.low, other.high,
         )  # fmt: skip
 
+    def select(self, labels: Sequence) -> PlacementSums:
+        """The sums of some of the groups (kept in label order).
+
+        Parameters
+        ----------
+        labels : sequence
+            Labels of groups of these sums.
+
+        Returns
+        -------
+        PlacementSums
+
+        Examples
+        --------
+        >>> from fastfair.stats import PlacementSums
+        >>> sums = PlacementSums.from_arrays([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.3], list("caba"))
+        >>> sums.select(["c", "a"]).labels.tolist()
+        ['a', 'c']
+        """
+        index = {g: k for k, g in enumerate(self.labels.tolist())}
+        unknown = [g for g in labels if g not in index]
+        if unknown:
+            raise ValueError(f"no group {show_value(unknown[0])} in the summary")
+        rows = sorted(index[g] for g in labels)
+        fields = ("pos_sum", "pos_squares", "neg_sum", "neg_squares")
+        picked = {f: tuple(getattr(self, f)[k] for k in rows) for f in fields}
+        return dataclasses.replace(
+            self, labels=self.labels[rows], n_neg=self.n_neg[rows], n_pos=self.n_pos[rows],
+            **picked,
+        )  # fmt: skip
+
     def delong(self) -> DeLongResult:
         """Per-group AUC and DeLong variance (:class:`fastfair.auc.DeLongResult`), from the
         exact integer sums (one rounding per quantity).
@@ -710,6 +742,20 @@ class ScoreRuns:
     @property
     def labels(self) -> np.ndarray:
         return self._sums.labels
+
+    def select(self, labels: Sequence) -> PlacementSums:
+        """The placement sums of some of the groups (:meth:`PlacementSums.select`).
+
+        Parameters
+        ----------
+        labels : sequence
+            Labels of groups of this summary.
+
+        Returns
+        -------
+        PlacementSums
+        """
+        return self._sums.select(labels)
 
     def delong(self) -> DeLongResult:
         """Per-group AUC and DeLong variance, from the exact placement sums.
