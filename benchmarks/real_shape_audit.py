@@ -9,6 +9,7 @@ may be shared. The floor is pyarrow's own read of the same columns (Parquet:
     python benchmarks/real_shape_audit.py --rows 1e6 1e7 --shape real rounded \\
         --format parquet csv --engine arrow --dir /tmp/ff28
     python benchmarks/real_shape_audit.py --rows 1e7 --groups g1 g2 --intersections
+    python benchmarks/real_shape_audit.py --rows 1e6 --peer /tmp/before/.venv/bin/python
 
 Rows of the printed Markdown table: shape, rows, format, engine, wall (s), CPU (s), peak
 RSS (GiB), load average (1 min) before and after.
@@ -44,7 +45,9 @@ def load() -> float:
 def child(argv: list[str]) -> tuple[float, float, float, str]:
     """(wall s, CPU s, peak RSS GiB, last line of output) of one child process."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(  # from /: a peer must not import this checkout
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd="/"
+    )
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
@@ -54,8 +57,8 @@ def child(argv: list[str]) -> tuple[float, float, float, str]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 2**20, last
 
 
-def audit_argv(path, engine, groups, intersections, cluster) -> list[str]:
-    argv = [sys.executable, "-m", "fastfair", "audit", path, "--label", "label"]
+def audit_argv(path, engine, groups, intersections, cluster, python=sys.executable) -> list:
+    argv = [python, "-m", "fastfair", "audit", path, "--label", "label"]
     argv += ["--score", "score", "--group", *groups, "--engine", engine, "--quiet"]
     if intersections:
         argv.append("--intersections")
@@ -75,6 +78,7 @@ def main() -> None:
     parser.add_argument("--no-cluster", action="store_true")
     parser.add_argument("--floor", action="store_true", help="also pyarrow's own read")
     parser.add_argument("--dir", default="/tmp/ff28")
+    parser.add_argument("--peer", help="another Python (e.g. a build of main before a change)")
     args = parser.parse_args()
     print("| shape | rows | format | run | wall (s) | CPU (s) | peak RSS (GiB) | load |")
     print("|---|---|---|---|---|---|---|---|")
@@ -91,6 +95,10 @@ def main() -> None:
                         path, engine, args.groups, args.intersections, not args.no_cluster
                     )
                     runs.append((f"audit --engine {engine}", argv))
+                    if args.peer:
+                        argv = audit_argv(path, engine, args.groups, args.intersections,
+                                          not args.no_cluster, args.peer)  # fmt: skip
+                        runs.append((f"peer: audit --engine {engine}", argv))
                 for name, argv in runs:
                     before = load()
                     wall, cpu, rss, _ = child(argv)

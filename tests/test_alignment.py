@@ -159,6 +159,12 @@ CALLS = {
     "ScoreStats.from_arrays": lambda d: fastfair.stats.ScoreStats.from_arrays(
         d["y_true"], d["y_score"], d["group"]
     ),
+    "ScoreRuns.from_arrays": lambda d: fastfair.stats.ScoreRuns.from_arrays(
+        d["y_true"], d["y_score"], d["group"]
+    ),
+    "PlacementSums.from_arrays": lambda d: fastfair.stats.PlacementSums.from_arrays(
+        d["y_true"], d["y_score"], d["group"]
+    ),
     "compare_models": lambda d: fastfair.compare_models(
         d["y_true"], d["y_pred"], d["query"], d["group"], **MC
     ),
@@ -188,6 +194,9 @@ CALLS = {
         random_state=0,
     ),
     "dask.score_stats": lambda d: fastfair.dask.score_stats(
+        _dask(d, "y_true", "y_score", "group"), "y_true", "y_score", "group", scheduler="sync"
+    ),
+    "dask.placement_sums": lambda d: fastfair.dask.placement_sums(
         _dask(d, "y_true", "y_score", "group"), "y_true", "y_score", "group", scheduler="sync"
     ),
     "dask.delong": lambda d: fastfair.dask.delong(

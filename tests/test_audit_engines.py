@@ -152,3 +152,32 @@ def test_engines_refuse_what_they_cannot_read(demo):
         fastfair.audit("label", "prediction", ["sex"], data=frame, engine="spark")
     with pytest.raises(TypeError, match="column names"):
         fastfair.audit(frame["label"], "prediction", ["sex"], data=path, engine="arrow")
+
+
+def test_untied_float_scores_on_every_engine(demo, tmp_path):
+    """#28: float64 scores with no ties (the arrow engine's sorted runs merged k-way, dask's
+    sort by score): the AUCs and their DeLong intervals equal memory's to 1e-12, and the
+    arrow and dask engines' DeLong p-values agree with each other and with auc_test on the
+    rows."""
+    frame, _ = demo
+    rng = np.random.default_rng(5)
+    frame = frame.assign(score=frame["score"] + 1e-7 * rng.random(len(frame)))
+    assert frame["score"].nunique() == len(frame)
+    path = tmp_path / "untied.parquet"
+    frame.to_parquet(path, row_group_size=1000, index=False)  # many batches
+    kw = dict(y_score="score", data=str(path), intersections=True, **OPTIONS)
+    args = ("label", "prediction", ["sex", "race"])
+    memory = fastfair.audit(*args, engine="memory", **kw)
+    arrow = fastfair.audit(*args, engine="arrow", **kw)
+    dask = fastfair.audit(*args, engine="dask", scheduler="sync", **kw)
+    _agree(memory, arrow)
+    _agree(memory, dask)
+    a, d = _tests(arrow), _tests(dask)
+    aucs = [k for k, t in a.items() if t["family"] == "auc" and t.get("error") is None]
+    assert aucs
+    for key in aucs:
+        _same(a[key], d[key], ["statistic", "pvalue"], 1e-12)
+    sex = next(t for k, t in a.items() if k[:2] == ("sex", "auc"))
+    ref = fastfair.auc_test(frame.label, frame.score, frame.sex, method="delong",
+                            reference=sex["reference"])  # fmt: skip
+    assert math.isclose(sex["pvalue"], float(np.atleast_1d(ref.pvalue)[0]), rel_tol=1e-10)
