@@ -140,6 +140,11 @@ BUILDERS = {
                                      alpha=0.5, n_permutations=99, random_state=0).slices[0],
     ],
     "ScoreStats": [lambda: fastfair.stats.ScoreStats.from_arrays(Y, S, G)],
+    "ScoreRuns": [
+        lambda: fastfair.stats.ScoreRuns.from_arrays(Y[:60], S[:60], G[:60])
+        + fastfair.stats.ScoreRuns.from_arrays(Y[60:], S[60:], G[60:])
+    ],
+    "PlacementSums": [lambda: fastfair.stats.PlacementSums.from_arrays(Y, S, G)],
     "MeanStats": [lambda: fastfair.stats.MeanStats.from_arrays(S, G)],
     "ModelComparisonResult": [
         lambda: fastfair.compare_models(Y, P, S > 0.45, G, metric="equalized_odds", delta=0.05),
