@@ -26,7 +26,7 @@ _spec.loader.exec_module(walk)
 #: Public dataclasses that are not results: options, mergeable summaries, audit attributes.
 NOT_RESULTS = {
     "Sequential", "ConfusionStats", "ScoreStats", "MeanStats", "PairedStats", "Attribute",
-    "ConfusionCube",
+    "ConfusionCube", "ScoreRuns", "PlacementSums",
 }  # fmt: skip
 
 
