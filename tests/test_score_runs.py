@@ -216,3 +216,14 @@ def test_dask_sort_path_equals_memory():
     tied = frame.assign(s=np.round(s, 1))  # heavy ties: each tie block in one partition
     got = fdask.delong(dd.from_pandas(tied, npartitions=5), "y", "s", "g", scheduler="sync")
     np.testing.assert_allclose(got.auc, fastfair.delong(y, tied.s, g).auc, rtol=1e-12)
+
+
+def test_all_tied_flags_a_constant_group_only():
+    y = np.array([0, 1, 0, 1, 0, 1, 1, 0])
+    s = np.array([0.5, 0.5, 0.5, 0.5, 0.1, 0.9, 0.4, 0.6])
+    g = np.array(["flat"] * 4 + ["varied"] * 4)
+    runs = runs_of(y, s, g, [3, 5])
+    assert runs.all_tied().tolist() == [True, False]
+    # equal L for every positive without ties is not "all tied": scores 0.2 < 0.4 < 0.6
+    y2, s2 = np.array([0, 1, 0]), np.array([0.2, 0.4, 0.6])
+    assert not PlacementSums.from_arrays(y2, s2, ["a"] * 3).all_tied()[0]

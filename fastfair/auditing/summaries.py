@@ -133,8 +133,11 @@ def _constant_scores(scores, attr, labels, codes) -> tuple[str, str] | None:
         return None
     flat = []
     for code in codes:
-        counts = scores.select([labels[code]]).counts[0]
-        if np.count_nonzero(counts.sum(axis=0)) == 1:
+        one = scores.select([labels[code]])
+        if not hasattr(one, "counts"):  # exact placement sums (#28): both classes tied
+            if one.all_tied()[0]:
+                flat.append(attr.labels[code])
+        elif np.count_nonzero(one.counts[0].sum(axis=0)) == 1:
             flat.append(attr.labels[code])
     return _audit.constant_score_message([attr.labels[c] for c in codes], flat)
 

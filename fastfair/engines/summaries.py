@@ -467,6 +467,25 @@ class PlacementSums:
             self.low, other.high,
         )  # fmt: skip
 
+    def all_tied(self) -> np.ndarray:
+        """Per group, whether every positive ties with every negative (both present): then
+        all its scores are equal (each L is n_neg and each M n_pos exactly when the sums
+        and sums of squares say so), the AUC 0.5 by ties alone.
+
+        Returns
+        -------
+        numpy.ndarray of bool
+        """
+        out = []
+        for k in range(len(self.labels)):
+            n0, n1 = int(self.n_neg[k]), int(self.n_pos[k])
+            out.append(
+                n0 > 0 and n1 > 0
+                and self.pos_sum[k] == n1 * n0 and self.pos_squares[k] == n1 * n0 * n0
+                and self.neg_sum[k] == n0 * n1 and self.neg_squares[k] == n0 * n1 * n1
+            )  # fmt: skip
+        return np.array(out, dtype=bool)
+
     def select(self, labels: Sequence) -> PlacementSums:
         """The sums of some of the groups (kept in label order).
 
@@ -742,6 +761,15 @@ class ScoreRuns:
     @property
     def labels(self) -> np.ndarray:
         return self._sums.labels
+
+    def all_tied(self) -> np.ndarray:
+        """Per group, whether all its scores are equal (:meth:`PlacementSums.all_tied`).
+
+        Returns
+        -------
+        numpy.ndarray of bool
+        """
+        return self._sums.all_tied()
 
     def select(self, labels: Sequence) -> PlacementSums:
         """The placement sums of some of the groups (:meth:`PlacementSums.select`).
