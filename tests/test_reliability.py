@@ -53,7 +53,12 @@ def test_constant_but_different_outcomes_are_a_finite_large_difference():
     res = fastfair.predictive_parity_test(y, score, group, grid=20, random_state=0)
     assert np.isfinite(res.statistic) and res.statistic > 10
     assert res.pvalue == pytest.approx(1 / 10_000)
-    # the documented rule: f~ = (f n + 1/2) / (n + 1), variance f~ (1 - f~) / n
+    # the documented rule of each group's own variance (variance="separate"; the default
+    # null variance pools the groups, #33): f~ = (f n + 1/2) / (n + 1), variance f~ (1 - f~) / n
+    res = fastfair.predictive_parity_test(
+        y, score, group, grid=20, random_state=0, variance="separate"
+    )
+    assert np.isfinite(res.statistic) and res.statistic > 10
     curve = res.curve
     j = int(np.flatnonzero(res.tested)[0])
     n = curve.n_effective[:, j]
