@@ -782,6 +782,16 @@ def parse_text(
 def missing_cells(values: np.ndarray) -> np.ndarray:
     """Where a column read by :func:`parse_text` has a missing cell (a bool mask).
 
+    Parameters
+    ----------
+    values : numpy.ndarray
+        A column of :func:`parse_text`: float64 (missing cells NaN), bool, or text.
+
+    Returns
+    -------
+    numpy.ndarray
+        Bool mask, True where the cell is missing.
+
     Examples
     --------
     >>> import numpy as np
@@ -805,6 +815,23 @@ def check_binary(
     positive one (which must occur unless `require_pos` is False). Messages name the
     column `what` and the option `pos_name` (the command line's ``--pos-label``).
 
+    Parameters
+    ----------
+    values : array-like
+        The column.
+    what : str
+        The column's description in messages, e.g. ``"label column 'y'"``.
+    pos_label : scalar, optional
+        The positive value.
+    require_pos : bool, default True
+        Whether `pos_label` must occur in the column.
+    pos_name : str, default "pos_label"
+        The option's name in messages.
+
+    Returns
+    -------
+    None
+
     Raises
     ------
     ValueError or TypeError
@@ -827,6 +854,22 @@ def check_threshold(scores: np.ndarray, threshold, what: str, option: str) -> fl
 
     None means 0.5 for scores in [0, 1]; scores outside [0, 1] need a threshold: a
     ValueError naming the scores `what` and the `option` that sets it.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        The score column.
+    threshold : float or None
+        The threshold given, or None.
+    what : str
+        The scores' description in messages.
+    option : str
+        The option that sets the threshold, for messages.
+
+    Returns
+    -------
+    float
+        The threshold.
 
     Examples
     --------
