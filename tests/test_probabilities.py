@@ -98,6 +98,10 @@ CALLS = {
     "find_slices": lambda **k: fastfair.find_slices(
         None, Y, P, features={"g": G}, max_depth=1, n_permutations=19, **k
     ),
+    "find_slices_from_cube": lambda **k: fastfair.find_slices_from_cube(
+        fastfair.stats.ConfusionCube.from_arrays(Y, P, {"g": G}), max_depth=1,
+        n_permutations=19, **k
+    ),
     "Sequential": lambda **k: fastfair.Sequential(**k),
     "FairnessMonitor": lambda **k: fastfair.FairnessMonitor(reference=0, **k),
     "PredictiveParityResult.plot": lambda **k: PARITY.plot(**k),
