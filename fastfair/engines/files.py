@@ -34,7 +34,7 @@ from fastfair._validation import (
 from fastfair.engines.groups import arrow_text
 
 if TYPE_CHECKING:
-    pass
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "arrow_text",
@@ -807,7 +807,11 @@ def missing_cells(values: np.ndarray) -> np.ndarray:
 
 
 def check_binary(
-    values, what: str, pos_label=None, require_pos: bool = True, pos_name: str = "pos_label"
+    values: ArrayLike,
+    what: str,
+    pos_label: Any = None,
+    require_pos: bool = True,
+    pos_name: str = "pos_label",
 ) -> None:
     """Refuse a label or prediction column that ``fastfair.audit`` would refuse.
 
@@ -849,7 +853,7 @@ def check_binary(
     as_binary(values, what, pos_label, require_pos, pos_name=pos_name)
 
 
-def check_threshold(scores: np.ndarray, threshold, what: str, option: str) -> float:
+def check_threshold(scores: np.ndarray, threshold: float | None, what: str, option: str) -> float:
     """The threshold that turns `scores` into predictions (``scores >= threshold``).
 
     None means 0.5 for scores in [0, 1]; scores outside [0, 1] need a threshold: a

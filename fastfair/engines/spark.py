@@ -812,6 +812,21 @@ class DeLongSummary:
         )  # fmt: skip
         return DeLongSummary(self.labels[keep], sub)
 
+    def all_tied(self) -> np.ndarray:
+        """Per group, whether every positive ties with every negative (both present): then
+        all its scores are equal. From the exact result: an AUC of 0.5 with no spread in
+        either class's placements (each is 1/2 exactly when every pair ties), as
+        :meth:`fastfair.engines.PlacementSums.all_tied`.
+
+        Returns
+        -------
+        numpy.ndarray of bool
+        """
+        r = self.result
+        present = (np.asarray(r.n_pos) > 0) & (np.asarray(r.n_neg) > 0)
+        flat = (np.asarray(r.s10) == 0) & (np.asarray(r.s01) == 0)
+        return present & flat & (np.asarray(r.auc) == 0.5)
+
     def test(self, **options: Any) -> AUCTestResult:
         """``fastfair.auc_test_from_delong`` of the result (reference, alternative, ...)."""
         from fastfair.auc import auc_test_from_delong
