@@ -142,7 +142,10 @@ def run_tests(src: pathlib.Path, runner: pathlib.Path, tests, timeout: float):
     if proc.returncode == 0:
         return "survived", seconds, tail
     if proc.returncode == 1:  # the failing test, for the report
-        failed = [x for x in lines if x.startswith(("FAILED", "ERROR"))]
+        # a test's FAILED line first: an "ERROR" line may be output captured from a subprocess
+        failed = [x for x in lines if x.startswith("FAILED")] or [
+            x for x in lines if x.startswith("ERROR")
+        ]
         return "killed", seconds, (failed[0] if failed else tail)[:300]
     if proc.returncode < 0:
         return f"killed (signal {-proc.returncode})", seconds, tail
