@@ -388,6 +388,16 @@ def test_audit_on_spark_equals_the_memory_engine(spark, demo):
         np.testing.assert_array_equal(cells, other.group_cells[name])
 
 
+def test_audit_slices_on_spark_equal_the_memory_engine(spark, demo):
+    """#29: the slice search of the audit reads the cube Spark built: the memory engine's."""
+    _, path = demo
+    kw = dict(data=path, slices=2, n_permutations=199, random_state=1, n_jobs=1)
+    memory = fastfair.audit("label", "prediction", ["sex", "race"], engine="memory", **kw)
+    other = fastfair.audit("label", "prediction", ["sex", "race"], engine="spark", **kw)
+    assert other.engine == "spark" and other.slices.found
+    assert other.slices.to_dict() == memory.slices.to_dict()
+
+
 def test_cli_engine_spark(spark, demo, tmp_path, capsys):
     """`fastfair audit --engine spark` (the active session: --master is not used then);
     --master alone implies the engine, with another engine it is refused."""

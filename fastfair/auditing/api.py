@@ -49,13 +49,21 @@ from fastfair._validation import (
     score_threshold,
     show_value,
 )
-from fastfair.auditing.ingest import check_audit_settings
-from fastfair.auditing.results import AuditResult, AuditTest, as_number, as_python
+from fastfair.auditing.ingest import (
+    SLICE_MIN_SIZE,
+    SLICE_PERMUTATIONS,
+    check_audit_settings,
+    slice_metrics,
+)
+from fastfair.auditing.results import AuditResult, AuditSlices, AuditTest, as_number, as_python
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["Attribute", "AuditResult", "PendingTest", "audit", "code_attributes", "verdict"]
+__all__ = [
+    "Attribute", "AuditResult", "PendingTest", "audit", "code_attributes", "slice_search",
+    "verdict",
+]  # fmt: skip
 
 SWEEP_PERMUTATIONS = 9999  # the report's threshold sweep (max-T band) when sequential
 PARITY_BOOTSTRAP = 9999  # parity's bootstrap draws when n_permutations is None (sequential)
@@ -1140,6 +1148,7 @@ def audit(
     tolerance: float | None = None,
     equivalence: float | None = None,
     compare: Sequence[ArrayLike | str] | None = None,
+    slices: int | None = None,
     engine: str = "auto",
     scheduler: Any = None,
 ) -> AuditResult:
@@ -1249,6 +1258,17 @@ def audit(
         test), both p-values adjusted (`adjust`) over these comparisons as a family of
         their own; verdicts "gap shrank" (|gap_B| < |gap_A| shown), "gap grew", "gap
         changed", "no evidence of a change" (docs/compare.md).
+    slices : int, optional
+        Also search the slices of the attributes (docs/slices.md): every conjunction of up
+        to `slices` predicates ``attribute = group`` (1 to 6; the command line's
+        ``--slices`` alone means 2) with at least max(50, `min_group_size`) rows, compared
+        with its complement on each rate of `metrics` (equalized odds as TPR and FPR) by
+        :func:`fastfair.find_slices_from_cube` on the cube of counts of the attributes (the
+        same on every engine). The family-wise error over every slice and metric is at
+        most `alpha`: max-T over `n_permutations` (999 when None) joint permutations
+        within each metric, at `alpha` divided by the number of metrics. A metric whose
+        search cannot run (no slice that large) gets a note, not an error
+        (`AuditResult.slices`, a section of the report).
     engine : {"auto", "memory", "arrow", "dask", "spark"}
         How a `data` path is read: "memory" holds the audit's columns; "arrow" reads record
         batches into mergeable summaries on this machine (memory: one batch plus the
@@ -1298,6 +1318,7 @@ def audit(
     settings = _settings(
         alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs,
         intersections, min_group_size, tolerance=tolerance, equivalence=equivalence,
+        slices=slices,
     )  # fmt: skip
     options, metric_names = settings["options"], settings["metrics"]
     y, yhat, scores, clusters, names, rows = _inputs(
@@ -1344,6 +1365,7 @@ def audit(
     _compare_verdicts(compared, settings["adjust"], options["alpha"])
     if models is not None:
         names["compare"] = models["names"]
+    found = slice_search(_attribute_cube(attributes, cell), settings, progress)
     return _result(
         tests,
         attributes,
@@ -1356,7 +1378,101 @@ def audit(
         sweeps=sweeps,
         progress=progress,
         model_comparison=compared,
+        slices=found,
     )
+
+
+def _attribute_cube(attributes, cell):
+    """The cube of counts of the single attributes' groups (their codes, as coded)."""
+    from fastfair.stats import ConfusionCube
+
+    single = [a for a in attributes if len(a.columns) == 1]
+    return ConfusionCube.from_codes(
+        cell, [a.codes for a in single], [np.asarray(a.labels) for a in single],
+        [a.name for a in single],
+    )  # fmt: skip
+
+
+def slice_search(cube, settings: dict, progress=None) -> AuditSlices | None:
+    """The audit's slice search (``slices=DEPTH``) on the cube of counts of its attributes,
+    from the rows or any engine's summary: one :func:`fastfair.find_slices_from_cube` per
+    rate at alpha / (number of rates); a search that cannot run gets a note.
+
+    Parameters
+    ----------
+    cube : fastfair.stats.ConfusionCube
+        Confusion counts of every combination of the attributes' groups.
+    settings : dict
+        The audit's checked settings (:func:`fastfair.auditing.ingest.check_audit_settings`).
+    progress : callable, optional
+        A progress-bar factory (one step per rate).
+
+    Returns
+    -------
+    AuditSlices or None
+        None when the audit was not asked for slices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.auditing.api import slice_search
+    >>> from fastfair.auditing.ingest import check_audit_settings
+    >>> from fastfair.stats import ConfusionCube
+    >>> rng = np.random.default_rng(0)
+    >>> n = 4000
+    >>> sex, region = rng.choice(["F", "M"], n), rng.choice(["a", "b", "c"], n)
+    >>> y = rng.random(n) < 0.4
+    >>> hit = np.where((sex == "F") & (region == "c"), 0.5, 0.8)  # a lower TPR in one slice
+    >>> pred = np.where(y, rng.random(n) < hit, rng.random(n) < 0.2)
+    >>> cube = ConfusionCube.from_arrays(y, pred, {"sex": sex, "region": region})
+    >>> found = slice_search(cube, check_audit_settings(metrics=["tpr", "fpr"], slices=2))
+    >>> found.metric_alpha, [(m, s.description) for m, s in found.found][:1]
+    (0.025, [('tpr', 'sex = F & region = c')])
+    """
+    from fastfair.slices import find_slices_from_cube
+
+    depth, options = settings.get("slices"), settings["options"]
+    if depth is None:
+        return None
+    metrics = slice_metrics(settings["metrics"])
+    fields = dict(
+        features=tuple(cube.names), max_depth=depth, alpha=options["alpha"],
+        min_size=max(SLICE_MIN_SIZE, settings["min_group_size"]),
+        metric_alpha=options["alpha"] / len(metrics), metrics=tuple(metrics),
+        n_permutations=options["n_permutations"] or SLICE_PERMUTATIONS,
+    )  # fmt: skip
+    bar = progress(total=len(metrics), desc="slices") if progress else None
+    searches, notes = {}, {}
+    too_small = _no_slice_large_enough(cube, fields["min_size"])
+    for metric in metrics:
+        if too_small:
+            notes[metric] = too_small
+            continue
+        try:
+            searches[metric] = find_slices_from_cube(
+                cube, metric=metric, max_depth=depth, min_size=fields["min_size"],
+                n_permutations=fields["n_permutations"], alpha=fields["metric_alpha"],
+                random_state=options["random_state"], n_jobs=options["n_jobs"],
+            )  # fmt: skip
+        except ValueError as exc:  # nothing to search (sizes, a constant rate, levels)
+            notes[metric] = str(exc)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return AuditSlices(searches=searches, notes=notes, **fields)
+
+
+def _no_slice_large_enough(cube, min_size: int) -> str | None:
+    """Why no slice can be searched when no group has `min_size` rows (a group, a slice of
+    depth 1, is larger than each of its refinements), else None."""
+    rows = cube.counts.sum(axis=1)
+    largest = max(int(np.bincount(cube.keys[:, j], weights=rows).max())
+                  for j in range(len(cube.names)))  # fmt: skip
+    if largest >= min_size:
+        return None
+    return (f"no slice has {min_size} rows (the largest group has {largest}): the audit's "
+            f"slices have at least max({SLICE_MIN_SIZE}, min_group_size) rows")  # fmt: skip
 
 
 def is_source(data: Any) -> bool:
@@ -1381,13 +1497,14 @@ def locals_of_audit(arguments: dict) -> dict:
 
 def _settings(
     alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs, intersections,
-    min_group_size, tolerance=None, equivalence=None,
+    min_group_size, tolerance=None, equivalence=None, slices=None,
 ) -> dict:  # fmt: skip
     """Checked settings of an audit: the options every test reads, and the rest."""
     settings = check_audit_settings(
         alpha=alpha, tau=tau, power=power, adjust=adjust, n_permutations=n_permutations,
         metrics=metrics, tolerance=tolerance, equivalence=equivalence,
         random_state=random_state, n_jobs=n_jobs, min_group_size=min_group_size,
+        slices=slices,
     )  # fmt: skip
     return dict(settings, intersections=bool(intersections))
 
@@ -1409,7 +1526,7 @@ def _check_something_tested(attributes, min_group_size) -> None:
 
 def _result(
     tests, attributes, cells_by_attribute, settings, *, n_rows, columns, parity, start,
-    engine="memory", sweeps=None, progress=None, model_comparison=None,
+    engine="memory", sweeps=None, progress=None, model_comparison=None, slices=None,
 ) -> AuditResult:  # fmt: skip
     """Power, the adjustment over every test, verdicts, and the AuditResult."""
     options = settings["options"]
@@ -1460,6 +1577,7 @@ def _result(
         engine=engine,
         sweeps=sweeps or {},
         model_comparison=model_comparison or [],
+        slices=slices,
     )
 
 

@@ -16,11 +16,19 @@ __all__ = [
     "CONFUSION_METRICS",
     "DEFAULT_METRICS",
     "METRIC_ALIASES",
+    "SLICE_DEPTH",
     "check_audit_settings",
+    "slice_metrics",
 ]
 
 DEFAULT_METRICS = ("tpr", "fpr", "ppv", "selection_rate", "accuracy", "equalized_odds")
 ADJUSTMENTS = ("holm", "bonferroni", "none")
+#: The slice search's depth of ``fastfair audit --slices`` without a DEPTH.
+SLICE_DEPTH = 2
+#: The smallest slice the audit's search tests: max(SLICE_MIN_SIZE, min_group_size) rows.
+SLICE_MIN_SIZE = 50
+#: Joint permutations of the audit's slice search when the audit's are sequential (None).
+SLICE_PERMUTATIONS = 999
 
 
 def check_audit_settings(
@@ -36,6 +44,7 @@ def check_audit_settings(
     random_state: int | None = 0,
     n_jobs: int | None = None,
     min_group_size: int = 10,
+    slices: int | None = None,
     names: Mapping[str, str] | None = None,
 ) -> dict:
     """Check the options of an audit once, for :func:`fastfair.audit` and the command line.
@@ -61,6 +70,8 @@ def check_audit_settings(
         Threads.
     min_group_size : int
         Smallest group tested (at least 1).
+    slices : int or None
+        Depth of the audit's slice search (1 to 6; None: no search).
     names : mapping, optional
         Name under which to report each option (default: the argument's name).
 
@@ -93,6 +104,11 @@ def check_audit_settings(
     check_choice(adjust, name("adjust"), ADJUSTMENTS)
     if n_permutations is not None:
         check_resamples(n_permutations, name("n_permutations"), 1)
+        if slices is not None and n_permutations < 19:
+            raise ValueError(
+                f"{name('slices')} needs {name('n_permutations')} >= 19 (the slice search's "
+                f"joint permutations), got {n_permutations}"
+            )
     metrics = list(DEFAULT_METRICS if metrics is None else metrics)
     if not metrics:
         raise ValueError(f"{name('metrics')} is empty")
@@ -134,4 +150,30 @@ def check_audit_settings(
         metrics=metric_names,
         adjust=adjust,
         min_group_size=check_int(min_group_size, name("min_group_size"), 1),
+        slices=None if slices is None else check_int(slices, name("slices"), 1, 6),
     )
+
+
+def slice_metrics(metrics: Sequence[str]) -> list[str]:
+    """The rates the audit's slice search compares: each rate of `metrics` once, equalized
+    odds as its two rates (TPR and FPR), in the audit's order.
+
+    Parameters
+    ----------
+    metrics : sequence of str
+        The audit's metrics (registry names).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> from fastfair.auditing.ingest import slice_metrics
+    >>> slice_metrics(["fpr", "equalized_odds", "ppv"])
+    ['fpr', 'tpr', 'ppv']
+    """
+    out = []
+    for m in metrics:
+        out += [part for part in get_metric(m).part_names if part not in out]
+    return out

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair._format import format_fixed as _v  # short: used in every table cell
-from fastfair._format import format_mde
+from fastfair._format import format_mde, format_pvalue
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._score import rate_limits
 from fastfair.auditing.results import pvalue_text
@@ -241,6 +241,7 @@ def audit_text(result: AuditResult, max_rows: int | None = None) -> str:
         hidden = len(result.tests) - (max_rows or 0)
         lines += ["", f"... {hidden:,} more tests not shown (--max-rows; all are in --json)"]
     lines += _model_comparison_lines(result)
+    lines += _slices_lines(result)
     lines += ["", *_summary_sentences(result, s)]
     return "\n".join(lines).replace("\u2212", "-")
 
@@ -349,6 +350,7 @@ tr.attr .stick,tr.comp .stick{position:sticky;left:5px;display:inline-block;
 max-width:calc(100vw - 50px)}
 .difference{color:#c62828;font-weight:600}.underpowered{color:#777}
 td.why{white-space:normal}
+table.family{width:auto}
 .mde-ok{background:#e8f5e9}.mde-low{background:#f3f3f3;color:#777}
 .note{color:#555;font-size:13px}svg text{font-family:inherit}
 img{max-width:100%;height:auto}
@@ -981,6 +983,129 @@ def _model_comparison_section(result) -> str:
     )
 
 
+# ---- slices (audit option slices) ------------------------------------------------------
+
+SLICES_HEADER = ["slice", "metric", "size", "n", "value", "complement",
+                 "difference [simultaneous CI]", "p (adjusted)", "parents"]  # fmt: skip
+#: Slices listed in the printed audit and in the report (all are in the JSON).
+SLICES_SHOWN = {"text": 20, "html": 100}
+
+
+def _slices_head(sl) -> str:
+    """What was searched, and how the error is controlled."""
+    return (
+        f"Slices: every subgroup of up to {sl.max_depth} conditions attribute = group over "
+        f"{', '.join(sl.features)} with at least {sl.min_size:,} rows, each against its "
+        f"complement (the other rows); {sl.control}"
+    )
+
+
+def _slices_tested(sl) -> str:
+    """ "tested: tpr 17 slices (effective 12.3), ..." and each search's critical value."""
+    parts = [
+        f"{METRIC_TITLES.get(m, m)} {res.n_slices:,} slices ({res.n_distinct:,} distinct; "
+        f"effective number {res.effective_n_slices:,.1f}; critical |z| "
+        f"{res.critical_value:.2f})"
+        for m, res in sl.searches.items()
+    ]
+    return "Tested: " + ("; ".join(parts) if parts else "nothing")
+
+
+def _slice_cells(sl, metric, found) -> list[str]:
+    """One significant slice as the cells of SLICES_HEADER."""
+    lower, upper = found.confidence_interval
+    parents = "; ".join(f"{p} {_v(v)}" for p, v in found.parent_values)
+    return [
+        found.description, METRIC_TITLES.get(metric, metric), f"{found.size:,}",
+        f"{found.n:,}", _v(found.value), _v(found.complement_value),
+        f"{_v(found.difference)} [{_v(lower)}, {_v(upper)}]",
+        format_pvalue(found.pvalue_adjusted, "permutation", sl.n_permutations), parents,
+    ]  # fmt: skip
+
+
+def _slices_rows(sl, where: str) -> tuple[list, int]:
+    """The cells of the slices shown, and how many more were found."""
+    found = sl.found
+    shown = found[: SLICES_SHOWN[where]]
+    return [_slice_cells(sl, m, f) for m, f in shown], len(found) - len(shown)
+
+
+def _slices_notes(sl) -> list[str]:
+    """Why a metric was not searched (the same reason once for several metrics)."""
+    by_reason: dict[str, list[str]] = {}
+    for metric, note in sl.notes.items():
+        by_reason.setdefault(note, []).append(metric)
+    return [f"not searched ({', '.join(ms)}): {note}" for note, ms in by_reason.items()]
+
+
+def _slices_lines(result) -> list[str]:
+    """The printed slice search (audit option slices)."""
+    sl = result.slices
+    if sl is None:
+        return []
+    rows, more = _slices_rows(sl, "text")
+    lines = ["", _slices_head(sl), _slices_tested(sl)]
+    if rows:
+        cells = [[_clip(c, 60) for c in r] for r in [SLICES_HEADER, *rows]]
+        widths = [max(len(r[i]) for r in cells) for i in range(len(cells[0]))]
+        cells.insert(1, ["-" * w for w in widths])
+        lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    elif sl.searches:
+        lines.append("No slice differs significantly from its complement.")
+    if more:
+        lines.append(f"... {more:,} more significant slices (all are in --json)")
+    return lines + [f"note: slices {n}" for n in _slices_notes(sl)]
+
+
+def _slices_family(sl) -> str:
+    """The report's table of the searches: slices tested, effective number, critical value."""
+    columns = ("slices tested", "distinct", "effective number", "critical |z|", "significant")
+    head = "<th class='l'>metric</th>" + "".join(f"<th>{h}</th>" for h in columns)
+    body = "".join(
+        f"<tr><td class='l'>{_e(METRIC_TITLES.get(m, m))}</td><td>{res.n_slices:,}</td>"
+        f"<td>{res.n_distinct:,}</td><td>{res.effective_n_slices:,.1f}</td>"
+        f"<td>{res.critical_value:.2f}</td><td>{len(res.slices):,}</td></tr>"
+        for m, res in sl.searches.items()
+    )
+    return f"<div class='scroll'><table class='family'><tr>{head}</tr>{body}</table></div>"
+
+
+def _slices_section(result) -> str:
+    """The report's slice search (audit option slices): the family tested and the error
+    control, then the significant slices ranked by the size of the difference."""
+    sl = result.slices
+    if sl is None:
+        return ""
+    rows, more = _slices_rows(sl, "html")
+    text = (f"<p class='note'>{_e(_slices_head(sl))}. The effective number of slices is "
+            "the Bonferroni-equivalent size of the family (fewer than those tested where "
+            "slices overlap).</p>")  # fmt: skip
+    text += _slices_family(sl) if sl.searches else ""
+    if rows:
+        left = (0, 1, 8)
+        head = "".join(f"<th class='l'>{_e(h)}</th>" if k in left else f"<th>{_e(h)}</th>"
+                       for k, h in enumerate(SLICES_HEADER))  # fmt: skip
+        body = "".join(
+            "<tr>" + "".join(f"<td class='l{' why' * (k == 8)}'>{_e(c)}</td>" if k in left
+                             else f"<td>{_e(c)}</td>" for k, c in enumerate(r)) + "</tr>"
+            for r in rows
+        )  # fmt: skip
+        text += (
+            "<p class='note'>Significant slices, largest difference first: size (rows), n "
+            "(rows in the rate's denominator), the rate in the slice and in its complement, "
+            "the difference with its interval (simultaneous over the slices of the metric) "
+            "and the adjusted p-value; a parent is the slice with one condition fewer, so "
+            "its value shows whether the last condition adds anything.</p>"
+            f"<div class='scroll'><table><tr>{head}</tr>{body}</table></div>"
+        )
+    elif sl.searches:
+        text += "<p><b>No slice differs significantly from its complement.</b></p>"
+    if more:
+        text += f"<p class='note'>{more:,} more significant slices are in the JSON.</p>"
+    text += "".join(f"<p class='note'>{_e(n)}.</p>" for n in _slices_notes(sl))
+    return "<h2>Slices: the subgroups nobody named</h2>" + text
+
+
 def _margins_section(result) -> str:
     """What the tolerance and equivalence verdicts mean (only when the audit ran them)."""
     rows = [t for t in result.tests if "pvalue_equivalence" in t or "pvalue_tolerance" in t]
@@ -1282,6 +1407,7 @@ SECTIONS = [
     _tests_section,
     _margins_section,
     _model_comparison_section,
+    _slices_section,
     _power_section,
     _calibration_section,
     _sweep_section,

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fastfair._export import plain
 from fastfair._format import format_adjusted_pvalue, format_pvalue
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ABSENT", "AuditResult", "AuditTest", "pvalue_text"]
+__all__ = ["ABSENT", "AuditResult", "AuditSlices", "AuditTest", "pvalue_text"]
 
 #: Version of the dictionary of :meth:`AuditResult.to_dict` (the CLI's ``--json``).
 SCHEMA_VERSION = 2
@@ -131,6 +132,102 @@ _TEST_KEYS = tuple(f.name for f in fields(AuditTest))
 
 
 @dataclass(frozen=True, repr=False)
+class AuditSlices:
+    """The audit's slice search (``fastfair.audit(..., slices=DEPTH)``, docs/slices.md).
+
+    Every conjunction of up to `max_depth` predicates ``attribute = group`` over the
+    audit's attributes with at least `min_size` rows, compared with its complement on each
+    rate of `metrics` (:func:`fastfair.find_slices_from_cube` on the cube of counts of the
+    attributes, the same on every engine). The family-wise error over every slice and
+    metric is at most `alpha`: max-T over joint permutations within each metric's search,
+    at ``metric_alpha = alpha / len(metrics)`` (Bonferroni over the metrics).
+
+    Attributes
+    ----------
+    features : tuple of str
+        The attributes sliced (the audit's single attributes).
+    max_depth, min_size, n_permutations : int
+        Most predicates in a slice; smallest slice tested, in rows; joint permutations.
+    alpha, metric_alpha : float
+        The section's family-wise level, and each metric's search's level.
+    metrics : tuple of str
+        The rates searched (equalized odds as its TPR and FPR).
+    searches : dict
+        Metric -> :class:`fastfair.SliceSearchResult`, for each search that ran.
+    notes : dict
+        Metric -> why its search did not run (e.g. no slice has `min_size` rows).
+    """
+
+    features: tuple
+    max_depth: int
+    min_size: int
+    alpha: float
+    metric_alpha: float
+    n_permutations: int
+    metrics: tuple
+    searches: dict
+    notes: dict
+
+    @property
+    def found(self) -> list:
+        """(metric, :class:`fastfair.FoundSlice`) of every significant slice of every
+        metric, largest absolute difference first."""
+        pairs = [(m, s) for m, res in self.searches.items() for s in res.slices]
+        return sorted(pairs, key=lambda p: -abs(p[1].difference))
+
+    @property
+    def control(self) -> str:
+        """The error control, in words."""
+        m = len(self.metrics)
+        split = (f", at alpha / {m} = {self.metric_alpha:.4g} each (Bonferroni over the {m} "
+                 "metrics)") if m > 1 else ""  # fmt: skip
+        return (f"family-wise error at most {self.alpha:g} over every slice and metric: "
+                f"max-T over {self.n_permutations} joint permutations within each metric's "
+                f"search{split}")  # fmt: skip
+
+    def to_dict(self) -> dict:
+        """Plain Python values (JSON-ready).
+
+        Returns
+        -------
+        dict
+            The settings, ``control`` (in words), ``searches`` (metric -> the search's
+            :meth:`fastfair.SliceSearchResult.to_dict`) and ``notes``.
+        """
+        out = {k: plain(getattr(self, k)) for k in ("features", "max_depth", "min_size",
+               "alpha", "metric_alpha", "n_permutations", "metrics")}  # fmt: skip
+        out["control"] = self.control
+        out["searches"] = {m: res.to_dict() for m, res in self.searches.items()}
+        out["notes"] = dict(self.notes)
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per significant slice of every metric, largest absolute difference
+        first: column ``metric``, then :meth:`fastfair.SliceSearchResult.to_frame`'s.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+
+        rows = [dict(metric=m, **s.to_dict()) for m, s in self.found]
+        columns = ["metric", *SLICE_COLUMNS]
+        return pd.DataFrame.from_records(rows, columns=columns)
+
+    def __repr__(self) -> str:
+        found = self.found
+        return (f"AuditSlices(depth <= {self.max_depth} over {', '.join(self.features)}, "
+                f"{len(found)} significant slices; {self.control})")  # fmt: skip
+
+
+#: The columns of a found slice (:meth:`fastfair.FoundSlice.to_dict`).
+SLICE_COLUMNS = ("slice", "depth", "predicates", "size", "n", "value", "complement_value",
+                 "difference", "lower", "upper", "statistic", "pvalue", "pvalue_adjusted",
+                 "parents")  # fmt: skip
+
+
+@dataclass(frozen=True, repr=False)
 class AuditResult:
     """Result of :func:`audit`.
 
@@ -155,6 +252,8 @@ class AuditResult:
         metric and comparison: gap_a, gap_b, difference (gap_b - gap_a) with ci_low and
         ci_high, pvalue (equal gaps) and pvalue_reduced (|gap_b| < |gap_a|), both adjusted
         over these entries, and a verdict (docs/compare.md).
+    slices : AuditSlices or None
+        With ``slices=DEPTH``: the slice search over the attributes (None without).
     """
 
     tests: list
@@ -176,6 +275,7 @@ class AuditResult:
     engine: str = "memory"
     sweeps: dict = field(default_factory=dict)
     model_comparison: list = field(default_factory=list)
+    slices: AuditSlices | None = None
 
     # ---- summaries ------------------------------------------------------------------
 
@@ -270,6 +370,8 @@ class AuditResult:
                 for name, res in self.parity.items()
             },
         )
+        if self.slices is not None:
+            out["slices"] = self.slices.to_dict()
         return _finite(json.loads(json.dumps(out, default=json_default)))
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -299,8 +401,13 @@ class AuditResult:
         """Tidy pandas DataFrame: one row per test, comparison and component.
 
         Equalized odds gives two rows (component "tpr" and "fpr") with the same statistic,
-        p-values and verdict; every other test has component equal to its metric.
-        Needs pandas.
+        p-values and verdict; every other test has component equal to its metric. With
+        ``slices``, each significant slice follows as a row of family "slice": attribute
+        (its attributes joined by " & "), group (the slice), reference "complement",
+        value_group and value_reference (the slice's rate and its complement's), the
+        difference with its simultaneous interval, pvalue (the slice's exact p-value) and
+        pvalue_adjusted (over the search), n_group (rows of the slice in the rate's
+        denominator), method "maxT". Needs pandas.
 
         Returns
         -------
@@ -352,6 +459,8 @@ class AuditResult:
                     if isinstance(rec[key], list):
                         rec[key] = rec[key][j]
                 records.append(rec)
+        if self.slices is not None:
+            records += [_slice_record(m, s) for m, s in self.slices.found]
         frame = pd.DataFrame.from_records(records, columns=columns)
         for c in ("value_group", "value_reference", "difference", "ci_low", "ci_high"):
             frame[c] = frame[c].astype(float)
@@ -511,6 +620,19 @@ class AuditResult:
 
     def __repr__(self) -> str:
         return self.format()
+
+
+def _slice_record(metric: str, found) -> dict:
+    """A significant slice as a row of :meth:`AuditResult.to_frame`."""
+    lower, upper = found.confidence_interval
+    return dict(
+        attribute=" & ".join(str(name) for name, _ in found.predicates), family="slice",
+        metric=metric, component=metric, group=found.description, reference="complement",
+        value_group=found.value, value_reference=found.complement_value,
+        difference=found.difference, ci_low=lower, ci_high=upper, statistic=found.statistic,
+        pvalue=found.pvalue, pvalue_adjusted=found.pvalue_adjusted, n_group=found.n,
+        method="maxT", decision="difference", verdict="DIFFERENCE",
+    )  # fmt: skip
 
 
 def as_number(x):

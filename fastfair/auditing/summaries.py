@@ -40,7 +40,7 @@ def audit_from_summary(
 
     `settings`: the audit's options as :func:`fastfair.audit` takes them, every one given
     (alpha, tau, power, adjust, n_permutations, metrics, random_state, n_jobs,
-    intersections, min_group_size, tolerance, equivalence); `clusters(attribute columns,
+    intersections, min_group_size, tolerance, equivalence, slices); `clusters(attribute columns,
     tested labels, their codes, their rows, last)`: the rows grouped by user
     (:class:`fastfair.engines.clusters.SortedClusters`), for predictive parity per user;
     `progress`: a progress-bar factory, as fastfair.audit's.
@@ -85,6 +85,7 @@ def audit_from_summary(
     return _audit._result(
         tests, attributes, cells, settings, n_rows=int(summary.cube.counts.sum()),
         columns=columns, parity=parity, start=start, engine=engine, progress=progress,
+        slices=_audit.slice_search(summary.cube, settings, progress),
     )  # fmt: skip
 
 
@@ -210,6 +211,7 @@ def read_audit_columns(source, *, label, pred, score, groups, cluster, extra=())
 _OPTIONS = (
     "reference", "metrics", "n_permutations", "random_state", "n_jobs", "min_group_size",
     "alpha", "tau", "power", "adjust", "tolerance", "equivalence", "progress", "intersections",
+    "slices",
 )  # fmt: skip
 
 

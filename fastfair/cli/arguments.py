@@ -18,6 +18,7 @@ from fastfair.auditing.ingest import (
     CONFUSION_METRICS,
     DEFAULT_METRICS,
     METRIC_ALIASES,
+    SLICE_DEPTH,
     check_audit_settings,
 )
 
@@ -182,6 +183,18 @@ def _add_audit(sub) -> None:
         "adds 'did the gap shrink?' for every attribute and metric (docs/compare.md)",
     )
     audit.add_argument(
+        "--slices",
+        nargs="?",
+        type=int,
+        const=SLICE_DEPTH,
+        default=None,
+        metavar="DEPTH",
+        help="also search every subgroup of up to DEPTH (default "
+        f"{SLICE_DEPTH}) group = value conditions over the --group columns, each against "
+        "the rest, with the family-wise error over all of them at --alpha (docs/slices.md); "
+        "give DEPTH or put --slices after DATA",
+    )
+    audit.add_argument(
         "--adjust",
         default="holm",
         choices=list(ADJUSTMENTS),
@@ -304,6 +317,7 @@ OPTION_NAMES = {
     "random_state": "--seed",
     "n_jobs": "--jobs",
     "min_group_size": "--min-group-size",
+    "slices": "--slices",
 }
 
 
@@ -495,7 +509,7 @@ def audit_options(args: argparse.Namespace) -> dict:
     -------
     dict
         ``metrics``, ``min_group_size``, ``alpha``, ``tau``, ``adjust``, ``n_permutations``,
-        ``random_state``, ``n_jobs``, ``tolerance`` and ``equivalence``, named as
+        ``random_state``, ``n_jobs``, ``tolerance``, ``equivalence`` and ``slices``, named as
         :func:`fastfair.audit` names them (:func:`check_audit_settings` checks them).
 
     Examples
@@ -518,6 +532,7 @@ def audit_options(args: argparse.Namespace) -> dict:
         n_jobs=args.jobs,
         tolerance=args.tolerance,
         equivalence=args.equivalence,
+        slices=args.slices,
     )
 
 

@@ -132,6 +132,8 @@ def _summary_line(result, progress: _Progress, args: argparse.Namespace, total: 
     s = result.summary
     found = f"{s['n_differences']} of {s['n_tests']} tests show a DIFFERENCE"
     errors = f", {s['n_errors']} could not run" if s["n_errors"] else ""
+    if result.slices is not None:
+        errors += f"; {len(result.slices.found)} significant slices"
     written = [p for p in (args.json, args.report) if p]
     phases = ", ".join(f"{name} {sec:.1f} s" for name, sec in progress.seconds.items())
     return (

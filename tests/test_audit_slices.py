@@ -1,0 +1,234 @@
+"""The audit's slice search (#29): ``fastfair.audit(..., slices=DEPTH)`` and ``fastfair audit
+--slices [DEPTH]``.
+
+The section is checked against :func:`fastfair.find_slices` on the rows (the independent
+route: it codes the columns itself and builds its own cube), on every engine (arrow and dask
+here, Spark in tests/test_spark.py), for its error control over several metrics (a
+simulation under the global null: without the split of alpha over the metrics it fails),
+for what it says when nothing can be searched, and in every output (to_dict, to_frame, the
+printed audit, the HTML report, the command line's JSON, table and summary line).
+"""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import fastfair
+from fastfair.auditing.api import slice_search
+from fastfair.auditing.ingest import check_audit_settings
+from fastfair.cli import main
+from fastfair.stats import ConfusionCube
+
+pd = pytest.importorskip("pandas")
+
+DEMO = pathlib.Path(fastfair.__file__).with_name("data") / "adult_demo.csv"
+OPTIONS = dict(n_permutations=199, random_state=1, n_jobs=1)
+GROUPS = ["sex", "race"]
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return pd.read_csv(DEMO)
+
+
+@pytest.fixture(scope="module")
+def memory(frame):
+    return fastfair.audit("label", "prediction", GROUPS, data=frame, slices=2, **OPTIONS)
+
+
+def test_each_metric_is_find_slices_on_the_rows_at_alpha_over_the_metrics(frame, memory):
+    sl = memory.slices
+    assert sl.features == ("sex", "race") and sl.max_depth == 2 and sl.min_size == 50
+    assert sl.metrics == ("tpr", "fpr", "ppv", "selection_rate", "accuracy")  # eq. odds: tpr, fpr
+    assert sl.metric_alpha == pytest.approx(0.05 / 5) and sl.n_permutations == 199
+    assert sl.notes == {}
+    for metric, res in sl.searches.items():
+        rows = fastfair.find_slices(
+            frame, "label", "prediction", features=GROUPS, metric=metric, max_depth=2,
+            min_size=50, n_permutations=199, alpha=0.01, random_state=1, n_jobs=1,
+        )  # fmt: skip
+        assert res.to_dict() == rows.to_dict(), metric
+    # the demo's largest slice gap: the selection rate of women (0.079 against 0.249)
+    metric, top = sl.found[0]
+    assert (metric, top.description) == ("selection_rate", "sex = Female")
+    assert round(top.value, 3) == 0.079 and round(top.complement_value, 3) == 0.249
+    assert len(sl.found) == sum(len(r.slices) for r in sl.searches.values()) == 25
+    gaps = [abs(s.difference) for _, s in sl.found]
+    assert gaps == sorted(gaps, reverse=True)
+
+
+@pytest.fixture(scope="module")
+def parquet(frame, tmp_path_factory):
+    path = tmp_path_factory.mktemp("slices") / "demo.parquet"
+    frame.to_parquet(path, row_group_size=4096, index=False)
+    return str(path)
+
+
+@pytest.mark.parametrize("engine", ["memory", "arrow", "dask"])
+def test_every_engine_gives_the_same_slices(memory, parquet, engine):
+    pytest.importorskip("pyarrow")
+    if engine == "dask":
+        pytest.importorskip("dask")
+    other = fastfair.audit("label", "prediction", GROUPS, data=parquet, engine=engine,
+                           scheduler="sync" if engine == "dask" else None, slices=2,
+                           **OPTIONS)  # fmt: skip
+    assert other.engine == engine
+    assert other.slices.to_dict() == memory.slices.to_dict()
+
+
+def test_exports_carry_the_slices(memory):
+    d = memory.to_dict()
+    assert d["slices"]["searches"]["tpr"]["n_slices"] == memory.slices.searches["tpr"].n_slices
+    assert "max-T over 199 joint permutations" in d["slices"]["control"]
+    assert json.loads(memory.to_json())["slices"] == d["slices"]
+    frame = memory.to_frame()
+    rows = frame[frame["family"] == "slice"]
+    assert len(rows) == len(memory.slices.found)
+    first = rows.iloc[0]
+    assert (first["group"], first["reference"], first["attribute"]) == (
+        "sex = Female", "complement", "sex")  # fmt: skip
+    assert first["ci_low"] <= first["difference"] <= first["ci_high"]
+    own = memory.slices.to_frame()
+    assert list(own.columns) == ["metric", *fastfair.SliceSearchResult.to_frame(
+        memory.slices.searches["tpr"]).columns]  # fmt: skip
+    assert own["slice"].tolist() == rows["group"].tolist()
+    plain = fastfair.audit("label", "prediction", GROUPS, data=memory_frame(), **OPTIONS)
+    assert plain.slices is None and "slices" not in plain.to_dict()
+    assert "slice" not in set(plain.to_frame()["family"])
+
+
+def memory_frame():
+    return pd.read_csv(DEMO)
+
+
+def test_report_and_printed_audit_have_the_section(memory):
+    text = memory.format()
+    assert "Slices: every subgroup of up to 2 conditions attribute = group over sex, race" in text
+    assert "Bonferroni over the 5 metrics" in text and "effective number" in text
+    page = memory.to_html()
+    assert "<h2>Slices: the subgroups nobody named</h2>" in page
+    assert "sex = Female &amp; race = Black" in page  # a significant slice with its parents
+    assert "race = Black 0.088; sex = Female 0.079" in page
+    plain = fastfair.audit("label", "prediction", GROUPS, data=memory_frame(), **OPTIONS)
+    assert "<h2>Slices" not in plain.to_html() and "Slices:" not in plain.format()
+
+
+def _null_rows(rng, n):
+    """Three correlated attributes; label and prediction independent of them."""
+    a = rng.integers(0, 3, n)
+    b = np.where(rng.random(n) < 0.5, a, rng.integers(0, 3, n))
+    c = rng.integers(0, 2, n)
+    y = rng.random(n) < 0.4
+    pred = np.where(y, rng.random(n) < 0.7, rng.random(n) < 0.2)
+    return y, pred, {"a": a, "b": b, "c": c}
+
+
+def test_family_wise_error_over_slices_and_metrics_under_the_global_null():
+    """Five rates searched at alpha / 5 each: any slice of any rate found in at most alpha
+    of the data sets (+ 3 Monte-Carlo SE). Each search's smallest adjusted p-value does not
+    depend on its level, so the same searches also show the rate at alpha per rate, which
+    exceeds the bound: the split of alpha over the rates is what the test checks. Both
+    rates are quoted in docs/slices.md."""
+    metrics = ["tpr", "fpr", "ppv", "selection_rate", "accuracy"]
+    settings = check_audit_settings(n_permutations=99, n_jobs=1, metrics=metrics, slices=2)
+    rng = np.random.default_rng(2029)
+    reps, split, full = 150, 0, 0
+    for _ in range(reps):
+        y, pred, feats = _null_rows(rng, 600)
+        settings["options"]["random_state"] = int(rng.integers(2**31))
+        found = slice_search(ConfusionCube.from_arrays(y, pred, feats), settings)
+        assert found.metric_alpha == 0.01 and not found.notes
+        split += bool(found.found)
+        full += any(res.pvalue <= 0.05 for res in found.searches.values())
+    bound = 0.05 + 3 * (0.05 * 0.95 / reps) ** 0.5
+    assert split / reps <= bound < full / reps, (split, full)
+    assert (round(split / reps, 3), round(full / reps, 2)) == (0.013, 0.13)  # the docs' figures
+
+
+def test_nothing_to_search_is_a_note_not_an_error():
+    rng = np.random.default_rng(3)
+    n = 80  # two groups of 40 rows: no slice has 50
+    g = np.repeat(["a", "b"], n // 2)
+    y = rng.random(n) < 0.5
+    pred = rng.random(n) < 0.5
+    res = fastfair.audit(y, pred, {"g": g}, metrics=["tpr"], slices=2, **OPTIONS)
+    assert res.slices.searches == {}
+    note = ("no slice has 50 rows (the largest group has 40): the audit's slices have at "
+            "least max(50, min_group_size) rows")  # fmt: skip
+    assert res.slices.notes == {"tpr": note}
+    assert f"note: slices not searched (tpr): {note}" in res.format()
+    assert "not searched (tpr)" in res.to_html()
+    # a rate that is the same in every row: a note for each rate it concerns
+    g = np.repeat(["a", "b"], 100)
+    y = rng.random(200) < 0.5
+    res = fastfair.audit(y, np.ones(200, bool), {"g": g}, metrics=["tpr", "fpr"], slices=1,
+                         **OPTIONS)  # fmt: skip
+    assert set(res.slices.notes) == {"tpr", "fpr"}
+    assert "is 1 in every row of its denominator" in res.slices.notes["fpr"]
+
+
+def test_too_many_groups_is_a_note_that_says_to_bin():
+    rng = np.random.default_rng(4)
+    n = 6000
+    code = rng.integers(0, 60, n)  # 60 groups of about 100 rows
+    y, pred = rng.random(n) < 0.5, rng.random(n) < 0.5
+    res = fastfair.audit(y, pred, {"code": code, "sex": rng.integers(0, 2, n)},
+                         metrics=["tpr"], slices=1, **OPTIONS)  # fmt: skip
+    assert (
+        "feature 'code' has 60 levels in the cube, more than max_levels=50: bin it"
+        in (res.slices.notes["tpr"])
+    )
+    assert res.tests  # the rest of the audit stands
+
+
+def test_min_size_follows_a_larger_min_group_size(frame):
+    res = fastfair.audit("label", "prediction", ["race"], data=frame, metrics=["tpr"],
+                         min_group_size=200, slices=1, **OPTIONS)  # fmt: skip
+    assert res.slices.min_size == 200
+    assert res.slices.searches["tpr"].n_small == 2  # Amer-Indian-Eskimo (159), Other (135)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(slices=0), "slices must be"),
+        (dict(slices=7), "slices must be"),
+        (dict(slices=2.5), "slices"),
+        (dict(slices=2, n_permutations=9), "slices needs n_permutations >= 19"),
+    ],
+)
+def test_bad_depth_is_refused(frame, kwargs, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        fastfair.audit("label", "prediction", ["sex"], data=frame, **kwargs)
+
+
+def test_cli_slices(tmp_path, capsys):
+    out = tmp_path / "audit.json"
+    code = main(["audit", "--demo", "--pred", "prediction", "--slices", "--permutations",
+                 "199", "--json", str(out), "--max-rows", "0"])  # fmt: skip
+    assert code == 0
+    printed = capsys.readouterr()
+    assert "Slices: every subgroup of up to 2 conditions" in printed.out
+    assert "25 significant slices" in printed.err  # the summary line
+    d = json.loads(out.read_text())
+    assert d["slices"]["max_depth"] == 2 and d["slices"]["features"] == ["sex", "race"]
+    searches = d["slices"]["searches"]  # the figures docs/slices.md quotes
+    assert {m: r["n_slices"] for m, r in searches.items()} == dict.fromkeys(
+        ["tpr", "fpr", "ppv", "selection_rate", "accuracy"], 16
+    )
+    assert sum(len(r["slices"]) for r in searches.values()) == 25
+    women = searches["selection_rate"]["slices"][0]
+    assert women["slice"] == "sex = Female" and round(women["value"], 3) == 0.079
+    code = main(["audit", "--demo", "--slices", "3", "--metrics", "tpr", "--permutations",
+                 "199", "--quiet", "--max-rows", "0"])  # fmt: skip
+    assert code == 0
+    assert "up to 3 conditions" in capsys.readouterr().out
+    for argv, message in [
+        (["--slices", "0"], "fastfair: error: --slices must be"),
+        (["--slices", "2", "--permutations", "9"], "fastfair: error: --slices needs --perm"),
+    ]:
+        assert main(["audit", "--demo", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(message) and err.count("\n") == 1, err
