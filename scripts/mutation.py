@@ -5,6 +5,9 @@ or Cython) by a wrong variant -- a formula, a boundary, an orientation, an alloc
 kernel detail -- and the tests chosen for it are run against the mutated copy. A mutant is
 
 * ``killed`` when a test fails, the run crashes (e.g. a segfault) or exceeds the timeout;
+  a failing test is confirmed: it must fail again on a re-run with the mutant and pass
+  without it, else the mutant is ``inconclusive`` (a test that fails under load -- a Dask
+  worker that cannot start in time -- would otherwise "kill" any mutant);
 * ``survived`` when every selected test passes (a gap in the suite, or an equivalent
   mutant: see docs/testing.md for the recorded survivors and why they are accepted);
 * ``not applicable`` when its file is missing or its snippet no longer occurs exactly
@@ -14,7 +17,7 @@ kernel detail -- and the tests chosen for it are run against the mutated copy. A
   ``--allow-missing`` it runs the others and reports these, and still exits with status 1;
 * ``error`` when pytest cannot run (collection or usage error): a broken mutant.
 
-The score is killed / (killed + survived). Golden results (tests/test_golden.py) and
+The score is killed / (killed + survived + inconclusive). Golden results (tests/test_golden.py) and
 doctests are excluded on purpose: they pin printed values, so they would "kill" almost any
 change without checking that the statistics are right, which is what this run measures.
 
@@ -36,6 +39,7 @@ Usage::
     python scripts/mutation.py --only auc-ci-z,pv-mc-add-one
     python scripts/mutation.py --source /work/main --report mutation.json
     python scripts/mutation.py --mutants mutants_round2   # the set written without the tests
+    python scripts/mutation.py --confirm mutation.json    # re-check an earlier run's kills
 """
 
 from __future__ import annotations
@@ -216,13 +220,16 @@ def run_mutant(m: Mutant, src, build_dir, saved, runner, timeout):
             for so, mtime in before.items():
                 if so.stat().st_mtime_ns != mtime:
                     shutil.copy2(so, src / "fastfair" / so.name)
-        if m.tests:
-            return run_tests(src, runner, m.tests, timeout)
-        outcome, seconds, detail = run_tests(src, runner, module_tests(m, src), timeout)
-        if outcome != "survived":
+        outcome, seconds, detail = _first_failure(m, src, runner, timeout)
+        if outcome != "killed":
             return outcome, seconds, detail
-        outcome, more, detail = run_tests(src, runner, WHOLE_SUITE, timeout)
-        return outcome, seconds + more, detail
+        node = killing_test(detail)
+        if node is None:
+            return "inconclusive", seconds, f"{detail} [no failing test named]"
+        again, more, _ = run_tests(src, runner, (node,), timeout)
+        seconds += more
+        if again != "killed":
+            return "inconclusive", seconds, f"{detail} [passes on a re-run with the mutant]"
     finally:
         path.write_text(text)
         # the original mtime: ninja will not rebuild the restored source on its own (its
@@ -231,6 +238,44 @@ def run_mutant(m: Mutant, src, build_dir, saved, runner, timeout):
         if path.suffix != ".py":
             for so in saved.iterdir():
                 shutil.copy2(so, src / "fastfair" / so.name)
+    clean, more, _ = run_tests(src, runner, (node,), timeout)
+    if clean != "survived":
+        return "inconclusive", seconds + more, f"{detail} [fails without the mutant: {clean}]"
+    return outcome, seconds + more, detail
+
+
+def _first_failure(m: Mutant, src, runner, timeout):
+    """Outcome of the mutant's own tests, or of its module's tests and then the suite."""
+    if m.tests:
+        return run_tests(src, runner, m.tests, timeout)
+    outcome, seconds, detail = run_tests(src, runner, module_tests(m, src), timeout)
+    if outcome != "survived":
+        return outcome, seconds, detail
+    outcome, more, detail = run_tests(src, runner, WHOLE_SUITE, timeout)
+    return outcome, seconds + more, detail
+
+
+def killing_test(detail: str) -> str | None:
+    """The test id of a ``FAILED``/``ERROR`` summary line (None for any other text)."""
+    first = detail.split("\n")[0]
+    if not first.startswith(("FAILED ", "ERROR ")):
+        return None
+    node = first.split(" ", 1)[1].split(" - ")[0].strip()
+    return node if "::" in node else None
+
+
+def confirm_selection(mutants: list[Mutant], report: pathlib.Path) -> list[Mutant]:
+    """The mutants killed in `report`, each with the test that killed it as its only test
+    (a kill without a named test runs its usual selection again)."""
+    results = {r["id"]: r for r in json.loads(report.read_text())["results"]}
+    chosen = []
+    for m in mutants:
+        r = results.get(m.id)
+        if r is None or r["outcome"] != "killed":
+            continue
+        node = killing_test(r["detail"])
+        chosen.append(dataclasses.replace(m, tests=(node,)) if node else m)
+    return chosen
 
 
 def main(argv=None) -> int:
@@ -249,6 +294,12 @@ def main(argv=None) -> int:
     ap.add_argument("--report", help="write the results as JSON to this file")
     ap.add_argument(
         "--tests", nargs="+", help="run these tests for every mutant instead of its own list"
+    )
+    ap.add_argument(
+        "--confirm",
+        metavar="REPORT",
+        help="re-check the kills of an earlier --report: each killed mutant runs only the test "
+        "that killed it (which must fail again with it and pass without it)",
     )
     ap.add_argument(
         "--check",
@@ -276,6 +327,8 @@ def main(argv=None) -> int:
         mutants = [m for m in MUTANTS if m.id in wanted]
     if args.tests:
         mutants = [dataclasses.replace(m, tests=tuple(args.tests)) for m in mutants]
+    if args.confirm:
+        mutants = confirm_selection(mutants, pathlib.Path(args.confirm))
     if args.list:
         for m in mutants:
             print(f"{m.id:28s} {m.file:26s} {m.why}\n{'':28s} tests: {' '.join(m.tests)}")
@@ -341,20 +394,23 @@ def main(argv=None) -> int:
             }
         )
         print(f"[{i:3d}/{len(mutants)}] {m.id:28s} {outcome:24s} {seconds:6.1f} s", flush=True)
-        if outcome == "killed":
+        if outcome in ("killed", "inconclusive"):
             print(f"      {detail}", flush=True)
     killed = sum(r["outcome"].startswith("killed") for r in results)
+    unsure = [r for r in results if r["outcome"] == "inconclusive"]
     survived = [r for r in results if r["outcome"] == "survived"]
     missing = [r for r in results if r["outcome"] == "not applicable"]
     errors = [r for r in results if r["outcome"].startswith("error")]
-    applicable = killed + len(survived)
+    applicable = killed + len(survived) + len(unsure)  # inconclusive: not counted killed
     score = killed / applicable if applicable else float("nan")
     print(
-        f"\n{killed} killed, {len(survived)} survived, {len(missing)} not applicable, "
+        f"\n{killed} killed, {len(survived)} survived, {len(unsure)} inconclusive, "
+        f"{len(missing)} not applicable, "
         f"{len(errors)} errors; score {killed}/{applicable} = {100 * score:.1f}% "
         f"({(time.perf_counter() - started) / 60:.1f} min)"
     )
-    for title, rows in (("survived", survived), ("not applicable", missing), ("errors", errors)):
+    listed = (("survived", survived), ("inconclusive (re-run with --only)", unsure))
+    for title, rows in (*listed, ("not applicable", missing), ("errors", errors)):
         for r in rows:
             print(f"  {title}: {r['id']} ({r['file']}): {r['why']}\n      {r['detail']}")
     if args.report:
@@ -366,6 +422,7 @@ def main(argv=None) -> int:
             "commit": commit,
             "killed": killed,
             "survived": len(survived),
+            "inconclusive": len(unsure),
             "not_applicable": len(missing),
             "errors": len(errors),
             "score": score,
