@@ -71,9 +71,12 @@ sys.path.insert(0, str(src))
 import fastfair
 assert pathlib.Path(fastfair.__file__).parent == src / "fastfair", fastfair.__file__
 import pytest
-sys.exit(pytest.main(["-q", "-x", "-p", "no:cacheprovider", "--import-mode=importlib",
-                      "-o", "addopts=", "-m", "not slow", "--rootdir", str(src),
-                      *sys.argv[2:]]))
+# A spawned child (Dask's worker processes) imports this file as __mp_main__: without the
+# guard it would start pytest again inside the worker, which then fails to start.
+if __name__ == "__main__":
+    sys.exit(pytest.main(["-q", "-x", "-p", "no:cacheprovider", "--import-mode=importlib",
+                          "-o", "addopts=", "-m", "not slow", "--rootdir", str(src),
+                          *sys.argv[2:]]))
 """
 
 
