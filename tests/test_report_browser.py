@@ -52,6 +52,11 @@ function measure(d, w) {
     label: rect(label), label_font: getComputedStyle(label).fontSize,
     last_title: reachable(title[title.length - 1]),
     labels: rect(forest.querySelector('svg.labels'))};
+  var slices = d.querySelector('table.slices');  // the slice search (--slices), if any
+  if (slices) { var sbox = box(slices);
+    out.slices = {box: rect(sbox), scroll: sbox.scrollWidth, client: sbox.clientWidth, cols: {}};
+    [].forEach.call(slices.querySelectorAll('th'), function (th) {
+      out.slices.cols[th.textContent] = reachable(th); }); }
   out.cards = [].map.call(d.querySelectorAll('.card'), rect);
   out.images = [].map.call(d.querySelectorAll('img'), function (im) {
     var r = im.getBoundingClientRect();
@@ -92,7 +97,7 @@ def report(tmp_path_factory):
     folder = tmp_path_factory.mktemp("report")
     path = folder / "audit.html"
     argv = ["audit", "--demo", "--quiet", "--permutations", "199", "--report", str(path)]
-    assert main(argv) == 0
+    assert main([*argv, "--slices"]) == 0  # with the slice section (#29)
     return browser, folder
 
 
@@ -141,6 +146,15 @@ def test_narrow_every_column_of_the_tests_table_is_reachable(narrow, column):
     assert col["first"]["left"] >= table["box"]["left"] - 1  # the metric column stays
 
 
+@pytest.mark.parametrize("column", ["difference [simultaneous CI]", "p (adjusted)", "parents"])
+def test_narrow_every_column_of_the_slices_table_is_reachable(narrow, column):
+    table = narrow["slices"]
+    assert table["box"]["right"] <= narrow["vw"] and table["scroll"] > table["client"]
+    col = table["cols"][column]
+    assert 0 <= col["left"] and col["right"] <= narrow["vw"]
+    assert col["first"]["left"] >= table["box"]["left"] - 1  # the slice column stays
+
+
 def test_narrow_forest_plot_keeps_its_text_size(narrow):
     forest = narrow["forest"]
     assert forest["box"]["right"] <= narrow["vw"]
@@ -164,6 +178,7 @@ def test_wide_layout_needs_no_scrolling(wide):
     for col in wide["table"]["cols"].values():
         assert col["right"] <= wide["vw"]
     assert wide["forest"]["scroll"] <= wide["forest"]["client"]
+    assert wide["slices"]["scroll"] <= wide["slices"]["client"]  # the parents' values wrap
     assert len({round(c["top"]) for c in wide["cards"]}) == 1  # three cards on one row
     for im in wide["images"]:
         assert im["width"] == im["natural"]

@@ -350,6 +350,7 @@ tr.attr .stick,tr.comp .stick{position:sticky;left:5px;display:inline-block;
 max-width:calc(100vw - 50px)}
 .difference{color:#c62828;font-weight:600}.underpowered{color:#777}
 td.why{white-space:normal}
+td.parents{white-space:normal;min-width:200px}
 table.family{width:auto}
 .mde-ok{background:#e8f5e9}.mde-low{background:#f3f3f3;color:#777}
 .note{color:#555;font-size:13px}svg text{font-family:inherit}
@@ -1086,7 +1087,7 @@ def _slices_section(result) -> str:
         head = "".join(f"<th class='l'>{_e(h)}</th>" if k in left else f"<th>{_e(h)}</th>"
                        for k, h in enumerate(SLICES_HEADER))  # fmt: skip
         body = "".join(
-            "<tr>" + "".join(f"<td class='l{' why' * (k == 8)}'>{_e(c)}</td>" if k in left
+            "<tr>" + "".join(f"<td class='l{' parents' * (k == 8)}'>{_e(c)}</td>" if k in left
                              else f"<td>{_e(c)}</td>" for k, c in enumerate(r)) + "</tr>"
             for r in rows
         )  # fmt: skip
@@ -1096,7 +1097,7 @@ def _slices_section(result) -> str:
             "the difference with its interval (simultaneous over the slices of the metric) "
             "and the adjusted p-value; a parent is the slice with one condition fewer, so "
             "its value shows whether the last condition adds anything.</p>"
-            f"<div class='scroll'><table><tr>{head}</tr>{body}</table></div>"
+            f"<div class='scroll'><table class='slices'><tr>{head}</tr>{body}</table></div>"
         )
     elif sl.searches:
         text += "<p><b>No slice differs significantly from its complement.</b></p>"
