@@ -1,15 +1,18 @@
 """fastfair.audit(data=path, engine=...): one public route to every engine (#27).
 
-The demo data are written to Parquet; the same audit (one attribute, or two with their
-intersections) read by the memory, arrow and dask
-(synchronous scheduler) engines must agree: every confusion-matrix test identical (counts,
-exact p-values, intervals), predictive parity per user equal to 1e-12, the AUCs and their
-DeLong intervals equal to 1e-12 (the engines' AUC p-value is the DeLong z-test; memory
-permutes rows). The memory engine on the path equals the audit of the data frame.
+The demo data are written to Parquet; the same audit (two attributes, their intersections,
+a score, users) read by the memory, arrow and dask (synchronous scheduler) engines gives
+the same ``to_dict()``, row for row (timings and the engine's name aside): counts, exact
+and Monte-Carlo p-values identical, DeLong's and every other float to 1e-12. The AUC test
+is the rows' audit's on every engine (the DeLong z-test where every class of both groups
+has 1,000 rows and the audit is sequential, else the permutation test on the two groups'
+rows, which the engines read back). The memory engine on the path equals the audit of the
+data frame.
 """
 
 import math
 import pathlib
+import runpy
 
 import numpy as np
 import pytest
@@ -22,126 +25,143 @@ pytest.importorskip("dask")
 
 DEMO = pathlib.Path(fastfair.__file__).with_name("data") / "adult_demo.csv"
 OPTIONS = dict(n_permutations=199, random_state=1, n_jobs=1)
+ARGS = ("label", "prediction", ["sex", "race"])
+_HELPERS = runpy.run_path(str(pathlib.Path(__file__).with_name("_same_audit.py")))
+nested_users, same_audit = _HELPERS["nested_users"], _HELPERS["same_audit"]
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     frame = pd.read_csv(DEMO)
-    frame["user"] = np.arange(len(frame)) // 3
+    frame["user"] = nested_users(frame)
     path = tmp_path_factory.mktemp("demo") / "demo.parquet"
     frame.to_parquet(path, row_group_size=4096, index=False)
     return frame, str(path)
 
 
-def _tests(result) -> dict:
-    return {(t["attribute"], t["metric"], str(t["group"])): t for t in result.tests}
-
-
-def _same(a, b, keys, rel=0.0):
-    for k in keys:
-        x, y = a.get(k), b.get(k)
-        if isinstance(x, float) and isinstance(y, float):
-            assert math.isclose(x, y, rel_tol=rel, abs_tol=rel), (k, x, y)
-        else:
-            assert x == y, (k, x, y)
-
-
 def test_memory_engine_on_the_path_equals_the_data_frame(demo):
     frame, path = demo
-    args = ("label", "prediction", ["sex", "race"])
     kw = dict(y_score="score", cluster="user", intersections=True, **OPTIONS)
-    on_path = fastfair.audit(*args, data=path, engine="memory", **kw).to_dict()
-    on_frame = fastfair.audit(*args, data=frame, **kw).to_dict()
+    on_path = fastfair.audit(*ARGS, data=path, engine="memory", **kw).to_dict()
+    on_frame = fastfair.audit(*ARGS, data=frame, **kw).to_dict()
     for d in (on_path, on_frame):
         d.pop("elapsed_seconds")
     assert on_path == on_frame
 
 
-def _agree(memory, other):
-    """Every test of `other` as memory's: confusion-matrix tests identical, AUCs and their
-    intervals and predictive parity to 1e-12; the attributes' groups identical."""
-    a, b = _tests(memory), _tests(other)
-    assert a.keys() == b.keys()
-    exact = ["value_group", "value_reference", "difference", "ci_low", "ci_high", "statistic",
-             "pvalue", "n_group", "n_reference", "method", "mde", "n_needed", "error"]  # fmt: skip
-    for key, t in a.items():
-        if t["family"] == "confusion":
-            _same(t, b[key], exact)
-        elif t["family"] == "auc":
-            _same(t, b[key], ["value_group", "value_reference", "ci_low", "ci_high"], 1e-12)
-            _same(t, b[key], ["n_group", "n_reference", "error"])
-        else:  # predictive parity per user, the same bootstrap draws
-            _same(t, b[key], ["statistic", "pvalue"], 1e-12)
-            _same(t, b[key], ["groups", "scheme", "error"])
-    assert memory.attributes == other.attributes
-    assert memory.columns == other.columns
-
-
 @pytest.mark.parametrize("engine", ["arrow", "dask"])
 @pytest.mark.parametrize("cluster", [None, "user"])
-def test_engines_agree_with_memory(demo, engine, cluster):
+def test_the_full_audit_is_the_same_on_every_engine(demo, engine, cluster):
+    """#27: two attributes, their intersections, a score and users: every row of the
+    arrow and dask engines' audit (one pass: the cube of counts, a score summary per
+    combination, the rows by user; the compared groups' rows read back for the AUC
+    permutation tests) is the memory engine's."""
     _, path = demo
-    kw = dict(y_score="score", data=path, cluster=cluster, **OPTIONS)
-    memory = fastfair.audit("label", "prediction", ["sex"], engine="memory", **kw)
-    other = fastfair.audit("label", "prediction", ["sex"], engine=engine, scheduler="sync", **kw)
-    assert other.engine == engine and memory.engine == "memory"
-    _agree(memory, other)
-
-
-@pytest.mark.parametrize("engine", ["arrow", "dask"])
-def test_every_engine_audits_attributes_and_intersections(demo, engine):
-    """#27/#28: two attributes, their intersections, a score and users: the arrow and dask
-    engines (one pass: the cube of counts, a score summary per combination, the rows by
-    user) give the memory engine's audit. The AUC p-value is the DeLong z-test on the
-    engines (memory permutes rows), so only the AUCs and their intervals are compared."""
-    _, path = demo
-    kw = dict(y_score="score", data=path, cluster="user", intersections=True, **OPTIONS)
-    args = ("label", "prediction", ["sex", "race"])
-    memory = fastfair.audit(*args, engine="memory", **kw)
-    other = fastfair.audit(*args, engine=engine, scheduler="sync", **kw)
-    assert other.engine == engine and other.intersections
+    kw = dict(y_score="score", data=path, cluster=cluster, intersections=True, **OPTIONS)
+    memory = fastfair.audit(*ARGS, engine="memory", **kw)
+    other = fastfair.audit(*ARGS, engine=engine, scheduler="sync", **kw)
+    assert other.engine == engine and memory.engine == "memory" and other.intersections
     assert {t["attribute"] for t in other.tests} == {"sex", "race", "sex & race"}
-    assert any(t["family"] == "parity" and t["attribute"] == "sex & race" for t in other.tests)
-    _agree(memory, other)
+    parity = [t for t in memory.tests if t["family"] == "parity"]
+    assert len(parity) == 3 and not any(t.get("error") for t in parity)
+    assert {t["method"] for t in memory.tests if t["family"] == "auc"} == {"permutation"}
+    same_audit(memory.to_dict(), other.to_dict())
     assert memory.group_cells.keys() == other.group_cells.keys()
     for name, cells in memory.group_cells.items():
         assert np.array_equal(cells, other.group_cells[name])
 
 
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_the_sequential_audit_is_the_same_on_every_engine(demo, engine):
+    """The default audit (n_permutations None): the AUC's sequential permutation tests
+    (groups under 1,000 positives) and parity's bootstrap are decided together
+    (MMCTest), so one test run differently elsewhere (the AUC by DeLong's z-test on the
+    engines before #27) changed the draws and p-values of the others (parity's)."""
+    _, path = demo
+    kw = dict(y_score="score", data=path, cluster="user", random_state=1, n_jobs=1)
+    memory = fastfair.audit(*ARGS, engine="memory", **kw)
+    other = fastfair.audit(*ARGS, engine=engine, scheduler="sync", **kw)
+    aucs = [t for t in memory.tests if t["family"] == "auc"]
+    assert {t["method"] for t in aucs} == {"permutation"} and aucs[0]["pvalue_interval"]
+    same_audit(memory.to_dict(), other.to_dict())
+
+
+def test_the_delong_rule_is_the_same_on_every_engine(demo, monkeypatch):
+    """Where the audit's rule picks DeLong's z-test (every class of both groups at least
+    ASYMPTOTIC_MIN_CLASS; lowered here so that the demo's sex comparison qualifies and
+    race's do not), the engines take it from their summaries (no rows read back) and
+    agree with the rows' to 1e-12; the other pairs stay permutation tests."""
+    import fastfair.auc
+    import fastfair.auc.inference
+
+    for module in (fastfair.auc, fastfair.auc.inference):
+        monkeypatch.setattr(module, "ASYMPTOTIC_MIN_CLASS", 500)
+    _, path = demo
+    kw = dict(y_score="score", data=path, cluster="user", random_state=1, n_jobs=1)
+    memory = fastfair.audit(*ARGS, engine="memory", **kw)
+    methods = {t["attribute"]: t["method"] for t in memory.tests if t["family"] == "auc"}
+    assert methods["sex"] == "delong" and methods["race"] == "permutation"
+    for engine in ("arrow", "dask"):
+        other = fastfair.audit(*ARGS, engine=engine, scheduler="sync", **kw)
+        same_audit(memory.to_dict(), other.to_dict())
+
+
 @pytest.fixture(scope="module")
 def flat_scores(demo, tmp_path_factory):
-    """The demo with two score columns: "one" equal within the women (0.5), "both" equal
-    within each sex (a constant per group), "score" untouched."""
+    """The demo with score columns: "one" equal within the women (0.5), "both" equal
+    within each sex (a constant per group), "score" untouched; and a group column "band"
+    whose group "a" (the women's negatives) has one class, with constant scores in
+    "band_both" (both bands constant) and "band_one" (only "a")."""
     frame, _ = demo
     frame = frame.copy()
     women = frame["sex"] == "Female"
     frame["one"] = np.where(women, 0.5, frame["score"])
     frame["both"] = np.where(women, 0.5, 0.25)
+    band = women & (frame["label"] == 0)
+    frame["band"] = np.where(band, "a", "b")
+    frame["band_both"] = np.where(band, 0.5, 0.25)
+    frame["band_one"] = np.where(band, 0.5, frame["score"])
     path = tmp_path_factory.mktemp("flat") / "flat.parquet"
     frame.to_parquet(path, row_group_size=4096, index=False)
     return str(path)
+
+
+def _auc_row(engine, data, group, score):
+    kw = dict(data=data, engine=engine, metrics=["tpr"], y_score=score, **OPTIONS)
+    if engine != "memory":
+        kw["scheduler"] = "sync"
+    res = fastfair.audit("label", "prediction", [group], **kw)
+    (test,) = [t for t in res.tests if t["metric"] == "auc"]
+    return test
 
 
 @pytest.mark.parametrize("engine", ["memory", "arrow", "dask"])
 def test_every_engine_flags_a_constant_score(flat_scores, engine):
     """#35 point 2 on every engine: one group's scores all equal -> a note on its AUC test;
     both groups' -> the test is not run (an error); a varying score -> no note."""
-    kw = dict(data=flat_scores, engine=engine, metrics=["tpr"], **OPTIONS)
-    if engine != "memory":
-        kw["scheduler"] = "sync"
-
-    def auc(score):
-        res = fastfair.audit("label", "prediction", ["sex"], y_score=score, **kw)
-        (test,) = [t for t in res.tests if t["metric"] == "auc"]
-        return test
-
-    one = auc("one")
+    one = _auc_row(engine, flat_scores, "sex", "one")
     assert one["decision"] != "error"
     assert "constant score: every score of 'Female' is the same" in one["note"]
-    both = auc("both")
+    both = _auc_row(engine, flat_scores, "sex", "both")
     assert both["decision"] == "error"
     assert "every score of 'Female' and of 'Male' is the same" in both["error"]
-    assert "constant score" not in (auc("score").get("note") or "")
+    varying = _auc_row(engine, flat_scores, "sex", "score")
+    assert "constant score" not in (varying.get("note") or "")
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_a_constant_group_of_one_class_on_every_engine(flat_scores, engine):
+    """A constant-score group without positives is flagged as on the rows (#27): both
+    groups constant -> the constant-score error (the engines' DeLong sums alone cannot
+    see one class's constant scores); one constant -> the AUC's undefined-group error."""
+    for score in ("band_both", "band_one"):
+        memory = _auc_row("memory", flat_scores, "band", score)
+        assert memory == _auc_row(engine, flat_scores, "band", score)
+        assert memory["decision"] == "error"
+    assert (
+        "every score of 'a' and of 'b' is the same"
+        in _auc_row("memory", flat_scores, "band", "band_both")["error"]
+    )
 
 
 def test_engines_refuse_what_they_cannot_read(demo):
@@ -154,30 +174,29 @@ def test_engines_refuse_what_they_cannot_read(demo):
         fastfair.audit(frame["label"], "prediction", ["sex"], data=path, engine="arrow")
 
 
-def test_untied_float_scores_on_every_engine(demo, tmp_path):
+def test_untied_float_scores_on_every_engine(demo, tmp_path, monkeypatch):
     """#28: float64 scores with no ties (the arrow engine's sorted runs merged k-way, dask's
-    sort by score): the AUCs and their DeLong intervals equal memory's to 1e-12, and the
-    arrow and dask engines' DeLong p-values agree with each other and with auc_test on the
-    rows."""
+    sort by score), many batches: the whole audit as memory's, the AUC of sex by DeLong's
+    z-test (its rule lowered to 500 a class) from the engines' exact sums, equal to
+    auc_test on the rows to 1e-10, the others by permutations on the rows read back."""
+    import fastfair.auc
+    import fastfair.auc.inference
+
+    for module in (fastfair.auc, fastfair.auc.inference):
+        monkeypatch.setattr(module, "ASYMPTOTIC_MIN_CLASS", 500)
     frame, _ = demo
     rng = np.random.default_rng(5)
     frame = frame.assign(score=frame["score"] + 1e-7 * rng.random(len(frame)))
     assert frame["score"].nunique() == len(frame)
     path = tmp_path / "untied.parquet"
     frame.to_parquet(path, row_group_size=1000, index=False)  # many batches
-    kw = dict(y_score="score", data=str(path), intersections=True, **OPTIONS)
-    args = ("label", "prediction", ["sex", "race"])
-    memory = fastfair.audit(*args, engine="memory", **kw)
-    arrow = fastfair.audit(*args, engine="arrow", **kw)
-    dask = fastfair.audit(*args, engine="dask", scheduler="sync", **kw)
-    _agree(memory, arrow)
-    _agree(memory, dask)
-    a, d = _tests(arrow), _tests(dask)
-    aucs = [k for k, t in a.items() if t["family"] == "auc" and t.get("error") is None]
-    assert aucs
-    for key in aucs:
-        _same(a[key], d[key], ["statistic", "pvalue"], 1e-12)
-    sex = next(t for k, t in a.items() if k[:2] == ("sex", "auc"))
+    kw = dict(y_score="score", data=str(path), random_state=1, n_jobs=1)
+    memory = fastfair.audit(*ARGS, engine="memory", **kw)
+    for engine in ("arrow", "dask"):
+        other = fastfair.audit(*ARGS, engine=engine, scheduler="sync", **kw)
+        same_audit(memory.to_dict(), other.to_dict())
+    sex = next(t for t in other.tests if t["family"] == "auc" and t["attribute"] == "sex")
+    assert sex["method"] == "delong"
     ref = fastfair.auc_test(frame.label, frame.score, frame.sex, method="delong",
                             reference=sex["reference"])  # fmt: skip
     assert math.isclose(sex["pvalue"], float(np.atleast_1d(ref.pvalue)[0]), rel_tol=1e-10)

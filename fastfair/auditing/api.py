@@ -475,52 +475,87 @@ def _constant_predictions(cells, codes, labels) -> tuple[str, str] | None:
 
 def _auc_rows(attr, y, scores, options) -> list[dict]:
     """Studentized permutation tests of the AUC, each group against the reference."""
-    import fastfair
-
     rows = []
     for g, r in attr.comparisons:
-        keep = (attr.codes == g) | (attr.codes == r)
-        constant = _constant_scores(attr, scores, (g, r))
-        if constant and constant[0] == "both":
-            row = row_head(attr, "auc", "auc", g, r)
-            row["error"] = constant[1]
-            rows.append(row)
-            continue
-        try:
-            res = fastfair.auc_test(
-                y[keep],
-                scores[keep],
-                (attr.codes[keep] == r).astype(np.intp),
-                reference=1,
-                method="auto" if options["n_permutations"] is None else "permutation",
-                n_permutations=options["n_permutations"],
-                random_state=options["random_state"],
-                n_jobs=options["n_jobs"],
-            )
-        except ValueError as exc:
-            row = row_head(attr, "auc", "auc", g, r)
-            row["error"] = str(exc)
-            rows.append(row)
-            continue
-        for row in auc_result_rows(attr, res, [(g, r)]):
-            row.result = res
-            if constant:
-                row["note"] = "; ".join(filter(None, (row.get("note"), constant[1])))
-            rows.append(row)
+        rows += auc_pair_rows(attr, (y, scores, attr.codes), (g, r), options)
     return rows
 
 
-def _constant_scores(attr, scores, codes) -> tuple[str, str] | None:
+def auc_uses_delong(tot: np.ndarray, options: Mapping) -> bool:
+    """Whether the audit's AUC test of a pair is the DeLong z-test: ``method="auto"`` (the
+    sequential audit, `n_permutations` None) and every class of both groups at least
+    :data:`fastfair.auc.ASYMPTOTIC_MIN_CLASS` (`tot`: the pair's negatives and positives),
+    the rule :func:`fastfair.auc_test` applies; otherwise the permutation test, which needs
+    the two groups' rows (the engines read them only then).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.auditing.api import auc_uses_delong
+    >>> auc_uses_delong(np.array([[5000, 1200], [900, 3000]]), {"n_permutations": None})
+    False
+    """
+    import fastfair.auc
+
+    smallest = int(np.min(tot))
+    return options["n_permutations"] is None and smallest >= fastfair.auc.ASYMPTOTIC_MIN_CLASS
+
+
+def auc_pair_rows(attr: Attribute, rows: tuple, pair: tuple[int, int], options: Mapping) -> list:
+    """The audit's AUC test of one pair of group codes `pair` = (g, r) on rows
+    ``(y, scores, codes)`` (`codes`: each row's group code of `attr`; other codes are
+    ignored): the constant-score check, then :func:`fastfair.auc_test` of the two groups
+    (the DeLong z-test or the sequential permutation test, :func:`auc_uses_delong`; the
+    permutation test with `n_permutations`). The rows' audit and the engines' (on the rows
+    of the pair they read back) run this same code, so their results are identical.
+
+    Returns
+    -------
+    list of PendingTest
+        One row (family "auc").
+    """
+    import fastfair
+
+    y, scores, codes = rows
+    g, r = pair
+    keep = (codes == g) | (codes == r)
+    constant = _constant_scores(attr, scores, codes, (g, r))
+    if constant and constant[0] == "both":
+        row = row_head(attr, "auc", "auc", g, r)
+        row["error"] = constant[1]
+        return [row]
+    try:
+        res = fastfair.auc_test(
+            y[keep],
+            scores[keep],
+            (codes[keep] == r).astype(np.intp),
+            reference=1,
+            method="auto" if options["n_permutations"] is None else "permutation",
+            n_permutations=options["n_permutations"],
+            random_state=options["random_state"],
+            n_jobs=options["n_jobs"],
+        )
+    except ValueError as exc:
+        row = row_head(attr, "auc", "auc", g, r)
+        row["error"] = str(exc)
+        return [row]
+    out = auc_result_rows(attr, res, [(g, r)])
+    for row in out:
+        row.result = res
+        if constant:
+            row["note"] = "; ".join(filter(None, (row.get("note"), constant[1])))
+    return out
+
+
+def _constant_scores(attr, scores, codes, pair) -> tuple[str, str] | None:
     """("both" or "one", message) when a compared group's scores are all equal.
 
     A group whose scores are all equal has an AUC of 0.5 by ties alone: the model does not
     rank its rows at all. Both groups constant: the test compares nothing the model
     decides, so it is not run; one: a note, as for constant predictions.
     """
-    labels = [attr.labels[code] for code in codes]
-    flat = [
-        label for code, label in zip(codes, labels) if np.ptp(scores[attr.codes == code]) == 0.0
-    ]
+    labels = [attr.labels[code] for code in pair]
+    flat = [label for code, label in zip(pair, labels) if np.ptp(scores[codes == code]) == 0.0]
     return constant_score_message(labels, flat)
 
 
@@ -625,17 +660,22 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
         reference="each other",
         groups=[as_python(attr.labels[g]) for g in tested],
     )
+    run = dict(
+        adjust="maxT",
+        n_bootstrap=options["n_permutations"] or PARITY_BOOTSTRAP,
+        random_state=options["random_state"],
+        n_jobs=options["n_jobs"],
+    )
+    try:  # the engine's grouping of the rows is no part of the test: its warnings are not notes
+        grouped = None if prepared is None else prepared(tested)
+    except ValueError as exc:
+        row["error"] = _labelled(str(exc), attr.labels)
+        return row, None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        run = dict(
-            adjust="maxT",
-            n_bootstrap=options["n_permutations"] or PARITY_BOOTSTRAP,
-            random_state=options["random_state"],
-            n_jobs=options["n_jobs"],
-        )
         try:
-            if prepared is not None:
-                res = prepared_parity_test(prepared(tested), **run)
+            if grouped is not None:
+                res = prepared_parity_test(grouped, **run)
             else:
                 res = fastfair.predictive_parity_test(
                     y[keep],
@@ -647,7 +687,13 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
         except ValueError as exc:
             row["error"] = _labelled(str(exc), attr.labels)
             return row, None
-    notes = sorted({_labelled(str(w.message), attr.labels) for w in caught})
+    notes = sorted(  # fastfair's own warnings: not those of a library an engine calls
+        {
+            _labelled(str(w.message), attr.labels)
+            for w in caught
+            if w.category.__module__.startswith("fastfair")
+        }
+    )
     labels = np.asarray([attr.labels[g] for g in res.groups.tolist()], dtype=object)
     samplers = samplers_of(res)  # the bootstrap p-value's draws, continued by the audit
     res = dataclasses.replace(

@@ -4,7 +4,9 @@ from a merged summary (``engine="arrow"|"dask"``), as fastfair.audit's on rows.
 The engines (:mod:`fastfair.engines`) read the rows into an
 :class:`fastfair.engines.summaries.AuditSummary`; this module runs the audit's tests on it:
 confusion-matrix tests identical to the in-memory audit's (same counts, same seed), the
-DeLong z-test of the AUC, and predictive parity per user from the rows grouped by user.
+AUC test of each pair as the in-memory audit runs it (DeLong's z-test from the summary
+where its rule picks it, else the permutation test on the two groups' rows, which the
+engine reads back), and predictive parity per user from the rows grouped by user.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ def audit_from_summary(
     engine: str,
     columns: dict,
     clusters: Any = None,
+    score_rows: Any = None,
     reference: Any = None,
     progress: Any = None,
     **settings: Any,
@@ -43,9 +46,14 @@ def audit_from_summary(
     intersections, min_group_size, tolerance, equivalence, slices); `clusters(attribute columns,
     tested labels, their codes, their rows, last)`: the rows grouped by user
     (:class:`fastfair.engines.clusters.SortedClusters`), for predictive parity per user;
-    `progress`: a progress-bar factory, as fastfair.audit's.
+    `score_rows(attribute columns, labels)`: the rows of those groups as (y, score, index
+    into `labels`), for the AUC permutation tests (default: the summary's
+    :class:`fastfair.engines.summaries.ScoreRuns`, which hold the rows); `progress`: a
+    progress-bar factory, as fastfair.audit's.
     """
     start = time.perf_counter()
+    if score_rows is None:
+        score_rows = functools.partial(_summary_rows, summary)
     settings = _audit._settings(**settings)
     min_group_size, intersections = settings["min_group_size"], settings["intersections"]
     combos = attribute_combinations(list(summary.cube.names), intersections)
@@ -67,7 +75,9 @@ def audit_from_summary(
                 bar.update(1)
         if summary.scores is None:
             continue
-        tests += _auc_rows(attr, summary.scores[combo], conf.labels.tolist())
+        read = functools.partial(score_rows, combo)
+        tests += _auc_rows(attr, summary.scores[combo], conf.labels.tolist(),
+                           cells[attr.name], read, settings["options"])  # fmt: skip
         if attr.reference is not None and clusters is not None:
             parity_left -= 1
             prepared = functools.partial(
@@ -96,35 +106,67 @@ def _grouped(clusters, combo, labels, cells, tested, *, last):
     return clusters(combo, [labels[c] for c in tested], tested, n_rows, last)
 
 
-def _auc_rows(attr, scores, labels) -> list:
-    """The DeLong z-test of each tested group's AUC against the reference's, one pair at a
-    time (as the rows' audit tests each pair), from the attribute's ScoreStats; `labels`:
-    the summary's label of each group code (an intersection's: a tuple)."""
+def _auc_rows(attr, scores, labels, cells, read, options) -> list:
+    """Each tested group's AUC test against the reference, as the rows' audit runs it
+    (:func:`fastfair.auditing.api.auc_pair_rows`, one pair at a time): the DeLong z-test
+    from the attribute's summary `scores` where the audit's rule picks it
+    (:func:`fastfair.auditing.api.auc_uses_delong`), else the permutation test on the two
+    groups' rows, read back once for the attribute by `read(labels of the groups)` ->
+    (y, score, index into those labels). `labels`: the summary's label of each group code
+    (an intersection's: a tuple); `cells`: the attribute's confusion counts per group."""
+    tot = np.column_stack([cells[:, :2].sum(axis=1), cells[:, 2:].sum(axis=1)])
+    delong = {p: _audit.auc_uses_delong(tot[list(p)], options) for p in attr.comparisons}
+    wanted = sorted({c for p, d in delong.items() if not d for c in p})
+    rows_read = None
+    if wanted:
+        y, s, index = read([labels[c] for c in wanted])
+        rows_read = (y, s, np.asarray(wanted, dtype=np.intp)[index])
     rows = []
     for g, r in attr.comparisons:
-        pair = scores.select([labels[g], labels[r]])
-        constant = _constant_scores(scores, attr, labels, (g, r))
-        if constant and constant[0] == "both":
-            row = _audit.row_head(attr, "auc", "auc", g, r)
-            row["error"] = constant[1]
-            rows.append(row)
-            continue
-        if len(attr.columns) > 1:  # tuples -> the audit's labels ("Female & Black")
-            shown = np.empty(2, dtype=object)
-            shown[:] = [attr.labels[k] for k in sorted((g, r))]
-            pair = dataclasses.replace(pair, labels=shown)
-        try:
-            res = pair.test(reference=attr.labels[r])
-        except ValueError as exc:
-            row = _audit.row_head(attr, "auc", "auc", g, r)
-            row["error"] = str(exc)
-            rows.append(row)
-            continue
-        for row in _audit.auc_result_rows(attr, res, [(g, r)]):
-            if constant:
-                row["note"] = "; ".join(filter(None, (row.get("note"), constant[1])))
-            rows.append(row)
+        if delong[(g, r)]:
+            rows += _delong_rows(attr, scores, labels, (g, r))
+        else:
+            rows += _audit.auc_pair_rows(attr, rows_read, (g, r), options)
     return rows
+
+
+def _summary_rows(summary, combo, labels):
+    """The rows of groups `labels` of an attribute combination, from the summary's score
+    runs (:meth:`fastfair.engines.summaries.ScoreRuns.rows`)."""
+    scores = summary.scores[tuple(combo)]
+    if not hasattr(scores, "rows"):
+        raise ValueError(
+            "the AUC permutation test needs the rows of the compared groups; this summary "
+            "keeps only their DeLong sums"
+        )
+    return scores.rows(labels)
+
+
+def _delong_rows(attr, scores, labels, pair) -> list:
+    """The DeLong z-test of one pair of group codes from the summary `scores` (as
+    :func:`fastfair.auc_test` chooses it on the rows, every class of both groups large)."""
+    g, r = pair
+    selected = scores.select([labels[g], labels[r]])
+    constant = _constant_scores(scores, attr, labels, pair)
+    if constant and constant[0] == "both":
+        row = _audit.row_head(attr, "auc", "auc", g, r)
+        row["error"] = constant[1]
+        return [row]
+    if len(attr.columns) > 1:  # tuples -> the audit's labels ("Female & Black")
+        shown = np.empty(2, dtype=object)
+        shown[:] = [attr.labels[k] for k in sorted(pair)]
+        selected = dataclasses.replace(selected, labels=shown)
+    try:
+        res = selected.test(reference=attr.labels[r])
+    except ValueError as exc:
+        row = _audit.row_head(attr, "auc", "auc", g, r)
+        row["error"] = str(exc)
+        return [row]
+    out = _audit.auc_result_rows(attr, res, [pair])
+    for row in out:
+        if constant:
+            row["note"] = "; ".join(filter(None, (row.get("note"), constant[1])))
+    return out
 
 
 def _constant_scores(scores, attr, labels, codes) -> tuple[str, str] | None:
@@ -224,10 +266,11 @@ def _summary_audit(source, engine, scheduler, groups, columns, arguments):
     )  # fmt: skip
     summarise = {"arrow": _arrow_summary, "dask": _dask_summary, "spark": _spark_summary}
     with _place(engine, scheduler) as chosen:
-        summary, clusters = summarise[engine](source, chosen, read, columns, arguments)
+        summary, clusters, score_rows = summarise[engine](source, chosen, read, columns,
+                                                          arguments)  # fmt: skip
         try:
             return audit_from_summary(
-                summary, engine=engine, clusters=clusters,
+                summary, engine=engine, clusters=clusters, score_rows=score_rows,
                 columns=dict(
                     label=columns["label"], pred=columns["pred"], score=columns["score"],
                     threshold=_threshold_used(arguments["threshold"], columns["pred"]),
@@ -265,21 +308,26 @@ def _arrow_summary(source, _, read, columns, arguments):
     clusters = None
     if summary.rows is not None:
         clusters = functools.partial(_arrow_clusters, summary.rows, read["groups"])
-    return summary, clusters
+    return summary, clusters, None  # the AUC's rows: the summary's score runs
 
 
 def _dask_summary(source, scheduler, read, columns, arguments):
-    """The partitions reduced in a tree; predictive parity: the rows grouped by user."""
+    """The partitions reduced in a tree; predictive parity: the rows grouped by user; the
+    AUC permutation tests: the compared groups' rows read again."""
     from fastfair.engines import dask
 
     summary = dask.summarise_dask(source, scheduler=scheduler, cluster=columns["cluster"], **read)
-    clusters = None
+    clusters = score_rows = None
     if columns["score"] is not None:
         clusters = functools.partial(
             _dask_clusters, source, label=columns["label"], score=columns["score"],
             cluster=columns["cluster"], pos_label=arguments["pos_label"], scheduler=scheduler,
         )  # fmt: skip
-    return summary, clusters
+        score_rows = functools.partial(
+            _dask_rows, source, label=columns["label"], score=columns["score"],
+            pos_label=arguments["pos_label"], scheduler=scheduler,
+        )  # fmt: skip
+    return summary, clusters, score_rows
 
 
 def _spark_summary(source, session, read, columns, arguments):
@@ -291,13 +339,17 @@ def _spark_summary(source, session, read, columns, arguments):
              columns["cluster"])  # fmt: skip
     frame = spark.spark_frame(session, source, list(dict.fromkeys(c for c in names if c)))
     summary = spark.summarise_spark(frame, cluster=columns["cluster"], **read)
-    clusters = None
+    clusters = score_rows = None
     if columns["score"] is not None:
         clusters = spark.UserGroups(
             frame, label=columns["label"], score=columns["score"], cluster=columns["cluster"],
             pos_label=arguments["pos_label"],
         )  # fmt: skip
-    return summary, clusters
+        score_rows = functools.partial(
+            _spark_rows, frame, label=columns["label"], score=columns["score"],
+            pos_label=arguments["pos_label"],
+        )  # fmt: skip
+    return summary, clusters, score_rows
 
 
 def _arrow_clusters(rows, groups, combo, labels, codes, n_rows, last):
@@ -313,6 +365,20 @@ def _dask_clusters(source, combo, labels, codes, n_rows, last, **read):
     from fastfair.engines.dask import dask_clusters
 
     return dask_clusters(source, labels, codes, n_rows, group=list(combo), **read)
+
+
+def _dask_rows(source, combo, labels, **read):
+    """The dask engine's rows of groups `labels` of an attribute combination."""
+    from fastfair.engines.dask import dask_score_rows
+
+    return dask_score_rows(source, labels, group=list(combo), **read)
+
+
+def _spark_rows(frame, combo, labels, **read):
+    """The Spark engine's rows of groups `labels` of an attribute combination."""
+    from fastfair.engines.spark import spark_score_rows
+
+    return spark_score_rows(frame, labels, group=list(combo), **read)
 
 
 def _threshold_used(threshold, pred) -> float | None:

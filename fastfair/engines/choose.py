@@ -23,11 +23,10 @@ def choose_engine(source, *, compare: bool = False):
     size), else "memory"; a comparison of two models (`compare`) stays in memory, and
     `note` says why a large source does (None otherwise).
 
-    What changes above the threshold: the AUC test is the DeLong z-test even with
-    ``--permutations`` (``memory`` then permutes rows; by default both use DeLong at this
-    size), the report has no threshold sweep, and the JSON says ``"engine": "arrow"``;
-    confusion-matrix and predictive-parity results are identical, for every attribute and
-    intersection.
+    What changes above the threshold: the report has no threshold sweep and the JSON says
+    ``"engine": "arrow"``; every test's result is the memory engine's (the AUC's included:
+    its permutation tests run on the compared groups' rows, read back), for every
+    attribute and intersection.
 
     Examples
     --------

@@ -28,7 +28,7 @@ import numpy as np
 from fastfair import _kernel_sums
 from fastfair._clustered import ClusterCounts, kernel_pass, leverage_pass
 
-__all__ = ["SortedClusters", "UserRows", "merge_sums", "whole_clusters"]
+__all__ = ["SortedClusters", "UserRows", "group_rows", "merge_sums", "whole_clusters"]
 
 #: Rows per chunk handed to the kernels (whole users: a chunk may run over by one user).
 CHUNK_ROWS = 1 << 20
@@ -485,6 +485,18 @@ def sort_partition(frame, *, label, score, group, cluster, index: dict, pos_labe
     s = as_finite_float(frame[score].to_numpy(), "score")[order]
     g = codes[keep][order]
     return y, s, g, frame[cluster].to_numpy()[order]
+
+
+def group_rows(frame, *, label, score, group, index: dict, pos_label):
+    """One partition's rows of the groups `index` (label -> position) as (y, score,
+    position), in the partition's order: what the AUC permutation test reads back."""
+    from fastfair._validation import as_binary, as_finite_float
+
+    codes = _tested_codes(frame, group, index)
+    keep = codes >= 0
+    y = as_binary(frame[label].to_numpy()[keep], "label", pos_label)
+    s = as_finite_float(frame[score].to_numpy()[keep], "score")
+    return y.astype(np.uint8), s, codes[keep]
 
 
 def _tested_codes(frame, group: list, index: dict) -> np.ndarray:

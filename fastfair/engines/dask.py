@@ -66,6 +66,7 @@ __all__ = [
     "confusion_stats",
     "dask_clusters",
     "dask_scheduler",
+    "dask_score_rows",
     "delong",
     "paired_stats",
     "permutation_test",
@@ -620,6 +621,28 @@ def _dask_frame(source, columns):
 def _with_row(frame, start: int):
     """A partition with its global row numbers (the file order) in ``_row``."""
     return frame.assign(_row=np.arange(start, start + len(frame), dtype=np.int64))
+
+
+def dask_score_rows(source, labels, *, label, score, group, pos_label, scheduler=None):
+    """The rows of the groups `labels` of an attribute (`group`: its column, or an
+    intersection's columns with tuple labels) as (y, score, index into `labels`), gathered
+    on the client partition after partition: the AUC permutation test needs them (the
+    DeLong sums do not), 17 bytes a row of those groups."""
+    import dask
+
+    from fastfair.engines import clusters as sc
+
+    group = [group] if isinstance(group, str) else list(group)
+    df = _dask_frame(source, list(dict.fromkeys((label, score, *group))))
+    read = functools.partial(
+        sc.group_rows, label=label, score=score, group=group,
+        index={v: k for k, v in enumerate(labels)}, pos_label=pos_label,
+    )  # fmt: skip
+    parts = dask.compute(
+        *[dask.delayed(sc.named_partition)(k, read, p) for k, p in enumerate(df.to_delayed())],
+        scheduler=scheduler,
+    )
+    return tuple(np.concatenate([p[j] for p in parts]) for j in range(3))
 
 
 def dask_clusters(

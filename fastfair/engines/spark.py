@@ -65,6 +65,7 @@ __all__ = [
     "score_stats",
     "spark_clusters",
     "spark_delong",
+    "spark_score_rows",
     "spark_session",
     "summarise_spark",
 ]
@@ -1038,6 +1039,32 @@ def _kernel_task(pid, part, *, fn):
 
     sums = partition_pass(part, fn, "per_user")
     return None if sums is None else _Sums(sums)
+
+
+def spark_score_rows(frame, labels, *, label, score, group, pos_label):
+    """The rows of the groups `labels` of an attribute (`group`: its column, or an
+    intersection's columns with tuple labels) as (y, score, index into `labels`), gathered
+    on the driver partition after partition (in partition order): the AUC permutation test
+    needs them (the DeLong sums do not)."""
+    from pyspark.sql import functions as F
+
+    groups = [group] if isinstance(group, str) else list(group)
+    columns = list(dict.fromkeys((label, score, *groups)))
+    rows = frame.select(*columns).withColumn(_ROW, F.lit(0))
+    read = functools.partial(
+        _user_rows, label=label, score=score, groups=groups, cluster=_ROW,
+        index={v: k for k, v in enumerate(labels)}, pos_label=pos_label,
+    )  # fmt: skip
+    got = _aggregate(rows, functools.partial(_user_pass, read=read, task=_rows_task))
+    parts = [] if got is None else [got.values[p] for p in sorted(got.values)]
+    if not parts:
+        return np.zeros(0, np.uint8), np.zeros(0, np.float64), np.zeros(0, np.intp)
+    return tuple(np.concatenate([p[j] for p in parts]) for j in range(3))
+
+
+def _rows_task(pid, part):
+    y, s, g, _ = part
+    return _ByPartition({pid: (np.asarray(y, dtype=np.uint8), s, g.astype(np.intp))})
 
 
 def spark_clusters(
