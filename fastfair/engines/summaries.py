@@ -282,11 +282,7 @@ class ScoreStats:
         >>> stats.select(["c", "a"]).labels.tolist()
         ['a', 'c']
         """
-        index = {g: k for k, g in enumerate(self.labels.tolist())}
-        unknown = [g for g in labels if g not in index]
-        if unknown:
-            raise ValueError(f"no group {show_value(unknown[0])} in the summary")
-        rows = sorted(index[g] for g in labels)
+        rows = _positions(self.labels, labels)
         return ScoreStats(self.labels[rows], self.values, self.counts[rows], self.resolution)
 
     @property
@@ -505,11 +501,7 @@ class PlacementSums:
         >>> sums.select(["c", "a"]).labels.tolist()
         ['a', 'c']
         """
-        index = {g: k for k, g in enumerate(self.labels.tolist())}
-        unknown = [g for g in labels if g not in index]
-        if unknown:
-            raise ValueError(f"no group {show_value(unknown[0])} in the summary")
-        rows = sorted(index[g] for g in labels)
+        rows = _positions(self.labels, labels)
         fields = ("pos_sum", "pos_squares", "neg_sum", "neg_squares")
         picked = {f: tuple(getattr(self, f)[k] for k in rows) for f in fields}
         return dataclasses.replace(
@@ -563,6 +555,16 @@ class PlacementSums:
         from fastfair.auc import auc_test_from_delong
 
         return auc_test_from_delong(self.delong(), **options)
+
+
+def _positions(known: np.ndarray, labels: Sequence) -> list[int]:
+    """Positions in `known` of the groups `labels`, ascending (a summary's groups stay in
+    label order); a label not in `known` is named."""
+    index = {g: k for k, g in enumerate(known.tolist())}
+    unknown = [g for g in labels if g not in index]
+    if unknown:
+        raise ValueError(f"no group {show_value(unknown[0])} in the summary")
+    return sorted(index[g] for g in labels)
 
 
 def _sample_variance(total: int, squares: int, m: int, scale: int) -> float:
@@ -684,7 +686,7 @@ class ScoreRuns:
         Parameters
         ----------
         labels : sequence
-            Labels of groups of this summary.
+            The groups whose rows are wanted; the index of each row refers to it.
 
         Returns
         -------
@@ -704,9 +706,9 @@ class ScoreRuns:
         ([0, 0, 1], [0.1, 0.3, 0.9], [1, 1, 0])
         """
         wanted = {v: k for k, v in enumerate(labels)}
-        missing = [v for v in labels if not any(v in r.labels.tolist() for r in self.runs)]
-        if missing:
-            raise ValueError(f"no group {show_value(missing[0])} in the summary")
+        held = [r.labels for r in self.runs]
+        merged = functools.reduce(lambda a, b: merge_labels(a, b)[0], held, np.array([]))
+        _positions(merged, labels)  # names a group that is not here
         ys, scores, index = [], [], []
         for r in self.runs:
             table = np.array([wanted.get(v, -1) for v in r.labels.tolist()], dtype=np.intp)
