@@ -35,7 +35,7 @@ at alpha 0.05 with binomial Monte-Carlo SE; "*" marks a rate more than 3 SE abov
 The quick mode checks "old" and "new" against ``predictive_parity_test``.
 
 Usage: python validation/parity_dependent_null.py [--quick] [--scale X] [--cells A,B]
-           [--out FILE]
+           [--only null|power] [--methods old,new] [--jsonl FILE] [--out FILE]
 """
 
 from __future__ import annotations
@@ -65,25 +65,30 @@ METHODS = ("old", "new", "new_own")
 BIAS_METHODS = ("old", "old_ob")  # the smoothing-bias experiment (--bias)
 #: name -> (settings, null data sets, power data sets, delta). The first three are issue 33's.
 CELLS = {
-    "issue1": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.0), 2000, 200, 0.15),
-    "issue2": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.8), 2000, 200, 0.15),
+    "issue1": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.0), 2000, 500, 0.15),
+    "issue2": (dict(users=(40, 400), locs=(-0.3, -1.0), dom=0.4, rho=0.8), 2000, 500, 0.15),
     "issue3": (
         dict(users=(60, 300), locs=(-0.3, -1.0), rows="pareto", loc_sd=1.2, dom=0.0, rho=0.5),
-        2000, 200, 0.15,
+        2000, 500, 0.15,
     ),
-    "equal_dom40": (dict(users=(40, 400), locs=(-0.6, -0.6), dom=0.4, rho=0.8), 800, 200, 0.15),
-    "u20_dom50": (dict(users=(20, 1000), locs=(-0.3, -1.0), dom=0.5, rho=0.9), 800, 200, 0.25),
-    "u200_dom10": (dict(users=(200, 200), locs=(-0.3, -1.0), dom=0.1, rho=0.3), 800, 200, 0.1),
-    "u1000": (dict(users=(1000, 1000), locs=(0.0, -1.0), dom=0.1, rho=0.0), 800, 200, 0.05),
+    "equal_dom40": (dict(users=(40, 400), locs=(-0.6, -0.6), dom=0.4, rho=0.8), 2000, 500, 0.15),
+    "u20_dom50": (dict(users=(20, 1000), locs=(-0.3, -1.0), dom=0.5, rho=0.9), 2000, 500, 0.25),
+    "u200_dom10": (dict(users=(200, 200), locs=(-0.3, -1.0), dom=0.1, rho=0.3), 2000, 500, 0.1),
+    "u1000": (dict(users=(1000, 1000), locs=(0.0, -1.0), dom=0.1, rho=0.0), 2000, 500, 0.05),
     "three": (
-        dict(users=(40, 200, 400), locs=(-0.3, -0.6, -1.0), dom=0.25, rho=0.5), 800, 200, 0.15,
+        dict(users=(40, 200, 400), locs=(-0.3, -0.6, -1.0), dom=0.25, rho=0.5), 2000, 500, 0.15,
     ),
     "three_small": (
-        dict(users=(20, 100, 1000), locs=(-0.6, -0.6, -0.6), dom=0.3, rho=0.9), 800, 200, 0.25,
+        dict(users=(20, 100, 1000), locs=(-0.6, -0.6, -0.6), dom=0.3, rho=0.9), 2000, 500, 0.25,
     ),
     "pareto_equal": (
         dict(users=(60, 300), locs=(-0.6, -0.6), rows="pareto", loc_sd=1.2, dom=0.0, rho=0.5),
-        500, 200, 0.15,
+        2000, 500, 0.15,
+    ),
+    "u20": (dict(users=(20, 20), locs=(-0.3, -1.0), dom=0.0, rho=0.0), 2000, 500, 0.25),
+    "six": (
+        dict(users=(40, 60, 100, 200, 300, 400), locs=(-0.6,) * 6, dom=0.2, rho=0.5),
+        2000, 500, 0.15,
     ),
 }  # fmt: skip
 
@@ -356,6 +361,9 @@ def main(argv=None):
     ap.add_argument("--jsonl", default=None)
     ap.add_argument("--report", default=None, help="only format the results of these JSONL files")
     ap.add_argument("--only", choices=("null", "power"), default=None, help="one kind of cells")
+    ap.add_argument(
+        "--methods", default=",".join(METHODS), help="a subset of " + ",".join(METHODS)
+    )
     args = ap.parse_args(argv)
     if args.report:
         results = [json.loads(line) for f in args.report.split(",") for line in open(f)]
@@ -390,7 +398,7 @@ def _run(args):
                 reps = (
                     20 if args.quick else max(1, round((n_power if flag else n_null) * args.scale))
                 )
-                plan.append((name, flag, reps, METHODS))
+                plan.append((name, flag, reps, tuple(args.methods.split(","))))
     results = []
     for name, flag, reps, methods in plan:
         settings, _, _, delta = CELLS[name]
