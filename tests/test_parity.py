@@ -743,3 +743,38 @@ def test_null_variance_floor_for_a_group_without_positives():
     assert abs(floored.grid_statistic[0]) < 1.5 * np.sqrt(n_eff * f0 / (1 - f0)) + 1
     # without the floor: variance f0^2 / n_eff, |z| = sqrt(n_eff) (about 14 here)
     assert abs(floored.grid_statistic[0]) < 0.3 * np.sqrt(n_eff)
+
+
+def test_df_warning_under_the_null_variance_names_the_intervals_not_the_tests():
+    """Issue 33: with variance="null" (default) the tests use a normal reference, so the
+    "df below 3" warning is about the intervals only (the curve's and the difference's, t
+    with the groups' own CR2 df); with variance="separate" it is about the tests too. On
+    issue 33's u20_dom50 cell (20 users, one with half the rows, rho 0.9)."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "validation" / "parity_dependent_null.py"
+    spec = importlib.util.spec_from_file_location("pdn", path)
+    pdn = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pdn)
+    y, s, g, user = pdn.simulate(np.random.default_rng(0), **pdn.CELLS["u20_dom50"][0])
+    messages = {}
+    for variance in ("null", "separate"):
+        with pytest.warns(SparseGridWarning) as record:
+            res = predictive_parity_test(y, s, g, cluster=user, n_bootstrap=0, variance=variance)
+        messages[variance] = " ".join(str(w.message) for w in record)
+        low = res.tested & (res.curve.df[0] < 3)
+        assert low.any()  # the warned points are tested
+        if variance == "null":
+            assert np.all(np.isinf(res.grid_df[low]))  # normal reference
+        else:
+            assert np.all(res.grid_df[low] < 4)  # Welch-Satterthwaite t of the two groups
+        half = res.curve.upper[0, low] - res.curve.estimate[0, low]  # t band, df < 3
+        t = stats.t.ppf(0.975, res.curve.df[0, low])
+        np.testing.assert_allclose(half, t * res.curve.standard_error[0, low], rtol=1e-10)
+    assert "t reference of the intervals is a rough approximation (the tests use the " \
+        "variance under the null and a normal reference)" in messages["null"]  # fmt: skip
+    assert "the t reference is a rough approximation" in messages["separate"]
+    assert "intervals" not in messages["separate"]
+    with pytest.warns(SparseGridWarning, match="the t reference is a rough approximation"):
+        calibration_curve(y, s, g, cluster=user)

@@ -229,6 +229,7 @@ def prepared_parity_test(
         n_threads,
         covariance=n_bootstrap > 0,
         small_sample=small_sample,
+        variance=variance,
     )
     curve = fit.curve
     scale = outcome_scale(prep)

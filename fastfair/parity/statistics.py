@@ -92,6 +92,7 @@ def _fit(
     n_threads,
     covariance,
     small_sample="cr2",
+    variance=None,
 ) -> _Fit:
     check_choice(kernel, "kernel", KERNELS)
     _check_small_sample(small_sample)
@@ -127,7 +128,7 @@ def _fit(
     df = np.where(ok, df, np.nan)
     zq = _quantile(0.5 + confidence_level / 2.0, df)
     notes = _sparse_notes(prep, grid_arr, sb, n_eff, min_effective_clusters, h, kernel)
-    notes += _share_notes(prep, grid_arr, share, df, ok, small_sample)
+    notes += _share_notes(prep, grid_arr, share, df, ok, small_sample, variance)
     if notes:
         warnings.warn("; ".join(notes), SparseGridWarning, stacklevel=user_stacklevel())
     curve = CalibrationCurve(
@@ -176,8 +177,10 @@ def _sparse_notes(prep, grid, sb, n_eff, min_eff, h, kernel) -> list[str]:
     return notes
 
 
-def _share_notes(prep, grid, share, df, tested, small_sample) -> list[str]:
-    """Tested points where the clustered inference is unreliable (see SHARE_WARNING)."""
+def _share_notes(prep, grid, share, df, tested, small_sample, variance=None) -> list[str]:
+    """Tested points where the clustered inference is unreliable (see SHARE_WARNING and
+    DF_WARNING). variance="null" (predictive_parity_test's default): the df is only the
+    intervals'; the tests use the variance under the null and a normal reference."""
     notes = []
     for k, g in enumerate(prep.labels):
         if small_sample == "none":
@@ -192,6 +195,10 @@ def _share_notes(prep, grid, share, df, tested, small_sample) -> list[str]:
                 f"the Satterthwaite df is below {DF_WARNING:g} (a few users hold most of the "
                 "kernel weight): the t reference is a rough approximation"
             )
+            if variance == "null":
+                why = why.replace("the t reference", "the t reference of the intervals") + (
+                    " (the tests use the variance under the null and a normal reference)"
+                )
         if bad.size:
             where = f"at {bad.size} grid point(s) {_points(grid[bad])}"
             notes.append(f"group {label_text(g)}: {where} {why}")
