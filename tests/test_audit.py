@@ -498,3 +498,25 @@ def test_parity_row_takes_part_in_the_sequential_decision(frame):
     lo, hi = row["pvalue_interval"]
     assert lo <= row["pvalue"] <= hi
     assert row["verdict"] != "not tested"
+
+
+def test_parity_row_is_undecided_when_its_monte_carlo_interval_holds_its_level(frame):
+    """Issue 33: the sequential audit does not decide the parity row on its bootstrap
+    p-value as is. At alpha = 0.0093 the row's Holm level (alpha / 2: the TPR row's p is
+    ~5e-8) lies inside the p-value's Monte-Carlo interval at the cap, so the row's decision
+    and its verdict read "undecided"; at alpha = 0.05 the same row is decided (its interval
+    lies below alpha / 2)."""
+    kw = dict(y_score="score", data=frame, metrics=["tpr"], random_state=1)
+    decided = fastfair.audit("y", "pred", ["sex"], **kw)
+    (row,) = _rows(decided, family="parity")
+    assert row.decision == "difference" and row["verdict"] == "DIFFERENCE"
+    assert row["pvalue_interval"][1] < 0.05 / 2
+    alpha = 0.0093
+    res = fastfair.audit("y", "pred", ["sex"], alpha=alpha, **kw)
+    (row,) = _rows(res, family="parity")
+    (tpr,) = _rows(res, family="confusion")
+    assert tpr["pvalue"] < row["pvalue"]  # parity is second in Holm's order: level alpha / 2
+    lo, hi = row["pvalue_interval"]
+    assert lo < alpha / 2 < hi and lo <= row["pvalue"] <= hi
+    assert row.decision == "undecided" and row["verdict"].startswith("undecided: p-value in")
+    assert row["n_permutations"] > 10_000  # continued past the first draws, to the cap
