@@ -326,3 +326,22 @@ def test_audit_near_level_quick():
     lo, hi = auc["pvalue_interval"]
     assert module.THRESHOLD < lo <= hi
     assert "time / clear" in "\n".join(module.summarize(out))
+
+
+def test_parity_audit_null_quick():
+    """Issue 33's audit scenario: its data are calibrated alike in every group (so any
+    parity difference the audit claims is false), the audit has its three parity rows and
+    the report lists them."""
+    module = _load("parity_audit_null")
+    y, _, s, attrs, user = module.dataset(0)
+    assert 19_000 < y.size < 21_000 and np.unique(user).size == 4000
+    bins = np.digitize(s, [0.2, 0.4, 0.6])
+    for g in ("a", "b", "c"):
+        for b in range(4):
+            rows = (attrs["race"] == g) & (bins == b)
+            se = math.sqrt(0.25 / rows.sum())
+            assert abs(y[rows].mean() - s[rows].mean()) < 4 * se * 2  # users: design effect
+    r = module.run(1)
+    assert r["audits"] == 1 and r["any"] in (0, 1)
+    text = module.report(r)
+    assert all(a in text for a in module.ATTRIBUTES)
