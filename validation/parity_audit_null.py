@@ -12,12 +12,18 @@ has three parity rows: sex (2 groups), race (3) and sex & race (6). Recorded: th
 audits with a parity row whose verdict is a difference (the family's false rejections),
 per row the share of differences and of "undecided" verdicts, binomial Monte-Carlo SE.
 
-Usage: python validation/parity_audit_null.py [--quick] [--audits R] [--out FILE]
+``--variance separate`` runs the same audits with the old default (the audit calls
+``fastfair.predictive_parity_test``, which the script then wraps with
+``variance="separate"``: a validation-only switch, the audit has no such option).
+
+Usage: python validation/parity_audit_null.py [--quick] [--audits R] [--variance V]
+           [--out FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import subprocess
 import sys
@@ -96,14 +102,20 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--audits", type=int, default=200)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--variance", choices=("null", "separate"), default="null")
     args = ap.parse_args(argv)
+    if args.variance == "separate":
+        fastfair.predictive_parity_test = functools.partial(
+            fastfair.predictive_parity_test, variance="separate"
+        )
     r = run(1 if args.quick else args.audits, progress=not args.quick)
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
     text = (
         f"# parity_audit_null ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit "
-        f"{commit}, alpha {ALPHA}, default options, n_jobs=1)\n" + report(r)
+        f"{commit}, alpha {ALPHA}, default options, n_jobs=1; parity variance "
+        f"{args.variance!r})\n" + report(r)
     )
     print(text)
     if args.out:
