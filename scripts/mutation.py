@@ -251,7 +251,10 @@ def _first_failure(m: Mutant, src, runner, timeout):
     """Outcome of the mutant's own tests, or of its module's tests and then the suite."""
     if m.tests:
         return run_tests(src, runner, m.tests, timeout)
-    outcome, seconds, detail = run_tests(src, runner, module_tests(m, src), timeout)
+    first = module_tests(m, src)
+    if not first:  # no test file is named after it: an empty selection would run pytest's
+        return run_tests(src, runner, WHOLE_SUITE, timeout)  # default paths (golden too)
+    outcome, seconds, detail = run_tests(src, runner, first, timeout)
     if outcome != "survived":
         return outcome, seconds, detail
     outcome, more, detail = run_tests(src, runner, WHOLE_SUITE, timeout)
