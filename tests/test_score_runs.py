@@ -227,3 +227,33 @@ def test_all_tied_flags_a_constant_group_only():
     # equal L for every positive without ties is not "all tied": scores 0.2 < 0.4 < 0.6
     y2, s2 = np.array([0, 1, 0]), np.array([0.2, 0.4, 0.6])
     assert not PlacementSums.from_arrays(y2, s2, ["a"] * 3).all_tied()[0]
+
+
+def test_one_merge_for_every_combination_equals_brute_force(tmp_path):
+    # the arrow engine's runs coded by cell, numbered as cells appear (not sorted), merged
+    # once for g1, g2 and g1 & g2: each combination's sums equal the brute force on its rows
+    from fastfair.engines.attributes import CombinationScores
+
+    rng = np.random.default_rng(9)
+    n = 1500
+    y, s = rng.integers(0, 2, n), np.round(rng.random(n), 2)  # ties within and across runs
+    g1 = rng.choice(["b", "a", "c"], n)
+    g2 = rng.choice([7, 3], n)
+    cells = {}
+    total = None
+    for part in np.array_split(np.arange(n), 5):
+        codes = [cells.setdefault((a, int(b)), len(cells)) for a, b in zip(g1[part], g2[part])]
+        labels = np.empty(len(cells), dtype=object)
+        labels[:] = list(cells)
+        run = ScoreRuns.from_codes(y[part], s[part], np.array(codes), labels)
+        one = CombinationScores(run, ["g1", "g2"], [("g1",), ("g2",), ("g1", "g2")])
+        total = one if total is None else total + one
+    assert list(cells) != sorted(cells)  # the cells are not in sorted order
+    assert as_dict(total[("g1",)]) == brute_sums(y, s, g1)
+    assert as_dict(total[("g2",)]) == brute_sums(y, s, g2)
+    both = np.array([cells[(a, int(b))] for a, b in zip(g1, g2)])  # tuples as codes
+    by_code = brute_sums(y, s, both)
+    assert as_dict(total[("g1", "g2")]) == {c: by_code[k] for c, k in cells.items()}
+    assert total[("g1",)].labels.tolist() == ["a", "b", "c"]
+    spilled = CombinationScores(total.runs.spill(str(tmp_path)), total.names, total.combos)
+    assert as_dict(spilled[("g1", "g2")]) == as_dict(total[("g1", "g2")])

@@ -1,12 +1,13 @@
 """The arrow engine: the audit's summaries from a file, directory or glob, batch by batch.
 
 The columns are read in record batches (pyarrow datasets on one machine); each batch is
-reduced at once to a cube of confusion counts (and, when a score is given, per attribute
-combination a sorted run of :class:`fastfair.engines.summaries.ScoreRuns`: exact for any
-scores, the batch sorted once for every combination, the k runs merged once at the end in
-O(n log k)), and the summaries are added. Memory is one batch plus the summaries: the
-counts, and 8 + 2 x (combinations) bytes a row of score runs (spilled to an Arrow IPC
-file beyond `SPILL_BYTES`).
+reduced at once to a cube of confusion counts (and, when a score is given, a sorted run
+of :class:`fastfair.engines.summaries.ScoreRuns` whose rows are coded by cell, the
+combination of every attribute's level: exact for any scores, each batch sorted once, the
+k runs merged once at the end in O(n log k) for every attribute combination together,
+:class:`fastfair.engines.attributes.CombinationScores`), and the summaries are added.
+Memory is one batch plus the summaries: the counts, and 10 bytes a row of score runs
+(spilled to an Arrow IPC file beyond `SPILL_BYTES`).
 
 For predictive parity the same read also keeps label, score, group and user in compact
 columns; the rows of the tested groups are then put in user order by a counting sort of
@@ -22,10 +23,15 @@ import tempfile
 
 import numpy as np
 
-from fastfair.engines.attributes import code_groups, combination_codes, summary_of
+from fastfair.engines.attributes import (
+    CombinationScores,
+    code_groups,
+    combination_codes,
+    summary_of,
+)
 from fastfair.engines.clusters import UserRows, from_ordered_chunks
 from fastfair.engines.groups import batch_codes
-from fastfair.engines.summaries import checked_rows
+from fastfair.engines.summaries import ScoreRuns, checked_rows
 
 __all__ = ["arrow_clusters", "summarise_arrow"]
 
@@ -39,14 +45,15 @@ def summarise_arrow(
 ):  # fmt: skip
     """Summary of a file, directory or glob, batch by batch (pyarrow): the
     :class:`fastfair.engines.attributes.AuditSummary` of the attributes `groups` (column
-    names; one name for one), with a ScoreStats per attribute combination of `combos`
-    (default: each attribute alone). `cluster` is checked (present in every file, no
-    missing value). With `keep_rows` (and a score), the same read also fills the parity
-    columns (:class:`fastfair.engines.clusters.UserRows`, in ``summary.rows``; each row's
-    group is its combination of every attribute): the file is read once. `progress`: a
-    tqdm-like bar factory advanced by the rows of each batch. The scores are kept as
-    sorted runs (:class:`fastfair.engines.summaries.ScoreRuns`), merged once at the end;
-    beyond `spill_bytes` in memory they are spilled to an Arrow IPC file."""
+    names; one name for one), with the exact AUC summary of each attribute combination of
+    `combos` (default: each attribute alone; :class:`CombinationScores`). `cluster` is
+    checked (present in every file, no missing value). With `keep_rows` (and a score), the
+    same read also fills the parity columns (:class:`fastfair.engines.clusters.UserRows`, in
+    ``summary.rows``; each row's group is its combination of every attribute): the file is
+    read once. `progress`: a tqdm-like bar factory advanced by the rows of each batch. The
+    scores are kept as sorted runs coded by cell
+    (:class:`fastfair.engines.summaries.ScoreRuns`), merged once at the end for every
+    combination; beyond `spill_bytes` in memory they are spilled to an Arrow IPC file."""
     from fastfair.engines.files import _counted_batches, _to_numpy, count_rows, iter_batches
 
     groups = [groups] if isinstance(groups, str) else list(groups)
@@ -55,7 +62,7 @@ def summarise_arrow(
     rows = None
     if keep_rows and score is not None:
         rows = UserRows(count_rows(source), clustered=cluster is not None)
-    total = None
+    total, cells = None, _Cells()
     batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=groups)
     for path, batch in _counted_batches(batches, source, progress):
         try:
@@ -72,19 +79,40 @@ def summarise_arrow(
                 {g: batch_codes(batch[g], f"group column {g!r}" if named else "group")
                  for g in groups}
             )  # fmt: skip
-            part = summary_of(y, yhat, s, coded, combos, runs=True)
-            if rows is not None:
+            part = summary_of(y, yhat, None, coded, combos)
+            if s is not None:
                 finest = combination_codes(coded, groups)
-                rows.add(y, s, finest, None if cluster is None else batch[cluster])
+                part.scores = CombinationScores(cells.run(y, s, finest), groups, combos)
+                if rows is not None:
+                    rows.add(y, s, finest, None if cluster is None else batch[cluster])
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"{path}: {exc}") from exc
         total = part if total is None else total + part
-        if total.scores and sum(r.nbytes for r in total.scores.values()) > spill_bytes:
-            total.scores = {k: r.spill(tempfile.gettempdir()) for k, r in total.scores.items()}
+        if total.scores and total.scores.runs.nbytes > spill_bytes:
+            total.scores.runs = total.scores.runs.spill(tempfile.gettempdir())
     if total is None:
         raise ValueError(f"{source} has no rows")
     total.rows = rows
     return total
+
+
+class _Cells:
+    """The cells (combinations of every attribute's level) met so far, numbered as they
+    appear: every batch's run codes its rows by these numbers, so the runs need no
+    remapping before their one merge."""
+
+    def __init__(self):
+        self.index: dict = {}
+        self.labels = np.empty(0, dtype=object)
+
+    def run(self, y: np.ndarray, s: np.ndarray, finest) -> ScoreRuns:
+        """The batch's sorted run, its rows coded by cell."""
+        local = [self.index.setdefault(v, len(self.index)) for v in finest.labels.tolist()]
+        if len(self.index) != len(self.labels):
+            self.labels = np.empty(len(self.index), dtype=object)
+            self.labels[:] = list(self.index)
+        codes = np.take(np.asarray(local, dtype=np.intp), finest.codes)
+        return ScoreRuns.from_codes(y, s, codes, self.labels)
 
 
 def _check_cluster(batch, cluster) -> None:

@@ -3,28 +3,37 @@
 Each batch (arrow engine) or partition (dask engine) is read once: every attribute is
 coded once (:func:`fastfair._validation.as_groups`, after the Arrow batch coder), the
 confusion counts of every combination of their levels go into one
-:class:`fastfair.engines.cube.ConfusionCube`, and with a score one
-:class:`fastfair.engines.summaries.ScoreRuns` (arrow: exact sorted runs) or
-:class:`fastfair.engines.summaries.ScoreStats` per attribute combination the audit tests
-(:func:`fastfair._groups.attribute_combinations`: each attribute, and with intersections
-every combination of two or more; an intersection's labels are tuples). The summaries of
+:class:`fastfair.engines.cube.ConfusionCube`, and with a score the AUC summaries of every
+attribute combination the audit tests (:func:`fastfair._groups.attribute_combinations`:
+each attribute, and with intersections every combination of two or more; an
+intersection's labels are tuples): the arrow engine's exact sorted runs coded by cell,
+one sort per batch and one merge for every combination (:class:`CombinationScores`), or a
+:class:`fastfair.engines.summaries.ScoreStats` per combination. The summaries of
 the batches add (:class:`AuditSummary`); the audit reads each attribute's confusion counts
 from the cube's marginals (:mod:`fastfair.auditing.summaries`).
 """
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fastfair._auc import sort_order
 from fastfair._groups import combine_codes, split_codes, tuple_labels
 from fastfair._metrics import cell_index
 from fastfair._validation import GroupCodes, as_groups
 from fastfair.engines.cube import ConfusionCube
 from fastfair.engines.summaries import ConfusionStats, ScoreRuns, ScoreStats, checked_rows
 
-__all__ = ["AuditSummary", "code_groups", "combination_codes", "summarise_rows", "summary_of"]
+__all__ = [
+    "AuditSummary",
+    "CombinationScores",
+    "code_groups",
+    "combination_codes",
+    "summarise_rows",
+    "summary_of",
+]
 
 
 class AuditSummary:
@@ -61,7 +70,9 @@ class AuditSummary:
         if not isinstance(other, AuditSummary):
             return NotImplemented
         scores = None
-        if self.scores is not None:
+        if isinstance(self.scores, CombinationScores):
+            scores = self.scores + other.scores
+        elif self.scores is not None:
             scores = {k: v + other.scores[k] for k, v in self.scores.items()}
         return AuditSummary(self.cube + other.cube, scores)
 
@@ -93,11 +104,9 @@ def combination_codes(coded: Mapping[str, GroupCodes], names: Sequence[str]) -> 
     return GroupCodes(codes, tuple_labels(split_codes(present, sizes), parts))
 
 
-def summary_of(y, yhat, s, groups: Mapping[str, Any], combos, *, runs=False) -> AuditSummary:
+def summary_of(y, yhat, s, groups: Mapping[str, Any], combos) -> AuditSummary:
     """The summary of one batch of checked rows: label, prediction, score (or None) and
-    the attributes' columns; `combos`: the attribute combinations that get a ScoreStats,
-    or with `runs` a :class:`fastfair.engines.summaries.ScoreRuns` (exact for any scores;
-    the batch sorted once, its sorted scores shared by every combination's run)."""
+    the attributes' columns; `combos`: the attribute combinations that get a ScoreStats."""
     coded = code_groups(groups)
     names = list(coded)
     cube = ConfusionCube.from_codes(
@@ -107,18 +116,79 @@ def summary_of(y, yhat, s, groups: Mapping[str, Any], combos, *, runs=False) -> 
         names,
     )
     scores = None
-    if s is not None and runs:
-        order = sort_order(s)
-        ranked = (y[order], s[order])
-        scores = {}
-        for c in combos:
-            g = combination_codes(coded, c)
-            scores[tuple(c)] = ScoreRuns.from_codes(*ranked, g.codes, g.labels, order=order)
-    elif s is not None:
+    if s is not None:
         scores = {
             tuple(c): ScoreStats.from_arrays(y, s, combination_codes(coded, c)) for c in combos
         }
     return AuditSummary(cube, scores)
+
+
+class CombinationScores(Mapping):
+    """The exact AUC summaries of every attribute combination, from one set of sorted runs.
+
+    The runs (:class:`fastfair.engines.summaries.ScoreRuns`) are coded by the cells of all
+    the attributes (a cell: one level of each; one attribute: its levels), so each batch is
+    sorted once and holds 10 bytes a row whatever the combinations; ``scores[combo]`` is
+    the combination's :class:`fastfair.engines.summaries.PlacementSums`, and the first
+    look-up merges the runs once for every combination (a cell's group in a combination is
+    its levels of those attributes). Added with ``+`` (the runs are listed).
+
+    Parameters
+    ----------
+    runs : ScoreRuns
+        Runs coded by cell (labels: tuples of levels in the order of `names`, or the levels
+        themselves for one attribute).
+    names : sequence of str
+        The attributes.
+    combos : sequence of tuples of str
+        The combinations looked up.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastfair.engines.attributes import CombinationScores
+    >>> from fastfair.stats import ScoreRuns
+    >>> cells = np.empty(4, dtype=object)
+    >>> cells[:] = [("F", "x"), ("M", "x"), ("F", "y"), ("M", "y")]
+    >>> runs = ScoreRuns.from_codes(np.array([1, 0, 1, 0]), np.array([0.9, 0.1, 0.4, 0.3]),
+    ...                             np.arange(4), cells)
+    >>> scores = CombinationScores(runs, ["sex", "race"], [("sex",), ("sex", "race")])
+    >>> scores[("sex",)].labels.tolist()
+    ['F', 'M']
+    """
+
+    def __init__(self, runs: ScoreRuns, names: Sequence[str], combos: Sequence[tuple]):
+        self.runs, self.names = runs, tuple(names)
+        self.combos = [tuple(c) for c in combos]
+
+    def __add__(self, other: CombinationScores) -> CombinationScores:
+        if not isinstance(other, CombinationScores):
+            return NotImplemented
+        return CombinationScores(self.runs + other.runs, self.names, self.combos)
+
+    def __getitem__(self, combo):
+        return self._sums[tuple(combo)]
+
+    def __iter__(self):
+        return iter(self.combos)
+
+    def __len__(self) -> int:
+        return len(self.combos)
+
+    @functools.cached_property
+    def _sums(self) -> dict:
+        keys = [_projection(self.names, c) for c in self.combos]
+        return dict(zip(self.combos, self.runs.placements_by(keys)))
+
+
+def _projection(names: Sequence[str], combo: Sequence[str]):
+    """A cell's group in the combination `combo` (None: the cell itself)."""
+    if tuple(combo) == tuple(names):
+        return None
+    positions = [names.index(n) for n in combo]
+    if len(positions) == 1:
+        return operator.itemgetter(positions[0])
+    return operator.itemgetter(*positions)
 
 
 def summarise_rows(

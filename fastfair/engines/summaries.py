@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -586,6 +587,34 @@ def _spread(sums: PlacementSums, index: np.ndarray, n: int) -> dict:
     return out
 
 
+def _grouping(cells: np.ndarray, key) -> tuple[np.ndarray, np.ndarray]:
+    """(the sorted groups of a grouping of `cells`, each cell's group code)."""
+    if key is None:
+        values = cells.tolist()
+    else:
+        values = [key(v) for v in cells.tolist()]
+    if key is None and all(a < b for a, b in itertools.pairwise(values)):
+        labels = cells
+    else:
+        labels = np.empty(len(set(values)), dtype=object)
+        labels[:] = sorted(set(values))
+        if cells.dtype.kind != "O" and key is None:
+            labels = labels.astype(cells.dtype)
+    position = {v: k for k, v in enumerate(labels.tolist())}
+    return labels, np.array([position[v] for v in values], dtype=np.intp)
+
+
+def _placement_sums(labels, totals, lin, sq, low, high) -> PlacementSums:
+    """PlacementSums of groups `labels` from the merge's counts and words."""
+    big = [[int(w[0]) + (int(w[1]) << 64), int(w[2]) + (int(w[3]) << 64)] for w in sq]
+    return PlacementSums(
+        labels, totals[:, 0].copy(), totals[:, 1].copy(),
+        tuple(int(v) for v in lin[:, 1]), tuple(b[0] for b in big),
+        tuple(int(v) for v in lin[:, 0]), tuple(b[1] for b in big),
+        low, high,
+    )  # fmt: skip
+
+
 @dataclass(frozen=True, eq=False)
 class _Run:
     """One batch's rows sorted by score: labels of its groups, scores, codes 2 * group +
@@ -763,15 +792,28 @@ class ScoreRuns:
 
     @functools.cached_property
     def _sums(self) -> PlacementSums:
-        from fastfair._runs import merge_placements
+        return self.placements_by([None])[0]
 
+    def _cells(self) -> tuple[np.ndarray, list, np.ndarray]:
+        """(the runs' groups, each run's codes into them, their negatives and positives).
+        Runs whose labels are each a prefix of one list (an engine's groups numbered as
+        they appear) keep their codes: no copy; otherwise the labels are merged (sorted)
+        and the codes remapped."""
         if not self.runs:
             raise ValueError("the summary holds no rows")
+        longest = max((r.labels for r in self.runs), key=len)
+        head = longest.tolist()
+        if all(r.labels.tolist() == head[: len(r.labels)] for r in self.runs):
+            labels = longest
+            codes = [r.codes for r in self.runs]
+            totals = np.zeros((len(labels), 2), dtype=np.int64)
+            for r in self.runs:
+                totals[: len(r.labels)] += r.totals
+            return labels, codes, totals
         labels = functools.reduce(
             lambda a, b: merge_labels(a, b)[0], (r.labels for r in self.runs)
         )
-        scores, codes = [], []
-        totals = np.zeros((len(labels), 2), dtype=np.int64)
+        codes, totals = [], np.zeros((len(labels), 2), dtype=np.int64)
         for r in self.runs:
             _, _, where = merge_labels(labels, r.labels)
             totals[where] += r.totals
@@ -780,19 +822,58 @@ class ScoreRuns:
                 table = np.empty(2 * len(r.labels), dtype=np.uint16)
                 table[0::2], table[1::2] = 2 * where, 2 * where + 1
                 code = table[code]
-            scores.append(r.scores)
             codes.append(code)
-        cell_groups = np.arange(len(labels), dtype=np.int32).reshape(-1, 1)
-        lin, sq = merge_placements(scores, codes, cell_groups, len(labels), totals)
-        big = [[int(w[0]) + (int(w[1]) << 64), int(w[2]) + (int(w[3]) << 64)] for w in sq]
-        present = [r.scores for r in self.runs if len(r.scores)]
-        return PlacementSums(
-            labels, totals[:, 0].copy(), totals[:, 1].copy(),
-            tuple(int(v) for v in lin[:, 1]), tuple(b[0] for b in big),
-            tuple(int(v) for v in lin[:, 0]), tuple(b[1] for b in big),
-            min(float(s[0]) for s in present) if present else None,
-            max(float(s[-1]) for s in present) if present else None,
-        )  # fmt: skip
+        return labels, codes, totals
+
+    def placements_by(self, keys: Sequence) -> list[PlacementSums]:
+        """The exact DeLong sums of several groupings of the runs' groups, from one k-way
+        merge: e.g. each attribute and each intersection, from runs coded by the cells
+        of all the attributes (the rows sorted and merged once for every grouping).
+
+        Parameters
+        ----------
+        keys : sequence of callables or None
+            Grouping j puts the rows of the runs' group ``label`` in group
+            ``keys[j](label)`` (None: the groups themselves).
+
+        Returns
+        -------
+        list of PlacementSums
+            One per grouping, its groups sorted; each equal to the sums of runs coded by
+            that grouping's groups.
+
+        Examples
+        --------
+        >>> from fastfair.stats import ScoreRuns
+        >>> runs = ScoreRuns.from_arrays([1, 0, 1, 0, 1], [0.9, 0.1, 0.4, 0.3, 0.2],
+        ...                              ["F-x", "M-x", "F-y", "M-y", "M-x"])
+        >>> by_sex, whole = runs.placements_by([lambda cell: cell[0], None])
+        >>> by_sex.labels.tolist(), whole.labels.tolist()
+        (['F', 'M'], ['F-x', 'F-y', 'M-x', 'M-y'])
+        """
+        from fastfair._runs import merge_placements
+
+        cells, codes, totals = self._cells()
+        groupings, columns, offset = [], [], 0
+        for key in keys:
+            labels, column = _grouping(cells, key)
+            groupings.append((labels, offset))
+            columns.append(offset + column)
+            offset += len(labels)
+        cell_groups = np.ascontiguousarray(np.column_stack(columns), dtype=np.int32)
+        group_totals = np.zeros((offset, 2), dtype=np.int64)
+        for column in columns:
+            np.add.at(group_totals, column, totals)
+        scores = [r.scores for r in self.runs]
+        lin, sq = merge_placements(scores, codes, cell_groups, offset, group_totals)
+        present = [s for s in scores if len(s)]
+        low = min(float(s[0]) for s in present) if present else None
+        high = max(float(s[-1]) for s in present) if present else None
+        return [
+            _placement_sums(labels, group_totals[a : a + len(labels)],
+                            lin[a : a + len(labels)], sq[a : a + len(labels)], low, high)
+            for labels, a in groupings
+        ]  # fmt: skip
 
     def placements(self) -> PlacementSums:
         """The exact DeLong sums of all the runs' rows: one k-way merge (cached).
