@@ -249,11 +249,12 @@ def test_one_merge_for_every_combination_equals_brute_force(tmp_path):
         one = CombinationScores(run, ["g1", "g2"], [("g1",), ("g2",), ("g1", "g2")])
         total = one if total is None else total + one
     assert list(cells) != sorted(cells)  # the cells are not in sorted order
+    spilled = CombinationScores(total.runs.spill(str(tmp_path)), total.names, total.combos)
     assert as_dict(total[("g1",)]) == brute_sums(y, s, g1)
     assert as_dict(total[("g2",)]) == brute_sums(y, s, g2)
     both = np.array([cells[(a, int(b))] for a, b in zip(g1, g2)])  # tuples as codes
     by_code = brute_sums(y, s, both)
     assert as_dict(total[("g1", "g2")]) == {c: by_code[k] for c, k in cells.items()}
     assert total[("g1",)].labels.tolist() == ["a", "b", "c"]
-    spilled = CombinationScores(total.runs.spill(str(tmp_path)), total.names, total.combos)
     assert as_dict(spilled[("g1", "g2")]) == as_dict(total[("g1", "g2")])
+    assert total.runs is None  # merged once, released

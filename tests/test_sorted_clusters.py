@@ -10,6 +10,7 @@ pytest.importorskip("pyarrow")
 
 import fastfair.cli
 from fastfair import _clustered, parity
+from fastfair.engines import arrow
 from fastfair.engines import clusters as _sorted_clusters
 from fastfair.engines.clusters import merge_sums, whole_clusters
 
@@ -56,9 +57,10 @@ def _assert_same_parity(memory, batched):
             assert tb[col].tolist() == ta[col].tolist(), col
 
 
-@pytest.mark.parametrize("passes", ["one pass (CR0 df)", "CR2 second pass"])
+@pytest.mark.parametrize("passes", ["one pass (CR0 df)", "CR2 second pass", "spilled"])
 def test_arrow_cluster_parity_equals_in_memory(tmp_path, capsys, monkeypatch, passes):
-    """Several files, record batches, chunks and a row sample (step > 1) all cut users."""
+    """Several files, record batches, chunks and a row sample (step > 1) all cut users;
+    "spilled": the scores and user ids kept in files during the read (as beyond memory)."""
     frame = _log(6000, 400, shift=0.15)
     folder = tmp_path / "log"
     folder.mkdir()
@@ -70,6 +72,8 @@ def test_arrow_cluster_parity_equals_in_memory(tmp_path, capsys, monkeypatch, pa
     monkeypatch.setattr(_sorted_clusters, "CHUNK_ROWS", 333)
     if passes == "one pass (CR0 df)":
         monkeypatch.setattr(parity.statistics, "FAST_SHARE", 1.0)
+    if passes == "spilled":
+        monkeypatch.setattr(arrow, "ROW_BYTES", 1 << 40)
     memory = _audit(folder, tmp_path, "memory", capsys)
     batched = _audit(folder, tmp_path, "arrow", capsys)
     _assert_same_parity(memory, batched)
@@ -220,9 +224,11 @@ def test_cluster_order_is_a_stable_counting_sort():
         _kernel_sums.cluster_order(np.array([3, 50], dtype=np.int32), 50)
 
 
-@pytest.mark.parametrize("ids", ["sparse integers", "integers", "text"])
-def test_user_rows_sorted_chunks_equal_a_lexsort(monkeypatch, ids):
-    """Batches in, rows of the tested groups out in (user, file order), cut at users."""
+@pytest.mark.parametrize("spill", [False, True])
+@pytest.mark.parametrize("ids", ["sparse integers", "integers", "text", "floats"])
+def test_user_rows_sorted_chunks_equal_a_lexsort(monkeypatch, tmp_path, ids, spill):
+    """Batches in, rows of the tested groups out in (user, file order), cut at users;
+    with `spill`, the scores and the text or float ids go through files."""
     import pyarrow as pa
 
     from fastfair._validation import GroupCodes
@@ -236,7 +242,7 @@ def test_user_rows_sorted_chunks_equal_a_lexsort(monkeypatch, ids):
     group = rng.integers(0, 4, n)
     y, s = rng.integers(0, 2, n).astype(np.uint8), rng.random(n)
     monkeypatch.setattr(_sorted_clusters, "CHUNK_ROWS", 128)
-    rows = _sorted_clusters.UserRows(n, clustered=True)
+    rows = _sorted_clusters.UserRows(n, clustered=True, spill_dir=tmp_path if spill else None)
     for a in range(0, n, 700):
         b = min(a + 700, n)
         local = np.unique(group[a:b])  # each batch its own group codes
@@ -244,11 +250,14 @@ def test_user_rows_sorted_chunks_equal_a_lexsort(monkeypatch, ids):
         batch_ids = pa.array(user[a:b])
         if ids == "text":
             batch_ids = pa.array([f"u{v}" for v in user[a:b]])
+        elif ids == "floats":
+            batch_ids = pa.array(user[a:b] / 4.0)
         rows.add(y[a:b], s[a:b], codes, batch_ids)
     chunks, user_labels = rows.sorted_chunks(["c", "a", "b"])
     got = [np.concatenate(c) for c in zip(*chunks())]
     keep = group != 3
-    key = user if ids != "text" else np.array([f"u{v}" for v in user], dtype=object)
+    key = {"text": np.array([f"u{v}" for v in user], dtype=object), "floats": user / 4.0}
+    key = key.get(ids, user)
     order = np.flatnonzero(keep)[np.argsort(np.unique(key[keep], return_inverse=True)[1],
                                             kind="stable")]  # fmt: skip
     np.testing.assert_array_equal(got[0], y[order])
@@ -260,6 +269,8 @@ def test_user_rows_sorted_chunks_equal_a_lexsort(monkeypatch, ids):
     firsts = [c[3][0] for c in chunks()]
     lasts = [c[3][-1] for c in chunks()]
     assert len(firsts) > 5 and all(a < b for a, b in zip(lasts[:-1], firsts[1:]))
+    if spill:
+        assert rows.s is None and list(tmp_path.iterdir()) == []  # read back; unlinked
 
 
 def test_user_ids_of_two_types_are_refused(tmp_path, capsys):

@@ -35,8 +35,10 @@ from fastfair.engines.summaries import ScoreRuns, checked_rows
 
 __all__ = ["arrow_clusters", "summarise_arrow"]
 
-#: Bytes of sorted score runs kept in memory before they are spilled to a file.
+#: Bytes of sorted score runs kept in memory before they are spilled to a file; the parity
+#: columns' scores and text user ids go to files when they would take more (ROW_BYTES a row).
 SPILL_BYTES = 1 << 30
+ROW_BYTES = 20
 
 
 def summarise_arrow(
@@ -61,7 +63,9 @@ def summarise_arrow(
     columns = list(dict.fromkeys(c for c in (label, pred, score, *groups, cluster) if c))
     rows = None
     if keep_rows and score is not None:
-        rows = UserRows(count_rows(source), clustered=cluster is not None)
+        n_rows = count_rows(source)
+        spill = tempfile.gettempdir() if n_rows * ROW_BYTES > spill_bytes else None
+        rows = UserRows(n_rows, clustered=cluster is not None, spill_dir=spill)
     total, cells = None, _Cells()
     batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=groups)
     for path, batch in _counted_batches(batches, source, progress):

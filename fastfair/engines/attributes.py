@@ -24,7 +24,13 @@ from fastfair._groups import combine_codes, split_codes, tuple_labels
 from fastfair._metrics import cell_index
 from fastfair._validation import GroupCodes, as_groups
 from fastfair.engines.cube import ConfusionCube
-from fastfair.engines.summaries import ConfusionStats, ScoreRuns, ScoreStats, checked_rows
+from fastfair.engines.summaries import (
+    ConfusionStats,
+    ScoreRuns,
+    ScoreStats,
+    checked_rows,
+    release_memory,
+)
 
 __all__ = [
     "AuditSummary",
@@ -131,7 +137,8 @@ class CombinationScores(Mapping):
     sorted once and holds 10 bytes a row whatever the combinations; ``scores[combo]`` is
     the combination's :class:`fastfair.engines.summaries.PlacementSums`, and the first
     look-up merges the runs once for every combination (a cell's group in a combination is
-    its levels of those attributes). Added with ``+`` (the runs are listed).
+    its levels of those attributes) and releases the runs. Added with ``+`` (the runs are
+    listed) before that.
 
     Parameters
     ----------
@@ -177,8 +184,13 @@ class CombinationScores(Mapping):
 
     @functools.cached_property
     def _sums(self) -> dict:
+        if self.runs is None:
+            raise RuntimeError("the runs were released")
         keys = [_projection(self.names, c) for c in self.combos]
-        return dict(zip(self.combos, self.runs.placements_by(keys)))
+        sums = dict(zip(self.combos, self.runs.placements_by(keys)))
+        self.runs = None  # merged: 10 bytes a row released
+        release_memory()
+        return sums
 
 
 def _projection(names: Sequence[str], combo: Sequence[str]):
