@@ -14,6 +14,10 @@ The machine's load average (1 min) is printed before and after each run. Logs co
 
     python benchmarks/real_shape.py --rows 1e7 --shape real --format parquet --dir /tmp/ff28
     python benchmarks/spark_audit.py /tmp/ff28/real_1e7.parquet --engine arrow dask spark
+
+With ``--scheduler ADDRESS`` the dask audit runs on that dask.distributed scheduler (e.g. a
+``LocalCluster(n_workers=2)`` started beside); its workers are not the child's descendants,
+so the tree figure is then the client's alone and the workers' memory is not counted.
 """
 
 from __future__ import annotations
@@ -47,7 +51,9 @@ def tree_rss(pid: int) -> int:
 def run(argv: list[str]) -> tuple[float, float, float, float, str]:
     """(wall s, CPU s, driver peak GiB, tree peak GiB, output tail) of one child."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(  # from /: the Python given imports its own fastfair
+        argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd="/"
+    )
     peak, done = [0], threading.Event()
 
     def sample():  # never waits for the child (os.wait4 below reaps it)
@@ -77,6 +83,8 @@ def audit_argv(path: str, engine: str, args) -> list[str]:
         argv += ["--cluster", "user"]
     if engine == "spark":
         argv += ["--master", args.master]
+    if engine == "dask" and args.scheduler:
+        argv += ["--scheduler", args.scheduler]
     return argv
 
 
@@ -88,6 +96,7 @@ def main() -> None:
     parser.add_argument("--intersections", action="store_true")
     parser.add_argument("--no-cluster", action="store_true")
     parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--scheduler", help="dask scheduler address (e.g. a LocalCluster's)")
     args = parser.parse_args()
     print(f"{args.path}: --group {' '.join(args.groups)}"
           f"{' --intersections' if args.intersections else ''}"
