@@ -250,11 +250,20 @@ def test_one_merge_for_every_combination_equals_brute_force(tmp_path):
         total = one if total is None else total + one
     assert list(cells) != sorted(cells)  # the cells are not in sorted order
     spilled = CombinationScores(total.runs.spill(str(tmp_path)), total.names, total.combos)
-    assert as_dict(total[("g1",)]) == brute_sums(y, s, g1)
-    assert as_dict(total[("g2",)]) == brute_sums(y, s, g2)
+    # the rows of some groups of a combination, read back from the cell-coded runs
+    got = total[("g1",)].rows(["c", "a"])
+    keep = np.isin(g1, ["c", "a"])
+    want = sorted(zip((g1[keep] == "a").astype(int), s[keep], y[keep]))
+    assert sorted(zip(got[2], got[1], got[0])) == want
+    with pytest.raises(ValueError, match="no group 'z'"):
+        total[("g1",)].rows(["z"])
+    assert as_dict(total[("g1",)].sums) == brute_sums(y, s, g1)
+    assert as_dict(total[("g2",)].sums) == brute_sums(y, s, g2)
     both = np.array([cells[(a, int(b))] for a, b in zip(g1, g2)])  # tuples as codes
     by_code = brute_sums(y, s, both)
-    assert as_dict(total[("g1", "g2")]) == {c: by_code[k] for c, k in cells.items()}
+    assert as_dict(total[("g1", "g2")].sums) == {c: by_code[k] for c, k in cells.items()}
     assert total[("g1",)].labels.tolist() == ["a", "b", "c"]
-    assert as_dict(spilled[("g1", "g2")]) == as_dict(total[("g1", "g2")])
-    assert total.runs is None  # merged once, released
+    assert as_dict(spilled[("g1", "g2")].sums) == as_dict(total[("g1", "g2")].sums)
+    assert total.runs.nbytes == 0  # merged once, then moved to a file
+    rows_after = total[("g1", "g2")].rows([("a", 3)])  # still readable from the file
+    assert len(rows_after[0]) == int(((g1 == "a") & (g2 == 3)).sum())

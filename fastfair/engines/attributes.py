@@ -136,9 +136,9 @@ class CombinationScores(Mapping):
     the attributes (a cell: one level of each; one attribute: its levels), so each batch is
     sorted once and holds 10 bytes a row whatever the combinations; ``scores[combo]`` is
     the combination's :class:`fastfair.engines.summaries.PlacementSums`, and the first
-    look-up merges the runs once for every combination (a cell's group in a combination is
-    its levels of those attributes) and releases the runs. Added with ``+`` (the runs are
-    listed) before that.
+    first use merges the runs once for every combination (a cell's group in a combination
+    is its levels of those attributes), then moves the runs to a file (read back only for
+    the rows of small groups, ``scores[combo].rows(labels)``). Added with ``+``.
 
     Parameters
     ----------
@@ -174,7 +174,10 @@ class CombinationScores(Mapping):
         return CombinationScores(self.runs + other.runs, self.names, self.combos)
 
     def __getitem__(self, combo):
-        return self._sums[tuple(combo)]
+        combo = tuple(combo)
+        if combo not in self.combos:
+            raise KeyError(combo)
+        return _Combination(self, combo)
 
     def __iter__(self):
         return iter(self.combos)
@@ -184,13 +187,46 @@ class CombinationScores(Mapping):
 
     @functools.cached_property
     def _sums(self) -> dict:
-        if self.runs is None:
-            raise RuntimeError("the runs were released")
+        import tempfile
+
         keys = [_projection(self.names, c) for c in self.combos]
         sums = dict(zip(self.combos, self.runs.placements_by(keys)))
-        self.runs = None  # merged: 10 bytes a row released
-        release_memory()
+        if self.runs.nbytes:  # merged: the runs wait in a file, in case rows are read
+            self.runs = self.runs.spill(tempfile.gettempdir())
+            release_memory()
         return sums
+
+
+class _Combination:
+    """One combination's exact AUC summary from :class:`CombinationScores`: its merged
+    :class:`fastfair.engines.summaries.PlacementSums` (``select``, ``all_tied``,
+    ``delong``, ``test``) and the rows of its groups (``rows``, from the runs)."""
+
+    def __init__(self, owner: CombinationScores, combo: tuple):
+        self.owner, self.combo = owner, combo
+
+    @property
+    def sums(self):
+        return self.owner._sums[self.combo]
+
+    @property
+    def labels(self):
+        return self.sums.labels
+
+    def select(self, labels):
+        return self.sums.select(labels)
+
+    def all_tied(self):
+        return self.sums.all_tied()
+
+    def delong(self):
+        return self.sums.delong()
+
+    def test(self, **options):
+        return self.sums.test(**options)
+
+    def rows(self, labels):
+        return self.owner.runs.rows(labels, key=_projection(self.owner.names, self.combo))
 
 
 def _projection(names: Sequence[str], combo: Sequence[str]):

@@ -706,7 +706,7 @@ class ScoreRuns:
             return NotImplemented
         return ScoreRuns(self.runs + other.runs)
 
-    def rows(self, labels: Sequence) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def rows(self, labels: Sequence, key=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows of the groups `labels`, run after run (each run sorted by score).
 
         What a test that needs the rows themselves reads (the AUC permutation test);
@@ -716,6 +716,9 @@ class ScoreRuns:
         ----------
         labels : sequence
             The groups whose rows are wanted; the index of each row refers to it.
+        key : callable, optional
+            The runs' group ``v`` counts as group ``key(v)`` (runs coded by cell: a cell's
+            levels of some attributes, as in :meth:`placements_by`); None: itself.
 
         Returns
         -------
@@ -735,12 +738,15 @@ class ScoreRuns:
         ([0, 0, 1], [0.1, 0.3, 0.9], [1, 1, 0])
         """
         wanted = {v: k for k, v in enumerate(labels)}
-        held = [r.labels for r in self.runs]
-        merged = functools.reduce(lambda a, b: merge_labels(a, b)[0], held, np.array([]))
-        _positions(merged, labels)  # names a group that is not here
+        project = (lambda v: v) if key is None else key
+        held = {project(v) for r in self.runs for v in r.labels.tolist()}
+        known = np.empty(len(held), dtype=object)
+        known[:] = list(held)
+        _positions(known, labels)  # names a group that is not here
         ys, scores, index = [], [], []
         for r in self.runs:
-            table = np.array([wanted.get(v, -1) for v in r.labels.tolist()], dtype=np.intp)
+            table = [wanted.get(project(v), -1) for v in r.labels.tolist()]
+            table = np.array(table, dtype=np.intp)
             where = table[np.asarray(r.codes) >> 1]
             keep = where >= 0
             ys.append((np.asarray(r.codes)[keep] & 1).astype(np.uint8))
