@@ -56,7 +56,7 @@ from fastfair._validation import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Sequence
+    from collections.abc import Callable, Hashable, Sequence
 
     from numpy.typing import ArrayLike
 
@@ -706,7 +706,9 @@ class ScoreRuns:
             return NotImplemented
         return ScoreRuns(self.runs + other.runs)
 
-    def rows(self, labels: Sequence, key=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def rows(
+        self, labels: Sequence, key: Callable | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows of the groups `labels`, run after run (each run sorted by score).
 
         What a test that needs the rows themselves reads (the AUC permutation test);
