@@ -186,16 +186,78 @@ def test_tpr_variance_is_agresti_min_mcnemar():
         assert res.group_change[h] == pytest.approx(b[pos].mean() - a[pos].mean(), abs=1e-15)
 
 
-def test_interval_endpoints_are_wald_with_the_paired_standard_error():
+def _limits(x, n, level):
+    """Clopper-Pearson below 50 events or non-events, Wilson elsewhere (scipy)."""
+    method = "exact" if min(x, n - x) < 50 else "wilson"
+    ci = stats.binomtest(int(x), int(n)).proportion_ci(level, method=method)
+    return ci.low, ci.high
+
+
+def _group_mover(y, a, b, level):
+    """(change, distance down, distance up) of TPR under B minus under A in one group,
+    written out: each model's TPR limits and the phi coefficient of the 2 x 2 table of the
+    positives' two predictions with 1/2 added to every cell."""
+    a, b = a[y], b[y]
+    n = len(a)
+    ra, rb = a.mean(), b.mean()
+    (la, ua), (lb, ub) = _limits(a.sum(), n, level), _limits(b.sum(), n, level)
+    t = [[(~a & ~b).sum() + 0.5, (~a & b).sum() + 0.5], [(a & ~b).sum() + 0.5, (a & b).sum() + 0.5]]
+    (d, c), (bb, aa) = t  # (A, B) = 00, 01 / 10, 11
+    phi = (aa * d - bb * c) / math.sqrt((aa + bb) * (c + d) * (aa + c) * (bb + d))
+    down = math.sqrt((rb - lb) ** 2 + (ua - ra) ** 2 - 2 * phi * (rb - lb) * (ua - ra))
+    up = math.sqrt((ub - rb) ** 2 + (ra - la) ** 2 - 2 * phi * (ub - rb) * (ra - la))
+    return rb - ra, down, up
+
+
+def test_interval_endpoints_are_mover_of_each_models_limits():
+    # MOVER (Newcombe's method 10): each model's TPR with Clopper-Pearson or Wilson limits,
+    # the two models' rates in a group correlated by the padded phi, groups in squares; a
+    # small group (Clopper-Pearson) and a large one (Wilson)
+    rng = np.random.default_rng(6)
     y, a, b, group = two_models(3000, seed=6)
+    group = np.where(rng.random(3000) < 0.03, 1, 0)  # group 1: ~90 rows, ~40 positives
     for level in (0.8, 0.95, 0.99):
-        res = compare_models(y, a, b, group, confidence_level=level, method="asymptotic")
-        z = stats.norm.ppf(0.5 + level / 2)
+        res = compare_models(y, a, b, group, confidence_level=level, method="asymptotic",
+                             reference=0)  # fmt: skip
+        (c1, down1, up1), (c0, down0, up0) = (
+            _group_mover(y[group == h], a[group == h], b[group == h], level) for h in (1, 0))
         lo, hi = res.confidence_interval
-        assert lo == pytest.approx(res.difference - z * res.standard_error, abs=1e-14)
-        assert hi == pytest.approx(res.difference + z * res.standard_error, abs=1e-14)
+        assert res.difference == pytest.approx(c1 - c0, abs=1e-14)
+        assert lo == pytest.approx(c1 - c0 - math.sqrt(down1**2 + up0**2), abs=1e-12)
+        assert hi == pytest.approx(c1 - c0 + math.sqrt(up1**2 + down0**2), abs=1e-12)
         glo, ghi = res.group_change_interval
-        np.testing.assert_allclose(ghi - glo, 2 * z * res.group_change_standard_error)
+        np.testing.assert_allclose(glo, [c0 - down0, c1 - down1], atol=1e-12)
+        np.testing.assert_allclose(ghi, [c0 + up0, c1 + up1], atol=1e-12)
+
+
+def test_auc_interval_is_mover_of_each_models_hybrid_limits():
+    from fastfair.tolerance import auc_limits
+
+    rng = np.random.default_rng(3)
+    n = 400
+    group = (rng.random(n) < 0.9).astype(int)
+    y = rng.random(n) < 0.5
+    sa = y + rng.normal(size=n)
+    sb = sa + 0.5 * y + 0.3 * rng.normal(size=n)
+    res = compare_auc(y, sa, sb, group, method="delong", reference=1)
+    (lo,), (hi,) = res.confidence_interval if np.ndim(res.confidence_interval[0]) else (
+        [res.confidence_interval[0]], [res.confidence_interval[1]])  # fmt: skip
+    parts = []
+    for h in (0, 1):
+        # paired_delong: pROC's paired DeLong moments (validation/paired_delong_proc.R)
+        d = paired_delong(y[group == h], sa[group == h], sb[group == h])
+        npos, nneg = y[group == h].sum(), (~y[group == h]).sum()
+        ra, rb, va, vb = (float(v[0]) for v in (d.auc_a, d.auc_b, d.variance_a, d.variance_b))
+        (la, lb), (ua, ub) = auc_limits([ra, rb], [va, vb], npos, nneg)
+        phi = float(d.covariance[0]) / math.sqrt(va * vb)
+        down = (rb - lb) ** 2 + (ua - ra) ** 2 - 2 * phi * (rb - lb) * (ua - ra)
+        up = (ub - rb) ** 2 + (ra - la) ** 2 - 2 * phi * (ub - rb) * (ra - la)
+        parts.append((rb - ra, down, up))
+    (c0, down0, up0), (c1, down1, up1) = parts
+    assert lo == pytest.approx(c0 - c1 - math.sqrt(down0 + up1), abs=1e-10)
+    assert hi == pytest.approx(c0 - c1 + math.sqrt(up0 + down1), abs=1e-10)
+    # the small group has 40 rows: Newcombe's limits widen it beyond the DeLong Wald interval
+    assert hi - lo > 2 * 1.959964 * res.standard_error
 
 
 def test_noninferiority_pvalue_is_the_shifted_normal_tail():
@@ -528,7 +590,7 @@ def test_docs_worked_example_on_the_demo_data():
     assert res.method == "exact, asymptotic" and res.comparisons == [("Female", "Male")]
     assert (round(res.gap_a, 4), round(res.gap_b, 4)) == (-0.0634, -0.0677)
     assert (round(res.difference, 4), round(res.standard_error, 4)) == (-0.0043, 0.0021)
-    assert [round(x, 4) for x in res.confidence_interval] == [-0.0083, -0.0003]
+    assert [round(x, 4) for x in res.confidence_interval] == [-0.0084, -0.0002]
     assert (round(res.pvalue, 4), round(res.pvalue_reduced, 4)) == (0.0372, 1.0)
     assert round(res.pvalue_noninferior, 4) == 0.0029
     assert res.group_discordant.tolist() == [0, 14]

@@ -68,6 +68,7 @@ from fastfair.tolerance.results import (
 )
 from fastfair.tolerance.statistics import (
     auc_difference_interval,
+    auc_limits,
     auc_margin_statistic,
     auto_exact,
     logit_group_parts,

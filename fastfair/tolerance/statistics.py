@@ -369,6 +369,24 @@ def auc_difference_interval(
     )
 
 
+def auc_limits(auc, variance, n_pos, n_neg, confidence_level: float = 0.95) -> tuple:
+    """Each group's two-sided interval of its AUC as the hybrid MOVER combines them: the
+    logit-t interval of the (shrunk) AUC, widened to Newcombe's score-type interval where
+    the group has fewer than NEWCOMBE_BELOW positives or negatives (arrays broadcast; the
+    paired comparison of two models combines them too, ``fastfair.compare_auc``).
+
+    Examples
+    --------
+    >>> lo, hi = auc_limits([0.9, 1.0], [0.002, 0.0], [30, 5], [30, 5])
+    >>> [round(float(v), 3) for v in lo], [round(float(v), 3) for v in hi]
+    ([0.765, 0.472], [0.961, 1.0])
+    """
+    n_pos, n_neg = (np.asarray(v, dtype=np.float64) for v in (n_pos, n_neg))
+    shrunk, var, df = logit_group_parts(auc, variance, n_pos, n_neg, True)
+    z = special.ndtri(0.5 + confidence_level / 2.0)
+    return _group_limits(shrunk, var, z, df, (n_pos, n_neg))
+
+
 def _logit_parts(res, method: str) -> tuple:
     """auc_parts of every comparison of an AUCTestResult."""
     index = {g: k for k, g in enumerate(res.groups.tolist())}
