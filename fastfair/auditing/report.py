@@ -1252,8 +1252,12 @@ def _pyplot():
     return plt
 
 
-#: Attributes with more groups than this get one small panel per group (each curve with
-#: its band, the other groups' curves in grey): more bands on one panel hide the curves.
+#: Coverage of the calibration curves' pointwise 95% bands for a group of 30 rows with rare
+#: outcomes against 1,000 (validation/results/parity_band_coverage.txt): why the report
+#: draws none (0.79 with scores spread over (0, 1), 0.88 for 1,000 rows with rare outcomes).
+BAND_COVERAGE = "0.22"
+#: Attributes with more groups than this get one small panel per group (each curve, the
+#: other groups' curves in grey): more curves on one panel hide each other.
 MAX_GROUPS_ONE_PANEL = 3
 
 
@@ -1289,24 +1293,26 @@ def _calibration_section(result) -> str:
             _calibration_panel(ax, curve, [j], _short(g, 28), small=True)
             small.append(_img(fig, plt, f"calibration curve of {name} = {g}"))
         blocks.append(
-            f"<p class='note'><b>{_e(title)}</b>: one panel per group, its curve with its "
-            "band; grey: the other groups' curves.</p>"
+            f"<p class='note'><b>{_e(title)}</b>: one panel per group, its curve; grey: the "
+            "other groups' curves.</p>"
             f"<div class='plots'>{''.join(small)}</div>"
         )
     return (
-        head + "<p class='note'>Observed outcome rate against the score (Nadaraya-Watson) with "
-        "pointwise 95% bands, drawn where a group has enough data for a standard error; "
-        "dotted: perfect calibration. Predictive parity holds when the curves coincide; the "
-        "p-value tests all groups over the whole score range. Attributes with more than "
-        f"{MAX_GROUPS_ONE_PANEL} groups get one panel per group.</p>"
+        head + "<p class='note'>Observed outcome rate against the score (Nadaraya-Watson), "
+        "drawn where a group has enough data for a standard error; dotted: perfect "
+        "calibration. Predictive parity holds when the curves coincide; the p-value tests "
+        "all groups over the whole score range. No pointwise bands are drawn: a smoothed "
+        f"curve's 95% band covered the true curve as little as {BAND_COVERAGE} of the time "
+        "for a small group or rare outcomes (validation/results/parity_band_coverage.txt). "
+        f"Attributes with more than {MAX_GROUPS_ONE_PANEL} groups get one panel per group.</p>"
         + (f"<div class='plots'>{''.join(images)}</div>" if images else "")
         + "".join(blocks)
     )
 
 
 def _calibration_panel(ax, curve, shown, title: str, small: bool = False) -> None:
-    """The curves of the groups `shown` with their bands on `ax`; with `small`, the other
-    groups' curves in grey behind them."""
+    """The curves of the groups `shown` on `ax` (no bands: BAND_COVERAGE); with `small`, the
+    other groups' curves in grey behind them."""
     for j, g in enumerate(curve.groups):
         estimate = np.where(np.isfinite(curve.standard_error[j]), curve.estimate[j], np.nan)
         if j not in shown:
@@ -1314,11 +1320,7 @@ def _calibration_panel(ax, curve, shown, title: str, small: bool = False) -> Non
                 ax.plot(curve.grid, estimate, color="#c8c8c8", lw=0.9)
             continue
         colour = "C0" if small else None
-        (line,) = ax.plot(curve.grid, estimate, lw=1.4, label=str(g), color=colour)
-        ax.fill_between(
-            curve.grid, curve.lower[j], curve.upper[j], color=line.get_color(), alpha=0.2,
-            linewidth=0,
-        )  # fmt: skip
+        ax.plot(curve.grid, estimate, lw=1.4, label=str(g), color=colour)
     lo, hi = float(curve.grid[0]), float(curve.grid[-1])
     ax.plot([lo, hi], [lo, hi], color="grey", ls=":", lw=1)
     ax.set_title(title, fontsize=9 if small else 10)
@@ -1371,7 +1373,9 @@ def _notes_section(result) -> str:
             "<b>AUC</b>: how well the score ranks positives above negatives in each group. "
             "Permutation test of the AUC difference divided by its DeLong standard error "
             "(labels shuffled within positives and within negatives, random permutations); "
-            "the interval is DeLong's. Assumes independent rows."
+            "the interval combines each group's logit-scale DeLong interval with Newcombe's "
+            "score-type interval where a group has few positives or negatives (it covers for "
+            "small groups, where DeLong's Wald interval did not). Assumes independent rows."
         )
     if "parity" in families:
         notes.append(
