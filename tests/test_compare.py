@@ -201,8 +201,8 @@ def _group_mover(y, a, b, level):
     n = len(a)
     ra, rb = a.mean(), b.mean()
     (la, ua), (lb, ub) = _limits(a.sum(), n, level), _limits(b.sum(), n, level)
-    t = [[(~a & ~b).sum() + 0.5, (~a & b).sum() + 0.5], [(a & ~b).sum() + 0.5, (a & b).sum() + 0.5]]
-    (d, c), (bb, aa) = t  # (A, B) = 00, 01 / 10, 11
+    d, c = (~a & ~b).sum() + 0.5, (~a & b).sum() + 0.5  # (A, B) = 00, 01
+    bb, aa = (a & ~b).sum() + 0.5, (a & b).sum() + 0.5  # 10, 11
     phi = (aa * d - bb * c) / math.sqrt((aa + bb) * (c + d) * (aa + c) * (bb + d))
     down = math.sqrt((rb - lb) ** 2 + (ua - ra) ** 2 - 2 * phi * (rb - lb) * (ua - ra))
     up = math.sqrt((ub - rb) ** 2 + (ra - la) ** 2 - 2 * phi * (ub - rb) * (ra - la))
@@ -220,7 +220,8 @@ def test_interval_endpoints_are_mover_of_each_models_limits():
         res = compare_models(y, a, b, group, confidence_level=level, method="asymptotic",
                              reference=0)  # fmt: skip
         (c1, down1, up1), (c0, down0, up0) = (
-            _group_mover(y[group == h], a[group == h], b[group == h], level) for h in (1, 0))
+            _group_mover(y[group == h], a[group == h], b[group == h], level) for h in (1, 0)
+        )
         lo, hi = res.confidence_interval
         assert res.difference == pytest.approx(c1 - c0, abs=1e-14)
         assert lo == pytest.approx(c1 - c0 - math.sqrt(down1**2 + up0**2), abs=1e-12)

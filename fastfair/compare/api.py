@@ -132,9 +132,12 @@ def compare_models(
     :math:`gap_a + gap_b`, whose variance adds the covariance: a swap leaves that sum
     unchanged, so it has no permutation test); `pvalue_reduced` is the larger p-value of
     the two (intersection-union test), oriented by the sign of model A's observed gap.
-    Intervals are Wald intervals with the paired standard error; the non-inferiority
-    p-value is asymptotic (a swap makes the two gaps equal in distribution, it cannot make
-    them delta apart).
+    Intervals are MOVER intervals (Newcombe's method 10): each model's rate with its
+    Clopper-Pearson (below 50 events) or Wilson limits, the two models' rates in a group
+    correlated by their paired covariance, groups added in squares (the Wald interval
+    under-covered for small groups, validation/results/compare_interval_coverage.txt);
+    the non-inferiority p-value is asymptotic (a swap makes the two gaps equal in
+    distribution, it cannot make them delta apart).
 
     Examples
     --------

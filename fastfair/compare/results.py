@@ -54,7 +54,10 @@ class ModelComparisonResult(ResultExport):
     difference, standard_error : float or ndarray
         gap_b - gap_a and its paired (delta-method) standard error.
     confidence_interval : tuple
-        Wald interval of the difference at `confidence_level`, with the paired standard error.
+        MOVER interval of the difference at `confidence_level`: each model's metric with its
+        limits (rates: Clopper-Pearson below 50 events or non-events, Wilson elsewhere; AUC:
+        the hybrid logit-t/Newcombe limits), correlated within a group by the paired
+        covariance, groups added in squares.
     gap_a, gap_b : float or ndarray
         Each model's gap.
     groups : ndarray
@@ -66,7 +69,7 @@ class ModelComparisonResult(ResultExport):
     group_change, group_change_standard_error : ndarray
         Each group's paired change, metric under B minus under A, and its standard error.
     group_change_interval : tuple of ndarray
-        Wald interval of each group's change at `confidence_level`.
+        MOVER interval of each group's change at `confidence_level` (as above).
     group_discordant : ndarray
         Rows of each group on which the two models disagree (for AUC: rows whose two scores
         differ).
