@@ -1,10 +1,12 @@
 """Quick modes of the validation scripts (their full runs are recorded in validation/results)."""
 
 import importlib.util
+import io
 import math
 import pathlib
 
 import numpy as np
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -345,3 +347,41 @@ def test_parity_audit_null_quick():
     assert r["audits"] == 1 and r["any"] in (0, 1)
     text = module.report(r)
     assert all(a in text for a in module.ATTRIBUTES)
+
+
+def test_compare_interval_coverage_quick():
+    """The model-comparison rows' interval (MOVER) covers where the Wald interval it
+    replaced did not (10 rows against 1,000 and 1,000,000; the check can fail: Wald's
+    does), and the script's batch computation is the public function's."""
+    module = _load("compare_interval_coverage")
+    rows = module.rate_coverage(400, 34, small=(10,), refs=(1000, 1_000_000))
+    floor = module.floor(400)
+    assert all(r[6]["mover (audit)"] >= floor for r in rows)
+    assert min(r[6]["wald (before)"] for r in rows) < floor
+    assert max(r[7] for r in rows if math.isfinite(r[7])) <= 1e-12
+    auc = module.auc_coverage(60, 34, small=(10,), refs=(1000,), pairs=[(0.95, 0.99)],
+                              rhos=(0.9,))  # fmt: skip
+    ((*_, cov, check),) = auc
+    assert cov["mover (audit)"] >= module.floor(60) > cov["delong wald (before)"]
+    assert check <= 1e-12
+
+
+def test_tolerance_public_level_quick():
+    """The level of the audit's tolerance default through the public function equals the
+    reimplementation's, every boundary decision agreeing, and is below alpha + 3 SE."""
+    module = _load("tolerance_public_level")
+    (row,) = module.run(module.QUICK_CELLS, out=io.StringIO())
+    level, reimpl, calls, disagree = row[6:10]
+    assert calls > 0 and disagree == 0 and level == pytest.approx(reimpl, abs=1e-12)
+    assert level <= module.ALPHA + 3 * math.sqrt(module.ALPHA * (1 - module.ALPHA) / 1e4)
+
+
+def test_parity_band_coverage_quick():
+    """The calibration curves' pointwise bands, which the report no longer draws, cover
+    far below 0.95 for a small group with rare outcomes (the check can pass: 1,000 rows
+    come close)."""
+    module = _load("parity_band_coverage")
+    rows = module.run(40, 34, small=(30, 1000), refs=(1000,), kinds=("near 0",),
+                      out=io.StringIO())  # fmt: skip
+    by_n = {r[0]: r[4] for r in rows}
+    assert by_n[30] < 0.6 < by_n[1000]
