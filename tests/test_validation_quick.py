@@ -385,3 +385,16 @@ def test_parity_band_coverage_quick():
                       out=io.StringIO())  # fmt: skip
     by_n = {r[0]: r[4] for r in rows}
     assert by_n[30] < 0.6 < by_n[1000]
+
+
+def test_slices_interval_coverage_quick():
+    """The slice search finds the planted gap of a 60-row slice with TPRs near 1, and its
+    reported simultaneous intervals cover their truths (at most 0.05 + 3 SE of the data
+    sets with a miss)."""
+    module = _load("slices_interval_coverage")
+    ((*_, reps, reported, share),) = module.run(20, 34, module.SETTINGS[3:4], out=io.StringIO())
+    assert reported >= 1
+    assert share <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / reps)
+    # the truth function is the one the check reads: the planted slice's difference
+    rates = module.cell_rates(0.98, 0.3, (3, 1))
+    assert module.true_difference([("f0", 3), ("f1", 1)], rates) == pytest.approx(-0.3, abs=1e-3)
