@@ -380,7 +380,10 @@ def main(argv=None) -> int:
     runner = work / "run_pytest.py"
     runner.write_text(RUNNER)
 
+    # the baseline runs every selection a mutant will use (the whole suite if one needs it)
     selected = sorted({t for m in mutants for t in (m.tests or module_tests(m, src))})
+    if not all(m.tests or module_tests(m, src) for m in mutants):
+        selected = list(WHOLE_SUITE)
     outcome, seconds, tail = run_tests(src, runner, selected, args.timeout * 4)
     print(f"unmutated baseline ({len(selected)} selections): {outcome} in {seconds:.0f} s")
     if outcome != "survived":
