@@ -976,4 +976,14 @@ MUTANTS = [
         MON,
         "no Bonferroni over metrics and comparisons",
     ),
+    # kind from the round-2 survivor r2-unc-cdf-below-off-by-one: an end term of an interior
+    # run (first > 0, last < n) in the distribution-function sums of the exact test
+    m(
+        "unc-cdf-interior-last",
+        "fastfair/_unconditional.py",
+        "                special.bdtr(hi, n_l, p) - below,",
+        "                special.bdtr(hi - 1, n_l, p) - below,",
+        ("tests/test_tolerance.py",),
+        "P(first <= X <= last) of an interior run without the term X = last",
+    ),
 ]

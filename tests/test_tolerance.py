@@ -1126,3 +1126,25 @@ def test_auto_never_runs_exact_on_weighted_rates():
         y, yhat, g, metric="tpr", u_tol=0.05, reference=1, sample_weight=np.full(200, 2.0)
     )
     assert (plain.method, weighted.method) == ("exact", "score")
+
+
+def test_cdf_sums_of_interior_runs_are_the_windowed_sums(monkeypatch):
+    """A region whose runs end inside the reference's range on both sides (|Z| <= c, a
+    two-sided acceptance band) gets the same probabilities from the distribution-function
+    sums (above CDF_ABOVE rows) as from the windowed sums: P(first <= X <= last) keeps
+    the term X = first. One-sided p-values never have such runs, so this is their only check.
+    """
+    from fastfair import _unconditional
+
+    for n1, n2, d in ((30, 20_000, 0.0), (12, 5_000, 0.02)):
+        tails = _unconditional.BoundaryTails(n1, n2, d)
+        mask = np.abs(tails.z) <= 1.0
+        grid = np.linspace(0.01, 0.9, 60)
+        monkeypatch.setattr(_unconditional, "CDF_ABOVE", 10**12)
+        windowed = tails.probabilities(mask, grid)
+        monkeypatch.setattr(_unconditional, "CDF_ABOVE", 0)
+        assert tails._by_cdf
+        cdf = tails.probabilities(mask, grid)
+        np.testing.assert_allclose(cdf, windowed, rtol=0, atol=1e-12)
+        # the band's runs are interior: each run leaves out outcomes on both sides
+        assert 0.2 < windowed.min() and windowed.max() < 0.999
