@@ -986,4 +986,14 @@ MUTANTS = [
         ("tests/test_tolerance.py",),
         "P(first <= X <= last) of an interior run without the term X = last",
     ),
+    # kind from the round-2 survivor r2-seq-narrow-no-intersection: a running intersection
+    # of confidence-sequence intervals that forgets earlier intervals (here on one side)
+    m(
+        "seq-narrow-upper-not-running",
+        "fastfair/_sequential.py",
+        "        self.lo, self.hi = max(self.lo, lo), min(self.hi, hi)",
+        "        self.lo, self.hi = max(self.lo, lo), hi",
+        ("tests/test_sequential.py",),
+        "the running interval's upper end is the latest Robbins interval's, not the minimum",
+    ),
 ]

@@ -395,3 +395,32 @@ def test_a_known_cost_buys_permutations_beyond_the_cap_in_a_family():
     fixed = _bernoulli_with_work(0.0068, 3, 1000)
     run([fixed] + [None] * 8, Sequential(max_permutations=5000), "holm", known, budget=10**9)
     assert fixed.n == 5000
+
+
+@pytest.mark.parametrize("drift", ["down", "up"])
+def test_running_interval_is_the_intersection_of_every_robbins_interval(drift):
+    """Sampler.narrow keeps the intersection of the confidence sequence's intervals (each
+    holds at every n at once), not only the latest one: with an estimate that drifts from
+    0.6 to 0.05 (or back), the latest interval alone is wider than the running one on the
+    side the estimate left."""
+    high = np.tile([1.0, 1.0, 1.0, 0.0, 0.0], 60)  # 60% exceedances
+    low = np.zeros(2_700)
+    low[::20] = 1.0  # 5%
+    values = np.concatenate([high, low] if drift == "down" else [low, np.tile(high, 9)])
+    sampler = Sampler(lambda start, count: values[start : start + count], 0.5, "greater", False)
+    delta = 1e-3
+    intervals = []
+    for _ in range(30):
+        sampler.extend(100)
+        sampler.narrow(delta)
+        intervals.append(robbins_interval(sampler.count, sampler.n, delta))
+        assert (sampler.lo, sampler.hi) == (
+            max(lo for lo, _ in intervals),
+            min(hi for _, hi in intervals),
+        )
+    assert sampler.n == 3_000 and sampler.count == 180 + 135
+    latest = intervals[-1]
+    if drift == "down":
+        assert sampler.lo > latest[0]  # the check can fail on either side
+    else:
+        assert sampler.hi < latest[1]
