@@ -996,4 +996,22 @@ MUTANTS = [
         ("tests/test_sequential.py",),
         "the running interval's upper end is the latest Robbins interval's, not the minimum",
     ),
+    # kinds from the round-2 survivors r2-score-exact-limits-boundary and
+    # r2-auto-auc-delong-strict: a method switch one off its documented boundary
+    m(
+        "score-exact-limits-one-below",
+        "fastfair/_score.py",
+        "    exact = np.minimum(x, n - x) < exact_below",
+        "    exact = np.minimum(x, n - x) < exact_below - 1",
+        ("tests/test_difference_intervals.py",),
+        "a rate with exactly 49 events gets Wilson's limits instead of Clopper-Pearson's",
+    ),
+    m(
+        "auc-auto-delong-one-below",
+        "fastfair/auc/inference.py",
+        '"delong" if options.studentize and smallest >= ASYMPTOTIC_MIN_CLASS else',
+        '"delong" if options.studentize and smallest >= ASYMPTOTIC_MIN_CLASS - 1 else',
+        ("tests/test_auc.py",),
+        "auto takes DeLong's test with 999 rows in the smallest class",
+    ),
 ]

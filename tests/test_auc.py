@@ -467,3 +467,19 @@ def test_sort_order_sorts(kind, n):
     assert order.dtype == np.intp
     assert np.array_equal(np.sort(order), np.arange(n))
     assert np.array_equal(score[order], np.sort(score))
+
+
+@pytest.mark.parametrize("smallest, method", [(999, "permutation"), (1000, "delong")])
+def test_auto_method_boundary_is_at_exactly_the_documented_class_size(smallest, method):
+    """method='auto' takes DeLong's test when every class of the compared groups has at
+    least ASYMPTOTIC_MIN_CLASS (1,000) rows: at exactly 1,000 it does, at 999 it does not."""
+    from fastfair.auc.ingest import ASYMPTOTIC_MIN_CLASS
+
+    assert ASYMPTOTIC_MIN_CLASS == 1000
+    rng = np.random.default_rng(10)
+    sizes = [(smallest, 1200), (1100, 1300)]  # (negatives, positives) of groups 0 and 1
+    g = np.repeat([0, 0, 1, 1], [c for pair in sizes for c in pair])
+    y = np.concatenate([np.repeat([0, 1], pair) for pair in sizes]).astype(bool)
+    s = rng.normal(size=y.size) + y
+    res = ffauc.auc_test(y, s, g, method="auto", random_state=0, n_permutations=99)
+    assert res.method == method

@@ -211,3 +211,16 @@ def test_scalar_and_array_paths_agree():
         assert lo_k == pytest.approx(lo[k], abs=1e-12) and hi_k == pytest.approx(hi[k], abs=1e-12)
         z = score_statistic(x1[k], n1[k], x2[k], n2[k], 0.1)
         assert _z_scalar(x1[k], n1[k], x2[k], n2[k], 0.1, True) == pytest.approx(z, rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [120, 1000])
+def test_rate_limits_switch_to_wilson_at_exactly_exact_limits_below(n):
+    """Clopper-Pearson limits below EXACT_LIMITS_BELOW (50) events or non-events, Wilson's
+    at exactly 50 and above (statsmodels' 'beta' and 'wilson' as references)."""
+    from fastfair._score import EXACT_LIMITS_BELOW, rate_limits
+
+    assert EXACT_LIMITS_BELOW == 50
+    for x, kind in ((49, "beta"), (50, "wilson"), (n - 49, "beta"), (n - 50, "wilson")):
+        lo, hi = rate_limits(x, n)
+        want = sm_proportion.proportion_confint(x, n, alpha=0.05, method=kind)
+        np.testing.assert_allclose([float(lo), float(hi)], want, rtol=1e-9, err_msg=f"x={x}")
