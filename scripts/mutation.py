@@ -39,6 +39,7 @@ Usage::
     python scripts/mutation.py --only auc-ci-z,pv-mc-add-one
     python scripts/mutation.py --source /work/main --report mutation.json
     python scripts/mutation.py --mutants mutants_round2   # the set written without the tests
+    python scripts/mutation.py --mutants mutants_round3   # a third one, also without them
     python scripts/mutation.py --confirm mutation.json    # re-check an earlier run's kills
 """
 
@@ -294,7 +295,7 @@ def main(argv=None) -> int:
         "--mutants",
         default="mutants",
         help="module of scripts/ holding the MUTANTS list (default: mutants, the curated set;"
-        " mutants_round2: the set written without reading the tests)",
+        " mutants_round2, mutants_round3: sets written without reading the tests)",
     )
     ap.add_argument("--only", help="comma-separated mutant ids")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
