@@ -602,11 +602,15 @@ def prepare(const Py_ssize_t[::1] order, const double[::1] score, const uint8_t[
 _NO_BLOCKS = np.zeros(1, dtype=np.int64)
 
 
-def _drawn_group(const int64_t[:, ::1] sizes, bint within):
+def _drawn_group(const int64_t[:, ::1] sizes, Py_ssize_t n, Py_ssize_t n_pos, bint within):
     """(small, k0, k1): the group whose rows the two-group kernels draw into the bitmap, and
     its rows in each stratum (k1 = 0 without a second stratum). It is the smaller group of
     each stratum; within outcome, when the smaller groups differ, group 1 in both (one bit
-    meaning per bitmap)."""
+    meaning per bitmap). Raises ValueError unless sizes are two groups' sizes in the strata
+    (every two-group kernel's check)."""
+    _check_sizes(sizes, n, n_pos, within)
+    if sizes.shape[1] != 2:
+        raise ValueError(f"sizes must have two groups (columns), got {sizes.shape[1]}")
     small0 = 0 if sizes[0, 0] <= sizes[0, 1] else 1
     if not within:
         return small0, sizes[0, small0], 0
@@ -614,6 +618,19 @@ def _drawn_group(const int64_t[:, ::1] sizes, bint within):
     if small0 != small1:
         return 1, sizes[0, 1], sizes[1, 1]
     return small0, sizes[0, small0], sizes[1, small1]
+
+
+cdef inline void _draw_small(ff_fast_t *stream, uint64_t key, unsigned int stream_id,
+                             uint64_t index, uint64_t *bits, Py_ssize_t words, Py_ssize_t n,
+                             Py_ssize_t n_pos, bint within, Py_ssize_t k0,
+                             Py_ssize_t k1) noexcept nogil:
+    """Permutation `index` of the two-group kernels: the drawn group's k0 rows (of all n, or
+    of the n_pos positives within outcome) and k1 negatives set in a cleared bitmap."""
+    ff_fast_init(stream, key, stream_id, index)
+    memset(bits, 0, words * sizeof(uint64_t))
+    ff_floyd_bits(stream, bits, 0, n_pos if within else n, k0, NULL)
+    if within:
+        ff_floyd_bits(stream, bits, n_pos, n - n_pos, k1, NULL)
 
 
 def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::1] sizes,
@@ -630,14 +647,9 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
     (n_permutations,).
     """
     cdef Py_ssize_t n = packed.shape[0], b, k, words = (n + 63) // 64 + 1
-    cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
-    cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
-    _check_sizes(sizes, n, n_pos, within)
-    if sizes.shape[1] != 2:
-        raise ValueError(f"sizes must have two groups (columns), got {sizes.shape[1]}")
     cdef int small
     cdef Py_ssize_t k0, k1
-    small, k0, k1 = _drawn_group(sizes, within)
+    small, k0, k1 = _drawn_group(sizes, n, n_pos, within)
     cdef int64_t pos_small, neg_small, tot_pos = n_pos, tot_neg = n - n_pos
     out = np.empty(n_permutations, dtype=np.float64)
     cdef double[::1] o = out
@@ -658,11 +670,9 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
         dbuf = <double *> malloc(8 * sizeof(double))
         stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
-            memset(bits, 0, words * sizeof(uint64_t))
-            ff_floyd_bits(stream, bits, lo0, m0, k0, NULL)
+            _draw_small(stream, key, stream_id, <uint64_t> (start + b), bits, words, n, n_pos,
+                        within, k0, k1)
             if within:
-                ff_floyd_bits(stream, bits, lo1, m1, k1, NULL)
                 pos_small = k0
                 neg_small = k1
             else:
@@ -680,10 +690,7 @@ def permute_two(const uint8_t[::1] packed, Py_ssize_t n_pos, const int64_t[:, ::
                 _sweep(n, n_pos, pk, NULL, bits, 2, ibuf, ibuf + 4, ibuf + 8, touched, dbuf,
                        dbuf + 4, NULL)
             # bit value 1 is group `small`: AUC_0 - AUC_1 in the caller's codes
-            if small == 1:
-                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)
-            else:
-                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)
+            o[b] = _pair_stat(1 - small, small, ibuf, dbuf, dbuf + 4, studentize)
         free(bits)
         free(ibuf)
         free(touched)
@@ -889,6 +896,9 @@ def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
     tables: `sparse_tables(packed, n_pos)`. Returns (n_permutations,).
     """
     cdef Py_ssize_t n = packed.shape[0], b, words = (n + 63) // 64 + 1
+    cdef int small
+    cdef Py_ssize_t k0, k1
+    small, k0, k1 = _drawn_group(sizes, n, n_pos, within)
     cdef const int32_t[::1] blk = tables[0]
     cdef const int64_t[::1] npos_b = tables[1]
     cdef const int64_t[::1] nneg_b = tables[2]
@@ -904,11 +914,6 @@ def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
     for t in range(nb):
         sum_a2 = ff_i128_add(sum_a2, ff_i128_scale(ff_i128_mul(a_b[t], a_b[t]), npos_b[t]))
         sum_d2 = ff_i128_add(sum_d2, ff_i128_scale(ff_i128_mul(d_b[t], d_b[t]), nneg_b[t]))
-    cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
-    cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
-    cdef int small
-    cdef Py_ssize_t k0, k1
-    small, k0, k1 = _drawn_group(sizes, within)
     cdef Py_ssize_t kmax = k0 + k1 + 1
     cdef Py_ssize_t kp, kn
     cdef int64_t npos_all = n_pos, nneg_all = n - n_pos
@@ -928,20 +933,14 @@ def permute_two_sparse(const uint8_t[::1] packed, Py_ssize_t n_pos,
         dbuf = <double *> malloc(8 * sizeof(double))
         stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
-            memset(bits, 0, words * sizeof(uint64_t))
-            ff_floyd_bits(stream, bits, lo0, m0, k0, NULL)
-            if within:
-                ff_floyd_bits(stream, bits, lo1, m1, k1, NULL)
+            _draw_small(stream, key, stream_id, <uint64_t> (start + b), bits, words, n, n_pos,
+                        within, k0, k1)
             kp = _collect(bits, 0, n_pos, &blk[0], ps)
             kn = _collect(bits, n_pos, n, &blk[0], ns)
             _sparse_sums(ps, kp, ns, kn, &npos_b[0], &nneg_b[0], &cp_pos[0], &cp_neg[0],
                          &a_b[0], &d_b[0], &sa[0], &sd[0], nb, sum_a, sum_a2, sum_d, sum_d2,
                          npos_all, nneg_all, ibuf, dbuf, dbuf + 4)
-            if small == 1:
-                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)
-            else:
-                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)
+            o[b] = _pair_stat(1 - small, small, ibuf, dbuf, dbuf + 4, studentize)
         free(bits)
         free(ps)
         free(ns)
@@ -1135,9 +1134,9 @@ def permute_two_ranks(const uint8_t[::1] packed, Py_ssize_t n_pos,
     """`permute_two` for untied scores (same draws, same statistics) at O(drawn rows +
     n / 64) per permutation from `rank_tables(packed, n_pos)`. Returns (n_permutations,)."""
     cdef Py_ssize_t n = packed.shape[0], b, words = (n + 63) // 64 + 1, t
-    _check_sizes(sizes, n, n_pos, within)
-    if sizes.shape[1] != 2:
-        raise ValueError(f"sizes must have two groups (columns), got {sizes.shape[1]}")
+    cdef int small
+    cdef Py_ssize_t k0, k1
+    small, k0, k1 = _drawn_group(sizes, n, n_pos, within)
     if table.shape[0] != n or table.shape[1] != 2:
         raise ValueError("table does not match packed: use rank_tables(packed, n_pos)")
     cdef int64_t npos_all = n_pos, nneg_all = n - n_pos, sum_a = 0, sum_d = 0, x
@@ -1151,11 +1150,6 @@ def permute_two_ranks(const uint8_t[::1] packed, Py_ssize_t n_pos,
             x = 2 * (npos_all - table[t, 0])
             sum_d += x
             sum_d2 = ff_i128_add(sum_d2, ff_i128_mul(x, x))
-    cdef Py_ssize_t lo0 = 0, m0 = n if not within else n_pos
-    cdef Py_ssize_t lo1 = n_pos, m1 = n - n_pos
-    cdef int small
-    cdef Py_ssize_t k0, k1
-    small, k0, k1 = _drawn_group(sizes, within)
     cdef Py_ssize_t kmax = k0 + k1 + 1, kp, kn
     out = np.empty(n_permutations, dtype=np.float64)
     cdef double[::1] o = out
@@ -1172,11 +1166,8 @@ def permute_two_ranks(const uint8_t[::1] packed, Py_ssize_t n_pos,
         dbuf = <double *> malloc(8 * sizeof(double))
         stream = <ff_fast_t *> malloc(sizeof(ff_fast_t))
         for b in prange(n_permutations, schedule='static'):
-            ff_fast_init(stream, key, stream_id, <uint64_t> (start + b))
-            memset(bits, 0, words * sizeof(uint64_t))
-            ff_floyd_bits(stream, bits, lo0, m0, k0, NULL)
-            if within:
-                ff_floyd_bits(stream, bits, lo1, m1, k1, NULL)
+            _draw_small(stream, key, stream_id, <uint64_t> (start + b), bits, words, n, n_pos,
+                        within, k0, k1)
             kn = _decode_bits(bits, (n + 63) >> 6, work + 6 * kmax)
             kp = _count_less(work + 6 * kmax, kn, n_pos)
             kn = kn - kp
@@ -1186,10 +1177,7 @@ def permute_two_ranks(const uint8_t[::1] packed, Py_ssize_t n_pos,
             _rank_sums(work, work + kmax, work + 2 * kmax, kp, work + 3 * kmax,
                        work + 4 * kmax, work + 5 * kmax, kn, sum_a, sum_a2, sum_d, sum_d2,
                        npos_all, nneg_all, ibuf, dbuf, dbuf + 4)  # S is group 1 here
-            if small == 1:
-                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)
-            else:
-                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)
+            o[b] = _pair_stat(1 - small, small, ibuf, dbuf, dbuf + 4, studentize)
         free(bits)
         free(work)
         free(ibuf)

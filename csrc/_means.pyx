@@ -225,30 +225,10 @@ def corr_sums(const double[::1] x, const double[::1] e, Py_ssize_t n_permutation
     return out
 
 
-def permutation_indices(Py_ssize_t n, Py_ssize_t start, Py_ssize_t count, uint64_t key,
-                        unsigned int stream_id):
-    """(count, n) random permutations of 0..n-1; row b from stream (key, stream_id, start+b)."""
-    if n >= (<Py_ssize_t> 1) << 32:
-        raise ValueError("permutation_indices needs n < 2^32")
-    out = np.empty((count, n), dtype=np.intp)
-    cdef Py_ssize_t[:, ::1] o = out
-    cdef Py_ssize_t b, i
-    cdef ff_fast_t stream
-    with nogil:
-        for b in range(count):
-            ff_fast_init(&stream, key, stream_id, <uint64_t> (start + b))
-            for i in range(n):
-                o[b, i] = i
-            if n > 1:
-                ff_shuffle_intp(&stream, &o[b, 0], n)
-    return out
-
-
-def bootstrap_indices(Py_ssize_t n, Py_ssize_t size, Py_ssize_t start, Py_ssize_t count,
-                      uint64_t key, unsigned int stream_id):
-    """(count, size) draws with replacement from 0..n-1; row b from (key, stream_id, start+b)."""
-    if not 0 < n < (<Py_ssize_t> 1) << 32:
-        raise ValueError("bootstrap_indices needs 0 < n < 2^32")
+cdef _index_rows(Py_ssize_t n, Py_ssize_t size, Py_ssize_t start, Py_ssize_t count,
+                 uint64_t key, unsigned int stream_id, bint replace):
+    """(count, size) rows of positions in 0..n-1, row b from stream (key, stream_id,
+    start + b): draws with replacement, or a random permutation (size = n) by a shuffle."""
     out = np.empty((count, size), dtype=np.intp)
     cdef Py_ssize_t[:, ::1] o = out
     cdef Py_ssize_t b, i
@@ -256,6 +236,28 @@ def bootstrap_indices(Py_ssize_t n, Py_ssize_t size, Py_ssize_t start, Py_ssize_
     with nogil:
         for b in range(count):
             ff_fast_init(&stream, key, stream_id, <uint64_t> (start + b))
-            for i in range(size):
-                o[b, i] = ff_fast_bounded_u32(&stream, <uint32_t> n)
+            if replace:
+                for i in range(size):
+                    o[b, i] = ff_fast_bounded_u32(&stream, <uint32_t> n)
+            else:
+                for i in range(size):
+                    o[b, i] = i
+                if size > 1:
+                    ff_shuffle_intp(&stream, &o[b, 0], size)
     return out
+
+
+def permutation_indices(Py_ssize_t n, Py_ssize_t start, Py_ssize_t count, uint64_t key,
+                        unsigned int stream_id):
+    """(count, n) random permutations of 0..n-1; row b from stream (key, stream_id, start+b)."""
+    if n >= (<Py_ssize_t> 1) << 32:
+        raise ValueError("permutation_indices needs n < 2^32")
+    return _index_rows(n, n, start, count, key, stream_id, False)
+
+
+def bootstrap_indices(Py_ssize_t n, Py_ssize_t size, Py_ssize_t start, Py_ssize_t count,
+                      uint64_t key, unsigned int stream_id):
+    """(count, size) draws with replacement from 0..n-1; row b from (key, stream_id, start+b)."""
+    if not 0 < n < (<Py_ssize_t> 1) << 32:
+        raise ValueError("bootstrap_indices needs 0 < n < 2^32")
+    return _index_rows(n, size, start, count, key, stream_id, True)

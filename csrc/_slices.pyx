@@ -87,6 +87,66 @@ cdef inline void draw_cells_subset(ff_fast_t *fast, const int64_t[::1] units, in
         below = now
 
 
+ctypedef struct Scratch:
+    # one thread's buffers of the slice kernels
+    int64_t *x  # the drawn successes per cell
+    int64_t *sums  # per slice
+    ff_stream_t *stream
+    ff_fast_t *fast
+    uint64_t *bits  # the subset draw's bitmap of units
+
+
+cdef inline Scratch *scratch_new(Py_ssize_t n_cells, Py_ssize_t n_slices, int64_t n_units,
+                                 bint subset) noexcept nogil:
+    cdef Scratch *w = <Scratch *> malloc(sizeof(Scratch))
+    w.x = <int64_t *> malloc((n_cells + 1) * sizeof(int64_t))
+    w.sums = <int64_t *> malloc((n_slices + 1) * sizeof(int64_t))
+    w.stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
+    w.fast = <ff_fast_t *> malloc(sizeof(ff_fast_t))
+    w.bits = <uint64_t *> malloc(((((n_units + 63) >> 6) + 1) if subset else 1) * sizeof(uint64_t))
+    return w
+
+
+cdef inline void scratch_free(Scratch *w) noexcept nogil:
+    free(w.x)
+    free(w.sums)
+    free(w.stream)
+    free(w.fast)
+    free(w.bits)
+    free(w)
+
+
+cdef inline void draw(Scratch *w, bint subset, uint64_t key, unsigned int stream_id,
+                      uint64_t index, const int64_t[::1] units, int64_t n_success,
+                      int64_t n_units) noexcept nogil:
+    """Permutation `index`: the successes of every cell in w.x, by the subset draw or the
+    sequential hypergeometric draws (the same law, different streams)."""
+    if subset:
+        ff_fast_init(w.fast, key, stream_id, index)
+        draw_cells_subset(w.fast, units, n_success, n_units, w.bits, w.x)
+    else:
+        ff_stream_init(w.stream, key, stream_id, index)
+        draw_cells(w.stream, units, n_success, w.x)
+
+
+cdef inline double tally(const int64_t *sums, const double[::1] mean, const double[::1] inv_sd,
+                         const double[::1] threshold, int alternative, int64_t[:, ::1] cnt,
+                         int tid, double[:, ::1] null, Py_ssize_t row) noexcept nogil:
+    """The largest oriented statistic over the slices; each slice's exceedance of its
+    threshold counted in cnt[tid], the statistics written to null[row] when row >= 0."""
+    cdef Py_ssize_t s
+    cdef double z, best = -1e300
+    for s in range(mean.shape[0]):
+        z = oriented((<double> sums[s] - mean[s]) * inv_sd[s], alternative)
+        if row >= 0:
+            null[row, s] = z
+        if z >= threshold[s]:
+            cnt[tid, s] += 1
+        if z > best:
+            best = z
+    return best
+
+
 cdef str check_inputs(const int64_t[::1] units, int64_t n_success, const int32_t[:, ::1] slice_map,
                       const double[::1] mean, const double[::1] inv_sd, const double[::1] threshold,
                       int alternative, Py_ssize_t n_permutations):
@@ -149,28 +209,16 @@ def slice_null(const int64_t[::1] units, int64_t n_success, const int32_t[:, ::1
     cdef int64_t[:, ::1] cnt = counts
     cdef double[:, ::1] nl = null
     cdef Py_ssize_t b, j, s, t
-    cdef int tid
     cdef int32_t target
-    cdef double z, best
+    cdef Scratch *w
     cdef int64_t *x
     cdef int64_t *sums
-    cdef ff_stream_t *stream
-    cdef ff_fast_t *fast
-    cdef uint64_t *bits
     with nogil, parallel(num_threads=n_threads):
-        x = <int64_t *> malloc((n_cells + 1) * sizeof(int64_t))
-        sums = <int64_t *> malloc((n_slices + 1) * sizeof(int64_t))
-        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
-        fast = <ff_fast_t *> malloc(sizeof(ff_fast_t))
-        bits = <uint64_t *> malloc(((((n_units + 63) >> 6) + 1) if subset else 1) * sizeof(uint64_t))
+        w = scratch_new(n_cells, n_slices, n_units, subset)
+        x = w.x
+        sums = w.sums
         for b in prange(n_permutations, schedule='static'):
-            tid = threadid()
-            if subset:
-                ff_fast_init(fast, key, stream_id, <uint64_t> (start + b))
-                draw_cells_subset(fast, units, n_success, n_units, bits, x)
-            else:
-                ff_stream_init(stream, key, stream_id, <uint64_t> (start + b))
-                draw_cells(stream, units, n_success, x)
+            draw(w, subset, key, stream_id, <uint64_t> (start + b), units, n_success, n_units)
             for s in range(n_slices + 1):
                 sums[s] = 0
             for t in range(n_sets):
@@ -178,21 +226,9 @@ def slice_null(const int64_t[::1] units, int64_t n_success, const int32_t[:, ::1
                     target = slice_map[t, j]
                     if target >= 0:
                         sums[target] += x[j]
-            best = -1e300
-            for s in range(n_slices):
-                z = oriented((<double> sums[s] - mean[s]) * inv_sd[s], alternative)
-                if return_null:
-                    nl[b, s] = z
-                if z >= threshold[s]:
-                    cnt[tid, s] += 1
-                if z > best:
-                    best = z
-            mx[b] = best
-        free(x)
-        free(sums)
-        free(stream)
-        free(fast)
-        free(bits)
+            mx[b] = tally(sums, mean, inv_sd, threshold, alternative, cnt, threadid(), nl,
+                          b if return_null else -1)
+        scratch_free(w)
     return maxima, counts.sum(axis=0), (null if return_null else None)
 
 
@@ -287,33 +323,22 @@ def slice_null_dense(const int64_t[::1] units, int64_t n_success, const int64_t[
     counts = np.zeros((max(n_threads, 1), n_slices), dtype=np.int64)
     cdef double[::1] mx = maxima
     cdef int64_t[:, ::1] cnt = counts
+    cdef double[:, ::1] no_null = np.empty((0, n_slices))
     cdef Py_ssize_t b, j, s, k2
-    cdef int tid
-    cdef double z, best
+    cdef Scratch *w
     cdef int64_t *x
     cdef int64_t *sums
     cdef int64_t **bufs
-    cdef ff_stream_t *stream
-    cdef ff_fast_t *fast
-    cdef uint64_t *bits
     with nogil, parallel(num_threads=n_threads):
-        x = <int64_t *> malloc((n_cells + 1) * sizeof(int64_t))
-        sums = <int64_t *> malloc((n_slices + 1) * sizeof(int64_t))
-        stream = <ff_stream_t *> malloc(sizeof(ff_stream_t))
-        fast = <ff_fast_t *> malloc(sizeof(ff_fast_t))
-        bits = <uint64_t *> malloc(((((n_units + 63) >> 6) + 1) if subset else 1) * sizeof(uint64_t))
+        w = scratch_new(n_cells, n_slices, n_units, subset)
+        x = w.x
+        sums = w.sums
         bufs = <int64_t **> malloc((n_axes + 1) * sizeof(int64_t *))
         bufs[0] = <int64_t *> malloc((tail[0] + 1) * sizeof(int64_t))
         for k2 in range(1, n_axes + 1):
             bufs[k2] = <int64_t *> malloc((tail[0] // levels[k2 - 1] + 1) * sizeof(int64_t))
         for b in prange(n_permutations, schedule='static'):
-            tid = threadid()
-            if subset:
-                ff_fast_init(fast, key, stream_id, <uint64_t> (start + b))
-                draw_cells_subset(fast, units, n_success, n_units, bits, x)
-            else:
-                ff_stream_init(stream, key, stream_id, <uint64_t> (start + b))
-                draw_cells(stream, units, n_success, x)
+            draw(w, subset, key, stream_id, <uint64_t> (start + b), units, n_success, n_units)
             for j in range(tail[0]):
                 bufs[0][j] = 0
             for j in range(n_cells):
@@ -322,22 +347,12 @@ def slice_null_dense(const int64_t[::1] units, int64_t n_success, const int64_t[
                 sums[s] = 0
             walk(0, <int> n_axes, max_depth, &levels[0], &tail[0], bufs[0], 1, 0, 0, bufs,
                  &leaf_offset[0], &leaf_map[0] if leaf_map.shape[0] else NULL, sums)
-            best = -1e300
-            for s in range(n_slices):
-                z = oriented((<double> sums[s] - mean[s]) * inv_sd[s], alternative)
-                if z >= threshold[s]:
-                    cnt[tid, s] += 1
-                if z > best:
-                    best = z
-            mx[b] = best
+            mx[b] = tally(sums, mean, inv_sd, threshold, alternative, cnt, threadid(), no_null,
+                          -1)
         for k2 in range(n_axes + 1):
             free(bufs[k2])
         free(bufs)
-        free(x)
-        free(sums)
-        free(stream)
-        free(fast)
-        free(bits)
+        scratch_free(w)
     return maxima, counts.sum(axis=0)
 
 
