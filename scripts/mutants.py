@@ -416,33 +416,19 @@ MUTANTS = [
         "auc-pyx-stat-orientation",
         "csrc/_auc.pyx",
         "AUC_0 - AUC_1 in the caller's codes\n"
-        "            if small == 1:\n"
-        "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)\n"
-        "            else:\n"
-        "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)",
+        "            o[b] = _pair_stat(1 - small, small, ibuf, dbuf, dbuf + 4, studentize)",
         "AUC_0 - AUC_1 in the caller's codes\n"
-        "            if small == 1:\n"
-        "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)\n"
-        "            else:\n"
-        "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)",
+        "            o[b] = _pair_stat(small, 1 - small, ibuf, dbuf, dbuf + 4, studentize)",
         AUC,
         "permuted AUC statistic of the wrong orientation",
     ),
     m(
         "auc-pyx-sparse-orientation",
         "csrc/_auc.pyx",
-        "&sa[0], &sd[0], nb, sum_a, sum_a2, sum_d, sum_d2,\n"
-        "                         npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
-        "            if small == 1:\n"
-        "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)\n"
-        "            else:\n"
-        "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)",
-        "&sa[0], &sd[0], nb, sum_a, sum_a2, sum_d, sum_d2,\n"
-        "                         npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
-        "            if small == 1:\n"
-        "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)\n"
-        "            else:\n"
-        "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)",
+        "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
+        "            o[b] = _pair_stat(1 - small, small, ibuf, dbuf, dbuf + 4, studentize)",
+        "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)\n"
+        "            o[b] = _pair_stat(small, 1 - small, ibuf, dbuf, dbuf + 4, studentize)",
         AUC,
         "sparse (few-groups) permutation kernel: AUC statistic of the wrong orientation",
     ),
@@ -450,11 +436,9 @@ MUTANTS = [
         "auc-pyx-ranks-orientation",
         "csrc/_auc.pyx",
         "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)  # S is group 1 here\n"
-        "            if small == 1:\n"
-        "                o[b] = _pair_stat(0, 1, ibuf, dbuf, dbuf + 4, studentize)",
+        "            o[b] = _pair_stat(1 - small, small, ibuf, dbuf, dbuf + 4, studentize)",
         "npos_all, nneg_all, ibuf, dbuf, dbuf + 4)  # S is group 1 here\n"
-        "            if small == 1:\n"
-        "                o[b] = _pair_stat(1, 0, ibuf, dbuf, dbuf + 4, studentize)",
+        "            o[b] = _pair_stat(small, 1 - small, ibuf, dbuf, dbuf + 4, studentize)",
         AUC,
         "ranks (untied scores) permutation kernel: AUC statistic of the wrong orientation",
     ),
