@@ -365,13 +365,14 @@ def test_estimator_params_follow_scikit_learn(cls):
 
 
 def test_import_paths_survive_the_layer_split():
-    """#27 split calibration/api.py into ingest, statistics, inference and api: every public
-    name is still reached as fastfair.calibration.<name>, fastfair.calibration.api.<name>
-    (functions and estimators) or .results.<name> (result classes), and at the top level
-    where it was; the estimators keep scikit-learn's get_params / set_params."""
+    """#27 split calibration/api.py into ingest, statistics, inference, estimators and api:
+    every public name is still reached as fastfair.calibration.<name>,
+    fastfair.calibration.api.<name> (functions), .estimators.<name> (the estimators) or
+    .results.<name> (result classes), and at the top level where it was; the estimators keep
+    scikit-learn's get_params / set_params."""
     import fastfair
     import fastfair.calibration as calibration
-    from fastfair.calibration import api, results
+    from fastfair.calibration import api, estimators, results
 
     top_level = {
         "GroupCalibrator", "MultiObjectiveCalibrator", "calibration_error",
@@ -381,11 +382,12 @@ def test_import_paths_survive_the_layer_split():
     assert len(calibration.__all__) == 14
     for name in calibration.__all__:
         obj = getattr(calibration, name)
-        home = (
-            results
-            if name[0].isupper() and name.endswith(("Result", "Check", "Thresholds"))
-            else api
-        )
+        if name.endswith("Calibrator"):
+            home = estimators
+        elif name[0].isupper():
+            home = results
+        else:
+            home = api
         assert getattr(home, name) is obj, name
         if name in top_level:
             assert getattr(fastfair, name) is obj, name

@@ -138,7 +138,7 @@ def test_the_walk_finds_the_public_api():
         "fastfair.cli.commands.main",
         "fastfair.engines.dask.delong",
     } <= names
-    assert "fastfair.calibration.api.GroupCalibrator.transform" in names
+    assert "fastfair.calibration.estimators.GroupCalibrator.transform" in names
 
 
 @pytest.mark.parametrize(("name", "func"), FUNCTIONS, ids=[name for name, _ in FUNCTIONS])

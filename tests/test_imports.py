@@ -252,8 +252,11 @@ ENGINE_LAYERS = (
     "groups", "files", "summaries", "cube", "attributes", "clusters", "arrow", "dask", "spark",
     "choose",
 )  # fmt: skip
+#: Calibration's estimators (fit -> transform) sit between its inference and its functions.
+CALIBRATION_LAYERS = ("results", "ingest", "statistics", "inference", "estimators", "api")
 #: Subpackages whose layers are not the families' (every other subpackage has LAYERS).
 PACKAGE_LAYERS = {
+    "fastfair.calibration": CALIBRATION_LAYERS,
     "fastfair.cli": CLI_LAYERS,
     "fastfair.engines": ENGINE_LAYERS,
     "fastfair.auditing": AUDIT_LAYERS,
@@ -287,6 +290,7 @@ def test_family_layers_import_only_earlier_layers():
     assert {f"fastfair.sweep.{layer}" for layer in LAYERS} <= set(modules)
     assert {f"fastfair.compare.{layer}" for layer in LAYERS} <= set(modules)
     assert {f"fastfair.monitor.{layer}" for layer in LAYERS} <= set(modules)
+    assert {f"fastfair.calibration.{layer}" for layer in CALIBRATION_LAYERS} <= set(modules)
     assert _layer_violations(modules) == []
 
 

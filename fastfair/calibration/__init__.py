@@ -20,17 +20,18 @@ DiCiccio, Hsu, Yu, Nandy & Basu (FAccT 2023), Sections 4-7 (docs/parity.md).
 Layers of this subpackage (each imports only those above it):
 
 * ``results.py``: result classes, warnings and errors
-* ``ingest.py``: options and data, checked and coerced once; the estimators'
-  get_params / set_params
+* ``ingest.py``: options and data, checked and coerced once (groups, user weights,
+  thresholds, fitted group codes)
 * ``statistics.py``: the fitted maps (kernel sums, logistic and isotonic fits), the
   multivariate kernel regression, binned sums and ranks
-* ``inference.py``: the calibration errors of the binned sums; the fair thresholds
-* ``api.py``: the public estimators and functions (ingest -> statistics -> inference)
+* ``inference.py``: the calibration errors of the binned sums or of a fitted map, the
+  impact per group, the fair thresholds
+* ``estimators.py``: :class:`GroupCalibrator`, :class:`MultiObjectiveCalibrator` (fit ->
+  transform; get_params / set_params)
+* ``api.py``: the public functions (ingest -> statistics -> inference)
 """
 
 from fastfair.calibration.api import (
-    GroupCalibrator,
-    MultiObjectiveCalibrator,
     calibration_error,
     check_composite_parity,
     delta_pcc,
@@ -40,6 +41,7 @@ from fastfair.calibration.api import (
     msce,
     tce_nadaraya_watson,
 )
+from fastfair.calibration.estimators import GroupCalibrator, MultiObjectiveCalibrator
 from fastfair.calibration.ingest import (
     CALIBRATION_METHODS,
     DEFAULT_CALIBRATION_BINS,

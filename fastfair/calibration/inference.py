@@ -1,10 +1,12 @@
 """Inference: the estimates from the statistics, then packing (calibration and impact): the
-calibration errors of binned sums, and the fair thresholds from the groups' curves."""
+calibration errors of binned sums or of a fitted map, the impact per group, and the fair
+thresholds from the groups' curves."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from fastfair._clustered import weighted_quantiles
 from fastfair._validation import show_value
 from fastfair.calibration.results import FairThresholds, _key
 
@@ -26,6 +28,23 @@ def _binned_error(ysum, ssum, count, n, p):
     nz = count > 0
     gap = np.abs(ysum[nz] / count[nz] - ssum[nz] / count[nz])
     return float((np.sum(count[nz] / n * gap**p)) ** (1.0 / p))
+
+
+def _root_mean_square_gap(calibrated, s, w, at: str) -> float:
+    """The TCE of a fitted map `calibrated`: the root of the w-weighted mean of
+    (s - calibrated(s))^2 over the rows, or of the mean over the 100 weighted percentiles
+    of s (at="quantiles")."""
+    if at == "quantiles":
+        q = weighted_quantiles(s, w, (np.arange(100) + 0.5) / 100)
+        return float(np.sqrt(np.mean((q - calibrated(q)) ** 2)))
+    f = calibrated(s)
+    return float(np.sqrt(np.sum(w * (s - f) ** 2) / w.sum()))
+
+
+def _per_group_mean(values, codes, n_groups) -> tuple[np.ndarray, np.ndarray]:
+    """(mean of `values` per group, rows per group): an impact measure's value per group."""
+    n = np.bincount(codes, minlength=n_groups)
+    return np.bincount(codes, weights=values, minlength=n_groups) / n, n
 
 
 # --------------------------------------------------------------------------------------

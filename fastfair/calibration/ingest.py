@@ -1,11 +1,18 @@
-"""Ingest: the options and the data checked and coerced once (calibration and impact), and the
-estimators' parameters (get_params / set_params, scikit-learn conventions)."""
+"""Ingest: the options and the data checked and coerced once (calibration and impact)."""
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from fastfair._validation import as_finite_float, as_groups, as_probabilities, check_same_length
+from fastfair._validation import (
+    as_finite_float,
+    as_groups,
+    as_probabilities,
+    check_same_length,
+    show_value,
+)
 from fastfair.calibration.results import _key
 
 CALIBRATION_METHODS = ("nadaraya_watson", "platt", "isotonic")
@@ -51,12 +58,17 @@ def _prep_xy(y_true, y_score):
     return yv, s
 
 
-def _fitted_codes(calibrator, group, n) -> np.ndarray:
-    """Codes of `group` in the fitted groups of `calibrator` (groups_ and whether it was
-    fitted with groups); all zero when it was fitted without."""
+def _check_fitted(calibrator) -> None:
+    """RuntimeError unless `calibrator` has been fitted."""
     if not hasattr(calibrator, "groups_"):
         name = type(calibrator).__name__
         raise RuntimeError(f"this {name} is not fitted yet: call fit first")
+
+
+def _fitted_codes(calibrator, group, n) -> np.ndarray:
+    """Codes of `group` in the fitted groups of `calibrator` (groups_ and whether it was
+    fitted with groups); all zero when it was fitted without."""
+    _check_fitted(calibrator)
     if group is None:
         if calibrator._fitted_with_group:
             raise TypeError("group is required: the calibrator was fitted with groups")
@@ -73,60 +85,35 @@ def _fitted_codes(calibrator, group, n) -> np.ndarray:
     return lookup[codes]
 
 
-class _Params:
-    """get_params / set_params / repr of an estimator from its `_param_names` (scikit-learn
-    conventions)."""
+def _group_codes(group, **rows) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and labels of `group`, as long as the one array in `rows` (which the length
+    error names); one group labelled "all" when group is None."""
+    ((_, values),) = rows.items()
+    if group is None:
+        return np.zeros(len(values), dtype=np.intp), np.array(["all"], dtype=object)
+    codes, labels = as_groups(group, "group", min_groups=1)
+    check_same_length(**rows, group=codes)
+    return codes, labels
 
-    _param_names: tuple = ()
 
-    def get_params(self, deep: bool = True) -> dict:
-        """Parameters of the estimator (scikit-learn convention).
+def _cluster_weights(cluster, weighting: str, **rows) -> np.ndarray:
+    """Row weights 1/n_m per user (cluster given, weighting "per_user"), else 1; the cluster
+    as long as the one array in `rows`."""
+    ((_, values),) = rows.items()
+    if cluster is None or weighting != "per_user":
+        return np.ones(len(values))
+    codes, _ = as_groups(cluster, "cluster", min_groups=1)
+    check_same_length(**rows, cluster=codes)
+    return 1.0 / np.bincount(codes)[codes]
 
-        Parameters
-        ----------
-        deep : bool
-            Accepted for scikit-learn compatibility (no nested estimators).
 
-        Returns
-        -------
-        dict
-            Constructor parameter name -> value.
+def _check_threshold(threshold) -> None:
+    """TypeError unless `threshold` is a real number (not a bool)."""
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real):
+        raise TypeError(f"threshold must be a number, got {show_value(threshold)}")
 
-        Examples
-        --------
-        >>> from fastfair.calibration import GroupCalibrator, MultiObjectiveCalibrator
-        >>> GroupCalibrator().get_params()["weighting"]
-        'per_user'
-        >>> sorted(MultiObjectiveCalibrator().get_params())
-        ['bandwidth_scale', 'method', 'weighting']
-        """
-        return {k: getattr(self, k) for k in self._param_names}
 
-    def set_params(self, **params):
-        """Set parameters (scikit-learn convention).
-
-        Parameters
-        ----------
-        **params
-            Constructor parameters to change.
-
-        Returns
-        -------
-        estimator
-            self.
-
-        Examples
-        --------
-        >>> from fastfair.calibration import GroupCalibrator
-        >>> GroupCalibrator().set_params(weighting="per_observation").weighting
-        'per_observation'
-        """
-        for k, v in params.items():
-            if k not in self._param_names:
-                raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}")
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._param_names)
-        return f"{type(self).__name__}({args})"
+def _check_norm_order(p) -> None:
+    """ValueError unless `p` is a real number >= 1 (the order of the calibration errors)."""
+    if not (isinstance(p, numbers.Real) and p >= 1):
+        raise ValueError(f"p must be a number >= 1, got {show_value(p)}")
