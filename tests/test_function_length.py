@@ -46,18 +46,47 @@ def test_no_function_is_longer_than_the_limit():
     assert bad == {}, f"functions over {MAX_BODY_LINES} body lines (split them): {bad}"
 
 
+#: The calls an argument declaration function is made of.
+DECLARATIONS = {"add_argument", "add_argument_group", "add_mutually_exclusive_group", "add_parser"}
+
+
+def declaration_problems(node: ast.FunctionDef) -> list[str]:
+    """Statements of `node` other than its docstring, ``parser.add_argument(...)`` calls and
+    ``group = parser.add_argument_group(...)``-style assignments (no logic may hide there)."""
+    out = []
+    for statement in node.body:
+        value = statement.value if isinstance(statement, (ast.Expr, ast.Assign)) else None
+        if isinstance(value, ast.Constant) and statement is node.body[0]:
+            continue  # the docstring
+        if isinstance(value, ast.Call) and getattr(value.func, "attr", "") in DECLARATIONS:
+            continue
+        out.append(f"line {statement.lineno}: {ast.unparse(statement).splitlines()[0]}")
+    return out
+
+
 def test_allowed_functions_exist_and_are_argument_declarations():
-    """The allow-list names real, long functions made of add_argument calls, so that it
-    cannot hide a function that was renamed or shortened (then drop it from ALLOWED)."""
+    """The allow-list names real, long functions made only of add_argument calls (at least
+    ten), so that it cannot hide logic, or a function that was renamed or shortened (then
+    drop it from ALLOWED)."""
     long = long_functions(PACKAGE, MAX_BODY_LINES)
     for name in ALLOWED:
         assert name in long, f"{name} is not over the limit any more: remove it from ALLOWED"
         file, _, func = name.partition(":")
         tree = ast.parse((PACKAGE / file).read_text())
         node = next(n for n in ast.walk(tree) if getattr(n, "name", None) == func)
+        assert declaration_problems(node) == [], f"{name} holds more than declarations"
         calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
         adds = [c for c in calls if getattr(c.func, "attr", "") == "add_argument"]
         assert len(adds) >= 10, f"{name} is not an argument declaration function"
+
+
+def test_the_declaration_check_sees_logic():
+    code = (
+        'def f(sub):\n    """doc"""\n    p = sub.add_parser("a")\n    p.add_argument("--x")\n'
+        '    if p:\n        p.add_argument("--y")\n    p.set_defaults(z=1)\n'
+    )
+    node = ast.parse(code).body[0]
+    assert declaration_problems(node) == ["line 5: if p:", "line 7: p.set_defaults(z=1)"]
 
 
 def test_the_measure_counts_body_lines_without_the_docstring(tmp_path):

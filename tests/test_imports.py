@@ -131,78 +131,6 @@ def test_cycle_search_finds_cycles():
     assert _cycles({"a": {"a"}}) == [["a", "a"]]
 
 
-#: Modules of one family beside its public module: they may share its private names.
-FAMILY: dict[str, str] = {}
-#: Modules that also belong to a second family.
-ALSO: dict[str, str] = {}
-
-
-def _family(name: str) -> str:
-    """The family of a module: its subpackage (fastfair.parity.api -> fastfair.parity)."""
-    return FAMILY.get(name, ".".join(name.split(".")[:2]))
-
-
-def _same_family(name: str, other: str) -> bool:
-    return _family(other) in (_family(name), ALSO.get(name))
-
-
-def _public_module(name: str) -> bool:
-    return not any(part.startswith("_") for part in name.split(".")[1:])
-
-
-def _private_reads(modules) -> list[str]:
-    """`module: family.name` for each private name of a public module read by a module of
-    another family (imported by name, or as an attribute of the imported module)."""
-    bad = []
-    for name, path in modules.items():
-        bound = {}  # local name -> public module it is bound to
-        for base, item, node in _imports(name, modules, top_level_only=False):
-            if item is not None and f"{base}.{item}" in modules:
-                base, item = f"{base}.{item}", None  # `from pkg import module`
-            if base == "fastfair" or not _public_module(base) or _same_family(name, base):
-                continue  # the package's private attributes are its private modules
-            if item is not None and item.startswith("_"):
-                bad.append(f"{name}: {base}.{item}")
-            for alias in node.names:
-                if item is None and alias.name in (base, base.rpartition(".")[2]):
-                    bound[alias.asname or alias.name] = base
-        for node in ast.walk(ast.parse(path.read_text())):
-            if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in bound
-                and node.attr.startswith("_")
-                and not node.attr.startswith("__")
-            ):
-                bad.append(f"{name}: {bound[node.value.id]}.{node.attr}")
-    return sorted(set(bad))
-
-
-def test_no_private_name_of_a_method_family_read_from_another():
-    """Shared helpers live in private leaf modules (_comparisons, _confusion, _exact,
-    _clustered, ...), never as private names of a family read from outside it."""
-    bad = _private_reads(_modules())
-    assert bad == [], "private names read across families: " + ", ".join(bad)
-
-
-def test_private_read_check_sees_both_forms(tmp_path):
-    pkg = tmp_path / "fastfair"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "parity.py").write_text("_helper = 1\n")
-    (pkg / "calibration.py").write_text(
-        "from fastfair import parity as _p\nfrom fastfair.parity import _helper\nx = _p._helper\n"
-    )
-    modules = {
-        "fastfair": pkg / "__init__.py",
-        "fastfair.parity": pkg / "parity.py",
-        "fastfair.calibration": pkg / "calibration.py",
-    }
-    assert _private_reads(modules) == [
-        "fastfair.calibration: fastfair.parity._helper",
-    ]
-
-
 _IMPORT_EACH = """
 import importlib, json, sys
 failures = []
@@ -558,27 +486,28 @@ def _private_names_across_packages(modules) -> list[str]:
             if base == "fastfair" or _package(base) == _package(name):
                 continue
             if item is not None and item.startswith("_") and not item.startswith("__"):
-                if not (base == "fastfair" or f"fastfair.{item}" in modules):
-                    bad.append(f"{name}: {base}.{item}")
+                bad.append(f"{name}: {base}.{item}")
             for alias in node.names:
                 if item is None and alias.name in (base, base.rpartition(".")[2]):
                     bound[alias.asname or alias.name] = base
         for node in ast.walk(ast.parse(path.read_text())):
-            if (
+            if not (
                 isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in bound
                 and node.attr.startswith("_")
                 and not node.attr.startswith("__")
             ):
-                bad.append(f"{name}: {bound[node.value.id]}.{node.attr}")
+                continue
+            owner = ast.unparse(node.value)  # a bound name, or a dotted path after `import a.b`
+            owner = bound.get(owner, owner if owner in modules else None)
+            if owner is not None and owner != "fastfair" and _package(owner) != _package(name):
+                bad.append(f"{name}: {owner}.{node.attr}")
     return sorted(set(bad))
 
 
 def test_no_private_name_used_across_packages():
     """Shared helpers are public names of their leaf modules (fastfair._pvalues.
     orient_extremes, fastfair._clustered.cv_bandwidth, ...): a private name is used only
-    inside its own package (#27)."""
+    inside its own package (#27), so no family reads another's private helpers either."""
     assert _private_names_across_packages(_modules()) == []
 
 
@@ -592,12 +521,31 @@ def test_private_name_check_sees_both_forms(tmp_path):
         "from fastfair._pvalues import _oriented\nfrom fastfair import _pvalues\n"
         "x = _pvalues._oriented\n"
     )
+    (pkg / "parity").mkdir()
+    (pkg / "parity" / "__init__.py").write_text("")
+    (pkg / "parity" / "inference.py").write_text("_a = _b = _c = _own = 1\n")
+    (pkg / "parity" / "api.py").write_text(
+        "from fastfair.parity.inference import _own\nfrom fastfair.parity import inference\n"
+        "y = inference._own\n"  # its own package: allowed
+    )
+    (pkg / "sweep" / "ingest.py").write_text(
+        "import fastfair.parity.inference\nimport fastfair.parity.inference as inf\n"
+        "a = fastfair.parity.inference._a\nb = inf._b\n"
+        "from fastfair.parity.inference import _c\n"
+    )
     modules = {
         "fastfair": pkg / "__init__.py",
         "fastfair._pvalues": pkg / "_pvalues.py",
         "fastfair.sweep": pkg / "sweep" / "__init__.py",
         "fastfair.sweep.api": pkg / "sweep" / "api.py",
+        "fastfair.sweep.ingest": pkg / "sweep" / "ingest.py",
+        "fastfair.parity": pkg / "parity" / "__init__.py",
+        "fastfair.parity.inference": pkg / "parity" / "inference.py",
+        "fastfair.parity.api": pkg / "parity" / "api.py",
     }
     assert _private_names_across_packages(modules) == [
-        "fastfair.sweep.api: fastfair._pvalues._oriented"
+        "fastfair.sweep.api: fastfair._pvalues._oriented",
+        "fastfair.sweep.ingest: fastfair.parity.inference._a",
+        "fastfair.sweep.ingest: fastfair.parity.inference._b",
+        "fastfair.sweep.ingest: fastfair.parity.inference._c",
     ]

@@ -88,3 +88,29 @@ def test_threads_for_uses_the_same_count(machine, monkeypatch):
     monkeypatch.setenv("OMP_NUM_THREADS", "2")
     assert _parallel.threads_for(None, 10**9, 1) == 2
     assert _parallel.threads_for(None, 1, 10) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no affinity masks here")
+def test_a_real_affinity_mask_and_environment_in_a_fresh_process():
+    """Not monkeypatched: a new interpreter restricts its own affinity mask to one CPU, or
+    gets OMP_NUM_THREADS from its environment, and the kernels' thread count follows."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys\n"
+        "if sys.argv[1] == 'mask':\n"
+        "    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+        "from fastfair import _parallel\n"
+        "print(_parallel.effective_n_threads(None), _parallel.threads_for(None, 10**9, 1))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+
+    def threads(kind, **extra):
+        out = subprocess.run([sys.executable, "-c", code, kind], env={**env, **extra},
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        return out.stdout.split()
+
+    assert threads("mask") == ["1", "1"]
+    assert threads("none", OMP_NUM_THREADS="3") == ["3", "3"]
+    assert threads("mask", OMP_NUM_THREADS="3") == ["3", "3"]  # the variable wins, as in OpenMP
