@@ -691,7 +691,7 @@ def test_audit_compare_scores_add_the_auc_and_errors_stay_in_their_row():
                          metrics=["tpr"], min_group_size=5, n_permutations=99)  # fmt: skip
     by = {(r["metric"], r["group"]): r for r in res.model_comparison}
     assert set(by) == {("tpr", "y"), ("auc", "y"), ("tpr", "z"), ("auc", "z")}
-    assert by["auc", "y"]["method"] == "delong"
+    assert by["auc", "y"]["method"] == "permutation"  # 470 positives: too few for DeLong
     assert "'z' has no positives" in by["tpr", "z"]["error"]
     assert "no positives" in by["auc", "z"]["error"]
     assert res.columns["compare"] == ["model A", "model B"]
@@ -717,3 +717,53 @@ def test_cli_audit_compare(tmp_path, capsys):
     assert json.loads(out.read_text())["model_comparison"][0]["verdict"] == "gap shrank"
     assert main([*base, "--compare", "a", "nope"]) != 0
     assert "unknown --compare column 'nope'" in capsys.readouterr().err
+
+
+def test_swap_kernel_moments_equal_paired_delong_of_the_swapped_scores():
+    """The swap permutations of compare_auc sweep the pre-sorted scores once per
+    permutation: each permutation's moments equal paired_auc_moments of the scores swapped
+    as swap_bits says (ties, three groups, two threads, a start offset)."""
+    from fastfair import _paired
+    from fastfair.compare.statistics import SortedScores, paired_auc_moments, swap_auc_moments
+
+    rng = np.random.default_rng(3)
+    n = 300
+    codes = rng.integers(0, 3, n).astype(np.intp)
+    y = rng.random(n) < 0.4
+    a = np.round(rng.normal(size=n) + y, 1)
+    b = np.round(0.5 * a + rng.normal(size=n), 1)
+    e = SortedScores.build(a, b, codes)
+    n_pos = np.bincount(codes, y, 3).astype(np.int64)
+    n_neg = np.bincount(codes, minlength=3) - n_pos
+    sums = _paired.paired_auc_swaps(e.row, e.model, e.block_end, e.group, y.astype(np.uint8),
+                                    codes, n_pos, n_neg, 6, 77, 0, 2, 10)  # fmt: skip
+    got = swap_auc_moments(sums, n_pos, n_neg)
+    for p in range(6):
+        swap = _paired.swap_bits(77, 0, 10 + p, n)
+        assert 0 < swap.sum() < n
+        ref = paired_auc_moments(y, np.where(swap, b, a), np.where(swap, a, b), codes,
+                                 np.arange(3))  # fmt: skip
+        for field in ("value_a", "value_b", "variance_a", "variance_b", "covariance", "den_a"):
+            np.testing.assert_allclose(getattr(got, field)[p], getattr(ref, field),
+                                       rtol=0, atol=1e-13)  # fmt: skip
+
+
+def test_audit_compare_auc_of_a_small_group_is_the_swap_test():
+    """A group with a few positives: DeLong's paired test rejects far above alpha there
+    (validation/results/compare_auc_small_groups.txt), so the audit's AUC comparison is
+    compare_auc's "auto", the swap permutation test with the audit's n_permutations."""
+    rng = np.random.default_rng(8)
+    group = np.r_[np.full(40, "small"), np.full(4000, "big")]
+    y = rng.random(len(group)) < np.where(group == "small", 0.1, 0.3)
+    s_a = rng.normal(size=len(group)) + y
+    s_b = s_a + rng.normal(size=len(group))
+    res = fastfair.audit(y, s_a >= 0.5, {"g": group}, compare=(s_a, s_b), threshold=0.5,
+                         metrics=["tpr"], min_group_size=5, n_permutations=199,
+                         random_state=4)  # fmt: skip
+    row = next(r for r in res.model_comparison if r["metric"] == "auc")
+    pair = group == "small"
+    ref = compare_auc(y, s_a, s_b, pair, reference=False, n_permutations=199, random_state=4)
+    assert row["method"] == ref.method == "permutation"
+    assert row["pvalue"] == pytest.approx(float(ref.pvalue), abs=1e-15)
+    delong = compare_auc(y, s_a, s_b, pair, reference=False, method="delong")
+    assert row["pvalue"] != pytest.approx(float(delong.pvalue))

@@ -66,6 +66,7 @@ __all__ = [
 ]  # fmt: skip
 
 SWEEP_PERMUTATIONS = 9999  # the report's threshold sweep (max-T band) when sequential
+COMPARE_PERMUTATIONS = 999  # compare='s AUC swaps of small groups when n_permutations is None
 PARITY_BOOTSTRAP = 9999  # parity's bootstrap draws when n_permutations is None (sequential)
 #: Joins the labels of an intersection ("Female & Black") and the names of its attributes.
 JOIN = " & "
@@ -1105,7 +1106,8 @@ def _model_comparison_rows(attr, y, models, metric_names, options) -> list[dict]
     """ "Did the gap shrink?" (audit option `compare`): each tested group against the
     reference, each metric, model B against model A on the same rows
     (:func:`fastfair.compare_models_from_counts` on the two groups' paired counts; the AUC
-    by :func:`fastfair.compare_auc` with the paired DeLong test)."""
+    by :func:`fastfair.compare_auc`, "auto": DeLong for large groups, swaps for small ones,
+    whose DeLong level is far above alpha: 0.21 with 2-3 positives)."""
     from fastfair.compare import PairedStats, compare_auc, compare_models_from_counts
 
     codes = GroupCodes(attr.codes, np.arange(len(attr.labels)))
@@ -1120,7 +1122,14 @@ def _model_comparison_rows(attr, y, models, metric_names, options) -> list[dict]
             rows_of = np.isin(attr.codes, (g, r))
             pair = GroupCodes((attr.codes[rows_of] == r).astype(np.intp), np.array([0, 1]))
             scores = [s[rows_of] for s in models["scores"]]
-            test = partial(compare_auc, y[rows_of], *scores, pair, method="delong", **shared)
+            test = partial(
+                compare_auc,
+                y[rows_of],
+                *scores,
+                pair,
+                **shared,
+                n_permutations=options["n_permutations"] or COMPARE_PERMUTATIONS,
+            )
             rows.append(_comparison_row(attr, "auc", g, r, test))
     return rows
 
@@ -1300,10 +1309,13 @@ def audit(
         predictions), arrays or column names of `data`, thresholded at `threshold`. Adds
         "did the gap shrink?" (`AuditResult.model_comparison`): for every attribute,
         tested group and metric (and the AUC, when they are scores), model B's gap against
-        model A's by :func:`fastfair.compare_models` (paired; the AUC by the paired DeLong
-        test), both p-values adjusted (`adjust`) over these comparisons as a family of
-        their own; verdicts "gap shrank" (|gap_B| < |gap_A| shown), "gap grew", "gap
-        changed", "no evidence of a change" (docs/compare.md).
+        model A's by :func:`fastfair.compare_models` (paired; the AUC by
+        :func:`fastfair.compare_auc`'s "auto": the paired DeLong test when both groups have
+        at least 1,000 positives and 1,000 negatives, else `n_permutations` (999 when
+        None) swaps of the two models' scores within rows), both p-values adjusted
+        (`adjust`) over these comparisons as a family of their own; verdicts "gap shrank"
+        (|gap_B| < |gap_A| shown), "gap grew", "gap changed", "no evidence of a change"
+        (docs/compare.md).
     slices : int, optional
         Also search the slices of the attributes (docs/slices.md): every conjunction of up
         to `slices` predicates ``attribute = group`` (1 to 6; the command line's

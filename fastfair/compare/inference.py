@@ -20,11 +20,13 @@ from fastfair.compare.statistics import (
     B_ONLY,
     GapStatistics,
     PairedMoments,
+    SortedScores,
     check_defined,
     discordant,
     gap_statistics,
     paired_auc_moments,
     paired_moments,
+    swap_auc_moments,
 )
 
 _BLOCK = 2048  # permutations whose tables are held at once
@@ -180,17 +182,19 @@ def rate_comparison(counts, labels, metric, options: _Options) -> ModelCompariso
 
 
 def _auc_null(y, score_a, score_b, codes, labels, pairs, options):
-    """Statistics (B, n_comparisons, 1) of B swaps of the two scores within rows; the swaps
-    of permutation b come from a Philox stream keyed by (seed, b)."""
-    key = stream_key(options.random_state)
-    out = np.empty((options.n_permutations, len(pairs), 1))
-    for b in range(options.n_permutations):
-        rng = np.random.Generator(np.random.Philox(key=np.array([key, b], dtype=np.uint64)))
-        swap = rng.integers(0, 2, len(y), dtype=np.uint8).view(bool)
-        a, s = np.where(swap, score_b, score_a), np.where(swap, score_a, score_b)
-        moments = paired_auc_moments(y, a, s, codes, labels)
-        out[b] = gap_statistics(moments, pairs).statistic
-    return out
+    """Statistics (B, n_comparisons, 1) of B swaps of the two scores within rows: the 2n
+    scores are sorted once and the kernel sweeps them once per permutation (O(n), no sort);
+    the swaps of permutation b come from the counter-based stream keyed by (seed, b)."""
+    entries = SortedScores.build(score_a, score_b, codes)
+    n_pos = np.bincount(codes, y, len(labels)).astype(np.int64)
+    n_neg = np.bincount(codes, minlength=len(labels)).astype(np.int64) - n_pos
+    key, b_total = stream_key(options.random_state), options.n_permutations
+    n_threads = threads_for(options.n_threads, b_total * len(y), 200000)
+    sums = _paired.paired_auc_swaps(
+        entries.row, entries.model, entries.block_end, entries.group, y.astype(np.uint8),
+        np.asarray(codes, dtype=np.intp), n_pos, n_neg, b_total, key, 0, n_threads,
+    )  # fmt: skip
+    return gap_statistics(swap_auc_moments(sums, n_pos, n_neg), pairs).statistic
 
 
 def auc_comparison(y, score_a, score_b, codes, labels, options: _Options):

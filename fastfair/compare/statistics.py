@@ -285,3 +285,59 @@ def paired_auc_moments(y, score_a, score_b, codes, labels) -> PairedMoments:
         variance_a=res_a.variance[:, None], variance_b=res_b.variance[:, None],
         covariance=cov[:, None], den_a=pairs[:, None], den_b=pairs[:, None],
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SortedScores:
+    """Both models' scores of every row, 2n entries sorted by group, then score: the input
+    of the swap permutations of AUCs (``_paired.paired_auc_swaps``). Entry k is row
+    ``row[k]``'s score of model ``model[k]`` (0: A, 1: B) in group ``group[k]``;
+    ``block_end[k]`` is one past the last entry of its group tied with it."""
+
+    row: np.ndarray
+    model: np.ndarray
+    block_end: np.ndarray
+    group: np.ndarray
+
+    @classmethod
+    def build(cls, score_a, score_b, codes) -> SortedScores:
+        """Sort the 2n scores once (a stable sort of group, then score)."""
+        n = len(codes)
+        values = np.concatenate([score_a, score_b])
+        groups = np.concatenate([codes, codes]).astype(np.intp)
+        order = np.lexsort((values, groups))
+        v, g = values[order], groups[order]
+        starts = np.flatnonzero(np.r_[True, (v[1:] != v[:-1]) | (g[1:] != g[:-1])])
+        ends = np.r_[starts[1:], len(v)]
+        block_end = np.repeat(ends, ends - starts).astype(np.intp)
+        return cls((order % n).astype(np.intp), (order >= n).astype(np.uint8), block_end, g)
+
+
+def _centred(s_xy, s_x, s_y, n):
+    """Sample covariance (ddof 1) from sums; 0 for a single row."""
+    return np.where(n > 1, (s_xy - s_x * s_y / n) / np.maximum(n - 1.0, 1.0), 0.0)
+
+
+def swap_auc_moments(sums: np.ndarray, n_pos: np.ndarray, n_neg: np.ndarray) -> PairedMoments:
+    r"""Paired AUC moments of swap permutations from their placement sums.
+
+    `sums` (B, n_groups, 10) holds, over each group's positives, the sums of model A's and
+    model B's placements (V10), their squares and their products, then the same over its
+    negatives (V01), as ``_paired.paired_auc_swaps`` returns them. The AUC is the mean V10,
+    its variance :math:`S_{10}/n^+ + S_{01}/n^-` and the covariance of the two models
+    :math:`S_{10}^{AB}/n^+ + S_{01}^{AB}/n^-` (ddof 1), as in :func:`paired_auc_moments`.
+    """
+    n_pos = np.asarray(n_pos, dtype=np.float64)
+    n_neg = np.asarray(n_neg, dtype=np.float64)
+    pos, neg = sums[..., :5], sums[..., 5:]
+
+    def spread(i, j, ij):  # S^{ij}_10 / n+ + S^{ij}_01 / n-, sums i, j and their products ij
+        return (_centred(pos[..., ij], pos[..., i], pos[..., j], n_pos) / n_pos
+                + _centred(neg[..., ij], neg[..., i], neg[..., j], n_neg) / n_neg)  # fmt: skip
+
+    pairs = np.broadcast_to(n_pos * n_neg, pos.shape[:-1])[..., None]
+    return PairedMoments(
+        value_a=(pos[..., 0] / n_pos)[..., None], value_b=(pos[..., 1] / n_pos)[..., None],
+        variance_a=spread(0, 0, 2)[..., None], variance_b=spread(1, 1, 3)[..., None],
+        covariance=spread(0, 1, 4)[..., None], den_a=pairs, den_b=pairs,
+    )  # fmt: skip
