@@ -398,3 +398,15 @@ def test_slices_interval_coverage_quick():
     # the truth function is the one the check reads: the planted slice's difference
     rates = module.cell_rates(0.98, 0.3, (3, 1))
     assert module.true_difference([("f0", 3), ("f1", 1)], rates) == pytest.approx(-0.3, abs=1e-3)
+
+
+def test_compare_auc_small_groups_quick():
+    """With 2.5 expected positives in the compared group the paired DeLong test rejects far
+    above alpha under the null; the audit's AUC comparison (swaps there) does not."""
+    module = _load("compare_auc_small_groups")
+    rows = module.run(n_sim=80, n_permutations=99, settings=((50, 0.05, 0.5),))
+    (_, _, _, used, delong, audit, methods) = rows[0]
+    bound = module.ALPHA + 3 * math.sqrt(module.ALPHA * (1 - module.ALPHA) / used)
+    assert methods == ["permutation"]
+    assert audit <= bound < delong
+    assert "DeLong" in module.format_rows(rows, 99)

@@ -251,8 +251,8 @@ def compare_auc(
         Group membership (at least two groups).
     method : {"auto", "permutation", "delong"}
         ``"delong"``: the studentized change referred to N(0, 1). ``"permutation"``: the
-        two scores of each row swapped at random (`n_permutations`; every permutation sorts
-        the scores again, O(n log n)). ``"auto"`` (default): ``"delong"`` when every
+        two scores of each row swapped at random (`n_permutations`; the scores are sorted
+        once, then one O(n) sweep per permutation). ``"auto"`` (default): ``"delong"`` when every
         compared group has at least 1,000 positives and 1,000 negatives (the rule of
         :func:`fastfair.auc_test`), else ``"permutation"``.
     n_permutations : int
