@@ -624,6 +624,11 @@ def test_plot_smoke():
     res = predictive_parity_test(y, s, g, cluster=user, grid=10, n_bootstrap=99)
     ax = res.plot()
     assert len(ax.lines) >= 2
+    assert not ax.collections  # no band unless asked: pointwise bands under-cover
+    ax = res.plot(band=True)
+    assert len(ax.collections) == len(res.groups)
+    labels = ax.get_legend_handles_labels()[1]
+    assert sum("pointwise 95% band" in text for text in labels) == len(res.groups)
 
 
 def _null_variance_by_hand(y, s, g, user, grid, h):
