@@ -14,7 +14,7 @@ from fastfair._deprecation import user_stacklevel
 from fastfair._parallel import effective_n_threads
 from fastfair._pvalues import adjust_pvalues, asymptotic_pvalue, max_exceedance_pvalues
 from fastfair._random import stream_key
-from fastfair._scipy import special, stats
+from fastfair._scipy import special
 from fastfair._sequential import Sampler, keep_samplers
 from fastfair.parity.ingest import _ZERO_VARIANCE, DEFAULT_GRID_POINTS, MIN_EFFECTIVE_CLUSTERS
 from fastfair.parity.results import (
@@ -36,7 +36,8 @@ def _two_sided(stat, df):
     finite = np.isfinite(df) & (df > 0)
     if not finite.any():
         return normal
-    return np.where(finite, 2.0 * stats.t.sf(np.abs(stat), np.where(finite, df, 1.0)), normal)
+    # special.stdtr(df, -|t|) is scipy.stats.t.sf(|t|, df), without importing scipy.stats
+    return np.where(finite, 2.0 * special.stdtr(np.where(finite, df, 1.0), -np.abs(stat)), normal)
 
 
 def _studentizing_variance(est, se, n_eff, scale=1.0):
@@ -99,9 +100,9 @@ def _pointwise(stat, sq, var, df):
     if K == 2:
         return _two_sided(stat, dfw), dfw
     finite = np.isfinite(dfw)
-    p = stats.chi2.sf(sq, K - 1)
+    p = special.chdtrc(K - 1, sq)  # = scipy.stats.chi2.sf(sq, K - 1), as below
     if finite.any():
-        p = np.where(finite, stats.f.sf(sq / (K - 1), K - 1, np.where(finite, dfw, 1.0)), p)
+        p = np.where(finite, special.fdtrc(K - 1, np.where(finite, dfw, 1.0), sq / (K - 1)), p)
     return p, dfw
 
 
@@ -109,7 +110,7 @@ def _normal_scale(pvalues, K):
     """The statistic with the same p-value under the normal (K = 2: z^2) or chi2(K-1)."""
     if K == 2:
         return special.ndtri(0.5 * pvalues) ** 2
-    return stats.chi2.isf(pvalues, K - 1)
+    return special.chdtri(K - 1, pvalues)
 
 
 def _multiplier_bootstrap(fit, est, points, n_threads, floor=None, center=None):

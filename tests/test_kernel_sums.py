@@ -1,0 +1,85 @@
+"""The compiled kernel sums of predictive parity against plain references (#28).
+
+`kernel_sums` adds each cluster's cross-grid outer products in blocks of clusters
+(`ff_cov_flush`) and `max_wald_draws` multiplies the bootstrap's root row by row: both must
+give what the plain definitions give, the blocks bit for bit.
+"""
+
+import numpy as np
+import pytest
+
+from fastfair import _kernel_sums
+
+
+def _clusters(n_clusters, seed, kernel_rows=6):
+    """Clusters of 1..2*kernel_rows rows with scores spread over [0, 1] (so a cluster's
+    window on the grid has gaps), real-valued outcomes of both signs, three groups and
+    some clusters left out (group -1)."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 2 * kernel_rows + 1, n_clusters)
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
+    s = rng.random(starts[-1])
+    y = rng.normal(0.3, 1.0, starts[-1])
+    group = rng.integers(-1, 3, n_clusters).astype(np.intp)
+    weight = 1.0 / sizes
+    return s, y, starts, group, weight
+
+
+def _reference(s, y, starts, group, weight, grid, h, kernel):
+    """cov_aa, cov_ab, cov_bb added cluster by cluster, grid point by grid point, in the
+    kernel's chunks of clusters (see `_chunk_count`) summed in chunk order."""
+    M, G, K = starts.size - 1, grid.size, 3
+    A, B = _kernel_sums.cluster_contributions(s, y, None, starts, grid, h, kernel)
+    width = K * (7 * G + 1) + 3 * K * G * G
+    n_chunks = max(1, min(64, M // 256 + 1, 48 * 1024 * 1024 // (8 * width)))
+    total = None
+    for c in range(n_chunks):
+        mats = np.zeros((3, K, G, G))
+        for m in range((M * c) // n_chunks, (M * (c + 1)) // n_chunks):
+            g = group[m]
+            a, b = weight[m] * A[m], weight[m] * B[m]
+            touched = np.flatnonzero((a != 0) | (b != 0))
+            if g < 0 or not touched.size:
+                continue
+            lo, hi = touched[0], touched[-1] + 1
+            for j in touched:
+                mats[0, g, j, j:hi] += a[j] * a[j:hi]
+                mats[1, g, j, lo:hi] += a[j] * b[lo:hi]
+                mats[2, g, j, j:hi] += b[j] * b[j:hi]
+        total = mats if total is None else total + mats
+    upper = np.triu(np.ones((G, G), dtype=bool))
+    sym = [np.where(upper, total[i], np.swapaxes(total[i], 1, 2)) for i in (0, 2)]
+    return {"cov_aa": sym[0], "cov_ab": total[1], "cov_bb": sym[1]}
+
+
+@pytest.mark.parametrize(
+    ("n_clusters", "kernel", "h"),
+    [(250, "gaussian", 0.012), (700, "gaussian", 0.03), (400, "epanechnikov", 0.05)],
+)
+def test_cross_grid_sums_equal_the_cluster_by_cluster_sums(n_clusters, kernel, h):
+    """Blocks of 32 clusters per group (full and partial, flushed at each chunk's end:
+    700 clusters are 3 chunks) give the one-cluster-at-a-time sums bit for bit."""
+    s, y, starts, group, weight = _clusters(n_clusters, seed=n_clusters)
+    grid = np.linspace(0.05, 0.95, 40)
+    got = _kernel_sums.kernel_sums(s, y, None, starts, group, weight, 3, grid, h, kernel, True)
+    want = _reference(s, y, starts, group, weight, grid, h, kernel)
+    for name in ("cov_aa", "cov_ab", "cov_bb"):
+        np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+    assert np.count_nonzero(got["cov_ab"]) > 0.3 * got["cov_ab"].size
+
+
+def test_bootstrap_draws_multiply_the_root_row_by_row():
+    """max_wald_draws computes D = root e, not root^T e: with the second group's root zero and
+    unit variances, W_j = D_1j^2 / 2, so the draws of the rows (1, 1, 0) and (1, -1, 0)
+    sum to twice those of (1, 0, 0) and (0, 1, 0) (non-symmetric roots)."""
+    P = 3
+
+    def draws(row):
+        root = np.zeros((2, P, P))
+        root[0, 0] = row
+        return _kernel_sums.max_wald_draws(root, np.ones((2, P)), 200, 42, 0)
+
+    plus, minus = draws([1.0, 1.0, 0.0]), draws([1.0, -1.0, 0.0])
+    first, second = draws([1.0, 0.0, 0.0]), draws([0.0, 1.0, 0.0])
+    np.testing.assert_allclose(plus + minus, 2.0 * (first + second), rtol=1e-12)
+    assert not np.allclose(plus, minus)
