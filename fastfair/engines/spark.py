@@ -615,17 +615,6 @@ def _moments(values: np.ndarray) -> tuple[float, float, float]:
     return float(len(values)), mean, float(((values - mean) ** 2).sum())
 
 
-def _group_codes(table, columns, index: dict) -> np.ndarray:
-    """A partition's group column, or the intersection of several (tuple labels), as codes
-    into the global labels (`index`: label -> code); a label not in `index` gets -1."""
-    from fastfair.engines.groups import intersection_codes
-
-    coded = [_column(table.column(c).combine_chunks(), c, "group") for c in columns]
-    codes, labels = intersection_codes(coded, table.num_rows)
-    local = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.intp)
-    return local[codes]
-
-
 def _by_score(table, y_true, y_score, pos_label):
     """(label, score) of a range partition, checked."""
     y = _column(table.column(y_true).combine_chunks(), y_true, "binary", pos_label)
@@ -958,30 +947,35 @@ def _audit_partition_of(*arrays, label, pred, score, groups, names, threshold):
 
 class UserGroups:
     """The audit's `clusters` callback on Spark: ``(attribute columns, tested labels, their
-    codes, their rows, last)`` -> :func:`spark_clusters` of the frame; the rows persisted for
-    one attribute are released when the next is grouped, and by :meth:`release`."""
+    codes, their rows, last)`` -> :func:`spark_clusters` of the rows grouped by user once
+    for every attribute (:func:`user_partitions`, kept until :meth:`release`)."""
 
     def __init__(self, frame, *, label, score, cluster, pos_label):
-        self.frame, self.held = frame, []
+        self.frame, self.rows = frame, None
         self.read = dict(label=label, score=score, cluster=cluster, pos_label=pos_label)
 
     def __call__(self, combo, labels, codes, n_rows, last):
-        self.release()
-        result = spark_clusters(self.frame, labels, codes, n_rows, group=list(combo),
-                                held=self.held, **self.read)  # fmt: skip
-        return result
+        if self.rows is None:
+            groups = [c for c in self.frame.columns if c not in self.read.values()]
+            self.rows = user_partitions(self.frame, groups=groups, n_total=n_rows, **self.read)
+        return spark_clusters(self.frame, labels, codes, n_rows, group=list(combo),
+                              rows=self.rows, **self.read)  # fmt: skip
 
     def release(self) -> None:
-        """Unpersist the rows kept for the last attribute."""
-        while self.held:
-            self.held.pop().unpersist()
+        """Unpersist the rows grouped by user."""
+        if self.rows is not None:
+            self.rows.unpersist()
+            self.rows = None
 
 
 # --------------------------------------------------------------------------------------
-# Predictive parity per user: the rows range-partitioned on the user column
+# Predictive parity per user: the rows range-partitioned on the user column, kept compact
 
 #: The global row order (file order within a partition) of the parity pass.
 _ROW = "__fastfair_row"
+
+#: Rows per partition of the rows grouped by user (at least the frame's partitions).
+_USER_PARTITION_ROWS = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -996,49 +990,153 @@ class _Sums:
         return _Sums(merge_sums(self.sums, other.sums))
 
 
-def _user_rows(table, *, label, score, groups, cluster, index, pos_label):
-    """(y, score, group code, user) of a partition's rows of the tested groups (`index`:
-    label -> code; `groups`: the attribute's columns), in the partition's order (sorted by
-    user, then row)."""
-    g = _group_codes(table, groups, index)
-    keep = g >= 0
-    y = _column(table.column(label).combine_chunks(), label, "binary", pos_label)
-    s = _column(table.column(score).combine_chunks(), score, "score")
-    u = _column(table.column(cluster).combine_chunks(), cluster, "present")
-    return y[keep], s[keep], g[keep], u[keep]
+@dataclass(frozen=True)
+class _UserPart:
+    """One partition of the rows grouped by user, compact: label (uint8), score, the
+    partition's user codes (increasing: the rows are sorted by user, then file order) with
+    the users they stand for (``users``; None: every row its own user) and each group
+    column's codes (:func:`fastfair.engines.groups.batch_codes`)."""
+
+    pid: int
+    y: np.ndarray
+    score: np.ndarray
+    user: np.ndarray
+    users: Any
+    groups: dict
+
+    def rows(self, columns, index) -> tuple:
+        """(y, score, tested group code, user code) of the rows of the tested groups
+        (`index`: label -> code; `columns`: the attribute's group columns)."""
+        g = _codes_of([self.groups[c] for c in columns], len(self.y), index)
+        keep = g >= 0
+        return self.y[keep], self.score[keep], g[keep], self.user[keep]
+
+    def user_label(self, code):
+        """The user that a code of this partition stands for (for messages)."""
+        return code if self.users is None else self.users[int(code)].as_py()
 
 
-def _user_pass(batches, *, read, task):
-    """mapInArrow function: `task(partition index, its (y, s, g, u))`, a failure as a value;
-    nothing for an empty partition or a None result."""
+def _compact_partition(batches, *, label, score, cluster, groups, pos_label):
+    """mapInArrow function: a partition of the rows sorted by user as one :class:`_UserPart`
+    (or the failure), so that the kernel passes read numpy arrays, not rows."""
+    import pyarrow.compute as pc
+
     pid, table = _partition_table(batches)
     if table is None:
         return
     try:
-        value = task(pid, read(table))
+        y = np.asarray(_column(table.column(label).combine_chunks(), label, "binary",
+                               pos_label), dtype=np.uint8)  # fmt: skip
+        s = _column(table.column(score).combine_chunks(), score, "score")
+        users = None
+        user = np.arange(table.num_rows, dtype=np.int64)
+        if cluster is not None:
+            ids = table.column(cluster).combine_chunks()
+            _column(ids, cluster, "present")  # no missing id
+            new = np.ones(len(ids), dtype=bool)
+            new[1:] = pc.not_equal(ids[1:], ids[:-1]).to_numpy(zero_copy_only=False)
+            user = np.cumsum(new, dtype=np.int64) - 1
+            users = ids.filter(new)
+        coded = {c: _column(table.column(c).combine_chunks(), c, "group") for c in groups}
+        value = _UserPart(pid, y, s, user, users, coded)
     except (ValueError, TypeError) as exc:
         value = _Failure(pid, type(exc)(f"partition {pid}: {exc}"))
-    if value is not None:
-        yield _send(value)
+    yield _send(value)
 
 
-def _count_task(pid, part, *, n_groups):
+def user_partitions(frame, *, label, score, groups, cluster, pos_label, n_total=0):
+    """The rows grouped by user once for every attribute: each row numbered in file order
+    (``monotonically_increasing_id``), range-partitioned on the user column (a user's
+    rows in one partition, the partitions in user order; without `cluster`, every row its
+    own user and nothing is shuffled), sorted by user then row, and kept on the executors
+    as compact numpy partitions (:class:`_UserPart`, an RDD persisted in memory and disk):
+    the kernel passes read these, never the rows again. The caller unpersists it."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    columns = list(dict.fromkeys(c for c in (label, score, *groups, cluster) if c))
+    rows = frame.select(*columns).withColumn(_ROW, F.monotonically_increasing_id())
+    if cluster is not None:
+        n_parts = max(frame.rdd.getNumPartitions(), -(-int(n_total) // _USER_PARTITION_ROWS))
+        rows = rows.repartitionByRange(n_parts, cluster).sortWithinPartitions(cluster, _ROW)
+    fn = functools.partial(
+        _compact_partition, label=label, score=score, cluster=cluster, groups=groups,
+        pos_label=pos_label,
+    )  # fmt: skip
+    parts = rows.mapInArrow(fn, _BLOB).rdd.map(_load)
+    return parts.persist(StorageLevel.MEMORY_AND_DISK)
+
+
+def _codes_of(coded: list, n: int, index: dict) -> np.ndarray:
+    """Group codes (one column's, or the intersection's with tuple labels) as codes into
+    the global labels (`index`: label -> code); a label not in `index` gets -1."""
+    from fastfair.engines.groups import intersection_codes
+
+    codes, labels = intersection_codes(coded, n)
+    local = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.intp)
+    return local[codes]
+
+
+def _group_codes(table, columns, index: dict) -> np.ndarray:
+    """A partition's group column, or the intersection of several (tuple labels), as codes
+    into the global labels (`index`: label -> code); a label not in `index` gets -1."""
+    coded = [_column(table.column(c).combine_chunks(), c, "group") for c in columns]
+    return _codes_of(coded, table.num_rows, index)
+
+
+def _on_part(part, *, columns, index, task):
+    """`task(partition index, its rows of the tested groups)`; a failure passes through."""
+    if isinstance(part, _Failure):
+        return part
+    try:
+        return task(part, part.rows(columns, index))
+    except (ValueError, TypeError) as exc:
+        return _Failure(part.pid, type(exc)(f"partition {part.pid}: {exc}"))
+
+
+def _count_task(part, rows, *, n_groups):
     from fastfair.engines.clusters import partition_counts
 
-    return _ByPartition({pid: partition_counts(part, n_groups, "per_user")})
+    counted = partition_counts(rows, n_groups, "per_user")
+    if counted[3] is not None:  # the first user in two groups: by its id
+        counted = (*counted[:3], (part.user_label(counted[3][0]), *counted[3][1:]), counted[4])
+    return _ByPartition({part.pid: counted})
 
 
-def _sample_task(pid, part, *, starts, step):
+def _sample_task(part, rows, *, starts, step):
     from fastfair.engines.clusters import partition_sample
 
-    return _ByPartition({pid: partition_sample(part, int(starts[pid]), step, "per_user")})
+    return _ByPartition({part.pid: partition_sample(rows, int(starts[part.pid]), step,
+                                                    "per_user")})  # fmt: skip
 
 
-def _kernel_task(pid, part, *, fn):
+def _kernel_task(part, rows, *, fn):
     from fastfair.engines.clusters import partition_pass
 
-    sums = partition_pass(part, fn, "per_user")
+    sums = partition_pass(rows, fn, "per_user")
     return None if sums is None else _Sums(sums)
+
+
+def _user_rows(table, *, label, score, groups, index, pos_label):
+    """(y, score, group code) of a partition's rows of the tested groups (`index`: label ->
+    code; `groups`: the attribute's columns), in the partition's order."""
+    g = _group_codes(table, groups, index)
+    keep = g >= 0
+    y = _column(table.column(label).combine_chunks(), label, "binary", pos_label)
+    s = _column(table.column(score).combine_chunks(), score, "score")
+    return np.asarray(y[keep], dtype=np.uint8), s[keep], g[keep].astype(np.intp)
+
+
+def _rows_partition(batches, *, read):
+    """mapInArrow function: a partition's rows of the tested groups, keyed by its index."""
+    pid, table = _partition_table(batches)
+    if table is None:
+        return
+    try:
+        value = _ByPartition({pid: read(table)})
+    except (ValueError, TypeError) as exc:
+        value = _Failure(pid, type(exc)(f"partition {pid}: {exc}"))
+    yield _send(value)
 
 
 def spark_score_rows(frame, labels, *, label, score, group, pos_label):
@@ -1046,70 +1144,49 @@ def spark_score_rows(frame, labels, *, label, score, group, pos_label):
     intersection's columns with tuple labels) as (y, score, index into `labels`), gathered
     on the driver partition after partition (in partition order): the AUC permutation test
     needs them (the DeLong sums do not)."""
-    from pyspark.sql import functions as F
-
     groups = [group] if isinstance(group, str) else list(group)
-    columns = list(dict.fromkeys((label, score, *groups)))
-    rows = frame.select(*columns).withColumn(_ROW, F.lit(0))
     read = functools.partial(
-        _user_rows, label=label, score=score, groups=groups, cluster=_ROW,
+        _user_rows, label=label, score=score, groups=groups,
         index={v: k for k, v in enumerate(labels)}, pos_label=pos_label,
     )  # fmt: skip
-    got = _aggregate(rows, functools.partial(_user_pass, read=read, task=_rows_task))
+    columns = list(dict.fromkeys((label, score, *groups)))
+    got = _aggregate(frame.select(*columns), functools.partial(_rows_partition, read=read))
     parts = [] if got is None else [got.values[p] for p in sorted(got.values)]
     if not parts:
         return np.zeros(0, np.uint8), np.zeros(0, np.float64), np.zeros(0, np.intp)
     return tuple(np.concatenate([p[j] for p in parts]) for j in range(3))
 
 
-def _rows_task(pid, part):
-    y, s, g, _ = part
-    return _ByPartition({pid: (np.asarray(y, dtype=np.uint8), s, g.astype(np.intp))})
-
-
 def spark_clusters(
     frame, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
-    held=None,
+    rows=None,
 ):  # fmt: skip
     """Rows of the tested groups grouped by user, as
     :class:`fastfair.engines.clusters.SortedClusters` (see
     :func:`fastfair.engines.dask.dask_clusters`).
 
     `group`: a group column, or the list of an intersection's columns (`tested_labels`
-    then tuples). Each row gets its position (``monotonically_increasing_id``: partition
-    order, then the order within a partition); the rows are range-partitioned on the user
-    column (a user's rows all in one partition, the partitions in user order), sorted by
-    user then position inside each partition and kept on the executors (persist) for the
-    kernel passes. Only per-partition counts, the row sample (at most 200,000 rows) and the
-    merged kernel sums reach the driver. Without `cluster` every row is its own user and
-    nothing is shuffled. The persisted rows are appended to `held` (the caller unpersists
-    them when the kernel passes are done).
+    then tuples). `rows`: the frame's rows grouped by user (:func:`user_partitions`, with
+    these group columns; the caller unpersists it); None: grouped here for this attribute
+    (persisted while the session runs). Only per-partition counts, the row sample
+    (at most 200,000 rows) and the merged kernel sums reach the driver.
     """
-    from pyspark.sql import functions as F
-
     from fastfair.engines import clusters as sc
 
     groups = [group] if isinstance(group, str) else list(group)
-    columns = list(dict.fromkeys(c for c in (label, score, *groups, cluster) if c))
-    rows = frame.select(*columns).withColumn(_ROW, F.monotonically_increasing_id())
-    key = cluster if cluster is not None else _ROW
-    if cluster is not None:
-        n_parts = max(frame.rdd.getNumPartitions(), 1)
-        rows = rows.repartitionByRange(n_parts, cluster).sortWithinPartitions(cluster, _ROW)
-    rows = rows.persist()
-    if held is not None:  # the caller unpersists them when the passes are done
-        held.append(rows)
+    if rows is None:
+        rows = user_partitions(frame, label=label, score=score, groups=groups,
+                               cluster=cluster, pos_label=pos_label, n_total=n_total)  # fmt: skip
     index = {v: k for k, v in enumerate(tested_labels)}
-    read = functools.partial(
-        _user_rows, label=label, score=score, groups=groups, cluster=key, index=index,
-        pos_label=pos_label,
-    )  # fmt: skip
 
     def run(task):
-        return _aggregate(rows, functools.partial(_user_pass, read=read, task=task))
+        fn = functools.partial(_on_part, columns=groups, index=index, task=task)
+        total = rows.map(fn).treeAggregate(None, _merge, _merge, depth=2)
+        if isinstance(total, _Failure):
+            raise total.error
+        return total
 
-    K = len(tested_labels)
-    counted = run(functools.partial(_count_task, n_groups=K))
+    counted = run(functools.partial(_count_task, n_groups=len(tested_labels)))
     counted = {} if counted is None else counted.values
     pids = sorted(counted)
     bad = [(counted[p][3], sum(counted[q][4] for q in pids)) for p in pids if counted[p][3]]
@@ -1120,8 +1197,8 @@ def spark_clusters(
     if lengths.sum() != n_total:
         raise RuntimeError(f"expected {n_total} rows of the tested groups, met {lengths.sum()}")
     starts = dict(zip(pids, np.cumsum(lengths) - lengths))
-    step = sc.sample_step(n_total)
-    sampled = run(functools.partial(_sample_task, starts=starts, step=step)).values
+    sampled = run(functools.partial(_sample_task, starts=starts,
+                                    step=sc.sample_step(n_total))).values  # fmt: skip
     sample = tuple(np.concatenate([sampled[p][j] for p in sorted(sampled)]) for j in range(3))
     n_rows = np.sum([counted[p][1] for p in pids], axis=0).astype(np.int64)
     n_clusters = np.sum([counted[p][2] for p in pids], axis=0).astype(np.int64)
