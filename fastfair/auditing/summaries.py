@@ -279,7 +279,7 @@ def _summary_audit(source, engine, scheduler, groups, columns, arguments):
                 **{k: arguments[k] for k in _OPTIONS},
             )  # fmt: skip
         finally:
-            if hasattr(clusters, "release"):  # spark: the rows persisted for parity
+            if hasattr(clusters, "release"):  # dask, spark: the rows grouped by user
                 clusters.release()
 
 
@@ -319,8 +319,8 @@ def _dask_summary(source, scheduler, read, columns, arguments):
     summary = dask.summarise_dask(source, scheduler=scheduler, cluster=columns["cluster"], **read)
     clusters = score_rows = None
     if columns["score"] is not None:
-        clusters = functools.partial(
-            _dask_clusters, source, label=columns["label"], score=columns["score"],
+        clusters = dask.UserGroups(
+            source, label=columns["label"], score=columns["score"], groups=read["groups"],
             cluster=columns["cluster"], pos_label=arguments["pos_label"], scheduler=scheduler,
         )  # fmt: skip
         score_rows = functools.partial(
@@ -358,13 +358,6 @@ def _arrow_clusters(rows, groups, combo, labels, codes, n_rows, last):
 
     positions = None if len(groups) == 1 else [groups.index(c) for c in combo]
     return arrow_clusters(rows, labels, codes, n_rows, positions=positions, last=last)
-
-
-def _dask_clusters(source, combo, labels, codes, n_rows, last, **read):
-    """The dask engine's rows of an attribute's tested groups, grouped by user."""
-    from fastfair.engines.dask import dask_clusters
-
-    return dask_clusters(source, labels, codes, n_rows, group=list(combo), **read)
 
 
 def _dask_rows(source, combo, labels, **read):

@@ -645,29 +645,17 @@ def dask_score_rows(source, labels, *, label, score, group, pos_label, scheduler
     return tuple(np.concatenate([p[j] for p in parts]) for j in range(3))
 
 
-def dask_clusters(
-    source, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
-    scheduler=None,
-):  # fmt: skip
-    """Rows of the tested groups grouped by user by a dask sort on the user column, as
-    :class:`fastfair.engines.clusters.SortedClusters` (see
-    :func:`fastfair.engines.arrow.arrow_clusters`). `group`: the attribute's column, or
-    the columns of an intersection (`tested_labels` then tuples).
-
-    The partitions get their global row numbers first (the file order, by which the rows
-    of a user are ordered as in memory), are range-partitioned on the user column
-    (``set_index``: each output partition holds whole users, the partitions in user order),
-    sorted inside and kept on the workers (persist) for the kernel passes; only per-partition
-    counts and the row sample reach the client. Without `cluster` every row is its own
-    cluster (no shuffle).
-    """
+def dask_user_frames(source, *, label, score, groups, cluster, scheduler=None) -> list:
+    """The rows grouped by user once for every attribute: the partitions get their global
+    row numbers (``_row``: the file order, by which a user's rows are ordered as in
+    memory), are range-partitioned on the user column (``set_index``: each output partition
+    holds whole users, the partitions in user order) and kept on the workers (persist), so
+    that each attribute's parity passes (:func:`dask_clusters`) neither read the files nor
+    shuffle again. Without `cluster` every row is its own user (no shuffle)."""
     import dask
     import dask.dataframe as dd
 
-    from fastfair.engines import clusters as sc
-
-    group = [group] if isinstance(group, str) else list(group)
-    columns = list(dict.fromkeys(c for c in (label, score, *group, cluster) if c))
+    columns = list(dict.fromkeys(c for c in (label, score, *groups, cluster) if c))
     df = _dask_frame(source, columns)
     parts = df.to_delayed()
     lengths = dask.compute(*[dask.delayed(len)(p) for p in parts], scheduler=scheduler)
@@ -676,18 +664,62 @@ def dask_clusters(
     df = dd.from_delayed(
         [dask.delayed(_with_row)(p, int(k)) for p, k in zip(parts, starts)], meta=meta
     )
-    key = cluster if cluster is not None else "_row"
     if cluster is not None:
         # a local scheduler cannot run the distributed p2p shuffle: tasks then
         df = df.set_index(cluster, shuffle_method="tasks" if scheduler else None)
-    index = {v: k for k, v in enumerate(tested_labels)}
+    return list(dask.persist(*df.to_delayed(), scheduler=scheduler))
+
+
+class UserGroups:
+    """The audit's `clusters` callback on dask: ``(attribute columns, tested labels, their
+    codes, their rows, last)`` -> :func:`dask_clusters` of the rows grouped by user once for
+    every attribute (:func:`dask_user_frames`, dropped by :meth:`release`)."""
+
+    def __init__(self, source, *, label, score, groups, cluster, pos_label, scheduler):
+        self.source, self.frames, self.groups = source, None, list(groups)
+        self.read = dict(label=label, score=score, cluster=cluster, pos_label=pos_label,
+                         scheduler=scheduler)  # fmt: skip
+
+    def __call__(self, combo, labels, codes, n_rows, last):
+        if self.frames is None:
+            read = {k: v for k, v in self.read.items() if k != "pos_label"}
+            self.frames = dask_user_frames(self.source, groups=self.groups, **read)
+        return dask_clusters(self.source, labels, codes, n_rows, group=list(combo),
+                             frames=self.frames, **self.read)  # fmt: skip
+
+    def release(self) -> None:
+        """Let the workers drop the rows grouped by user."""
+        self.frames = None
+
+
+def dask_clusters(
+    source, tested_labels, codes, n_total, *, label, group, score, cluster, pos_label,
+    scheduler=None, frames=None,
+):  # fmt: skip
+    """Rows of the tested groups grouped by user, as
+    :class:`fastfair.engines.clusters.SortedClusters` (see
+    :func:`fastfair.engines.arrow.arrow_clusters`). `group`: the attribute's column, or
+    the columns of an intersection (`tested_labels` then tuples).
+
+    `frames`: the rows grouped by user (:func:`dask_user_frames`, with these group
+    columns); None: grouped here. Each partition's rows of the tested groups are sorted by
+    user and row number and kept on the workers (persist) for the kernel passes; only
+    per-partition counts and the row sample reach the client.
+    """
+    import dask
+
+    from fastfair.engines import clusters as sc
+
+    group = [group] if isinstance(group, str) else list(group)
+    if frames is None:
+        frames = dask_user_frames(source, label=label, score=score, groups=group,
+                                  cluster=cluster, scheduler=scheduler)  # fmt: skip
     sort = functools.partial(
-        sc.sort_partition, label=label, score=score, group=group, cluster=key, index=index,
-        pos_label=pos_label,
+        sc.sort_partition, label=label, score=score, group=group,
+        cluster=cluster if cluster is not None else "_row",
+        index={v: k for k, v in enumerate(tested_labels)}, pos_label=pos_label,
     )  # fmt: skip
-    sorted_parts = [
-        dask.delayed(sc.named_partition)(k, sort, p) for k, p in enumerate(df.to_delayed())
-    ]
+    sorted_parts = [dask.delayed(sc.named_partition)(k, sort, p) for k, p in enumerate(frames)]
     sorted_parts = dask.persist(*sorted_parts, scheduler=scheduler)
 
     def compute(*values):

@@ -730,7 +730,9 @@ def delong_by_sort(df, y_true, y_score, attributes, counted, *, pos_label=None, 
         F.when(score == 0, F.lit(0.0)).otherwise(score).alias(y_score),
         *(F.col(c) for c in groups),
     )  # fmt: skip  (-0.0 and 0.0 are one score: they must share a partition)
-    ranged = frame.repartitionByRange(max(df.rdd.getNumPartitions(), 1), y_score)
+    n_rows = int(sum(t.sum() for t in totals[:1]))
+    n_parts = max(df.rdd.getNumPartitions(), -(-n_rows // _USER_PARTITION_ROWS), 1)
+    ranged = frame.repartitionByRange(n_parts, y_score)
     fn = functools.partial(
         _partition_placements, label=y_true, score=y_score,
         attributes=[tuple(a) for a in attributes],
@@ -831,8 +833,9 @@ class DeLongSummary:
 def spark_session(master: str | None = None) -> SparkSession:
     """The active Spark session, or a new one on `master` (default ``local[*]``).
 
-    A new session has the Spark UI off, Arrow transfers on and the workers running this
-    Python (``PYSPARK_PYTHON``, unless set). An active session is returned as it is (Spark
+    A new session has the Spark UI off, Arrow transfers on, 2 GiB of driver memory (on
+    ``local[N]`` the executors' too) and the workers running this Python
+    (``PYSPARK_PYTHON``, unless set). An active session is returned as it is (Spark
     cannot change the master of a running session).
 
     Parameters
@@ -862,6 +865,7 @@ def spark_session(master: str | None = None) -> SparkSession:
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.driver.memory", "2g")
     )
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
@@ -974,8 +978,9 @@ class UserGroups:
 #: The global row order (file order within a partition) of the parity pass.
 _ROW = "__fastfair_row"
 
-#: Rows per partition of the rows grouped by user (at least the frame's partitions).
-_USER_PARTITION_ROWS = 1 << 21
+#: Rows per partition of the rows grouped by user and of the rows sorted by score (at
+#: least the frame's partitions): each is one value in a task's memory.
+_USER_PARTITION_ROWS = 1 << 19
 
 
 @dataclass(frozen=True)
