@@ -1,6 +1,7 @@
 """The engines' audits compared with the memory engine's (#27): the users of the demo data
-nested in its groups, and ``to_dict()`` compared row for row. Loaded with runpy by
-tests/test_audit_engines.py and tests/test_spark.py."""
+nested in its groups, and ``to_dict()`` compared row for row; a distributed engine's
+permutation tests against the in-memory ones. Loaded with runpy by
+tests/test_audit_engines.py, tests/test_spark.py and tests/test_dask.py."""
 
 import math
 
@@ -17,6 +18,22 @@ def nested_users(frame: pd.DataFrame) -> np.ndarray:
     codes, unique = pd.factorize(key)
     shuffled = np.random.default_rng(0).permutation(len(unique))
     return np.array([f"u{k:05d}" for k in shuffled])[codes]
+
+
+def same_permutation_tests(test, frame, method, **engine_options):
+    """`test(metric=..., ...)` (an engine's permutation_test of the columns y, pred, grp)
+    gives :func:`fastfair.permutation_test`'s result on `frame` for four metrics: p-values,
+    statistics, denominators and groups identical."""
+    import fastfair
+
+    for metric in ("tpr", "fpr", "selection_rate", "equalized_odds"):
+        options = dict(metric=metric, method=method, random_state=4, n_permutations=999)
+        a = test(**options, **engine_options)
+        b = fastfair.permutation_test(frame.y, frame.pred, frame.grp, **options)
+        np.testing.assert_array_equal(a.pvalue, b.pvalue)
+        np.testing.assert_array_equal(a.statistic, b.statistic)
+        np.testing.assert_array_equal(a.group_denominators, b.group_denominators)
+        assert a.groups.tolist() == b.groups.tolist()
 
 
 def same_audit(memory, other, where=()):

@@ -1,5 +1,9 @@
 """fastfair.dask on a real dask.distributed LocalCluster with two worker processes."""
 
+import functools
+import pathlib
+import runpy
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,6 +15,8 @@ import fastfair  # noqa: E402
 import fastfair.cli  # noqa: E402
 import fastfair.dask as fdask  # noqa: E402
 import fastfair.stats  # noqa: E402
+
+_HELPERS = runpy.run_path(str(pathlib.Path(__file__).with_name("_same_audit.py")))
 
 
 @pytest.fixture(scope="module")
@@ -40,19 +46,8 @@ def test_workers_are_processes(client):
 @pytest.mark.parametrize("method", ["exact", "monte_carlo"])
 def test_permutation_test_identical_on_the_cluster(client, frame, method):
     df = dd.from_pandas(frame, npartitions=5)
-    for metric in ("tpr", "fpr", "selection_rate", "equalized_odds"):
-        a = fdask.permutation_test(
-            df, "y", "pred", "grp", metric=metric, method=method, random_state=4,
-            n_permutations=999,
-        )  # fmt: skip
-        b = fastfair.permutation_test(
-            frame.y, frame.pred, frame.grp, metric=metric, method=method, random_state=4,
-            n_permutations=999,
-        )  # fmt: skip
-        np.testing.assert_array_equal(a.pvalue, b.pvalue)
-        np.testing.assert_array_equal(a.statistic, b.statistic)
-        np.testing.assert_array_equal(a.group_denominators, b.group_denominators)
-        assert a.groups.tolist() == b.groups.tolist()
+    test = functools.partial(fdask.permutation_test, df, "y", "pred", "grp")
+    _HELPERS["same_permutation_tests"](test, frame, method)
 
 
 def test_auc_on_the_cluster(client, frame):

@@ -7,6 +7,7 @@ active session). Without pyspark or without a Java runtime the module is skipped
 which; ``.ci/run`` installs both.
 """
 
+import functools
 import os
 import pathlib
 import pickle
@@ -32,6 +33,8 @@ import fastfair
 import fastfair.spark as fspark
 import fastfair.stats
 from fastfair.stats import ConfusionStats, ScoreStats
+
+_HELPERS = runpy.run_path(str(pathlib.Path(__file__).with_name("_same_audit.py")))
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support:FutureWarning")
 
@@ -80,19 +83,8 @@ def df(spark, frame):
 
 @pytest.mark.parametrize("method", ["exact", "monte_carlo"])
 def test_permutation_test_identical(df, frame, method):
-    for metric in ("tpr", "fpr", "selection_rate", "equalized_odds"):
-        a = fspark.permutation_test(
-            df, "y", "pred", "grp", metric=metric, method=method, random_state=4,
-            n_permutations=999,
-        )  # fmt: skip
-        b = fastfair.permutation_test(
-            frame.y, frame.pred, frame.grp, metric=metric, method=method, random_state=4,
-            n_permutations=999,
-        )  # fmt: skip
-        np.testing.assert_array_equal(a.pvalue, b.pvalue)
-        np.testing.assert_array_equal(a.statistic, b.statistic)
-        np.testing.assert_array_equal(a.group_denominators, b.group_denominators)
-        assert a.groups.tolist() == b.groups.tolist()
+    test = functools.partial(fspark.permutation_test, df, "y", "pred", "grp")
+    _HELPERS["same_permutation_tests"](test, frame, method)
 
 
 def test_confusion_stats_of_intersections_identical(df, frame):
@@ -338,7 +330,6 @@ def test_parity_user_in_two_groups_is_named(spark):
 # fastfair.audit(engine="spark") and fastfair audit --engine spark
 
 DEMO = pathlib.Path(fastfair.__file__).with_name("data") / "adult_demo.csv"
-_HELPERS = runpy.run_path(str(pathlib.Path(__file__).with_name("_same_audit.py")))
 
 
 @pytest.fixture(scope="module")
