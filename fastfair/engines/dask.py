@@ -35,13 +35,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fastfair.compare import PairedStats
-from fastfair.engines import attributes
+from fastfair.engines import attributes, distributed
 from fastfair.engines.files import check_names
 from fastfair.engines.summaries import (
     ConfusionStats,
@@ -56,7 +55,7 @@ if TYPE_CHECKING:
 
     import dask.dataframe as dd
 
-    from fastfair.auc import AUCTestResult, DeLongResult
+    from fastfair.auc import AUCTestResult, DeLongResult  # noqa: F401 (auc_test's return type)
     from fastfair.compare import ModelComparisonResult  # noqa: F401 (the generated tests'
     from fastfair.permutation import PermutationTestResult  # noqa: F401 return types)
 
@@ -76,22 +75,18 @@ __all__ = [
 ]
 
 
-#: The parts the functions' docstrings share (:func:`_documented` fills them in).
+#: The dask parts of the functions' docstrings (:mod:`fastfair.engines.distributed`
+#: fills them in with the shared ones).
 _DOCS = {
     "df": """df : dask.dataframe.DataFrame
         The rows, in any number of partitions.""",
     "scheduler": """scheduler : str or distributed.Client, optional
         Passed to ``dask.compute`` (e.g. ``"sync"``, ``"threads"``, ``"processes"``, a
         client); None: dask's default.""",
-    "resolution": """resolution : float, optional
-        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
-        None: the exact scores.""",
     "exact_resolution": """resolution : float, optional
         Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`;
         no shuffle, the AUC within its ``auc_error_bound``); None: the exact scores, sorted
         by dask (:func:`placement_sums`: the rows stay on the workers).""",
-    "pos_label": """pos_label : optional
-        Positive value of the outcome and predictions when they are not bool or 0/1.""",
     "example": """>>> import numpy as np, pandas as pd, dask.dataframe as dd
     >>> import fastfair, fastfair.dask
     >>> rng = np.random.default_rng(0)
@@ -101,38 +96,7 @@ _DOCS = {
 }
 
 
-def _documented(function):
-    """`function` with the shared parts of its docstring filled in ({df}, {scheduler},
-    {resolution}, {pos_label}, {example})."""
-    function.__doc__ = _documented_text(function.__doc__)
-    return function
-
-
-def _documented_text(doc: str) -> str:
-    for key, text in _DOCS.items():
-        doc = doc.replace("{" + key + "}", text)
-    return doc
-
-
-def _test_of(name: str, build, returns: str, doc: str):
-    """The test of a dask DataFrame whose summary `build` makes: `build`'s arguments, then
-    the options of the summary's ``.test(**options)``. Its docstring is `doc` with
-    ``{parameters}`` the Parameters of `build`'s (the shared parts filled in)."""
-    signature = inspect.signature(build)
-    names = set(signature.parameters)
-
-    def test(*args, **kwargs):
-        options = {k: kwargs.pop(k) for k in list(kwargs) if k not in names}
-        return build(*args, **kwargs).test(**options)
-
-    options = inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD, annotation="Any")
-    test.__signature__ = signature.replace(
-        parameters=[*signature.parameters.values(), options], return_annotation=returns
-    )
-    head = build.__doc__.split("Parameters\n    ----------\n", 1)[1]
-    test.__doc__ = _documented_text(doc.replace("{parameters}", head.split("\n\n")[0].strip()))
-    test.__module__, test.__name__, test.__qualname__ = __name__, name, name
-    return test
+_documented = distributed.documented(_DOCS)
 
 
 def _dask():
@@ -199,10 +163,8 @@ def confusion_stats(
     Parameters
     ----------
     {df}
-    y_true, y_pred : str
-        Names of the binary outcome and prediction columns.
-    *group : str
-        Names of one or more group columns (several: their intersections).
+    {y_pred}
+    {groups}
     {pos_label}
     {scheduler}
 
@@ -227,31 +189,16 @@ def _confusion_of(y, yhat, *groups, pos_label=None):
     return ConfusionStats.from_arrays(y, yhat, *groups, pos_label=pos_label)
 
 
-permutation_test = _test_of(
+permutation_test = distributed.test_of(
     "permutation_test",
     confusion_stats,
-    "PermutationTestResult",
-    """:func:`fastfair.permutation_test` of a dask DataFrame's columns (same result).
-
-    Parameters
-    ----------
-    {parameters}
-    **options
-        Those of :func:`fastfair.permutation_test_from_counts` (metric, scheme, method,
-        n_permutations, random_state, ...).
-
-    Returns
-    -------
-    PermutationTestResult
-        As :func:`fastfair.permutation_test` returns it for the same rows.
-
-    Examples
-    --------
-    {example}
+    engine="dask",
+    parts=_DOCS,
+    module=__name__,
+    example="""
     >>> res = fastfair.dask.permutation_test(df, "y", "p", "g", scheduler="sync")
     >>> res.pvalue == fastfair.permutation_test(frame.y, frame.p, frame.g).pvalue
-    True
-    """,
+    True""",
 )
 
 
@@ -271,8 +218,7 @@ def score_stats(
     Parameters
     ----------
     {df}
-    y_true, y_score, group : str
-        Names of the binary outcome, score and group columns.
+    {y_score}
     {resolution}
     {pos_label}
     {scheduler}
@@ -321,8 +267,7 @@ def placement_sums(
     Parameters
     ----------
     {df}
-    y_true, y_score, group : str
-        Names of the binary outcome, score and group columns.
+    {y_score}
     {pos_label}
     {scheduler}
 
@@ -390,8 +335,7 @@ def delong(
     Parameters
     ----------
     {df}
-    y_true, y_score, group : str
-        Names of the binary outcome, score and group columns.
+    {y_score}
     {exact_resolution}
     {scheduler}
 
@@ -418,45 +362,18 @@ def _score_summary(df, y_true, y_score, group, resolution, scheduler):
     return score_stats(df, y_true, y_score, group, resolution=resolution, scheduler=scheduler)
 
 
-@_documented
-def auc_test(
-    df: dd.DataFrame,
-    y_true: str,
-    y_score: str,
-    group: str,
-    *,
-    resolution: float | None = None,
-    scheduler: str | Any | None = None,
-    **options: Any,
-) -> AUCTestResult:
-    """DeLong z-test of equal AUCs: ``fastfair.auc_test(method="delong")`` of the columns.
-
-    Parameters
-    ----------
-    {df}
-    y_true, y_score, group : str
-        Names of the binary outcome, score and group columns.
-    {exact_resolution}
-    {scheduler}
-    **options
-        alternative, reference, comparisons, adjust (holm, bonferroni, none),
-        confidence_level, as in :func:`fastfair.auc_test`.
-
-    Returns
-    -------
-    AUCTestResult
-        As ``fastfair.auc_test(method="delong")`` returns it for the same rows.
-
-    Examples
-    --------
-    {example}
+auc_test = distributed.test_of(
+    "auc_test",
+    delong,
+    engine="dask",
+    parts=_DOCS,
+    module=__name__,
+    example="""
     >>> res = fastfair.dask.auc_test(df, "y", "s", "g", scheduler="sync")
     >>> ref = fastfair.auc_test(frame.y, frame.s, frame.g, method="delong")
     >>> bool(np.isclose(res.pvalue, ref.pvalue, rtol=1e-9))
-    True
-    """
-    stats = _score_summary(df, y_true, y_score, group, resolution, scheduler)
-    return stats.test(**options)
+    True""",
+)
 
 
 @_documented
@@ -475,8 +392,7 @@ def paired_stats(
     Parameters
     ----------
     {df}
-    y_true, y_pred_a, y_pred_b, group : str
-        Names of the outcome, the two models' binary predictions and the group column.
+    {y_pred_ab}
     {pos_label}
     {scheduler}
 
@@ -504,33 +420,18 @@ def _paired_of(y, a, b, group, pos_label=None):
     return PairedStats.from_arrays(y, a, b, group, pos_label=pos_label)
 
 
-compare_models = _test_of(
+compare_models = distributed.test_of(
     "compare_models",
     paired_stats,
-    "ModelComparisonResult",
-    """:func:`fastfair.compare_models` of a dask DataFrame's columns (same result).
-
-    Parameters
-    ----------
-    {parameters}
-    **options
-        Those of :func:`fastfair.compare_models_from_counts` (metric, method, delta,
-        n_permutations, random_state, ...).
-
-    Returns
-    -------
-    ModelComparisonResult
-        As :func:`fastfair.compare_models` returns it for the same rows.
-
-    Examples
-    --------
-    {example}
+    engine="dask",
+    parts=_DOCS,
+    module=__name__,
+    example="""
     >>> res = fastfair.dask.compare_models(df, "y", "a", "b", "g", random_state=0,
     ...                                    scheduler="sync")
     >>> res.pvalue == fastfair.compare_models(frame.y, frame.a, frame.b, frame.g,
     ...                                       random_state=0).pvalue
-    True
-    """,
+    True""",
 )
 
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair.compare import PairedStats
-from fastfair.engines import summaries
+from fastfair.engines import distributed, summaries
 from fastfair.engines.cube import ConfusionCube
 from fastfair.engines.summaries import ConfusionStats, ScoreStats
 
@@ -50,8 +50,8 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
     from fastfair.auc import AUCTestResult, DeLongResult
-    from fastfair.compare import ModelComparisonResult
-    from fastfair.permutation import PermutationTestResult
+    from fastfair.compare import ModelComparisonResult  # noqa: F401 (the generated tests'
+    from fastfair.permutation import PermutationTestResult  # noqa: F401 return types)
 
 __all__ = [
     "auc_test",
@@ -198,7 +198,28 @@ def _reduce(df, build, roles, *, pos_label=None, empty: str = "has no rows"):
 # --------------------------------------------------------------------------------------
 # The public functions (those of fastfair.dask)
 
+#: The Spark parts of the functions' docstrings (:mod:`fastfair.engines.distributed`
+#: fills them in with the shared ones).
+_DOCS = {
+    "df": """df : pyspark.sql.DataFrame
+        The rows, in any number of partitions.""",
+    "exact_resolution": """resolution : float, optional
+        Bin the scores to multiples of this width (the :class:`fastfair.stats.ScoreStats`
+        summary); None: the exact scores, by a distributed sort (see the module docstring).""",
+    "example": """>>> import numpy as np, pandas as pd
+    >>> import fastfair, fastfair.spark
+    >>> spark = fastfair.spark.spark_session("local[2]")
+    >>> rng = np.random.default_rng(0)
+    >>> frame = pd.DataFrame({c: rng.integers(0, 2, 1000) for c in ("y", "p", "a", "b")})
+    >>> frame["s"], frame["g"] = rng.random(1000), rng.choice(["u", "v"], 1000)
+    >>> frame["x"] = rng.choice(["f", "m"], 1000)
+    >>> df = spark.createDataFrame(frame)""",
+}
 
+_documented = distributed.documented(_DOCS)
+
+
+@_documented
 def confusion_stats(
     df: DataFrame,
     y_true: str,
@@ -210,14 +231,10 @@ def confusion_stats(
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-        The rows, in any number of partitions.
-    y_true, y_pred : str
-        Names of the binary outcome and prediction columns.
-    *group : str
-        Names of one or more group columns (several: their intersections).
-    pos_label : optional
-        Positive value of the outcome and prediction when they are not bool or 0/1.
+    {df}
+    {y_pred}
+    {groups}
+    {pos_label}
 
     Returns
     -------
@@ -226,13 +243,8 @@ def confusion_stats(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
-    >>> import fastfair, fastfair.spark
-    >>> spark = fastfair.spark.spark_session("local[2]")
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> stats = fastfair.spark.confusion_stats(spark.createDataFrame(frame), "y", "p", "g")
+    {example}
+    >>> stats = fastfair.spark.confusion_stats(df, "y", "p", "g")
     >>> counts, _ = fastfair.confusion_counts(frame.y, frame.p, frame.g)
     >>> bool((stats.counts == counts).all())
     True
@@ -247,6 +259,7 @@ def _cube_of(y, yhat, *groups, names):
     return ConfusionCube.from_arrays(y, yhat, dict(zip(names, groups)))
 
 
+@_documented
 def confusion_cube(
     df: DataFrame,
     y_true: str,
@@ -258,14 +271,11 @@ def confusion_cube(
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-        The rows, in any number of partitions.
-    y_true, y_pred : str
-        Names of the binary outcome and prediction columns.
+    {df}
+    {y_pred}
     *group : str
         Names of the attributes (each a group column).
-    pos_label : optional
-        Positive value of the outcome and prediction when they are not bool or 0/1.
+    {pos_label}
 
     Returns
     -------
@@ -274,17 +284,10 @@ def confusion_cube(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
-    >>> import fastfair.spark
-    >>> from fastfair.stats import ConfusionStats
-    >>> spark = fastfair.spark.spark_session("local[2]")
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
-    ...                       "g": rng.choice(["a", "b"], 1000),
-    ...                       "s": rng.choice(["f", "m"], 1000)})
-    >>> cube = fastfair.spark.confusion_cube(spark.createDataFrame(frame), "y", "p", "g", "s")
-    >>> local = ConfusionStats.from_arrays(frame.y, frame.p, frame.g, frame.s)
-    >>> bool((cube.confusion(["g", "s"]).counts == local.counts).all())
+    {example}
+    >>> cube = fastfair.spark.confusion_cube(df, "y", "p", "g", "x")
+    >>> local = fastfair.stats.ConfusionStats.from_arrays(frame.y, frame.p, frame.g, frame.x)
+    >>> bool((cube.confusion(["g", "x"]).counts == local.counts).all())
     True
     """
     if not group:
@@ -294,50 +297,20 @@ def confusion_cube(
     return _reduce(df, build, roles, pos_label=pos_label)
 
 
-def permutation_test(
-    df: DataFrame,
-    y_true: str,
-    y_pred: str,
-    group: str,
-    *,
-    pos_label: Hashable | None = None,
-    **options: Any,
-) -> PermutationTestResult:
-    """:func:`fastfair.permutation_test` of a Spark DataFrame's columns (same result).
-
-    Parameters
-    ----------
-    df : pyspark.sql.DataFrame
-        The rows, in any number of partitions.
-    y_true, y_pred, group : str
-        Names of the outcome, prediction and group columns.
-    pos_label : optional
-        Positive value of the outcome and prediction when they are not bool or 0/1.
-    **options
-        Those of :func:`fastfair.permutation_test_from_counts` (metric, scheme, method,
-        n_permutations, random_state, ...).
-
-    Returns
-    -------
-    PermutationTestResult
-        As :func:`fastfair.permutation_test` returns it for the same rows.
-
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd
-    >>> import fastfair, fastfair.spark
-    >>> spark = fastfair.spark.spark_session("local[2]")
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "p": rng.integers(0, 2, 1000),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> res = fastfair.spark.permutation_test(spark.createDataFrame(frame), "y", "p", "g")
+permutation_test = distributed.test_of(
+    "permutation_test",
+    confusion_stats,
+    engine="Spark",
+    parts=_DOCS,
+    module=__name__,
+    example="""
+    >>> res = fastfair.spark.permutation_test(df, "y", "p", "g")
     >>> res.pvalue == fastfair.permutation_test(frame.y, frame.p, frame.g).pvalue
-    True
-    """
-    stats = confusion_stats(df, y_true, y_pred, group, pos_label=pos_label)
-    return stats.test(**options)
+    True""",
+)
 
 
+@_documented
 def score_stats(
     df: DataFrame,
     y_true: str,
@@ -355,15 +328,10 @@ def score_stats(
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-        The rows, in any number of partitions.
-    y_true, y_score, group : str
-        Names of the binary outcome, score and group columns.
-    resolution : float, optional
-        Bin the scores to multiples of this width (see :class:`fastfair.stats.ScoreStats`);
-        None: the exact scores.
-    pos_label : optional
-        Positive value of the outcome when it is not bool or 0/1.
+    {df}
+    {y_score}
+    {resolution}
+    {pos_label}
 
     Returns
     -------
@@ -372,13 +340,8 @@ def score_stats(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
-    >>> import fastfair.spark
-    >>> spark = fastfair.spark.spark_session("local[2]")
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000).round(2),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> stats = fastfair.spark.score_stats(spark.createDataFrame(frame), "y", "s", "g")
+    {example}
+    >>> stats = fastfair.spark.score_stats(df, "y", "s", "g", resolution=0.01)
     >>> int(stats.counts.sum())
     1000
     """
@@ -389,6 +352,7 @@ def score_stats(
     return _reduce(df, build, roles, pos_label=pos_label)
 
 
+@_documented
 def delong(
     df: DataFrame,
     y_true: str,
@@ -402,15 +366,10 @@ def delong(
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-        The rows, in any number of partitions.
-    y_true, y_score, group : str
-        Names of the binary outcome, score and group columns.
-    resolution : float, optional
-        Bin the scores to multiples of this width (the :class:`fastfair.stats.ScoreStats`
-        summary); None: the exact scores, by a distributed sort (see the module docstring).
-    pos_label : optional
-        Positive value of the outcome when it is not bool or 0/1.
+    {df}
+    {y_score}
+    {exact_resolution}
+    {pos_label}
 
     Returns
     -------
@@ -419,13 +378,8 @@ def delong(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
-    >>> import fastfair, fastfair.spark
-    >>> spark = fastfair.spark.spark_session("local[2]")
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> res = fastfair.spark.delong(spark.createDataFrame(frame), "y", "s", "g")
+    {example}
+    >>> res = fastfair.spark.delong(df, "y", "s", "g")
     >>> ref = fastfair.delong(frame.y, frame.s, frame.g)
     >>> bool(np.allclose(res.auc, ref.auc, rtol=1e-12))
     True
@@ -437,57 +391,21 @@ def delong(
     return spark_delong(df, y_true, y_score, group, pos_label=pos_label)
 
 
-def auc_test(
-    df: DataFrame,
-    y_true: str,
-    y_score: str,
-    group: str,
-    *,
-    resolution: float | None = None,
-    pos_label: Hashable | None = None,
-    **options: Any,
-) -> AUCTestResult:
-    """DeLong z-test of equal AUCs: ``fastfair.auc_test(method="delong")`` of the columns.
-
-    Parameters
-    ----------
-    df : pyspark.sql.DataFrame
-        The rows, in any number of partitions.
-    y_true, y_score, group : str
-        Names of the binary outcome, score and group columns.
-    resolution : float, optional
-        Bin the scores to multiples of this width; None: the exact scores (see
-        :func:`delong`).
-    pos_label : optional
-        Positive value of the outcome when it is not bool or 0/1.
-    **options
-        alternative, reference, comparisons, adjust (holm, bonferroni, none),
-        confidence_level, as in :func:`fastfair.auc_test`.
-
-    Returns
-    -------
-    AUCTestResult
-        As ``fastfair.auc_test(method="delong")`` returns it for the same rows.
-
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd
-    >>> import fastfair, fastfair.spark
-    >>> spark = fastfair.spark.spark_session("local[2]")
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "s": rng.random(1000),
-    ...                       "g": rng.choice(["a", "b"], 1000)})
-    >>> res = fastfair.spark.auc_test(spark.createDataFrame(frame), "y", "s", "g")
+auc_test = distributed.test_of(
+    "auc_test",
+    delong,
+    engine="Spark",
+    parts=_DOCS,
+    module=__name__,
+    example="""
+    >>> res = fastfair.spark.auc_test(df, "y", "s", "g")
     >>> ref = fastfair.auc_test(frame.y, frame.s, frame.g, method="delong")
     >>> bool(np.isclose(res.pvalue, ref.pvalue, rtol=1e-12))
-    True
-    """
-    from fastfair.auc import auc_test_from_delong
-
-    result = delong(df, y_true, y_score, group, resolution=resolution, pos_label=pos_label)
-    return auc_test_from_delong(result, **options)
+    True""",
+)
 
 
+@_documented
 def paired_stats(
     df: DataFrame,
     y_true: str,
@@ -501,12 +419,9 @@ def paired_stats(
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-        The rows, in any number of partitions.
-    y_true, y_pred_a, y_pred_b, group : str
-        Names of the outcome, the two models' binary predictions and the group column.
-    pos_label : optional
-        Positive value of the outcome and predictions when they are not bool or 0/1.
+    {df}
+    {y_pred_ab}
+    {pos_label}
 
     Returns
     -------
@@ -528,51 +443,18 @@ def paired_stats(
     return _reduce(df, PairedStats.from_arrays, roles, pos_label=pos_label)
 
 
-def compare_models(
-    df: DataFrame,
-    y_true: str,
-    y_pred_a: str,
-    y_pred_b: str,
-    group: str,
-    *,
-    pos_label: Hashable | None = None,
-    **options: Any,
-) -> ModelComparisonResult:
-    """:func:`fastfair.compare_models` of a Spark DataFrame's columns (same result).
-
-    Parameters
-    ----------
-    df : pyspark.sql.DataFrame
-        The rows, in any number of partitions.
-    y_true, y_pred_a, y_pred_b, group : str
-        Names of the outcome, the two models' binary predictions and the group column.
-    pos_label : optional
-        Positive value of the outcome and predictions when they are not bool or 0/1.
-    **options
-        Those of :func:`fastfair.compare_models_from_counts` (metric, method, delta,
-        n_permutations, random_state, ...).
-
-    Returns
-    -------
-    ModelComparisonResult
-        As :func:`fastfair.compare_models` returns it for the same rows.
-
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd
-    >>> import fastfair, fastfair.spark
-    >>> spark = fastfair.spark.spark_session("local[2]")
-    >>> rng = np.random.default_rng(0)
-    >>> frame = pd.DataFrame({"y": rng.integers(0, 2, 1000), "a": rng.integers(0, 2, 1000),
-    ...                       "b": rng.integers(0, 2, 1000), "g": rng.choice(["u", "v"], 1000)})
-    >>> res = fastfair.spark.compare_models(spark.createDataFrame(frame), "y", "a", "b", "g",
-    ...                                     random_state=0)
+compare_models = distributed.test_of(
+    "compare_models",
+    paired_stats,
+    engine="Spark",
+    parts=_DOCS,
+    module=__name__,
+    example="""
+    >>> res = fastfair.spark.compare_models(df, "y", "a", "b", "g", random_state=0)
     >>> res.pvalue == fastfair.compare_models(frame.y, frame.a, frame.b, frame.g,
     ...                                       random_state=0).pvalue
-    True
-    """
-    stats = paired_stats(df, y_true, y_pred_a, y_pred_b, group, pos_label=pos_label)
-    return stats.test(**options)
+    True""",
+)
 
 
 # --------------------------------------------------------------------------------------
