@@ -189,7 +189,7 @@ def _confusion_of(y, yhat, *groups, pos_label=None):
     return ConfusionStats.from_arrays(y, yhat, *groups, pos_label=pos_label)
 
 
-permutation_test = distributed.test_of(
+permutation_test = distributed.summary_test(
     "permutation_test",
     confusion_stats,
     engine="dask",
@@ -362,7 +362,7 @@ def _score_summary(df, y_true, y_score, group, resolution, scheduler):
     return score_stats(df, y_true, y_score, group, resolution=resolution, scheduler=scheduler)
 
 
-auc_test = distributed.test_of(
+auc_test = distributed.summary_test(
     "auc_test",
     delong,
     engine="dask",
@@ -420,7 +420,7 @@ def _paired_of(y, a, b, group, pos_label=None):
     return PairedStats.from_arrays(y, a, b, group, pos_label=pos_label)
 
 
-compare_models = distributed.test_of(
+compare_models = distributed.summary_test(
     "compare_models",
     paired_stats,
     engine="dask",

@@ -5,14 +5,14 @@ Both engines offer the same functions of a DataFrame's columns (confusion and pa
 score summaries, DeLong and the tests); each fills the shared parts of the docstrings
 (:func:`documented`) with its own ``{df}`` and ``{example}``, and makes
 ``permutation_test``, ``compare_models`` and ``auc_test`` from its ``confusion_stats``,
-``paired_stats`` and ``delong`` (:func:`test_of`).
+``paired_stats`` and ``delong`` (:func:`summary_test`).
 """
 
 from __future__ import annotations
 
 import inspect
 
-__all__ = ["SHARED", "documented", "test_of"]
+__all__ = ["SHARED", "documented", "summary_test"]
 
 #: The docstring parts both engines use, by key ({pos_label}, {y_score}, ...).
 SHARED = {
@@ -83,7 +83,7 @@ def _finish(name: str, summary, options: dict):
     return summary.test(**options)
 
 
-def test_of(name: str, build, *, engine: str, parts: dict, example: str, module: str):
+def summary_test(name: str, build, *, engine: str, parts: dict, example: str, module: str):
     """The test `name` (``permutation_test``, ``compare_models`` or ``auc_test``) of a
     DataFrame whose summary `build` makes (``confusion_stats``, ``paired_stats`` or
     ``delong``): `build`'s arguments, then the options of the test; the same result as

@@ -286,7 +286,8 @@ def confusion_cube(
     --------
     {example}
     >>> cube = fastfair.spark.confusion_cube(df, "y", "p", "g", "x")
-    >>> local = fastfair.stats.ConfusionStats.from_arrays(frame.y, frame.p, frame.g, frame.x)
+    >>> from fastfair.stats import ConfusionStats
+    >>> local = ConfusionStats.from_arrays(frame.y, frame.p, frame.g, frame.x)
     >>> bool((cube.confusion(["g", "x"]).counts == local.counts).all())
     True
     """
@@ -297,7 +298,7 @@ def confusion_cube(
     return _reduce(df, build, roles, pos_label=pos_label)
 
 
-permutation_test = distributed.test_of(
+permutation_test = distributed.summary_test(
     "permutation_test",
     confusion_stats,
     engine="Spark",
@@ -391,7 +392,7 @@ def delong(
     return spark_delong(df, y_true, y_score, group, pos_label=pos_label)
 
 
-auc_test = distributed.test_of(
+auc_test = distributed.summary_test(
     "auc_test",
     delong,
     engine="Spark",
@@ -443,7 +444,7 @@ def paired_stats(
     return _reduce(df, PairedStats.from_arrays, roles, pos_label=pos_label)
 
 
-compare_models = distributed.test_of(
+compare_models = distributed.summary_test(
     "compare_models",
     paired_stats,
     engine="Spark",
