@@ -54,11 +54,25 @@ cdef inline double _kl(double a, double p) noexcept nogil:
     return out
 
 
+cdef inline Py_ssize_t _kl_boundary(Py_ssize_t keep, Py_ssize_t drop, Py_ssize_t n, double p,
+                                    double log_tol) noexcept nogil:
+    """Bisection between `keep`, where n D(keep/n || p) >= -log_tol, and `drop`, where it
+    does not (D is monotone between them): the last k on keep's side where it holds."""
+    cdef Py_ssize_t m
+    while (drop - keep if drop > keep else keep - drop) > 1:
+        m = (keep + drop) // 2
+        if n * _kl(m / <double> n, p) >= -log_tol:
+            keep = m
+        else:
+            drop = m
+    return keep
+
+
 cdef inline Py_ssize_t _window_lo(Py_ssize_t n, double p, double log_tol) noexcept nogil:
     """Smallest k kept: P(X < k) <= exp(log_tol) for X ~ Bin(n, p) (Chernoff); 0 when
     log_tol is 0 (no window). Returned, not written through a pointer, so that inside
     prange the caller's variable is thread-private."""
-    cdef Py_ssize_t a, b, m, mode
+    cdef Py_ssize_t mode
     if log_tol >= 0.0 or p <= 0.0:
         return 0
     if p >= 1.0:
@@ -68,19 +82,12 @@ cdef inline Py_ssize_t _window_lo(Py_ssize_t n, double p, double log_tol) noexce
     # kept by the bisection satisfies it, so P(X <= a) <= tol
     if n * _kl(0.0, p) < -log_tol:
         return 0
-    a, b = 0, mode
-    while b - a > 1:
-        m = (a + b) // 2
-        if n * _kl(m / <double> n, p) >= -log_tol:
-            a = m
-        else:
-            b = m
-    return a + 1
+    return _kl_boundary(0, mode, n, p, log_tol) + 1
 
 
 cdef inline Py_ssize_t _window_hi(Py_ssize_t n, double p, double log_tol) noexcept nogil:
     """Largest k kept: P(X > k) <= exp(log_tol) (Chernoff); n when log_tol is 0."""
-    cdef Py_ssize_t a, b, m, mode
+    cdef Py_ssize_t mode
     if log_tol >= 0.0 or p >= 1.0:
         return n
     if p <= 0.0:
@@ -90,16 +97,9 @@ cdef inline Py_ssize_t _window_hi(Py_ssize_t n, double p, double log_tol) noexce
     # b kept satisfies it, so P(X >= b) <= tol
     if mode + 1 > n or n * _kl(1.0, p) < -log_tol:
         return n
-    a, b = mode + 1, n
-    if n * _kl(a / <double> n, p) >= -log_tol:
-        return a - 1
-    while b - a > 1:
-        m = (a + b) // 2
-        if n * _kl(m / <double> n, p) >= -log_tol:
-            b = m
-        else:
-            a = m
-    return b - 1
+    if n * _kl((mode + 1) / <double> n, p) >= -log_tol:
+        return mode
+    return _kl_boundary(n, mode + 1, n, p, log_tol) - 1
 
 
 cdef inline void _pmf(const double[::1] logc, double p, Py_ssize_t lo, Py_ssize_t hi,
