@@ -46,15 +46,31 @@ import pathlib  # noqa: E402
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "fastfair"
 
 
-def _modules() -> dict[str, pathlib.Path]:
+def _modules(package: pathlib.Path = PACKAGE) -> dict[str, pathlib.Path]:
     """Dotted name -> file of every Python module of the package."""
     out = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
         out[".".join(parts)] = path
     return out
+
+
+def _fake_package(tmp_path: pathlib.Path, files: dict[str, str]) -> dict[str, pathlib.Path]:
+    """A package ``fastfair`` under tmp_path holding `files` (path -> source; an empty
+    __init__.py in every folder), and its modules as `_modules` names them: the planted
+    violations the checks below must see."""
+    root = tmp_path / "fastfair"
+    for name, source in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for folder in (path.parent, *path.parent.parents):
+            if folder == tmp_path:
+                break
+            (folder / "__init__.py").touch()
+        path.write_text(source)
+    return _modules(root)
 
 
 def _is_package(name: str, modules) -> bool:
@@ -223,18 +239,10 @@ def test_family_layers_import_only_earlier_layers():
 
 
 def test_layer_check_sees_a_backward_import(tmp_path):
-    pkg = tmp_path / "fastfair" / "fam"
-    pkg.mkdir(parents=True)
-    (tmp_path / "fastfair" / "__init__.py").write_text("")
-    (pkg / "__init__.py").write_text("")
-    (pkg / "ingest.py").write_text("from fastfair.fam.api import run\n")
-    (pkg / "api.py").write_text("from fastfair.fam.ingest import check\n")
-    modules = {
-        "fastfair": tmp_path / "fastfair" / "__init__.py",
-        "fastfair.fam": pkg / "__init__.py",
-        "fastfair.fam.ingest": pkg / "ingest.py",
-        "fastfair.fam.api": pkg / "api.py",
-    }
+    modules = _fake_package(tmp_path, {
+        "fam/ingest.py": "from fastfair.fam.api import run\n",
+        "fam/api.py": "from fastfair.fam.ingest import check\n",
+    })  # fmt: skip
     assert _layer_violations(modules) == ["fastfair.fam.ingest -> fastfair.fam.api"]
 
 
@@ -269,18 +277,10 @@ def test_re_export_check_sees_code(tmp_path):
 
 
 def test_cli_layer_check_sees_a_backward_import(tmp_path):
-    pkg = tmp_path / "fastfair" / "cli"
-    pkg.mkdir(parents=True)
-    (tmp_path / "fastfair" / "__init__.py").write_text("")
-    (pkg / "__init__.py").write_text("")
-    (pkg / "loading.py").write_text("from fastfair.cli import writing\n")
-    (pkg / "writing.py").write_text("from fastfair.cli.loading import read_table\n")
-    modules = {
-        "fastfair": tmp_path / "fastfair" / "__init__.py",
-        "fastfair.cli": pkg / "__init__.py",
-        "fastfair.cli.loading": pkg / "loading.py",
-        "fastfair.cli.writing": pkg / "writing.py",
-    }
+    modules = _fake_package(tmp_path, {
+        "cli/loading.py": "from fastfair.cli import writing\n",
+        "cli/writing.py": "from fastfair.cli.loading import read_table\n",
+    })  # fmt: skip
     assert _layer_violations(modules) == ["fastfair.cli.loading -> fastfair.cli.writing"]
 
 
@@ -336,29 +336,17 @@ def test_engines_import_no_family_internals_and_families_no_engines():
 
 
 def test_engine_check_sees_both_directions(tmp_path):
-    root = tmp_path / "fastfair"
-    for sub in ("engines", "auc"):
-        (root / sub).mkdir(parents=True)
-        (root / sub / "__init__.py").write_text("")
-    (root / "__init__.py").write_text("")
-    (root / "auc" / "api.py").write_text("from fastfair.engines import summaries\n")
-    (root / "engines" / "summaries.py").write_text(
-        "from fastfair.auc import DeLongResult\n"
-        "def f():\n    from fastfair.auc.inference import _pack\n"
-    )
-    modules = {
-        "fastfair": root / "__init__.py",
-        "fastfair.engines": root / "engines" / "__init__.py",
-        "fastfair.engines.summaries": root / "engines" / "summaries.py",
-        "fastfair.auc": root / "auc" / "__init__.py",
-        "fastfair.auc.api": root / "auc" / "api.py",
-    }
+    modules = _fake_package(tmp_path, {
+        "auc/api.py": "from fastfair.engines import summaries\n",
+        "engines/summaries.py": "from fastfair.auc import DeLongResult\n"
+        "def f():\n    from fastfair.auc.inference import _pack\n",
+    })  # fmt: skip
     global FAMILIES
     saved, FAMILIES = FAMILIES, ["auc"]
     try:
         assert _engine_violations(modules) == [
-            "fastfair.engines.summaries -> fastfair.auc.inference",  # the package is fine
             "fastfair.auc.api -> fastfair.engines.summaries",
+            "fastfair.engines.summaries -> fastfair.auc.inference",  # the package is fine
         ]
     finally:
         FAMILIES = saved
@@ -391,21 +379,13 @@ def test_cli_imports_only_the_public_api_auditing_and_io():
 
 
 def test_cli_check_sees_internals(tmp_path):
-    root = tmp_path / "fastfair"
-    (root / "cli").mkdir(parents=True)
-    (root / "__init__.py").write_text("")
-    (root / "cli" / "__init__.py").write_text("")
-    (root / "cli" / "commands.py").write_text(
-        "import fastfair\nfrom fastfair import io\nfrom fastfair.auditing import api\n"
-        "from fastfair.engines import choose_engine\nfrom fastfair._metrics import ALL\n"
+    modules = _fake_package(tmp_path, {
+        "cli/commands.py": "import fastfair\nfrom fastfair import io\n"
+        "from fastfair.auditing import api\nfrom fastfair.engines import choose_engine\n"
+        "from fastfair._metrics import ALL\n"
         "def f():\n    from fastfair.engines.dask import dask_scheduler\n"
-        "    from fastfair.planning.api import sample_size\n"
-    )
-    modules = {
-        "fastfair": root / "__init__.py",
-        "fastfair.cli": root / "cli" / "__init__.py",
-        "fastfair.cli.commands": root / "cli" / "commands.py",
-    }
+        "    from fastfair.planning.api import sample_size\n",
+    })  # fmt: skip
     assert _cli_violations(modules) == [
         "fastfair.cli.commands -> fastfair._metrics",
         "fastfair.cli.commands -> fastfair.engines.dask",
@@ -437,20 +417,10 @@ def test_no_import_cycle_between_packages():
 
 
 def test_package_graph_sees_a_lazy_cycle(tmp_path):
-    root = tmp_path / "fastfair"
-    for sub in ("a", "b"):
-        (root / sub).mkdir(parents=True)
-        (root / sub / "__init__.py").write_text("")
-    (root / "__init__.py").write_text("")
-    (root / "a" / "api.py").write_text("from fastfair.b import x\n")
-    (root / "b" / "api.py").write_text("def f():\n    from fastfair.a.api import y\n")
-    modules = {
-        "fastfair": root / "__init__.py",
-        "fastfair.a": root / "a" / "__init__.py",
-        "fastfair.a.api": root / "a" / "api.py",
-        "fastfair.b": root / "b" / "__init__.py",
-        "fastfair.b.api": root / "b" / "api.py",
-    }
+    modules = _fake_package(tmp_path, {
+        "a/api.py": "from fastfair.b import x\n",
+        "b/api.py": "def f():\n    from fastfair.a.api import y\n",
+    })  # fmt: skip
     assert _cycles(_package_graph(modules)) == [["fastfair.a", "fastfair.b", "fastfair.a"]]
 
 
@@ -512,37 +482,18 @@ def test_no_private_name_used_across_packages():
 
 
 def test_private_name_check_sees_both_forms(tmp_path):
-    pkg = tmp_path / "fastfair"
-    (pkg / "sweep").mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    (pkg / "sweep" / "__init__.py").write_text("")
-    (pkg / "_pvalues.py").write_text("_oriented = 1\n")
-    (pkg / "sweep" / "api.py").write_text(
-        "from fastfair._pvalues import _oriented\nfrom fastfair import _pvalues\n"
-        "x = _pvalues._oriented\n"
-    )
-    (pkg / "parity").mkdir()
-    (pkg / "parity" / "__init__.py").write_text("")
-    (pkg / "parity" / "inference.py").write_text("_a = _b = _c = _own = 1\n")
-    (pkg / "parity" / "api.py").write_text(
-        "from fastfair.parity.inference import _own\nfrom fastfair.parity import inference\n"
-        "y = inference._own\n"  # its own package: allowed
-    )
-    (pkg / "sweep" / "ingest.py").write_text(
-        "import fastfair.parity.inference\nimport fastfair.parity.inference as inf\n"
+    modules = _fake_package(tmp_path, {
+        "_pvalues.py": "_oriented = 1\n",
+        "sweep/api.py": "from fastfair._pvalues import _oriented\n"
+        "from fastfair import _pvalues\nx = _pvalues._oriented\n",
+        "parity/inference.py": "_a = _b = _c = _own = 1\n",
+        "parity/api.py": "from fastfair.parity.inference import _own\n"
+        "from fastfair.parity import inference\ny = inference._own\n",  # its own package
+        "sweep/ingest.py": "import fastfair.parity.inference\n"
+        "import fastfair.parity.inference as inf\n"
         "a = fastfair.parity.inference._a\nb = inf._b\n"
-        "from fastfair.parity.inference import _c\n"
-    )
-    modules = {
-        "fastfair": pkg / "__init__.py",
-        "fastfair._pvalues": pkg / "_pvalues.py",
-        "fastfair.sweep": pkg / "sweep" / "__init__.py",
-        "fastfair.sweep.api": pkg / "sweep" / "api.py",
-        "fastfair.sweep.ingest": pkg / "sweep" / "ingest.py",
-        "fastfair.parity": pkg / "parity" / "__init__.py",
-        "fastfair.parity.inference": pkg / "parity" / "inference.py",
-        "fastfair.parity.api": pkg / "parity" / "api.py",
-    }
+        "from fastfair.parity.inference import _c\n",
+    })  # fmt: skip
     assert _private_names_across_packages(modules) == [
         "fastfair.sweep.api: fastfair._pvalues._oriented",
         "fastfair.sweep.ingest: fastfair.parity.inference._a",
