@@ -191,10 +191,10 @@ CLI_LAYERS = ("arguments", "output", "loading", "writing", "commands")
 #: The audit's layers: result -> options -> report -> the audit -> the audit from summaries.
 AUDIT_LAYERS = ("results", "ingest", "report", "api", "summaries")
 #: The engines' layers: group coding -> files -> summaries -> the cube -> the audit's summary
-#: -> clusters -> engines -> choice.
+#: -> clusters -> engines (what dask and spark share first) -> choice.
 ENGINE_LAYERS = (
-    "groups", "files", "summaries", "cube", "attributes", "clusters", "arrow", "dask", "spark",
-    "choose",
+    "groups", "files", "summaries", "cube", "attributes", "clusters", "arrow", "distributed",
+    "dask", "spark", "choose",
 )  # fmt: skip
 #: Calibration's estimators (fit -> transform) sit between its inference and its functions.
 CALIBRATION_LAYERS = ("results", "ingest", "statistics", "inference", "estimators", "api")
