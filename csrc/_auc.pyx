@@ -288,7 +288,7 @@ cdef enum:
     RADIX = 1 << RADIX_BITS
 
 
-def _radix_sort_high(keys_np, int low_bits):
+def radix_sort_high(keys_np, int low_bits):
     """keys sorted by their bits above `low_bits`, stably (equal high bits keep their order):
     an LSD radix sort, 11-bit digits, one pass per digit that is not the same in all keys.
     Returns the sorted array (keys_np itself or a new one)."""
@@ -347,7 +347,7 @@ def sort_order(const double[::1] score):
             u = raw[i]
             u ^= (<uint64_t> 0 - (u >> 63)) | ((<uint64_t> 1) << 63)
             keys[i] = (u & ~low) | <uint64_t> i
-    keys_np = _radix_sort_high(keys_np, ib)
+    keys_np = radix_sort_high(keys_np, ib)
     keys = keys_np
     order_np = np.empty(n, dtype=np.intp)
     cdef Py_ssize_t[::1] order = order_np

@@ -31,7 +31,7 @@ import numpy as np
 
 from cython.parallel cimport parallel, prange
 from libc.math cimport INFINITY, ceil, exp, floor, sqrt
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from numpy.random.c_distributions cimport random_standard_normal
@@ -276,6 +276,108 @@ def cluster_order(const int32_t[::1] cluster, Py_ssize_t n_clusters):
             order[fill[c]] = <int32_t>i
             fill[c] += 1
     return order_np, starts_np
+
+
+def pack_short_text(const int64_t[::1] offsets, const uint8_t[::1] data, uint64_t[::1] out):
+    """Strings as 64-bit keys in their byte order: string i (bytes data[offsets[i]:
+    offsets[i + 1]]) big-endian in out[i], zero-padded to 8 bytes, so that keys compare as
+    the strings do byte by byte (a NUL byte would tie a string with its padded prefix).
+    Returns -1, or the first string longer than 8 bytes or holding a NUL byte (out is then
+    incomplete)."""
+    cdef Py_ssize_t n = out.shape[0], i, b, a, m, bad = -1
+    cdef uint64_t key, ch
+    if offsets.shape[0] != n + 1:
+        raise ValueError("offsets needs one entry more than out")
+    with nogil:
+        for i in range(n):
+            a = offsets[i]
+            m = offsets[i + 1] - a
+            if m > 8 or a < 0 or a + m > data.shape[0]:
+                bad = i
+                break
+            key = 0
+            for b in range(m):
+                ch = data[a + b]
+                if ch == 0:
+                    bad = i
+                    break
+                key = key | (ch << (56 - 8 * b))
+            if bad >= 0:
+                break
+            out[i] = key
+    return bad
+
+
+def compact_keys(uint64_t[::1] keys):
+    """In place, for a stable radix sort by key: each key becomes its varying bits (those that
+    differ between keys), in order, above ceil(log2 n) bits holding the row index.
+
+    Returns (index bits, the 8 byte masks of the varying bits (most significant byte first),
+    the bits of the others), or (-1, masks, 0) with the keys unchanged when the varying
+    bits and the index need more than 64 bits. Each byte's varying bits are gathered by a
+    table of its 256 values.
+    """
+    cdef Py_ssize_t n = keys.shape[0], i, v
+    cdef uint64_t x = 0, c, first
+    cdef int b, t, bit, width = 0, ib
+    cdef int widths[8]
+    cdef uint64_t table[8][256]
+    masks_np = np.zeros(8, dtype=np.uint8)
+    cdef uint8_t[::1] masks = masks_np
+    if n == 0:
+        return -1, masks_np, 0
+    first = keys[0]
+    with nogil:
+        for i in range(n):
+            x = x | (keys[i] ^ first)
+    for b in range(8):
+        masks[b] = (x >> (56 - 8 * b)) & 0xFF
+        widths[b] = 0
+        for bit in range(8):
+            widths[b] += (masks[b] >> bit) & 1
+        width += widths[b]
+        for v in range(256):  # the varying bits of byte value v, packed (pext)
+            c = 0
+            t = 0
+            for bit in range(8):
+                if (masks[b] >> bit) & 1:
+                    c = c | ((<uint64_t> ((v >> bit) & 1)) << t)
+                    t += 1
+            table[b][v] = c
+    ib = max(1, int(n - 1).bit_length())
+    if width + ib > 64:
+        return -1, masks_np, 0
+    with nogil:
+        for i in range(n):
+            c = 0
+            for b in range(8):
+                if widths[b]:
+                    c = (c << widths[b]) | table[b][(keys[i] >> (56 - 8 * b)) & 0xFF]
+            keys[i] = (c << ib) | <uint64_t> i
+    return ib, masks_np, first & ~x
+
+
+def key_runs(const uint64_t[::1] keys, int ib):
+    """Of compact keys sorted by their high bits (`compact_keys`, then a radix sort): the
+    rows in that order (int32, so fewer than 2^31), the first position of each run of
+    equal high bits (then n) and each run's high bits."""
+    cdef Py_ssize_t n = keys.shape[0], r, m = 0
+    cdef uint64_t low = ((<uint64_t> 1) << ib) - 1
+    if n >= 2**31 - 1:
+        raise ValueError(f"key_runs orders fewer than 2^31 rows, got {n}")
+    order_np = np.empty(n, dtype=np.int32)
+    heads_np = np.empty(n + 1, dtype=np.intp)
+    cdef int32_t[::1] order = order_np
+    cdef Py_ssize_t[::1] heads = heads_np
+    with nogil:
+        for r in range(n):
+            order[r] = <int32_t> (keys[r] & low)
+            if r == 0 or (keys[r] >> ib) != (keys[r - 1] >> ib):
+                heads[m] = r
+                m += 1
+        heads[m] = n
+    starts_np = heads_np[: m + 1].copy()
+    return order_np, starts_np, np.asarray(keys)[starts_np[:-1]] >> np.uint64(ib)
 
 
 cdef struct grid_t:

@@ -369,17 +369,35 @@ class UserRows:
         if not self.clustered or self.starts is not None:
             self._load_scores()
             return
-        codes, self.user_labels = self._user_codes()
-        order, self.starts = _kernel_sums.cluster_order(codes, len(self.user_labels))
-        del codes
+        order, self.starts, self.user_labels = self._user_order()
         for name in ("g", "y", "s"):  # the score (8 bytes a row) last
             if name == "s":
                 self._load_scores()
             setattr(self, name, _gather(getattr(self, name), order))
 
+    def _user_order(self):
+        """(int32 order of the rows by user, the file order kept within a user; each user's
+        first row in that order, then n; the sorted ids); frees the raw ids. Text ids of at
+        most 8 bytes are sorted as 64-bit keys (:func:`_packed_ids`), other ids coded
+        (:meth:`_user_codes`) and the codes counting-sorted."""
+        if self.ids is None and self.id_type is not None and _is_text(self.id_type):
+            ids = self._kept_ids()
+            packed = _packed_ids(ids)
+            if packed is not None:
+                del ids  # (at 10^8 rows, 1.2 GB that the sort by key does not need)
+                release_memory()
+                return _order_by_packed(*packed)
+            codes, labels = _text_codes(ids)
+            del ids
+            release_memory()  # the ids and Arrow's hash table
+        else:
+            codes, labels = self._user_codes()
+        order, starts = _kernel_sums.cluster_order(codes, len(labels))
+        return order, starts, labels
+
     def _user_codes(self):
-        """(int32 user codes in sorted id order, the sorted ids); frees the raw ids (int32
-        ids are overwritten by their codes)."""
+        """(int32 user codes in sorted id order, the sorted ids) of ids other than text;
+        frees the raw ids (int32 ids are overwritten by their codes)."""
         from fastfair._validation import MAX_DIRECT_RANGE, as_groups
 
         n = self.filled
@@ -396,10 +414,6 @@ class UserRows:
             return codes, np.flatnonzero(present) + lo
         if self.ids is not None:
             values, self.ids = self.ids[:n], None
-        elif self.id_type is not None and _is_text(self.id_type):
-            coded = _text_codes(self._kept_ids())
-            release_memory()  # the ids and Arrow's hash table
-            return coded
         else:
             values = self._kept_ids().to_numpy()
         codes, labels = as_groups(values, "cluster", min_groups=1)
@@ -466,6 +480,105 @@ def _part(label, positions):
     return tuple(label[p] for p in positions)
 
 
+def _packed_ids(ids):
+    """Text user ids as 64-bit keys for a radix sort, when every id has at most 8 bytes and
+    no NUL byte, and their varying bits leave room for the row index (else None).
+
+    Each id is packed big-endian, zero-padded (so keys order as the ids' bytes do), then
+    reduced to the bits that vary between ids, with the row index below them
+    (:func:`fastfair._kernel_sums.compact_keys`). Returns (keys, index bits, byte masks of
+    the varying bits, the other bits) for :func:`_order_by_packed`.
+    """
+    keys = np.empty(len(ids), dtype=np.uint64)
+    a = 0
+    for chunk in ids.chunks:
+        offsets, data = _string_buffers(chunk)
+        if _kernel_sums.pack_short_text(offsets, data, keys[a : a + len(chunk)]) >= 0:
+            return None
+        a += len(chunk)
+    ib, masks, template = _kernel_sums.compact_keys(keys)
+    return None if ib < 0 else (keys, ib, masks, template)
+
+
+def _order_by_packed(keys, ib, masks, template):
+    """Rows ordered by user from :func:`_packed_ids`, as :func:`_text_codes` and a counting
+    sort of its codes would order them, by one radix sort: no hash table, no sort of
+    strings. Returns (int32 order, each user's first row then n, the sorted ids as
+    :class:`_ArrowLabels`); blank ids are refused as :func:`_text_codes` refuses them."""
+    from fastfair._auc import radix_sort_high
+
+    keys = radix_sort_high(keys, ib)
+    order, starts, compact = _kernel_sums.key_runs(keys, ib)
+    del keys
+    labels = _unpack_text(_expand_bits(compact, masks, template))
+    blank = np.flatnonzero(_blank(labels))
+    if blank.size:
+        from fastfair._validation import check_label_values
+
+        rows = int((starts[blank + 1] - starts[blank]).sum())
+        check_label_values(np.array([""], dtype=object), "cluster", lambda k: rows)
+    return order, starts, _ArrowLabels(labels)
+
+
+def _string_buffers(chunk) -> tuple[np.ndarray, np.ndarray]:
+    """(int64 offsets of the chunk's strings into `data`, the data bytes) of an Arrow
+    string or large_string array (sliced or not)."""
+    import pyarrow as pa
+
+    wide = pa.types.is_large_string(chunk.type)
+    _, off, data = chunk.buffers()
+    offsets = np.frombuffer(
+        off, dtype=np.int64 if wide else np.int32, count=len(chunk) + 1,
+        offset=chunk.offset * (8 if wide else 4),
+    )  # fmt: skip
+    data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    return offsets.astype(np.int64, copy=False), data
+
+
+def _expand_bits(compact: np.ndarray, masks: np.ndarray, template: int) -> np.ndarray:
+    """The 64-bit keys of :func:`fastfair._kernel_sums.compact_keys` back from their
+    varying bits (`compact`; byte masks `masks`, most significant byte first), the other
+    bits from `template`."""
+    out = np.full(len(compact), template, dtype=np.uint64)
+    shift = 0
+    for b in range(7, -1, -1):  # the least significant byte's bits are the lowest
+        mask = int(masks[b])
+        if not mask:
+            continue
+        bits = [k for k in range(8) if mask >> k & 1]
+        spread = np.zeros(1 << len(bits), dtype=np.uint64)  # packed bits -> the byte (pdep)
+        for t, k in enumerate(bits):
+            spread[np.arange(spread.size) >> t & 1 == 1] |= np.uint64(1 << k)
+        part = (compact >> np.uint64(shift)) & np.uint64(spread.size - 1)
+        out |= spread[part] << np.uint64(56 - 8 * b)
+        shift += len(bits)
+    return out
+
+
+def _unpack_text(keys: np.ndarray):
+    """Arrow strings of 64-bit keys packed by :func:`fastfair._kernel_sums.pack_short_text`
+    (big-endian bytes, zero-padded: the ids hold no NUL byte)."""
+    import pyarrow as pa
+
+    raw = keys.astype(">u8").view(np.uint8).reshape(-1, 8)
+    present = raw != 0
+    data = np.ascontiguousarray(raw[present])
+    wide = data.size >= 2**31  # int32 offsets (Arrow's string) while they suffice
+    offsets = np.zeros(len(keys) + 1, dtype=np.int64 if wide else np.int32)
+    np.cumsum(present.sum(axis=1), out=offsets[1:])
+    kind = pa.large_string() if wide else pa.string()
+    return pa.Array.from_buffers(
+        kind, len(keys), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    )
+
+
+def _blank(labels) -> np.ndarray:
+    """Which of the Arrow strings `labels` are empty or whitespace only."""
+    import pyarrow.compute as pc
+
+    return pc.equal(pc.utf8_trim_whitespace(labels), "").to_numpy(zero_copy_only=False)
+
+
 def _text_codes(ids) -> tuple[np.ndarray, _ArrowLabels]:
     """Text user ids (an Arrow chunked array) as int32 codes in sorted id order, by Arrow's
     own hash (one dictionary over the chunks) and a sort of the distinct ids: never a
@@ -479,8 +592,7 @@ def _text_codes(ids) -> tuple[np.ndarray, _ArrowLabels]:
     dictionary = encoded.chunks[0].dictionary if encoded.num_chunks else None
     if dictionary is None or len(dictionary) == 0:
         raise ValueError("the cluster column has no values")
-    blank = pc.equal(pc.utf8_trim_whitespace(dictionary), "")
-    blank = np.flatnonzero(blank.to_numpy(zero_copy_only=False))
+    blank = np.flatnonzero(_blank(dictionary))
     if blank.size:
         rows = sum(int(np.isin(c.indices.to_numpy(), blank).sum()) for c in encoded.chunks)
         check_label_values(np.array([""], dtype=object), "cluster", lambda k: rows)
