@@ -49,6 +49,34 @@ def test_memory_engine_on_the_path_equals_the_data_frame(demo):
     assert on_path == on_frame
 
 
+@pytest.mark.parametrize("split", [False, True])
+def test_memory_engine_keeps_text_user_ids(demo, tmp_path, split):
+    """A text user column read from a file is coded once; the audit still names a user by
+    the id written in the file (it named the code, "cluster 0"), and the results are the
+    data frame's. With `split`, one user's rows are in both groups of sex."""
+    frame = demo[0].copy()
+    frame["user"] = "u-" + frame["user"].astype(str)
+    if split:
+        first = frame.index[frame["user"] == frame["user"].iloc[0]]
+        frame.loc[first, "sex"] = "Female"
+        frame.loc[first[0], "sex"] = "Male"
+    path = tmp_path / "text_users.parquet"
+    frame.to_parquet(path, index=False)
+    kw = dict(y_score="score", cluster="user", **OPTIONS)
+    on_path = fastfair.audit(*ARGS[:2], ["sex"], data=str(path), engine="memory", **kw)
+    on_frame = fastfair.audit(*ARGS[:2], ["sex"], data=frame, **kw)
+    (row,) = [t for t in on_path.tests if t["family"] == "parity"]
+    if split:
+        user = frame["user"].iloc[0]
+        assert row["error"].startswith(f"cluster {user!r} has rows in group 'Male' and in")
+    else:
+        assert "error" not in row and row["pvalue"] > 0
+    d_path, d_frame = on_path.to_dict(), on_frame.to_dict()
+    for d in (d_path, d_frame):
+        d.pop("elapsed_seconds")
+    assert d_path == d_frame
+
+
 @pytest.mark.parametrize("engine", ["arrow", "dask"])
 @pytest.mark.parametrize("cluster", [None, "user"])
 def test_the_full_audit_is_the_same_on_every_engine(demo, engine, cluster):

@@ -45,6 +45,7 @@ from fastfair._validation import (
     as_groups,
     check_choice,
     check_int,
+    drop_unused,
     resolve_columns,
     score_threshold,
     show_value,
@@ -682,7 +683,7 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
                     y[keep],
                     scores[keep],
                     attr.codes[keep],
-                    cluster=None if clusters is None else clusters[keep],
+                    cluster=None if clusters is None else _cluster_rows(clusters, keep),
                     **run,
                 )
         except ValueError as exc:
@@ -714,6 +715,14 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
     if notes:
         row["note"] = "; ".join(notes)
     return row, res
+
+
+def _cluster_rows(clusters, keep):
+    """The users of the rows `keep`: a coded column (text ids read from a file) keeps its
+    labels, so that a message names a user by the id in the file, not by its code."""
+    if isinstance(clusters, GroupCodes):
+        return GroupCodes(*drop_unused(clusters.codes[keep], clusters.labels))
+    return clusters[keep]
 
 
 def _labelled(message: str, labels) -> str:
@@ -1067,7 +1076,9 @@ def _inputs(y_true, y_pred, y_score, threshold, cluster, data, pos_label):
     else:
         threshold = score_threshold(scores, threshold, called("y_score", "score"), "threshold")
         yhat = (scores >= threshold).astype(np.uint8)
-    clusters = None if cols["cluster"] is None else as_1d(cols["cluster"], "cluster")
+    clusters = cols["cluster"]
+    if clusters is not None and not isinstance(clusters, GroupCodes):  # coded text ids stay
+        clusters = as_1d(clusters, "cluster")
     for name, arr in (("y_pred", yhat), ("y_score", scores), ("cluster", clusters)):
         if arr is not None and len(arr) != len(y):
             raise ValueError(f"{name} has {len(arr)} rows, y_true has {len(y)}")

@@ -235,7 +235,7 @@ def audit_source(source, *, engine: str, scheduler: Any = None, **arguments: Any
 
 def read_audit_columns(source, *, label, pred, score, groups, cluster, extra=()) -> dict:
     """Only the audit's columns of a source, read in record batches; group and cluster
-    columns coded once (a text cluster id by its code, a numeric one as it is); `extra`:
+    columns coded once (a text cluster id coded, a numeric one as it is); `extra`:
     further numeric columns (the models of ``compare=``)."""
     from fastfair.engines.files import read_columns
 
@@ -246,7 +246,7 @@ def read_audit_columns(source, *, label, pred, score, groups, cluster, extra=())
     table = read_columns(source, names, codes=coded, complete=numbers, binary=binary)
     if cluster in coded:
         ids = table[cluster]
-        table[cluster] = ids.to_numpy() if ids.labels.dtype.kind in "biuf" else ids.codes
+        table[cluster] = ids.to_numpy() if ids.labels.dtype.kind in "biuf" else ids
     return table
 
 
