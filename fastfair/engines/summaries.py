@@ -38,7 +38,7 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -73,6 +73,79 @@ __all__ = [
     "ScoreStats",
     "checked_rows",
 ]
+
+
+class _GroupSubset:
+    """``select``: the summary of some of its groups, for summaries whose fields named in
+    `_PER_GROUP` hold one entry per group (an array or a tuple, in label order)."""
+
+    _PER_GROUP: ClassVar[tuple[str, ...]]
+
+    def select(self, labels: Sequence) -> Any:
+        """The summary of some of the groups (kept in label order).
+
+        Parameters
+        ----------
+        labels : sequence
+            Labels of groups of this summary.
+
+        Returns
+        -------
+        ScoreStats or PlacementSums
+            The same kind of summary, with only those groups.
+
+        Examples
+        --------
+        >>> from fastfair.stats import ScoreStats
+        >>> stats = ScoreStats.from_arrays([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.3], list("caba"))
+        >>> stats.select(["c", "a"]).labels.tolist()
+        ['a', 'c']
+        """
+        rows = _positions(self.labels, labels)
+        picked = {}
+        for name in self._PER_GROUP:
+            values = getattr(self, name)
+            picked[name] = tuple(values[k] for k in rows) if isinstance(values, tuple) else (
+                values[rows]
+            )  # fmt: skip
+        return dataclasses.replace(self, **picked)
+
+
+class _DeLongTest:
+    """``test``: the DeLong z-test of a summary's ``delong()``."""
+
+    def test(self, **options: Any) -> AUCTestResult:
+        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
+
+        Parameters
+        ----------
+        **options
+            Arguments of :func:`fastfair.auc.auc_test_from_delong` (``alternative``,
+            ``reference``, ``comparisons``, ``adjust``, ``confidence_level``).
+
+        Returns
+        -------
+        fastfair.auc.AUCTestResult
+        """
+        from fastfair.auc import auc_test_from_delong
+
+        return auc_test_from_delong(self.delong(), **options)
+
+
+def _delong_result(labels, totals, auc, s10, s01) -> DeLongResult:
+    """The DeLongResult of groups `labels` from their (negatives, positives) `totals`, AUCs
+    and the variances of their placements."""
+    from fastfair.auc import DeLongResult
+
+    return DeLongResult(
+        groups=labels,
+        auc=auc,
+        variance=s10 / totals[:, 1] + s01 / totals[:, 0],
+        s10=s10,
+        s01=s01,
+        n_pos=totals[:, 1].copy(),
+        n_neg=totals[:, 0].copy(),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,7 +272,7 @@ class ConfusionStats:
 
 
 @dataclass(frozen=True, eq=False)
-class ScoreStats:
+class ScoreStats(_GroupSubset, _DeLongTest):
     """Counts of negatives and positives at each distinct score, per group.
 
     ``counts[k, 0, v]`` and ``counts[k, 1, v]`` are the negatives and positives of group
@@ -224,6 +297,8 @@ class ScoreStats:
     values: np.ndarray
     counts: np.ndarray
     resolution: float | None = None
+
+    _PER_GROUP = ("labels", "counts")
 
     @classmethod
     def from_arrays(
@@ -264,28 +339,6 @@ class ScoreStats:
         counts[np.ix_(ib, [0, 1], vb)] += other.counts
         return ScoreStats(labels, values, counts, self.resolution)
 
-    def select(self, labels: Sequence) -> ScoreStats:
-        """The summary of some of the groups (kept in label order).
-
-        Parameters
-        ----------
-        labels : sequence
-            Labels of groups of this summary.
-
-        Returns
-        -------
-        ScoreStats
-
-        Examples
-        --------
-        >>> from fastfair.stats import ScoreStats
-        >>> stats = ScoreStats.from_arrays([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.3], list("caba"))
-        >>> stats.select(["c", "a"]).labels.tolist()
-        ['a', 'c']
-        """
-        rows = _positions(self.labels, labels)
-        return ScoreStats(self.labels[rows], self.values, self.counts[rows], self.resolution)
-
     @property
     def auc_error_bound(self) -> np.ndarray:
         """Per group, the largest possible |AUC of this summary - AUC of the rows|.
@@ -314,7 +367,6 @@ class ScoreStats:
             Per group: AUC, its variance, s10, s01, positives and negatives.
         """
         from fastfair._comparisons import check_auc_defined
-        from fastfair.auc import DeLongResult
 
         neg = self.counts[:, 0, :].astype(np.float64)
         pos = self.counts[:, 1, :].astype(np.float64)
@@ -330,32 +382,7 @@ class ScoreStats:
         ss01 = (neg * (v01 - auc[:, None]) ** 2).sum(axis=1)
         s10 = np.divide(ss10, n1 - 1, out=np.zeros_like(ss10), where=n1 > 1)  # one: 0
         s01 = np.divide(ss01, n0 - 1, out=np.zeros_like(ss01), where=n0 > 1)
-        return DeLongResult(
-            groups=self.labels,
-            auc=auc,
-            variance=s10 / n1 + s01 / n0,
-            s10=s10,
-            s01=s01,
-            n_pos=tot[:, 1].copy(),
-            n_neg=tot[:, 0].copy(),
-        )
-
-    def test(self, **options: Any) -> AUCTestResult:
-        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
-
-        Parameters
-        ----------
-        **options
-            Arguments of :func:`fastfair.auc.auc_test_from_delong` (``alternative``,
-            ``reference``, ``comparisons``, ``adjust``, ``confidence_level``).
-
-        Returns
-        -------
-        fastfair.auc.AUCTestResult
-        """
-        from fastfair.auc import auc_test_from_delong
-
-        return auc_test_from_delong(self.delong(), **options)
+        return _delong_result(self.labels, tot, auc, s10, s01)
 
 
 #: Groups a run can code: its codes are uint16, 2 * group + label.
@@ -363,7 +390,7 @@ MAX_RUN_GROUPS = 1 << 15
 
 
 @dataclass(frozen=True, eq=False)
-class PlacementSums:
+class PlacementSums(_GroupSubset, _DeLongTest):
     """Per group, the exact DeLong placement sums of some rows (O(groups) integers).
 
     A positive of group g has the placement ``L = 2 * (negatives of g scored below it) +
@@ -402,6 +429,8 @@ class PlacementSums:
     neg_squares: tuple
     low: float | None = None
     high: float | None = None
+
+    _PER_GROUP = ("labels", "n_neg", "n_pos", "pos_sum", "pos_squares", "neg_sum", "neg_squares")
 
     @classmethod
     def from_arrays(
@@ -483,33 +512,6 @@ class PlacementSums:
             )  # fmt: skip
         return np.array(out, dtype=bool)
 
-    def select(self, labels: Sequence) -> PlacementSums:
-        """The sums of some of the groups (kept in label order).
-
-        Parameters
-        ----------
-        labels : sequence
-            Labels of groups of these sums.
-
-        Returns
-        -------
-        PlacementSums
-
-        Examples
-        --------
-        >>> from fastfair.stats import PlacementSums
-        >>> sums = PlacementSums.from_arrays([1, 0, 1, 0], [0.9, 0.1, 0.4, 0.3], list("caba"))
-        >>> sums.select(["c", "a"]).labels.tolist()
-        ['a', 'c']
-        """
-        rows = _positions(self.labels, labels)
-        fields = ("pos_sum", "pos_squares", "neg_sum", "neg_squares")
-        picked = {f: tuple(getattr(self, f)[k] for k in rows) for f in fields}
-        return dataclasses.replace(
-            self, labels=self.labels[rows], n_neg=self.n_neg[rows], n_pos=self.n_pos[rows],
-            **picked,
-        )  # fmt: skip
-
     def delong(self) -> DeLongResult:
         """Per-group AUC and DeLong variance (:class:`fastfair.auc.DeLongResult`), from the
         exact integer sums (one rounding per quantity).
@@ -519,7 +521,6 @@ class PlacementSums:
         fastfair.auc.DeLongResult
         """
         from fastfair._comparisons import check_auc_defined
-        from fastfair.auc import DeLongResult
 
         tot = np.column_stack([self.n_neg, self.n_pos]).astype(np.int64)
         check_auc_defined(tot, self.labels, range(len(self.labels)))
@@ -529,33 +530,7 @@ class PlacementSums:
             auc.append(self.pos_sum[k] / (2 * n0 * n1))
             s10.append(_sample_variance(self.pos_sum[k], self.pos_squares[k], n1, 2 * n0))
             s01.append(_sample_variance(self.neg_sum[k], self.neg_squares[k], n0, 2 * n1))
-        s10, s01 = np.array(s10), np.array(s01)
-        return DeLongResult(
-            groups=self.labels,
-            auc=np.array(auc),
-            variance=s10 / tot[:, 1] + s01 / tot[:, 0],
-            s10=s10,
-            s01=s01,
-            n_pos=tot[:, 1].copy(),
-            n_neg=tot[:, 0].copy(),
-        )
-
-    def test(self, **options: Any) -> AUCTestResult:
-        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
-
-        Parameters
-        ----------
-        **options
-            alternative, reference, comparisons, adjust, confidence_level, as in
-            :func:`fastfair.auc_test`.
-
-        Returns
-        -------
-        fastfair.auc.AUCTestResult
-        """
-        from fastfair.auc import auc_test_from_delong
-
-        return auc_test_from_delong(self.delong(), **options)
+        return _delong_result(self.labels, tot, np.array(auc), np.array(s10), np.array(s01))
 
 
 def _positions(known: np.ndarray, labels: Sequence) -> list[int]:
@@ -628,7 +603,7 @@ class _Run:
 
 
 @dataclass(frozen=True, eq=False)
-class ScoreRuns:
+class ScoreRuns(_DeLongTest):
     """Exact AUC summary of any scores, mergeable in O(n log k) for k batches.
 
     Each batch becomes a sorted run (its rows sorted by score once: 10 bytes a row, the
@@ -928,21 +903,6 @@ class ScoreRuns:
         fastfair.auc.DeLongResult
         """
         return self._sums.delong()
-
-    def test(self, **options: Any) -> AUCTestResult:
-        """The DeLong z-test of equal AUCs: ``auc_test(method="delong")`` on the rows.
-
-        Parameters
-        ----------
-        **options
-            alternative, reference, comparisons, adjust, confidence_level, as in
-            :func:`fastfair.auc_test`.
-
-        Returns
-        -------
-        fastfair.auc.AUCTestResult
-        """
-        return self._sums.test(**options)
 
 
 @dataclass(frozen=True, eq=False)
