@@ -2,36 +2,5 @@
 and small text files read whole, with the command line's checks (the documented import path
 of :mod:`fastfair.engines.files`)."""
 
-from fastfair.engines.files import (
-    BATCH_ROWS,
-    check_binary,
-    check_columns,
-    check_names,
-    check_threshold,
-    count_rows,
-    estimate_rows,
-    iter_batches,
-    missing_cells,
-    parse_text,
-    read_columns,
-    source_files,
-    text_batches,
-)
-from fastfair.engines.groups import arrow_text
-
-__all__ = [
-    "BATCH_ROWS",
-    "arrow_text",
-    "check_binary",
-    "check_columns",
-    "check_names",
-    "check_threshold",
-    "count_rows",
-    "estimate_rows",
-    "iter_batches",
-    "missing_cells",
-    "parse_text",
-    "read_columns",
-    "source_files",
-    "text_batches",
-]
+from fastfair.engines.files import *  # noqa: F403
+from fastfair.engines.files import __all__  # noqa: F401 (the reader's public names)

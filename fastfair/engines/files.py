@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = [
+    "BATCH_ROWS",
     "arrow_text",
     "check_binary",
     "check_columns",
