@@ -11,20 +11,8 @@
 - :class:`MeanStats`: count, sum and sum of squares of a value per group (Welch).
 """
 
+from fastfair.engines import summaries
 from fastfair.engines.cube import ConfusionCube
-from fastfair.engines.summaries import (
-    ConfusionStats,
-    MeanStats,
-    PlacementSums,
-    ScoreRuns,
-    ScoreStats,
-)
+from fastfair.engines.summaries import *  # noqa: F403
 
-__all__ = [
-    "ConfusionCube",
-    "ConfusionStats",
-    "MeanStats",
-    "PlacementSums",
-    "ScoreRuns",
-    "ScoreStats",
-]
+__all__ = ["ConfusionCube", *summaries.__all__]

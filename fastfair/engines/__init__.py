@@ -24,26 +24,17 @@ Modules, in the order data flow through them:
 - :mod:`~fastfair.engines.choose`: ``engine="auto"``.
 """
 
+from fastfair.engines import summaries
 from fastfair.engines.attributes import AuditSummary
 from fastfair.engines.choose import AUTO_ROWS, ENGINES, choose_engine
 from fastfair.engines.cube import ConfusionCube
-from fastfair.engines.summaries import (
-    ConfusionStats,
-    MeanStats,
-    PlacementSums,
-    ScoreRuns,
-    ScoreStats,
-)
+from fastfair.engines.summaries import *  # noqa: F403
 
 __all__ = [
     "AUTO_ROWS",
     "ENGINES",
     "AuditSummary",
     "ConfusionCube",
-    "ConfusionStats",
-    "MeanStats",
-    "PlacementSums",
-    "ScoreRuns",
-    "ScoreStats",
     "choose_engine",
+    *summaries.__all__,  # the summaries, also fastfair.stats's
 ]

@@ -71,7 +71,6 @@ __all__ = [
     "PlacementSums",
     "ScoreRuns",
     "ScoreStats",
-    "checked_rows",
 ]
 
 
