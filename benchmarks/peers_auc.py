@@ -7,30 +7,13 @@ collects them. Times are the best of a few repeats on the same data (fixed seed)
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from _peers import best, peer_row
+from benchmarks.bench_auc import data  # the asv suite's data
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 from fastfair.auc import auc_test, delong
-
-
-def _data(n, seed=0):
-    rng = np.random.default_rng(seed)
-    group = (rng.random(n) < 0.4).astype(np.int64)
-    y = rng.random(n) < np.where(group == 1, 0.2, 0.5)
-    score = rng.normal(size=n) + y * (1.0 - 0.2 * group)
-    return y, score, group
-
-
-def _best(fn, repeat):
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def numpy_delong(y, score):
@@ -64,57 +47,50 @@ def run(quick: bool = False) -> list[dict]:
 
     # 1. AUC + DeLong of two groups vs one roc_auc_score call on the same data.
     n = 10**5 if quick else 10**6
-    y, s, g = _data(n)
-    ff = _best(lambda: delong(y, s, g), repeat)
-    peer = _best(lambda: roc_auc_score(y, s), repeat)
+    y, s, g = data(n)
+    ff = best(lambda: delong(y, s, g), repeat)
+    peer = best(lambda: roc_auc_score(y, s), repeat)
     rows.append(
-        dict(
-            task="AUC + DeLong, two groups",
-            n=n,
-            fastfair_s=ff,
-            peer="sklearn roc_auc_score (one call, pooled)",
-            peer_s=peer,
-            ratio=peer / ff,
+        peer_row(
+            "AUC + DeLong, two groups", n, ff, "sklearn roc_auc_score (one call, pooled)", peer
         )
     )
 
     # 2. Per permutation at n = 1e5: fastfair studentized test vs a Python loop.
     n = 10**5
-    y, s, g = _data(n, 1)
+    y, s, g = data(n, 1)
     b = 200 if quick else 1000
     ff = (
-        _best(lambda: auc_test(y, s, g, scheme="full", n_permutations=b, random_state=0), repeat)
+        best(lambda: auc_test(y, s, g, scheme="full", n_permutations=b, random_state=0), repeat)
         / b
     )
     rng = np.random.default_rng(0)
     k = 3 if quick else 10
-    peer = _best(lambda: [peer_permutation(y, s, g, rng) for _ in range(k)], 1) / k
+    peer = best(lambda: [peer_permutation(y, s, g, rng) for _ in range(k)], 1) / k
     rows.append(
-        dict(
-            task="studentized AUC permutation, time per permutation",
-            n=n,
-            fastfair_s=ff,
-            peer="loop: roc_auc_score + numpy DeLong per group",
-            peer_s=peer,
-            ratio=peer / ff,
+        peer_row(
+            "studentized AUC permutation, time per permutation",
+            n,
+            ff,
+            "loop: roc_auc_score + numpy DeLong per group",
+            peer,
         )
     )
 
     # 3. Whole studentized test, 1,000 permutations (peer extrapolated from a few).
     n = 10**5 if quick else 10**6
-    y, s, g = _data(n, 2)
+    y, s, g = data(n, 2)
     b = 1000
-    ff = _best(lambda: auc_test(y, s, g, scheme="full", n_permutations=b, random_state=0), 1)
+    ff = best(lambda: auc_test(y, s, g, scheme="full", n_permutations=b, random_state=0), 1)
     k = 2
-    peer = _best(lambda: [peer_permutation(y, s, g, rng) for _ in range(k)], 1) / k * b
+    peer = best(lambda: [peer_permutation(y, s, g, rng) for _ in range(k)], 1) / k * b
     rows.append(
-        dict(
-            task="studentized AUC permutation test, 1000 permutations",
-            n=n,
-            fastfair_s=ff,
-            peer="loop: roc_auc_score + numpy DeLong (extrapolated from 2)",
-            peer_s=peer,
-            ratio=peer / ff,
+        peer_row(
+            "studentized AUC permutation test, 1000 permutations",
+            n,
+            ff,
+            "loop: roc_auc_score + numpy DeLong (extrapolated from 2)",
+            peer,
         )
     )
     return rows

@@ -9,9 +9,8 @@ same number (said in the peer column).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from _peers import best, peer_row
 from scipy import stats
 
 import fastfair
@@ -26,15 +25,6 @@ def _data(n, seed=0, minority=0.3):
     return y, pred, group
 
 
-def _best(fn, repeat):
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 def _welch(x, y, axis=-1):
     return stats.ttest_ind(x, y, axis=axis, equal_var=False).statistic
 
@@ -47,10 +37,6 @@ def _mse_vectorized(y_true, y_pred):
     return np.mean((y_true - y_pred) ** 2, axis=-1)
 
 
-def _row(task, n, ff, peer, peer_s):
-    return dict(task=task, n=n, fastfair_s=ff, peer=peer, peer_s=peer_s, ratio=peer_s / ff)
-
-
 def run(quick: bool = False) -> list[dict]:
     rows = []
     repeat = 2 if quick else 3
@@ -60,12 +46,12 @@ def run(quick: bool = False) -> list[dict]:
     for n in [10**4, 10**5] if quick else [10**4, 10**5, 10**6]:
         y, pred, g = _data(n)
         v = y - pred
-        ff = _best(
+        ff = best(
             lambda v=v, g=g: mean_difference_test(v, g, n_permutations=b, random_state=0), repeat
         )
         b_peer = b if n <= 10**4 else max(20, b * 10**4 // n)
         x1, x0 = v[g == 1], v[g == 0]
-        peer = _best(
+        peer = best(
             lambda x1=x1, x0=x0, b_peer=b_peer: stats.permutation_test(
                 (x1, x0), _welch, vectorized=True, n_resamples=b_peer, random_state=0
             ),
@@ -74,14 +60,14 @@ def run(quick: bool = False) -> list[dict]:
         label = "scipy.stats.permutation_test (vectorized Welch t)"
         if b_peer < b:
             label += f", {b_peer} resamples scaled to {b}"
-        rows.append(_row(f"difference of means (Welch), {b} permutations", n, ff, label, peer))
+        rows.append(peer_row(f"difference of means (Welch), {b} permutations", n, ff, label, peer))
 
     # 2. A Python metric (MSE) per permutation: fastfair's loop vs a plain numpy loop,
     #    and the vectorized form vs scipy's vectorized permutation_test.
     n = 10**4
     y, pred, g = _data(n, 1)
     bp = 1000 if quick else 2000
-    ff_loop = _best(
+    ff_loop = best(
         lambda: fastfair.permutation_test(
             y, pred, g, metric=_mse, studentize=False, n_permutations=bp, random_state=0
         ),
@@ -98,9 +84,9 @@ def run(quick: bool = False) -> list[dict]:
             count += abs(t) >= abs(t_obs)
         return (count + 1) / (bp + 1)
 
-    peer = _best(plain_loop, repeat)
+    peer = best(plain_loop, repeat)
     rows.append(
-        _row(
+        peer_row(
             f"Python callable (MSE), loop, {bp} permutations",
             n,
             ff_loop,
@@ -108,7 +94,7 @@ def run(quick: bool = False) -> list[dict]:
             peer,
         )
     )
-    ff_vec = _best(
+    ff_vec = best(
         lambda: fastfair.permutation_test(
             y,
             pred,
@@ -122,7 +108,7 @@ def run(quick: bool = False) -> list[dict]:
         repeat,
     )
     sq = (y - pred) ** 2  # scipy permutes samples of one array: give it the squared errors
-    peer = _best(
+    peer = best(
         lambda: stats.permutation_test(
             (sq[g == 1], sq[g == 0]),
             lambda a, c, axis=-1: a.mean(axis=axis) - c.mean(axis=axis),
@@ -133,7 +119,7 @@ def run(quick: bool = False) -> list[dict]:
         repeat,
     )
     rows.append(
-        _row(
+        peer_row(
             f"vectorized callable (MSE), {bp} permutations",
             n,
             ff_vec,
@@ -143,7 +129,7 @@ def run(quick: bool = False) -> list[dict]:
     )
 
     # 3. Overhead of a Python callable next to the built-in compiled metric.
-    ff_builtin = _best(
+    ff_builtin = best(
         lambda: fastfair.permutation_test(
             y, pred, g, metric="mse", studentize=False, n_permutations=bp, random_state=0
         ),
@@ -151,7 +137,7 @@ def run(quick: bool = False) -> list[dict]:
     )
     for task, t in [("loop", ff_loop), ("vectorized", ff_vec)]:
         rows.append(
-            _row(
+            peer_row(
                 f"per-permutation cost, callable {task} vs built-in 'mse' ({bp} perms)",
                 n,
                 t,
@@ -163,7 +149,7 @@ def run(quick: bool = False) -> list[dict]:
     # 4. Full Algorithm 1 (bootstrap inside every permutation) vs the Sec. 5 shortcut.
     n = 2000
     y, pred, g = _data(n, 2)
-    full = _best(
+    full = best(
         lambda: fastfair.permutation_test(
             y,
             pred,
@@ -177,7 +163,7 @@ def run(quick: bool = False) -> list[dict]:
         ),
         1,
     )
-    fast = _best(
+    fast = best(
         lambda: fastfair.permutation_test(
             y,
             pred,
@@ -192,7 +178,7 @@ def run(quick: bool = False) -> list[dict]:
         repeat,
     )
     rows.append(
-        _row(
+        peer_row(
             "studentize='bootstrap-fast' vs 'bootstrap' (200 perms x 100 boots)",
             n,
             fast,

@@ -16,34 +16,14 @@ collects them. Same data for both sides (fixed seed; n rows from n / 10 users, t
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+from _peers import best, peer_row
+from benchmarks.bench_parity import data  # the asv suite's data
 
 from fastfair.parity import calibration_curve
 
 GRID = np.linspace(0.05, 0.95, 50)
 H = 0.03
-
-
-def _data(n, seed=0):
-    rng = np.random.default_rng(seed)
-    n_users = max(n // 10, 2)
-    user = rng.integers(0, n_users, n)
-    group = user % 2
-    centre = rng.beta(2, 2, n_users)
-    score = np.clip(centre[user] + rng.normal(0, 0.1, n), 0.0, 1.0)
-    y = (rng.random(n) < score).astype(np.float64)
-    return y, score, group, user
-
-
-def _best(fn, repeat):
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def numpy_clustered_curve(y, score, group, user, grid=GRID, h=H):
@@ -80,22 +60,21 @@ def run(quick: bool = False) -> list[dict]:
     repeat = 2 if quick else 3
     sizes_np = [10**4, 10**5] if quick else [10**4, 10**5, 3 * 10**5]
     for n in sizes_np:
-        y, s, g, u = _data(n)
-        ff = _best(
+        y, s, g, u = data(n)
+        ff = best(
             lambda y=y, s=s, g=g, u=u: calibration_curve(
                 y, s, g, cluster=u, grid=GRID, bandwidth=H
             ),
             repeat,
         )
-        peer = _best(lambda y=y, s=s, g=g, u=u: numpy_clustered_curve(y, s, g, u), repeat)
+        peer = best(lambda y=y, s=s, g=g, u=u: numpy_clustered_curve(y, s, g, u), repeat)
         rows.append(
-            dict(
-                task="clustered NW curve + sandwich SE, 2 groups, 50 points",
-                n=n,
-                fastfair_s=ff,
-                peer="numpy (n x grid kernel matrix, reduceat)",
-                peer_s=peer,
-                ratio=peer / ff,
+            peer_row(
+                "clustered NW curve + sandwich SE, 2 groups, 50 points",
+                n,
+                ff,
+                "numpy (n x grid kernel matrix, reduceat)",
+                peer,
             )
         )
     try:
@@ -104,19 +83,16 @@ def run(quick: bool = False) -> list[dict]:
         return rows
     sizes_sm = [10**3, 10**4] if quick else [10**3, 10**4, 10**5]
     for n in sizes_sm:
-        y, s, g, _ = _data(n, 1)
-        ff = _best(
-            lambda y=y, s=s, g=g: calibration_curve(y, s, g, grid=GRID, bandwidth=H), repeat
-        )
-        peer = _best(lambda y=y, s=s, g=g: statsmodels_curve(y, s, g), 1 if n >= 10**5 else repeat)
+        y, s, g, _ = data(n, 1)
+        ff = best(lambda y=y, s=s, g=g: calibration_curve(y, s, g, grid=GRID, bandwidth=H), repeat)
+        peer = best(lambda y=y, s=s, g=g: statsmodels_curve(y, s, g), 1 if n >= 10**5 else repeat)
         rows.append(
-            dict(
-                task="NW curve (no clusters), 2 groups, 50 points, fixed h",
-                n=n,
-                fastfair_s=ff,
-                peer="statsmodels KernelReg(reg_type='lc', bw=[h])",
-                peer_s=peer,
-                ratio=peer / ff,
+            peer_row(
+                "NW curve (no clusters), 2 groups, 50 points, fixed h",
+                n,
+                ff,
+                "statsmodels KernelReg(reg_type='lc', bw=[h])",
+                peer,
             )
         )
     return rows

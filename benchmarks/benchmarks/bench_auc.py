@@ -5,7 +5,7 @@ import numpy as np
 from fastfair.auc import auc_test, delong
 
 
-def _data(n, seed=0):
+def data(n, seed=0):
     rng = np.random.default_rng(seed)
     group = (rng.random(n) < 0.4).astype(np.int64)
     y = rng.random(n) < np.where(group == 1, 0.2, 0.5)
@@ -18,7 +18,7 @@ class DeLong:
     param_names = ["n", "ties"]
 
     def setup(self, n, ties):
-        self.y, self.s, self.g = _data(n)
+        self.y, self.s, self.g = data(n)
         if ties:
             self.s = np.round(self.s, 1)
 
@@ -35,7 +35,7 @@ class AUCPermutationTest:
     timeout = 300
 
     def setup(self, n, scheme, n_jobs):
-        self.y, self.s, self.g = _data(n, 1)
+        self.y, self.s, self.g = data(n, 1)
 
     def time_studentized_1000_permutations(self, n, scheme, n_jobs):
         auc_test(

@@ -11,7 +11,7 @@ from fastfair import _kernel_sums
 from fastfair.parity import calibration_curve, predictive_parity_test
 
 
-def _data(n, seed=0):
+def data(n, seed=0):
     rng = np.random.default_rng(seed)
     n_users = max(n // 10, 2)
     user = rng.integers(0, n_users, n)
@@ -28,7 +28,7 @@ class ClusteredCurve:
     timeout = 600
 
     def setup(self, n, n_jobs):
-        self.y, self.s, self.g, self.u = _data(n)
+        self.y, self.s, self.g, self.u = data(n)
 
     def time_calibration_curve(self, n, n_jobs):
         calibration_curve(self.y, self.s, self.g, cluster=self.u, n_jobs=n_jobs)
@@ -52,7 +52,7 @@ class KernelPass:
     timeout = 600
 
     def setup(self, n, kernel, covariance):
-        y, s, g, u = _data(n, 1)
+        y, s, g, u = data(n, 1)
         m = u.max() + 1
         self.s, self.y, self.starts, self.cg, _ = _kernel_sums.sort_by_cluster(u, m, g, s, y)
         self.w = 1.0 / np.maximum(np.diff(self.starts), 1)
@@ -82,7 +82,7 @@ class Bandwidth:
     timeout = 600
 
     def setup(self, n, method):
-        self.y, self.s, self.g, self.u = _data(n, 2)
+        self.y, self.s, self.g, self.u = data(n, 2)
 
     def time_curve_with_bandwidth(self, n, method):
         calibration_curve(self.y, self.s, self.g, cluster=self.u, bandwidth=method)
