@@ -59,6 +59,9 @@ from scipy import special, stats
 from fastfair import _kernel_sums
 from fastfair._clustered import choose_bandwidth, make_grid, prepare
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import bell_mccaffrey_df
+
 ALPHA = 0.05
 N_MULT = 999
 METHODS = ("old", "new", "new_own")
@@ -138,21 +141,6 @@ def user_sums(y, s, g, user, bias=False):
     return a, b, c, prep.cluster_group, grid
 
 
-def bm_df(p):
-    """Bell-McCaffrey df of one group's CR2 variance (random-intercept working model)."""
-    om = 1.0 / (1.0 - p)
-    s = p * p
-    S = s.sum(axis=0)
-    tr = (om * (s - 2 * p * s + p * p * S)).sum(axis=0)
-    diag = (om * om * (s * s + 2 * s * (-2 * p * s + p * p * S))).sum(axis=0)
-    P2 = (om * p * p).sum(axis=0)
-    S2 = (om * s * s).sum(axis=0)
-    PS = (om * p * s).sum(axis=0)
-    Q = diag + 2 * P2 * S2 + 2 * PS * PS + S * S * P2 * P2 - 4 * S * PS * P2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return tr * tr / Q
-
-
 def method_parts(name, a, b, c, cg):
     """Per group: estimate f (G,), scaled scores U (M_g, G), df (G,), n_eff (G,)."""
     K = int(cg.max()) + 1
@@ -171,7 +159,7 @@ def method_parts(name, a, b, c, cg):
         p = np.clip(B / S0, 0, 0.999999)
         if name in ("old", "old_ob"):
             u = (A - (A.sum(0) / S0) * B) / S0 / np.sqrt(1 - p)
-            df = bm_df(p)
+            df = bell_mccaffrey_df(p)
         else:  # new, new_own: scores centred at the pooled curve, normal reference
             u = (A - f0 * B) / S0
             df = np.full(S0.shape, np.inf)

@@ -58,6 +58,9 @@ from fastfair._clustered import choose_bandwidth as _bandwidth
 from fastfair._clustered import make_grid as _make_grid
 from fastfair._clustered import prepare as _prepare
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import bell_mccaffrey_df
+
 USERS = (100, 300, 1000, 3000)
 ROWS = ("equal", "heavy10", "pareto")
 EFFECTS = {"weak": 0.1, "strong": 0.3}
@@ -108,27 +111,6 @@ def per_user_sums(y, score, group, user):
     )
     w = prep.cluster_weight[:, None]
     return a * w, b * w, prep.cluster_group, grid
-
-
-def bm_df(p):
-    """Bell-McCaffrey df of one group's CR2 variance, random-intercept working model.
-
-    p: (M_g, G) leverages (shares of the kernel weight). With omega_m = 1/(1 - p_m),
-    s_m = p_m^2, S = sum p^2 (everything scaled by the total weight), the variance is the
-    quadratic form sum_m (g_m' eta)^2 with g_m' g_l = c_m c_l T_ml,
-    T_ml = delta_ml s_m - p_l s_m - p_m s_l + p_m p_l S; df = (sum_m ||g_m||^2)^2 /
-    sum_ml (g_m' g_l)^2, expanded into single sums.
-    """
-    om = 1.0 / (1.0 - p)
-    s = p * p
-    S = s.sum(axis=0)
-    tr = (om * (s - 2 * p * s + p * p * S)).sum(axis=0)
-    diag = (om * om * (s * s + 2 * s * (-2 * p * s + p * p * S))).sum(axis=0)
-    P2 = (om * p * p).sum(axis=0)
-    S2 = (om * s * s).sum(axis=0)
-    PS = (om * p * s).sum(axis=0)
-    Q = diag + 2 * P2 * S2 + 2 * PS * PS + S * S * P2 * P2 - 4 * S * PS * P2
-    return tr * tr / Q
 
 
 def t_test(z, df, tested):
@@ -241,7 +223,7 @@ def analyse(a, b, cg, rng, want_wild=True):
                     if df_kind == "kish":
                         nu = [np.maximum(q["neff"] - 1, 1e-9) for q in parts]
                     else:
-                        nu = [bm_df(np.clip(q["p"], 0, 0.999999)) for q in parts]
+                        nu = [bell_mccaffrey_df(np.clip(q["p"], 0, 0.999999)) for q in parts]
                     with np.errstate(divide="ignore", invalid="ignore"):
                         df = (vs[0] + vs[1]) ** 2 / (vs[0] ** 2 / nu[0] + vs[1] ** 2 / nu[1])
                     ok, pv, zt = t_test(z, df, tested)
