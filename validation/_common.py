@@ -5,16 +5,19 @@ is found however they are run (``python validation/x.py`` or loaded by a test)."
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import numpy as np
 
 
 def git_commit() -> str:
-    """The short hash of the checked-out commit ("unknown" outside a git checkout)."""
+    """The short hash of the commit checked out where these scripts are, whatever the
+    working directory ("unknown" outside a git checkout)."""
+    here = os.path.dirname(os.path.abspath(__file__))
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()  # fmt: skip
+                              text=True, check=True, cwd=here).stdout.strip()  # fmt: skip
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 

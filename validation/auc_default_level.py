@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import argparse
 import math
-import subprocess
+import os
+import sys
 import time
 
 import numpy as np
 from scipy import stats
 
 import fastfair
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 ALPHA = 0.05
 
@@ -105,9 +109,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     start = time.time()
     rows, n_sim = run(quick=args.quick)
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
+    commit = git_commit()
     print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), f"commit {commit}")
     print(format_rows(rows, n_sim))
     print(f"elapsed {time.time() - start:.0f} s")

@@ -22,13 +22,16 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import subprocess
+import sys
 import time
 
 import numpy as np
 from scipy import stats
 
 import fastfair
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 METRICS = ["tpr", "fpr", "ppv", "npv", "selection_rate", "accuracy", "equalized_odds"]
 #: (name, seed, noise): the data sets, found by a search over seeds (DeLong p near 0.0056)
@@ -119,9 +122,7 @@ def main(argv=None):
     start = time.time()
     repeats, n_reference = (1, 20_000) if args.quick else (20, 500_000)
     out = run(repeats, n_reference, CASES[::2] if args.quick else CASES)
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
+    commit = git_commit()
     print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), f"commit {commit}",
           f"load {os.getloadavg()[0]:.1f} (1 min) at the end")  # fmt: skip
     print("\n".join(summarize(out)))

@@ -43,7 +43,6 @@ import argparse
 import itertools
 import math
 import os
-import subprocess
 import sys
 import time
 
@@ -54,6 +53,9 @@ import fastfair
 from fastfair._metrics import get_metric
 from fastfair.compare.inference import auc_limits_of, mover_intervals, rate_limits_of
 from fastfair.compare.statistics import gap_statistics, paired_auc_moments, paired_moments
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 LEVEL = 0.95
 SMALL = (10, 20, 30, 50)
@@ -303,14 +305,6 @@ def summarize(rows, n_sim, what) -> list[str]:
     return lines
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
@@ -322,7 +316,7 @@ def main(argv=None) -> None:
     out = sys.stdout
     start = time.time()
     print(f"# validation/compare_interval_coverage.py {' '.join(argv or sys.argv[1:])}; "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; commit {_commit()}; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; commit {git_commit()}; "
           f"seed {args.seed}; load {os.getloadavg()[0]:.1f}", file=out)  # fmt: skip
     if args.part in ("rates", "both"):
         print("rates: n n_ref p_A p_B rho share-with-interval coverage... check", file=out)

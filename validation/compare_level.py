@@ -31,13 +31,17 @@ from __future__ import annotations
 
 import argparse
 import math
-import subprocess
+import os
+import sys
 import time
 
 import numpy as np
 from scipy import stats
 
 import fastfair
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 ALPHA = 0.05
 SIZES, PREVALENCE = (1500, 500), (0.5, 0.3)
@@ -169,8 +173,7 @@ def main():
     args = parser.parse_args()
     start = time.time()
     rows = run(args.quick, args.n_sim)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()  # fmt: skip
+    commit = git_commit()
     print(f"# compare_level: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit "
           f"{commit}, {rows[0]['n_sim']} data sets per row, alpha {ALPHA}, groups {SIZES} "
           f"with prevalence {PREVALENCE}, FPR {FPR}; MC SE of a rate p: sqrt(p(1-p)/n_sim) "

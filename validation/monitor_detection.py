@@ -33,8 +33,9 @@ from __future__ import annotations
 import argparse
 import datetime
 import math
+import os
 import pathlib
-import subprocess
+import sys
 import time
 
 import numpy as np
@@ -42,6 +43,9 @@ from scipy import special, stats
 
 import fastfair
 from fastfair.monitor.inference import advance, gap_lines, sequence_bounds
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 FIGURE1 = {
@@ -273,12 +277,7 @@ def adult(reps, horizon, rng, alphas=(0.01, 0.05, 0.10)):
 
 
 def format_report(fig1, adult_rows, settings, seconds) -> str:
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "?"
+    commit = git_commit()
     out = [
         f"validation/monitor_detection.py  {datetime.date.today()}  commit {commit}",
         f"settings: {settings}; CPU time {seconds:.0f} s",

@@ -31,7 +31,8 @@ from __future__ import annotations
 import argparse
 import datetime
 import math
-import subprocess
+import os
+import sys
 import time
 
 import numpy as np
@@ -40,6 +41,9 @@ from scipy import stats
 import fastfair
 from fastfair.monitor.inference import block_log_evidence, strip_log_evidence
 from fastfair.monitor.statistics import metric_counts, metric_masks
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 METRICS = ("tpr", "fpr", "selection_rate")
 GROUP_SHARE, PREVALENCE = 0.3, 0.3
@@ -144,12 +148,7 @@ def monitor_trace(n_streams, n_rows, batch=100, seed=0):
 
 def format_report(out, n_streams, n_rows, batch, alpha, seconds) -> str:
     se = math.sqrt(alpha * (1 - alpha) / n_streams)
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "?"
+    commit = git_commit()
     lines = [
         f"validation/monitor_type1.py  {datetime.date.today()}  commit {commit}",
         f"{n_streams} streams, batches of {batch} rows, looked at after every batch up to "

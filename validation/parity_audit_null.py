@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -38,6 +37,9 @@ import numpy as np
 from scipy import special
 
 import fastfair
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 ALPHA = 0.05
 ATTRIBUTES = ("sex", "race", "sex & race")
@@ -109,9 +111,7 @@ def main(argv=None):
             fastfair.predictive_parity_test, variance="separate"
         )
     r = run(1 if args.quick else args.audits, progress=not args.quick)
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
+    commit = git_commit()
     text = (
         f"# parity_audit_null ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit "
         f"{commit}, alpha {ALPHA}, default options, n_jobs=1; parity variance "

@@ -21,7 +21,6 @@ import argparse
 import itertools
 import math
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -29,6 +28,9 @@ import warnings
 import numpy as np
 
 import fastfair
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 SMALL = (10, 30, 50, 200, 1000)
 REFERENCES = (1000, 100_000)
@@ -101,14 +103,6 @@ def format_row(row) -> str:
             f"{worst:.3f} ({at})")  # fmt: skip
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -117,7 +111,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     start = time.time()
     print(f"# python validation/parity_band_coverage.py {' '.join(argv or sys.argv[1:])}; "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; commit {_commit()}; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; commit {git_commit()}; "
           f"seed {args.seed}; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, "
           "nice 10")  # fmt: skip
     print("Pointwise 95% bands of the small group's calibration curve (truth: E[Y | S = s] = s)."

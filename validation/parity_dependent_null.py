@@ -44,7 +44,6 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 import warnings
@@ -60,7 +59,7 @@ from fastfair import _kernel_sums
 from fastfair._clustered import choose_bandwidth, make_grid, prepare
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
-from _common import bell_mccaffrey_df
+from _common import bell_mccaffrey_df, git_commit
 
 ALPHA = 0.05
 N_MULT = 999
@@ -357,9 +356,7 @@ def main(argv=None):
         results = [json.loads(line) for f in args.report.split(",") for line in open(f)]
     else:
         results = _run(args)
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
+    commit = git_commit()
     header = (
         f"# parity_dependent_null ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit "
         f"{commit}, Python {platform.python_version()}, seed {args.seed}, alpha {ALPHA}, "

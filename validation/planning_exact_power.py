@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import subprocess
+import sys
 import time
 
 import numpy as np
@@ -35,6 +35,9 @@ import numpy as np
 import fastfair
 from fastfair._conditional_power import exact_power
 from fastfair.planning import sample_size
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 PREVALENCE = 0.3
 #: (metric, reference rate, group rate): rates 0.02-0.98, both directions
@@ -184,10 +187,7 @@ def main() -> None:
     args = parser.parse_args()
     t0 = time.time()
     rows, n_sim = run(args.quick, args.n_sim)
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-        cwd=os.path.dirname(os.path.abspath(__file__)),
-    ).stdout.strip()  # fmt: skip
+    commit = git_commit()
     text = "\n".join(
         [
             "Achieved power of the audit's test at the planner's n (issue 34 point 2)",

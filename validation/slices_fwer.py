@@ -23,12 +23,17 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import subprocess
+import sys
 import time
 
 import numpy as np
 
 import fastfair
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 ALPHA = 0.05
 LEVELS = (2, 2, 3, 3, 4, 5, 6, 10)
@@ -171,8 +176,7 @@ def main(quick: bool) -> str:
 
 
 def _header() -> str:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, check=False).stdout.strip()  # fmt: skip
+    commit = git_commit()
     load = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     return f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, commit {commit}; {load}"
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -33,6 +32,9 @@ import warnings
 import numpy as np
 
 import fastfair
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 SHARES = (np.array([0.85, 0.10, 0.04, 0.01]), np.array([0.6, 0.3, 0.1]), np.array([0.5, 0.5]))
 N_ROWS = 20_000
@@ -109,11 +111,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=34)
     args = parser.parse_args(argv)
     start = time.time()
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, check=True).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
+    commit = git_commit()
     print(f"# python validation/slices_interval_coverage.py {' '.join(argv or sys.argv[1:])}; "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; commit {commit}; "
           f"seed {args.seed}; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, "

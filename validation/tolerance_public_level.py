@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import subprocess
 import sys
 import time
 from functools import cache
@@ -42,6 +41,9 @@ from scipy import special, stats
 from fastfair._score import score_statistic
 from fastfair._unconditional import BoundaryTails
 from fastfair.tolerance import auto_exact, margin_pvalue_from_counts
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # validation/_common.py
+from _common import git_commit
 
 ALPHA = 0.05
 #: (test, n_A, n_B, p_A, p_B, margin): the issue's cells (TPR 0.03 vs 0.02 at margin 0.01;
@@ -180,21 +182,13 @@ def format_row(row) -> str:
             f"  {sec:6.0f}")  # fmt: skip
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
     start = time.time()
     print(f"# python validation/tolerance_public_level.py {' '.join(argv or sys.argv[1:])}; "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; commit {_commit()}; load "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; commit {git_commit()}; load "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, nice 10; exact (no "
           "Monte-Carlo error)")  # fmt: skip
     print(f"Level at alpha {ALPHA} at the null's boundary, through "
