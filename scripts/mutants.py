@@ -998,4 +998,15 @@ MUTANTS = [
         ("tests/test_auc.py",),
         "auto takes DeLong's test with 999 rows in the smallest class",
     ),
+    # kind from the round-3 survivor r3-dask-audit-labels-unsorted (a partition's scores
+    # re-sorted, its labels left in the order they came: tests/test_audit_engines.py::
+    # test_signed_zero_scores_on_every_engine now kills that one, with -0.0 and +0.0)
+    m(
+        "spark-partition-labels-unsorted",
+        "fastfair/engines/spark.py",
+        "    y, s, g = y[order], s[order], g[order]",
+        "    y, s, g = y, s[order], g[order]",
+        ("tests/test_spark.py",),
+        "a Spark range partition's scores and groups re-sorted, its labels not",
+    ),
 ]
