@@ -9,7 +9,7 @@ from fastfair._include import get_include
 from fastfair._metrics import CONFUSION_METRICS
 from fastfair._sequential import MultipleMonteCarloResult, Sequential, multiple_monte_carlo
 from fastfair.auc import AUCTestResult, DeLongResult, auc_test, auc_test_from_delong, delong
-from fastfair.auditing import AuditResult, AuditTest, audit
+from fastfair.auditing import AuditResult, AuditTest, ModelComparisonRow, audit
 from fastfair.calibration import (
     GroupCalibrator,
     MultiObjectiveCalibrator,
@@ -104,6 +104,7 @@ __all__ = [
     "MarginalOutcomeResult",
     "MetricError",
     "ModelComparisonResult",
+    "ModelComparisonRow",
     "MonitorResult",
     "MonitorStateError",
     "MultiObjectiveCalibrator",

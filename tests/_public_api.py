@@ -28,7 +28,8 @@ PUBLIC_MODULES = (
 NOT_WALKED = {
     "fastfair.generic": "deprecated alias of fastfair.resampling (same objects)",
     "fastfair.engines": "its public names are those of fastfair.io, fastfair.stats, fastfair.dask",
-    "fastfair.auditing": "its public names are fastfair.audit, AuditResult and AuditTest",
+    "fastfair.auditing": "its public names are fastfair.audit, AuditResult, AuditTest and "
+    "ModelComparisonRow",
     "fastfair.spark": "needs pyspark, a Java runtime and a Spark session; the functions of "
     "fastfair.dask, each checked against the in-memory one in tests/test_spark.py",
 }

@@ -701,6 +701,45 @@ def test_audit_compare_scores_add_the_auc_and_errors_stay_in_their_row():
         fastfair.audit(y, s_a >= 0.6, {"grp": group}, compare=(s_a, s_b[:-1]))
 
 
+#: The keys of a comparison row, in the order the dicts of the audit had them before the
+#: rows were typed (#27): a row that ran, and one that could not.
+COMPARE_KEYS = ["attribute", "family", "metric", "group", "reference", "gap_a", "gap_b",
+                "difference", "ci_low", "ci_high", "pvalue", "pvalue_reduced", "method",
+                "n_discordant", "pvalue_adjusted", "pvalue_reduced_adjusted",
+                "verdict"]  # fmt: skip
+COMPARE_ERROR_KEYS = ["attribute", "family", "metric", "group", "reference", "error", "verdict"]
+
+
+def test_audit_compare_rows_are_frozen_typed_rows_read_as_the_old_dicts():
+    import dataclasses
+    import json
+
+    rng = np.random.default_rng(21)
+    n = 3000
+    group = rng.choice(["x", "y", "z"], n, p=[0.6, 0.39, 0.01])
+    y = rng.random(n) < 0.4
+    y[group == "z"] = False  # no positives: tpr undefined in z, an error row
+    s_a = rng.random(n) + 0.3 * y
+    s_b = s_a + 0.05 * rng.normal(size=n)
+    res = fastfair.audit(y, s_a >= 0.6, {"grp": group}, compare=(s_a > 0.6, s_b > 0.6),
+                         metrics=["tpr"], min_group_size=5, n_permutations=99)  # fmt: skip
+    ran, failed = res.model_comparison
+    assert all(isinstance(r, fastfair.ModelComparisonRow) for r in res.model_comparison)
+    assert list(ran) == COMPARE_KEYS and list(failed) == COMPARE_ERROR_KEYS
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ran.pvalue = 0.5
+    with pytest.raises(KeyError):
+        failed["pvalue"]
+    assert failed.pvalue is fastfair.auditing.results.ABSENT and failed.get("pvalue") is None
+    assert ran["pvalue"] == ran.pvalue and ran.to_dict() == dict(ran) == ran
+    exported = res.to_dict()["model_comparison"]
+    assert exported == [dict(r) for r in res.model_comparison]
+    assert [list(d) for d in exported] == [COMPARE_KEYS, COMPARE_ERROR_KEYS]
+    assert json.loads(res.to_json())["model_comparison"] == exported
+    assert repr(failed).startswith("ModelComparisonRow(attribute='grp', family='compare'")
+    assert list(ran.to_frame().columns) == COMPARE_KEYS
+
+
 def test_cli_audit_compare(tmp_path, capsys):
     from fastfair.cli.commands import main
 

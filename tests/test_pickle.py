@@ -125,6 +125,10 @@ BUILDERS = {
         lambda: fastfair.audit(Y, P, {"g": G}, y_score=S, metrics=["tpr"]).tests[0],
         lambda: fastfair.audit(Y, P, {"g": G}, y_score=S, metrics=["tpr"]).tests[-1],
     ],
+    "ModelComparisonRow": [
+        lambda: fastfair.audit(Y, P, {"g": G}, metrics=["tpr"], compare=(S, S**2),
+                               threshold=0.5, random_state=0).model_comparison[0],
+    ],
     "ConfusionStats": [lambda: fastfair.stats.ConfusionStats.from_arrays(Y, P, G)],
     "ConfusionCube": [
         lambda: fastfair.stats.ConfusionCube.from_arrays(Y, P, {"g": G, "c": C % 3})

@@ -135,6 +135,7 @@ def functions_with_probabilities() -> dict:
                         "Curve",
                         "Stats",
                         "AuditTest",
+                        "ModelComparisonRow",
                     )
                 ):
                     members[name] = obj.__init__

@@ -3,7 +3,8 @@ attribute, with power and verdicts (:func:`fastfair.audit`), and its result.
 
 Modules, in the order data flow through them:
 
-- :mod:`~fastfair.auditing.results`: :class:`AuditResult` and its rows, :class:`AuditTest`;
+- :mod:`~fastfair.auditing.results`: :class:`AuditResult` and its rows, :class:`AuditTest`
+  and :class:`ModelComparisonRow`;
 - :mod:`~fastfair.auditing.ingest`: the audit's options, checked once;
 - :mod:`~fastfair.auditing.report`: the printed table and the HTML report;
 - :mod:`~fastfair.auditing.api`: :func:`audit` on rows in memory: attributes coded, tests,
@@ -13,6 +14,6 @@ Modules, in the order data flow through them:
 """
 
 from fastfair.auditing.api import audit, verdict
-from fastfair.auditing.results import AuditResult, AuditTest
+from fastfair.auditing.results import AuditResult, AuditTest, ModelComparisonRow
 
-__all__ = ["AuditResult", "AuditTest", "audit", "verdict"]
+__all__ = ["AuditResult", "AuditTest", "ModelComparisonRow", "audit", "verdict"]

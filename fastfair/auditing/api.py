@@ -56,7 +56,14 @@ from fastfair.auditing.ingest import (
     check_audit_settings,
     slice_metrics,
 )
-from fastfair.auditing.results import AuditResult, AuditSlices, AuditTest, as_number, as_python
+from fastfair.auditing.results import (
+    AuditResult,
+    AuditSlices,
+    AuditTest,
+    ModelComparisonRow,
+    as_number,
+    as_python,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -1148,7 +1155,7 @@ def _model_comparison_rows(attr, y, models, metric_names, options) -> list[dict]
 def _comparison_row(attr, name, g, r, test) -> dict:
     """One row of the comparison of the two models, ``test()`` (an error row when it cannot
     run: a metric undefined in a group, no discordant rows)."""
-    row = {k: v for k, v in row_head(attr, "compare", name, g, r).items() if k[0] != "_"}
+    row = dict(row_head(attr, "compare", name, g, r))
     try:
         res = test()
     except ValueError as exc:
@@ -1169,13 +1176,12 @@ def _comparison_row(attr, name, g, r, test) -> dict:
     )
 
 
-def _compare_verdicts(rows, adjust, alpha) -> None:
+def _compare_verdicts(rows, adjust, alpha) -> list[ModelComparisonRow]:
     """Both p-values of each comparison of the two models adjusted over all of them (a family
     of its own, with the audit's `adjust`), and the verdict: "gap shrank" (|gap_B| < |gap_A|
-    shown), "gap grew" or "gap changed" (the gaps differ), else "no evidence of a change"."""
+    shown), "gap grew" or "gap changed" (the gaps differ), else "no evidence of a change";
+    the rows as :class:`ModelComparisonRow`."""
     valid = [t for t in rows if "error" not in t]
-    if not valid:
-        return
     for key in ("pvalue", "pvalue_reduced"):
         for t, p in zip(valid, adjust_pvalues([t[key] for t in valid], adjust)):
             t[f"{key}_adjusted"] = float(p)
@@ -1187,6 +1193,7 @@ def _compare_verdicts(rows, adjust, alpha) -> None:
             t["verdict"] = "gap grew" if size_b > size_a else "gap changed"
         else:
             t["verdict"] = "no evidence of a change"
+    return [ModelComparisonRow(**t) for t in rows]
 
 
 def audit(
@@ -1431,7 +1438,7 @@ def audit(
             tick()
     if bar is not None:
         bar.close()
-    _compare_verdicts(compared, settings["adjust"], options["alpha"])
+    compared = _compare_verdicts(compared, settings["adjust"], options["alpha"])
     if models is not None:
         names["compare"] = models["names"]
     found = slice_search(_attribute_cube(attributes, cell), settings, progress)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,7 +17,14 @@ from fastfair._format import format_adjusted_pvalue, format_pvalue
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ABSENT", "AuditResult", "AuditSlices", "AuditTest", "pvalue_text"]
+__all__ = [
+    "ABSENT",
+    "AuditResult",
+    "AuditSlices",
+    "AuditTest",
+    "ModelComparisonRow",
+    "pvalue_text",
+]
 
 #: Version of the dictionary of :meth:`AuditResult.to_dict` (the CLI's ``--json``).
 SCHEMA_VERSION = 2
@@ -37,8 +44,52 @@ class _Absent:
 ABSENT = _Absent()
 
 
+class _Row(Mapping):
+    """The dict view of the audit's typed rows (:class:`AuditTest`,
+    :class:`ModelComparisonRow`): a row reads as the dict the audit used to give,
+    ``row["pvalue"]``, ``row.get("mde")``, ``"error" in row``, ``dict(row)``, with the keys
+    whose field is not :data:`ABSENT`, in the order the fields are declared."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: str) -> Any:
+        value = getattr(self, key) if key in self.__dataclass_fields__ else ABSENT
+        if value is ABSENT:
+            raise KeyError(key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k in self.__dataclass_fields__ if getattr(self, k) is not ABSENT)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.items())})"
+
+    def to_dict(self) -> dict:
+        """The keys this row has, as a dict (the row's JSON).
+
+        Returns
+        -------
+        dict
+        """
+        return dict(self)
+
+    def to_frame(self) -> pd.DataFrame:
+        """This row as a one-row DataFrame (columns: its keys). Needs pandas.
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+
+        return pd.DataFrame([dict(self)])
+
+
 @dataclass(frozen=True, eq=False, repr=False)
-class AuditTest(Mapping):
+class AuditTest(_Row):
     """One test and comparison of the audit: a row of :attr:`AuditResult.tests`.
 
     A frozen record with one declared field per key of docs/cli.md. It reads as the dict
@@ -92,43 +143,67 @@ class AuditTest(Mapping):
     decision: str | _Absent = ABSENT
     verdict: str | _Absent = ABSENT
 
-    def __getitem__(self, key: str) -> Any:
-        value = getattr(self, key, ABSENT) if key in _TEST_KEYS else ABSENT
-        if value is ABSENT:
-            raise KeyError(key)
-        return value
 
-    def __iter__(self) -> Iterator[str]:
-        return (k for k in _TEST_KEYS if getattr(self, k) is not ABSENT)
+@dataclass(frozen=True, eq=False, repr=False)
+class ModelComparisonRow(_Row):
+    """One comparison of two models in the audit ("did the gap shrink?", option
+    ``compare``): a row of :attr:`AuditResult.model_comparison`.
 
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
+    A frozen record with one declared field per key of the comparison (docs/compare.md),
+    read like :class:`AuditTest`: as a dict of the keys it has, in the order of the fields.
+    A comparison that could not run has `error` and `verdict` ("not tested") instead of the
+    numbers.
 
-    def __repr__(self) -> str:
-        return f"AuditTest({', '.join(f'{k}={v!r}' for k, v in self.items())})"
+    Attributes
+    ----------
+    attribute, family, metric, group, reference
+        The attribute, "compare", the metric ("auc" for the scores), the compared group and
+        the reference group.
+    gap_a, gap_b : float or list of float
+        Each model's gap, group minus reference (lists [tpr, fpr] for equalized odds).
+    difference, ci_low, ci_high : float or list of float
+        The change gap_b - gap_a and its interval.
+    pvalue, pvalue_reduced : float
+        Equal gaps; |gap_b| < |gap_a|.
+    method : str
+        The paired test's method.
+    n_discordant : int
+        Rows of the two groups where the models' predictions differ.
+    error : str
+        Why the comparison could not run.
+    pvalue_adjusted, pvalue_reduced_adjusted : float
+        Both p-values adjusted (the audit's `adjust`) over the audit's comparisons.
+    verdict : str
+        "gap shrank", "gap grew", "gap changed", "no evidence of a change" or "not tested".
 
-    def to_dict(self) -> dict:
-        """The keys this test has, as a dict (the JSON of one test).
+    Examples
+    --------
+    >>> from fastfair.auditing.results import ModelComparisonRow
+    >>> row = ModelComparisonRow(attribute="sex", family="compare", metric="tpr", group="F",
+    ...                          reference="M", error="no positives", verdict="not tested")
+    >>> row["verdict"], "pvalue" in row, list(row)
+    ('not tested', False, ['attribute', 'family', 'metric', 'group', 'reference', \
+'error', 'verdict'])
+    """
 
-        Returns
-        -------
-        dict
-        """
-        return dict(self)
-
-    def to_frame(self) -> pd.DataFrame:
-        """This test as a one-row DataFrame (columns: its keys). Needs pandas.
-
-        Returns
-        -------
-        pandas.DataFrame
-        """
-        import pandas as pd
-
-        return pd.DataFrame([dict(self)])
-
-
-_TEST_KEYS = tuple(f.name for f in fields(AuditTest))
+    attribute: str
+    family: str
+    metric: str
+    group: Any
+    reference: Any
+    gap_a: float | list | _Absent = ABSENT
+    gap_b: float | list | _Absent = ABSENT
+    difference: float | list | _Absent = ABSENT
+    ci_low: float | list | _Absent = ABSENT
+    ci_high: float | list | _Absent = ABSENT
+    pvalue: float | _Absent = ABSENT
+    pvalue_reduced: float | _Absent = ABSENT
+    method: str | _Absent = ABSENT
+    n_discordant: int | _Absent = ABSENT
+    error: str | _Absent = ABSENT
+    pvalue_adjusted: float | _Absent = ABSENT
+    pvalue_reduced_adjusted: float | _Absent = ABSENT
+    verdict: str | _Absent = ABSENT
 
 
 @dataclass(frozen=True, repr=False)
@@ -247,7 +322,7 @@ class AuditResult:
     sweeps : dict
         Attribute name -> :class:`fastfair.ThresholdSweepResult` (with scores, attributes
         with two tested groups): TPR and FPR gaps at every score threshold.
-    model_comparison : list of dict
+    model_comparison : list of ModelComparisonRow
         With ``compare=(model A, model B)``: "did the gap shrink?", one entry per attribute,
         metric and comparison: gap_a, gap_b, difference (gap_b - gap_a) with ci_low and
         ci_high, pvalue (equal gaps) and pvalue_reduced (|gap_b| < |gap_a|), both adjusted
@@ -660,7 +735,7 @@ def _finite(value):
 
 def json_default(obj):
     """What ``json.dumps`` writes for the audit's rows and numpy values."""
-    if isinstance(obj, AuditTest):
+    if isinstance(obj, _Row):
         return obj.to_dict()
     if isinstance(obj, np.generic):
         return obj.item()
