@@ -191,8 +191,9 @@ def prepare(
             s, yv, starts, gcodes, np.ones(s.size), labels, n_rows, n_rows.copy(), weighting,
             False, dropped, n_below,
         )  # fmt: skip
+    column = cluster if isinstance(cluster, str) else None  # named in a conflict's message
     return _by_cluster(
-        s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, (dropped, n_below)
+        s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, (dropped, n_below), column
     )
 
 
@@ -240,9 +241,12 @@ def _kept_rows(s, yv, nan_policy, threshold) -> tuple[np.ndarray, int]:
     return keep, int(nan_s.sum() + nan_y.sum())
 
 
-def _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, row_counts):
+def _by_cluster(
+    s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, row_counts, column=None
+):  # fmt: skip
     """The kept rows sorted by cluster, with each cluster's group and weight (1/n_m with
-    n_m = `sizes_all`, per user; 1 per observation); a cluster in two groups is refused.
+    n_m = `sizes_all`, per user; 1 per observation); a cluster in two groups is refused
+    (its message names the cluster `column`, when the cluster was given as one).
     `row_counts`: (rows dropped for NaN, rows per group at or below the threshold or None)."""
     K, M = len(labels), len(clabels)
     s_sorted, y_sorted, starts, cluster_group, conflict = _kernel_sums.sort_by_cluster(
@@ -253,12 +257,7 @@ def _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, ro
         first = labels[cluster_group[c]]
         other = labels[gcodes[conflict]]
         n_bad = _count_conflicts(ccodes, gcodes, M)
-        raise ValueError(
-            f"cluster {label_text(clabels[c])} has rows in group {label_text(first)} and in group "
-            f"{label_text(other)} "
-            f"({n_bad} cluster(s) span several groups): a cluster (user) must belong to one "
-            "group"
-        )
+        raise conflict_error(clabels[c], first, other, n_bad, column)
     counts = np.diff(starts)
     if weighting == "per_user":
         with np.errstate(divide="ignore"):
@@ -272,6 +271,18 @@ def _by_cluster(s, yv, gcodes, labels, ccodes, clabels, sizes_all, weighting, ro
         s_sorted, y_sorted, starts, cluster_group, weight, labels, n_rows.astype(np.int64),
         n_clu.astype(np.int64), weighting, True, *row_counts,
     )  # fmt: skip
+
+
+def conflict_error(user, first_group, other_group, n_bad: int, column=None) -> ValueError:
+    """The error for a cluster (user) whose rows span several groups, the same on every
+    engine: names the first such user, two of its groups, the number of such users and the
+    cluster `column` (None: the cluster was given as values, not as a column name)."""
+    where = "" if column is None else f" of the cluster column {column!r}"
+    return ValueError(
+        f"cluster {label_text(user)}{where} has rows in group {label_text(first_group)} and in "
+        f"group {label_text(other_group)} ({n_bad} cluster(s) span several groups): a "
+        "cluster (user) must belong to one group"
+    )
 
 
 def _count_conflicts(ccodes, gcodes, n_clusters) -> int:

@@ -68,7 +68,9 @@ def test_memory_engine_keeps_text_user_ids(demo, tmp_path, split):
     (row,) = [t for t in on_path.tests if t["family"] == "parity"]
     if split:
         user = frame["user"].iloc[0]
-        assert row["error"].startswith(f"cluster {user!r} has rows in group 'Male' and in")
+        assert row["error"].startswith(
+            f"cluster {user!r} of the cluster column 'user' has rows in group 'Male' and in"
+        )
     else:
         assert "error" not in row and row["pvalue"] > 0
     d_path, d_frame = on_path.to_dict(), on_frame.to_dict()

@@ -547,6 +547,9 @@ def test_cluster_spanning_groups_is_an_error():
         ValueError, match=r"cluster 7 has rows in group .* must belong to one group"
     ):
         calibration_curve(y, s, g, cluster=user)
+    data = {"y": y, "s": s, "g": g, "who": user}  # a column: the message names it too
+    with pytest.raises(ValueError, match=r"^cluster 7 of the cluster column 'who' has rows in"):
+        calibration_curve("y", "s", "g", cluster="who", data=data)
 
 
 def test_nan_policy():

@@ -319,7 +319,8 @@ def test_parity_user_in_two_groups_is_named(spark):
         {"y": [1, 0, 1, 0] * 10, "s": np.linspace(0.1, 0.9, 40),
          "g": ["a", "b"] * 20, "user": ["u1", "u1", "u2", "u3"] * 10}
     )  # fmt: skip
-    with pytest.raises(ValueError, match="cluster 'u1' has rows in group 'a' and in group 'b'"):
+    message = "cluster 'u1' of the cluster column 'user' has rows in group 'a' and in group 'b'"
+    with pytest.raises(ValueError, match=message):
         spark_clusters(
             spark.createDataFrame(data), ["a", "b"], np.arange(2), 40, label="y", group="g",
             score="s", cluster="user", pos_label=None,

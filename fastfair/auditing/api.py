@@ -649,12 +649,13 @@ def auc_result_rows(
     return rows
 
 
-def _parity_row(attr, y, scores, clusters, options, prepared=None):
+def _parity_row(attr, y, scores, clusters, options, prepared=None, cluster_column=None):
     """Predictive parity over the score grid, all tested groups of the attribute at once.
 
     `prepared`, when given, replaces the rows: ``prepared(tested codes)`` returns the
     users' rows grouped by user from batches (``fastfair._sorted_clusters``).
-    Returns (row, result or None).
+    `cluster_column`: the name of the column `clusters` came from (None: an array), which
+    the test's messages name. Returns (row, result or None).
     """
     import fastfair
     from fastfair.parity.inference import prepared_parity_test
@@ -690,7 +691,7 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
                     y[keep],
                     scores[keep],
                     attr.codes[keep],
-                    cluster=None if clusters is None else _cluster_rows(clusters, keep),
+                    **_cluster_argument(clusters, keep, cluster_column),
                     **run,
                 )
         except ValueError as exc:
@@ -724,12 +725,18 @@ def _parity_row(attr, y, scores, clusters, options, prepared=None):
     return row, res
 
 
-def _cluster_rows(clusters, keep):
-    """The users of the rows `keep`: a coded column (text ids read from a file) keeps its
+def _cluster_argument(clusters, keep, column) -> dict:
+    """The parity test's `cluster` for the rows `keep`: their users, by the column's name
+    (as ``cluster=column, data={column: users}``) when the audit was given one, so that the
+    test's messages name the column. A coded column (text ids read from a file) keeps its
     labels, so that a message names a user by the id in the file, not by its code."""
+    if clusters is None:
+        return {}
     if isinstance(clusters, GroupCodes):
-        return GroupCodes(*drop_unused(clusters.codes[keep], clusters.labels))
-    return clusters[keep]
+        users = GroupCodes(*drop_unused(clusters.codes[keep], clusters.labels))
+    else:
+        users = clusters[keep]
+    return dict(cluster=users) if column is None else dict(cluster=column, data={column: users})
 
 
 def _labelled(message: str, labels) -> str:
@@ -1428,7 +1435,9 @@ def audit(
             tests += _auc_rows(attr, y, scores, options)
             tick()
             if attr.reference is not None:
-                row, res = _parity_row(attr, y, scores, clusters, options)
+                row, res = _parity_row(
+                    attr, y, scores, clusters, options, cluster_column=names["cluster"]
+                )
                 tests.append(row)
                 if res is not None:
                     parity[attr.name] = res

@@ -65,7 +65,7 @@ def summarise_arrow(
     if keep_rows and score is not None:
         n_rows = count_rows(source)
         spill = tempfile.gettempdir() if n_rows * ROW_BYTES > spill_bytes else None
-        rows = UserRows(n_rows, clustered=cluster is not None, spill_dir=spill)
+        rows = UserRows(n_rows, clustered=cluster is not None, spill_dir=spill, column=cluster)
     total, cells = None, _Cells()
     batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=groups)
     for path, batch in _counted_batches(batches, source, progress):
@@ -149,4 +149,5 @@ def arrow_clusters(rows, tested_labels, codes, n_total, *, positions=None, last=
         weighting="per_user",
         clustered=rows.clustered,
         user_labels=user_labels,
+        column=rows.column,
     )

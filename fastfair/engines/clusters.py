@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 import numpy as np
 
 from fastfair import _kernel_sums
-from fastfair._clustered import ClusterCounts, kernel_pass, leverage_pass
+from fastfair._clustered import ClusterCounts, conflict_error, kernel_pass, leverage_pass
 from fastfair.engines.summaries import release_memory
 
 __all__ = ["SortedClusters", "UserRows", "group_rows", "merge_sums", "whole_clusters"]
@@ -150,27 +150,16 @@ def sample_step(n_rows: int) -> int:
     return max(1, math.ceil(n_rows / QUANTILE_ROWS))
 
 
-def conflict_error(user, first_group, other_group, n_bad: int) -> ValueError:
-    """The in-memory test's error for a user whose rows span several groups."""
-    from fastfair._clustered import label_text
-
-    return ValueError(
-        f"cluster {label_text(user)} has rows in group {label_text(first_group)} and in group "
-        f"{label_text(other_group)} ({n_bad} cluster(s) span several groups): a cluster (user) "
-        "must belong to one group"
-    )
-
-
 def from_ordered_chunks(
     chunks: Callable[[], Iterator], labels, *, n_total: int, weighting, clustered=True,
-    user_labels=None,
+    user_labels=None, column=None,
 ):  # fmt: skip
     """SortedClusters of chunks met in user order (one process): the first pass counts rows
     and users per group, checks that no user spans groups, and takes the row sample.
 
     `chunks()` yields (y, score, group, user) chunks of whole users, in increasing user
     order, each time it is called; group codes index `labels`; users are values, or codes
-    into `user_labels` (named in messages).
+    into `user_labels` (named in messages, with the user `column`).
     """
     K = len(labels)
     step = sample_step(n_total)
@@ -201,7 +190,7 @@ def from_ordered_chunks(
         gs.append(cgroup[cl])
         offset += len(score)
     if first_bad is not None:
-        raise conflict_error(*first_bad, bad)
+        raise conflict_error(*first_bad, bad, column)
     if offset != n_total:
         raise RuntimeError(f"expected {n_total} rows in user order, met {offset}")
     sample = tuple(np.concatenate(a) if a else np.zeros(0) for a in (xs, ws, gs))
@@ -234,7 +223,7 @@ class UserRows:
     ordered by a counting sort (:func:`fastfair._kernel_sums.cluster_order`, int32 order);
     other ids (text, floats) are kept as Arrow arrays and coded by Arrow's hash (text) or
     :func:`fastfair._validation.as_groups`. Without a user column every row is its own
-    user, in file order.
+    user, in file order. `column`: the user column's name, for messages.
 
     With `spill_dir`, the score column and text or float ids go to files in that
     directory as they are read (they are needed only for the sort by user): the ids are
@@ -243,10 +232,14 @@ class UserRows:
     beside each other or beside the exact AUC's sorted runs.
     """
 
-    def __init__(self, n_rows: int, clustered: bool, spill_dir: str | None = None):
+    def __init__(
+        self, n_rows: int, clustered: bool, spill_dir: str | None = None,
+        column: str | None = None,
+    ):  # fmt: skip
         import tempfile
 
         self.n_rows, self.clustered, self.filled = n_rows, clustered, 0
+        self.column = column
         self.y = np.empty(n_rows, dtype=np.uint8)
         self.g = np.empty(n_rows, dtype=np.int16)
         self.group_index: dict = {}  # group label -> its code in g (first appearance)
@@ -738,10 +731,13 @@ def merge_or_none(a, b):
     return b if a is None else a if b is None else merge_sums(a, b)
 
 
-def from_partitions(parts: list, labels, *, n_total: int, weighting, compute) -> SortedClusters:
+def from_partitions(
+    parts: list, labels, *, n_total: int, weighting, compute, column=None
+) -> SortedClusters:
     """SortedClusters of dask partitions of whole users in user order (delayed (y, s, g, u)
     tuples sorted by user, the partitions' user ranges increasing, as ``set_index`` on the
-    user column leaves them); `compute` is dask.compute with the scheduler.
+    user column leaves them); `compute` is dask.compute with the scheduler; `column`: the
+    user column, named in messages.
 
     Pass 1 brings per-partition counts to the client (rows, rows and users per group: memory
     O(partitions x groups), never O(users)); the partitions' first global rows place the
@@ -754,7 +750,8 @@ def from_partitions(parts: list, labels, *, n_total: int, weighting, compute) ->
     bad = [c[3] for c in counts if c[3] is not None]
     if bad:
         user, first, other = bad[0]  # the partitions are in user order: the first user
-        raise conflict_error(user, labels[first], labels[other], sum(c[4] for c in counts))
+        n_bad = sum(c[4] for c in counts)
+        raise conflict_error(user, labels[first], labels[other], n_bad, column)
     lengths = np.array([c[0] for c in counts], dtype=np.int64)
     if lengths.sum() != n_total:
         raise RuntimeError(f"expected {n_total} rows of the tested groups, met {lengths.sum()}")

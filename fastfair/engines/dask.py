@@ -628,7 +628,7 @@ def dask_clusters(
 
     result = sc.from_partitions(
         list(sorted_parts), np.asarray(codes), n_total=n_total, weighting="per_user",
-        compute=compute,
+        compute=compute, column=cluster,
     )  # fmt: skip
     result.clustered = cluster is not None
     return result

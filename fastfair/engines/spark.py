@@ -1080,7 +1080,7 @@ def spark_clusters(
     bad = [(counted[p][3], sum(counted[q][4] for q in pids)) for p in pids if counted[p][3]]
     if bad:
         (user, first, other), n_bad = bad[0]  # partitions in user order: the first user
-        raise sc.conflict_error(user, tested_labels[first], tested_labels[other], n_bad)
+        raise sc.conflict_error(user, tested_labels[first], tested_labels[other], n_bad, cluster)
     lengths = np.array([counted[p][0] for p in pids], dtype=np.int64)
     if lengths.sum() != n_total:
         raise RuntimeError(f"expected {n_total} rows of the tested groups, met {lengths.sum()}")
