@@ -4,10 +4,12 @@ Each mutant in ``scripts/mutants.py`` replaces one exact snippet of a source fil
 or Cython) by a wrong variant -- a formula, a boundary, an orientation, an allocation, a
 kernel detail -- and the tests chosen for it are run against the mutated copy. A mutant is
 
-* ``killed`` when a test fails, the run crashes (e.g. a segfault) or exceeds the timeout;
-  a failing test is confirmed: it must fail again on a re-run with the mutant and pass
-  without it, else the mutant is ``inconclusive`` (a test that fails under load -- a Dask
-  worker that cannot start in time -- would otherwise "kill" any mutant);
+* ``killed`` when a test fails or the run crashes (e.g. a segfault); a failing test is
+  confirmed: it must fail again on a re-run with the mutant and pass without it, else the
+  mutant is ``inconclusive`` (a test that fails under load -- a Dask worker that cannot
+  start in time -- would otherwise "kill" any mutant). A run that exceeds the timeout is
+  ``inconclusive (timeout)``, not a kill: on a loaded machine the whole suite can outlast
+  any timeout with or without the mutant;
 * ``survived`` when every selected test passes (a gap in the suite, or an equivalent
   mutant: see docs/testing.md for the recorded survivors and why they are accepted);
 * ``not applicable`` when its file is missing or its snippet no longer occurs exactly
@@ -26,6 +28,13 @@ directory): the files of ``--source`` (default: this repository) are copied ther
 built once with meson/ninja, and mutated in place with the original text restored after
 each mutant (also on error or Ctrl-C). A Cython mutant rebuilds its extension with ninja.
 The worktree you run it from is never modified, so it is safe to run on a shared checkout.
+The tests, and every process they start (the CLI, Dask and Spark workers), must import the
+mutated copy: an editable install of fastfair in the running Python would shadow it in those
+processes through its import hook, which ``PYTHONPATH`` cannot override. So the tests run
+under a Python without fastfair installed -- the running one if it has none, else a virtual
+environment made in the work directory on the base interpreter's packages -- and the run
+checks, in a child process, that the copy is what gets imported. The JSON report is
+rewritten after every mutant, so an interrupted run keeps its results.
 
 Needs the build tools (meson, ninja, cython) and the test dependencies in the running
 Python. Not part of the default CI run (CI runs only ``--check``): a full run of the 96
@@ -131,19 +140,71 @@ def install_extensions(src: pathlib.Path, build_dir: pathlib.Path, saved: pathli
         shutil.copy2(so, saved / so.name)
 
 
-def run_tests(src: pathlib.Path, runner: pathlib.Path, tests, timeout: float):
+def copy_env(src: pathlib.Path, python: str) -> dict:
+    """The environment of the tests: `src` first on the path, and `python` for Spark's
+    workers, so that every process the tests start imports the copy."""
+    path = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))
+    return dict(
+        os.environ,
+        PYTHONDONTWRITEBYTECODE="1",
+        PYTHONPATH=path,
+        PYSPARK_PYTHON=python,
+        PYSPARK_DRIVER_PYTHON=python,
+    )
+
+
+def imported_from(python: str, src: pathlib.Path) -> str:
+    """Where a child process of `python` with the tests' environment imports fastfair."""
+    proc = subprocess.run(
+        [python, "-c", "import fastfair; print(fastfair.__file__)"],
+        cwd=src.parent,
+        capture_output=True,
+        text=True,
+        env=copy_env(src, python),
+    )
+    return proc.stdout.strip() or (proc.stderr.strip().splitlines() or ["nowhere"])[-1]
+
+
+def python_for_tests(src: pathlib.Path, work: pathlib.Path) -> str:
+    """A Python whose child processes import the copy `src`: the running one, or a virtual
+    environment on the base interpreter's packages (without this checkout's editable
+    install) made in `work`."""
+    expected = str(src / "fastfair" / "__init__.py")
+    if imported_from(sys.executable, src) == expected:
+        return sys.executable
+    venv = work / "venv"
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    if not python.exists():
+        base = getattr(sys, "_base_executable", sys.executable)
+        subprocess.run([base, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    found = imported_from(str(python), src)
+    if found != expected:
+        raise SystemExit(
+            f"the tests would import fastfair from {found}, not from the copy {expected}: "
+            "run this script with a Python that has no fastfair installed"
+        )
+    return str(python)
+
+
+@dataclasses.dataclass(frozen=True)
+class Runner:
+    """How the tests run: the RUNNER `script` under `python` (see python_for_tests)."""
+
+    python: str
+    script: pathlib.Path
+
+
+def run_tests(src: pathlib.Path, runner: Runner, tests, timeout: float):
     """(outcome, seconds, tail of output) of pytest on `tests` in the copy."""
     start = time.perf_counter()
-    cmd = [sys.executable, str(runner), str(src), *tests]
-    # subprocesses of the tests (examples, the CLI) import the copy too
-    path = os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")]))
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=path)
+    cmd = [runner.python, str(runner.script), str(src), *tests]
+    env = copy_env(src, runner.python)
     try:
         proc = subprocess.run(
             cmd, cwd=src, capture_output=True, text=True, timeout=timeout, env=env
         )
     except subprocess.TimeoutExpired:
-        return "killed (timeout)", time.perf_counter() - start, ""
+        return "inconclusive (timeout)", time.perf_counter() - start, ""
     seconds = time.perf_counter() - start
     lines = (proc.stdout + proc.stderr).strip().splitlines()
     tail = "\n".join(lines[-6:])
@@ -384,8 +445,10 @@ def main(argv=None) -> int:
         dirty.unlink()
     build(src, build_dir)
     install_extensions(src, build_dir, saved)
-    runner = work / "run_pytest.py"
-    runner.write_text(RUNNER)
+    script = work / "run_pytest.py"
+    script.write_text(RUNNER)
+    runner = Runner(python_for_tests(src, work), script)
+    print(f"tests run under {runner.python}", flush=True)
 
     # the baseline runs every selection a mutant will use (the whole suite if one needs it)
     selected = sorted({t for m in mutants for t in (m.tests or module_tests(m, src))})
@@ -413,44 +476,61 @@ def main(argv=None) -> int:
             }
         )
         print(f"[{i:3d}/{len(mutants)}] {m.id:28s} {outcome:24s} {seconds:6.1f} s", flush=True)
-        if outcome in ("killed", "inconclusive"):
+        if outcome.startswith(("killed", "inconclusive")):
             print(f"      {detail}", flush=True)
+        if args.report:  # after every mutant: an interrupted run keeps what it measured
+            write_report(pathlib.Path(args.report), source, results)
+    print_summary(results, time.perf_counter() - started)
+    n = tally(results)
+    if n["not_applicable"]:
+        print(f"\nNOT APPLICABLE: {n['not_applicable']} mutants were not run", file=sys.stderr)
+    return 0 if not n["errors"] and not n["not_applicable"] else 1
+
+
+def tally(results: list[dict]) -> dict:
+    """Counts of each outcome and the score killed / (killed + survived + inconclusive)."""
     killed = sum(r["outcome"].startswith("killed") for r in results)
-    unsure = [r for r in results if r["outcome"] == "inconclusive"]
-    survived = [r for r in results if r["outcome"] == "survived"]
-    missing = [r for r in results if r["outcome"] == "not applicable"]
-    errors = [r for r in results if r["outcome"].startswith("error")]
-    applicable = killed + len(survived) + len(unsure)  # inconclusive: not counted killed
-    score = killed / applicable if applicable else float("nan")
+    survived = sum(r["outcome"] == "survived" for r in results)
+    unsure = sum(r["outcome"].startswith("inconclusive") for r in results)
+    applicable = killed + survived + unsure
+    return {
+        "killed": killed,
+        "survived": survived,
+        "inconclusive": unsure,
+        "not_applicable": sum(r["outcome"] == "not applicable" for r in results),
+        "errors": sum(r["outcome"].startswith("error") for r in results),
+        "score": killed / applicable if applicable else float("nan"),
+    }
+
+
+def print_summary(results: list[dict], seconds: float) -> None:
+    """The counts, the score and every mutant that was not killed."""
+    n = tally(results)
+    applicable = n["killed"] + n["survived"] + n["inconclusive"]
     print(
-        f"\n{killed} killed, {len(survived)} survived, {len(unsure)} inconclusive, "
-        f"{len(missing)} not applicable, "
-        f"{len(errors)} errors; score {killed}/{applicable} = {100 * score:.1f}% "
-        f"({(time.perf_counter() - started) / 60:.1f} min)"
+        f"\n{n['killed']} killed, {n['survived']} survived, {n['inconclusive']} inconclusive, "
+        f"{n['not_applicable']} not applicable, {n['errors']} errors; score "
+        f"{n['killed']}/{applicable} = {100 * n['score']:.1f}% ({seconds / 60:.1f} min)"
     )
-    listed = (("survived", survived), ("inconclusive (re-run with --only)", unsure))
-    for title, rows in (*listed, ("not applicable", missing), ("errors", errors)):
-        for r in rows:
-            print(f"  {title}: {r['id']} ({r['file']}): {r['why']}\n      {r['detail']}")
-    if args.report:
-        commit = subprocess.run(
-            ["git", "-C", str(source), "rev-parse", "HEAD"], capture_output=True, text=True
-        ).stdout.strip()
-        summary = {
-            "source": str(source),
-            "commit": commit,
-            "killed": killed,
-            "survived": len(survived),
-            "inconclusive": len(unsure),
-            "not_applicable": len(missing),
-            "errors": len(errors),
-            "score": score,
-            "results": results,
-        }
-        pathlib.Path(args.report).write_text(json.dumps(summary, indent=1) + "\n")
-    if missing:
-        print(f"\nNOT APPLICABLE: {len(missing)} mutants were not run", file=sys.stderr)
-    return 0 if not errors and not missing else 1
+    titles = (
+        ("survived", "survived"),
+        ("inconclusive", "inconclusive (re-run with --only)"),
+        ("not applicable", "not applicable"),
+        ("error", "errors"),
+    )
+    for prefix, title in titles:
+        for r in results:
+            if r["outcome"].startswith(prefix):
+                print(f"  {title}: {r['id']} ({r['file']}): {r['why']}\n      {r['detail']}")
+
+
+def write_report(path: pathlib.Path, source: pathlib.Path, results: list[dict]) -> None:
+    """The results as JSON, with the commit of `source` and the tally."""
+    commit = subprocess.run(
+        ["git", "-C", str(source), "rev-parse", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    summary = {"source": str(source), "commit": commit, **tally(results), "results": results}
+    path.write_text(json.dumps(summary, indent=1) + "\n")
 
 
 if __name__ == "__main__":
