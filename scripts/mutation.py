@@ -165,6 +165,22 @@ def imported_from(python: str, src: pathlib.Path) -> str:
     return proc.stdout.strip() or (proc.stderr.strip().splitlines() or ["nowhere"])[-1]
 
 
+def register_copy(src: pathlib.Path) -> None:
+    """Make the copy look installed to ``importlib.metadata`` (its version and the console
+    script of pyproject's [project.scripts], which a test checks), as an install would: a
+    minimal ``.dist-info`` beside the package, found through ``PYTHONPATH``."""
+    import tomllib
+
+    project = tomllib.loads((src / "pyproject.toml").read_text())["project"]
+    info = src / f"{project['name']}-{project['version']}.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n"
+    )
+    scripts = "".join(f"{k} = {v}\n" for k, v in project.get("scripts", {}).items())
+    (info / "entry_points.txt").write_text(f"[console_scripts]\n{scripts}")
+
+
 def python_for_tests(src: pathlib.Path, work: pathlib.Path) -> str:
     """A Python whose child processes import the copy `src`: the running one, or a virtual
     environment on the base interpreter's packages (without this checkout's editable
@@ -447,6 +463,7 @@ def main(argv=None) -> int:
     install_extensions(src, build_dir, saved)
     script = work / "run_pytest.py"
     script.write_text(RUNNER)
+    register_copy(src)
     runner = Runner(python_for_tests(src, work), script)
     print(f"tests run under {runner.python}", flush=True)
 
