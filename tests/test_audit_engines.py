@@ -258,3 +258,58 @@ def test_signed_zero_scores_on_every_engine(demo, tmp_path, monkeypatch):
     for engine in ("arrow", "dask"):
         other = fastfair.audit(*ARGS, engine=engine, scheduler="sync", **kw)
         same_audit(memory.to_dict(), other.to_dict())
+
+
+def _boundary_frame(positives: int) -> "pd.DataFrame":
+    """Group F with `positives` positives (its smallest class) and 1,500 negatives, of which
+    1,200 rows are predicted positive (both predicted classes above 1,000), against group M
+    with 1,500 rows of each class; untied scores."""
+    rng = np.random.default_rng(11)
+    parts = []
+    for group, n_pos, n_neg, n_pred in (("F", positives, 1500, 1200), ("M", 1500, 1500, 1500)):
+        n = n_pos + n_neg
+        label = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+        pred = np.zeros(n, int)
+        pred[rng.choice(n, n_pred, replace=False)] = 1
+        score = rng.random(n) * 0.5 + 0.25 * label
+        parts.append(pd.DataFrame({"label": label, "prediction": pred, "g": group, "s": score}))
+    return pd.concat(parts, ignore_index=True)
+
+
+@pytest.mark.parametrize("engine", ["memory", "arrow", "dask"])
+def test_the_delong_rule_at_exactly_its_boundary(tmp_path, monkeypatch, engine):
+    """The audit's AUC test is DeLong's z-test when every class of both groups has at least
+    ASYMPTOTIC_MIN_CLASS (1,000) rows -- the true classes, not the predicted ones (F's are
+    1,200 and 1,299 or 1,300 here). At exactly 1,000 positives in F it is DeLong, and an
+    engine takes it from its summaries without reading any rows back (at 1e8 rows that read
+    is a second pass); at 999 it is the permutation test on the rows read back. Written for
+    round-3 mutants r3-audit-auc-delong-boundary (``>`` for ``>=``: the rows are read back
+    at 1,000) and r3-audsum-class-totals (an engine's class totals taken from the predicted
+    classes: DeLong at 999)."""
+    import fastfair.auditing.summaries as summaries
+    from fastfair.auc import ASYMPTOTIC_MIN_CLASS
+
+    assert ASYMPTOTIC_MIN_CLASS == 1000
+    reads = []
+    auc_rows = summaries._auc_rows
+
+    def counting(attr, scores, labels, cells, read, options):
+        def counted(wanted):
+            reads.append(wanted)
+            return read(wanted)
+
+        return auc_rows(attr, scores, labels, cells, counted, options)
+
+    monkeypatch.setattr(summaries, "_auc_rows", counting)
+    for positives, method in ((1000, "delong"), (999, "permutation")):
+        reads.clear()
+        path = tmp_path / f"boundary{positives}.parquet"
+        _boundary_frame(positives).to_parquet(path, row_group_size=1000, index=False)
+        kw = dict(data=str(path), engine=engine, y_score="s", metrics=["tpr"], random_state=1)
+        if engine != "memory":
+            kw["scheduler"] = "sync"
+        res = fastfair.audit("label", "prediction", ["g"], n_jobs=1, **kw)
+        (auc,) = [t for t in res.tests if t["family"] == "auc"]
+        assert auc["method"] == method, (positives, auc)
+        if engine != "memory":
+            assert len(reads) == (method == "permutation"), (positives, reads)
