@@ -313,3 +313,37 @@ def test_the_delong_rule_at_exactly_its_boundary(tmp_path, monkeypatch, engine):
         assert auc["method"] == method, (positives, auc)
         if engine != "memory":
             assert len(reads) == (method == "permutation"), (positives, reads)
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_delong_and_permutation_pairs_of_one_attribute(tmp_path, engine):
+    """An attribute of three groups: "a" (the reference) and "b" each with 1,200 rows of
+    each class (DeLong's z-test from the engine's sums), "c" with 60 (the permutation test
+    on the rows of "a" and "c" read back: codes 0 and 2, not a prefix of the codes). The
+    audit equals memory's. Written for round-3 mutant r3-audsum-rows-index-unmapped (the
+    rows read back keep their index into the wanted groups, so "c"'s rows pass as "b"'s)."""
+    rng = np.random.default_rng(12)
+    sizes = {"a": 1500, "b": 1200, "c": 60}
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "label": np.r_[np.ones(n, int), np.zeros(n, int)],
+                    "prediction": rng.integers(0, 2, 2 * n),
+                    "g": g,
+                    "s": rng.random(2 * n) * 0.6
+                    + 0.3 * np.r_[np.ones(n), np.zeros(n)] * (g != "c"),
+                }
+            )
+            for g, n in sizes.items()
+        ],
+        ignore_index=True,
+    )
+    path = tmp_path / "three.parquet"
+    frame.to_parquet(path, row_group_size=1000, index=False)
+    kw = dict(data=str(path), y_score="s", metrics=["tpr"], random_state=1, n_jobs=1)
+    memory = fastfair.audit("label", "prediction", ["g"], engine="memory", **kw)
+    methods = {t["group"]: t["method"] for t in memory.tests if t["family"] == "auc"}
+    assert methods == {"b": "delong", "c": "permutation"}
+    other = fastfair.audit("label", "prediction", ["g"], engine=engine, scheduler="sync", **kw)
+    same_audit(memory.to_dict(), other.to_dict())
