@@ -347,3 +347,28 @@ def test_delong_and_permutation_pairs_of_one_attribute(tmp_path, engine):
     assert methods == {"b": "delong", "c": "permutation"}
     other = fastfair.audit("label", "prediction", ["g"], engine=engine, scheduler="sync", **kw)
     same_audit(memory.to_dict(), other.to_dict())
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_an_auc_of_exactly_one_half_is_not_a_constant_score(tmp_path, engine):
+    """Group F's positives and negatives share the same 1,000 distinct scores: an AUC of
+    exactly 0.5 although the scores vary. The engines' DeLong sums must not call it
+    all-tied (no constant-score note); the audit (DeLong's z-test) is memory's. The Spark
+    twin is in test_spark.py (round-3 mutant r3-spark-all-tied-auc-only)."""
+    rng = np.random.default_rng(36)
+    values = rng.random(1000)
+    frame = pd.DataFrame({
+        "label": np.tile(np.r_[np.ones(1000, int), np.zeros(1000, int)], 2),
+        "prediction": rng.integers(0, 2, 4000),
+        "g": np.repeat(["F", "M"], 2000),
+        "s": np.r_[values, values, rng.random(2000)],
+    })  # fmt: skip
+    path = tmp_path / "half.parquet"
+    frame.to_parquet(path, row_group_size=1000, index=False)
+    kw = dict(data=str(path), y_score="s", metrics=["tpr"], random_state=1, n_jobs=1)
+    memory = fastfair.audit("label", "prediction", ["g"], engine="memory", **kw)
+    other = fastfair.audit("label", "prediction", ["g"], engine=engine, scheduler="sync", **kw)
+    (auc,) = [t for t in other.tests if t["family"] == "auc"]
+    assert auc["method"] == "delong" and auc["value_reference"] == 0.5
+    assert "constant score" not in (auc.get("note") or "")
+    same_audit(memory.to_dict(), other.to_dict())

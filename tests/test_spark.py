@@ -390,3 +390,30 @@ def test_cli_engine_spark(spark, demo, tmp_path, capsys):
                  "--engine", "arrow", "--master", "local[2]"])  # fmt: skip
     assert code == 2
     assert "--master needs --engine spark" in capsys.readouterr().err
+
+
+def test_an_auc_of_exactly_one_half_is_not_a_constant_score(spark, tmp_path):
+    """Group F's positives and negatives have the same 1,000 distinct scores, so its AUC is
+    exactly 0.5 although its scores vary: Spark's DeLong summary must not call it all-tied
+    (no constant-score note), and the audit (DeLong's z-test, 1,000 rows in each class) is
+    the memory engine's. Written for round-3 mutant r3-spark-all-tied-auc-only (an AUC of
+    0.5 alone taken as all-tied)."""
+    rng = np.random.default_rng(36)
+    values = rng.random(1000)
+    frame = pd.DataFrame(
+        {
+            "label": np.tile(np.r_[np.ones(1000, int), np.zeros(1000, int)], 2),
+            "prediction": rng.integers(0, 2, 4000),
+            "g": np.repeat(["F", "M"], 2000),
+            "s": np.r_[values, values, rng.random(2000)],
+        }
+    )
+    path = tmp_path / "half.parquet"
+    frame.to_parquet(path, index=False)
+    kw = dict(data=str(path), y_score="s", metrics=["tpr"], random_state=1, n_jobs=1)
+    memory = fastfair.audit("label", "prediction", ["g"], engine="memory", **kw)
+    other = fastfair.audit("label", "prediction", ["g"], engine="spark", **kw)
+    (auc,) = [t for t in other.tests if t["family"] == "auc"]
+    assert auc["method"] == "delong" and auc["value_reference"] == 0.5
+    assert "constant score" not in (auc.get("note") or "")
+    _HELPERS["same_audit"](memory.to_dict(), other.to_dict())
