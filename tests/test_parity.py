@@ -786,3 +786,28 @@ def test_df_warning_under_the_null_variance_names_the_intervals_not_the_tests():
     assert "intervals" not in messages["separate"]
     with pytest.warns(SparseGridWarning, match="the t reference is a rough approximation"):
         calibration_curve(y, s, g, cluster=user)
+
+
+def test_the_null_variance_test_does_not_depend_on_small_sample():
+    """variance="null" (the default): the statistic, the normal reference and the
+    multiplier bootstrap of the maximum all use the scores centred at the pooled curve,
+    from the first pass's sums, so small_sample="cr2" (the default: a second pass, CR2
+    variances for the intervals) and "none" give the same p-values, draw for draw -- with
+    30 users, one of them holding a fifth of the rows, where CR2 differs from CR0. Written
+    for round-3 mutant r3-parity-null-covariance-center (the bootstrap fed the CR2
+    covariance centred at each group's own estimate), which it kills on the commit the
+    mutant was written for (2b6d922)."""
+    rng = np.random.default_rng(3)
+    n = 3000
+    user = rng.integers(0, 30, n)
+    user[:600] = 0
+    g = np.where(user < 12, "a", "b")
+    s = rng.beta(2, 3, n)
+    y = (rng.random(n) < s).astype(int)
+    kw = dict(cluster=user, n_bootstrap=999, random_state=0)
+    cr2 = predictive_parity_test(y, s, g, **kw)
+    cr0 = predictive_parity_test(y, s, g, small_sample="none", **kw)
+    assert cr2.curve.standard_error.tolist() != cr0.curve.standard_error.tolist()
+    assert cr2.pvalue == cr0.pvalue and cr2.statistic == cr0.statistic
+    assert cr2.critical_value == cr0.critical_value
+    np.testing.assert_array_equal(cr2.grid_pvalue, cr0.grid_pvalue)
