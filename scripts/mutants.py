@@ -1009,4 +1009,41 @@ MUTANTS = [
         ("tests/test_spark.py",),
         "a Spark range partition's scores and groups re-sorted, its labels not",
     ),
+    # kind from the round-3 survivor r3-spark-all-tied-auc-only (a group called all-tied,
+    # its scores constant, on an AUC of exactly 0.5 alone: tests/test_spark.py::
+    # test_an_auc_of_exactly_one_half_is_not_a_constant_score now kills that one)
+    m(
+        "placements-all-tied-sums-only",
+        "fastfair/engines/summaries.py",
+        """                and self.pos_sum[k] == n1 * n0 and self.pos_squares[k] == n1 * n0 * n0
+                and self.neg_sum[k] == n0 * n1 and self.neg_squares[k] == n0 * n1 * n1""",
+        """                and self.pos_sum[k] == n1 * n0
+                and self.neg_sum[k] == n0 * n1""",
+        ("tests/test_audit_engines.py",),
+        "a group whose AUC is exactly 0.5 counts as all-tied (a false constant-score note) "
+        "though its placements vary",
+    ),
+    # kind from the round-3 survivor r3-audit-auc-delong-boundary (the engines' rule
+    # "DeLong from the summaries, else read the rows back" one off its boundary: the result
+    # moves by rounding only, the work by a second pass; test_the_delong_rule_at_exactly_its_
+    # boundary counts the reads)
+    m(
+        "audit-delong-rule-one-above",
+        "fastfair/auditing/api.py",
+        "smallest >= fastfair.auc.ASYMPTOTIC_MIN_CLASS",
+        "smallest >= fastfair.auc.ASYMPTOTIC_MIN_CLASS + 1",
+        ("tests/test_audit_engines.py",),
+        "with exactly 1,000 rows in the smallest class an engine reads the rows back for a "
+        "test it could take from its DeLong sums",
+    ),
+    # kind from the round-3 survivor r3-audsum-class-totals (the true classes' margins of the
+    # confusion cells taken from the predicted classes)
+    m(
+        "attribute-base-rate-predicted",
+        "fastfair/auditing/api.py",
+        "    positives = cells[:, 2] + cells[:, 3]",
+        "    positives = cells[:, 1] + cells[:, 3]",
+        ("tests/test_cli_input.py",),
+        "each group's base rate in the audit's attribute summary counts predicted positives",
+    ),
 ]
