@@ -806,3 +806,31 @@ def test_audit_compare_auc_of_a_small_group_is_the_swap_test():
     assert row["pvalue"] == pytest.approx(float(ref.pvalue), abs=1e-15)
     delong = compare_auc(y, s_a, s_b, pair, reference=False, method="delong")
     assert row["pvalue"] != pytest.approx(float(delong.pvalue))
+
+
+@pytest.mark.parametrize(
+    ("classes", "method"),
+    [
+        ((1000, 1000), "delong"),  # both classes exactly at the rule's 1,000
+        ((999, 1200), "permutation"),  # one positive short
+        ((1200, 999), "permutation"),  # one negative short
+    ],
+)
+def test_compare_auc_auto_rule_at_its_boundary(classes, method):
+    """compare_auc(method="auto") is DeLong's paired test when every compared group has at
+    least 1,000 positives and 1,000 negatives (fastfair.compare.AUC_ASYMPTOTIC_MIN_CLASS):
+    at exactly 1,000 of each in group "a" it is; one positive or one negative fewer, it is
+    the swap permutation test. Group "b" has 1,500 of each. Written for round-4 mutants
+    r4-compare-auto-strict (``>`` for ``>=``) and r4-compare-auto-negatives-as-size (a
+    group's size taken as its negatives)."""
+    from fastfair.compare import AUC_ASYMPTOTIC_MIN_CLASS
+
+    assert AUC_ASYMPTOTIC_MIN_CLASS == 1000
+    rng = np.random.default_rng(40)
+    (n_pos, n_neg), big = classes, 1500
+    y = np.r_[np.ones(n_pos), np.zeros(n_neg), np.ones(big), np.zeros(big)].astype(int)
+    group = np.r_[np.zeros(n_pos + n_neg, int), np.ones(2 * big, int)]
+    a = rng.random(y.size) + 0.3 * y
+    b = a + 0.1 * rng.random(y.size)
+    res = compare_auc(y, a, b, np.array(["a", "b"])[group], n_permutations=99, random_state=0)
+    assert res.method == method
