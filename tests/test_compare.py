@@ -806,6 +806,12 @@ def test_audit_compare_auc_of_a_small_group_is_the_swap_test():
     assert row["pvalue"] == pytest.approx(float(ref.pvalue), abs=1e-15)
     delong = compare_auc(y, s_a, s_b, pair, reference=False, method="delong")
     assert row["pvalue"] != pytest.approx(float(delong.pvalue))
+    # the sequential audit (n_permutations None) draws the documented 999 swaps
+    res = fastfair.audit(y, s_a >= 0.5, {"g": group}, compare=(s_a, s_b), threshold=0.5,
+                         metrics=["tpr"], min_group_size=5, random_state=4)  # fmt: skip
+    row = next(r for r in res.model_comparison if r["metric"] == "auc")
+    ref = compare_auc(y, s_a, s_b, pair, reference=False, n_permutations=999, random_state=4)
+    assert row["pvalue"] == pytest.approx(float(ref.pvalue), abs=1e-15)
 
 
 @pytest.mark.parametrize(
