@@ -312,6 +312,38 @@ def test_parity_sums_by_user_equal_the_in_memory_test(spark, clustered):
     assert a.pvalue == b.pvalue
 
 
+def test_parity_sums_leave_out_the_groups_not_tested(spark):
+    """Rows of a group that is not tested (here "c", e.g. below the audit's minimum size)
+    are left out of the user partitions' passes, not counted in a tested group: the sums
+    give the in-memory test on the rows of "a" and "b" alone. Written for round-4 mutant
+    r4-spark-untested-group-zero (such rows coded as the first tested group)."""
+    from fastfair.engines.spark import spark_clusters
+    from fastfair.parity.inference import prepared_parity_test
+
+    rng = np.random.default_rng(8)
+    n, users = 4000, 1000
+    user = rng.integers(0, users, n)
+    g = np.array(["a", "b", "c"])[user % 3]
+    s = rng.beta(2, 2, n)
+    y = (rng.random(n) < np.clip(s + 0.3 * (g == "c"), 0, 1)).astype(int)
+    data = pd.DataFrame({"y": y, "s": s, "g": g, "user": [f"u{u:05d}" for u in user]})
+    df = spark.createDataFrame(data).repartition(3)
+    tested = np.array(["a", "b"], dtype=object)
+    prep = spark_clusters(
+        df, ["a", "b"], tested, int((g != "c").sum()), label="y", group="g", score="s",
+        cluster="user", pos_label=None,
+    )  # fmt: skip
+    np.testing.assert_array_equal(prep.n_rows, [int((g == "a").sum()), int((g == "b").sum())])
+    a = prepared_parity_test(prep, grid=8, n_bootstrap=199, random_state=2)
+    kept = data[data.g != "c"]
+    b = fastfair.predictive_parity_test(
+        kept.y, kept.s, kept.g, cluster=kept.user, grid=8, n_bootstrap=199, random_state=2
+    )
+    np.testing.assert_allclose(a.curve.estimate, b.curve.estimate, rtol=1e-12)
+    np.testing.assert_allclose(a.statistic, b.statistic, rtol=1e-10)
+    assert a.pvalue == b.pvalue
+
+
 def test_parity_user_in_two_groups_is_named(spark):
     from fastfair.engines.spark import spark_clusters
 
