@@ -1046,4 +1046,32 @@ MUTANTS = [
         ("tests/test_cli_input.py",),
         "each group's base rate in the audit's attribute summary counts predicted positives",
     ),
+    # kinds from the round-4 survivors (scripts/mutants_round4.py, run on 6c095c1):
+    # r4-compare-auto-strict (an auto rule one off its boundary: DeLong at 1,000 of each
+    # class), r4-placement-select-neg-squares (a per-group field left out of a selection)
+    # and r4-spark-untested-group-zero (rows of untested groups counted in the first one)
+    m(
+        "compare-auc-auto-one-above",
+        "fastfair/compare/inference.py",
+        "large = min(n_pos.min(), n_neg.min()) >= AUC_ASYMPTOTIC_MIN_CLASS",
+        "large = min(n_pos.min(), n_neg.min()) >= AUC_ASYMPTOTIC_MIN_CLASS + 1",
+        ("tests/test_compare.py",),
+        "compare_auc's auto rule takes the swap test with exactly 1,000 of each class",
+    ),
+    m(
+        "scorestats-select-keeps-all-counts",
+        "fastfair/engines/summaries.py",
+        '    _PER_GROUP = ("labels", "counts")',
+        '    _PER_GROUP = ("labels",)',
+        ("tests/test_stats.py",),
+        "ScoreStats.select keeps every group's counts: a selection reads the first groups'",
+    ),
+    m(
+        "group-rows-untested-as-first",
+        "fastfair/engines/clusters.py",
+        "        out = np.full(len(known), -1, dtype=np.intp)",
+        "        out = np.zeros(len(known), dtype=np.intp)",
+        ("tests/test_audit_engines.py",),
+        "rows read back for the AUC test: rows of groups not wanted are coded as the first one",
+    ),
 ]
