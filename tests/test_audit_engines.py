@@ -372,3 +372,29 @@ def test_an_auc_of_exactly_one_half_is_not_a_constant_score(tmp_path, engine):
     assert auc["method"] == "delong" and auc["value_reference"] == 0.5
     assert "constant score" not in (auc.get("note") or "")
     same_audit(memory.to_dict(), other.to_dict())
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_an_untested_group_between_tested_ones(tmp_path, engine):
+    """Group "b" (12 rows, below min_group_size) sits between tested groups in code order;
+    its users are its own. The whole audit (confusion tests, the AUC by permutations on
+    the rows read back, clustered parity on the tested groups' users) equals memory's:
+    the untested rows count nowhere."""
+    rng = np.random.default_rng(14)
+    sizes = {"a": 900, "b": 12, "c": 700, "d": 400}
+    g = np.repeat(list(sizes), list(sizes.values()))
+    n = g.size
+    user = np.array([f"{x}{k // 3:04d}" for k, x in enumerate(g)])
+    s = rng.random(n)
+    y = (rng.random(n) < np.clip(s + 0.1 * (g == "c"), 0, 1)).astype(int)
+    frame = pd.DataFrame({"label": y, "prediction": (s > 0.5).astype(int), "g": g, "s": s,
+                          "user": user})  # fmt: skip
+    path = tmp_path / "untested.parquet"
+    frame.sample(frac=1.0, random_state=3).to_parquet(path, row_group_size=500, index=False)
+    kw = dict(data=str(path), y_score="s", cluster="user", min_group_size=30,
+              n_permutations=199, random_state=1, n_jobs=1)  # fmt: skip
+    memory = fastfair.audit("label", "prediction", ["g"], engine="memory", **kw)
+    tested = {t["group"] for t in memory.tests if t["family"] == "confusion"}
+    assert "b" not in tested and {"c", "d"} <= tested
+    other = fastfair.audit("label", "prediction", ["g"], engine=engine, scheduler="sync", **kw)
+    same_audit(memory.to_dict(), other.to_dict())

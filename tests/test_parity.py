@@ -811,3 +811,23 @@ def test_the_null_variance_test_does_not_depend_on_small_sample():
     assert cr2.pvalue == cr0.pvalue and cr2.statistic == cr0.statistic
     assert cr2.critical_value == cr0.critical_value
     np.testing.assert_array_equal(cr2.grid_pvalue, cr0.grid_pvalue)
+
+
+def test_three_groups_max_test_maps_each_point_through_chi2_with_k_minus_1_df():
+    """Three groups, CR2 (an F reference per point): the simultaneous test compares the
+    bootstrap maxima of chi2(2)-scale Wald draws with the largest pointwise statistic
+    mapped to that scale, chi2.isf(pointwise p, K - 1). Recomputed from the pointwise
+    p-values and the null draws. Written for round-4 mutant r4-parity-normal-scale-df
+    (the mapping with K df: a larger threshold, a smaller p-value)."""
+    rng = np.random.default_rng(6)
+    y, s, _, user = clustered_data(rng, n_users=600)
+    g = np.array(["a", "b", "c"])[user % 3]
+    r = predictive_parity_test(y, s, g, cluster=user, grid=8, variance="separate",
+                               n_bootstrap=999, random_state=1, return_null=True)  # fmt: skip
+    assert np.isfinite(r.grid_df).all()  # an F reference at every point: the mapping matters
+    tested = np.isfinite(r.grid_pvalue)
+    matched = stats.chi2.isf(r.grid_pvalue[tested], 2)
+    null = np.asarray(r.null_distribution)
+    exceed = np.sum(null >= matched.max() * (1 - 1e-9))
+    assert r.pvalue == pytest.approx((1 + exceed) / (1 + null.size), abs=1e-12)
+    assert 0.01 < r.pvalue < 0.99  # the threshold sits inside the draws, not in a tail

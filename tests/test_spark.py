@@ -449,3 +449,25 @@ def test_an_auc_of_exactly_one_half_is_not_a_constant_score(spark, tmp_path):
     assert auc["method"] == "delong" and auc["value_reference"] == 0.5
     assert "constant score" not in (auc.get("note") or "")
     _HELPERS["same_audit"](memory.to_dict(), other.to_dict())
+
+
+def test_an_untested_group_between_tested_ones(spark, tmp_path):
+    """As tests/test_audit_engines.py's twin: group "b" (12 rows, below min_group_size)
+    between tested groups; the whole audit on Spark (confusion tests, AUC permutations on
+    the rows read back, clustered parity) equals the memory engine's."""
+    rng = np.random.default_rng(14)
+    sizes = {"a": 900, "b": 12, "c": 700, "d": 400}
+    g = np.repeat(list(sizes), list(sizes.values()))
+    user = np.array([f"{x}{k // 3:04d}" for k, x in enumerate(g)])
+    s = rng.random(g.size)
+    y = (rng.random(g.size) < np.clip(s + 0.1 * (g == "c"), 0, 1)).astype(int)
+    frame = pd.DataFrame({"label": y, "prediction": (s > 0.5).astype(int), "g": g, "s": s,
+                          "user": user})  # fmt: skip
+    path = tmp_path / "untested.parquet"
+    frame.sample(frac=1.0, random_state=3).to_parquet(path, index=False)
+    kw = dict(data=str(path), y_score="s", cluster="user", min_group_size=30,
+              n_permutations=199, random_state=1, n_jobs=1)  # fmt: skip
+    memory = fastfair.audit("label", "prediction", ["g"], engine="memory", **kw)
+    other = fastfair.audit("label", "prediction", ["g"], engine="spark", **kw)
+    assert "b" not in {t["group"] for t in other.tests}
+    _HELPERS["same_audit"](memory.to_dict(), other.to_dict())
