@@ -1074,4 +1074,15 @@ MUTANTS = [
         ("tests/test_audit_engines.py",),
         "rows read back for the AUC test: rows of groups not wanted are coded as the first one",
     ),
+    # kind from the round-4 survivor r4-parity-normal-scale-df (a statistic mapped to the
+    # reference scale of the bootstrap through the wrong distribution): two groups' z^2
+    # from a one-sided instead of a two-sided p-value
+    m(
+        "parity-normal-scale-one-sided",
+        "fastfair/parity/inference.py",
+        "        return special.ndtri(0.5 * pvalues) ** 2",
+        "        return special.ndtri(pvalues) ** 2",
+        ("tests/test_parity.py",),
+        "two groups' max test maps each point's t to the normal scale from a one-sided p",
+    ),
 ]
