@@ -1085,4 +1085,16 @@ MUTANTS = [
         ("tests/test_parity.py",),
         "two groups' max test maps each point's t to the normal scale from a one-sided p",
     ),
+    # kind from the round-4 survivor r4-stats-all-no-cube (a public name left out of a
+    # public module's __all__)
+    m(
+        "compare-all-drops-compare-auc",
+        "fastfair/compare/__init__.py",
+        """    "compare_auc",
+""",
+        "",
+        ("tests/test_public_api.py",),
+        "fastfair.compare.__all__ no longer lists compare_auc: `import *` and the API walks "
+        "miss it",
+    ),
 ]
