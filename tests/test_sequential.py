@@ -186,18 +186,18 @@ def test_fixed_count_is_unchanged_and_has_no_decision():
     assert seq.null_distribution.shape == (seq.n_permutations,)
 
 
-@pytest.mark.parametrize(
-    "call",
-    [
-        lambda y, yh, g, s, **k: fastfair.auc_test(y, s, g, **k),
-        lambda y, yh, g, s, **k: fastfair.auc_test(y, s, g, scheme="full", **k),
-        lambda y, yh, g, s, **k: fastfair.permutation_test(y, yh, g, sample_weight=s, **k),
-        lambda y, yh, g, s, **k: fastfair.permutation_test(y, yh, g, method="monte_carlo", **k),
-        lambda y, yh, g, s, **k: fastfair.mean_difference_test(s, g, **k),
-        lambda y, yh, g, s, **k: fastfair.correlation_test(s, y + 0.1 * g, **k),
-        lambda y, yh, g, s, **k: fastfair.permutation_test(y, s, g, metric="mse", **k),
-    ],
-)
+SEQUENTIAL_CALLS = [
+    lambda y, yh, g, s, **k: fastfair.auc_test(y, s, g, **k),
+    lambda y, yh, g, s, **k: fastfair.auc_test(y, s, g, scheme="full", **k),
+    lambda y, yh, g, s, **k: fastfair.permutation_test(y, yh, g, sample_weight=s, **k),
+    lambda y, yh, g, s, **k: fastfair.permutation_test(y, yh, g, method="monte_carlo", **k),
+    lambda y, yh, g, s, **k: fastfair.mean_difference_test(s, g, **k),
+    lambda y, yh, g, s, **k: fastfair.correlation_test(s, y + 0.1 * g, **k),
+    lambda y, yh, g, s, **k: fastfair.permutation_test(y, s, g, metric="mse", **k),
+]
+
+
+@pytest.mark.parametrize("call", SEQUENTIAL_CALLS)
 def test_every_monte_carlo_test_is_sequential_by_default(call):
     y, yhat, g, score = _binary(3, n=1500, shift=0.15)
     res = call(y, yhat, g, score, random_state=2)
@@ -213,6 +213,24 @@ def test_every_monte_carlo_test_is_sequential_by_default(call):
     assert "sequential Monte Carlo" in repr(res)
     fixed = call(y, yhat, g, score, random_state=2, n_permutations=res.n_permutations)
     assert fixed.pvalue == res.pvalue  # the same permutations were drawn
+
+
+@pytest.mark.parametrize("call", SEQUENTIAL_CALLS)
+def test_sequential_blocks_continue_the_fixed_tests_streams(call):
+    """With its level near the p-value the sequential test draws several blocks (the first
+    has 16 permutations); block after block it continues the streams, so its permuted statistics
+    are exactly the first n of the fixed test's with the same random_state, not a repeat of
+    the first block. Written for round-5 mutant r5-counts-stream-ignores-start (a later
+    block restarting at stream 0), which a p-value alone misses when nothing exceeds."""
+    y, yhat, g, score = _binary(4, n=1500)
+    rough = call(y, yhat, g, score, random_state=0, n_permutations=199)
+    near = Sequential(alpha=float(np.clip(np.squeeze(rough.pvalue), 0.02, 0.9)))
+    res = call(y, yhat, g, score, random_state=5, return_null=True, sequential=near)
+    n = res.n_permutations
+    assert n > 64, n  # several blocks: the level sits near the p-value
+    fixed = call(y, yhat, g, score, random_state=5, n_permutations=n, return_null=True)
+    np.testing.assert_array_equal(res.null_distribution, fixed.null_distribution)
+    assert fixed.pvalue == res.pvalue
 
 
 def test_callable_metric_algorithm1_sequential():
