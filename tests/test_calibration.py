@@ -225,6 +225,19 @@ def test_tce_nw_close_to_bbc_closed_form():
     assert tce_nadaraya_watson(y, s, at="quantiles") == pytest.approx(truth, abs=0.01)
 
 
+def test_tce_at_quantiles_is_the_root_mean_square_gap_at_the_100_midpoints():
+    """at="quantiles": the root mean square of S_(q) - f(S_(q)) over q = 0.5%, 1.5%, ...,
+    99.5% (the midpoints), recomputed with numpy's Hazen quantiles (equal weights) and the
+    fitted GroupCalibrator. Written for round-4 mutant r4-tce-quantile-midpoints
+    (percentiles 0%..99%), which moves the TCE by less than the closed-form check's
+    tolerance."""
+    s, y = bbc_sample(5000, 2.0, 5.0, 0.3, 0.7, random_state=4)
+    q = np.quantile(s, (np.arange(100) + 0.5) / 100, method="hazen")
+    fitted = GroupCalibrator().fit(s, y).transform(q)
+    want = np.sqrt(np.mean((q - fitted) ** 2))
+    assert tce_nadaraya_watson(y, s, at="quantiles") == pytest.approx(want, rel=1e-10)
+
+
 def test_dependent_bbc_per_user_tce_unbiased_ece_biased():
     truth = bbc_dependent_true_tce()
     s, y, user = bbc_dependent(20000, random_state=3)
