@@ -1097,4 +1097,16 @@ MUTANTS = [
         "fastfair.compare.__all__ no longer lists compare_auc: `import *` and the API walks "
         "miss it",
     ),
+    # kind from the round-4 survivor r4-tce-quantile-midpoints (quantiles taken at the wrong
+    # probability positions); r4-compare-auto-negatives-as-size's kind (a class count from
+    # the wrong margin) is attribute-base-rate-predicted above
+    m(
+        "weighted-quantile-positions-not-midpoints",
+        "fastfair/_clustered.py",
+        "    pos = (np.cumsum(ws) - 0.5 * ws) / total",
+        "    pos = np.cumsum(ws) / total",
+        ("tests/test_calibration.py",),
+        "weighted quantiles at cumulative-weight positions, not the midpoints (Hazen): the "
+        "TCE at quantiles and the bandwidth's robust scale move",
+    ),
 ]
