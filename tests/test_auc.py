@@ -483,3 +483,18 @@ def test_auto_method_boundary_is_at_exactly_the_documented_class_size(smallest, 
     s = rng.normal(size=y.size) + y
     res = ffauc.auc_test(y, s, g, method="auto", random_state=0, n_permutations=99)
     assert res.method == method
+
+
+def test_zero_variance_fallback_of_the_studentized_statistic_by_hand():
+    """Group 0 perfectly ranked (AUC 1: 3 positives, 4 negatives, 12 pairs), group 1
+    perfectly reversed (AUC 0: 5 and 2, 10 pairs): both DeLong variances are 0, and the
+    statistic is studentized with A'(1 - A') / pairs per group, A' the AUC shrunk by half
+    a pseudo-pair -- each group by its own pairs. Written for round-5 mutant
+    r5-auck-fallback-wrong-pairs (group b's term divided by group a's pairs)."""
+    y = np.array([1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0])
+    s = np.array([0.9, 0.8, 0.7, 0.1, 0.2, 0.3, 0.4, 0.1, 0.2, 0.3, 0.15, 0.25, 0.8, 0.9])
+    g = np.repeat([0, 1], 7)
+    res = fastfair.auc_test(y, s, g, method="permutation", n_permutations=99, random_state=0)
+    shrunk = {0: (1.0 * 12 + 0.5) / 13, 1: (0.0 * 10 + 0.5) / 11}
+    var = shrunk[0] * (1 - shrunk[0]) / 12 + shrunk[1] * (1 - shrunk[1]) / 10
+    assert abs(float(np.squeeze(res.statistic))) == pytest.approx(1 / np.sqrt(var), rel=1e-12)
