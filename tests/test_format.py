@@ -2,6 +2,7 @@
 has (result reprs, the audit's tables), values, planning figures and report values."""
 
 import numpy as np
+import pytest
 
 import fastfair
 from fastfair._format import (
@@ -82,3 +83,25 @@ def test_format_fixed_report_values():
     assert format_fixed(0.04213, 2) == "0.04"
     assert format_fixed([0.1, -0.2], 2) == "0.10 / \u22120.20"  # equalized odds: TPR / FPR
     assert format_fixed(None) == "-" and format_fixed(12) == "12"
+
+
+@pytest.mark.parametrize("n_permutations", [99, 999, 9999])
+def test_a_monte_carlo_pvalue_at_its_floor_prints_below_it(n_permutations):
+    """(1 + 0) / (1 + B), no permuted statistic as extreme, prints "< 1/(B+1)"; the next
+    value, 2 / (1 + B), prints as itself. And end to end, a strong gap's permutation test
+    with B = 999 shows "< 0.001". Written for round-5 mutant r5-fmt-mc-floor-strict
+    (``p < floor``: the floor itself printed as a value)."""
+
+    floor = (1 + 0) / (1 + n_permutations)
+    assert format_pvalue(floor, "monte_carlo", n_permutations) == f"< {floor:.3g}"
+    assert not format_pvalue(2 / (1 + n_permutations), "monte_carlo", n_permutations).startswith(
+        "<"
+    )
+    if n_permutations == 999:
+        rng = np.random.default_rng(0)
+        g = np.repeat([0, 1], 500)
+        y = rng.integers(0, 2, 1000)
+        pred = np.where(g == 1, y, 1 - y)  # group 1 always right, group 0 always wrong
+        res = fastfair.permutation_test(y, pred, g, metric="accuracy", method="monte_carlo",
+                                        n_permutations=999, random_state=1)  # fmt: skip
+        assert res.pvalue == floor and "< 0.001" in repr(res)
