@@ -357,3 +357,22 @@ def test_auc_permutation_null_has_the_right_orientation():
         se = np.sqrt(2 * p_or * (1 - p_or) / B) + 1 / B
         assert abs(p_ff - p_or) <= 4 * se, (cut, p_ff, p_or)
     assert np.mean(oracle >= 0.1) > np.mean(oracle <= -0.1) + 0.2  # skewed, as designed
+
+
+def test_basic_bootstrap_interval_reflects_the_resampled_differences():
+    """The basic bootstrap interval is (T - q_hi, T - q_lo) of the centred resampled
+    differences d = T* - T (the null_distribution): for a skewed d (a rate near 0 in a
+    small group) it differs from the percentile interval (T + q_lo, T + q_hi). Written for
+    round-5 mutant r5-res-basic-becomes-percentile."""
+    rng = np.random.default_rng(21)
+    g = np.r_[np.zeros(40, int), np.ones(2000, int)]
+    y = np.ones(g.size, int)
+    pred = (rng.random(g.size) < np.where(g == 0, 0.05, 0.3)).astype(int)
+    res = fastfair.basic_bootstrap_test(y, pred, g, metric="tpr", n_bootstrap=999,
+                                        random_state=3, return_null=True)  # fmt: skip
+    d = np.asarray(res.null_distribution)
+    q_lo, q_hi = np.quantile(d[np.isfinite(d)], [0.025, 0.975])
+    t = float(res.difference)
+    lo, hi = (float(np.squeeze(x)) for x in res.confidence_interval)
+    assert (lo, hi) == pytest.approx((t - q_hi, t - q_lo), abs=1e-12)
+    assert abs(q_lo + q_hi) > 1e-3  # skewed: the percentile interval would differ
