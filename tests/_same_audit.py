@@ -58,3 +58,30 @@ def same_audit(memory, other, where=()):
         ), (where, memory, other)
     else:
         assert memory == other, (where, memory, other)
+
+
+def half_auc_frame():
+    """Group F's positives and negatives share the same 1,000 distinct scores (an AUC of
+    exactly 0.5 with varying scores) against group M's 1,000 of each, random."""
+    rng = np.random.default_rng(36)
+    values = rng.random(1000)
+    return pd.DataFrame({
+        "label": np.tile(np.r_[np.ones(1000, int), np.zeros(1000, int)], 2),
+        "prediction": rng.integers(0, 2, 4000),
+        "g": np.repeat(["F", "M"], 2000),
+        "s": np.r_[values, values, rng.random(2000)],
+    })  # fmt: skip
+
+
+def untested_group_frame():
+    """Groups a, b, c, d of 900, 12, 700 and 400 rows (b below a minimum size of 30, between
+    tested groups in code order), three rows per user, rows shuffled."""
+    rng = np.random.default_rng(14)
+    sizes = {"a": 900, "b": 12, "c": 700, "d": 400}
+    g = np.repeat(list(sizes), list(sizes.values()))
+    user = np.array([f"{x}{k // 3:04d}" for k, x in enumerate(g)])
+    s = rng.random(g.size)
+    y = (rng.random(g.size) < np.clip(s + 0.1 * (g == "c"), 0, 1)).astype(int)
+    frame = pd.DataFrame({"label": y, "prediction": (s > 0.5).astype(int), "g": g, "s": s,
+                          "user": user})  # fmt: skip
+    return frame.sample(frac=1.0, random_state=3)

@@ -28,6 +28,7 @@ OPTIONS = dict(n_permutations=199, random_state=1, n_jobs=1)
 ARGS = ("label", "prediction", ["sex", "race"])
 _HELPERS = runpy.run_path(str(pathlib.Path(__file__).with_name("_same_audit.py")))
 nested_users, same_audit = _HELPERS["nested_users"], _HELPERS["same_audit"]
+half_auc_frame, untested_group_frame = _HELPERS["half_auc_frame"], _HELPERS["untested_group_frame"]
 
 
 @pytest.fixture(scope="module")
@@ -355,14 +356,7 @@ def test_an_auc_of_exactly_one_half_is_not_a_constant_score(tmp_path, engine):
     exactly 0.5 although the scores vary. The engines' DeLong sums must not call it
     all-tied (no constant-score note); the audit (DeLong's z-test) is memory's. The Spark
     twin is in test_spark.py (round-3 mutant r3-spark-all-tied-auc-only)."""
-    rng = np.random.default_rng(36)
-    values = rng.random(1000)
-    frame = pd.DataFrame({
-        "label": np.tile(np.r_[np.ones(1000, int), np.zeros(1000, int)], 2),
-        "prediction": rng.integers(0, 2, 4000),
-        "g": np.repeat(["F", "M"], 2000),
-        "s": np.r_[values, values, rng.random(2000)],
-    })  # fmt: skip
+    frame = half_auc_frame()
     path = tmp_path / "half.parquet"
     frame.to_parquet(path, row_group_size=1000, index=False)
     kw = dict(data=str(path), y_score="s", metrics=["tpr"], random_state=1, n_jobs=1)
@@ -380,17 +374,9 @@ def test_an_untested_group_between_tested_ones(tmp_path, engine):
     its users are its own. The whole audit (confusion tests, the AUC by permutations on
     the rows read back, clustered parity on the tested groups' users) equals memory's:
     the untested rows count nowhere."""
-    rng = np.random.default_rng(14)
-    sizes = {"a": 900, "b": 12, "c": 700, "d": 400}
-    g = np.repeat(list(sizes), list(sizes.values()))
-    n = g.size
-    user = np.array([f"{x}{k // 3:04d}" for k, x in enumerate(g)])
-    s = rng.random(n)
-    y = (rng.random(n) < np.clip(s + 0.1 * (g == "c"), 0, 1)).astype(int)
-    frame = pd.DataFrame({"label": y, "prediction": (s > 0.5).astype(int), "g": g, "s": s,
-                          "user": user})  # fmt: skip
+    frame = untested_group_frame()
     path = tmp_path / "untested.parquet"
-    frame.sample(frac=1.0, random_state=3).to_parquet(path, row_group_size=500, index=False)
+    frame.to_parquet(path, row_group_size=500, index=False)
     kw = dict(data=str(path), y_score="s", cluster="user", min_group_size=30,
               n_permutations=199, random_state=1, n_jobs=1)  # fmt: skip
     memory = fastfair.audit("label", "prediction", ["g"], engine="memory", **kw)

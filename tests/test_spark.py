@@ -430,16 +430,7 @@ def test_an_auc_of_exactly_one_half_is_not_a_constant_score(spark, tmp_path):
     (no constant-score note), and the audit (DeLong's z-test, 1,000 rows in each class) is
     the memory engine's. Written for round-3 mutant r3-spark-all-tied-auc-only (an AUC of
     0.5 alone taken as all-tied)."""
-    rng = np.random.default_rng(36)
-    values = rng.random(1000)
-    frame = pd.DataFrame(
-        {
-            "label": np.tile(np.r_[np.ones(1000, int), np.zeros(1000, int)], 2),
-            "prediction": rng.integers(0, 2, 4000),
-            "g": np.repeat(["F", "M"], 2000),
-            "s": np.r_[values, values, rng.random(2000)],
-        }
-    )
+    frame = _HELPERS["half_auc_frame"]()
     path = tmp_path / "half.parquet"
     frame.to_parquet(path, index=False)
     kw = dict(data=str(path), y_score="s", metrics=["tpr"], random_state=1, n_jobs=1)
@@ -455,16 +446,9 @@ def test_an_untested_group_between_tested_ones(spark, tmp_path):
     """As tests/test_audit_engines.py's twin: group "b" (12 rows, below min_group_size)
     between tested groups; the whole audit on Spark (confusion tests, AUC permutations on
     the rows read back, clustered parity) equals the memory engine's."""
-    rng = np.random.default_rng(14)
-    sizes = {"a": 900, "b": 12, "c": 700, "d": 400}
-    g = np.repeat(list(sizes), list(sizes.values()))
-    user = np.array([f"{x}{k // 3:04d}" for k, x in enumerate(g)])
-    s = rng.random(g.size)
-    y = (rng.random(g.size) < np.clip(s + 0.1 * (g == "c"), 0, 1)).astype(int)
-    frame = pd.DataFrame({"label": y, "prediction": (s > 0.5).astype(int), "g": g, "s": s,
-                          "user": user})  # fmt: skip
+    frame = _HELPERS["untested_group_frame"]()
     path = tmp_path / "untested.parquet"
-    frame.sample(frac=1.0, random_state=3).to_parquet(path, index=False)
+    frame.to_parquet(path, index=False)
     kw = dict(data=str(path), y_score="s", cluster="user", min_group_size=30,
               n_permutations=199, random_state=1, n_jobs=1)  # fmt: skip
     memory = fastfair.audit("label", "prediction", ["g"], engine="memory", **kw)
