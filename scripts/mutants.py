@@ -1109,4 +1109,78 @@ MUTANTS = [
         "weighted quantiles at cumulative-weight positions, not the midpoints (Hazen): the "
         "TCE at quantiles and the bandwidth's robust scale move",
     ),
+    # kind from the round-5 survivor r5-counts-stream-ignores-start (a block of draws that
+    # restarts the random streams instead of continuing them), in two other kernels
+    m(
+        "kernel-sums-stream-ignores-start",
+        "csrc/_kernel_sums.pyx",
+        "            ff_stream_init(stream, key, stream_id, <uint64_t> (start + b))\n"
+        "            for k in range(K * P):",
+        "            ff_stream_init(stream, key, stream_id, <uint64_t> b)\n"
+        "            for k in range(K * P):",
+        ("tests/test_parity.py",),
+        "parity's bootstrap block b reuses stream b instead of start + b: the sequential "
+        "parity test repeats its first draws when it continues",
+    ),
+    m(
+        "paired-stream-ignores-start",
+        "csrc/_paired.pyx",
+        "ff_stream_init(stream, key, stream_id, <uint64_t> (start + p))",
+        "ff_stream_init(stream, key, stream_id, <uint64_t> p)",
+        ("tests/test_compare.py",),
+        "the paired swaps of a later block repeat the first block's: compare_auc's swap "
+        "test over more than one block draws the same permutations again",
+    ),
+    # kind from the round-5 survivor r5-auck-fallback-wrong-pairs (a term of the
+    # zero-variance fallback divided by the other group's pairs)
+    m(
+        "auc-fallback-first-term-wrong-pairs",
+        "csrc/_auc.pyx",
+        "v = sa * (1.0 - sa) / pa + sb * (1.0 - sb) / pb",
+        "v = sa * (1.0 - sa) / pb + sb * (1.0 - sb) / pb",
+        ("tests/test_auc.py",),
+        "the studentized AUC's zero-variance fallback divides group a's term by group b's "
+        "pairs: separated groups of different sizes get another statistic",
+    ),
+    # kind from the round-5 survivor r5-plan-score-direction-swapped (the score plan's null
+    # fitted on the wrong side of the presumed gap)
+    m(
+        "plan-score-null-one-side",
+        "fastfair/planning/inference.py",
+        "n1, r[oth] * n2, n2, sign * u_tol)",
+        "n1, r[oth] * n2, n2, u_tol)",
+        ("tests/test_planning.py",),
+        "the score plan's restricted MLE is always fitted at +u_tol: a reference rate below "
+        "the other's plans from a null on the wrong side",
+    ),
+    # kind from the round-5 survivor r5-res-basic-becomes-percentile (a bootstrap interval
+    # from the wrong quantiles)
+    m(
+        "bootstrap-basic-quantiles-one-sided",
+        "fastfair/resampling/inference.py",
+        "q_lo, q_hi = np.quantile(d, [a_level / 2, 1 - a_level / 2])",
+        "q_lo, q_hi = np.quantile(d, [a_level, 1 - a_level])",
+        ("tests/test_resampling.py",),
+        "the basic bootstrap interval takes the alpha and 1 - alpha quantiles: a 90% "
+        "interval reported as 95%",
+    ),
+    # kind from the round-4 survivor r4-audit-compare-permutations-default (a documented
+    # default count of draws the sequential audit uses), for two other parts of the audit
+    m(
+        "audit-slice-permutations-default",
+        "fastfair/auditing/ingest.py",
+        "SLICE_PERMUTATIONS = 999",
+        "SLICE_PERMUTATIONS = 99",
+        ("tests/test_audit_slices.py",),
+        "the sequential audit's slice search draws 99 permutations, not the documented 999",
+    ),
+    m(
+        "audit-sweep-permutations-default",
+        "fastfair/auditing/api.py",
+        "SWEEP_PERMUTATIONS = 9999  #",
+        "SWEEP_PERMUTATIONS = 999  #",
+        ("tests/test_sweep.py",),
+        "the sequential audit's threshold sweep draws 999 permutations, not 9,999: a "
+        "coarser critical value in the report's band",
+    ),
 ]

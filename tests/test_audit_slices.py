@@ -232,3 +232,16 @@ def test_cli_slices(tmp_path, capsys):
         assert main(["audit", "--demo", *argv]) == 2
         err = capsys.readouterr().err
         assert err.startswith(message) and err.count("\n") == 1, err
+
+
+def test_the_sequential_audit_searches_with_the_documented_999_permutations(frame):
+    """n_permutations None (the sequential audit): the slice search's max-T is over the 999
+    joint permutations the audit's docstring names, the same search as find_slices with 999."""
+    res = fastfair.audit("label", "prediction", GROUPS, data=frame, slices=2, random_state=1,
+                         n_jobs=1)  # fmt: skip
+    assert res.slices.n_permutations == 999
+    rows = fastfair.find_slices(
+        frame, "label", "prediction", features=GROUPS, metric="selection_rate", max_depth=2,
+        min_size=50, n_permutations=999, alpha=0.01, random_state=1, n_jobs=1,
+    )  # fmt: skip
+    assert res.slices.searches["selection_rate"].to_dict() == rows.to_dict()

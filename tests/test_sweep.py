@@ -573,3 +573,25 @@ def test_exact_sweep_adjusted_pvalues_are_floored_at_the_pointwise_ones():
         np.testing.assert_allclose(res.pvalue_adjusted, np.maximum(p_maxt, res.pvalue))
         bound += int(np.sum(p_maxt < res.pvalue))
     assert bound > 0  # the floor decided at least one adjusted p-value
+
+
+@pytest.mark.parametrize("n_permutations", [None, 199])
+def test_the_audits_sweep_is_threshold_sweep_of_its_two_groups(n_permutations):
+    """The report's sweep of an attribute with exactly two tested groups is
+    threshold_sweep on those rows against the audit's reference, with the audit's
+    n_permutations (9,999 in the sequential audit, n_permutations None); an attribute of
+    three groups gets none."""
+    rng = np.random.default_rng(3)
+    n = 3000
+    g = np.where(rng.random(n) < 0.3, "b", "a")
+    race = rng.choice(["x", "y", "z"], n)
+    y = rng.random(n) < 0.4
+    s = rng.random(n) * 0.5 + 0.4 * y + 0.1 * (g == "b")
+    res = fastfair.audit(y, s >= 0.5, {"g": g, "race": race}, y_score=s, threshold=0.5,
+                         n_permutations=n_permutations, random_state=2, n_jobs=1)  # fmt: skip
+    assert list(res.sweeps) == ["g"]
+    direct = fastfair.threshold_sweep(y, s, g, reference="a", alpha=0.05, random_state=2,
+                                      n_permutations=n_permutations or 9999, n_jobs=1)  # fmt: skip
+    assert res.sweeps["g"].n_permutations == (n_permutations or 9999)
+    assert res.sweeps["g"].to_frame().equals(direct.to_frame())
+    np.testing.assert_array_equal(res.sweeps["g"].critical_value, direct.critical_value)
