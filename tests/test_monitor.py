@@ -20,6 +20,7 @@ from fastfair.monitor import FairnessMonitor, MonitorStateError
 from fastfair.monitor.inference import (
     PRIOR,
     SHRINK_ROWS,
+    advance,
     block_log_evidence,
     gap_lines,
     sequence_bounds,
@@ -110,6 +111,44 @@ def test_sequence_is_the_hull_of_the_open_strips():
     assert (lo, hi) == (-0.5, 0.25)
     assert np.isnan(sequence_bounds(np.ones(8, dtype=bool), lines)).all()
     assert gap_lines(0.25, 0.1).tolist() == [-0.75, -0.5, -0.25, -0.1, 0.0, 0.1, 0.25, 0.5, 0.75]
+
+
+def _one_block(lines, sign=1):
+    """Counts of one sequence, shape (1, 2): a block with a clear gap of sign `sign`."""
+    block_x, block_n = np.array([[60.0, 20.0]]), np.array([[100.0, 100.0]])
+    seen_x, seen_n = np.array([[55.0, 25.0]]), np.array([[100.0, 100.0]])
+    if sign < 0:
+        block_x, seen_x = block_x[:, ::-1], seen_x[:, ::-1]
+    return block_x, block_n, seen_x, seen_n
+
+
+def test_advance_rejects_a_strip_whose_log_e_value_reaches_the_threshold():
+    """A strip is rejected once its log e-value *reaches* log(K / alpha): a strip sitting
+    exactly at the threshold after a block that bets nothing on it is rejected."""
+    lines = gap_lines(0.25, None)
+    log_e, rejected = np.zeros((1, 8)), np.zeros((1, 8), dtype=bool)
+    log_e[0, 5] = 3.0  # strip [0.25, 0.5] holds the plug-in gap 0.35: it bets nothing
+    block_x, block_n, seen_x, seen_n = _one_block(lines)
+    advance(log_e, rejected, block_x, block_n, seen_x, seen_n, lines, 3.0)
+    assert log_e[0, 5] == 3.0 and rejected[0, 5]
+    assert not rejected[0, 6]
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_advance_keeps_betting_on_the_strips_at_zero_when_all_are_rejected(sign):
+    """The strips on both sides of 0 (for the p-value) get their evidence even when every
+    strip is rejected: the same as evaluating every line (strip_log_evidence). A positive
+    gap bets with the line above 0, a negative one with the line below."""
+    lines = gap_lines(0.1, None)
+    g = lines.size
+    zero = int(np.searchsorted(lines, 0.0))
+    block_x, block_n, seen_x, seen_n = _one_block(lines, sign)
+    log_e, rejected = np.zeros((1, g + 1)), np.ones((1, g + 1), dtype=bool)
+    advance(log_e, rejected, block_x, block_n, seen_x, seen_n, lines, 50.0)
+    line_log, gap = block_log_evidence(block_x, block_n, seen_x, seen_n, lines)
+    full = strip_log_evidence(line_log, gap, lines)
+    assert full[zero + 1] != 0.0 and full[zero] != 0.0
+    np.testing.assert_allclose(log_e[0, zero : zero + 2], full[zero : zero + 2], rtol=1e-12)
 
 
 def _day(rng, n=3000, gap=0.0):

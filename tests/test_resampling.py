@@ -376,3 +376,23 @@ def test_basic_bootstrap_interval_reflects_the_resampled_differences():
     lo, hi = (float(np.squeeze(x)) for x in res.confidence_interval)
     assert (lo, hi) == pytest.approx((t - q_hi, t - q_lo), abs=1e-12)
     assert abs(q_lo + q_hi) > 1e-3  # skewed: the percentile interval would differ
+
+
+def test_basic_bootstrap_pvalue_counts_ties_on_both_sides():
+    """The basic bootstrap p-value counts resampled centred differences equal to T on both
+    sides: P*(d >= T) and P*(d <= T) (docstring of basic_bootstrap_test). With two small
+    groups of identical accuracy, T = 0 and many d are exactly 0, so a strict count gives a
+    different p-value."""
+    g = np.repeat([0, 1], 6)
+    y = np.ones(12, int)
+    pred = np.array([1, 1, 1, 0, 0, 0] * 2)
+    for alternative in ("two-sided", "greater", "less"):
+        res = fastfair.basic_bootstrap_test(y, pred, g, metric="accuracy", n_bootstrap=199,
+                                            alternative=alternative, random_state=5,
+                                            return_null=True)  # fmt: skip
+        d = np.asarray(res.null_distribution)
+        t = float(res.difference)
+        assert t == 0.0 and np.mean(d == t) > 0.05  # ties are common
+        up, down = np.mean(d >= t), np.mean(d <= t)
+        expected = {"two-sided": min(1.0, 2 * min(up, down)), "greater": up, "less": down}
+        assert float(res.pvalue) == pytest.approx(expected[alternative], abs=1e-12)

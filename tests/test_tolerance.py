@@ -1148,3 +1148,63 @@ def test_cdf_sums_of_interior_runs_are_the_windowed_sums(monkeypatch):
         np.testing.assert_allclose(cdf, windowed, rtol=0, atol=1e-12)
         # the band's runs are interior: each run leaves out outcomes on both sides
         assert 0.2 < windowed.min() and windowed.max() < 0.999
+
+
+def test_audit_auc_margin_pvalue_matches_the_tolerance_and_equivalence_tests():
+    """auc_margin_pvalue (the audit's AUC margin p-value) is the two-sided tolerance test /
+    TOST of group 0 against the reference group 1 with the default AUC method; small
+    classes in group 0 so that the two groups are not interchangeable."""
+    rng = np.random.default_rng(8)
+    group = np.r_[np.zeros(60, int), np.ones(400, int)]
+    y = rng.random(group.size) < np.where(group == 0, 0.2, 0.5)
+    score = rng.normal(size=group.size) + y * np.where(group == 0, 1.5, 0.8)
+    d = fastfair.delong(y, score, group)
+    args = (d.auc, d.variance, d.n_pos, d.n_neg)
+    tol = fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.05, reference=1)
+    eq = fastfair.equivalence_test(y, score, group, metric="auc", delta=0.3, reference=1)
+    assert fastfair.tolerance.auc_margin_pvalue(*args, u_tol=0.05) == pytest.approx(
+        tol.pvalue, rel=1e-12
+    )
+    assert fastfair.tolerance.auc_margin_pvalue(*args, delta=0.3) == pytest.approx(
+        eq.pvalue, rel=1e-12
+    )
+    assert 1e-6 < tol.pvalue < 1 and 1e-6 < eq.pvalue < 1
+
+
+@pytest.mark.parametrize("shift", [0.25, -0.25])
+def test_two_sided_tolerance_statistic_is_that_of_the_smaller_pvalue_side(shift):
+    """Two-sided: the statistic is Z at the boundary of the side with the smaller p-value
+    (+u_tol when the gap is above 0, -u_tol when below), i.e. the one-sided test's Z."""
+    rng = np.random.default_rng(3)
+    group = np.repeat([0, 1], 300)
+    y = np.ones(600, int)
+    pred = rng.random(600) < np.where(group == 0, 0.5 + shift, 0.5)
+    kw = dict(metric="tpr", u_tol=0.05, reference=1)
+    two = fastfair.tolerance_test(y, pred, group, **kw)
+    side = fastfair.tolerance_test(
+        y, pred, group, alternative="greater" if shift > 0 else "less", **kw
+    )
+    assert two.statistic == pytest.approx(side.statistic, rel=1e-12)
+    assert two.pvalue == pytest.approx(min(1.0, 2 * side.pvalue), rel=1e-12)
+
+
+def test_equivalence_decision_reads_the_adjusted_pvalues_and_includes_alpha():
+    """With several comparisons `equivalent` is adjusted p <= alpha (not the raw p); a
+    p-value exactly equal to alpha is equivalent (the TOST rejects at p <= alpha)."""
+    rng = np.random.default_rng(4)
+    group = np.repeat([0, 1, 2, 3], 400)
+    y = np.ones(group.size, int)
+    pred = rng.random(group.size) < 0.5
+    kw = dict(metric="tpr", delta=0.1, reference=0, adjust="bonferroni")
+    res = fastfair.equivalence_test(y, pred, group, **kw)
+    raw, adj = np.asarray(res.pvalue), np.asarray(res.pvalue_adjusted)
+    alpha = float(np.sort(adj)[1])  # two adjusted p-values at or below it, one above...
+    res = fastfair.equivalence_test(y, pred, group, alpha=alpha, **kw)
+    assert np.array_equal(res.equivalent, adj <= alpha)
+    assert not np.array_equal(adj <= alpha, raw <= alpha)  # ...and the raw ones differ
+    keep = group < 2
+    two = fastfair.equivalence_test(y[keep], pred[keep], group[keep], metric="tpr", delta=0.1)
+    at = fastfair.equivalence_test(
+        y[keep], pred[keep], group[keep], metric="tpr", delta=0.1, alpha=two.pvalue
+    )
+    assert at.equivalent
