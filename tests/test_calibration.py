@@ -406,3 +406,18 @@ def test_import_paths_survive_the_layer_split():
             assert getattr(fastfair, name) is obj, name
     cal = GroupCalibrator().set_params(n_bins=7)
     assert cal.get_params()["n_bins"] == 7 and repr(cal).startswith("GroupCalibrator(")
+
+
+def test_inverse_threshold_is_the_smallest_score_reaching_the_outcome():
+    """_inverse_threshold: the smallest s (linear interpolation on the grid) whose running-max
+    curve is >= v; on a plateau exactly at v the plateau's first point; v at the first
+    point: the grid's start; below every point: -inf (every score qualifies); above: NaN."""
+    from fastfair.calibration.inference import _inverse_threshold
+
+    grid = np.array([0.0, 1.0, 2.0, 3.0])
+    fmono = np.array([0.1, 0.2, 0.2, 0.5])
+    assert _inverse_threshold(grid, fmono, 0.2) == 1.0
+    assert _inverse_threshold(grid, fmono, 0.35) == pytest.approx(2.5, abs=1e-12)
+    assert _inverse_threshold(grid, fmono, 0.1) == 0.0
+    assert _inverse_threshold(grid, fmono, 0.05) == -np.inf
+    assert np.isnan(_inverse_threshold(grid, fmono, 0.6))

@@ -840,3 +840,30 @@ def test_compare_auc_auto_rule_at_its_boundary(classes, method):
     b = a + 0.1 * rng.random(y.size)
     res = compare_auc(y, a, b, np.array(["a", "b"])[group], n_permutations=99, random_state=0)
     assert res.method == method
+
+
+def _paired_with_discordant(d00, d01, d10, d11):
+    """Two groups; d_gy rows of group g and label y where the models disagree (A predicts
+    1, B 0), plus 5 rows per group and label where they agree."""
+    y, a, b, g = [], [], [], []
+    for grp, lab, d in ((0, 0, d00), (0, 1, d01), (1, 0, d10), (1, 1, d11)):
+        y += [lab] * (d + 5)
+        a += [1] * d + [lab] * 5
+        b += [0] * d + [lab] * 5
+        g += [grp] * (d + 5)
+    return np.array(y), np.array(a), np.array(b), np.array(g)
+
+
+@pytest.mark.parametrize(
+    "d11, method", [(98, "exact"), (99, "exact"), (100, "permutation")]
+)  # tables: 10 * 10 * 10 * (d11 + 1), the auto rule's limit EXACT_MAX_TABLES = 100,000
+def test_auto_is_exact_up_to_exactly_the_table_limit(d11, method):
+    """method="auto" of compare_models enumerates exactly when the swap grid of a comparison
+    has at most EXACT_MAX_TABLES = prod over (group, label) strata of (discordant + 1)
+    tables, here 99,000, 100,000 (at the limit: exact) and 101,000."""
+    from fastfair.compare.ingest import EXACT_MAX_TABLES
+
+    assert EXACT_MAX_TABLES == 100_000
+    y, a, b, g = _paired_with_discordant(9, 9, 9, d11)
+    res = compare_models(y, a, b, g, metric="accuracy", n_permutations=99, random_state=0)
+    assert res.method.split(", ")[0] == method  # the test's method, then the interval's

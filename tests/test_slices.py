@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -12,12 +13,15 @@ from scipy import stats
 
 import fastfair
 from fastfair._metrics import get_metric
+from fastfair._pvalues import max_exceedance_pvalues
 from fastfair._random import stream_key
 from fastfair.slices import ingest, statistics
 from fastfair.slices.inference import (
+    adjust_family,
     benjamini_yekutieli,
     exact_pvalues,
     rate_parts,
+    simultaneous_intervals,
     standardize,
 )
 
@@ -409,3 +413,40 @@ def test_from_cube_features_subset_and_errors():
         fastfair.find_slices_from_cube(cube, max_levels=3)
     with pytest.raises(TypeError, match="ConfusionCube"):
         fastfair.find_slices_from_cube({"a": [1, 2]})
+
+
+@pytest.mark.parametrize("b, alpha", [(19, 0.1), (99, 0.05), (200, 0.05), (37, 0.2)])
+def test_maxt_critical_value_is_where_the_maxt_pvalue_crosses_alpha(b, alpha):
+    """The max-T critical value c: a statistic t is rejected (adjusted p-value
+    (1 + #{M_b >= t}) / (1 + B) <= alpha) exactly when t > c."""
+    rng = np.random.default_rng(b)
+    maxima = rng.normal(size=b) + 2.0
+    fam = standardize(np.arange(3), np.array([5, 9, 14]), np.array([20, 30, 40]), 40, 100)
+    options = SimpleNamespace(adjust="maxT", alpha=alpha, alternative="greater")
+    _, critical, _ = adjust_family(fam, np.full(3, 0.5), maxima, options)
+    grid = np.sort(np.r_[maxima, maxima + 1e-9, maxima - 1e-9])
+    rejected = max_exceedance_pvalues(maxima, grid) <= alpha
+    np.testing.assert_array_equal(rejected, grid > critical)
+
+
+def test_by_critical_value_counts_pvalues_equal_to_alpha_as_selected():
+    """adjust="by": the critical value is the normal quantile at alpha * R / m, R the
+    number of BY-adjusted p-values <= alpha (here both are exactly alpha: R = 2)."""
+    raw = np.array([0.125, 0.25])  # BY-adjusted: 0.25 * 2 * 1.5 / 2 = 0.375 for both
+    assert benjamini_yekutieli(raw).tolist() == [0.375, 0.375]
+    for alternative, per_side in (("two-sided", 0.375 / 2), ("greater", 0.375)):
+        options = SimpleNamespace(adjust="by", alpha=0.375, alternative=alternative)
+        _, critical, _ = adjust_family(None, raw, None, options)
+        assert critical == pytest.approx(stats.norm.isf(per_side), rel=1e-12)
+
+
+def test_simultaneous_intervals_are_agresti_caffo_with_each_sides_size():
+    """difference +- c * SE with one success and one failure added to each side: p_i =
+    (x_i + 1) / (n_i + 2), SE^2 = sum p_i (1 - p_i) / (n_i + 2); sizes differ per side."""
+    value, other = np.array([0.3, 0.9]), np.array([0.5, 0.2])
+    n, n_other = np.array([10.0, 40.0]), np.array([200.0, 7.0])
+    lo, hi = simultaneous_intervals(value, other, n, n_other, 2.0, "two-sided")
+    p1, p2 = (value * n + 1) / (n + 2), (other * n_other + 1) / (n_other + 2)
+    se = np.sqrt(p1 * (1 - p1) / (n + 2) + p2 * (1 - p2) / (n_other + 2))
+    np.testing.assert_allclose(lo, np.maximum(value - other - 2 * se, -1), rtol=1e-12)
+    np.testing.assert_allclose(hi, np.minimum(value - other + 2 * se, 1), rtol=1e-12)

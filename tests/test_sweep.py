@@ -595,3 +595,16 @@ def test_the_audits_sweep_is_threshold_sweep_of_its_two_groups(n_permutations):
     assert res.sweeps["g"].n_permutations == (n_permutations or 9999)
     assert res.sweeps["g"].to_frame().equals(direct.to_frame())
     np.testing.assert_array_equal(res.sweeps["g"].critical_value, direct.critical_value)
+
+
+def test_exact_critical_is_the_largest_value_whose_tail_exceeds_alpha():
+    """_exact_critical: the largest support value v with P(V >= v) > alpha (brute force
+    over the support), a tail exactly at alpha not counting; tied values share a tail."""
+    from fastfair.sweep.inference import _exact_critical
+
+    values = np.array([3.0, 0.0, 2.0, 1.0, 1.0])
+    probs = np.array([0.125, 0.5, 0.125, 0.125, 0.125])
+    for alpha in (0.125, 0.25, 0.3, 0.5, 0.6):
+        tails = {v: probs[values >= v].sum() for v in values}
+        expected = max(v for v, t in tails.items() if t > alpha)
+        assert _exact_critical(values, probs, alpha) == expected
