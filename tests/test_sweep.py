@@ -608,3 +608,21 @@ def test_exact_critical_is_the_largest_value_whose_tail_exceeds_alpha():
         tails = {v: probs[values >= v].sum() for v in values}
         expected = max(v for v, t in tails.items() if t > alpha)
         assert _exact_critical(values, probs, alpha) == expected
+
+
+def test_band_is_never_narrower_than_the_pointwise_critical_gap():
+    """The simultaneous band is max(max-T critical value x standard error, pointwise
+    critical gap) at every threshold: a band narrower than a threshold's own exact critical
+    gap would call a gap simultaneous that is not significant even at that threshold. In
+    this small exact sweep (44 rows, 39 permutations for the max-T) the exact pointwise
+    critical gap of the TPR at the third threshold exceeds the max-T one."""
+    rng = np.random.default_rng(11)
+    n = int(rng.integers(20, 200))
+    g = np.where(rng.random(n) < rng.uniform(0.1, 0.5), "a", "b")
+    y = rng.random(n) < rng.uniform(0.1, 0.9)
+    s = rng.random(n)
+    res = fastfair.threshold_sweep(y, s, g, reference="a", thresholds=6, method="exact",
+                                   n_permutations=39, alpha=0.05, random_state=11)  # fmt: skip
+    max_t_gap = res.max_critical[:, None] * res.standard_error
+    assert (res.critical_value > max_t_gap + 1e-12).any()  # the case where it matters
+    np.testing.assert_array_equal(res.band, np.maximum(max_t_gap, res.critical_value))
