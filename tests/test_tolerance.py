@@ -1208,3 +1208,28 @@ def test_equivalence_decision_reads_the_adjusted_pvalues_and_includes_alpha():
         y[keep], pred[keep], group[keep], metric="tpr", delta=0.1, alpha=two.pvalue
     )
     assert at.equivalent
+
+
+def test_exact_accepts_a_small_group_against_a_reference_beyond_max_size():
+    """The exact test's size rule looks at the smaller group: at most SMALL_GROUP_MAX rows
+    against any reference, else n_A + n_B <= MAX_SIZE; on both sides of each limit, and
+    method='exact' of 10 rows against 999,991 (beyond MAX_SIZE in all) runs, as "auto" does."""
+    from fastfair._unconditional import MAX_SIZE, SMALL_GROUP_MAX, exact_feasible
+
+    assert SMALL_GROUP_MAX == 500 and MAX_SIZE == 1_000_000
+    cases = {
+        (500, 2_000_000): True,  # the smaller group at its limit, the reference far beyond
+        (2_000_000, 500): True,  # in either position
+        (501, 999_499): True,  # n_A + n_B exactly MAX_SIZE
+        (501, 999_500): False,  # one row more, both groups above SMALL_GROUP_MAX
+        (999_500, 501): False,
+    }
+    for (n1, n2), accepted in cases.items():
+        assert bool(exact_feasible(n1, n2)) is accepted, (n1, n2)
+    counts = [[0, 0, 9, 1], [0, 0, 999_991, 0]]
+    exact = fastfair.tolerance_test_from_counts(counts, alternative="greater", method="exact")
+    auto = fastfair.tolerance_test_from_counts(counts, alternative="greater")
+    assert exact.method == auto.method == "exact" and exact.pvalue == auto.pvalue
+    with pytest.raises(ValueError, match="both groups above"):
+        fastfair.tolerance_test_from_counts([[0, 0, 496, 5], [0, 0, 999_000, 1_000]],
+                                            method="exact")  # fmt: skip
