@@ -5,6 +5,8 @@
 give what the plain definitions give, the blocks bit for bit.
 """
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -83,3 +85,45 @@ def test_bootstrap_draws_multiply_the_root_row_by_row():
     first, second = draws([1.0, 0.0, 0.0]), draws([0.0, 1.0, 0.0])
     np.testing.assert_allclose(plus + minus, 2.0 * (first + second), rtol=1e-12)
     assert not np.allclose(plus, minus)
+
+
+def _loco_loss_by_hand(s, y, starts, group, weight, grid, h, fallback):
+    """The leave-one-cluster-out loss of loco_cv_loss's docstring, in plain numpy: the
+    Gaussian Nadaraya-Watson sums of each group without cluster m at the grid points,
+    linearly interpolated at m's scores (np.interp), the group's fallback where a
+    leave-out denominator is at most 1e-8 of the group's largest."""
+    kern = np.exp(-0.5 * ((grid[None, :] - s[:, None]) / h) ** 2)
+    n_groups = group.max() + 1
+    A = np.array([(y[a:b, None] * kern[a:b]).sum(0) for a, b in itertools.pairwise(starts)])
+    B = np.array([kern[a:b].sum(0) for a, b in itertools.pairwise(starts)])
+    sa = np.array([(weight[group == g, None] * A[group == g]).sum(0) for g in range(n_groups)])
+    sb = np.array([(weight[group == g, None] * B[group == g]).sum(0) for g in range(n_groups)])
+    loss = total = 0.0
+    for m, g in enumerate(group):
+        if g < 0:
+            continue
+        num, den = sa[g] - weight[m] * A[m], sb[g] - weight[m] * B[m]
+        ok = den > 1e-8 * sb[g].max()
+        fit_grid = np.where(ok, num / np.where(ok, den, 1.0), np.inf)
+        rows = slice(starts[m], starts[m + 1])
+        j = np.clip(np.floor((s[rows] - grid[0]) / (grid[1] - grid[0])), 0, grid.size - 2)
+        j = j.astype(int)
+        usable = np.isfinite(fit_grid[j]) & np.isfinite(fit_grid[j + 1])
+        fit = np.where(usable, np.interp(s[rows], grid, np.where(ok, fit_grid, 0.0)), fallback[g])
+        loss += weight[m] * ((y[rows] - fit) ** 2).sum()
+        total += weight[m] * (starts[m + 1] - starts[m])
+    return loss / total
+
+
+@pytest.mark.parametrize("h", [0.15, 0.004])
+def test_loco_cv_loss_is_the_leave_one_cluster_out_loss_by_hand(h):
+    """The bandwidth's cross-validation loss against plain numpy, on a coarse grid (11
+    points for scores in [0, 1], so rows fall between grid points and the interpolation's
+    weights matter) at a wide bandwidth and at a narrow one where some leave-out
+    denominators vanish and the group's fallback value is used."""
+    s, y, starts, group, weight = _clusters(120, seed=4)
+    grid = np.linspace(0.0, 1.0, 11)
+    fallback = np.array([0.1, 0.4, -0.2])
+    loss = _kernel_sums.loco_cv_loss(s, y, None, starts, group, weight, 3, grid, h, fallback)
+    expected = _loco_loss_by_hand(s, y, starts, group, weight, grid, h, fallback)
+    assert loss == pytest.approx(expected, rel=1e-10)
