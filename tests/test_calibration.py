@@ -421,3 +421,22 @@ def test_inverse_threshold_is_the_smallest_score_reaching_the_outcome():
     assert _inverse_threshold(grid, fmono, 0.1) == 0.0
     assert _inverse_threshold(grid, fmono, 0.05) == -np.inf
     assert np.isnan(_inverse_threshold(grid, fmono, 0.6))
+
+
+def test_composite_parity_passes_by_bonferroni_over_the_composites():
+    """Each composite's p-value is compared with alpha over the number of composites: the
+    check passes when the smallest p-value lies between alpha / 2 and alpha (two
+    composites) and fails below alpha / 2."""
+    rng = np.random.default_rng(0)
+    s = rng.random((4000, 2))
+    g = rng.integers(0, 2, 4000)
+    y = (rng.random((4000, 2)) < s).astype(float)
+    kw = dict(grid=10, random_state=0)
+    first = check_composite_parity(s, y, g, [[1, 1], [1, 3]], **kw)
+    smallest = float(first.pvalue.min())
+    assert 0 < smallest < 0.4
+    between = check_composite_parity(s, y, g, [[1, 1], [1, 3]], alpha=1.5 * smallest, **kw)
+    np.testing.assert_array_equal(between.pvalue, first.pvalue)
+    assert between.passed  # smallest >= alpha / 2, though below alpha
+    below = check_composite_parity(s, y, g, [[1, 1], [1, 3]], alpha=2.5 * smallest, **kw)
+    assert not below.passed
