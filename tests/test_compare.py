@@ -867,3 +867,25 @@ def test_auto_is_exact_up_to_exactly_the_table_limit(d11, method):
     y, a, b, g = _paired_with_discordant(9, 9, 9, d11)
     res = compare_models(y, a, b, g, metric="accuracy", n_permutations=99, random_state=0)
     assert res.method.split(", ")[0] == method  # the test's method, then the interval's
+
+
+def test_audit_compare_verdict_sizes_a_gap_by_its_largest_part():
+    """The audit's "gap grew" compares each model's largest |part| (equalized odds: TPR and
+    FPR gaps): B's largest part above A's grows; B's parts each larger than A's smallest
+    but not its largest is a change, not growth. Rows with a significant difference and no
+    shown reduction; both orders of the parts."""
+    from fastfair.auditing.api import _compare_verdicts
+
+    base = dict(attribute="g", family="compare", metric="equalized_odds", group="b",
+                reference="a", difference=[0.0, 0.0], ci_low=[0.0, 0.0], ci_high=[0.0, 0.0],
+                pvalue=0.001, pvalue_reduced=0.9, method="permutation",
+                n_discordant=10)  # fmt: skip
+    cases = [
+        ([0.05, -0.01], [0.0, -0.09], "gap grew"),  # max 0.09 > 0.05, though min 0.0 < 0.01
+        ([-0.10, 0.02], [0.05, -0.08], "gap changed"),  # max 0.08 < 0.10, though min 0.05 > 0.02
+    ]
+    for gap_a, gap_b, expected in cases:
+        for order in (slice(None), slice(None, None, -1)):
+            row = dict(base, gap_a=gap_a[order], gap_b=gap_b[order])
+            (out,) = _compare_verdicts([row], "holm", 0.05)
+            assert out["verdict"] == expected, (gap_a, gap_b)
