@@ -483,25 +483,36 @@ def _denominator_and_rate(metric, rates):
     }[metric]()
 
 
-def _exact_wald_power(metric, rates, npg, alpha):
-    """P(|Z| > z_{1-alpha/2}) of the plug-in Wald test, Z = (M_0 - M_1) / sqrt(sum M (1-M)
-    / den), by enumerating every (den, num) of both groups: den ~ Bin(n, q) and num | den ~
-    Bin(den, r). An empty denominator cannot test (Z = 0)."""
+def _enumerated_tables(metric, rates, npg):
+    """Every (den, num) pair of each group with its probability: den ~ Bin(n, q) and
+    num | den ~ Bin(den, r); returns [(num, den, prob)] for the two groups."""
     q, r = _denominator_and_rate(metric, rates)
     groups = []
     for k in range(2):
         den, num = np.meshgrid(np.arange(npg[k] + 1), np.arange(npg[k] + 1), indexing="ij")
         prob = stats.binom.pmf(den, npg[k], q[k]) * stats.binom.pmf(num, den, r[k])
         keep = (num <= den) & (prob > 0)
-        den, num, prob = den[keep].astype(float), num[keep], prob[keep]
+        groups.append((num[keep].astype(float), den[keep].astype(float), prob[keep]))
+    return groups
+
+
+def _exact_wald_power(metric, rates, npg, alpha, u_tol=0.0):
+    """P(reject) of the plug-in two-sided Wald test of ``|M_0 - M_1| <= u_tol``: rejects when
+    (M_0 - M_1 - u_tol) / se > z_{1-alpha/2} or (M_0 - M_1 + u_tol) / se < -z_{1-alpha/2},
+    se^2 = sum M (1-M) / den, by enumerating every (den, num) of both groups (see
+    `_enumerated_tables`). An empty denominator cannot test (never rejects)."""
+    groups = []
+    for num, den, prob in _enumerated_tables(metric, rates, npg):
         m = num / np.maximum(den, 1)
         var = np.where(den > 0, m * (1 - m) / np.maximum(den, 1), np.inf)
         groups.append((m, var, prob, den > 0))
     (m0, v0, p0, ok0), (m1, v1, p1, ok1) = groups
     diff, var = m0[:, None] - m1[None, :], v0[:, None] + v1[None, :]
+    zc = special.ndtri(1 - alpha / 2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(diff == 0, 0.0, diff / np.sqrt(var))
-    reject = (np.abs(z) > special.ndtri(1 - alpha / 2)) & ok0[:, None] & ok1[None, :]
+        z_hi = np.where(diff - u_tol == 0, 0.0, (diff - u_tol) / np.sqrt(var))
+        z_lo = np.where(diff + u_tol == 0, 0.0, (diff + u_tol) / np.sqrt(var))
+    reject = ((z_hi > zc) | (z_lo < -zc)) & ok0[:, None] & ok1[None, :]
     return float((p0[:, None] * p1[None, :] * reject).sum())
 
 
@@ -521,6 +532,67 @@ def test_simulate_power_wald_matches_the_exact_rejection_probability(metric, rat
         metric, rates=rates, n_per_group=npg, test="wald", n_sim=n_sim, random_state=7
     )
     assert abs(sim.power - exact) < 4 * np.sqrt(exact * (1 - exact) / n_sim), (sim.power, exact)
+
+
+@pytest.mark.parametrize(("u_tol", "low", "high"), [(0.0, 0.04, 0.06), (0.04, 0.0, 0.01)])
+def test_simulate_power_two_sided_rejects_on_both_sides_at_minus_and_plus_u_tol(u_tol, low, high):
+    """A true gap (0.005) much smaller than the standard error: the two-sided test rejects
+    about as often below as above. At u_tol = 0 the rejection rate is about alpha (each side
+    alpha / 2); at u_tol = 0.04 the lower side is at -u_tol, far from the data, and the
+    test almost never rejects. Simulated within 4 binomial SEs of the enumerated rate."""
+    rates, npg, n_sim = {"selection_rate": [0.505, 0.5]}, [300, 300], 8000
+    exact = _exact_wald_power("selection_rate", rates, npg, 0.05, u_tol)
+    assert low < exact < high
+    sim = simulate_power(
+        "selection_rate", rates=rates, n_per_group=npg, test="wald", n_sim=n_sim,
+        u_tol=u_tol, random_state=12,
+    )  # fmt: skip
+    se = np.sqrt(max(exact, 0.002) * (1 - exact) / n_sim)
+    assert abs(sim.power - exact) < 4 * se, (sim.power, exact)
+
+
+def _exact_score_power(metric, rates, npg, alpha):
+    """P(|Z| > z_{1-alpha/2}) of the Miettinen-Nurminen score test of M_0 = M_1, Z from
+    statsmodels (score_test_proportions_2indep, correction=True), by enumerating both
+    groups' tables; an empty denominator cannot test (never rejects)."""
+    from statsmodels.stats.proportion import score_test_proportions_2indep
+
+    (x0, n0, p0), (x1, n1, p1) = _enumerated_tables(metric, rates, npg)
+    ok = (n0[:, None] > 0) & (n1[None, :] > 0)
+    x0, n0, x1, n1 = (
+        np.broadcast_to(a, ok.shape)[ok]
+        for a in (x0[:, None], n0[:, None], x1[None, :], n1[None, :])
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = score_test_proportions_2indep(x0, n0, x1, n1, value=0, compare="diff").statistic
+    reject = np.abs(np.nan_to_num(z)) > special.ndtri(1 - alpha / 2)
+    return float((np.broadcast_to(p0[:, None] * p1[None, :], ok.shape)[ok] * reject).sum())
+
+
+@pytest.mark.parametrize("test", ["wald", "score"])
+def test_simulate_power_audits_with_an_empty_denominator_never_reject(test):
+    """A group of 10 rows with prevalence 0.15 has no positives in 20% of the audits; the
+    TPR test cannot run there, and the simulated power is the enumerated probability of
+    rejecting with both denominators non-empty (a test on the other group alone would
+    reject: its TPR is far from the 0.5 an empty group would read)."""
+    rates = {"tpr": [0.4, 0.9], "prevalence": [0.15, 0.5]}
+    npg, n_sim = [10, 60], 4000
+    exact = (_exact_wald_power if test == "wald" else _exact_score_power)("tpr", rates, npg, 0.05)
+    sim = simulate_power(
+        "tpr", rates=rates, n_per_group=npg, test=test, n_sim=n_sim, random_state=13
+    )
+    assert abs(sim.power - exact) < 4 * np.sqrt(exact * (1 - exact) / n_sim), (sim.power, exact)
+
+
+def test_simulate_power_permutation_rejects_at_a_pvalue_equal_to_alpha():
+    """With 19 permutations the smallest Monte-Carlo p-value is (0 + 1) / (19 + 1) = 0.05 =
+    alpha: a gap this large (TPR 0.95 vs 0.3, 100 positives each) gives it in every audit,
+    and each must reject (p <= alpha)."""
+    sim = simulate_power(
+        "tpr", rates={"tpr": [0.95, 0.3], "prevalence": [0.5, 0.5]}, n_per_group=[200, 200],
+        method="monte_carlo", n_permutations=19, n_sim=20, random_state=0,
+    )  # fmt: skip
+    assert sim.n_rejections == 20
 
 
 def test_simulate_power_wald_auc():
