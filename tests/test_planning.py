@@ -710,6 +710,31 @@ def test_plan_from_data_other_metrics():
     assert res.n_interval[0] < res.n < res.n_interval[1]
 
 
+def test_plan_from_data_observed_difference_of_a_complement_is_its_own_gap():
+    """FNR = 1 - TPR: the pilot's M_ref - M_g is the FNR gap, the TPR gap with its sign
+    flipped, from the counts directly."""
+    y, yhat, g = _rows(COUNTS)
+    res = plan_from_data(y, yhat, g, "fnr", tau=0.05, n_bootstrap=20, random_state=0, reference=0)
+    fnr = COUNTS[:, 2] / (COUNTS[:, 2] + COUNTS[:, 3])
+    np.testing.assert_allclose(res.observed_difference, [fnr[0] - fnr[1]])
+
+
+@pytest.mark.parametrize(
+    ("metric", "allocation"),
+    [("tnr", "neyman"), ("npv", "neyman"), ("fpr", "equal"), ("tpr", [0.3, 0.7])],
+)
+def test_plan_from_data_bootstrap_plans_center_on_the_pilots_plan(metric, allocation):
+    """39,000 pilot rows: each resample's plan is the same formula on rates within a few
+    hundredths of the pilot's, so the bootstrap median lies within 4% of the point plan (a
+    resample planned with the wrong denominator, e.g. the prevalence for 1 - prevalence, or
+    with the given fractions in another order, moves it by 20% or more)."""
+    y, yhat, g = _rows(COUNTS)
+    res = plan_from_data(
+        y, yhat, g, metric, tau=0.05, n_bootstrap=200, random_state=3, allocation=allocation
+    )
+    assert np.median(res.bootstrap_distribution) == pytest.approx(res.n, rel=0.04)
+
+
 def test_plan_from_data_bad_input():
     y, yhat, g = _rows([[10, 5, 0, 20], [12, 4, 3, 18]])
     with pytest.raises(ValueError, match=r"tpr.*group 0"):

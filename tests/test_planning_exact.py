@@ -143,3 +143,25 @@ def test_plans_beyond_the_lattice_cap_use_the_score_formula():
     assert auto.n == score.n
     with pytest.raises(ValueError, match="too many to enumerate"):
         sample_size("tpr", rates=rates, tau=0.02, test="exact")
+
+
+@pytest.mark.parametrize("rates", [(0.35, 0.5), (0.65, 0.5)])
+def test_one_sided_exact_power_tests_in_the_direction_of_the_gap(rates):
+    """alternative="greater": the comparison's one-sided exact test rejects small counts of
+    the group below the reference and large counts of a group above (side -1 / +1)."""
+    from fastfair.planning.inference import _exact_power_at
+
+    alt, den, p = np.array([rates[1], rates[0]]), np.ones(2), np.array([0.5, 0.5])
+    got = _exact_power_at(200, p, alt, den, 0, 0.05, "greater")
+    side = 1 if rates[0] > rates[1] else -1
+    assert got == pytest.approx(cp.exact_power((100, 100), (1.0, 1.0), rates, 0.05, side))
+    assert got > 0.5  # the wrong side would have power below alpha
+
+
+def test_a_denominator_window_of_full_window_values_is_summed_exactly():
+    """Binomial(29, 0.5): its window is 0..29, FULL_WINDOW = 30 values, so every value is
+    a node with its own binomial probability (not the equal-mass bins)."""
+    assert cp.FULL_WINDOW == 30
+    nodes, weights = cp.denominator_nodes(29, 0.5)
+    np.testing.assert_array_equal(nodes, np.arange(30))
+    np.testing.assert_allclose(weights, stats.binom.pmf(np.arange(30), 29, 0.5), rtol=1e-9)

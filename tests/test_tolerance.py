@@ -772,6 +772,55 @@ def test_equivalence_sample_size_closed_form_at_zero_gap():
         power(sigma2=[0.25, 0.25], tau=0.01, n=100, delta=0.05, u_tol=0.01)
 
 
+def test_tost_power_is_zero_not_negative_with_few_units():
+    """20 units: sigma_U = 1 / sqrt(20) and the two one-sided terms of the TOST power sum
+    below 1; the power is then 0 (METHODS: "at least 0"), not negative."""
+    from fastfair.planning import power
+
+    se, z = 1 / math.sqrt(20), special.ndtri(0.95)
+    raw = special.ndtr((0.05 - 0.02) / se - z) + special.ndtr((0.05 + 0.02) / se - z) - 1
+    assert raw < 0
+    res = power(sigma2=[0.25, 0.25], tau=0.02, n=20, delta=0.05, allocation="equal")
+    assert res.power == 0.0
+
+
+def test_tost_plan_with_three_groups_gives_every_comparison_the_power():
+    """Three groups, equal allocation, alpha / 2 per comparison: the plan is the n at which
+    the harder comparison (the larger variance) has TOST power 0.8, by the formula."""
+    from fastfair.planning import sample_size
+
+    s2 = np.array([0.25, 0.16, 0.21])
+    res = sample_size(sigma2=s2, tau=0.01, delta=0.05, allocation="equal")
+    z, n_g = special.ndtri(1 - 0.05 / 2), res.n / 3
+    se = np.sqrt((s2[0] + s2[1:]) / n_g)
+    pw = special.ndtr(0.04 / se - z) + special.ndtr(0.06 / se - z) - 1
+    assert pw.min() == pytest.approx(0.8, abs=1e-6)
+    assert pw.max() > 0.81
+
+
+def test_score_plan_with_three_groups_is_the_largest_comparisons():
+    """Per comparison with the reference, (z sqrt(V0) + z_b sqrt(V1))^2 / tau^2 with V0 at
+    the pooled rate (u_tol = 0) and z at alpha / 2 two-sided; the plan (equal allocation,
+    where the comparisons differ) is the largest."""
+    from fastfair.planning import sample_size
+
+    r, prev = np.array([0.70, 0.62, 0.66]), np.array([0.3, 0.35, 0.4])
+    plan = sample_size(
+        "tpr", rates={"tpr": r, "prevalence": prev}, tau=0.08, variance="score", allocation="equal"
+    )
+    n = plan.allocation * prev  # positives per unit of total n
+    z, zb = special.ndtri(1 - 0.025 / 2), special.ndtri(0.8)
+    per = []
+    for g in (1, 2):
+        pair = [0, g]
+        pooled = (r[pair] * n[pair]).sum() / n[pair].sum()
+        v0 = pooled * (1 - pooled) * (1 / n[pair]).sum()
+        v1 = (r[pair] * (1 - r[pair]) / n[pair]).sum()
+        per.append((z * math.sqrt(v0) + zb * math.sqrt(v1)) ** 2 / 0.08**2)
+    assert plan.n == pytest.approx(max(per))
+    assert min(per) < 0.95 * max(per)
+
+
 TABLE2_TPR = {"tpr": [0.6835, 0.7894], "prevalence": [0.3478, 0.4404]}
 
 

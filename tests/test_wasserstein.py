@@ -150,6 +150,8 @@ def test_kink_splits_mass_and_keeps_constraint_exact():
     np.testing.assert_array_less(np.abs(fav.constraint), 1e-14)
     moves = fav.X - X[fav.source]
     assert np.dot(fav.weight, np.sum(moves**2, axis=1)) == pytest.approx(res.distance, rel=1e-8)
+    # the reported cost weighs each moved copy by its mass, split rows included
+    assert fav.transport_cost == pytest.approx(res.distance, rel=1e-8)
 
 
 def test_inner_problem_is_global_minimum():
@@ -344,6 +346,20 @@ def test_constant_classifier_is_fair():
     res = wasserstein_test(X, y, a, np.zeros(3), intercept=1.0, return_favorable=True)
     assert res.statistic == 0.0 and res.pvalue == 1.0 and not res.reject
     np.testing.assert_array_equal(res.favorable.X, X)
+
+
+def test_scores_equal_on_every_row_are_fair_with_pvalue_one():
+    """A classifier whose score is 0.5 on every row (X's first column is 0 and the only one
+    it reads): both groups' mean scores are equal, the distance is 0 and so is every theta,
+    the limiting law is a point mass at 0, so P(T >= 0) = 1 and the test does not reject."""
+    rng = np.random.default_rng(1)
+    n = 200
+    a, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    X = np.column_stack([np.zeros(n), rng.normal(size=n)])
+    for criterion in ("equal_opportunity", "equalized_odds"):
+        res = wasserstein_test(X, y, a, [1.0, 0.0], criterion=criterion)
+        assert res.statistic == 0.0 and np.all(res.theta == 0.0)
+        assert res.pvalue == 1.0 and not res.reject
 
 
 # ------------------------------------------------------------------ bad input
