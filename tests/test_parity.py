@@ -831,3 +831,15 @@ def test_three_groups_max_test_maps_each_point_through_chi2_with_k_minus_1_df():
     exceed = np.sum(null >= matched.max() * (1 - 1e-9))
     assert r.pvalue == pytest.approx((1 + exceed) / (1 + null.size), abs=1e-12)
     assert 0.01 < r.pvalue < 0.99  # the threshold sits inside the draws, not in a tail
+
+
+def test_weighted_quantiles_with_equal_weights_are_the_midpoint_quantiles():
+    """With equal weights the k-th smallest of n scores sits at (k - 0.5) / n, the grid's
+    and the scale's quantile (numpy's method="hazen"); any equal weight gives the same."""
+    from fastfair._clustered import weighted_quantiles
+
+    x = np.random.default_rng(4).normal(size=37)
+    probs = [0.025, 0.25, 0.5, 0.75, 0.975]
+    want = np.quantile(x, probs, method="hazen")
+    np.testing.assert_allclose(weighted_quantiles(x, np.ones(37), probs), want, rtol=1e-12)
+    np.testing.assert_allclose(weighted_quantiles(x, np.full(37, 3.5), probs), want, rtol=1e-12)
