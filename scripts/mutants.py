@@ -1183,4 +1183,49 @@ MUTANTS = [
         "the sequential audit's threshold sweep draws 999 permutations, not 9,999: a "
         "coarser critical value in the report's band",
     ),
+    # kinds from round six's five survivors (2026-11-27): each a variant of the survivor's
+    # mistake, killed by the test written for the survivor
+    m(
+        "loco-cv-leave-out-unweighted",
+        "csrc/_kernel_sums.pyx",
+        "den = sb[g, j] - w * bufb[j]\n",
+        "den = sb[g, j] - bufb[j]\n",
+        ("tests/test_kernel_sums.py",),
+        "the bandwidth's cross-validation leaves cluster m out of the lower grid point's "
+        "denominator without its weight: another loss, another bandwidth='cv'",
+    ),
+    m(
+        "exact-size-rule-strict",
+        "fastfair/_unconditional.py",
+        "return (n1 + n2 <= MAX_SIZE) | (np.minimum(n1, n2) <= SMALL_GROUP_MAX)",
+        "return (n1 + n2 < MAX_SIZE) | (np.minimum(n1, n2) <= SMALL_GROUP_MAX)",
+        ("tests/test_tolerance.py",),
+        "the exact test refuses two groups of exactly MAX_SIZE rows in all",
+    ),
+    m(
+        "simulated-two-sided-upper-side-at-minus-u-tol",
+        "fastfair/planning/inference.py",
+        "upper = sign * z_of(sign * u_tol)",
+        "upper = sign * z_of(-sign * u_tol)",
+        ("tests/test_planning.py",),
+        "simulate_power's tolerance test checks the upper side at -u_tol: a gap inside the "
+        "tolerance is 'shown' above it",
+    ),
+    m(
+        "composite-parity-any-passes",
+        "fastfair/calibration/api.py",
+        "bool(np.all(p >= alpha / len(p)))",
+        "bool(np.any(p >= alpha / len(p)))",
+        ("tests/test_calibration.py",),
+        "check_composite_parity passes when any composite passes, not all",
+    ),
+    m(
+        "audit-compare-gap-size-signed",
+        "fastfair/auditing/api.py",
+        "np.abs(np.atleast_1d(t[k])).max()",
+        "np.atleast_1d(t[k]).max()",
+        ("tests/test_compare.py",),
+        "the audit's 'gap grew' sizes a gap by its largest signed part: a gap that grew in "
+        "the negative direction reads 'gap changed'",
+    ),
 ]
