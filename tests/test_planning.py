@@ -551,6 +551,27 @@ def test_simulate_power_two_sided_rejects_on_both_sides_at_minus_and_plus_u_tol(
     assert abs(sim.power - exact) < 4 * se, (sim.power, exact)
 
 
+@pytest.mark.parametrize("test", ["wald", "score"])
+@pytest.mark.parametrize(
+    ("tpr", "u_tol"),
+    [([0.62, 0.60], 0.05), ([0.70, 0.60], 0.03)],  # a gap inside the tolerance; beyond it
+)
+def test_simulated_two_sided_tolerance_power_matches_the_formula(test, tpr, u_tol):
+    """Two-sided with a tolerance, H0: |U| <= u_tol rejects when the gap is shown above
+    +u_tol or below -u_tol. The simulated rejection rate matches power()'s formula within
+    4 Monte-Carlo SE (+0.01): for a true gap of 0.02 inside u_tol = 0.05 almost never (a
+    lower side checked at +u_tol would reject whenever the gap is shown below the tolerance),
+    and for a gap of 0.1 beyond u_tol = 0.03 about 0.72. The test above checks the Wald
+    simulation against the enumerated rate; this one adds the score test and power()."""
+    rates = {"tpr": tpr, "prevalence": [0.4, 0.4]}
+    sim = simulate_power("tpr", rates=rates, n_per_group=[1500, 1500], test=test, u_tol=u_tol,
+                         n_sim=4000, random_state=3)  # fmt: skip
+    formula = power("tpr", rates=rates, tau=abs(tpr[0] - tpr[1]), n_per_group=[1500, 1500],
+                    u_tol=u_tol).power  # fmt: skip
+    assert sim.formula_power == pytest.approx(formula)
+    assert abs(sim.power - formula) < 4 * sim.standard_error + 0.01
+
+
 def _exact_score_power(metric, rates, npg, alpha):
     """P(|Z| > z_{1-alpha/2}) of the Miettinen-Nurminen score test of M_0 = M_1, Z from
     statsmodels (score_test_proportions_2indep, correction=True), by enumerating both
@@ -907,23 +928,3 @@ def test_score_plan_fits_the_null_in_the_direction_of_the_gap(rates):
     z, zb = special.ndtri(0.975), special.ndtri(0.8)
     want = (z * np.sqrt(v_null) + zb * np.sqrt(v_alt)) ** 2 / (tau - u_tol) ** 2
     assert res.n == pytest.approx(want, rel=1e-7)
-
-
-@pytest.mark.parametrize("test", ["wald", "score"])
-@pytest.mark.parametrize(
-    ("tpr", "u_tol"),
-    [([0.62, 0.60], 0.05), ([0.70, 0.60], 0.03)],  # a gap inside the tolerance; beyond it
-)
-def test_simulated_two_sided_tolerance_power_matches_the_formula(test, tpr, u_tol):
-    """Two-sided with a tolerance, H0: |U| <= u_tol rejects when the gap is shown above
-    +u_tol or below -u_tol. The simulated rejection rate matches power()'s formula within
-    4 Monte-Carlo SE (+0.01): for a true gap of 0.02 inside u_tol = 0.05 almost never (a
-    lower side checked at +u_tol would reject whenever the gap is shown below the tolerance),
-    and for a gap of 0.1 beyond u_tol = 0.03 about 0.72."""
-    rates = {"tpr": tpr, "prevalence": [0.4, 0.4]}
-    sim = simulate_power("tpr", rates=rates, n_per_group=[1500, 1500], test=test, u_tol=u_tol,
-                         n_sim=4000, random_state=3)  # fmt: skip
-    formula = power("tpr", rates=rates, tau=abs(tpr[0] - tpr[1]), n_per_group=[1500, 1500],
-                    u_tol=u_tol).power  # fmt: skip
-    assert sim.formula_power == pytest.approx(formula)
-    assert abs(sim.power - formula) < 4 * sim.standard_error + 0.01
