@@ -110,3 +110,65 @@ def test_bad_input_is_named():
         ConfusionCube.from_arrays([1, 0], [1, 0], {"g": ["a", None]})
     with pytest.raises(ValueError, match="same length"):
         ConfusionCube.from_arrays([1, 0], [1, 0], {"g": ["a", "b", "c"]})
+
+
+def test_frame_has_each_cells_levels_and_counts_by_hand():
+    """to_frame: one row per cell present, its levels in the attribute columns and its
+    TN, FP, FN, TP under those names, each equal to a count of the rows by hand (a cube
+    of several batches, one attribute's level present in one batch only)."""
+    rng = np.random.default_rng(9)
+    y, p, groups = _rows(rng, 400, (3, 2))
+    groups["a1"][300:] = "L9"  # a level of the last batch only
+    cube = ConfusionCube.from_arrays(y[:300], p[:300], {n: g[:300] for n, g in groups.items()})
+    cube = cube + ConfusionCube.from_arrays(
+        y[300:], p[300:], {n: g[300:] for n, g in groups.items()}
+    )
+    frame = cube.to_frame()
+    assert list(frame.columns) == ["a0", "a1", "tn", "fp", "fn", "tp"]
+    want = _brute(y, p, groups, ("a0", "a1"))
+    got = {(r.a0, r.a1): [r.tn, r.fp, r.fn, r.tp] for r in frame.itertuples(index=False)}
+    assert got == want
+    assert len(frame) == len(want) == cube.n_cells
+    marginal = cube.marginal(["a1"]).to_frame()
+    assert {r.a1: [r.tn, r.fp, r.fn, r.tp] for r in marginal.itertuples(index=False)} == {
+        k[0]: v for k, v in _brute(y, p, groups, ("a1",)).items()
+    }
+
+
+def test_levels_no_row_uses_are_dropped_and_the_codes_renumbered():
+    """A batch coded against a longer list of levels (an engine's dictionary: GroupCodes
+    whose labels some batch lacks) keeps only the levels its rows use, the others' codes
+    renumbered; its cells, and its sum with another batch, equal a count by hand."""
+    from fastfair._validation import GroupCodes
+
+    y = np.array([1, 0, 1, 1, 0, 1])
+    p = np.array([1, 1, 0, 1, 0, 0])
+    sex = np.array(["F", "M", "M", "F", "M", "F"])
+    levels = np.array(["a", "b", "c", "d", "e"], dtype=object)
+    codes = np.array([1, 3, 4, 3, 1, 4])  # a and c unused
+    groups = {"race": GroupCodes(codes, levels), "sex": sex}
+    cube = ConfusionCube.from_arrays(y, p, groups)
+    assert cube.levels[0].tolist() == ["b", "d", "e"]
+    plain = {"race": levels[codes], "sex": sex}
+    want = _brute(y, p, plain, ("race", "sex"))
+    assert _as_dict(cube.confusion(), True) == want
+    other = ConfusionCube.from_arrays([0, 1], [1, 1], {"race": ["a", "e"], "sex": ["M", "F"]})
+    total = other + cube
+    assert total.levels[0].tolist() == ["a", "b", "d", "e"]
+    both = {"race": np.r_[["a", "e"], levels[codes]], "sex": np.r_[["M", "F"], sex]}
+    assert _as_dict(total.confusion(), True) == _brute(
+        np.r_[0, 1, y], np.r_[1, 1, p], both, ("race", "sex")
+    )
+
+
+def test_an_attribute_named_twice_is_refused():
+    cube = ConfusionCube.from_arrays([1, 0], [1, 0], {"g": ["a", "b"], "h": ["x", "y"]})
+    for names in (["g", "g"], ["h", "g", "h"]):
+        with pytest.raises(ValueError, match="must be distinct attributes of the cube"):
+            cube.marginal(names)
+        with pytest.raises(ValueError, match="must be distinct attributes of the cube"):
+            cube.confusion(names)
+    with pytest.raises(TypeError, match="non-empty list of attributes"):
+        cube.marginal("g")
+    with pytest.raises(TypeError, match="non-empty list of attributes"):
+        cube.marginal([])

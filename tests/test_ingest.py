@@ -209,3 +209,119 @@ def test_cli_refuses_blank_group_cells(tmp_path, capsys, blank):
     assert code == 2
     assert "group column 'grp': group contains empty or blank labels" in err
     assert "in 1 row" in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------------------
+# The other checks of fastfair._validation: both sides of each limit, and which argument
+# a refusal names (hardening of issue 36).
+
+
+def test_check_int_accepts_its_bounds_and_refuses_one_beyond():
+    assert _validation.check_int(3, "k", 3, 5) == 3 and _validation.check_int(5, "k", 3, 5) == 5
+    assert _validation.check_int(np.int64(4), "k", 3) == 4
+    with pytest.raises(ValueError, match=r"^k must be >= 3, got 2$"):
+        _validation.check_int(2, "k", 3, 5)
+    with pytest.raises(ValueError, match=r"^k must be <= 5, got 6$"):
+        _validation.check_int(6, "k", 3, 5)
+    for bad in (True, np.bool_(True), 3.0, "3", None):
+        with pytest.raises(TypeError, match=r"^k must be an integer"):
+            _validation.check_int(bad, "k", 0)
+    top = _validation.MAX_RESAMPLES
+    assert _validation.check_resamples(top, "n_permutations") == top
+    with pytest.raises(ValueError, match="n_permutations must be <= 100,000,000"):
+        _validation.check_resamples(top + 1, "n_permutations")
+
+
+def test_check_level_is_open_at_both_ends():
+    tiny = np.nextafter(0.0, 1.0)
+    assert _validation.check_level(tiny, "alpha") == tiny
+    assert _validation.check_level(np.nextafter(1.0, 0.0), "alpha") < 1.0
+    for bad in (0, 0.0, 1, 1.0, -0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match=r"^alpha must be in \(0, 1\)"):
+            _validation.check_level(bad, "alpha")
+    for bad in (True, False, "0.05", None):
+        with pytest.raises(TypeError, match=r"^alpha must be a number in \(0, 1\)"):
+            _validation.check_level(bad, "alpha")
+
+
+def test_probabilities_include_0_and_1_and_name_the_first_value_outside():
+    ok = _validation.as_probabilities([0.0, 1.0, 0.5], "y_prob")
+    assert ok.tolist() == [0.0, 1.0, 0.5]
+    with pytest.raises(ValueError, match=r"y_prob must be .* got 1\.5 at position 2 \(2 value"):
+        _validation.as_probabilities([0.2, 1.0, 1.5, -1e-12], "y_prob")
+    with pytest.raises(ValueError, match=r"got -1e-12 at position 1 \(1 value"):
+        _validation.as_probabilities([0.0, -1e-12], "y_prob")
+    with pytest.raises(ValueError, match="y_prob contains NaN"):
+        _validation.as_probabilities([0.5, np.nan], "y_prob")
+
+
+def test_weights_may_be_zero_on_some_rows_but_not_negative_or_all_zero():
+    w, e = _validation.as_weights([0.0, 3.0, 1.5], return_exponent=True)
+    # 3 = 0.75 * 2**2: the largest weight lands in [0.5, 1), the others scaled alike
+    assert e == 2 and w.tolist() == [0.0, 0.75, 0.375]
+    small, e = _validation.as_weights([0.25, 0.125], return_exponent=True)
+    assert e == -1 and small.tolist() == [0.5, 0.25]
+    with pytest.raises(ValueError, match=r"^sample_weight must be non-negative$"):
+        _validation.as_weights([1.0, -0.0001])
+    with pytest.raises(ValueError, match=r"^w is zero for every row$"):
+        _validation.as_weights([0.0, 0.0], "w")
+    with pytest.raises(ValueError, match="w contains infinite values"):
+        _validation.as_weights([1.0, np.inf], "w")
+
+
+def test_unit_scale_is_set_by_the_largest_magnitude_of_either_sign():
+    x = np.array([-12.0, 3.0])  # the largest magnitude is negative: 12 = 0.75 * 2**4
+    scaled, e = _validation.unit_scale(x)
+    assert e == 4 and scaled.tolist() == [-0.75, 0.1875]
+    assert _validation.unit_scale(np.zeros(3))[1] == 0
+
+
+def test_default_threshold_needs_scores_within_0_and_1_both_ends_included():
+    assert _validation.score_threshold(np.array([0.0, 1.0]), None, "s", "--threshold") == 0.5
+    for outside in ([-1e-9, 0.5], [0.5, 1.0 + 1e-9]):
+        with pytest.raises(ValueError, match=r"s has values outside \[0, 1\].*give --threshold"):
+            _validation.score_threshold(np.array(outside), None, "s", "--threshold")
+    assert _validation.score_threshold(np.array([-3.0, 7.0]), 2, "s", "--threshold") == 2.0
+    for bad in (np.inf, np.nan, "0.5"):
+        with pytest.raises(ValueError, match=r"^--threshold must be a finite number"):
+            _validation.score_threshold(np.array([0.2]), bad, "s", "--threshold")
+
+
+def test_binary_labels_minus_one_and_one_and_bool_with_a_false_positive():
+    assert _validation.as_binary(np.array([-1, 1, 1]), "y").tolist() == [0, 1, 1]
+    assert _validation.as_binary(np.array([True, False]), "y", False).tolist() == [0, 1]
+    assert _validation.as_binary(np.array([True, False]), "y", True).tolist() == [1, 0]
+    with pytest.raises(ValueError, match=r"y has values \[0, 2\]; pass pos_label"):
+        _validation.as_binary(np.array([0, 2]), "y")
+    with pytest.raises(ValueError, match="y must be binary, got 3 distinct values"):
+        _validation.as_binary(np.array([0, 1, 2]), "y")
+
+
+def test_a_pos_label_must_occur_in_the_labels_or_the_predictions():
+    y, yhat = _validation.as_binary_pair(["n", "n"], ["y", "n"], pos_label="y")
+    assert y.tolist() == [0, 0] and yhat.tolist() == [1, 0]
+    y, yhat = _validation.as_binary_pair(["y", "n"], ["n", "n"], pos_label="y")
+    assert y.tolist() == [1, 0] and yhat.tolist() == [0, 0]
+    with pytest.raises(ValueError, match="pos_label='y' occurs in neither y_true nor y_pred"):
+        _validation.as_binary_pair(["n", "n"], ["n", "n"], pos_label="y")
+
+
+def test_finite_floats_allowing_nan_still_refuse_infinity():
+    x = _validation.as_finite_float([1.0, np.nan], "x", allow_nan=True)
+    assert np.isnan(x[1]) and x[0] == 1.0
+    with pytest.raises(ValueError, match=r"^x contains infinite values$"):
+        _validation.as_finite_float([1.0, -np.inf], "x", allow_nan=True)
+    with pytest.raises(ValueError, match=r"^x contains NaN$"):
+        _validation.as_finite_float([1.0, np.nan], "x")
+
+
+def test_same_length_names_every_length_and_group_counts_name_the_rows():
+    with pytest.raises(ValueError, match=r"^inputs must have the same length: a has 2, b has 3$"):
+        _validation.check_same_length(a=[1, 2], b=[1, 2, 3], c=None)
+    assert _validation.check_same_length(a=[1, 2], b=np.zeros(2), c=None) == 2
+    with pytest.raises(ValueError, match=r"group contains missing values \(NaN\) in 2 rows"):
+        as_groups(np.array([1.0, np.nan, 2.0, np.nan, 2.0]))
+    with pytest.raises(ValueError, match=r"in 1 row;"):
+        as_groups(np.array(["a", " ", "b", "b"], dtype=object))
+    codes, labels = _validation.drop_unused(np.array([3, 1, 3]), np.array(list("abcd")))
+    assert codes.tolist() == [1, 0, 1] and labels.tolist() == ["b", "d"]

@@ -267,3 +267,26 @@ def test_one_merge_for_every_combination_equals_brute_force(tmp_path):
     assert total.runs.nbytes == 0  # merged once, then moved to a file
     rows_after = total[("g1", "g2")].rows([("a", 3)])  # still readable from the file
     assert len(rows_after[0]) == int(((g1 == "a") & (g2 == 3)).sum())
+
+
+def test_merged_runs_span_their_lowest_and_highest_score():
+    """The sums of several runs carry the lowest and highest score of all of them
+    (``low``/``high``, what ``followed_by`` checks), whichever run holds each: here the
+    second run is scored wholly below the first. Rows scored below every run chain before
+    them; rows scored between the runs' lowest score and the first run's are refused."""
+    y, s, g = rows(600, 4)
+    top = s >= np.median(s)
+    first, second = np.flatnonzero(top), np.flatnonzero(~top)
+    idx = np.concatenate([first, second])
+    sums = runs_of(y[idx], s[idx], g[idx], [len(first)]).placements()
+    assert (sums.low, sums.high) == (s.min(), s.max())
+    assert as_dict(sums) == brute_sums(y, s, g)
+    low = np.array([s.min() - 2, s.min() - 1])
+    below = PlacementSums.from_arrays([0, 1], low, ["a", "a"])
+    both = below.followed_by(sums)
+    assert as_dict(both) == brute_sums(
+        np.r_[0, 1, y], np.r_[low, s], np.concatenate([["a", "a"], g])
+    )
+    middle = (s[second].max() + s[first].min()) / 2  # above s.min(): overlaps the rows
+    with pytest.raises(ValueError, match="above the first's"):
+        PlacementSums.from_arrays([0, 1], [middle, middle], ["a", "a"]).followed_by(sums)

@@ -200,3 +200,50 @@ def test_select_equals_the_summary_of_the_selected_groups_rows(wanted):
         np.testing.assert_array_equal(a.groups, b.groups)
         np.testing.assert_allclose(a.auc, b.auc, rtol=1e-12)
         np.testing.assert_allclose(a.variance, b.variance, rtol=1e-12)
+
+
+def test_merged_means_and_variances_equal_numpy_whatever_the_shifts():
+    """MeanStats merged from batches with different shifts (each batch's first value by
+    default, or given) has each group's count, mean and variance of its rows (numpy), in
+    either order: the merged sums are re-centred on the first summary's shift, and the
+    mean read back from that shift. The Welch difference alone cannot see a wrong shift
+    (it cancels between two groups), so the means are compared one by one."""
+    rng = np.random.default_rng(11)
+    v = rng.normal(50.0, 3.0, 600)
+    g = rng.choice(np.array(["a", "b", "c"], dtype=object), 600)
+    g[400:] = np.where(g[400:] == "a", "d", g[400:])  # "d" only in the last batch
+    edges = [(0, 150, None), (150, 400, -7.5), (400, 600, 1e3)]
+    parts = [MeanStats.from_arrays(v[lo:hi], g[lo:hi], shift=s) for lo, hi, s in edges]
+    assert len({p.shift for p in parts}) == 3
+    for merged in (parts[0] + parts[1] + parts[2], parts[2] + (parts[1] + parts[0])):
+        assert merged.labels.tolist() == ["a", "b", "c", "d"]
+        np.testing.assert_array_equal(merged.n, [np.sum(g == k) for k in "abcd"])
+        np.testing.assert_allclose(merged.mean, [v[g == k].mean() for k in "abcd"], rtol=1e-12)
+        np.testing.assert_allclose(
+            merged.variance, [v[g == k].var(ddof=1) for k in "abcd"], rtol=1e-9
+        )
+        d, _ = merged.welch("d", "b")
+        assert d == pytest.approx(v[g == "d"].mean() - v[g == "b"].mean(), rel=1e-12)
+
+
+@pytest.mark.parametrize("resolution", [None, 0.25])
+def test_score_counts_field_by_field_against_a_count_of_the_rows(resolution):
+    """ScoreStats of batches merged in either order: ``values`` are the distinct scores
+    (with a resolution h, the bins floor(score / h) * h, so 0.49 is in bin 0.25 and -0.1
+    in bin -0.25), and ``counts[k, label, v]`` the rows of group k with that label and
+    value, counted by hand; a group present in one batch only keeps its counts."""
+    y = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 0])
+    s = np.array([0.49, 0.5, 0.74, 0.2, 0.49, -0.1, 0.99, 0.26, 0.5, 0.2])
+    g = np.array(["b", "a", "b", "a", "c", "a", "c", "b", "c", "c"], dtype=object)
+    binned = s if resolution is None else np.floor(s / resolution) * resolution
+    values = np.unique(binned)
+    want = np.zeros((3, 2, len(values)), dtype=np.int64)
+    for yi, vi, gi in zip(y, binned, g):
+        want["abc".index(gi), yi, values.tolist().index(vi)] += 1
+    a = ScoreStats.from_arrays(y[:4], s[:4], g[:4], resolution=resolution)  # no "c"
+    b = ScoreStats.from_arrays(y[4:], s[4:], g[4:], resolution=resolution)
+    for merged in (a + b, b + a):
+        assert merged.labels.tolist() == ["a", "b", "c"]
+        np.testing.assert_array_equal(merged.values, values)
+        np.testing.assert_array_equal(merged.counts, want)
+        assert merged.resolution == resolution
