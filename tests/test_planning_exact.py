@@ -165,3 +165,107 @@ def test_a_denominator_window_of_full_window_values_is_summed_exactly():
     nodes, weights = cp.denominator_nodes(29, 0.5)
     np.testing.assert_array_equal(nodes, np.arange(30))
     np.testing.assert_allclose(weights, stats.binom.pmf(np.arange(30), 29, 0.5), rtol=1e-9)
+
+
+def test_rows_to_collect_round_up_but_not_a_float_error_above_an_integer():
+    """100 x 0.07 is 7.000000000000001 in floating point: 7 rows, not 8; 7.01 is 8 rows.
+    Sizes up to _MAX_UNITS = 2**62 are accepted, anything above (or NaN) refused."""
+    from fastfair.planning.inference import _MAX_UNITS, _ceil
+
+    assert 100 * 0.07 > 7.0  # the float error the rounding must absorb
+    assert _ceil(np.array([100 * 0.07, 7.01, 7.0, 0.5])).tolist() == [7, 8, 7, 1]
+    assert _MAX_UNITS == 2.0**62
+    assert _ceil(np.array([2.0**62])).item() > 2**61  # exactly the limit: no error
+    for beyond in (np.nextafter(2.0**62, np.inf), np.nan):
+        with pytest.raises(ValueError, match="exceeds"):
+            _ceil(np.array([1.0, beyond]))
+
+
+def test_an_exact_plan_collects_at_least_two_expected_rows_per_group():
+    """A gap so large that the smallest allowed audit already has power 0.999: the plan is
+    that smallest total, ceil(2 / p_min) = ceil(2 / 0.03) = 67 (n p_g >= 2 in every group),
+    not one more, and its power is the exact power at the rows collected there."""
+    res = sample_size(
+        "selection_rate", rates={"selection_rate": [0.98, 0.02]}, tau=0.96, allocation=0.03
+    )
+    smallest = math.ceil(2 / 0.03)
+    sizes = np.ceil(smallest * np.array([0.03, 0.97]) * (1 - 1e-12)).astype(int)
+    assert smallest == 67 and sizes.tolist() == [3, 65]
+    pw = cp.exact_power((sizes[1], sizes[0]), (1.0, 1.0), (0.02, 0.98), 0.05, 0)
+    assert pw >= 0.8  # so the floor is what binds
+    assert res.test == "exact" and res.n == smallest
+    assert res.n_per_group_ceil.tolist() == sizes.tolist()
+    assert res.achieved_power == pytest.approx(pw, rel=1e-12)
+
+
+def _curve(values, default):
+    """A power function of the total (ignoring the quadrature's bins) from a dict."""
+    return lambda total, bins=None: values.get(total, default)
+
+
+def test_window_check_reads_totals_up_to_n_plus_max_20_or_10_percent():
+    """The points checked above n are linspace(n + 1, n + width, 10) truncated, width =
+    max(20, ceil(0.1 n)): a dip at exactly n + width is seen, one beyond it is not."""
+    from fastfair.planning.inference import _window_failure
+
+    # n = 100: width 20, the last point checked is 120
+    assert _window_failure(_curve({120: 0.79}, 0.805), 100, 0.8) == 120
+    assert _window_failure(_curve({121: 0.79}, 0.805), 100, 0.8) is None
+    # n = 201: width ceil(20.1) = 21, the last point is 222 (points 202, 204, ..., 219, 222)
+    assert _window_failure(_curve({222: 0.79}, 0.805), 201, 0.8) == 222
+    assert _window_failure(_curve({221: 0.79}, 0.805), 201, 0.8) is None  # not a point
+    assert _window_failure(_curve({219: 0.79}, 0.805), 201, 0.8) == 219
+
+
+def test_window_check_stops_only_above_target_plus_001_and_returns_the_last_dip():
+    """Documented: the check stops once a point exceeds the target by 0.01 (before any dip);
+    a power equal to the target passes; the plan moves above the last failing point."""
+    from fastfair.planning.inference import _window_failure
+
+    # n = 100: points 101, 103, 105, 107, 109, 111, 113, 115, 117, 120
+    assert _window_failure(_curve({101: 0.805, 103: 0.79}, 0.805), 100, 0.8) == 103
+    assert _window_failure(_curve({101: 0.82, 103: 0.79}, 0.805), 100, 0.8) is None
+    assert _window_failure(_curve({103: 0.79, 111: 0.7999}, 0.805), 100, 0.8) == 111
+    assert _window_failure(_curve({}, 0.8), 100, 0.8) is None  # at the target: passes
+    dips = {101: 0.79, 103: 0.82, 117: 0.79}  # a high point after a dip does not stop it
+    assert _window_failure(_curve(dips, 0.805), 100, 0.8) == 117
+
+
+def test_exact_search_moves_above_a_dip_in_the_window():
+    """A power rising through the target at 80 with a dip at 81: the plan is 82, the
+    smallest total above the dip from which the window holds; with no dip it is 80."""
+    from fastfair.planning.inference import _exact_total
+
+    rising = {n: 0.8 + 0.004 * (n - 80) for n in range(40, 200)}
+    assert _exact_total(_curve(rising, 1.0), 70.0, 10, 0.8) == 80
+    assert _exact_total(_curve({**rising, 81: 0.79}, 1.0), 70.0, 10, 0.8) == 82
+    # dips at 81 and 93, both points of 80's window: the plan moves above the last one
+    dips = {**rising, 81: 0.79, 93: 0.79}
+    assert _exact_total(_curve(dips, 1.0), 70.0, 10, 0.8) == 94
+
+
+def test_exact_search_stops_at_the_smallest_total_when_it_already_passes():
+    from fastfair.planning.inference import _exact_total
+
+    assert _exact_total(_curve({}, 0.9), 30.0, 12, 0.8) == 12
+    passing_from_13 = {12: 0.5}
+    assert _exact_total(_curve(passing_from_13, 0.9), 30.0, 12, 0.8) == 13
+
+
+def test_denominator_windows_up_to_the_bin_count_are_summed_exactly():
+    """With more bins than FULL_WINDOW values a window of 40 values is summed node by node."""
+    lo, hi, _ = cp.binomial_window(50, 0.3)
+    assert hi - lo + 1 == 40
+    nodes, weights = cp.denominator_nodes(50, 0.3, bins=40)
+    np.testing.assert_array_equal(nodes, np.arange(lo, hi + 1))
+    pmf = stats.binom.pmf(np.arange(lo, hi + 1), 50, 0.3)
+    np.testing.assert_allclose(weights, pmf / pmf.sum(), rtol=1e-9)
+
+
+@pytest.mark.parametrize(("n", "d"), [(200, 0.3), (500, 0.5), (333, 0.17)])
+def test_binned_denominators_keep_the_binomial_mean(n, d):
+    """Each bin sits at its mean rounded to the nearest integer, so the nodes' mean is the
+    binomial's n d within a fraction of a row (truncating the means would lose ~0.5)."""
+    nodes, weights = cp.denominator_nodes(n, d)
+    assert nodes.size == cp.BINS and weights.sum() == pytest.approx(1.0)
+    assert abs(np.dot(weights, nodes) - n * d) < 0.25
