@@ -259,6 +259,70 @@ def test_calibration_error_per_group():
     assert calibration_error(y, s, g, estimator="msce").value[1] == msce(y[sel], s[sel])
 
 
+def test_ece_defaults_are_15_equal_mass_bins_and_p_2():
+    s, y = bbc_sample(500, 2, 5, 0.3, 0.8, random_state=3)
+    assert ece(y, s) == pytest.approx(_naive_ece(y, s, 15, "equal_mass", 2), rel=1e-12)
+    assert ece(y, s) != pytest.approx(_naive_ece(y, s, 15, "equal_width", 2), rel=1e-3)
+
+
+def _ece_between_edges(y, s, B, lo, hi, p):
+    """Equal-width ECE on [lo, hi] from the bin edges: lo + b (hi - lo) / B <= s < the
+    next edge, the maximum in the last bin."""
+    edges = lo + (hi - lo) * np.arange(B + 1) / B
+    tot = 0.0
+    for b in range(B):
+        idx = (s >= edges[b]) & ((s < edges[b + 1]) | (b == B - 1))
+        if idx.any():
+            tot += idx.mean() * abs(y[idx].mean() - s[idx].mean()) ** p
+    return tot ** (1 / p)
+
+
+def test_equal_width_bins_are_on_0_1_with_a_score_of_exactly_1():
+    """Scores in [0, 1] (a maximum of exactly 1 included) are binned on [0, 1], not on
+    [min s, max s]."""
+    rng = np.random.default_rng(5)
+    y = (rng.random(400) < 0.5).astype(float)
+    inside = np.concatenate([rng.uniform(0.1, 0.9, 399), [1.0]])  # max exactly 1
+    want = _ece_between_edges(y, inside, 6, 0.0, 1.0, 2)
+    assert ece(y, inside, n_bins=6, binning="equal_width") == pytest.approx(want, rel=1e-12)
+    other = _ece_between_edges(y, inside, 6, inside.min(), 1.0, 2)
+    assert abs(want - other) > 1e-3  # the two ranges give different bins here
+
+
+@pytest.mark.parametrize("p", [1, 3])
+def test_msce_norm_order(p):
+    s, y = bbc_sample(300, 1.5, 1.0, 0.4, 2.0, random_state=8)
+    val, b = msce(y, s, p=p, return_bins=True)
+    ref, bref = _naive_msce(y, s, p=p)
+    assert b == bref and val == pytest.approx(ref, rel=1e-12)
+
+
+def test_calibration_error_passes_bins_norm_and_smoother_options_to_each_group():
+    """Each group's value is that group's estimator with the options given: ECE with
+    `n_bins` and `p` (equal mass or width), MSCE with `p`, and the keyword arguments of
+    the Nadaraya-Watson TCE; counts are the rows per group."""
+    s, y, g, user = _data(3000, seed=11, shift=0.2, users=600)
+    labels, counts = np.unique(g, return_counts=True)
+    for binning in ("equal_mass", "equal_width"):
+        res = calibration_error(y, s, g, estimator=f"ece_{binning}", n_bins=7, p=1)
+        want = [_naive_ece(y[g == k], s[g == k], 7, binning, 1) for k in labels]
+        np.testing.assert_allclose(res.value, want, rtol=1e-12)
+    np.testing.assert_array_equal(res.n_observations, counts)
+    np.testing.assert_array_equal(res.groups, labels)
+    res = calibration_error(y, s, g, estimator="msce", p=1)
+    np.testing.assert_allclose(
+        res.value, [_naive_msce(y[g == k], s[g == k], p=1)[0] for k in labels]
+    )
+    res = calibration_error(y, s, g, cluster=user, bandwidth=0.08, at="quantiles")
+    want = [
+        tce_nadaraya_watson(
+            y[g == k], s[g == k], cluster=user[g == k], bandwidth=0.08, at="quantiles"
+        )
+        for k in labels
+    ]
+    np.testing.assert_allclose(res.value, want, rtol=1e-12)
+
+
 # --------------------------------------------------------------------------------------
 # Thresholds, multi-objective, impact
 
