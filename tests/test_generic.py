@@ -140,6 +140,24 @@ def test_mean_difference_asymptotic_is_welch_t_test():
     )
 
 
+@pytest.mark.parametrize("offset", [1e9, -3e12])
+def test_mean_difference_is_exact_for_values_far_from_zero(offset):
+    """Values around 1e9 (timestamps, revenue in cents): the statistic, its p-value and the
+    exact permutation distribution are those of the same values shifted to 0 (the sums are
+    taken around the pooled mean)."""
+    rng = np.random.default_rng(6)
+    small = np.round(np.concatenate([rng.normal(0.4, 1, 9), rng.normal(0, 2, 7)]) * 64) / 64
+    g = np.repeat([1, 0], [9, 7])
+    ref = stats.ttest_ind(small[:9], small[9:], equal_var=False)
+    res = mean_difference_test(small + offset, g, reference=0, method="asymptotic")
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-9)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-8)
+    exact = mean_difference_test(small + offset, g, method="exact")
+    shifted = mean_difference_test(small, g, method="exact")
+    assert exact.statistic == pytest.approx(shifted.statistic, rel=1e-9)
+    assert exact.pvalue == shifted.pvalue
+
+
 def test_mean_difference_level_under_unequal_variances():
     # Weak null (equal means) with unequal variances and sizes: Welch holds the level,
     # the raw difference does not (small group with the large variance: anti-conservative).
