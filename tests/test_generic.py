@@ -365,6 +365,31 @@ def test_correlation_formulas():
     assert stud.tau == pytest.approx(math.sqrt(tau2), rel=1e-10)
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_correlation_asymptotic_pvalues_of_each_alternative(alternative):
+    """Raw: scipy's pearsonr with the same alternative (Student t, n - 2 df). Studentized:
+    the normal tail of sqrt(n) r / tau on the alternative's side."""
+    rng = np.random.default_rng(3)
+    x = rng.uniform(1, 2, 60)
+    e = 0.3 * x + rng.normal(size=60) * x  # r about 0.2: the two one-sided tails differ
+    raw = correlation_test(x, e, method="asymptotic", studentize=False, alternative=alternative)
+    ref = stats.pearsonr(x, e, alternative=alternative)
+    assert raw.r == pytest.approx(ref.statistic, rel=1e-10)
+    assert raw.pvalue == pytest.approx(ref.pvalue, rel=1e-8)
+    assert (raw.method, raw.alternative, raw.n) == ("asymptotic", alternative, 60)
+    xc, ec = x - x.mean(), e - e.mean()
+    tau = math.sqrt(np.mean(xc**2 * ec**2) / (np.mean(xc**2) * np.mean(ec**2)))
+    z = math.sqrt(60) * ref.statistic / tau
+    want = {
+        "two-sided": 2 * stats.norm.sf(abs(z)),
+        "greater": stats.norm.sf(z),
+        "less": stats.norm.cdf(z),
+    }[alternative]
+    stud = correlation_test(x, e, method="asymptotic", alternative=alternative)
+    assert stud.statistic == pytest.approx(z, rel=1e-10)
+    assert stud.pvalue == pytest.approx(want, rel=1e-8)
+
+
 def test_table1_quick():
     # KDD 2020 Table 1, uncorrelated but dependent: x ~ U(1e-5, 1), e = eps / x^2.
     # Studentized: about 0.043-0.05; raw permutation of e against x: about 0.59.
