@@ -505,6 +505,39 @@ def test_bandwidth_rules():
     assert 0.005 < h_wig < 0.05  # wavelength 1/3: a wide kernel would flatten the sine
 
 
+def test_rule_of_thumb_is_silvermans_robust_scale_with_one_row_per_user():
+    """One row per user (equal weights): 0.9 min(sd, IQR / 1.349) n^(-1/5), times the
+    undersmoothing n^(-0.05), with numpy's sd (ddof 0) and midpoint (Hazen) quartiles; the
+    sd alone when the IQR is 0; a constant score has no bandwidth."""
+    rng = np.random.default_rng(1)
+    n = 500
+    y = (rng.random(n) < 0.5).astype(float)
+    uniform = rng.random(n)  # sd < IQR / 1.349
+    peaked = np.clip(0.5 + 0.05 * rng.standard_t(2, n), 0, 1)  # IQR / 1.349 < sd
+    half_tied = np.concatenate([np.full(300, 0.5), rng.random(200)])  # IQR = 0
+    for s, side in ((uniform, "sd"), (peaked, "iqr"), (half_tied, "sd")):
+        q1, q3 = np.quantile(s, [0.25, 0.75], method="hazen")
+        sd, iqr = s.std(), (q3 - q1) / 1.349
+        assert (sd < iqr or iqr == 0) == (side == "sd")
+        scale = min(sd, iqr) if iqr > 0 else sd
+        assert select_bandwidth(y, s) == pytest.approx(0.9 * scale * n**-0.25, rel=1e-12)
+    with pytest.raises(ValueError, match="score is constant"):
+        select_bandwidth(y, np.full(n, 0.5))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug found by harden4 (#36): 500 scores of 0.3 have a mean of 0.3 + 5.6e-17; "
+    "the centred rounding residues pass the 'scale > 0' check, so the bandwidth is 1e-17 "
+    "instead of the documented 'score is constant' error (correlation_test checks the raw "
+    "values for this reason)",
+)
+def test_a_constant_score_whose_mean_rounds_has_no_bandwidth():
+    y = (np.arange(500) % 2).astype(float)
+    with pytest.raises(ValueError, match="score is constant"):
+        select_bandwidth(y, np.full(500, 0.3))
+
+
 # ---------------------------------------------------------------- bad input
 
 
