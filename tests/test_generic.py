@@ -158,6 +158,28 @@ def test_mean_difference_is_exact_for_values_far_from_zero(offset):
     assert exact.pvalue == shifted.pvalue
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_mean_difference_one_sided_pvalues(alternative):
+    """Asymptotic: scipy's Welch test with the same alternative. Exact: the share of the
+    enumerated splits whose Welch statistic is as far in the alternative's direction."""
+    rng = np.random.default_rng(5)
+    v = np.round(np.concatenate([rng.normal(0.8, 1, 5), rng.normal(0, 2, 7)]), 2)
+    g = np.repeat(["b", "a"], [5, 7])  # reference "a" (the larger group): b - a
+    ref = stats.ttest_ind(v[:5], v[5:], equal_var=False, alternative=alternative)
+    res = mean_difference_test(v, g, method="asymptotic", alternative=alternative)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-8)
+    null = brute_force_welch(v, 5, True)
+    obs, tol = null[0], 1e-9 * abs(null[0])
+    want = {
+        "two-sided": np.mean(np.abs(null) >= abs(obs) - tol),
+        "greater": np.mean(null >= obs - tol),
+        "less": np.mean(null <= obs + tol),
+    }[alternative]
+    exact = mean_difference_test(v, g, method="exact", alternative=alternative)
+    assert exact.pvalue == pytest.approx(want, rel=1e-12)
+
+
 def test_mean_difference_level_under_unequal_variances():
     # Weak null (equal means) with unequal variances and sizes: Welch holds the level,
     # the raw difference does not (small group with the large variance: anti-conservative).
