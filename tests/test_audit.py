@@ -220,6 +220,53 @@ def test_verdicts(row, decision, text):
     assert _audit.verdict(row, alpha=0.05, tau=0.05) == (decision, text)
 
 
+_EQ = {"pvalue_equivalence_adjusted": 0.05, "delta": 0.04}
+
+
+@pytest.mark.parametrize(
+    "row,sequential,decision,text",
+    [
+        # the equivalence test's adjusted p-value at alpha is "within", above it is not
+        ({"pvalue_adjusted": 0.3, "mde": 0.5, **_EQ}, None, "equivalent", "FAIR within ±0.04"),
+        (
+            {"pvalue_adjusted": 0.3, "mde": 0.5, **_EQ, "pvalue_equivalence_adjusted": 0.0501},
+            None,
+            "underpowered",
+            "too small to tell (could detect only ≥ 0.5)",
+        ),
+        (
+            {"pvalue_adjusted": 0.05, "u_tol": 0.02, **_EQ},
+            None,
+            "difference",
+            "DIFFERENCE beyond ±0.02, within ±0.04",
+        ),
+        (
+            {"pvalue_adjusted": 0.3, "mde": float("inf")},
+            None,
+            "underpowered",
+            "too small to tell (no difference below 1 is detectable)",
+        ),
+        # a sequential audit's family decision replaces the adjusted p-value's comparison
+        ({"pvalue_adjusted": 0.5, "mde": 0.01}, "reject", "difference", "DIFFERENCE"),
+        (
+            {"pvalue_adjusted": 0.01, "mde": 0.01},
+            "retain",
+            "no_evidence",
+            "no evidence (could detect ≥ 0.01)",
+        ),
+        (
+            {"pvalue_adjusted": 0.01, "mde": 0.01},
+            "undecided",
+            "undecided",
+            "undecided (p-value within Monte-Carlo error of the level)",
+        ),
+    ],
+)
+def test_verdicts_equivalence_tolerance_and_sequential_rules(row, sequential, decision, text):
+    got = _audit.verdict(row, alpha=0.05, tau=0.05, sequential=sequential)
+    assert got == (decision, text)
+
+
 @pytest.mark.parametrize(
     "x,text",
     [(0.0412, "0.042"), (0.31, "0.31"), (0.305, "0.31"), (0.04, "0.04"), (1.234, "1.3"),
