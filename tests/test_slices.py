@@ -450,3 +450,18 @@ def test_simultaneous_intervals_are_agresti_caffo_with_each_sides_size():
     se = np.sqrt(p1 * (1 - p1) / (n + 2) + p2 * (1 - p2) / (n_other + 2))
     np.testing.assert_allclose(lo, np.maximum(value - other - 2 * se, -1), rtol=1e-12)
     np.testing.assert_allclose(hi, np.minimum(value - other + 2 * se, 1), rtol=1e-12)
+
+
+def test_one_sided_simultaneous_intervals_are_open_on_the_other_side():
+    """ "greater": [difference - c SE, 1]; "less": [-1, difference + c SE] (the bound on the
+    alternative's far side is the rate difference's range)."""
+    value, other = np.array([0.3, 0.9]), np.array([0.5, 0.2])
+    n, n_other = np.array([10.0, 40.0]), np.array([200.0, 7.0])
+    p1, p2 = (value * n + 1) / (n + 2), (other * n_other + 1) / (n_other + 2)
+    se = np.sqrt(p1 * (1 - p1) / (n + 2) + p2 * (1 - p2) / (n_other + 2))
+    lo, hi = simultaneous_intervals(value, other, n, n_other, 1.5, "greater")
+    np.testing.assert_allclose(lo, value - other - 1.5 * se, rtol=1e-12)
+    np.testing.assert_array_equal(hi, [1.0, 1.0])
+    lo, hi = simultaneous_intervals(value, other, n, n_other, 1.5, "less")
+    np.testing.assert_array_equal(lo, [-1.0, -1.0])
+    np.testing.assert_allclose(hi, value - other + 1.5 * se, rtol=1e-12)
