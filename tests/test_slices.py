@@ -429,6 +429,32 @@ def test_maxt_critical_value_is_where_the_maxt_pvalue_crosses_alpha(b, alpha):
     np.testing.assert_array_equal(rejected, grid > critical)
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_maxt_effective_number_of_slices_is_alpha_over_the_mean_exact_tail(alternative):
+    """effective_n_slices = alpha / (mean over the slices of P0(the slice's statistic is
+    beyond the critical value on the alternative's side)), each probability summed here
+    over the slice's hypergeometric law, value by value."""
+    fam = standardize(np.arange(4), np.array([5, 9, 14, 30]), np.array([20, 30, 40, 70]), 40, 100)
+    maxima = np.random.default_rng(1).normal(size=99) + 2.2
+    options = SimpleNamespace(adjust="maxT", alpha=0.05, alternative=alternative)
+    _, critical, effective = adjust_family(fam, np.full(4, 0.5), maxima, options)
+    tails = []
+    for units in (20, 30, 40, 70):
+        x = np.arange(units + 1)
+        pmf = stats.hypergeom.pmf(x, 100, 40, units)
+        mean = units * 0.4
+        sd = math.sqrt(units * 0.4 * 0.6 * (100 - units) / 99)
+        z = (x - mean) / sd
+        beyond = {
+            "two-sided": np.abs(z) >= critical - 1e-9,
+            "greater": z >= critical - 1e-9,
+            "less": z <= -critical + 1e-9,
+        }[alternative]
+        tails.append(pmf[beyond].sum())
+    assert 0 < min(tails) and max(tails) < 0.2
+    assert effective == pytest.approx(0.05 / np.mean(tails), rel=1e-9)
+
+
 def test_by_critical_value_counts_pvalues_equal_to_alpha_as_selected():
     """adjust="by": the critical value is the normal quantile at alpha * R / m, R the
     number of BY-adjusted p-values <= alpha (here both are exactly alpha: R = 2)."""
