@@ -241,6 +241,12 @@ _EQ = {"pvalue_equivalence_adjusted": 0.05, "delta": 0.04}
             "DIFFERENCE beyond ±0.02, within ±0.04",
         ),
         (
+            {"pvalue_adjusted": 0.3, "mde": 1.5},  # tiny groups: finite, above 1
+            None,
+            "underpowered",
+            "too small to tell (could detect only ≥ 1.5)",
+        ),
+        (
             {"pvalue_adjusted": 0.3, "mde": float("inf")},
             None,
             "underpowered",
