@@ -346,6 +346,33 @@ def test_fair_thresholds_equalize_marginal_outcomes():
     assert "FairThresholds" in repr(kept)
 
 
+def test_fair_thresholds_default_outcome_is_the_size_weighted_mean_and_rates_are_counted():
+    """Without reference or keep_positive_rate, v is the group-size weighted mean of the
+    groups' curves at t (unequal sizes: 3,000 vs 1,000 rows); each group's threshold brings
+    its curve to v; the positive rates are the shares of rows with s >= the threshold."""
+    rng = np.random.default_rng(12)
+    g = np.repeat([0, 1], [3000, 1000])
+    s = rng.random(4000)
+    s[::40] = 0.5  # scores on the threshold count as positive decisions
+    y = (rng.random(4000) < np.clip(s - 0.15 * g, 0, 1)).astype(float)
+    res = fair_thresholds(y, s, g, 0.5, bandwidth=0.05)
+    grid, est = res.curve.grid, res.curve.estimate
+    at_t = np.array([np.interp(0.5, grid, est[k]) for k in (0, 1)])
+    np.testing.assert_allclose(res.marginal_outcome_before, at_t, rtol=1e-12)
+    assert res.marginal_outcome == pytest.approx((3 * at_t[0] + at_t[1]) / 4, rel=1e-12)
+    for k in (0, 1):
+        running = np.maximum.accumulate(est[k])
+        assert np.interp(res.thresholds[k], grid, running) == pytest.approx(
+            res.marginal_outcome, abs=1e-9
+        )
+    before = [np.mean(s[g == k] >= 0.5) for k in (0, 1)]
+    after = [np.mean(s[g == k] >= res.thresholds[k]) for k in (0, 1)]
+    np.testing.assert_allclose(res.positive_rate_before, before, rtol=1e-12)
+    np.testing.assert_allclose(res.positive_rate_after, after, rtol=1e-12)
+    assert res.overall_rate_before == pytest.approx(np.mean(s >= 0.5), rel=1e-12)
+    assert res.overall_rate_after == pytest.approx((3 * after[0] + after[1]) / 4, rel=1e-12)
+
+
 def test_fair_thresholds_no_solution_raises():
     rng = np.random.default_rng(9)
     n = 20000
