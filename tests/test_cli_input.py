@@ -397,3 +397,67 @@ def test_closed_pipe_ends_quietly(tmp_path):
     proc.wait(timeout=300)
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     assert proc.returncode == 1
+
+
+def test_a_blank_name_in_names_is_refused(data, capsys):
+    code, _, err = _run(
+        ["audit", str(data), "--no-header", "--names", "y", " ", "pred", "grp", *BASE], capsys
+    )
+    _one_line_error(code, err, "--names: a column name is empty")
+
+
+def test_pos_label_in_the_label_columns_type():
+    """--pos-label text becomes a value of the label column's type: true/false or 1/0 for a
+    bool column (any case, spaces around), a float for a numeric one, else the text."""
+    from fastfair.cli.loading import _pos_label
+
+    flags = np.array([True, False])
+    for text, want in (
+        ("1", True),
+        ("TRUE ", True),
+        ("true", True),
+        ("0", False),
+        ("false", False),
+    ):
+        value = _pos_label(text, flags)
+        assert isinstance(value, np.bool_) and bool(value) is want, text
+    value = _pos_label("2", np.array([1.0, 2.0]))
+    assert isinstance(value, float) and value == 2.0
+    assert _pos_label("yes", np.array(["yes", "no"], dtype=object)) == "yes"
+    assert _pos_label(None, flags) is None
+
+
+def test_copies_of_a_column_equal_with_their_missing_cells_are_one_column(tmp_path):
+    """A repeated float column whose copies are equal, empty cells (NaN) included, is kept
+    once and not ambiguous; copies that differ in one cell are."""
+    path = tmp_path / "rep.csv"
+    path.write_text("y,s,grp,s\n1,0.5,a,0.5\n0,,b,\n1,0.25,a,0.25\n")
+    table = cli.read_table(str(path))
+    assert table.ambiguous == {} and np.isnan(table["s"][1]) and table["s"][0] == 0.5
+    path.write_text("y,s,grp,s\n1,0.5,a,0.5\n0,,b,0.1\n1,0.25,a,0.25\n")
+    assert cli.read_table(str(path)).ambiguous == {"s": [2, 4]}
+
+
+def test_a_missing_cluster_cell_is_refused_naming_its_row(tmp_path, capsys):
+    path = tmp_path / "u.csv"
+    rows = [f"{i % 2},{(i * 3 % 5) > 1:d},{'ab'[i % 3 == 0]},u{i // 2}" for i in range(40)]
+    rows[6] = rows[6].rsplit(",", 1)[0] + ","
+    path.write_text("y,pred,grp,user\n" + "\n".join(rows) + "\n")
+    code, _, err = _run(["audit", str(path), *BASE, "--cluster", "user"], capsys)
+    _one_line_error(code, err, "cluster column 'user' has 1 missing values")
+    assert "the first in data row 7" in err
+
+
+def test_scores_outside_0_and_1_need_no_threshold_when_predictions_are_given(tmp_path, capsys):
+    """--threshold turns scores into predictions: with --pred given, scores on another scale
+    (logits) are read as they are, for the AUC, and no threshold is asked for."""
+    path = tmp_path / "logit.csv"
+    rows = [f"{i % 2},{(i * 3 % 5) > 1:d},{(i % 7) - 3.5 + 2 * (i % 2)},{'ab'[i % 3 == 0]}"
+            for i in range(80)]  # fmt: skip
+    path.write_text("y,pred,logit,grp\n" + "\n".join(rows) + "\n")
+    argv = ["audit", str(path), "--label", "y", "--pred", "pred", "--score", "logit"]
+    code, _, err = _run([*argv, "--group", "grp", "--metrics", "tpr", "--quiet"], capsys)
+    assert code == 0, err
+    code, _, err = _run(["audit", str(path), "--label", "y", "--score", "logit",
+                         "--group", "grp", "--metrics", "tpr", "--quiet"], capsys)  # fmt: skip
+    _one_line_error(code, err, "give --threshold")

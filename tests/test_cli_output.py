@@ -278,3 +278,43 @@ def test_error_rendering_the_report_leaves_the_json_untouched(data):
     res = _child(code.replace("ARGV", repr(argv)), folder)
     assert "MemoryError" in res.stderr
     assert _leftovers(folder) == [] and _contents(folder) == ["old", "old"]
+
+
+@POSIX
+def test_a_dangling_link_is_an_existing_output_until_force(data, capsys):
+    """A link whose file does not exist yet is an existing name (os.path.lexists): without
+    --force it is refused and left dangling; with --force the file it names is written
+    through it and the link kept."""
+    target = data.parent / "later.json"
+    link = data.parent / "link.json"
+    link.symlink_to(target)
+    code, _, err = _run(["audit", data, *BASE, "--json", link], capsys)
+    _one_line_error(code, err, f"--json {link}: the file exists; use --force to overwrite it")
+    assert link.is_symlink() and not target.exists()
+    code, _, err = _run(["audit", data, *BASE, "--json", link, "--force"], capsys)
+    assert code == 0, err
+    assert link.is_symlink() and json.loads(target.read_text())["n_rows"] == 60
+
+
+def test_write_audit_prints_the_table_then_the_demo_source_and_writes_each_file(tmp_path, capsys):
+    """write_audit: the table (format(max_rows)), the demo's data line only with --demo, and
+    each file given holding its own rendering (--json the JSON, --report the HTML page)."""
+    import argparse
+
+    import numpy as np
+
+    import fastfair
+    from fastfair.cli.writing import DEMO_SOURCE, write_audit
+
+    rng = np.random.default_rng(0)
+    res = fastfair.audit(rng.random(300) < 0.4, rng.random(300) < 0.5,
+                         rng.choice(["a", "b"], 300), metrics=["tpr"], random_state=0)  # fmt: skip
+    paths = {k: tmp_path / f"audit.{k}" for k in ("json", "html")}
+    args = argparse.Namespace(max_rows=1, demo=True, json=str(paths["json"]),
+                              report=str(paths["html"]))  # fmt: skip
+    write_audit(res, args)
+    assert capsys.readouterr().out == res.format(max_rows=1) + "\n" + DEMO_SOURCE + "\n"
+    assert paths["json"].read_text() == res.to_json()
+    assert paths["html"].read_text().lstrip().lower().startswith("<!doctype html")
+    write_audit(res, argparse.Namespace(max_rows=None, demo=False, json=None, report=None))
+    assert capsys.readouterr().out == res.format(max_rows=None) + "\n"
