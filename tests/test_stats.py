@@ -1,15 +1,19 @@
 """Mergeable sufficient statistics: merging batches equals summarising all rows, and the
 tests on the merged summaries equal the in-memory tests."""
 
+import functools
 import itertools
 import math
+import operator
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fastfair
 from fastfair.resampling import mean_difference_test
-from fastfair.stats import ConfusionStats, MeanStats, ScoreStats
+from fastfair.stats import ConfusionStats, MeanStats, PlacementSums, ScoreStats
 
 
 def _data(n=3000, seed=0):
@@ -247,3 +251,70 @@ def test_score_counts_field_by_field_against_a_count_of_the_rows(resolution):
         np.testing.assert_array_equal(merged.values, values)
         np.testing.assert_array_equal(merged.counts, want)
         assert merged.resolution == resolution
+
+
+@st.composite
+def _split_rows(draw):
+    """Rows (labels, predictions, tied scores, values, groups of int or text ids), cut into
+    batches (some of one row, a group often in one batch only) and an order to add them."""
+    n = draw(st.integers(2, 40))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    codes = rng.integers(0, draw(st.integers(1, 4)), n)
+    if draw(st.booleans()):
+        codes = np.sort(codes)  # each group in few batches
+    group = np.array(["g0", "g1", "x", "a"], dtype=object)[codes] if draw(st.booleans()) else (
+        codes * 5 - 7
+    )  # fmt: skip
+    cuts = sorted(set(draw(st.lists(st.integers(1, n - 1), max_size=5))))
+    batches = list(itertools.pairwise([0, *cuts, n]))
+    order = draw(st.permutations(range(len(batches))))
+    y, pred = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    score, value = rng.integers(0, 5, n) / 4, rng.normal(3.0, 1.0, n)
+    return y, pred, score, value, group, [batches[k] for k in order]
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(_split_rows())
+def test_batches_added_in_any_order_equal_one_pass_over_the_rows(case):
+    """ConfusionStats, ScoreStats, MeanStats, the cube and ScoreRuns' placement sums of
+    batches added in any order (left to right, or as a right-leaning tree) equal, field by
+    field, the summary of all the rows at once: no batch dropped, counted twice or moved to
+    another group."""
+    from fastfair.stats import ConfusionCube, ScoreRuns
+
+    y, pred, score, value, group, batches = case
+
+    def parts(build):
+        return [build(slice(a, b)) for a, b in batches]
+
+    def chained(items):
+        left = functools.reduce(operator.add, items)
+        right = functools.reduce(lambda acc, item: item + acc, reversed(items))
+        return left, right
+
+    whole = ConfusionStats.from_arrays(y, pred, group)
+    for merged in chained(parts(lambda r: ConfusionStats.from_arrays(y[r], pred[r], group[r]))):
+        assert merged.labels.tolist() == whole.labels.tolist()
+        np.testing.assert_array_equal(merged.counts, whole.counts)
+    whole = ScoreStats.from_arrays(y, score, group)
+    for merged in chained(parts(lambda r: ScoreStats.from_arrays(y[r], score[r], group[r]))):
+        assert merged.labels.tolist() == whole.labels.tolist()
+        np.testing.assert_array_equal(merged.values, whole.values)
+        np.testing.assert_array_equal(merged.counts, whole.counts)
+    labels = whole.labels.tolist()
+    for merged in chained(parts(lambda r: MeanStats.from_arrays(value[r], group[r]))):
+        assert merged.labels.tolist() == labels
+        np.testing.assert_array_equal(merged.n, [np.sum(group == g) for g in labels])
+        np.testing.assert_allclose(merged.mean, [value[group == g].mean() for g in labels])
+    cube = ConfusionCube.from_arrays(y, pred, {"g": group})
+    for merged in chained(
+        parts(lambda r: ConfusionCube.from_arrays(y[r], pred[r], {"g": group[r]}))
+    ):
+        np.testing.assert_array_equal(merged.keys, cube.keys)
+        np.testing.assert_array_equal(merged.counts, cube.counts)
+    one = ScoreRuns.from_arrays(y, score, group).placements()
+    for merged in chained(parts(lambda r: ScoreRuns.from_arrays(y[r], score[r], group[r]))):
+        sums = merged.placements()
+        assert sums.labels.tolist() == one.labels.tolist()
+        for name in PlacementSums._PER_GROUP[1:]:
+            assert list(map(int, getattr(sums, name))) == list(map(int, getattr(one, name)))
