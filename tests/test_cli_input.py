@@ -461,3 +461,20 @@ def test_scores_outside_0_and_1_need_no_threshold_when_predictions_are_given(tmp
     code, _, err = _run(["audit", str(path), "--label", "y", "--score", "logit",
                          "--group", "grp", "--metrics", "tpr", "--quiet"], capsys)  # fmt: skip
     _one_line_error(code, err, "give --threshold")
+
+
+def test_a_reference_group_whose_label_holds_an_equals_sign(tmp_path, capsys):
+    """--reference COLUMN=GROUP splits at the first "=": a group labelled "age=40+" is the
+    reference of `--reference grp=age=40+` (not the default, the largest group)."""
+    path = tmp_path / "eq.csv"
+    rows = [
+        f"{i % 2},{(i * 3 % 5) > 1:d},{['age=20-40', 'age=40+'][i % 3 == 0]}" for i in range(60)
+    ]
+    path.write_text("y,pred,grp\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "a.json"
+    argv = ["audit", str(path), *BASE, "--reference", "grp=age=40+", "--json", str(out)]
+    code, _, err = _run(argv, capsys)
+    assert code == 0, err
+    audit = json.loads(out.read_text())
+    assert [a["reference"] for a in audit["attributes"]] == ["age=40+"]
+    assert [(t["group"], t["reference"]) for t in audit["tests"]] == [("age=20-40", "age=40+")]

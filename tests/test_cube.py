@@ -172,3 +172,33 @@ def test_an_attribute_named_twice_is_refused():
         cube.marginal("g")
     with pytest.raises(TypeError, match="non-empty list of attributes"):
         cube.marginal([])
+
+
+def test_audit_summaries_of_two_batches_add_to_the_summary_of_all_rows():
+    """summarise_rows of two different batches, added: the cube and every combination's
+    score counts equal those of all the rows at once (the second batch's own scores, not
+    the first's twice), and a prediction is score >= threshold."""
+    from fastfair.engines.attributes import summarise_rows
+
+    rng = np.random.default_rng(4)
+    y, score = rng.integers(0, 2, 90), rng.integers(0, 10, 90) / 10
+    groups = {"sex": rng.choice(["F", "M"], 90), "race": rng.choice(["x", "y", "z"], 90)}
+    combos = [("sex",), ("sex", "race")]
+
+    def summary(rows):
+        part = {n: g[rows] for n, g in groups.items()}
+        return summarise_rows(y[rows], None, score[rows], part, combos=combos, threshold=0.6)
+
+    total = summary(slice(0, 30)) + summary(slice(30, 90))
+    whole = summary(slice(0, 90))
+    pred = (score >= 0.6).astype(int)
+    assert _as_dict(total.confusion(["sex", "race"]), True) == _brute(
+        y, pred, groups, ("sex", "race")
+    )
+    for combo in combos:
+        a, b = total.scores[combo], whole.scores[combo]
+        assert a.labels.tolist() == b.labels.tolist()
+        np.testing.assert_array_equal(a.values, b.values)
+        np.testing.assert_array_equal(a.counts, b.counts)
+    alone = summarise_rows(y, None, score, groups, threshold=0.6)  # default: each alone
+    assert list(alone.scores) == [("sex",), ("race",)]

@@ -124,6 +124,16 @@ def test_whole_clusters_recuts_at_user_boundaries():
     assert all(a < b for a, b in zip(lasts[:-1], firsts[1:]))  # no user in two chunks
 
 
+def test_whole_clusters_carries_only_the_last_user_of_a_piece():
+    """Each chunk is what has been met up to the piece's last user, that user carried into
+    the next piece (a chunk runs over a piece by one user at most, as CHUNK_ROWS says),
+    never a piece cut after its first user."""
+    users = [[0, 0, 1, 1, 2], [2, 3, 3, 4], [4, 5], [6]]
+    pieces = [tuple(np.array(u) for _ in range(4)) for u in users]
+    chunks = [c[3].tolist() for c in whole_clusters(iter(pieces))]
+    assert chunks == [[0, 0, 1, 1], [2, 2, 3, 3], [4, 4], [5], [6]]
+
+
 def test_merge_sums_adds_and_keeps_the_maximum():
     a = {"sum_a": np.array([1.0, 2.0]), "max_b": np.array([3.0, 1.0])}
     b = {"sum_a": np.array([0.5, 0.5]), "max_b": np.array([2.0, 4.0])}
