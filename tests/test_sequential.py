@@ -442,3 +442,46 @@ def test_running_interval_is_the_intersection_of_every_robbins_interval(drift):
         assert sampler.lo > latest[0]  # the check can fail on either side
     else:
         assert sampler.hi < latest[1]
+
+
+def _rejected_by_hand(p, alpha, procedure):
+    """Each procedure's textbook rule, written as loops over the sorted p-values."""
+    m, order = len(p), sorted(range(len(p)), key=lambda i: p[i])
+    out = [False] * m
+    if procedure == "none":
+        return [x <= alpha for x in p]
+    if procedure == "bonferroni":
+        return [x <= alpha / m for x in p]
+    if procedure == "holm":  # step down: stop at the first p_(k) above alpha / (m - k + 1)
+        for k, i in enumerate(order):
+            if p[i] > alpha / (m - k):
+                break
+            out[i] = True
+        return out
+    last = max((k for k, i in enumerate(order) if p[i] <= alpha * (k + 1) / m), default=-1)
+    for i in order[: last + 1]:  # BH: step up from the largest k with p_(k) <= k alpha / m
+        out[i] = True
+    return out
+
+
+@pytest.mark.parametrize("procedure", ["none", "bonferroni", "holm", "bh"])
+def test_known_pvalues_on_a_procedures_critical_value_are_rejected(procedure):
+    # alpha = 1/4 and m = 4 make every critical value exact in binary (Holm's 1/12 is
+    # computed as alpha / 3 on both sides): a p-value equal to its critical value is
+    # rejected, the next float above it is not.
+    alpha, m = 0.25, 4
+    critical = {
+        "none": [alpha] * m,
+        "bonferroni": [alpha / m] * m,
+        "holm": [alpha / (m - k) for k in range(m)],
+        "bh": [alpha * (k + 1) / m for k in range(m)],
+    }[procedure]
+    for k in range(m):
+        below = [0.001 * (j + 1) for j in range(k)]  # the smaller p-values, all rejected
+        on = [*below, critical[k], *[0.9] * (m - k - 1)]
+        above = [*below, float(np.nextafter(critical[k], 1.0)), *[0.9] * (m - k - 1)]
+        for p, hit in ((on, True), (above, False)):
+            expected = _rejected_by_hand(p, alpha, procedure)
+            assert expected[k] == hit
+            got = multiple_monte_carlo(p, adjust=procedure, alpha=alpha).decision
+            assert [d == "reject" for d in got] == expected, (procedure, k, p, got)

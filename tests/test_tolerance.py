@@ -1282,3 +1282,21 @@ def test_exact_accepts_a_small_group_against_a_reference_beyond_max_size():
     with pytest.raises(ValueError, match="both groups above"):
         fastfair.tolerance_test_from_counts([[0, 0, 496, 5], [0, 0, 999_000, 1_000]],
                                             method="exact")  # fmt: skip
+
+
+@pytest.mark.parametrize("x1, n1, x2, n2", [(3, 8, 1, 9), (5, 12, 2, 10)])
+def test_exact_bound_rejects_a_margin_whose_pvalue_equals_alpha(x1, n1, x2, n2):
+    # The lower bound is inf{d : p(d) > alpha}: a margin whose exact p-value equals alpha is
+    # rejected, so it lies outside the interval. Take alpha to be the p-value at the
+    # bisection's first midpoint: the bound must then lie just above that margin (within
+    # the bisection's resolution), and the upper bound just below its mirror image.
+    from fastfair._unconditional import exact_bound, exact_pvalue
+
+    diff = x1 / n1 - x2 / n2
+    for side, test, end in (("lower", "greater", -1.0), ("upper", "less", 1.0)):
+        margin = 0.5 * (end + diff)
+        alpha = exact_pvalue(x1, n1, x2, n2, margin, test)
+        assert 0.0 < alpha < 0.5
+        bound = exact_bound(x1, n1, x2, n2, alpha, side)
+        inside = bound - margin if side == "lower" else margin - bound
+        assert 0.0 < inside < 1e-4, (side, bound, margin)
