@@ -308,6 +308,11 @@ def weighted_quantiles(x, w, probs):
 
 def _scale(x, w) -> float:
     """min(sd, IQR / 1.349) of the weighted scores (Silverman's robust scale)."""
+    # constant on the raw scores, not on the sd: the mean of 500 scores of 0.3 rounds to
+    # 0.3 + 5.6e-17, and the centred residues would pass as a spread of 1e-17
+    kept = x[w > 0]
+    if kept.size == 0 or kept.min() == kept.max():
+        raise ValueError("score is constant: no bandwidth can be chosen from its spread")
     mean = np.average(x, weights=w)
     centred, e = unit_scale(x - mean)  # scores of 1e160 would overflow their squares
     sd = math.ldexp(math.sqrt(max(np.average(centred**2, weights=w), 0.0)), e)

@@ -554,14 +554,9 @@ def test_cv_bandwidth_minimizes_the_exact_leave_one_out_loss_over_the_16_candida
     assert got == pytest.approx(candidates[best] * n**-0.05, rel=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug found by harden4 (#36): 500 scores of 0.3 have a mean of 0.3 + 5.6e-17; "
-    "the centred rounding residues pass the 'scale > 0' check, so the bandwidth is 1e-17 "
-    "instead of the documented 'score is constant' error (correlation_test checks the raw "
-    "values for this reason)",
-)
 def test_a_constant_score_whose_mean_rounds_has_no_bandwidth():
+    # found by harden4 (#36): 500 scores of 0.3 have a mean of 0.3 + 5.6e-17, whose centred
+    # residues (~1e-17) once passed the "scale > 0" check as a bandwidth of 1e-17
     y = (np.arange(500) % 2).astype(float)
     with pytest.raises(ValueError, match="score is constant"):
         select_bandwidth(y, np.full(500, 0.3))
