@@ -1228,4 +1228,21 @@ MUTANTS = [
         "the audit's 'gap grew' sizes a gap by its largest signed part: a gap that grew in "
         "the negative direction reads 'gap changed'",
     ),
+    m(
+        "sequential-bh-strict",
+        "fastfair/_sequential.py",
+        "ok = np.flatnonzero(ranked <= alpha * np.arange(1, m + 1) / m)",
+        "ok = np.flatnonzero(ranked < alpha * np.arange(1, m + 1) / m)",
+        ("tests/test_sequential.py",),
+        "the sequential Benjamini-Hochberg rule is strict: a known p-value equal to its "
+        "step-up level is retained by multiple_monte_carlo(adjust='bh')",
+    ),
+    m(
+        "exact-bound-strict",
+        "fastfair/_unconditional.py",
+        "rejected = exact_pvalue(x1, n1, x2, n2, mid, test, correction, n_jobs) <= alpha",
+        "rejected = exact_pvalue(x1, n1, x2, n2, mid, test, correction, n_jobs) < alpha",
+        ("tests/test_tolerance.py",),
+        "the exact interval's inversion keeps a margin whose p-value equals alpha",
+    ),
 ]
