@@ -900,3 +900,31 @@ def test_weighted_quantiles_with_equal_weights_are_the_midpoint_quantiles():
     want = np.quantile(x, probs, method="hazen")
     np.testing.assert_allclose(weighted_quantiles(x, np.ones(37), probs), want, rtol=1e-12)
     np.testing.assert_allclose(weighted_quantiles(x, np.full(37, 3.5), probs), want, rtol=1e-12)
+
+
+def test_a_one_point_grid_is_the_middle_of_the_common_range():
+    # grid=k spreads k points over the groups' common central range; grid=1 is its middle,
+    # the middle point of grid=3 (and the curve there is the same number)
+    rng = np.random.default_rng(3)
+    y, s, g, user = clustered_data(rng, n_users=200)
+    kw = dict(cluster=user, bandwidth=0.05, small_sample="none")
+    three = calibration_curve(y, s, g, grid=3, **kw)
+    one = calibration_curve(y, s, g, grid=1, **kw)
+    assert three.grid[0] < one.grid[0] < three.grid[2]
+    np.testing.assert_allclose(one.grid, three.grid[1:2], rtol=1e-13)
+    np.testing.assert_allclose(one.estimate[:, 0], three.estimate[:, 1], rtol=1e-10)
+
+
+def test_outcomes_near_a_large_constant_are_not_read_as_constant():
+    # Outcomes 1 or 1 + 1e-5: each group's variance near a point is ~1e-13, far below the
+    # constant-outcome threshold, but var * n_effective (~2e-11, the per-row variance) is
+    # above it, so no point is degenerate and every z is that of the 0/1 outcomes (up to
+    # the ~1e-5 relative rounding of sums of squares near 1).
+    rng = np.random.default_rng(4)
+    y, s, g, user = clustered_data(rng, n_users=300)
+    kw = dict(cluster=user, grid=np.linspace(0.2, 0.8, 7), bandwidth=0.08, small_sample="none")
+    binary = predictive_parity_test(y, s, g, random_state=0, **kw)
+    shifted = predictive_parity_test(1.0 + 1e-5 * y, s, g, random_state=0, **kw)
+    assert np.all(np.abs(binary.grid_statistic) > 0.05)
+    np.testing.assert_allclose(shifted.grid_statistic, binary.grid_statistic, rtol=1e-3)
+    np.testing.assert_allclose(shifted.statistic, binary.statistic, rtol=1e-3)
