@@ -498,3 +498,22 @@ def test_zero_variance_fallback_of_the_studentized_statistic_by_hand():
     shrunk = {0: (1.0 * 12 + 0.5) / 13, 1: (0.0 * 10 + 0.5) / 11}
     var = shrunk[0] * (1 - shrunk[0]) / 12 + shrunk[1] * (1 - shrunk[1]) / 10
     assert abs(float(np.squeeze(res.statistic))) == pytest.approx(1 / np.sqrt(var), rel=1e-12)
+
+
+def test_delong_variance_keeps_a_placement_sum_of_squares_of_one_half():
+    # Group 0's positives score 0.3 (tied with a negative) and 0.35: their placements in
+    # halves are 3 and 4, whose centred sum of squares is exactly 1/2, the smallest
+    # non-zero value; the kernel's exact-zero rule must keep it (brute-force DeLong).
+    y = np.array([0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1])
+    s = np.array([0.1, 0.3, 0.5, 0.3, 0.35, 0.2, 0.6, 0.7, 0.4, 0.9, 0.8])
+    g = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1])
+    d = ffauc.delong(y, s, g)
+    brute = [brute_delong(y[g == k], s[g == k]) for k in (0, 1)]
+    for k in (0, 1):
+        assert d.auc[k] == pytest.approx(brute[k][0], abs=1e-14)
+        assert d.variance[k] == pytest.approx(brute[k][1], rel=1e-12)
+        assert d.s10[k] == pytest.approx(brute[k][4], rel=1e-12)
+    assert brute[0][4] > 0
+    res = ffauc.auc_test(y, s, g, reference=1, method="delong")
+    z = (brute[0][0] - brute[1][0]) / np.sqrt(brute[0][1] + brute[1][1])
+    assert res.statistic == pytest.approx(z, rel=1e-12)
