@@ -1245,4 +1245,29 @@ MUTANTS = [
         ("tests/test_tolerance.py",),
         "the exact interval's inversion keeps a margin whose p-value equals alpha",
     ),
+    m(
+        "one-point-grid-at-lower-end",
+        "fastfair/_clustered.py",
+        "np.linspace(lo, hi, n_points) if n_points > 1 else np.array([(lo + hi) / 2])",
+        "np.linspace(lo, hi, n_points) if n_points > 1 else np.array([lo])",
+        ("tests/test_parity.py",),
+        "grid=1 evaluates parity at the lower end of the common range, not its middle",
+    ),
+    m(
+        "degenerate-rule-without-n-eff",
+        "fastfair/parity/inference.py",
+        "(var * n_eff <= zero) & (n_eff > 0)",
+        "(var <= zero) & (n_eff > 0)",
+        ("tests/test_parity.py",),
+        "the constant-outcome rule reads the variance of the mean, not the per-row variance: "
+        "outcomes 1 or 1 + 1e-5 over many rows get the shrunk floor",
+    ),
+    m(
+        "centred-ss-zeroes-one-half",
+        "csrc/_auc.pyx",
+        "if d < 0.25 or d < 1e-13 * q:",
+        "if d <= 0.5 or d < 1e-13 * q:",
+        ("tests/test_auc.py",),
+        "the kernel's exact-zero rule also zeroes a placements' sum of squares of 1/2",
+    ),
 ]
