@@ -531,3 +531,17 @@ def test_composite_parity_passes_by_bonferroni_over_the_composites():
     assert between.passed  # smallest >= alpha / 2, though below alpha
     below = check_composite_parity(s, y, g, [[1, 1], [1, 3]], alpha=2.5 * smallest, **kw)
     assert not below.passed
+
+
+def test_ranks_within_queries_are_scipys_descending_average_ranks():
+    # delta_rc reads only a difference of two rankings, in which a shift common to every
+    # rank cancels; the helper's own contract (1 = the largest score of its query, ties
+    # averaged) is pinned here against scipy, queries unsorted and with ties.
+    from fastfair.calibration.statistics import _ranks_within
+
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 5, 60).astype(float)
+    q = rng.permutation(np.arange(60) % 4)
+    got = _ranks_within(q, x)
+    for j in range(4):
+        np.testing.assert_array_equal(got[q == j], stats.rankdata(-x[q == j]))

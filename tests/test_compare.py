@@ -889,3 +889,25 @@ def test_audit_compare_verdict_sizes_a_gap_by_its_largest_part():
             row = dict(base, gap_a=gap_a[order], gap_b=gap_b[order])
             (out,) = _compare_verdicts([row], "holm", 0.05)
             assert out["verdict"] == expected, (gap_a, gap_b)
+
+
+def test_audit_compare_verdicts_include_alpha_on_both_pvalues():
+    """A comparison's adjusted p-value equal to alpha is evidence ("<= alpha", as every
+    verdict of the audit); the next float above it is not. One row: its adjusted p-values
+    are its raw ones."""
+    from fastfair.auditing.api import _compare_verdicts
+
+    base = dict(attribute="g", family="compare", metric="tpr", group="b", reference="a",
+                difference=0.0, ci_low=0.0, ci_high=0.0, gap_a=0.05, gap_b=0.09,
+                method="permutation", n_discordant=10)  # fmt: skip
+    above = float(np.nextafter(0.05, 1.0))
+    cases = [
+        (0.5, 0.05, "gap shrank"),
+        (0.5, above, "no evidence of a change"),
+        (0.05, 0.9, "gap grew"),
+        (above, 0.9, "no evidence of a change"),
+    ]
+    for pvalue, reduced, expected in cases:
+        row = dict(base, pvalue=pvalue, pvalue_reduced=reduced)
+        (out,) = _compare_verdicts([row], "holm", 0.05)
+        assert out["verdict"] == expected, (pvalue, reduced)
