@@ -209,3 +209,37 @@ def test_max_exceedance_pvalues_count_maxima_at_or_above_each_threshold():
             [2.0, 1.0, 3.0], np.array([1.0, 2.5]) - 1e-12 * np.array([1.0, 2.5])
         ),
     )
+
+
+def test_exact_pvalue_is_clipped_to_one_when_the_probabilities_sum_above_it():
+    # 20 equal probabilities 1/20 sum to 1 + 2e-16 in floating point; the p-value of the
+    # least extreme statistic is every probability: 1, not above it
+    probabilities = np.full(20, 1 / 20)
+    assert probabilities.sum() > 1.0
+    for mid_p in (False, True):
+        p = pv.exact_pvalue(np.arange(20.0), probabilities, 0.0, "greater", mid_p=mid_p)
+        assert p <= 1.0
+    assert pv.exact_pvalue(np.arange(20.0), probabilities, 0.0, "greater") == 1.0
+
+
+def test_an_observed_zero_ties_with_rounding_residues_of_the_permuted_statistics():
+    # observed 0: the tolerance is 1e-12 times the largest permuted size (1 here), so the
+    # residue -5e-13 counts as a tie (as extreme), -0.5 does not
+    null = np.array([1.0, -5e-13, -0.5])
+    assert pv.monte_carlo_pvalue(null, 0.0, "greater") == (3 / 4, 2)
+    assert pv.monte_carlo_pvalue(-null, 0.0, "less") == (3 / 4, 2)
+    # permuted statistics all in units of 1e-13: the tolerance shrinks with them
+    small = np.array([1e-13, -5e-26, -0.5e-13])
+    assert pv.monte_carlo_pvalue(small, 0.0, "greater") == (3 / 4, 2)
+    assert pv.monte_carlo_pvalue(small, 1e-13 - 2e-26, "greater") == (2 / 4, 1)
+
+
+def test_family_adjusted_maxt_is_never_below_the_raw_pvalue():
+    # a joint null drawn apart from the raw p-values can give max-T below them (few draws,
+    # none extreme): the adjusted p-value is then the raw one
+    raw = np.array([0.5, 0.02])
+    joint = np.zeros((9, 2))
+    adjusted = pv.family_adjusted(raw, "maxT", np.array([3.0, 3.0]), "two-sided", lambda: joint)
+    np.testing.assert_array_equal(adjusted, [0.5, 0.1])
+    assert pv.family_adjusted(np.array([0.3]), "maxT", np.array([3.0]), "two-sided", None) is None
+
