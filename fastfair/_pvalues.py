@@ -124,8 +124,7 @@ def adjust_pvalues(pvalues, method="holm"):
         adjusted[order] = np.minimum(1.0, stepped)
         return adjusted
     raise ValueError(
-        "adjust must be one of 'holm', 'bonferroni', 'bh', 'maxT', 'none'; "
-        f"got {show_value(method)}"
+        f"adjust must be one of 'holm', 'bonferroni', 'bh', 'none'; got {show_value(method)}"
     )
 
 

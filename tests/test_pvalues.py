@@ -243,3 +243,10 @@ def test_family_adjusted_maxt_is_never_below_the_raw_pvalue():
     np.testing.assert_array_equal(adjusted, [0.5, 0.1])
     assert pv.family_adjusted(np.array([0.3]), "maxT", np.array([3.0]), "two-sided", None) is None
 
+
+def test_adjust_pvalues_names_only_the_methods_it_computes():
+    # "maxT" needs the joint permutation statistics (family_adjusted), not p-values alone
+    for method in ("maxT", "hochberg"):
+        with pytest.raises(ValueError, match="'holm', 'bonferroni', 'bh', 'none'; got") as err:
+            pv.adjust_pvalues([0.01, 0.2], method)
+        assert "maxT'" not in str(err.value).split("got")[0]
