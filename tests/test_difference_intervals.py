@@ -224,3 +224,29 @@ def test_rate_limits_switch_to_wilson_at_exactly_exact_limits_below(n):
         lo, hi = rate_limits(x, n)
         want = sm_proportion.proportion_confint(x, n, alpha=0.05, method=kind)
         np.testing.assert_allclose([float(lo), float(hi)], want, rtol=1e-9, err_msg=f"x={x}")
+
+
+@pytest.mark.parametrize(
+    "case", [(2, 40, 180, 200), (180, 200, 2, 40), (70, 100, 12, 300), (3, 15, 9, 12)]
+)
+def test_hybrid_interval_is_newcombes_square_and_add_united_with_the_score_interval(case):
+    """Newcombe's lower end adds the first rate's lower and the second's upper distance
+    (upper end: the other two), each group's limits Clopper-Pearson or Wilson by
+    statsmodels; rates near 0 against rates near 1 make the two distances differ."""
+    from fastfair._score import hybrid_interval
+
+    x1, n1, x2, n2 = case
+    lims = []
+    for x, n in ((x1, n1), (x2, n2)):
+        kind = "beta" if min(x, n - x) < 50 else "wilson"
+        lims.append(sm_proportion.proportion_confint(x, n, alpha=0.05, method=kind))
+    (l1, u1), (l2, u2) = lims
+    p1, p2 = x1 / n1, x2 / n2
+    newcombe = (
+        p1 - p2 - math.hypot(p1 - l1, u2 - p2),
+        p1 - p2 + math.hypot(u1 - p1, p2 - l2),
+    )
+    score_lo, score_hi = score_interval(x1, n1, x2, n2)
+    lo, hi = hybrid_interval(x1, n1, x2, n2)
+    assert float(lo) == pytest.approx(min(newcombe[0], score_lo), abs=1e-9)
+    assert float(hi) == pytest.approx(max(newcombe[1], score_hi), abs=1e-9)
