@@ -160,6 +160,34 @@ def test_exact_equals_brute_force(metric, scheme):
         assert res.pvalue == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.parametrize("metric", ["equalized_odds", "tpr"])
+def test_exact_mid_p_equals_brute_force_with_ties_counted_one_half(metric):
+    """Lancaster's mid-p by enumeration: (#{|T| > |t|} + #{|T| = |t|} / 2) / #assignments.
+    Equalized odds takes the separable path (two 1-D distributions and a tail sum), whose
+    ties are found by their own search; tpr the general one."""
+    for seed in range(3):
+        y, p, g = tiny_data(zlib.crc32(f"mid-{metric}-{seed}".encode()) % 1000, n=12)
+        observed = ref_stat(y, p, g, metric)
+        choices = [
+            [(rows, c) for c in itertools.combinations(rows, int(g[rows].sum()))]
+            for rows in permutable_sets(y, p, metric, "conditional")
+        ]
+        above = ties = total = 0
+        for combo in itertools.product(*choices):
+            gp = g.copy()
+            for rows, ones in combo:
+                gp[rows] = 0
+                gp[list(ones)] = 1
+            t = abs(ref_stat(y, p, gp, metric))
+            ties += abs(t - abs(observed)) <= 1e-9
+            above += t > abs(observed) + 1e-9
+            total += 1
+        assert ties > 0
+        res = fastfair.permutation_test(y, p, g, metric=metric, mid_p=True, reference=0)
+        assert res.method == "exact" and res.mid_p
+        assert res.pvalue == pytest.approx((above + 0.5 * ties) / total, rel=1e-9, abs=1e-12)
+
+
 def test_exact_null_distribution_sums_to_one_and_mid_p():
     y, p, g = tiny_data(5, n=14)
     res = fastfair.permutation_test(y, p, g, metric="tpr", return_null=True, reference=0)
@@ -858,3 +886,22 @@ def test_repr_of_exact_pvalues_with_max_t():
     assert lines[-2].split()[:3] == ["0", "-", "2"] and lines[-1].split()[:3] == ["1", "-", "2"]
     assert lines[-3].rstrip().endswith("adjusted (maxT)")
     assert float(lines[-1].split()[-1]) == pytest.approx(res.pvalue_adjusted[1], abs=1e-4)
+
+
+def test_exact_enumeration_allows_exactly_max_exact_points_in_one_window():
+    """Hoeffding window of Hypergeometric(N, N, N): half-width sqrt(N log(2e20) / 2) + 1
+    around N / 2; the two N below give windows of exactly 2,000,000 and 2,000,001 points
+    (counted here from the documented bound), the largest allowed and the first refused."""
+    from fastfair._exact import MAX_EXACT_POINTS, _stratum_distribution
+
+    def points(n):
+        t = math.sqrt(n * math.log(2.0 / EXACT_NEGLECTED_MASS) / 2.0) + 1.0
+        return min(n, math.ceil(n / 2 + t)) - max(0, math.floor(n / 2 - t)) + 1
+
+    at, above = 42_785_262_807, 42_785_291_666
+    assert (points(at), points(above)) == (MAX_EXACT_POINTS, MAX_EXACT_POINTS + 1)
+    xs, probs = _stratum_distribution([at, at], at)
+    assert probs.size == MAX_EXACT_POINTS and probs.sum() == pytest.approx(1.0, abs=1e-12)
+    assert xs[0][int(np.argmax(probs))] == pytest.approx(at / 2, abs=1)
+    with pytest.raises(ExactInfeasibleError, match="2e\\+06 support points"):
+        _stratum_distribution([above, above], above)
