@@ -517,3 +517,56 @@ def test_delong_variance_keeps_a_placement_sum_of_squares_of_one_half():
     res = ffauc.auc_test(y, s, g, reference=1, method="delong")
     z = (brute[0][0] - brute[1][0]) / np.sqrt(brute[0][1] + brute[1][1])
     assert res.statistic == pytest.approx(z, rel=1e-12)
+
+
+def test_delong_z_test_gives_0_and_pvalue_1_when_the_aucs_are_equal_up_to_rounding():
+    """6/18 and 5/15 are both 1/3, but the AUCs summed from placements differ by 5.6e-17:
+    the difference counts as 0 (statistic 0, p-value 1), not as 1e-16 standard errors."""
+    from fractions import Fraction
+
+    sa = np.array([1.0, 0.0, 1.0, 2.0, 3.0, 3.0, 2.0, 1.0, 1.0, 2.0, 2.0])
+    sb = np.array([1.0, 0.0, 2.0, 2.0, 1.0, 3.0, 2.0, 0.0])
+    ya, yb = np.r_[np.ones(9), np.zeros(2)], np.r_[np.ones(3), np.zeros(5)]
+
+    def exact_auc(y, s):
+        pos, neg = s[y == 1], s[y == 0]
+        wins = sum(Fraction(int(a > b) * 2 + int(a == b), 2) for a in pos for b in neg)
+        return wins / (len(pos) * len(neg))
+
+    assert exact_auc(ya, sa) == exact_auc(yb, sb) == Fraction(1, 3)
+    y, s = np.r_[ya, yb].astype(int), np.r_[sa, sb]
+    g = np.r_[np.zeros(11), np.ones(8)].astype(int)
+    res = ffauc.auc_test_from_delong(ffauc.delong(y, s, g), reference=1)
+    assert res.statistic == 0.0 and res.pvalue == 1.0
+    rows = ffauc.auc_test(y, s, g, method="delong", reference=1)
+    assert rows.statistic == 0.0 and rows.pvalue == 1.0
+
+
+def test_group_intervals_are_wald_intervals_clipped_to_0_and_1():
+    """Two groups with AUCs near 1 and near 0: the Wald interval auc +- z sd (brute-force
+    DeLong variance) crosses 1 and 0 and is clipped there; the inner ends are unclipped."""
+    y = np.array([1, 1, 1, 1, 1, 0, 0, 0, 0, 0] * 2)
+    s = np.r_[
+        np.array([5, 6, 7, 8, 2, 1, 2.5, 0, 3, 4]), -np.array([5, 6, 7, 8, 2, 1, 2.5, 0, 3, 4])
+    ]
+    g = np.repeat([0, 1], 10)
+    res = ffauc.auc_test(y, s, g, method="delong", confidence_level=0.9)
+    z = stats.norm.ppf(0.95)
+    for k, (clip_lo, clip_hi) in enumerate([(False, True), (True, False)]):
+        auc, var = brute_delong(y[g == k], s[g == k])[:2]
+        assert 0 < var and (auc + z * np.sqrt(var) > 1) == clip_hi
+        lo, hi = res.group_interval[0][k], res.group_interval[1][k]
+        assert lo == (0.0 if clip_lo else pytest.approx(auc - z * np.sqrt(var), rel=1e-12))
+        assert hi == (1.0 if clip_hi else pytest.approx(auc + z * np.sqrt(var), rel=1e-12))
+
+
+def test_max_t_draws_9999_joint_permutations_by_default_and_reports_no_scheme_for_delong():
+    rng = np.random.default_rng(4)
+    y, s, g = make(rng, 90, n_groups=3)
+    res = ffauc.auc_test(y, s, g, adjust="maxT", random_state=1)
+    assert res.method == "permutation" and res.scheme == "within_outcome"
+    assert res.n_permutations == 9999 and res.adjust == "maxT"
+    full = ffauc.auc_test(y, s, g, scheme="full", n_permutations=99, random_state=1)
+    assert full.scheme == "full"
+    res = ffauc.auc_test(y, s, g, method="delong", scheme="full")
+    assert res.method == "delong" and res.scheme is None
