@@ -570,3 +570,31 @@ def test_max_t_draws_9999_joint_permutations_by_default_and_reports_no_scheme_fo
     assert full.scheme == "full"
     res = ffauc.auc_test(y, s, g, method="delong", scheme="full")
     assert res.method == "delong" and res.scheme is None
+
+
+def test_delong_keeps_the_smallest_nonzero_spread_of_two_placements_among_many_negatives():
+    """Two positives above all but one of 1,000,000 negatives, that one between them:
+    their placements differ by 1e-6, S10 = (1e-6)^2 / 2 (brute force). The kernel's sums
+    of squares behind it are near 2e12 (in units of half placements), so its exact-zero
+    rule must not scale with them beyond rounding."""
+    n = 1_000_000
+    neg = np.linspace(0.0, 1.0, n)
+    neg[-1] = 2.0 + 5e-10
+    s = np.r_[2.0, 2.0 + 1e-9, neg]
+    y = np.r_[1, 1, np.zeros(n, dtype=int)]
+    pos = s[:2]
+    v10 = np.array([(neg < p).mean() + 0.5 * (neg == p).mean() for p in pos])
+    assert v10.var(ddof=1) == pytest.approx(5e-13, rel=1e-6, abs=0)
+    res = ffauc.delong(y, s)
+    assert res.s10[0] == pytest.approx(v10.var(ddof=1), rel=1e-6, abs=0)
+    assert res.variance[0] == pytest.approx(
+        v10.var(ddof=1) / 2 + neg_var(neg, pos), rel=1e-6, abs=0
+    )
+
+
+def neg_var(neg, pos):
+    """S01 / n- by brute force: the negatives' placements among the positives."""
+    v01 = (pos[None, :] > neg[:, None]).mean(axis=1) + 0.5 * (pos[None, :] == neg[:, None]).mean(
+        axis=1
+    )
+    return v01.var(ddof=1) / len(neg)
