@@ -1300,3 +1300,47 @@ def test_exact_bound_rejects_a_margin_whose_pvalue_equals_alpha(x1, n1, x2, n2):
         bound = exact_bound(x1, n1, x2, n2, alpha, side)
         inside = bound - margin if side == "lower" else margin - bound
         assert 0.0 < inside < 1e-4, (side, bound, margin)
+
+
+def test_two_sided_tolerance_pvalue_is_capped_at_one_inside_the_margin():
+    """Equal rates and u_tol = 0.1: both one-sided p-values exceed 1/2, so twice the
+    smaller is above 1; the p-value is 1. Outside the margin (score test) it is twice the
+    normal tail of the reported statistic."""
+    res = fastfair.tolerance_test_from_counts([[60, 40, 30, 70], [60, 40, 30, 70]], u_tol=0.1)
+    assert res.difference == 0.0 and res.pvalue == 1.0
+    far = fastfair.tolerance_test_from_counts([[80, 20, 20, 80], [50, 50, 50, 50]], u_tol=0.1)
+    assert far.method == "score" and abs(far.difference) == pytest.approx(0.3)
+    assert far.pvalue == pytest.approx(2 * stats.norm.sf(abs(far.statistic)), rel=1e-9)
+
+
+@pytest.mark.filterwarnings("ignore::fastfair.ApproximateLevelWarning")
+@pytest.mark.parametrize("method", ["hybrid", "logit", "delong"])
+def test_auc_margin_exactly_at_the_observed_difference_has_statistic_0(method):
+    """AUCs 0.75 and 0.5 (by hand: 3 and 2 of 4 pairs, each row repeated 10 times) and
+    u_tol = 0.25 = their difference: the upper null's statistic is 0 exactly and the
+    two-sided p-value 1, not a bisection residue of 1e-13."""
+    pos_a, neg_a, pos_b, neg_b = [1.0, 3.0], [0.0, 2.0], [1.0, 3.0], [0.0, 4.0]
+    score = np.tile(np.r_[pos_a, neg_a, pos_b, neg_b], 10)
+    y = np.tile([1, 1, 0, 0, 1, 1, 0, 0], 10)
+    group = np.tile([0, 0, 0, 0, 1, 1, 1, 1], 10)
+    res = fastfair.tolerance_test(
+        y, score, group, metric="auc", u_tol=0.25, reference=1, method=method
+    )
+    assert res.group_values.tolist() == [0.75, 0.5]
+    assert res.statistic == 0.0 and res.pvalue == 1.0
+
+
+def test_auc_limits_of_an_auc_of_1_or_0_use_the_half_pseudo_pair_shrinkage():
+    """200 positives and 200 negatives (no Newcombe widening): A' = (A m + 1/2) / (m + 1)
+    with m = 40,000 pairs, V' = A'(1 - A') / m, the logit-t interval with min(n+, n-) - 1
+    = 199 degrees of freedom, computed here from the formula."""
+    from fastfair.tolerance.statistics import auc_limits
+
+    m = 200 * 200
+    q = stats.t.ppf(0.975, 199)
+    lo, hi = auc_limits([1.0, 0.0], [0.0, 0.0], [200, 200], [200, 200])
+    for k, auc in enumerate((1.0, 0.0)):
+        a = (auc * m + 0.5) / (m + 1)
+        half = q * math.sqrt(a * (1 - a) / m) / (a * (1 - a))
+        assert lo[k] == pytest.approx(special.expit(special.logit(a) - half), rel=1e-9)
+        assert hi[k] == pytest.approx(special.expit(special.logit(a) + half), rel=1e-9)
