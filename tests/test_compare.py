@@ -911,3 +911,29 @@ def test_audit_compare_verdicts_include_alpha_on_both_pvalues():
         row = dict(base, pvalue=pvalue, pvalue_reduced=reduced)
         (out,) = _compare_verdicts([row], "holm", 0.05)
         assert out["verdict"] == expected, (pvalue, reduced)
+
+
+def test_method_exact_allows_exactly_max_exact_points_tables(monkeypatch):
+    """method="exact" refuses a swap grid of more than MAX_EXACT_POINTS tables (prod over
+    strata of discordant + 1) before building it: with the limit lowered to 1,000, the
+    grid of 10 * 10 * 10 tables is enumerated and 10 * 10 * 11 is refused."""
+    import fastfair.compare.inference as inference
+    from fastfair.permutation import ExactInfeasibleError
+
+    monkeypatch.setattr(inference, "MAX_EXACT_POINTS", 1000)
+    y, a, b, g = _paired_with_discordant(9, 9, 9, 0)
+    res = compare_models(y, a, b, g, metric="accuracy", method="exact")
+    assert res.method == "exact" and res.n_permutations is None
+    y, a, b, g = _paired_with_discordant(9, 9, 10, 0)
+    with pytest.raises(ExactInfeasibleError, match=r"1\.1e\+03 tables"):
+        compare_models(y, a, b, g, metric="accuracy", method="exact")
+
+
+def test_n_permutations_is_reported_only_for_the_swap_permutation_test():
+    y, a, b, g = _paired_with_discordant(30, 30, 30, 30)
+    perm = compare_models(y, a, b, g, metric="accuracy", method="permutation",
+                          n_permutations=199, random_state=0)  # fmt: skip
+    assert perm.method == "permutation" and perm.n_permutations == 199
+    for method in ("asymptotic", "exact"):
+        res = compare_models(y, a, b, g, metric="accuracy", method=method, n_permutations=199)
+        assert res.method == method and res.n_permutations is None
