@@ -2,6 +2,7 @@
 
 import builtins
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,7 @@ import fastfair.cli.loading  # noqa: E402
 import fastfair.engines.files  # noqa: E402
 import fastfair.io  # noqa: E402
 from fastfair._validation import as_groups  # noqa: E402
-from fastfair.io import read_columns  # noqa: E402
+from fastfair.io import estimate_rows, read_columns, source_files  # noqa: E402
 
 
 def _frame(n, seed=0):
@@ -291,3 +292,127 @@ def test_auto_engine_switches_to_arrow_above_the_threshold(parts, capsys, monkey
     assert used == "arrow" and "note" not in err
     monkeypatch.setattr(_choose, "AUTO_ROWS", 3000)
     assert engine()[0] == "memory"
+
+
+def _later_levels():
+    """Three files whose group levels differ: 'b' (sorting first) only in the second file's
+    second batch, 'zz' only in the last file; a label column with a null-free 0/1."""
+    files = [
+        pd.DataFrame({"g": ["m", "k", "m", "k", "m"], "y": [0, 1, 1, 0, 1]}),
+        pd.DataFrame({"g": ["k", "k", "m", "b", "m", "b"], "y": [1, 1, 0, 0, 1, 0]}),
+        pd.DataFrame({"g": ["zz", "b", "k"], "y": [0, 1, 1]}),
+    ]
+    return files
+
+
+@pytest.mark.parametrize("kind", ["parquet", "csv"])
+def test_a_level_first_seen_in_a_later_file_or_batch_gets_its_sorted_code(tmp_path, kind):
+    """Group codes read batch by batch (3 rows a batch) from files whose levels differ,
+    against numpy's sorted labels and inverse of all the rows at once."""
+    files = _later_levels()
+    for i, f in enumerate(files):
+        path = tmp_path / f"part-{i}.{kind}"
+        f.to_parquet(path, index=False) if kind == "parquet" else f.to_csv(path, index=False)
+    cols = read_columns(tmp_path, ["g", "y"], codes=["g"], batch_rows=3)
+    every = np.concatenate([f["g"].to_numpy() for f in files]).astype(str)
+    labels, inverse = np.unique(every, return_inverse=True)
+    assert cols["g"].labels.tolist() == labels.tolist() == ["b", "k", "m", "zz"]
+    np.testing.assert_array_equal(cols["g"].codes, inverse)
+    np.testing.assert_array_equal(cols["y"], np.concatenate([f["y"] for f in files]))
+
+
+def test_a_third_binary_value_across_files_is_refused_naming_the_file_it_appears_in(tmp_path):
+    """Each file alone holds two values ({0, 1}, then {1, 2}); together three: the second
+    file is named. Two files of {0, 1} and {1, 0} pass."""
+    pd.DataFrame({"y": [0, 1, 0, 1]}).to_parquet(tmp_path / "part-0.parquet", index=False)
+    pd.DataFrame({"y": [1, 2, 2]}).to_parquet(tmp_path / "part-1.parquet", index=False)
+    with pytest.raises(ValueError, match=r"part-1\.parquet: column 'y' must be binary; .*0, 1, 2"):
+        read_columns(tmp_path, ["y"], binary=["y"])
+    pd.DataFrame({"y": [1, 0, 0]}).to_parquet(tmp_path / "part-1.parquet", index=False)
+    assert read_columns(tmp_path, ["y"], binary=["y"])["y"].tolist() == [0, 1, 0, 1, 1, 0, 0]
+
+
+def test_a_missing_text_cell_in_a_complete_column_is_refused_with_its_count(tmp_path):
+    """A text column (user ids) that must be complete: two nulls in the second file are
+    counted there (2 rows) and that file named; the first file alone passes."""
+    pd.DataFrame({"user": ["u1", "u2"]}).to_parquet(tmp_path / "part-0.parquet", index=False)
+    pd.DataFrame({"user": ["u3", None, "u4", None]}).to_parquet(
+        tmp_path / "part-1.parquet", index=False
+    )
+    with pytest.raises(ValueError, match=r"part-1\.parquet: column 'user' .* in 2 rows"):
+        read_columns(tmp_path, ["user"], complete=["user"])
+    got = read_columns(tmp_path / "part-0.parquet", ["user"], complete=["user"])["user"]
+    assert got.tolist() == ["u1", "u2"]
+
+
+def test_a_directory_skips_hidden_and_underscore_files_and_lists_the_rest_sorted(tmp_path):
+    """Spark and Hadoop leave `_SUCCESS`/`_temporary` and editors `.name` files beside the
+    data: neither is read; subfolders are searched and the paths sorted."""
+    (tmp_path / "sub").mkdir()
+    for name in ("b.csv", ".a.csv", "_c.csv", "sub/a.csv", "a.csv", "notes.txt"):
+        (tmp_path / name).write_text("y\n1\n")
+    found = [os.path.relpath(f, tmp_path) for f in source_files(tmp_path)]
+    assert found == ["a.csv", "b.csv", os.path.join("sub", "a.csv")]
+    assert read_columns(tmp_path, ["y"])["y"].tolist() == [1, 1, 1]
+
+
+def test_estimated_rows_of_csv_files_read_whole_are_their_data_rows(tmp_path):
+    """A CSV file under 1 MiB is its own sample: the estimate is exact, the header line
+    not counted (rows of different lengths; 3 + 1 + 5 data rows counted by hand)."""
+    (tmp_path / "a.csv").write_text("y,g\n1,a\n0,bb\n1,ccc\n")
+    (tmp_path / "b.csv").write_text("y,g\n1,dddddddd\n")
+    (tmp_path / "c.csv").write_text("y,g\n" + "".join(f"{k % 2},g{k}\n" for k in range(5)))
+    assert estimate_rows(tmp_path) == 3 + 1 + 5
+
+
+@pytest.mark.parametrize("reader", ["pandas", "numpy"])
+def test_without_pyarrow_a_level_first_seen_in_a_later_batch_gets_its_sorted_code(
+    tmp_path, monkeypatch, reader
+):
+    """The readers without pyarrow code each batch's labels into one dictionary too: a
+    level sorting first ('b') that appears only in the last batch, against numpy."""
+    frame = pd.concat(_later_levels(), ignore_index=True)
+    path = tmp_path / "rows.csv"
+    frame.to_csv(path, index=False)
+    _hide_from_fastfair(monkeypatch, "pyarrow", *(["pandas"] if reader == "numpy" else []))
+    cols = read_columns(path, ["g", "y"], codes=["g"], batch_rows=4)
+    labels, inverse = np.unique(frame["g"].to_numpy().astype(str), return_inverse=True)
+    assert cols["g"].labels.tolist() == labels.tolist()
+    np.testing.assert_array_equal(cols["g"].codes, inverse)
+
+
+def test_a_group_column_of_numbers_in_one_file_and_text_in_another_is_refused(tmp_path):
+    pd.DataFrame({"g": [1, 2, 1]}).to_parquet(tmp_path / "part-0.parquet", index=False)
+    pd.DataFrame({"g": ["a", "b"]}).to_parquet(tmp_path / "part-1.parquet", index=False)
+    with pytest.raises(TypeError, match=r"column 'g' is text in some files only"):
+        read_columns(tmp_path, ["g"], codes=["g"])
+    (tmp_path / "part-1.parquet").unlink()
+    pd.DataFrame({"g": [3, 1]}).to_parquet(tmp_path / "part-1.parquet", index=False)
+    cols = read_columns(tmp_path, ["g"], codes=["g"])
+    assert cols["g"].labels.tolist() == [1, 2, 3]
+    assert cols["g"].codes.tolist() == [0, 1, 0, 2, 0]
+
+
+def test_a_null_in_a_bool_or_integer_column_reads_as_nan(tmp_path):
+    """Nulls of a bool or integer Parquet column come back as NaN in float64 (then refused
+    where a value is needed, counted in `complete`), the other rows as their numbers."""
+    table = pa.table({"b": pa.array([True, None, False]), "i": pa.array([3, 4, None])})
+    pq.write_table(table, tmp_path / "part-0.parquet")
+    cols = read_columns(tmp_path, ["b", "i"])
+    np.testing.assert_array_equal(cols["b"], [1.0, np.nan, 0.0])
+    np.testing.assert_array_equal(cols["i"], [3.0, 4.0, np.nan])
+    assert cols["b"].dtype == cols["i"].dtype == np.float64
+    with pytest.raises(ValueError, match=r"column 'b' contains missing values .* in 1 rows"):
+        read_columns(tmp_path, ["b"], complete=["b"])
+
+
+@pytest.mark.parametrize("reader", ["pandas", "numpy"])
+def test_without_pyarrow_true_false_is_bool_only_when_every_cell_is_true_or_false(
+    tmp_path, monkeypatch, reader
+):
+    path = tmp_path / "rows.csv"
+    path.write_text("flag,answer\nTRUE,true\nfalse,maybe\nTrue,false\n")
+    _hide_from_fastfair(monkeypatch, "pyarrow", *(["pandas"] if reader == "numpy" else []))
+    cols = read_columns(path, ["flag", "answer"])
+    assert cols["flag"].dtype == bool and cols["flag"].tolist() == [True, False, True]
+    assert cols["answer"].tolist() == ["true", "maybe", "false"]
