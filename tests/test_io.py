@@ -416,3 +416,26 @@ def test_without_pyarrow_true_false_is_bool_only_when_every_cell_is_true_or_fals
     cols = read_columns(path, ["flag", "answer"])
     assert cols["flag"].dtype == bool and cols["flag"].tolist() == [True, False, True]
     assert cols["answer"].tolist() == ["true", "maybe", "false"]
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_summary_engine_refuses_a_missing_user_naming_its_file_or_partition(
+    tmp_path, capsys, engine
+):
+    """A null in the cluster column of the second file (one row, counted by hand) is one
+    `fastfair: error:` line on the batch engines, not a user of its own."""
+    frame = _frame(200)
+    frame["user"] = frame["user"].astype("Int64")
+    frame.iloc[:100].to_parquet(tmp_path / "part-0.parquet", index=False)
+    late = frame.iloc[100:].copy()
+    late.loc[late.index[7], "user"] = pd.NA
+    late.to_parquet(tmp_path / "part-1.parquet", index=False)
+    argv = ["audit", str(tmp_path), "--label", "label", "--score", "score", "--group", "grp"]
+    argv += ["--cluster", "user", "--quiet", "--engine", engine]
+    argv += ["--scheduler", "sync"] * (engine == "dask")
+    assert fastfair.cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("fastfair: error:") and len(err.splitlines()) == 1
+    assert "cluster column 'user' has 1 missing values" in err
+    if engine == "arrow":
+        assert "part-1.parquet" in err

@@ -164,6 +164,26 @@ def test_pilot_plan_from_merged_counts_equals_the_rows_plan():
         merged.plan("auc", tau=0.05)
 
 
+def test_pilot_plan_of_an_intersection_names_its_groups_like_the_test():
+    """An intersection's pilot plan: groups "a & b" as the permutation test names them,
+    the plan of the rows with those labels built by hand, in two batches."""
+    from fastfair.planning import plan_from_data
+
+    rng = np.random.default_rng(4)
+    n = 2000
+    y = rng.integers(0, 2, n)
+    p = (rng.random(n) < 0.3 + 0.4 * y).astype(int)
+    sex, band = rng.choice(["f", "m"], n), rng.choice([1, 2], n)
+    merged = ConfusionStats.from_arrays(y[:700], p[:700], sex[:700], band[:700])
+    merged = merged + ConfusionStats.from_arrays(y[700:], p[700:], sex[700:], band[700:])
+    joined = np.array([f"{a} & {b}" for a, b in zip(sex, band)], dtype=object)
+    a = merged.plan("tpr", tau=0.05, random_state=3)
+    b = plan_from_data(y, p, joined, "tpr", tau=0.05, random_state=3)
+    assert a.groups.tolist() == b.groups.tolist() == ["f & 1", "f & 2", "m & 1", "m & 2"]
+    assert a.plan.n == b.plan.n and a.n_interval == b.n_interval
+    assert merged.test(metric="tpr", method="asymptotic").groups.tolist() == a.groups.tolist()
+
+
 def test_wasserstein_depends_on_the_rows_only_through_the_projection():
     """docs/data.md: the large-data form of the Wasserstein test (one feature u / |beta|)."""
     from fastfair.wasserstein import wasserstein_test
