@@ -478,3 +478,58 @@ def test_a_reference_group_whose_label_holds_an_equals_sign(tmp_path, capsys):
     audit = json.loads(out.read_text())
     assert [a["reference"] for a in audit["attributes"]] == ["age=40+"]
     assert [(t["group"], t["reference"]) for t in audit["tests"]] == [("age=20-40", "age=40+")]
+
+
+def test_max_rows_zero_is_allowed_and_limits_only_the_printed_table(data, tmp_path, capsys):
+    """--max-rows is ">= 0": 0 (print no test) is accepted, -1 refused; the JSON keeps every
+    test whatever the limit."""
+    outs = []
+    for limit in ("0", "50"):
+        out = tmp_path / f"max{limit}.json"
+        code, _, err = _run(
+            ["audit", str(data), *BASE, "--max-rows", limit, "--json", str(out)], capsys
+        )
+        assert code == 0, err
+        outs.append(json.loads(out.read_text())["tests"])
+    assert outs[0] == outs[1] and len(outs[0]) > 0
+    code, _, err = _run(["audit", str(data), *BASE, "--max-rows", "-1"], capsys)
+    _one_line_error(code, err, "--max-rows must be >= 0, got -1")
+
+
+def test_two_reference_groups_for_one_group_column_are_refused(data, no_reading, capsys):
+    """One --group column takes one --reference label; a second one is not silently
+    dropped (the first kept) but refused before the data are read."""
+    code, out, err = _run(["audit", str(data), *BASE, "--reference", "a", "b"], capsys)
+    _one_line_error(code, err, "--reference")
+    assert out == ""
+
+
+def test_a_reference_column_name_with_spaces_around_it(data, tmp_path, capsys):
+    """`--reference "grp =b"`: the column name is read without the spaces around it (as
+    the check of the names does), so b, the smaller group, is the reference (counted by
+    hand: 20 of 60 rows), not the default largest group a."""
+    out = tmp_path / "ref.json"
+    argv = ["audit", str(data), *BASE, "--reference", "grp =b", "--json", str(out)]
+    code, _, err = _run(argv, capsys)
+    assert code == 0, err
+    audit = json.loads(out.read_text())
+    assert [a["reference"] for a in audit["attributes"]] == ["b"]
+    assert [(t["group"], t["reference"]) for t in audit["tests"]] == [("a", "b")]
+
+
+def test_plan_rate_names_are_read_without_the_spaces_around_them(tmp_path, capsys):
+    """`--rate "tpr = 0.7,0.8"` is the rate tpr (spaces around the name and values, as a
+    shell user may quote them): the same plan as `--rate tpr=0.7,0.8`."""
+    plans = []
+    for rates in (
+        ["tpr=0.7,0.8", "prevalence=0.3,0.4"],
+        ["tpr = 0.7, 0.8", " prevalence =0.3,0.4"],
+    ):
+        out = tmp_path / f"plan{len(plans)}.json"
+        argv = ["plan", "--metric", "tpr", "--tau", "0.1", "--json", str(out)]
+        for r in rates:
+            argv += ["--rate", r]
+        code, _, err = _run(argv, capsys)
+        assert code == 0, err
+        plans.append(json.loads(out.read_text()))
+    assert plans[0] == plans[1]

@@ -121,6 +121,18 @@ def test_output_that_is_the_data_file_is_refused_even_with_force(data, capsys):
     assert data.read_text() == CSV
 
 
+def test_a_link_to_the_data_file_as_output_is_refused_even_with_force(data, capsys):
+    """A symbolic link to the table (or a path that reaches it through "..") names the
+    DATA file too: refused with --force, the table unchanged, the link kept."""
+    link = data.parent / "out.json"
+    link.symlink_to(data)
+    (data.parent / "sub").mkdir()
+    for target in (link, data.parent / "sub" / ".." / "d.csv"):
+        code, _, err = _run(["audit", data, *BASE, "--json", target, "--force"], capsys)
+        _one_line_error(code, err, f"--json {target}: is the DATA file")
+    assert data.read_text() == CSV and link.is_symlink()
+
+
 @POSIX
 def test_target_that_became_special_after_the_check_is_refused(tmp_path):
     """The writer checks again: the path may change while the audit runs."""

@@ -325,3 +325,16 @@ def test_same_length_names_every_length_and_group_counts_name_the_rows():
         as_groups(np.array(["a", " ", "b", "b"], dtype=object))
     codes, labels = _validation.drop_unused(np.array([3, 1, 3]), np.array(list("abcd")))
     assert codes.tolist() == [1, 0, 1] and labels.tolist() == ["b", "d"]
+
+
+def test_a_missing_category_is_refused_with_its_count():
+    """A categorical Series' missing values (code -1) are refused like any missing label,
+    naming the argument and counting the rows (two, by hand); its category order is kept
+    and the unused category dropped."""
+    values = pd.Series(pd.Categorical(["a", None, "b", None, "a"], categories=["b", "a", "c"]))
+    with pytest.raises(ValueError, match=r"group contains missing values \(NaN/None/NA\) in 2 "):
+        as_groups(values)
+    codes, labels = as_groups(
+        pd.Series(pd.Categorical(["a", "b", "a"], categories=["b", "a", "c"]))
+    )
+    assert labels.tolist() == ["b", "a"] and codes.tolist() == [1, 0, 1]
