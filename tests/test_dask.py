@@ -113,3 +113,29 @@ def test_cli_on_the_cluster(client, frame, tmp_path, capsys):
     rows = json.loads((tmp_path / "a.json").read_text())["tests"]
     res = fastfair.permutation_test(frame.y, frame.pred, frame.grp, metric="tpr", random_state=0)
     assert [t["pvalue"] for t in rows] == np.atleast_1d(res.pvalue).tolist()
+
+
+def test_partitions_of_one_row_after_the_sort_count_their_row(tmp_path):
+    """Ten rows in ten partitions (or ten files): dask's sort by score leaves partitions
+    of one row (and maybe empty ones); every row still counts, as fastfair.delong on the
+    rows (counted by hand: a has 2 negatives and 3 positives, b 3 and 2)."""
+    from fastfair.engines.dask import summarise_dask
+
+    frame = pd.DataFrame(
+        {
+            "y": [1, 0, 1, 0, 1, 0, 1, 0, 0, 1],
+            "s": [0.91, 0.12, 0.55, 0.34, 0.78, 0.6, 0.23, 0.47, 0.05, 0.83],
+            "g": ["a", "a", "a", "b", "a", "b", "b", "a", "b", "b"],
+        }
+    )
+    want = fastfair.delong(frame.y, frame.s, frame.g)
+    df = dd.from_pandas(frame, npartitions=10)
+    sums = fdask.placement_sums(df, "y", "s", "g", scheduler="sync")
+    for k in range(10):  # the audit's engine: ten files of one row
+        frame.iloc[k : k + 1].to_parquet(tmp_path / f"part-{k}.parquet", index=False)
+    audit = summarise_dask(tmp_path, label="y", groups=["g"], pred=None, score="s",
+                           threshold=0.5, pos_label=None, scheduler="sync")  # fmt: skip
+    for got in (sums, audit.scores[("g",)]):
+        assert got.n_neg.tolist() == [2, 3] and got.n_pos.tolist() == [3, 2]
+        np.testing.assert_allclose(got.delong().auc, want.auc, rtol=1e-12)
+        np.testing.assert_allclose(got.delong().variance, want.variance, rtol=1e-12)

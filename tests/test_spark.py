@@ -455,3 +455,45 @@ def test_an_untested_group_between_tested_ones(spark, tmp_path):
     other = fastfair.audit("label", "prediction", ["g"], engine="spark", **kw)
     assert "b" not in {t["group"] for t in other.tests}
     _HELPERS["same_audit"](memory.to_dict(), other.to_dict())
+
+
+def test_merge_keeps_the_first_partitions_failure_whatever_the_order():
+    """treeAggregate merges partial results in any order: the error raised is always that
+    of the lowest partition, None is the empty sum, and a sum is kept beside None."""
+    from fastfair.engines.spark import _Failure, _merge
+
+    f1, f3 = _Failure(1, ValueError("one")), _Failure(3, ValueError("three"))
+    a = ConfusionStats.from_arrays([1, 0], [1, 1], ["x", "y"])
+    for parts in ([f3, a, f1], [f1, f3], [a, f3, None, f1], [None, f1, f3, a]):
+        total = functools.reduce(_merge, parts, None)
+        assert total is f1
+        total = functools.reduce(_merge, parts[::-1], None)
+        assert total is f1
+    assert _merge(None, a) is a and _merge(a, None) is a and _merge(None, None) is None
+
+
+def test_placement_moments_of_score_ranges_equal_the_placements_of_all_rows():
+    """The driver's side of the sort-based DeLong: three score ranges (ties kept within a
+    range) of unequal sizes, their local moments shifted by the ranges below and merged,
+    against each row's placement counted by brute force over all the rows (numpy)."""
+    from fastfair.engines.spark import _local_moments, _placements
+
+    rng = np.random.default_rng(11)
+    n, K = 300, 2
+    s = np.round(rng.random(n), 2)
+    y = rng.integers(0, 2, n)
+    g = rng.integers(0, K, n)
+    cuts = [0.15, 0.8]  # ranges of about 45, 195 and 60 rows
+    ranges = [s < cuts[0], (s >= cuts[0]) & (s < cuts[1]), s >= cuts[1]]
+    parts = np.array([_local_moments(y[r], s[r], g[r], K) for r in ranges])
+    totals = np.array(
+        [[np.sum((g == k) & (y == 0)), np.sum((g == k) & (y == 1))] for k in range(K)]
+    )
+    got = _placements(parts, totals)
+    for k in range(K):
+        neg, pos = s[(g == k) & (y == 0)], s[(g == k) & (y == 1)]
+        v10 = [(np.sum(neg < x) + 0.5 * np.sum(neg == x)) / len(neg) for x in pos]
+        v01 = [(np.sum(pos > x) + 0.5 * np.sum(pos == x)) / len(pos) for x in neg]
+        for label, v in ((1, np.array(v10)), (0, np.array(v01))):
+            want = [len(v), v.mean(), ((v - v.mean()) ** 2).sum()]
+            np.testing.assert_allclose(got[k, label], want, rtol=1e-12, atol=1e-12)
