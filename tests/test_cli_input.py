@@ -533,3 +533,20 @@ def test_plan_rate_names_are_read_without_the_spaces_around_them(tmp_path, capsy
         assert code == 0, err
         plans.append(json.loads(out.read_text()))
     assert plans[0] == plans[1]
+
+
+def test_a_csv_file_of_exactly_the_large_size_is_still_read_whole(tmp_path, capsys, monkeypatch):
+    """LARGE_CSV_BYTES is the largest file read whole (quirks, --no-header): a file of
+    exactly that size is read whole, one byte more goes to the batch reader, which
+    refuses --no-header."""
+    path = tmp_path / "rows.csv"
+    path.write_text(CLEAN.split("\n", 1)[1])  # the data rows, no header line
+    argv = ["audit", str(path), "--no-header", "--names", "y", "score", "pred", "grp"]
+    argv += BASE[4:]  # --group grp --metrics tpr --quiet
+    argv += ["--label", "y", "--pred", "pred"]
+    monkeypatch.setattr(cli.loading, "LARGE_CSV_BYTES", path.stat().st_size)
+    code, _, err = _run(argv, capsys)
+    assert code == 0, err
+    monkeypatch.setattr(cli.loading, "LARGE_CSV_BYTES", path.stat().st_size - 1)
+    code, _, err = _run(argv, capsys)
+    _one_line_error(code, err, "--no-header: only CSV files read whole")

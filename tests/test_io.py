@@ -439,3 +439,16 @@ def test_summary_engine_refuses_a_missing_user_naming_its_file_or_partition(
     assert "cluster column 'user' has 1 missing values" in err
     if engine == "arrow":
         assert "part-1.parquet" in err
+
+
+def test_a_third_prediction_value_in_a_parquet_file_is_named_with_the_file(tmp_path, capsys):
+    """The batch reader checks the prediction column as binary too (not only the label):
+    a 2 among the predictions is one error line naming the file and the column."""
+    frame = _frame(120)
+    frame.loc[frame.index[5], "pred"] = 2
+    frame.to_parquet(tmp_path / "rows.parquet", index=False)
+    argv = ["audit", str(tmp_path / "rows.parquet"), "--label", "label", "--pred", "pred"]
+    assert fastfair.cli.main([*argv, "--group", "grp", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("fastfair: error:") and len(err.splitlines()) == 1
+    assert "rows.parquet: column 'pred' must be binary" in err
