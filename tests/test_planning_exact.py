@@ -181,6 +181,21 @@ def test_rows_to_collect_round_up_but_not_a_float_error_above_an_integer():
             _ceil(np.array([1.0, beyond]))
 
 
+def test_huge_sizes_are_rounded_up_never_down():
+    """The float-error allowance above an integer is relative 1e-12 but at most 1e-6 units:
+    a size of 3.9e12 (a gap of 1e-6) is not lowered by 3.9 units, and 2**62 or 2**53 + 2,
+    integers in floating point, stay themselves."""
+    from fastfair.planning.inference import _ceil
+
+    exact = [2**62, 2**53 + 2, 10**13]
+    assert _ceil(np.array(exact, dtype=np.float64)).tolist() == exact
+    assert _ceil(np.array([1e13 + 0.5, 1e12 + 0.25])).tolist() == [10**13 + 1, 10**12 + 1]
+    res = sample_size("selection_rate", rates={"selection_rate": [0.5, 0.500001]}, tau=1e-6)
+    assert res.n_per_group.min() > 1e12
+    assert np.all(res.n_per_group_ceil >= res.n_per_group)
+    assert np.all(res.n_per_group_ceil < res.n_per_group + 1)
+
+
 def test_an_exact_plan_collects_at_least_two_expected_rows_per_group():
     """A gap so large that the smallest allowed audit already has power 0.999: the plan is
     that smallest total, ceil(2 / p_min) = ceil(2 / 0.03) = 67 (n p_g >= 2 in every group),

@@ -219,13 +219,17 @@ def _se_comparisons(
 
 
 def _ceil(x: np.ndarray) -> np.ndarray:
+    """Units to collect: x rounded up, except a float error of at most a relative 1e-12 (and
+    1e-6 units) above an integer; sizes above _MAX_UNITS (or NaN) refused."""
     x = np.asarray(x)
     if not np.all(x <= _MAX_UNITS):  # also catches NaN
         raise ValueError(
             f"the sample size needed exceeds {_MAX_UNITS:.3g} units: tau - u_tol is too small "
             "to detect with any audit"
         )
-    return np.ceil(x * (1.0 - 1e-12)).astype(np.int64)
+    down = np.floor(x)  # a float error just above an integer (7.000000000000001) is that
+    near = x - down <= np.minimum(1e-12 * x, 1e-6)  # integer, never more than 1e-6 below x
+    return np.where(near, down, np.ceil(x)).astype(np.int64)
 
 
 def _tost_power(t: np.ndarray, delta: float, se: np.ndarray, z: float) -> np.ndarray:
