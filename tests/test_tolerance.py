@@ -1344,3 +1344,31 @@ def test_auc_limits_of_an_auc_of_1_or_0_use_the_half_pseudo_pair_shrinkage():
         half = q * math.sqrt(a * (1 - a) / m) / (a * (1 - a))
         assert lo[k] == pytest.approx(special.expit(special.logit(a) - half), rel=1e-9)
         assert hi[k] == pytest.approx(special.expit(special.logit(a) + half), rel=1e-9)
+
+
+@pytest.mark.parametrize("side", ["greater", "less"])
+def test_exact_critical_value_includes_a_pvalue_equal_to_alpha(side):
+    """critical_value(alpha) is the least extreme attainable Z whose exact p-value is <=
+    alpha, found here by scanning every attainable Z; alpha set exactly to the p-value of
+    some Z must return that Z, not the next more extreme one."""
+    from fastfair._unconditional import BoundaryTails
+
+    tails = BoundaryTails(8, 10, 0.0)
+    values = np.unique(tails.z)
+    pvalues = {float(v): tails.pvalue(float(v), side) for v in values}
+    for v in values[2:-2]:
+        alpha = pvalues[float(v)]
+        reaching = [u for u, p in pvalues.items() if p <= alpha]
+        want = min(reaching) if side == "greater" else max(reaching)
+        assert tails.critical_value(alpha, side) == want
+
+
+@pytest.mark.parametrize("n2", [9, 17, 21])
+def test_exact_pvalue_of_the_least_extreme_outcome_is_one_not_above(n2):
+    """Every outcome is at least as extreme as the least extreme one: its p-value is the
+    whole binomial mass, 1; summed on the nuisance grid it rounds to 1 + 2e-15 with one
+    row in a group, and the supremum is capped at 1."""
+    from fastfair._unconditional import exact_pvalue
+
+    assert exact_pvalue(0, 1, n2, n2, 0.0, "greater") == 1.0
+    assert exact_pvalue(1, 1, 0, n2, 0.0, "less") == 1.0
