@@ -626,3 +626,15 @@ def test_band_is_never_narrower_than_the_pointwise_critical_gap():
     max_t_gap = res.max_critical[:, None] * res.standard_error
     assert (res.critical_value > max_t_gap + 1e-12).any()  # the case where it matters
     np.testing.assert_array_equal(res.band, np.maximum(max_t_gap, res.critical_value))
+
+
+def test_a_threshold_whose_gap_is_always_0_has_critical_value_0_even_with_too_few_draws():
+    """9 permutations cannot reach alpha = 0.05 ((1 + 0) / 10 > 0.05): the critical values
+    are infinite, except at a threshold above every score, where no row is predicted
+    positive, the gap and its standard error are 0 and the critical gap is 0, not NaN."""
+    y, score, group = grid_data()
+    res = fastfair.threshold_sweep(y, score, group, metrics="tpr", thresholds=[0.5, 2.0],
+                                   n_permutations=9, random_state=0)  # fmt: skip
+    assert res.standard_error[0].tolist()[1] == 0.0 and res.difference[0][1] == 0.0
+    assert res.critical_value[0].tolist() == [np.inf, 0.0]
+    assert res.band[0].tolist() == [np.inf, 0.0]
