@@ -399,3 +399,31 @@ def test_worked_example_of_the_docs():
             break
     lo, hi = res.confidence_interval
     assert day == 21 and (round(lo[0, 0], 3), round(hi[0, 0], 3)) == (-0.268, -0.013)
+
+
+def test_states_need_the_sequence_strictly_away_from_0_and_strictly_inside_the_tolerance():
+    """ "DIFFERENCE" once the sequence excludes 0, "FAIR within ±δ" once it lies inside the
+    open (-δ, δ): sequences ending exactly on 0 or on ±δ (both are grid lines) are neither."""
+    monitor = FairnessMonitor(metrics="tpr", reference="a", tolerance=0.1)
+    lower = np.array([0.0, 0.01, -0.1, -0.09, -0.2, np.nan])
+    upper = np.array([0.2, 0.2, 0.05, 0.1, 0.0, np.nan])
+    assert monitor._states(lower, upper).tolist() == [
+        "watching",
+        "DIFFERENCE",
+        "watching",
+        "watching",
+        "watching",
+        "CHANGED",
+    ]
+    inside = monitor._states(np.array([-0.09, 0.02]), np.array([0.09, 0.08]))
+    assert inside.tolist() == ["FAIR within ±0.1", "DIFFERENCE, FAIR within ±0.1"]
+
+
+def test_sequence_bounds_span_minus_1_to_1_while_no_strip_is_rejected():
+    from fastfair.monitor.inference import sequence_bounds
+
+    lines = np.array([-0.5, 0.0, 0.5])
+    lower, upper = sequence_bounds(np.zeros((2, 4), dtype=bool), lines)
+    assert lower.tolist() == [-1.0, -1.0] and upper.tolist() == [1.0, 1.0]
+    lower, upper = sequence_bounds(np.array([False, True, True, True]), lines)
+    assert (float(lower), float(upper)) == (-1.0, -0.5)
