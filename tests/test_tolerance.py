@@ -65,6 +65,24 @@ def test_tolerance_zero_two_sided_is_the_score_test_of_equality():
     assert res.statistic == pytest.approx(ref.statistic, rel=1e-9)
 
 
+@pytest.mark.parametrize(("x1", "u_tol"), [(5_000_300, 0.0), (5_001_300, 1e-4)])
+def test_a_difference_of_a_few_parts_in_100000_is_not_read_as_zero(x1, u_tol):
+    """Ten million rows per group: a difference 3e-5 from the margin is 0.13 standard
+    errors, a real Z (statsmodels' Miettinen-Nurminen score test), not the 0 kept for
+    differences at the rounding of the rates."""
+    n, x2 = 10_000_000, 5_000_000
+    counts = [[0, 0, n - x2, x2], [0, 0, n - x1, x1]]
+    res = fastfair.tolerance_test_from_counts(
+        counts, metric="tpr", u_tol=u_tol, alternative="greater", method="score", reference=0
+    )
+    ref = sm_proportion.test_proportions_2indep(
+        x1, n, x2, n, value=u_tol, method="score", compare="diff", alternative="larger"
+    )
+    assert ref.statistic == pytest.approx(0.134, abs=1e-3)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-6)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-6)
+
+
 @pytest.mark.parametrize("u_tol", np.linspace(0, 0.3, 31))
 def test_tolerance_test_agrees_with_the_interval(u_tol):
     """Two-sided: p <= alpha exactly when the 1 - alpha interval misses [-u_tol, u_tol]."""
@@ -229,6 +247,41 @@ def test_exact_runs_along_x1_are_the_brute_force_region():
                 tails._run_probabilities((x1, first, last), p2, by_x1=True),
                 tails.probabilities(mask, p2), rtol=1e-12, atol=1e-15,
             )  # fmt: skip
+
+
+def _z_obs_whose_threshold_is(tails, value: float, side: str) -> float:
+    """An observed Z whose threshold (the observed Z less or plus its tie tolerance) is
+    exactly `value`: the float nearest value +- the tolerance, moved by a few ulps."""
+    z = value + (1e-10 if side == "greater" else -1e-10) * max(1.0, abs(value))
+    for k in range(2000):
+        for candidate in (z + k * np.spacing(z), z - k * np.spacing(z)):
+            if tails._threshold(candidate, side) == value:
+                return candidate
+    raise AssertionError(f"no observed Z has the threshold {value!r}")
+
+
+def test_exact_runs_keep_an_outcome_whose_z_is_exactly_the_threshold():
+    """An outcome whose Z equals the threshold exactly is in the region (Z >= threshold,
+    Z <= threshold): the runs of both bisections agree with the whole table's mask there,
+    the one place where ``>=`` and ``>`` differ."""
+    from fastfair._unconditional import BoundaryTails
+
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        n1, n2 = (int(v) for v in rng.integers(1, 50, 2))
+        tails = BoundaryTails(n1, n2, float(rng.choice([-0.3, 0.0, 0.1])))
+        value = float(tails.z[rng.integers(0, n1 + 1), rng.integers(0, n2 + 1)])
+        for side in ("greater", "less"):
+            z_obs = _z_obs_whose_threshold_is(tails, value, side)
+            region = tails.region(z_obs, side)
+            assert region[tails.z == value].all()
+            by_x2, by_x1 = np.zeros_like(region), np.zeros_like(region)
+            for b, lo, hi in zip(*tails.runs(z_obs, side)):
+                by_x2[lo : hi + 1, b] = True
+            for a, lo, hi in zip(*tails.runs_by_x1(z_obs, side)):
+                by_x1[a, lo : hi + 1] = True
+            assert np.array_equal(by_x2, region)
+            assert np.array_equal(by_x1, region)
 
 
 def test_windowed_tail_sums_are_the_full_sums():
