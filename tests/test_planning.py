@@ -899,32 +899,38 @@ def test_result_classes_live_in_results_with_old_paths_kept():
     assert api.PilotPlanResult is results.PilotPlanResult
 
 
-@pytest.mark.parametrize("rates", [(0.3, 0.4), (0.45, 0.3)])
-def test_score_plan_fits_the_null_in_the_direction_of_the_gap(rates):
+@pytest.mark.parametrize(
+    ("rates", "alloc"),
+    [((0.3, 0.4), (0.5, 0.5)), ((0.45, 0.3), (0.5, 0.5)), ((0.3, 0.3), (0.2, 0.8))],
+)
+def test_score_plan_fits_the_null_in_the_direction_of_the_gap(rates, alloc):
     """variance="score" with u_tol > 0: the variance under the null is at the rates fitted
     by maximum likelihood under r_ref - r_other = u_tol on the side of the presumed gap
-    (its sign: r_ref - r_other). Recomputed with a bounded one-dimensional maximization of
-    the two binomial likelihoods at the expected counts (equal allocation) and
+    (its sign: r_ref - r_other; equal rates: U = +u_tol, sample_size's "U = U_tol").
+    Recomputed with a bounded one-dimensional maximization of the two binomial likelihoods
+    at the expected counts and
     n = (z sqrt(V~) + z_b sqrt(V))^2 / (tau - u_tol)^2. Written for round-5 mutant
-    r5-plan-score-direction-swapped (the null fitted on the other side: n off by ~0.1%)."""
-    r = np.array(rates)
-    tau, u_tol, half = 0.1, 0.02, 0.5
+    r5-plan-score-direction-swapped (the null fitted on the other side: n off by ~0.1%), and
+    with equal rates and groups of 20% and 80% (where the two sides give different n) for
+    round eight's r8-plan-sign (ties given the other side)."""
+    r, p = np.array(rates), np.array(alloc)
+    tau, u_tol = 0.1, 0.02
     res = _sample_size("selection_rate", rates={"selection_rate": list(r)}, tau=tau,
-                       u_tol=u_tol, variance="score", allocation=[half, half],
+                       u_tol=u_tol, variance="score", allocation=list(p),
                        test="asymptotic")  # fmt: skip
-    d = np.sign(r[0] - r[1]) * u_tol
+    d = (1.0 if r[0] >= r[1] else -1.0) * u_tol
 
     def minus_loglik(q2):
         q1 = q2 + d
-        return -(r[0] * half * np.log(q1) + (1 - r[0]) * half * np.log(1 - q1)
-                 + r[1] * half * np.log(q2) + (1 - r[1]) * half * np.log(1 - q2))  # fmt: skip
+        return -(r[0] * p[0] * np.log(q1) + (1 - r[0]) * p[0] * np.log(1 - q1)
+                 + r[1] * p[1] * np.log(q2) + (1 - r[1]) * p[1] * np.log(1 - q2))  # fmt: skip
 
     lo, hi = max(1e-12, -d + 1e-12), min(1 - 1e-12, 1 - d - 1e-12)
     q2 = optimize.minimize_scalar(minus_loglik, bounds=(lo, hi), method="bounded",
                                   options={"xatol": 1e-13}).x  # fmt: skip
     q1 = q2 + d
-    v_null = (q1 * (1 - q1) + q2 * (1 - q2)) / half
-    v_alt = (r[0] * (1 - r[0]) + r[1] * (1 - r[1])) / half
+    v_null = q1 * (1 - q1) / p[0] + q2 * (1 - q2) / p[1]
+    v_alt = r[0] * (1 - r[0]) / p[0] + r[1] * (1 - r[1]) / p[1]
     z, zb = special.ndtri(0.975), special.ndtri(0.8)
     want = (z * np.sqrt(v_null) + zb * np.sqrt(v_alt)) ** 2 / (tau - u_tol) ** 2
     assert res.n == pytest.approx(want, rel=1e-7)
