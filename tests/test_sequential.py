@@ -137,8 +137,12 @@ def test_procedures_match_adjusted_pvalues():
 
 
 def test_options_are_checked():
-    with pytest.raises(ValueError, match="epsilon"):
-        Sequential(epsilon=0)
+    for name in ("alpha", "epsilon"):  # both ends of (0, 1) are refused, inner values kept
+        for value in (0, 0.0, 1, 1.0, -0.1, 1.5):
+            with pytest.raises(ValueError, match=rf"{name} must be in \(0, 1\)"):
+                Sequential(**{name: value})
+        for value in (1e-12, 0.5, 1 - 1e-12):
+            assert getattr(Sequential(**{name: value}), name) == value
     with pytest.raises(ValueError, match="max_permutations"):
         Sequential(max_permutations=3)
     y, g = np.r_[np.zeros(50), np.ones(50)], np.arange(100) % 2
