@@ -136,6 +136,40 @@ def test_procedures_match_adjusted_pvalues():
             assert np.array_equal(rejected(p, 0.05, proc), adjusted_estimates(p, proc) <= 0.05)
 
 
+def _stream_sampler(p, seed, size=40_000):
+    """A sampler whose permutation b exceeds the observed 0.5 with probability p, from a
+    fixed stream: the same draws whatever the blocks; `calls` counts the draw calls."""
+    u = np.random.default_rng(seed).random(size)
+
+    def draw(start, count):
+        s.calls += 1
+        return (u[start : start + count] < p) * 1.0
+
+    s = Sampler(draw, 0.5, "greater", keep_null=False)
+    s.calls = 0
+    return s
+
+
+def test_a_bonferroni_family_draws_what_each_test_alone_draws_at_alpha_over_m():
+    """Bonferroni compares every p-value with alpha / m only: each of m = 5 tests draws the
+    same permutations, in as many calls, and takes the same decision as when run alone at
+    level alpha / m with epsilon / m (its share of the resampling risk): p-values on both
+    sides of alpha / m = 0.01, and one of 0, which after its first block draws ahead in one
+    call up to where no exceedance puts its interval below alpha / m (not below alpha:
+    more calls)."""
+    ps, alpha, eps = (0.0, 0.006, 0.009, 0.013, 0.3), 0.05, 1e-3
+    family = [_stream_sampler(p, 20 + i) for i, p in enumerate(ps)]
+    decision = run(family, Sequential(alpha=alpha, epsilon=eps), "bonferroni")
+    for i, p in enumerate(ps):
+        alone = _stream_sampler(p, 20 + i)
+        single = run([alone], Sequential(alpha=alpha / 5, epsilon=eps / 5))
+        assert single.tolist() == [decision[i]]
+        got, want = family[i], alone
+        assert (got.n, got.count, got.calls) == (want.n, want.count, want.calls)
+    assert family[0].calls == 2 and decision[0] == "reject"  # its first block, then ahead
+    assert family[1].n > 1000  # near the level: many blocks, each sized by alpha / m
+
+
 def test_options_are_checked():
     for name in ("alpha", "epsilon"):  # both ends of (0, 1) are refused, inner values kept
         for value in (0, 0.0, 1, 1.0, -0.1, 1.5):
