@@ -704,6 +704,29 @@ def test_plan_from_data_reproduces_paper_and_interval():
     assert "interval" in repr(res)
 
 
+@pytest.mark.parametrize("conf", [0.5, 0.9, 0.95])
+def test_plan_intervals_are_the_central_percentiles_of_the_finite_bootstrap_plans(
+    monkeypatch, conf
+):
+    """n_interval and n_per_group_interval are the (1 - conf)/2 and (1 + conf)/2 quantiles
+    (numpy's percentile) of the bootstrap plans that are finite: the bootstrap plans are
+    replaced by known values 1..1000 (two of them not finite) to compare with numpy."""
+    from fastfair.planning import api
+
+    nb = np.arange(1.0, 1001.0)
+    nb[[3, 500]] = np.inf, np.nan
+    npgb = np.column_stack([0.3 * nb, 0.7 * nb])
+    ok = np.isfinite(nb)
+    monkeypatch.setattr(api, "_bootstrap_plans", lambda plan, boot: (nb, npgb, ok))
+    y, yhat, g = _rows(COUNTS, labels=("Black", "White"))
+    res = plan_from_data(y, yhat, g, "tpr", tau=0.05, confidence_level=conf, n_bootstrap=20,
+                         random_state=0)  # fmt: skip
+    q = [50 * (1 - conf), 50 * (1 + conf)]
+    assert res.n_interval == pytest.approx(tuple(np.percentile(nb[ok], q)), rel=1e-12)
+    np.testing.assert_allclose(res.n_per_group_interval, np.percentile(npgb[ok], q, axis=0))
+    assert res.n_interval[1] - res.n_interval[0] == pytest.approx(conf * 997, abs=2)
+
+
 def test_plan_from_data_other_metrics():
     y, yhat, g = _rows(COUNTS)
     res = plan_from_data(
