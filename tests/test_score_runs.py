@@ -154,6 +154,20 @@ def test_followed_by_equals_one_sort_and_refuses_overlap():
         parts[1].followed_by(parts[0])
 
 
+def test_followed_by_refuses_runs_that_share_their_edge_score():
+    """A score that ends the first rows and starts the second is a tie across them (a
+    positive and a negative at 0.5 count 1/2 each): the sums cannot be chained, so
+    followed_by refuses; the rows sorted together give the sums (brute force)."""
+    first = PlacementSums.from_arrays([0, 1], [0.1, 0.5], ["a", "a"])
+    second = PlacementSums.from_arrays([0, 1], [0.5, 0.9], ["a", "a"])
+    with pytest.raises(ValueError, match=r"above the first's, got 0\.5 after 0\.5"):
+        first.followed_by(second)
+    together = PlacementSums.from_arrays([0, 1, 0, 1], [0.1, 0.5, 0.5, 0.9], ["a"] * 4)
+    assert as_dict(together) == brute_sums(
+        np.array([0, 1, 0, 1]), np.array([0.1, 0.5, 0.5, 0.9]), np.array(["a"] * 4)
+    )
+
+
 def test_kernel_checks_its_inputs():
     one = np.ones((1, 1), dtype=np.int32)
     tot = np.zeros((1, 2), dtype=np.int64)
