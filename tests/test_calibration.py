@@ -545,3 +545,27 @@ def test_ranks_within_queries_are_scipys_descending_average_ranks():
     got = _ranks_within(q, x)
     for j in range(4):
         np.testing.assert_array_equal(got[q == j], stats.rankdata(-x[q == j]))
+
+
+@pytest.mark.parametrize(
+    ("pvalues", "passed"),
+    [((0.025, 0.4), True), ((0.0249999, 0.4), False), ((0.05 / 3, 0.3, 0.9), True),
+     ((0.0166, 0.3, 0.9), False)],
+)  # fmt: skip
+def test_composite_parity_passes_a_pvalue_equal_to_alpha_over_j(monkeypatch, pvalues, passed):
+    """`passed` when no composite's p-value is below alpha / J (Bonferroni over the J weight
+    vectors): a p-value exactly at 0.05 / J passes, one just below fails. Each composite's
+    test returns a p-value set here, in the order of the weights."""
+    from types import SimpleNamespace
+
+    from fastfair.calibration import api
+
+    given = iter(pvalues)
+    monkeypatch.setattr(api._parity, "predictive_parity_test",
+                        lambda *a, **k: SimpleNamespace(pvalue=next(given)))  # fmt: skip
+    rng = np.random.default_rng(0)
+    s, g = rng.random((50, 2)), np.arange(50) % 2
+    weights = np.ones((len(pvalues), 2))
+    res = check_composite_parity(s, (s > 0.5) * 1.0, g, weights, alpha=0.05)
+    assert res.pvalue.tolist() == list(pvalues)
+    assert res.passed is passed
