@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fastfair import _auc, _counts, _sweep
+from fastfair import _auc, _counts, _paired, _sweep
 from fastfair import _rows as _rows_kernel
 from fastfair import auc as ffauc
 
@@ -83,6 +83,40 @@ def test_count_kernels_accept_consistent_input():
     assert _counts.permute_counts(counts, (12,), TPR, PAIRS, 5, 1, 0).shape == (5, 1)
     null = _rows_kernel.permute_rows(cell, weight, codes, 2, (12,), TPR, PAIRS, 5, 1, 0)
     assert null.shape == (5, 1)
+
+
+def _zero_and_negative_draws():
+    """Each permutation kernel called with n draws, as a function of n."""
+    cell, codes, weight = _rows()
+    w, _ = _counts.cell_sums(cell, codes, 2)
+    counts = np.ascontiguousarray(w.astype(np.int64))
+    score = np.linspace(0, 1, 50)
+    code = (np.arange(50) % 4).astype(np.uint8)
+    above = _sweep.counts_above(score, code, np.array([0.2, 0.5, 0.8]), 4)
+    totals = np.bincount(code, minlength=4).reshape(2, 2).astype(np.int64)
+    logfact = np.cumsum(np.log(np.maximum(np.arange(51), 1)))
+    z = np.zeros(3)
+    return {
+        "counts": lambda n: _counts.permute_counts(counts, (12,), TPR, PAIRS, n, 1, 0),
+        "rows": lambda n: _rows_kernel.permute_rows(
+            cell, weight, codes, 2, (12,), TPR, PAIRS, n, 1, 0
+        ),
+        "paired": lambda n: _paired.paired_swaps(np.array([4, 7], dtype=np.int64), n, 1, 0),
+        "sweep": lambda n: _sweep.permute_sweep(
+            above, totals, 2, 8, z, z, 0, n, 1, 0, False, logfact
+        )[0],
+    }
+
+
+@pytest.mark.parametrize("kernel", ["counts", "rows", "paired", "sweep"])
+def test_permutation_kernels_draw_zero_permutations_and_refuse_a_negative_count(kernel):
+    # n_permutations = 0 is a valid request (the observed statistic alone, or a block of
+    # a sequential run that needs no more draws): an empty null, not an error.
+    draw = _zero_and_negative_draws()[kernel]
+    assert len(draw(0)) == 0
+    assert len(draw(3)) == 3
+    with pytest.raises(ValueError, match="n_permutations must be >= 0"):
+        draw(-1)
 
 
 @pytest.mark.parametrize(
