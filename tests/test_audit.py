@@ -284,6 +284,15 @@ def test_mde_rounds_up_to_two_digits(x, text):
     assert format_mde(x) == text
 
 
+def test_summary_counts_a_detectable_gap_equal_to_tau_as_detectable(frame):
+    kw = dict(data=frame, n_permutations=199)
+    first = fastfair.audit("y", "pred", ["sex"], **kw).tests[0]
+    res = fastfair.audit("y", "pred", ["sex"], tau=first["mde"], **kw)
+    mdes = [t["mde"] for t in res.tests]
+    assert first["mde"] in mdes  # a row exactly at tau ("could detect a gap of tau")
+    assert res.summary["n_detectable"] == sum(m <= res.tau for m in mdes)
+
+
 def test_sensitive_feature_forms_agree(frame):
     kw = dict(metrics=["tpr", "selection_rate"], intersections=True)
     base = fastfair.audit("y", "pred", ["sex", "race"], data=frame, **kw).to_dict()

@@ -169,6 +169,16 @@ def test_nothing_to_search_is_a_note_not_an_error():
     assert "is 1 in every row of its denominator" in res.slices.notes["fpr"]
 
 
+def test_a_largest_group_of_exactly_the_minimum_size_is_searched():
+    rng = np.random.default_rng(3)
+    g = np.repeat(["a", "b"], 50)  # two groups of 50 rows: each has max(50, min_group_size = 10)
+    y = rng.random(100) < 0.5
+    pred = rng.random(100) < 0.5
+    res = fastfair.audit(y, pred, {"g": g}, metrics=["tpr"], slices=1, **OPTIONS)
+    assert res.slices.notes == {} and list(res.slices.searches) == ["tpr"]
+    assert res.slices.searches["tpr"].min_size == 50
+
+
 def test_too_many_groups_is_a_note_that_says_to_bin():
     rng = np.random.default_rng(4)
     n = 6000

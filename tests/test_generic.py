@@ -140,6 +140,33 @@ def test_mean_difference_asymptotic_is_welch_t_test():
     )
 
 
+def test_welch_accepts_groups_of_exactly_two_rows():
+    v = np.array([1.0, 4.0, 2.0, 3.0, 7.0])
+    g = np.array(["a", "a", "b", "b", "b"])
+    ref = stats.ttest_ind(v[:2], v[2:], equal_var=False)  # Welch-Satterthwaite df
+    res = mean_difference_test(v, g, method="asymptotic")
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-8)
+    assert res.standard_error == pytest.approx(math.sqrt(4.5 / 2 + 7 / 3), rel=1e-12)
+    weighted = fastfair.permutation_test(v, v, g, metric="mean_score", sample_weight=np.ones(5),
+                                         n_permutations=99, random_state=0)  # fmt: skip
+    assert weighted.statistic == pytest.approx(ref.statistic, rel=1e-10)
+
+
+def test_exact_enumerates_up_to_exactly_max_exact_subsets(monkeypatch):
+    import fastfair.resampling.inference as inference
+
+    v, g = np.array([1.0, 4.0, 2.0, 3.0, 7.0]), np.array([0, 0, 1, 1, 1])
+    monkeypatch.setattr(inference, "MAX_EXACT_SUBSETS", 10)  # C(5, 2) = 10 splits
+    res = mean_difference_test(v, g, method="exact", studentize=False, return_null=True)
+    splits = [np.mean(v[list(a)]) - np.delete(v, list(a)).mean()
+              for a in itertools.combinations(range(5), 2)]  # fmt: skip
+    np.testing.assert_allclose(np.sort(res.null_distribution), np.sort(splits), atol=1e-12)
+    monkeypatch.setattr(inference, "MAX_EXACT_SUBSETS", 9)
+    with pytest.raises(ValueError, match="MAX_EXACT_SUBSETS = 9"):
+        mean_difference_test(v, g, method="exact", studentize=False)
+
+
 @pytest.mark.parametrize("offset", [1e9, -3e12])
 def test_mean_difference_is_exact_for_values_far_from_zero(offset):
     """Values around 1e9 (timestamps, revenue in cents): the statistic, its p-value and the
@@ -410,6 +437,16 @@ def test_correlation_asymptotic_pvalues_of_each_alternative(alternative):
     stud = correlation_test(x, e, method="asymptotic", alternative=alternative)
     assert stud.statistic == pytest.approx(z, rel=1e-10)
     assert stud.pvalue == pytest.approx(want, rel=1e-8)
+
+
+def test_correlation_test_accepts_three_rows_and_refuses_two():
+    x, e = np.array([1.0, 2.0, 4.0]), np.array([1.0, 3.0, 2.0])
+    raw = correlation_test(x, e, method="asymptotic", studentize=False)
+    ref = stats.pearsonr(x, e)  # Student t with n - 2 = 1 df
+    assert raw.r == pytest.approx(ref.statistic, rel=1e-12) and raw.n == 3
+    assert raw.pvalue == pytest.approx(ref.pvalue, rel=1e-8)
+    with pytest.raises(ValueError, match="at least 3 rows, got 2"):
+        correlation_test(x[:2], e[:2], method="asymptotic")
 
 
 def test_table1_quick():

@@ -266,6 +266,21 @@ def test_bad_batches_get_clear_errors():
         FairnessMonitor(reference="a").result()
 
 
+def test_options_are_refused_exactly_at_the_ends_of_their_ranges():
+    for name, value in (("resolution", 0.0), ("resolution", 0.1), ("tolerance", 0.0),
+                        ("tolerance", 1.0), ("threshold", -np.inf)):  # fmt: skip
+        with pytest.raises(ValueError, match=f"{name} must be in"):
+            FairnessMonitor(reference="a", **{name: value})
+    inside = FairnessMonitor(reference="a", resolution=0.05, tolerance=0.99)
+    assert inside.options.tolerance == 0.99
+    assert FairnessMonitor(reference="a", max_groups=2).options.max_groups == 2
+    abc = FairnessMonitor(reference="a", groups=["a", "b", "c"], max_groups=3)
+    assert abc.options.max_groups == 3
+    for groups, max_groups in ((None, 1), (["a", "b", "c"], 2)):
+        with pytest.raises(ValueError, match="max_groups must be >= 2 and >= len"):
+            FairnessMonitor(reference="a", groups=groups, max_groups=max_groups)
+
+
 def test_new_groups_join_within_the_correction_set_up_front():
     rng = np.random.default_rng(7)
     mon = FairnessMonitor(["tpr"], reference="a", max_groups=3).update(*_day(rng))

@@ -396,3 +396,12 @@ def test_basic_bootstrap_pvalue_counts_ties_on_both_sides():
         up, down = np.mean(d >= t), np.mean(d <= t)
         expected = {"two-sided": min(1.0, 2 * min(up, down)), "greater": up, "less": down}
         assert float(res.pvalue) == pytest.approx(expected[alternative], abs=1e-12)
+
+
+def test_basic_bootstrap_confidence_level_is_open_at_0_and_1():
+    g = np.repeat([0, 1], 6)
+    y = np.ones(12, int)
+    pred = np.array([1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0])
+    for level in (0.0, 1.0):
+        with pytest.raises(ValueError, match=r"confidence_level must be in \(0, 1\)"):
+            fastfair.basic_bootstrap_test(y, pred, g, metric="accuracy", confidence_level=level)

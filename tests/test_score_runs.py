@@ -304,3 +304,16 @@ def test_merged_runs_span_their_lowest_and_highest_score():
     middle = (s[second].max() + s[first].min()) / 2  # above s.min(): overlaps the rows
     with pytest.raises(ValueError, match="above the first's"):
         PlacementSums.from_arrays([0, 1], [middle, middle], ["a", "a"]).followed_by(sums)
+
+
+def test_delong_from_placement_sums_of_two_positives_or_two_negatives_by_hand():
+    # a: negatives 0.1, 0.4, 0.6 and positives 0.3, 0.7: V10 = (1/3, 1), V01 = (1, 1/2, 1/2)
+    # b: negatives 0.2, 0.5 and positives 0.3, 0.5, 0.8 (a tie counts 1/2): V10 = (1/2, 3/4,
+    # 1), V01 = (1, 1/2); s10 and s01 are their sample variances (ddof 1)
+    s = [0.1, 0.4, 0.6, 0.3, 0.7, 0.2, 0.5, 0.3, 0.5, 0.8]
+    y = [0, 0, 0, 1, 1, 0, 0, 1, 1, 1]
+    g = ["a"] * 5 + ["b"] * 5
+    got = PlacementSums.from_arrays(y, s, g).delong()
+    np.testing.assert_allclose(got.s10, [2 / 9, 1 / 16], rtol=1e-14)
+    np.testing.assert_allclose(got.s01, [1 / 12, 1 / 8], rtol=1e-14)
+    np.testing.assert_allclose(got.variance, [2 / 9 / 2 + 1 / 12 / 3, 1 / 16 / 3 + 1 / 8 / 2])

@@ -399,6 +399,18 @@ def test_from_cube_equals_rows_for_any_batches(metric, adjust, alpha):
     pd.testing.assert_frame_equal(got.to_frame(), rows.to_frame())
 
 
+def test_slices_with_no_unit_or_every_unit_of_the_rate_are_not_tested():
+    rng = np.random.default_rng(5)
+    y = (rng.random(400) < 0.4).astype(int)
+    pred = (rng.random(400) < 0.5).astype(int)
+    h = np.where(y == 1, "p", rng.choice(["p", "q"], 400))  # h = q: no positive, h = p: all
+    f = rng.choice(["a", "b"], 400)
+    kw = dict(metric="tpr", max_depth=1, min_size=10, n_permutations=99, random_state=0)
+    res = fastfair.find_slices(None, y, pred, features={"f": f, "h": h}, **kw)
+    assert (res.n_slices, res.n_untestable, res.n_small) == (2, 2, 0)
+    assert {s.description for s in res.slices} <= {"f = a", "f = b"}
+
+
 def test_from_cube_features_subset_and_errors():
     features, y, pred = small_data(n=2000, seed=3, gap=0.3)
     cube = _cube_of_batches(features, y, pred, [500, 1000, 1500])

@@ -250,6 +250,19 @@ def test_merged_means_and_variances_equal_numpy_whatever_the_shifts():
         assert d == pytest.approx(v[g == "d"].mean() - v[g == "b"].mean(), rel=1e-12)
 
 
+def test_welch_accepts_groups_of_exactly_two_rows_and_refuses_one():
+    from scipy import stats
+
+    v = np.array([1.0, 4.0, 2.0, 3.0, 7.0, 5.0])
+    g = np.array(["a", "a", "b", "b", "b", "c"])  # groups of 2, 3 and 1 rows
+    stats_ = MeanStats.from_arrays(v, g)
+    d, t = stats_.welch("a", "b")
+    want = stats.ttest_ind(v[:2], v[2:5], equal_var=False).statistic
+    assert d == pytest.approx(2.5 - 4.0) and t == pytest.approx(want, rel=1e-12)
+    with pytest.raises(ValueError, match="group 'c' has 1 row"):
+        stats_.welch("a", "c")
+
+
 @pytest.mark.parametrize("resolution", [None, 0.25])
 def test_score_counts_field_by_field_against_a_count_of_the_rows(resolution):
     """ScoreStats of batches merged in either order: ``values`` are the distinct scores
