@@ -427,6 +427,31 @@ def test_from_cube_features_subset_and_errors():
         fastfair.find_slices_from_cube({"a": [1, 2]})
 
 
+def test_a_max_depth_beyond_the_number_of_features_searches_every_combination():
+    features, y, pred = small_data(n=2000, seed=3, gap=0.3)
+    two = {"a": features["a"], "c": features["c"]}  # 3 and 4 levels: 3 + 4 + 12 slices
+    kw = dict(min_size=20, n_permutations=99, random_state=2)
+    for adjust in ("maxT", "by"):
+        deep = fastfair.find_slices(None, y, pred, features=two, adjust=adjust, **kw).to_dict()
+        full = fastfair.find_slices(None, y, pred, features=two, adjust=adjust, max_depth=2, **kw)
+        assert deep["n_slices"] == 19 and deep["max_depth"] == 3
+        assert {**deep, "max_depth": 2} == full.to_dict()
+
+
+def test_features_with_exactly_max_levels_levels_are_searched_from_rows_and_cubes():
+    features, y, pred = small_data(n=2000, seed=3, gap=0.3)  # c: 4 levels, a: 3
+    kw = dict(max_depth=2, min_size=20, n_permutations=99, random_state=2, max_levels=4)
+    rows = fastfair.find_slices(None, y, pred, features=features, **kw)
+    batches = _cube_of_batches(features, y, pred, [500, 1000, 1500])
+    cube = fastfair.find_slices_from_cube(batches, **kw)
+    assert cube.to_dict() == rows.to_dict() and rows.n_slices > 0
+    text = {"c": np.array(["w", "x", "y", "z"])[features["c"]]}  # 4 levels, then 5 with None
+    assert fastfair.find_slices(None, y, pred, features=text, **kw).n_slices == 4
+    text["c"] = np.where(features["a"] == 0, None, text["c"]).astype(object)
+    with pytest.raises(ValueError, match="has 5 levels, more than max_levels=4"):
+        fastfair.find_slices(None, y, pred, features=text, **kw)
+
+
 @pytest.mark.parametrize("b, alpha", [(19, 0.1), (99, 0.05), (200, 0.05), (37, 0.2)])
 def test_maxt_critical_value_is_where_the_maxt_pvalue_crosses_alpha(b, alpha):
     """The max-T critical value c: a statistic t is rejected (adjusted p-value

@@ -94,8 +94,8 @@ def null_maxima(fam: Family, cell_map, cell_units, options, random_state, n_thre
     subset = use_subset(fam.n_successes, fam.n_units, len(cell_units))
     if layout is not None:
         return slice_null_dense(
-            np.ascontiguousarray(cell_units, dtype=np.int64), fam.n_successes,
-            layout.cell_index, layout.levels, options.max_depth, layout.leaf_offset,
+            np.ascontiguousarray(cell_units, dtype=np.int64), fam.n_successes, layout.cell_index,
+            layout.levels, min(options.max_depth, layout.levels.size), layout.leaf_offset,
             layout.leaf_map, np.ascontiguousarray(fam.mean), np.ascontiguousarray(fam.inv_sd),
             np.ascontiguousarray(threshold), _ALTERNATIVE_CODE[options.alternative],
             options.n_permutations, stream_key(random_state), 0, n_threads, 0, subset,
