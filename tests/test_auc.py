@@ -1,6 +1,8 @@
 """Tests of fastfair.auc: AUC and DeLong against sklearn and brute force, permutation
 kernels, reproducibility across thread counts, validity by simulation, bad input."""
 
+import functools
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -598,3 +600,20 @@ def neg_var(neg, pos):
         axis=1
     )
     return v01.var(ddof=1) / len(neg)
+
+
+def test_255_groups_are_accepted_and_256_refused():
+    rng = np.random.default_rng(7)
+    y = np.tile([0, 0, 1, 1], 256)
+    score = rng.random(y.size)
+    group = np.repeat(np.arange(256), 4)
+    pos, neg = score.reshape(256, 4)[:, 2:], score.reshape(256, 4)[:, :2]
+    by_hand = (pos[:, :, None] > neg[:, None, :]).mean(axis=(1, 2))  # no ties
+    keep = group < 255
+    got = fastfair.delong(y[keep], score[keep], group[keep])
+    np.testing.assert_allclose(got.auc, by_hand[:255], rtol=1e-12)
+    res = fastfair.auc_test(y[keep], score[keep], group[keep], method="delong", reference=0)
+    assert len(res.groups) == 255
+    for call in (fastfair.delong, functools.partial(fastfair.auc_test, method="delong")):
+        with pytest.raises(ValueError, match="group has 256 groups; at most 255 supported"):
+            call(y, score, group)

@@ -883,6 +883,7 @@ def test_audit_compare_verdict_sizes_a_gap_by_its_largest_part():
     cases = [
         ([0.05, -0.01], [0.0, -0.09], "gap grew"),  # max 0.09 > 0.05, though min 0.0 < 0.01
         ([-0.10, 0.02], [0.05, -0.08], "gap changed"),  # max 0.08 < 0.10, though min 0.05 > 0.02
+        ([0.05, -0.01], [-0.05, 0.03], "gap changed"),  # max 0.05 = 0.05: not larger, no growth
     ]
     for gap_a, gap_b, expected in cases:
         for order in (slice(None), slice(None, None, -1)):

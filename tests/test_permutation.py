@@ -788,10 +788,11 @@ def test_object_counts_are_exact_integers_and_huge_ones_are_named():
     """Counts as Python integers (object arrays: exact sums, lists with a value beyond 64
     bits) were all refused as "must be non-negative integers", which they are; a huge one
     now says it is beyond 64-bit arithmetic, and small ones give the int64 answer."""
-    counts = np.array([[10, 5, 3, 12], [8, 6, 4, 10]])
-    expected = fastfair.permutation_test_from_counts(counts)
-    got = fastfair.permutation_test_from_counts(counts.astype(object))
-    assert (got.statistic, got.pvalue) == (expected.statistic, expected.pvalue)
+    for counts in ([[10, 5, 3, 12], [8, 6, 4, 10]], [[10, 0, 3, 12], [8, 6, 0, 10]]):
+        counts = np.array(counts)  # (a count of 0 is a non-negative integer too)
+        expected = fastfair.permutation_test_from_counts(counts)
+        got = fastfair.permutation_test_from_counts(counts.astype(object))
+        assert (got.statistic, got.pvalue) == (expected.statistic, expected.pvalue)
     for huge in (2**70, 2**2000):  # float(2**2000) overflows
         with pytest.raises(ValueError, match=r"counts sum to more than 2\*\*62"):
             fastfair.permutation_test_from_counts([[10, 5, 3, huge], [8, 6, 4, 10]])

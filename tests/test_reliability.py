@@ -272,6 +272,18 @@ def test_count_sums_beyond_int64_are_refused():
         fastfair.permutation_test_from_counts(np.full((2, 4), 2.0**63))
 
 
+def test_count_sums_of_exactly_2_to_the_62_are_accepted_and_one_more_refused():
+    from fastfair._confusion import check_counts
+
+    edge = [[2**60, 2**60, 2**60, 2**59], [2**58, 2**57, 2**56, 2**56]]  # sums to 2**62
+    assert sum(map(sum, edge)) == 2**62
+    for table in (np.array(edge, dtype=np.int64), np.array(edge, dtype=object)):
+        assert check_counts(table, None)[0].sum() == 2.0**62
+        table[1, 3] += 1
+        with pytest.raises(ValueError, match=r"counts sum to more than 2\*\*62"):
+            check_counts(table, None)
+
+
 def test_messages_show_labels_as_written():
     y, pred, group = _confusion_data()
     codes = np.where(group == "a", 1, 2)

@@ -299,6 +299,22 @@ def test_default_thresholds_are_score_quantiles():
     np.testing.assert_array_equal(res.thresholds, [0.0, 124.0, 249.0, 374.0, 499.0])
 
 
+def test_rejections_include_a_pvalue_equal_to_alpha_and_alpha_is_open_at_0_and_1():
+    import dataclasses
+
+    y, score, group = grid_data(n=600, seed=3, shift=0.1)
+    res = fastfair.threshold_sweep(y, score, group, thresholds=[0.3, 0.5, 0.7],
+                                   n_permutations=199, random_state=0)  # fmt: skip
+    for field, rule in (("pvalue", "reject"), ("pvalue_adjusted", "reject_simultaneous")):
+        p = getattr(res, field)
+        at = dataclasses.replace(res, alpha=float(np.min(p)))  # a p-value exactly at alpha
+        assert getattr(at, rule)[p == p.min()].all()
+        np.testing.assert_array_equal(getattr(at, rule), p <= p.min())
+    for alpha in (0.0, 1.0, 1):
+        with pytest.raises(ValueError, match=r"alpha must be a number in \(0, 1\)"):
+            fastfair.threshold_sweep(y, score, group, alpha=alpha)
+
+
 def test_power_twin_detects_a_shifted_group():
     # The same data as test_reject_iff..., without a shift nothing is flagged family-wise;
     # with a shift of the reference group's scores most central thresholds are.

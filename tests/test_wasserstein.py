@@ -392,8 +392,9 @@ def test_bad_input():
         wasserstein_test(X, y[:-1], a, beta)
     with pytest.raises(ValueError, match="criterion"):
         wasserstein_test(X, y, a, beta, criterion="demographic_parity")
-    with pytest.raises(ValueError, match="alpha"):
-        wasserstein_test(X, y, a, beta, alpha=1.5)
+    for alpha in (1.5, 0.0, 1.0):  # (0, 1): both ends refused
+        with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\)"):
+            wasserstein_test(X, y, a, beta, alpha=alpha)
     with pytest.raises(ValueError, match="X must be 2-D"):
         wasserstein_test(X[:, 0], y, a, beta)
     with pytest.raises(ValueError, match="positive definite"):
