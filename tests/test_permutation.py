@@ -889,6 +889,33 @@ def test_repr_of_exact_pvalues_with_max_t():
     assert float(lines[-1].split()[-1]) == pytest.approx(res.pvalue_adjusted[1], abs=1e-4)
 
 
+def test_exact_enumeration_allows_a_product_of_windows_of_exactly_max_exact_points(
+    monkeypatch,
+):
+    """Within outcome, accuracy permutes the negatives and the positives apart: group 0's
+    true negatives (among 5 TN and 5 FP, 5 negatives in group 0) take 0..5 and its true
+    positives (6 TP, 3 FN, 4 positives in group 0) 1..4: 6 x 4 = 24 joint points, counted
+    by hand. With the limit set to 24 the product is enumerated (the p-value of the
+    unlimited test); at 23 it is refused, naming the 24 points."""
+    import fastfair._exact
+
+    cells = [(0, 0, 0, 3), (0, 1, 0, 2), (1, 1, 0, 2), (1, 0, 0, 2)]  # (y, yhat, group, rows)
+    cells += [(0, 0, 1, 2), (0, 1, 1, 3), (1, 1, 1, 4), (1, 0, 1, 1)]
+    y, yhat, g = (np.repeat([c[k] for c in cells], [c[3] for c in cells]) for k in range(3))
+
+    def test():
+        return fastfair.permutation_test(
+            y, yhat, g, metric="accuracy", scheme="within_outcome", method="exact", reference=0
+        )
+
+    unlimited = test().pvalue
+    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", 24)
+    assert test().pvalue == unlimited
+    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", 23)
+    with pytest.raises(ExactInfeasibleError, match="24 support points"):
+        test()
+
+
 def test_exact_enumeration_allows_exactly_max_exact_points_in_one_window():
     """Hoeffding window of Hypergeometric(N, N, N): half-width sqrt(N log(2e20) / 2) + 1
     around N / 2; the two N below give windows of exactly 2,000,000 and 2,000,001 points

@@ -3,6 +3,7 @@ stopping rule and its resampling risk, the multiple-testing procedure, and every
 function's sequential path against its fixed-count and exact counterparts."""
 
 import importlib.util
+import math
 import pathlib
 
 import numpy as np
@@ -138,15 +139,17 @@ def test_procedures_match_adjusted_pvalues():
 
 def _stream_sampler(p, seed, size=40_000):
     """A sampler whose permutation b exceeds the observed 0.5 with probability p, from a
-    fixed stream: the same draws whatever the blocks; `calls` counts the draw calls."""
+    fixed stream: the same draws whatever the blocks; `calls` counts the draw calls and
+    `drawn` the permutations they drew."""
     u = np.random.default_rng(seed).random(size)
 
     def draw(start, count):
         s.calls += 1
+        s.drawn += count
         return (u[start : start + count] < p) * 1.0
 
     s = Sampler(draw, 0.5, "greater", keep_null=False)
-    s.calls = 0
+    s.calls = s.drawn = 0
     return s
 
 
@@ -168,6 +171,28 @@ def test_a_bonferroni_family_draws_what_each_test_alone_draws_at_alpha_over_m():
         assert (got.n, got.count, got.calls) == (want.n, want.count, want.calls)
     assert family[0].calls == 2 and decision[0] == "reject"  # its first block, then ahead
     assert family[1].n > 1000  # near the level: many blocks, each sized by alpha / m
+
+
+@pytest.mark.parametrize("procedure", ["holm", "bh"])
+def test_a_pvalue_of_0_compared_with_alpha_draws_ahead_only_until_its_interval_is_below_alpha(
+    procedure,
+):
+    """Holm and Benjamini-Hochberg compare a hypothesis with alpha when the others are
+    rejected (here: four known p-values of 0), so a Monte-Carlo p-value of 0 draws ahead
+    only up to where its interval lies below alpha, not alpha / m: it draws no permutation
+    it does not use, and stops at an n where Robbins' interval with no exceedance,
+    (n + 1) (1 - q)^n <= epsilon, excludes q = alpha but not yet alpha / 5."""
+    alpha, eps = 0.05, 1e-3
+    s = _stream_sampler(0.0, 1)
+    known = np.array([np.nan, 0.0, 0.0, 0.0, 0.0])
+    decision = run([s] + [None] * 4, Sequential(alpha=alpha, epsilon=eps), procedure, known)
+    assert decision.tolist() == ["reject"] * 5
+    assert s.drawn == s.n and s.calls == 2  # its first block, then ahead to the end
+
+    def excluded(q):
+        return math.log(s.n + 1) + s.n * math.log1p(-q) <= math.log(eps)
+
+    assert excluded(alpha) and not excluded(alpha / 5)
 
 
 def test_options_are_checked():

@@ -284,6 +284,27 @@ def test_exact_runs_keep_an_outcome_whose_z_is_exactly_the_threshold():
             assert np.array_equal(by_x1, region)
 
 
+def test_mirror_tables_whose_z_differ_only_by_rounding_have_the_same_exact_pvalue():
+    """With equal groups, the table (x1, x2) and its mirror (n - x2, n - x1) have the same
+    difference of rates and the same restricted variance, so the same Z. With a margin a
+    hair off a difference of rates (0.1 + 1e-9), |Z| is about 1e-8 and the two computed Z
+    differ by rounding (up to 6e-16, far above 1e-10 |Z|): the tie tolerance of 1e-10 in
+    absolute terms below |Z| = 1 keeps each in the other's region, so every mirror pair has
+    the same exact p-value, on both sides."""
+    from fastfair._unconditional import BoundaryTails, exact_pvalue
+
+    n, d = 10, 0.1 + 1e-9
+    z = BoundaryTails(n, n, d).z
+    mirror = z[::-1, ::-1].T  # mirror[x1, x2] = z[n - x2, n - x1]
+    rounding = (z != mirror) & (np.abs(z - mirror) > 1e-10 * np.abs(z))
+    assert rounding.sum() >= 6 and np.abs(z - mirror)[rounding].max() < 1e-15
+    for x1, x2 in zip(*np.nonzero(rounding)):
+        for side in ("greater", "less"):
+            assert exact_pvalue(x1, n, x2, n, d, side) == exact_pvalue(
+                n - x2, n, n - x1, n, d, side
+            )
+
+
 def test_windowed_tail_sums_are_the_full_sums():
     """Random groups up to 30,000 rows, margins and regions: the windowed sums are low by
     at most 4 * tol (the Chernoff bound of the module doc) and never high by more than
