@@ -236,6 +236,19 @@ def test_outcomes_beyond_the_fourth_power_range_are_refused(unit):
         fastfair.marginal_outcome_test(Y * unit, S, G, threshold=0.5)
 
 
+@pytest.mark.parametrize("end", [2.0**-250, 2.0**250])
+def test_outcomes_whose_largest_magnitude_is_exactly_an_end_of_the_range_are_accepted(end):
+    """The outcome range [2^-250, 2^250] includes its ends: outcomes of 0 and exactly the
+    end give the statistic and p-value of outcomes 0 and 1 (a power of two rescales
+    exactly); the next float beyond the end is refused."""
+    base = fastfair.marginal_outcome_test(Y, S, G, threshold=0.5)
+    got = fastfair.marginal_outcome_test(Y * end, S, G, threshold=0.5)
+    assert (got.statistic, got.pvalue) == pytest.approx((base.statistic, base.pvalue), rel=1e-9)
+    beyond = np.nextafter(end, 0.0 if end < 1 else np.inf)
+    with pytest.raises(ValueError, match="fourth powers"):
+        fastfair.marginal_outcome_test(Y * beyond, S, G, threshold=0.5)
+
+
 def test_weighted_counts_beyond_float64_are_refused_not_inf():
     weights = np.full(N, 1e307)
     with pytest.raises(ValueError, match="weighted counts exceed float64"):
