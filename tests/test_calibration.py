@@ -386,6 +386,23 @@ def test_fair_thresholds_no_solution_raises():
         fair_thresholds(y, s, g, 1.5)
 
 
+def test_fair_thresholds_refuse_a_threshold_exactly_at_an_end_of_the_central_range():
+    """The threshold must lie strictly inside the scores' 0.5% and 99.5% quantiles (numpy's
+    default method): exactly at either end it is refused, the next float inside is not (the
+    group whose curve spans the other's outcome there as the reference)."""
+    rng = np.random.default_rng(12)
+    g = np.repeat([0, 1], [3000, 1000])
+    s = rng.random(4000)
+    y = (rng.random(4000) < np.clip(s - 0.15 * g, 0, 1)).astype(float)
+    lo, hi = np.quantile(s, [0.005, 0.995])
+    for end, inside, reference in ((lo, hi, 0), (hi, lo, 1)):
+        with pytest.raises(ValueError, match="outside the central range"):
+            fair_thresholds(y, s, g, float(end), reference=reference)
+        t = float(np.nextafter(end, inside))
+        res = fair_thresholds(y, s, g, t, reference=reference)
+        assert res.thresholds[reference] == pytest.approx(t, abs=1e-9)
+
+
 def test_multi_objective_composite_parity():
     rng = np.random.default_rng(10)
     n = 6000

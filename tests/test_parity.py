@@ -505,6 +505,19 @@ def test_bandwidth_rules():
     assert 0.005 < h_wig < 0.05  # wavelength 1/3: a wide kernel would flatten the sine
 
 
+def test_undersmooth_takes_0_up_to_but_not_0_8():
+    """undersmooth lies in [0, 0.8): the rule-of-thumb bandwidth is h(0) M^(-undersmooth)
+    (M users, one row each here) from 0 to the last float below 0.8; 0.8 is refused."""
+    rng = np.random.default_rng(3)
+    n = 400
+    s, y = rng.random(n), (rng.random(n) < 0.5).astype(float)
+    h0 = select_bandwidth(y, s, undersmooth=0.0)
+    top = float(np.nextafter(0.8, 0.0))
+    assert select_bandwidth(y, s, undersmooth=top) == pytest.approx(h0 * n**-top, rel=1e-12)
+    with pytest.raises(ValueError, match=r"undersmooth must be in \[0, 0.8\)"):
+        select_bandwidth(y, s, undersmooth=0.8)
+
+
 def test_rule_of_thumb_is_silvermans_robust_scale_with_one_row_per_user():
     """One row per user (equal weights): 0.9 min(sd, IQR / 1.349) n^(-1/5), times the
     undersmoothing n^(-0.05), with numpy's sd (ddof 0) and midpoint (Hazen) quartiles; the
