@@ -916,6 +916,31 @@ def test_exact_enumeration_allows_a_product_of_windows_of_exactly_max_exact_poin
         test()
 
 
+def test_exact_enumeration_of_three_categories_allows_exactly_max_exact_points(monkeypatch):
+    """Under the full scheme, TPR splits the rows into three categories (TP, FN, the
+    negatives), 4 rows each; group 0 holds 6 of the 12 rows, so each category's count in
+    it ranges over 0..4: a 5 x 5 grid of 25 points, counted by hand. With the limit set to
+    25 the grid is enumerated (the p-value of the unlimited test); at 24 it is refused,
+    naming the 25 points."""
+    import fastfair._exact
+
+    cells = [(1, 1, 0, 2), (1, 0, 0, 1), (0, 1, 0, 2), (0, 0, 0, 1)]  # (y, yhat, group, rows)
+    cells += [(1, 1, 1, 2), (1, 0, 1, 3), (0, 0, 1, 1)]
+    y, yhat, g = (np.repeat([c[k] for c in cells], [c[3] for c in cells]) for k in range(3))
+
+    def test():
+        return fastfair.permutation_test(
+            y, yhat, g, metric="tpr", scheme="full", method="exact", reference=0
+        )
+
+    unlimited = test().pvalue
+    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", 25)
+    assert test().pvalue == unlimited
+    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", 24)
+    with pytest.raises(ExactInfeasibleError, match="25 support points"):
+        test()
+
+
 def test_exact_enumeration_allows_exactly_max_exact_points_in_one_window():
     """Hoeffding window of Hypergeometric(N, N, N): half-width sqrt(N log(2e20) / 2) + 1
     around N / 2; the two N below give windows of exactly 2,000,000 and 2,000,001 points

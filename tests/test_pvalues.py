@@ -222,6 +222,16 @@ def test_exact_pvalue_is_clipped_to_one_when_the_probabilities_sum_above_it():
     assert pv.exact_pvalue(np.arange(20.0), probabilities, 0.0, "greater") == 1.0
 
 
+def test_mid_p_counts_one_half_for_statistics_exactly_at_the_tie_tolerance():
+    # observed 0 among permuted statistics of size up to 1/2: the tolerance is 1e-12 x 1/2
+    # = 5e-13 exactly, so -5e-13 and 5e-13 are tied with 0 (the tail counts -5e-13 as
+    # extreme as 0) and count one half: 0.8 - (0.2 + 0.2 + 0.2) / 2 = 0.5
+    values, probabilities = np.array([-0.5, -5e-13, 0.0, 5e-13, 0.5]), np.full(5, 0.2)
+    assert pv.exact_pvalue(values, probabilities, 0.0, "greater") == pytest.approx(0.8)
+    mid = pv.exact_pvalue(values, probabilities, 0.0, "greater", mid_p=True)
+    assert mid == pytest.approx(0.5, rel=1e-12)
+
+
 def test_an_observed_zero_ties_with_rounding_residues_of_the_permuted_statistics():
     # observed 0: the tolerance is 1e-12 times the largest permuted size (1 here), so the
     # residue -5e-13 counts as a tie (as extreme), -0.5 does not

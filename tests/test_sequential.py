@@ -195,6 +195,16 @@ def test_a_pvalue_of_0_compared_with_alpha_draws_ahead_only_until_its_interval_i
     assert excluded(alpha) and not excluded(alpha / 5)
 
 
+def test_max_permutations_of_exactly_one_first_block_is_accepted_and_drawn():
+    """max_permutations must be an integer >= 16 (the first block): 16 is accepted, and a
+    p-value that no block can decide draws exactly 16 permutations; 15 is refused."""
+    with pytest.raises(ValueError, match="max_permutations must be None or an integer >= 16"):
+        Sequential(max_permutations=15)
+    s = _stream_sampler(0.05, 3)
+    decision = run([s], Sequential(alpha=0.05, max_permutations=16))
+    assert decision.tolist() == ["undecided"] and s.n == s.drawn == 16
+
+
 def test_options_are_checked():
     for name in ("alpha", "epsilon"):  # both ends of (0, 1) are refused, inner values kept
         for value in (0, 0.0, 1, 1.0, -0.1, 1.5):
