@@ -928,6 +928,23 @@ def test_a_one_point_grid_is_the_middle_of_the_common_range():
     np.testing.assert_allclose(one.estimate[:, 0], three.estimate[:, 1], rtol=1e-10)
 
 
+def test_a_variance_exactly_at_the_constant_outcome_threshold_is_degenerate():
+    # the rule is var * n_eff <= 1e-12 scale^2, inclusive: se = 2^-21 (var = 2^-42) and
+    # n_eff = 1e-12 * 2^42 put var * n_eff exactly on 1e-12 (powers of two scale exactly),
+    # so the variance is the half-pseudo-observation floor f~ (1 - f~) / n_eff with
+    # f~ = (f n_eff + 1/2) / (n_eff + 1); the next float above n_eff keeps se^2
+    from fastfair.parity.inference import _studentizing_variance
+
+    se, n_eff, f = 2.0**-21, 1e-12 * 2.0**42, 0.3
+    assert se * se * n_eff == 1e-12
+    var, degenerate = _studentizing_variance(np.array([f]), np.array([se]), np.array([n_eff]))
+    shrunk = (f * n_eff + 0.5) / (n_eff + 1)
+    assert degenerate[0] and var[0] == pytest.approx(shrunk * (1 - shrunk) / n_eff, rel=1e-12)
+    above = np.array([np.nextafter(n_eff, np.inf)])
+    var, degenerate = _studentizing_variance(np.array([f]), np.array([se]), above)
+    assert not degenerate[0] and var[0] == se * se
+
+
 def test_outcomes_near_a_large_constant_are_not_read_as_constant():
     # Outcomes 1 or 1 + 1e-5: each group's variance near a point is ~1e-13, far below the
     # constant-outcome threshold, but var * n_effective (~2e-11, the per-row variance) is
