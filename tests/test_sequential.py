@@ -39,6 +39,21 @@ def test_robbins_interval_is_the_level_set(count, n):
             assert (n + 1) * stats.binom.pmf(count, n, end) == pytest.approx(delta, rel=1e-6)
 
 
+def test_zero_count_length_is_inclusive_where_the_mixture_equals_delta():
+    """q leaves the interval {q: (n + 1) (1 - q)^n > delta} (no exceedance) once the
+    mixture is <= delta: with delta = exp of the log mixture at n = 393 (q = 0.05), whose
+    log gives that value back exactly, the length is 393, as a plain scan of the log
+    mixture finds; a strict rule waits one more permutation."""
+    from fastfair._sequential import _zero_count_length
+
+    q, n = 0.05, 393
+    x = math.log(n + 1) + n * math.log1p(-q)
+    delta = math.exp(x)
+    assert math.log(delta) == x  # the mixture at 393 is exactly on the level
+    scan = next(k for k in range(1, 1000) if math.log(k + 1) + k * math.log1p(-q) <= x)
+    assert scan == n and _zero_count_length(q, delta) == n
+
+
 def test_confidence_sequence_covers_at_all_times():
     """P(p leaves the interval at any n <= 2000) <= delta: simulated with delta = 0.05."""
     rng = np.random.default_rng(0)
