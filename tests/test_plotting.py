@@ -150,6 +150,21 @@ def test_every_result_with_a_picture_plots_on_the_given_axes(audit):
         plt.close(first.figure)
 
 
+def test_parity_plot_stars_only_grid_scores_whose_adjusted_pvalue_is_below_alpha(audit):
+    """plot(alpha) stars the grid scores with an adjusted p-value below alpha, as its
+    docstring says: with alpha set to one of those p-values, that score is not starred
+    and every smaller one is."""
+    plt, _ = _plotting()
+    result = audit[3].parity["sex"]
+    p = result.grid_pvalue_adjusted
+    alpha = float(np.unique(p[(p > 0) & (p < 1)])[1])  # the second smallest inner p-value
+    ax = result.plot(alpha=alpha)
+    stars = [line for line in ax.get_lines() if line.get_marker() == "*"]
+    assert len(stars) == 1
+    np.testing.assert_array_equal(stars[0].get_xdata(), result.grid[p < alpha])
+    plt.close(ax.figure)
+
+
 def test_audit_forest_axes_match_the_tests(audit):
     plt, _ = _plotting()
     res = audit[3]
