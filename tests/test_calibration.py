@@ -460,6 +460,28 @@ def test_delta_pcc_and_rc_match_direct():
         delta_pcc(None, s, g, 0.5)
 
 
+def test_delta_pcc_takes_thresholds_0_and_1_and_refuses_beyond():
+    """The threshold is a probability in [0, 1], both ends included: at 0 and at 1 the
+    change is the share of rows accepted after (f >= t) minus before (s >= t), computed
+    directly (calibrated probabilities and scores exactly 1 on the upper end); the next
+    floats outside are refused."""
+    s, y, g, user = _data(3000, seed=4, shift=0.15, users=600)
+    s[:5] = 1.0  # some scores on the upper end
+    y = np.where(s > 0.97, 1.0, y)  # isotonic calibration: f = 1 exactly on the top rows
+    cal = GroupCalibrator("isotonic").fit(s, y, g, user)
+    f = cal.transform(s, g)
+    assert all((f[g == k] == 1).any() for k in (0, 1))
+    for t in (0.0, 1.0):
+        res = delta_pcc(y, s, g, t, calibrator=cal)
+        for k in (0, 1):
+            sel = g == k
+            ref = np.mean((f[sel] >= t).astype(float) - (s[sel] >= t))
+            assert res.value[k] == pytest.approx(ref, abs=1e-14)
+    for t in (np.nextafter(0.0, -1.0), np.nextafter(1.0, 2.0)):
+        with pytest.raises(ValueError, match=r"threshold must be a probability in \[0, 1\]"):
+            delta_pcc(y, s, g, float(t), calibrator=cal)
+
+
 def test_simulate_generators():
     s, y = bbc_sample(20000, 2, 2, 0.0, 1.0, random_state=0)
     assert abs(y.mean() - s.mean()) < 0.02
