@@ -928,6 +928,18 @@ def test_a_one_point_grid_is_the_middle_of_the_common_range():
     np.testing.assert_allclose(one.estimate[:, 0], three.estimate[:, 1], rtol=1e-10)
 
 
+def test_outcomes_all_zero_give_statistic_0_and_pvalue_1_at_every_grid_score():
+    # every outcome 0: both groups' curves are 0, no difference anywhere, so z = 0 and
+    # p = 1 at each grid score; the constant-outcome floor is in units of 1 when the
+    # largest |outcome| is 0 (a unit of 0 would divide 0 by 0)
+    rng = np.random.default_rng(5)
+    s, g = rng.random(600), rng.integers(0, 2, 600)
+    res = predictive_parity_test(np.zeros(600), s, g, grid=5)
+    np.testing.assert_array_equal(res.grid_statistic, np.zeros(5))
+    np.testing.assert_array_equal(res.grid_pvalue, np.ones(5))
+    assert (res.statistic, res.pvalue) == (0.0, 1.0)
+
+
 def test_a_variance_exactly_at_the_constant_outcome_threshold_is_degenerate():
     # the rule is var * n_eff <= 1e-12 scale^2, inclusive: se = 2^-21 (var = 2^-42) and
     # n_eff = 1e-12 * 2^42 put var * n_eff exactly on 1e-12 (powers of two scale exactly),
