@@ -317,3 +317,20 @@ def test_delong_from_placement_sums_of_two_positives_or_two_negatives_by_hand():
     np.testing.assert_allclose(got.s10, [2 / 9, 1 / 16], rtol=1e-14)
     np.testing.assert_allclose(got.s01, [1 / 12, 1 / 8], rtol=1e-14)
     np.testing.assert_allclose(got.variance, [2 / 9 / 2 + 1 / 12 / 3, 1 / 16 / 3 + 1 / 8 / 2])
+
+
+def test_runs_code_exactly_max_run_groups_groups_and_refuse_one_more():
+    from fastfair.engines.summaries import MAX_RUN_GROUPS
+
+    rng = np.random.default_rng(5)
+    y = np.tile([0, 1], MAX_RUN_GROUPS + 1)
+    s = rng.permutation(y.size) / y.size  # distinct scores
+    g = np.repeat(np.arange(MAX_RUN_GROUPS + 1), 2)  # one negative, one positive each
+    keep = g < MAX_RUN_GROUPS
+    sums = ScoreRuns.from_arrays(y[keep], s[keep], g[keep]).placements()
+    above = 2 * (s[1::2] > s[0::2])[:MAX_RUN_GROUPS]  # L of the positive, M of the negative
+    assert len(sums.labels) == MAX_RUN_GROUPS
+    np.testing.assert_array_equal(np.asarray(sums.pos_sum, dtype=np.int64), above)
+    np.testing.assert_array_equal(np.asarray(sums.neg_sum, dtype=np.int64), above)
+    with pytest.raises(ValueError, match=f"at most {MAX_RUN_GROUPS:,} groups, got 32,769"):
+        ScoreRuns.from_arrays(y, s, g)

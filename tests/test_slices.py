@@ -452,7 +452,26 @@ def test_features_with_exactly_max_levels_levels_are_searched_from_rows_and_cube
         fastfair.find_slices(None, y, pred, features=text, **kw)
 
 
-@pytest.mark.parametrize("b, alpha", [(19, 0.1), (99, 0.05), (200, 0.05), (37, 0.2)])
+def test_max_slices_allows_a_search_of_exactly_that_many_slices():
+    features, y, pred = small_data(n=2000, seed=3)
+    two = {"a": features["a"], "c": features["c"]}  # at most 3 + 4 + 3 * 4 = 19 slices
+    kw = dict(max_depth=2, min_size=20, n_permutations=99, random_state=2)
+    assert fastfair.find_slices(None, y, pred, features=two, max_slices=19, **kw).n_slices == 19
+    with pytest.raises(ValueError, match="may give up to 19 slices"):
+        fastfair.find_slices(None, y, pred, features=two, max_slices=18, **kw)
+
+
+def test_a_numeric_feature_is_binned_only_with_more_distinct_values_than_bins():
+    features, y, pred = small_data(n=2000, seed=3)
+    kw = dict(max_depth=1, min_size=20, n_permutations=99, random_state=2, bins=4)
+    four = features["c"] / 2.0  # 0, 0.5, 1, 1.5: as many values as bins, kept as levels
+    res = fastfair.find_slices(None, y, pred, features={"x": four}, **kw)
+    assert res.bins == {} and res.n_slices == 4
+    five = np.where(features["a"] == 0, 2.0, four)  # 5 values: cut at the quantiles
+    assert "x" in fastfair.find_slices(None, y, pred, features={"x": five}, **kw).bins
+
+
+@pytest.mark.parametrize("b, alpha", [(19, 0.1), (99, 0.05), (200, 0.05), (37, 0.2), (19, 0.05)])
 def test_maxt_critical_value_is_where_the_maxt_pvalue_crosses_alpha(b, alpha):
     """The max-T critical value c: a statistic t is rejected (adjusted p-value
     (1 + #{M_b >= t}) / (1 + B) <= alpha) exactly when t > c."""

@@ -47,3 +47,19 @@ def test_sweep_and_permutation_test_agree_at_grid_thresholds():
     for k, t in enumerate(res.thresholds):
         rates = [np.mean(s[g == code] >= t) for code in res.comparison]
         np.testing.assert_allclose(res.group_values[0, k], rates, rtol=0, atol=1e-15)
+
+
+def test_audit_predicts_positive_for_a_score_equal_to_the_threshold():
+    y, s, g = grid_rows(n=2000, seed=3)
+    res = fastfair.audit(y, None, {"g": g}, y_score=s, threshold=0.5, metrics=["selection_rate"],
+                         n_permutations=99)  # fmt: skip
+    (row,) = [t for t in res.tests if t["metric"] == "selection_rate"]
+    rate = {k: np.mean(s[g == k] >= 0.5) for k in (0, 1)}
+    assert row["difference"] == rate[row["group"]] - rate[row["reference"]]
+
+
+def test_slice_search_predicts_positive_for_a_score_equal_to_the_threshold():
+    y, s, g = grid_rows(n=2000, seed=4)
+    kw = dict(metric="selection_rate", max_depth=1, n_permutations=99)
+    res = fastfair.find_slices(None, y, y_score=s, threshold=0.5, features={"g": g}, **kw)
+    assert res.population_value == np.mean(s >= 0.5)
