@@ -547,3 +547,41 @@ def test_one_sided_simultaneous_intervals_are_open_on_the_other_side():
     lo, hi = simultaneous_intervals(value, other, n, n_other, 1.5, "less")
     np.testing.assert_array_equal(lo, [-1.0, -1.0])
     np.testing.assert_allclose(hi, value - other + 1.5 * se, rtol=1e-12)
+
+
+def _exact_maxt_pvalue(sizes, n_success, t, sign):
+    """P0(max over the one-level slices of sign * z >= t), the successes' multivariate
+    hypergeometric law over three cells enumerated table by table."""
+    n = np.array(sizes)
+    total = n.sum()
+    mean = n * n_success / total
+    sd = np.sqrt(mean * (1 - n_success / total) * (total - n) / (total - 1))
+    p = 0.0
+    for x0 in range(min(n_success, n[0]) + 1):
+        for x1 in range(min(n_success - x0, n[1]) + 1):
+            x = np.array([x0, x1, n_success - x0 - x1])
+            if x[2] <= n[2] and (sign * (x - mean) / sd).max() >= t - 1e-9:
+                p += math.comb(n[0], x0) * math.comb(n[1], x1) * math.comb(n[2], x[2])
+    return p / math.comb(total, n_success)
+
+
+def test_maxt_pvalue_of_alternative_less_is_the_exact_law_of_the_largest_negated_z():
+    """With a rare success (15 of 365) the null law of max(-z) is far from that of max(z):
+    here P0(max(-z) >= t) = 0.098 and P0(max(z) >= t) = 0.31 at the observed t of the
+    60-row slice without successes. The max-T p-value for alternative="less" must estimate
+    the first (9,999 permutations: Monte-Carlo SE 0.003)."""
+    sizes, successes = (60, 5, 300), (0, 0, 15)
+    level = np.repeat([0, 1, 2], sizes)
+    pred = np.concatenate([np.arange(m) < k for k, m in zip(successes, sizes)]).astype(int)
+    res = fastfair.find_slices(
+        None, np.ones(len(pred), int), pred, features={"a": level}, max_depth=1, min_size=1,
+        n_permutations=9999, alternative="less", random_state=3,
+    )  # fmt: skip
+    mean0 = 60 * 15 / 365
+    t = mean0 / math.sqrt(mean0 * (1 - 15 / 365) * 305 / 364)
+    assert res.statistic == pytest.approx(t, rel=1e-12)
+    exact = _exact_maxt_pvalue(sizes, 15, t, sign=-1)
+    assert exact == pytest.approx(0.0975, abs=1e-3)
+    assert _exact_maxt_pvalue(sizes, 15, t, sign=1) > 0.3
+    se = math.sqrt(exact * (1 - exact) / 9999)
+    assert abs(res.pvalue - exact) < 4 * se + 1 / 10000
