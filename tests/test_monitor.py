@@ -442,3 +442,33 @@ def test_sequence_bounds_span_minus_1_to_1_while_no_strip_is_rejected():
     assert lower.tolist() == [-1.0, -1.0] and upper.tolist() == [1.0, 1.0]
     lower, upper = sequence_bounds(np.array([False, True, True, True]), lines)
     assert (float(lower), float(upper)) == (-1.0, -0.5)
+
+
+def test_frame_rows_show_each_comparisons_group_and_reference_counts():
+    """Each to_frame / to_dict row carries its group's and the reference's own values and
+    denominators, counted here from the table (a: 300 rows, b: 120, c: 50)."""
+    counts = np.array([[100, 50, 100, 50], [40, 20, 40, 20], [30, 5, 10, 5]])
+    mon = FairnessMonitor(["selection_rate", "tpr"], reference="a")
+    res = mon.update_from_counts(counts, groups=["a", "b", "c"]).result()
+    frame = res.to_frame().set_index(["metric", "group"])
+    expected = {  # (rows or positives, selected or true positives) per group
+        "selection_rate": {"a": (300, 100), "b": (120, 40), "c": (50, 10)},
+        "tpr": {"a": (150, 50), "b": (60, 20), "c": (15, 5)},
+    }
+    for metric, by_group in expected.items():
+        ref_n, ref_x = by_group["a"]
+        for group in ("b", "c"):
+            row = frame.loc[(metric, group)]
+            n, x = by_group[group]
+            assert row["reference"] == "a"
+            assert (row["group_denominator"], row["reference_denominator"]) == (n, ref_n)
+            assert row["group_value"] == pytest.approx(x / n, rel=1e-15)
+            assert row["reference_value"] == pytest.approx(ref_x / ref_n, rel=1e-15)
+            assert row["difference"] == pytest.approx(x / n - ref_x / ref_n, rel=1e-12)
+    listed = res.to_dict()["comparisons"]
+    assert {(r["group"], r["reference_denominator"]) for r in listed} == {
+        ("b", 300),
+        ("c", 300),
+        ("b", 150),
+        ("c", 150),
+    }
