@@ -191,6 +191,12 @@ def test_planted_slice_is_found_with_its_parents():
     assert parents["c = 2"] == pred[(features["c"] == 2) & (y == 1)].mean()
     lower, upper = top.confidence_interval
     assert lower < top.difference < upper < 0
+    for row in (res.to_frame().iloc[0], top.to_frame().iloc[0], res.to_dict()["slices"][0]):
+        assert (row["value"], row["complement_value"]) == (
+            pred[inside].mean(), pred[outside].mean())  # fmt: skip
+        assert row["difference"] == pytest.approx(pred[inside].mean() - pred[outside].mean())
+        assert (row["size"], row["n"], row["lower"], row["upper"]) == (
+            mask.sum(), inside.sum(), lower, upper)  # fmt: skip
 
 
 def test_no_slice_under_the_null_is_rare_and_ci_multiplier_is_maxt_quantile():
