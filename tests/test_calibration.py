@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy import integrate, stats
@@ -622,3 +624,21 @@ def test_thresholds_keeping_the_positive_rate_reach_it_to_a_row_or_two(seed):
     res = fair_thresholds(y, s, g, 0.5, keep_positive_rate=True, grid=50)
     achieved = np.mean(s >= np.asarray(res.thresholds)[g])
     assert abs(achieved - np.mean(s >= 0.5)) <= 2 / n + 1e-12
+
+
+def test_a_rate_below_what_equal_marginal_outcomes_reach_is_refused_with_their_range():
+    """keep_positive_rate searches v only up to the smallest of the groups' highest curve
+    values (above it some group has no threshold). Group 1's outcome is s - 0.3, so its
+    curve tops out near 0.7; at v = 0.7 group 0 flags its scores above ~0.7 (30% of its half
+    of the rows) and group 1 its few top scores: about 0.16 overall. The 10% flagged by a
+    single threshold of 0.9 is below that and is refused, naming the range."""
+    rng = np.random.default_rng(8)
+    n = 60000
+    g, s = rng.integers(0, 2, n), rng.random(n)
+    y = (rng.random(n) < np.clip(s - 0.3 * g, 0, 1)).astype(float)
+    kept = fair_thresholds(y, s, g, 0.8, keep_positive_rate=True)
+    assert kept.overall_rate_after == pytest.approx(np.mean(s >= 0.8), abs=1e-4)
+    with pytest.raises(ValueError, match="no thresholds keep the overall positive rate") as err:
+        fair_thresholds(y, s, g, 0.9, keep_positive_rate=True)
+    low, high = (float(v) for v in re.search(r"\[([\d.]+), ([\d.]+)\]", str(err.value)).groups())
+    assert 0.13 < low < 0.19 and low > np.mean(s >= 0.9) and high > 0.5
