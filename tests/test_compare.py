@@ -914,6 +914,29 @@ def test_audit_compare_verdicts_include_alpha_on_both_pvalues():
         assert out["verdict"] == expected, (pvalue, reduced)
 
 
+def test_audit_compare_verdicts_read_the_pvalues_adjusted_over_every_comparison():
+    """Each verdict reads its p-values adjusted (here Holm) over all the comparisons, by
+    hand: raw (0.03, 0.03) -> (0.06, 0.06), no evidence for either, though each raw one is
+    below alpha; raw (0.01, 0.04) -> (0.02, 0.04), both below alpha. The same for both the
+    reduction's p-value ("gap shrank") and the difference's ("gap grew")."""
+    from fastfair.auditing.api import _compare_verdicts
+
+    base = dict(attribute="g", family="compare", metric="tpr", reference="a", difference=0.0,
+                ci_low=0.0, ci_high=0.0, gap_a=0.05, gap_b=0.09, method="permutation",
+                n_discordant=10)  # fmt: skip
+    cases = [
+        ((0.03, 0.03), (0.06, 0.06), "no evidence of a change"),
+        ((0.01, 0.04), (0.02, 0.04), None),
+    ]
+    for key, shown in (("pvalue_reduced", "gap shrank"), ("pvalue", "gap grew")):
+        other = "pvalue" if key == "pvalue_reduced" else "pvalue_reduced"
+        for raw, adjusted, verdict in cases:
+            rows = [dict(base, group=grp, **{key: p, other: 0.9}) for grp, p in zip("bc", raw)]
+            out = _compare_verdicts(rows, "holm", 0.05)
+            assert [o[f"{key}_adjusted"] for o in out] == pytest.approx(adjusted, rel=1e-12)
+            assert [o["verdict"] for o in out] == [verdict or shown] * 2, (key, raw)
+
+
 def test_method_exact_allows_exactly_max_exact_points_tables(monkeypatch):
     """method="exact" refuses a swap grid of more than MAX_EXACT_POINTS tables (prod over
     strata of discordant + 1) before building it: with the limit lowered to 1,000, the
