@@ -461,3 +461,23 @@ def test_tiny_features_keep_the_p_value_of_the_linear_limit():
             moved = (res.favorable.X - X[res.favorable.source] * c) / r
             ref_moved = ref.favorable.X - X[ref.favorable.source] * 1e-4
             _close(moved, ref_moved, atol=1e-3 * np.abs(ref_moved).max())
+
+
+def test_theta_is_the_documented_ratio_with_h_centred_at_its_mean_over_the_label():
+    """theta_y = sum lambda^2 (h - mean_y h)^2 / (||beta||^2 sum lambda^2 sigma'(u)^2) over
+    the rows with label y, mean_y h the mean over all those rows (not the mean of the two
+    groups' means: the cells of the authors' mixture have 4:3 and 1:2 sizes, and the
+    groups' mean scores differ along beta's first coordinate)."""
+    X, y, a = _authors_mixture(600, np.random.default_rng(4))
+    beta, b0 = np.array([0.3, 1.0]), 0.2
+    res = wasserstein_test(X, y, a, beta, intercept=b0, criterion="equalized_odds")
+    u = X @ beta + b0
+    h = special.expit(u)
+    for label in (0, 1):
+        rows = y == label
+        n1, n0 = np.sum(rows & (a == 1)), np.sum(rows & (a == 0))
+        lam = np.where(a == 1, 1 / n1, -1 / n0)[rows]
+        centred = h[rows] - h[rows].mean()
+        slope = h[rows] * (1 - h[rows])
+        theta = np.sum(lam**2 * centred**2) / (beta @ beta * np.sum(lam**2 * slope**2))
+        assert res.theta[label] == pytest.approx(theta, rel=1e-10)
