@@ -119,6 +119,25 @@ def test_permutation_kernels_draw_zero_permutations_and_refuse_a_negative_count(
         draw(-1)
 
 
+def test_weighted_rows_outside_every_stratum_keep_their_sums_of_weights_and_squares():
+    """permute_rows moves only the rows of the strata (here the positives, cells 2 and 3);
+    the FPR reads only the negatives, so every permuted statistic is the observed one,
+    studentized with the weights' sums and sums of squares per group and cell (computed
+    here with numpy from the rows)."""
+    rng = np.random.default_rng(5)
+    n = 300
+    cell = rng.integers(0, 4, n).astype(np.uint8)
+    codes = rng.integers(0, 2, n).astype(np.intp)
+    weight = rng.uniform(0.5, 3.0, n)
+    fpr = ((2,), (3,), True, False)  # numerator FP, denominator negatives (TN + FP)
+    w, w2 = np.zeros(8), np.zeros(8)
+    np.add.at(w, codes * 4 + cell, weight)
+    np.add.at(w2, codes * 4 + cell, weight**2)
+    observed = _counts.metric_statistics(w.reshape(1, -1), w2.reshape(1, -1), fpr, PAIRS)
+    null = _rows_kernel.permute_rows(cell, weight, codes, 2, (12,), fpr, PAIRS, 20, 1, 0)
+    np.testing.assert_allclose(null, np.repeat(observed, 20, axis=0), rtol=1e-12)
+
+
 @pytest.mark.parametrize(
     "case",
     ["code too large", "negative code", "short codes", "cell 4", "short weight"],
