@@ -500,6 +500,13 @@ def test_zero_variance_fallback_of_the_studentized_statistic_by_hand():
     shrunk = {0: (1.0 * 12 + 0.5) / 13, 1: (0.0 * 10 + 0.5) / 11}
     var = shrunk[0] * (1 - shrunk[0]) / 12 + shrunk[1] * (1 - shrunk[1]) / 10
     assert abs(float(np.squeeze(res.statistic))) == pytest.approx(1 / np.sqrt(var), rel=1e-12)
+    # the DeLong z-test, on the rows and from a DeLongResult, has the same fallback, each
+    # group with its own AUC and pairs (round eight's r8-auci-fallback: group a's term twice)
+    for delong in (fastfair.auc_test(y, s, g, method="delong"),
+                   ffauc.auc_test_from_delong(ffauc.delong(y, s, g))):  # fmt: skip
+        assert abs(float(np.squeeze(delong.statistic))) == pytest.approx(
+            1 / np.sqrt(var), rel=1e-12
+        )
 
 
 def test_delong_variance_keeps_a_placement_sum_of_squares_of_one_half():
