@@ -1350,4 +1350,28 @@ MUTANTS = [
         ("tests/test_slices.py",),
         "a slice's to_frame/to_dict complement_value repeats the slice's own value",
     ),
+    m(
+        "wasserstein-theta-mean-of-group-means",
+        "fastfair/wasserstein/inference.py",
+        "common = sum(hc.sum() for hc in h) / sum(len(hc) for hc in h)  # mean of h given y",
+        "common = sum(hc.mean() for hc in h) / len(h)  # mean of h given y",
+        WAS,
+        "theta centres h at the mean of the two groups' means, not over the label's rows",
+    ),
+    m(
+        "rows-kernel-fixed-weights-not-squared",
+        "csrc/_rows.pyx",
+        "np.add.at(fixed[1], code_np[outside] * 4 + cell_np[outside], weight_np[outside] ** 2)",
+        "np.add.at(fixed[1], code_np[outside] * 4 + cell_np[outside], weight_np[outside])",
+        ("tests/test_kernel_inputs.py",),
+        "weighted rows outside every stratum add their weight, not its square, to the sums",
+    ),
+    m(
+        "delong-fallback-group-a-twice",
+        "fastfair/auc/inference.py",
+        "fallback = (shrunk * (1 - shrunk) / n_pairs)[a] + (shrunk * (1 - shrunk) / n_pairs)[b]",
+        "fallback = (shrunk * (1 - shrunk) / n_pairs)[a] + (shrunk * (1 - shrunk) / n_pairs)[a]",
+        ("tests/test_auc.py",),
+        "the DeLong z-test's zero-variance fallback takes group a's term twice",
+    ),
 ]
