@@ -897,22 +897,27 @@ def test_exact_enumeration_allows_a_product_of_windows_of_exactly_max_exact_poin
     positives (6 TP, 3 FN, 4 positives in group 0) 1..4: 6 x 4 = 24 joint points, counted
     by hand. With the limit set to 24 the product is enumerated (the p-value of the
     unlimited test); at 23 it is refused, naming the 24 points."""
-    import fastfair._exact
-
     cells = [(0, 0, 0, 3), (0, 1, 0, 2), (1, 1, 0, 2), (1, 0, 0, 2)]  # (y, yhat, group, rows)
     cells += [(0, 0, 1, 2), (0, 1, 1, 3), (1, 1, 1, 4), (1, 0, 1, 1)]
+    _check_exact_limit_is_inclusive(monkeypatch, cells, 24, metric="accuracy",
+                                    scheme="within_outcome")  # fmt: skip
+
+
+def _check_exact_limit_is_inclusive(monkeypatch, cells, points, **options):
+    """With MAX_EXACT_POINTS = `points` the exact test on `cells` ((y, yhat, group, rows))
+    gives the unlimited p-value; at `points` - 1 it is refused, naming the points."""
+    import fastfair._exact
+
     y, yhat, g = (np.repeat([c[k] for c in cells], [c[3] for c in cells]) for k in range(3))
 
     def test():
-        return fastfair.permutation_test(
-            y, yhat, g, metric="accuracy", scheme="within_outcome", method="exact", reference=0
-        )
+        return fastfair.permutation_test(y, yhat, g, method="exact", reference=0, **options)
 
     unlimited = test().pvalue
-    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", 24)
+    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", points)
     assert test().pvalue == unlimited
-    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", 23)
-    with pytest.raises(ExactInfeasibleError, match="24 support points"):
+    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", points - 1)
+    with pytest.raises(ExactInfeasibleError, match=f"{points} support points"):
         test()
 
 
@@ -922,23 +927,9 @@ def test_exact_enumeration_of_three_categories_allows_exactly_max_exact_points(m
     it ranges over 0..4: a 5 x 5 grid of 25 points, counted by hand. With the limit set to
     25 the grid is enumerated (the p-value of the unlimited test); at 24 it is refused,
     naming the 25 points."""
-    import fastfair._exact
-
     cells = [(1, 1, 0, 2), (1, 0, 0, 1), (0, 1, 0, 2), (0, 0, 0, 1)]  # (y, yhat, group, rows)
     cells += [(1, 1, 1, 2), (1, 0, 1, 3), (0, 0, 1, 1)]
-    y, yhat, g = (np.repeat([c[k] for c in cells], [c[3] for c in cells]) for k in range(3))
-
-    def test():
-        return fastfair.permutation_test(
-            y, yhat, g, metric="tpr", scheme="full", method="exact", reference=0
-        )
-
-    unlimited = test().pvalue
-    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", 25)
-    assert test().pvalue == unlimited
-    monkeypatch.setattr(fastfair._exact, "MAX_EXACT_POINTS", 24)
-    with pytest.raises(ExactInfeasibleError, match="25 support points"):
-        test()
+    _check_exact_limit_is_inclusive(monkeypatch, cells, 25, metric="tpr", scheme="full")
 
 
 def test_exact_enumeration_allows_exactly_max_exact_points_in_one_window():
