@@ -591,3 +591,125 @@ def test_maxt_pvalue_of_alternative_less_is_the_exact_law_of_the_largest_negated
     assert _exact_maxt_pvalue(sizes, 15, t, sign=1) > 0.3
     se = math.sqrt(exact * (1 - exact) / 9999)
     assert abs(res.pvalue - exact) < 4 * se + 1 / 10000
+
+
+def test_slice_counts_small_untestable_and_tested_partition_the_lattice():
+    """n_small, n_untestable and n_slices counted by hand over every slice, on data that has
+    slices of each kind at once (n_untestable counts big slices only)."""
+    rng = np.random.default_rng(11)
+    n = 600
+    y = (rng.random(n) < 0.4).astype(int)
+    pred = (rng.random(n) < 0.5).astype(int)
+    h = np.where(y == 1, "p", rng.choice(["p", "q"], n))  # h = q: no positive, h = p: all
+    r = rng.choice(["a", "b", "c"], n, p=[0.48, 0.48, 0.04])  # r = c: about 24 rows
+    features = {"h": h, "r": r}
+    min_size = 40
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=2,
+                               min_size=min_size, n_permutations=99, random_state=0)  # fmt: skip
+    small = untestable = tested = 0
+    for combo in ([("h",)], [("r",)], [("h", "r")]):
+        names = combo[0]
+        for levels in itertools.product(*[np.unique(features[k]) for k in names]):
+            mask = np.ones(n, bool)
+            for k, v in zip(names, levels):
+                mask &= features[k] == v
+            if not mask.any():
+                continue
+            units = (mask & (y == 1)).sum()
+            if mask.sum() < min_size:
+                small += 1
+            elif units == 0 or units == (y == 1).sum():
+                untestable += 1
+            else:
+                tested += 1
+    assert small > 0 and untestable > 0 and tested > 0
+    assert (res.n_small, res.n_untestable, res.n_slices) == (small, untestable, tested)
+
+
+def test_bins_below_two_are_refused_and_two_to_a_hundred_accepted():
+    _, y, pred = small_data(n=2000, seed=3, gap=0.3)
+    x = np.random.default_rng(1).random(y.size)
+    kw = dict(max_depth=1, min_size=20, n_permutations=19, random_state=2, alpha=0.999)
+    for bad in (0, 1, 101):
+        with pytest.raises(ValueError, match="bins"):
+            fastfair.find_slices(None, y, pred, features={"x": x}, bins=bad, **kw)
+    for ok in (2, 100):
+        res = fastfair.find_slices(None, y, pred, features={"x": x}, bins=ok, **kw)
+        assert len(res.bins["x"]) == ok + 1
+
+
+def test_binned_slices_hold_the_rows_of_their_labelled_interval():
+    """A value equal to an inner quantile edge belongs to the bin that starts there
+    ([lo, hi), the last [lo, hi]): each reported slice's size and denominator equal the
+    counts of the rows in its labelled interval, counted from result.bins."""
+    rng = np.random.default_rng(4)
+    n = 4000
+    x = rng.integers(0, 8, n).astype(float)  # ties: the quantile edges are values of x
+    y = (rng.random(n) < 0.5).astype(int)
+    pred = np.where(y == 1, rng.random(n) < 0.1 + 0.11 * x, rng.random(n) < 0.3).astype(int)
+    res = fastfair.find_slices(None, y, pred, features={"x": x}, max_depth=1, min_size=20,
+                               n_permutations=99, random_state=0, alpha=0.999)  # fmt: skip
+    edges = res.bins["x"]
+    inner = edges[1:-1]
+    assert np.isin(inner, x).all()  # the case where the side of the edge matters
+    assert len(res.slices) >= 3
+    for s in res.slices:
+        ((_, label),) = s.predicates
+        k = next(i for i in range(len(edges) - 1)
+                 if label.startswith(f"[{edges[i]:.4g}, {edges[i + 1]:.4g}"))  # fmt: skip
+        last = k == len(edges) - 2
+        inside = (x >= edges[k]) & ((x <= edges[k + 1]) if last else (x < edges[k + 1]))
+        assert s.size == int(inside.sum())
+        assert s.n == int((inside & (y == 1)).sum())
+        assert s.value == pytest.approx((inside & (y == 1) & (pred == 1)).sum() / s.n)
+
+
+@pytest.mark.parametrize(
+    "option, refused, accepted",
+    [("max_depth", (0, 7), (1, 6)), ("min_size", (0,), (1,)), ("n_permutations", (18,), (19,)),
+     ("max_levels", (1,), (2,)), ("max_slices", (0,), (19,)), ("alpha", (0.0, 1.0), (0.5,))],
+)  # fmt: skip
+def test_each_option_is_refused_just_outside_its_range_and_accepted_at_its_ends(
+    option, refused, accepted
+):
+    features, y, pred = small_data(n=2000, seed=3, gap=0.3)
+    two = {"a": features["a"], "c": features["c"]}  # 3 and 4 levels: 19 slices
+    if option == "max_levels":
+        two = {"b": features["b"], "c": features["c"] % 2}  # 2 and 2 levels: 8 slices
+    kw = dict(max_depth=2, min_size=20, n_permutations=19, random_state=2)
+    for value in refused:
+        with pytest.raises(ValueError, match=option):
+            fastfair.find_slices(None, y, pred, features=two, **{**kw, option: value})
+    for value in accepted:
+        res = fastfair.find_slices(None, y, pred, features=two, **{**kw, option: value})
+        assert getattr(res, option, value) == value and res.n_slices > 0
+
+
+def test_search_counts_and_population_value_read_back_from_the_rows():
+    """n_rows, n_cells (observed level combinations), n_distinct (distinct row sets among the
+    tested slices: b is a function of a here, so a = x & b = y repeats a = x's rows) and
+    population_value, each counted on the rows."""
+    rng = np.random.default_rng(8)
+    n = 3000
+    a = rng.integers(0, 4, n)
+    b = (a >= 2).astype(int)  # determined by a
+    c = rng.integers(0, 3, n)
+    y = (rng.random(n) < 0.5).astype(int)
+    pred = (rng.random(n) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    features = {"a": a, "b": b, "c": c}
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=2, min_size=10,
+                               n_permutations=19, random_state=0)  # fmt: skip
+    assert res.n_rows == n
+    assert res.n_cells == len({(i, j, k) for i, j, k in zip(a, b, c)})
+    assert res.population_value == pytest.approx(((y == 1) & (pred == 1)).sum() / (y == 1).sum())
+    masks = set()
+    tested = 0
+    for combo in [("a",), ("b",), ("c",), ("a", "b"), ("a", "c"), ("b", "c")]:
+        for levels in itertools.product(*[np.unique(features[k]) for k in combo]):
+            mask = np.ones(n, bool)
+            for k, v in zip(combo, levels):
+                mask &= features[k] == v
+            if mask.sum() >= 10 and 0 < (mask & (y == 1)).sum() < (y == 1).sum():
+                tested += 1
+                masks.add(mask.tobytes())
+    assert res.n_slices == tested and res.n_distinct == len(masks) < tested
