@@ -970,3 +970,51 @@ def test_outcomes_near_a_large_constant_are_not_read_as_constant():
     assert np.all(np.abs(binary.grid_statistic) > 0.05)
     np.testing.assert_allclose(shifted.grid_statistic, binary.grid_statistic, rtol=1e-3)
     np.testing.assert_allclose(shifted.statistic, binary.statistic, rtol=1e-3)
+
+
+@pytest.mark.parametrize("n_groups", [2, 3])
+def test_every_frame_column_reads_back_its_field_by_group_and_grid_point(n_groups):
+    """CalibrationCurve.to_frame: row k * n_grid + j is group k at grid point j, every
+    column; PredictiveParityResult.to_frame: one row per grid point, the raw p-value in
+    ``pvalue`` and the adjusted one in ``pvalue_<adjust>`` (they differ at >= 2 points)."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(21)
+    y, s, _, user = clustered_data(rng, n_users=900)
+    g = np.array(["a", "b", "c"])[user % n_groups]
+    r = predictive_parity_test(y, s, g, cluster=user, grid=[0.3, 0.45, 0.6, 0.75],
+                               n_bootstrap=0, adjust="holm", variance="separate")  # fmt: skip
+    c = r.curve
+    K, G = c.estimate.shape
+    frame = c.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) == K * G == n_groups * 4
+    for k in range(K):
+        for j in range(G):
+            row = frame.iloc[k * G + j]
+            assert row["group"] == c.groups[k] and row["score"] == c.grid[j]
+            for name in ("estimate", "standard_error", "lower", "upper", "n_effective",
+                         "max_share", "df"):  # fmt: skip
+                assert row[name] == getattr(c, name)[k, j], name
+    table = r.to_frame()
+    assert len(table) == G
+    np.testing.assert_array_equal(table["score"], c.grid)
+    for k, label in enumerate(c.groups):
+        np.testing.assert_array_equal(table[f"estimate_{label}"], c.estimate[k])
+        np.testing.assert_array_equal(table[f"standard_error_{label}"], c.standard_error[k])
+    np.testing.assert_array_equal(table[r.statistic_name], r.grid_statistic)
+    np.testing.assert_array_equal(table["df"], r.grid_df)
+    tested = r.tested
+    assert tested.sum() >= 2
+    raw = r.grid_pvalue[tested]
+    m = raw.size
+    order = np.argsort(raw)
+    holm = np.empty(m)
+    holm[order] = np.minimum(1, np.maximum.accumulate(raw[order] * (m - np.arange(m))))
+    np.testing.assert_array_equal(table["pvalue"], r.grid_pvalue)
+    np.testing.assert_allclose(table["pvalue_holm"][tested], holm, rtol=1e-12)
+    assert not np.allclose(table["pvalue"][tested], table["pvalue_holm"][tested])
+    if n_groups == 2:
+        np.testing.assert_array_equal(table["difference"], c.estimate[0] - c.estimate[1])
+        np.testing.assert_array_equal(table["difference_standard_error"],
+                                      r.difference_standard_error)  # fmt: skip
+    else:
+        assert "difference" not in table
