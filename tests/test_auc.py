@@ -624,3 +624,105 @@ def test_255_groups_are_accepted_and_256_refused():
     for call in (fastfair.delong, functools.partial(fastfair.auc_test, method="delong")):
         with pytest.raises(ValueError, match="group has 256 groups; at most 255 supported"):
             call(y, score, group)
+
+
+def _table_rows(text, first_header):
+    """The rows (lists of cells) of the repr table whose header line starts with
+    `first_header`, up to the next header or the end (cells are whitespace-separated)."""
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.split()[:1] == [first_header])
+    rows = []
+    for ln in lines[start + 1 :]:
+        if not ln.startswith("  ") or ln.split()[0] in ("group", "comparison"):
+            break
+        rows.append(ln.split())
+    return lines[start].split(), rows
+
+
+def _unequal_classes_three_groups():
+    rng = np.random.default_rng(36)
+    n = 420
+    g = rng.integers(0, 3, n)
+    y = (rng.random(n) < np.array([0.2, 0.35, 0.55])[g]).astype(int)
+    s = rng.normal(size=n) + y * np.array([0.6, 1.4, 0.7])[g]
+    return y, s, g
+
+
+def test_delong_repr_rows_show_each_groups_auc_standard_error_and_class_counts():
+    """Every row of DeLongResult's table read back against brute-force DeLong and counts
+    (the std_error column is the square root of the variance, not the variance)."""
+    y, s, g = _unequal_classes_three_groups()
+    header, rows = _table_rows(repr(ffauc.delong(y, s, g)), "group")
+    assert header == ["group", "auc", "std_error", "n_pos", "n_neg"]
+    assert len(rows) == 3
+    fmt = fastfair._format.format_value
+    for k, row in enumerate(rows):
+        m = g == k
+        auc, var, *_ = brute_delong(y[m], s[m])
+        n_pos, n_neg = int((y[m] == 1).sum()), int((y[m] == 0).sum())
+        assert n_pos != n_neg
+        assert row == [str(k), fmt(auc), fmt(np.sqrt(var)), str(n_pos), str(n_neg)]
+
+
+def test_auc_test_repr_rows_read_back_every_column():
+    """AUCTestResult's two tables, three groups (so the Holm-adjusted p-values differ from
+    the raw ones): each group's AUC, DeLong SE, Wald interval auc -+ z SE and class counts;
+    each comparison's difference, its Wald interval, statistic, raw and adjusted p-value,
+    all recomputed from brute-force DeLong."""
+    y, s, g = _unequal_classes_three_groups()
+    res = ffauc.auc_test(y, s, g, method="delong", reference=2)
+    text = repr(res)
+    fmt = fastfair._format.format_value
+    z = stats.norm.ppf(0.975)
+    brute = [brute_delong(y[g == k], s[g == k])[:2] for k in range(3)]
+    header, rows = _table_rows(text, "group")
+    assert header == ["group", "auc", "std_error", "95%", "low", "high", "n_pos", "n_neg"]
+    for k, row in enumerate(rows):
+        auc, var = brute[k]
+        m = g == k
+        lo, hi = max(auc - z * np.sqrt(var), 0.0), min(auc + z * np.sqrt(var), 1.0)
+        expect = [fmt(auc), fmt(np.sqrt(var)), fmt(lo), fmt(hi)]
+        expect += [str(int((y[m] == 1).sum())), str(int((y[m] == 0).sum()))]
+        assert row == [str(k), *expect]
+    header, rows = _table_rows(text, "comparison")
+    assert header[-2:] == ["adjusted", "(holm)"]
+    raw = []
+    for k in (0, 1):
+        diff = brute[k][0] - brute[2][0]
+        se = np.sqrt(brute[k][1] + brute[2][1])
+        raw.append(2 * stats.norm.sf(abs(diff / se)))
+    holm = np.minimum(1, np.maximum.accumulate(np.array([2, 1]) * np.sort(raw)))
+    holm = holm[np.argsort(np.argsort(raw))]
+    assert abs(holm[0] - raw[0]) > 1e-3 or abs(holm[1] - raw[1]) > 1e-3
+    for k, row in enumerate(rows):
+        diff = brute[k][0] - brute[2][0]
+        se = np.sqrt(brute[k][1] + brute[2][1])
+        expect = [fmt(diff), fmt(diff - z * se), fmt(diff + z * se), fmt(diff / se)]
+        expect += [fmt(raw[k]), fmt(holm[k])]
+        assert row == [str(k), "-", "2", *expect]
+
+
+def test_auc_test_from_delong_reports_class_counts_and_fields_of_the_rows():
+    """The z-test from a DeLongResult: positives and negatives counted from the rows (the
+    classes differ in size in every group), and every field equal to auc_test's on them."""
+    y, s, g = _unequal_classes_three_groups()
+    res = ffauc.auc_test_from_delong(ffauc.delong(y, s, g), reference=2)
+    rows = ffauc.auc_test(y, s, g, method="delong", reference=2)
+    n_pos = np.bincount(g, weights=y, minlength=3)
+    n_neg = np.bincount(g, weights=1 - y, minlength=3)
+    np.testing.assert_array_equal(res.group_n_pos, n_pos)
+    np.testing.assert_array_equal(res.group_n_neg, n_neg)
+    for name in (
+        "statistic",
+        "pvalue",
+        "pvalue_adjusted",
+        "difference",
+        "group_auc",
+        "group_variance",
+    ):
+        np.testing.assert_allclose(getattr(res, name), getattr(rows, name), rtol=1e-12)
+    for mine, theirs in zip(
+        res.group_interval + res.confidence_interval,
+        rows.group_interval + rows.confidence_interval,
+    ):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-12)
