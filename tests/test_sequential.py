@@ -573,3 +573,76 @@ def test_known_pvalues_on_a_procedures_critical_value_are_rejected(procedure):
             assert expected[k] == hit
             got = multiple_monte_carlo(p, adjust=procedure, alpha=alpha).decision
             assert [d == "reject" for d in got] == expected, (procedure, k, p, got)
+
+
+def _adjusted_by_hand(p, procedure):
+    """Textbook adjusted p-values, written as loops over the sorted p-values."""
+    m, order = len(p), sorted(range(len(p)), key=lambda i: p[i])
+    out = [0.0] * m
+    if procedure == "none":
+        return list(p)
+    if procedure == "bonferroni":
+        return [min(1.0, m * x) for x in p]
+    if procedure == "holm":  # running max of (m - k) p_(k), k from 0
+        run_max = 0.0
+        for k, i in enumerate(order):
+            run_max = max(run_max, (m - k) * p[i])
+            out[i] = min(1.0, run_max)
+        return out
+    run_min = 1.0  # BH: running min from the largest of m p_(k) / (k + 1)
+    for k in range(m - 1, -1, -1):
+        i = order[k]
+        run_min = min(run_min, m * p[i] / (k + 1))
+        out[i] = run_min
+    return out
+
+
+@pytest.mark.parametrize("procedure", ["none", "bonferroni", "holm", "bh"])
+def test_family_adjusted_pvalues_follow_the_chosen_procedure(procedure):
+    """pvalue_adjusted of a family of known p-values is `adjust`'s (each procedure gives
+    different values on these four), not Holm's whatever `adjust` says."""
+    p = [0.012, 0.04, 0.03, 0.2]
+    fam = multiple_monte_carlo(p, adjust=procedure)
+    want = _adjusted_by_hand(p, procedure)
+    np.testing.assert_allclose(fam.pvalue_adjusted, want, rtol=1e-12)
+    others = {"none", "bonferroni", "holm", "bh"} - {procedure}
+    for other in others:
+        assert not np.allclose(want, _adjusted_by_hand(p, other))
+
+
+def test_family_repr_rows_read_back_every_column():
+    """Each row of MultipleMonteCarloResult's table shows its hypothesis's p-value, the low
+    and high ends of its interval (low below high for a Monte-Carlo one), the adjusted
+    p-value (BH, which differs from the raw ones here), the permutations and the decision."""
+    rng = np.random.default_rng(36)
+    g = rng.integers(0, 2, 400)
+    tests = [
+        fastfair.mean_difference_test(
+            rng.normal(size=400) + d * g, g, random_state=k, n_permutations=199
+        )
+        for k, d in enumerate([0.25, 0.0])
+    ]
+    fam = multiple_monte_carlo([*tests, 0.004, 0.03], adjust="bh", max_permutations=400)
+    fmt = fastfair._format.format_value
+    lines = repr(fam).splitlines()
+    assert lines[1].split() == [
+        "test/comparison",
+        "pvalue",
+        "low",
+        "high",
+        "adjusted",
+        "permutations",
+        "decision",
+    ]
+    rows = [ln.split() for ln in lines[2:]]
+    assert len(rows) == 4
+    lo, hi = fam.pvalue_interval
+    p = fam.pvalue.tolist()
+    adjusted = _adjusted_by_hand(p, "bh")
+    assert any(abs(a - b) > 1e-3 for a, b in zip(adjusted, p))
+    for k, row in enumerate(rows):
+        i, c = fam.source[k]
+        if k < 2:  # Monte Carlo: a proper interval around the estimate
+            assert lo[k] < p[k] < hi[k]
+        expect = [f"{i}/{c}", fmt(p[k]), fmt(lo[k]), fmt(hi[k]), fmt(adjusted[k])]
+        assert row == [*expect, str(int(fam.n_permutations[k])), fam.decision[k]]
