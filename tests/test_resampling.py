@@ -405,3 +405,119 @@ def test_basic_bootstrap_confidence_level_is_open_at_0_and_1():
     for level in (0.0, 1.0):
         with pytest.raises(ValueError, match=r"confidence_level must be in \(0, 1\)"):
             fastfair.basic_bootstrap_test(y, pred, g, metric="accuracy", confidence_level=level)
+
+
+def _holm_by_hand(p):
+    m, order = len(p), np.argsort(p, kind="stable")
+    out, run_max = np.empty(m), 0.0
+    for k, i in enumerate(order):
+        run_max = max(run_max, (m - k) * p[i])
+        out[i] = min(1.0, run_max)
+    return out
+
+
+def _rows_after(text, first_header):
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.split()[:1] == [first_header])
+    return lines[start].split(), [ln.split() for ln in lines[start + 1 :] if ln.startswith("  ")]
+
+
+def test_welch_mean_difference_repr_rows_read_back_every_column():
+    """mean_difference_test (asymptotic Welch), three groups of unequal sizes and spreads:
+    each group's mean and size, each comparison's difference, Wald interval diff -+ z SE,
+    Welch statistic, Welch p-value (scipy's ttest_ind, unequal variances) and Holm-adjusted
+    p-value, all recomputed from the rows and read back from the repr's tables."""
+    rng = np.random.default_rng(36)
+    g = rng.integers(0, 3, 90)
+    v = rng.normal(size=90) * np.array([1.0, 2.0, 0.5])[g] + 0.6 * (g == 1)
+    res = fastfair.mean_difference_test(v, g, method="asymptotic", reference=0)
+    fmt = fastfair._format.format_value
+    text = repr(res)
+    header, rows = _rows_after(text, "group")
+    assert header == ["group", "mean", "n"]
+    for k in range(3):
+        assert rows[k] == [str(k), fmt(v[g == k].mean()), str(int((g == k).sum()))]
+    z = stats.norm.ppf(0.975)
+    raw, expect = [], []
+    for k in (1, 2):
+        a, b = v[g == k], v[g == 0]
+        diff = a.mean() - b.mean()
+        se = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+        welch = stats.ttest_ind(a, b, equal_var=False)
+        assert welch.statistic == pytest.approx(diff / se, rel=1e-12)
+        raw.append(welch.pvalue)
+        expect.append(
+            [
+                f"{k}",
+                "-",
+                "0",
+                fmt(diff),
+                f"[{fmt(diff - z * se)},",
+                f"{fmt(diff + z * se)}]",
+                fmt(diff / se),
+            ]
+        )
+    np.testing.assert_allclose(res.pvalue, raw, rtol=1e-9)
+    holm = _holm_by_hand(np.array(raw))
+    assert abs(holm[0] - raw[0]) > 1e-3
+    header, rows = _rows_after(text, "comparison")
+    assert header[-2:] == ["adjusted", "(holm)"]
+    for c in range(2):
+        assert rows[c] == [*expect[c], fmt(raw[c]), fmt(holm[c])]
+
+
+def test_correlation_repr_row_shows_r_tau_statistic_and_pvalue():
+    """CorrelationTestResult's row: Pearson's r (numpy), tau = sqrt(mu22 / (mu20 mu02))
+    of the centred moments, the statistic sqrt(n) r / tau and the normal p-value, each in
+    its column (heteroscedastic data: tau is far from 1 and from the statistic)."""
+    rng = np.random.default_rng(36)
+    x = rng.normal(size=200)
+    e = 0.3 * x + rng.normal(size=200) * (1 + np.abs(x))
+    res = fastfair.correlation_test(x, e, method="asymptotic")
+    xc, ec = x - x.mean(), e - e.mean()
+    r = np.corrcoef(x, e)[0, 1]
+    tau = np.sqrt(np.mean(xc**2 * ec**2) / (np.mean(xc**2) * np.mean(ec**2)))
+    stat = np.sqrt(200) * r / tau
+    fmt = fastfair._format.format_value
+    assert fmt(tau) != fmt(stat) and abs(tau - 1) > 0.1
+    header, rows = _rows_after(repr(res), "r")
+    assert header == ["r", "tau", "statistic", "pvalue"]
+    assert rows == [[fmt(r), fmt(tau), fmt(stat), fmt(2 * stats.norm.sf(abs(stat)))]]
+
+
+def test_basic_bootstrap_repr_rows_read_back_every_column():
+    """BootstrapTestResult with three groups: each group's TPR counted from the rows, each
+    comparison's difference, interval ends (around the difference), raw p-value and the
+    Holm-adjusted one computed by hand from the raw ones (they differ here)."""
+    rng = np.random.default_rng(36)
+    y = rng.integers(0, 2, 600)
+    g = rng.integers(0, 3, 600)
+    pred = (rng.random(600) < 0.5 + 0.1 * g).astype(int)
+    res = fastfair.basic_bootstrap_test(
+        y, pred, g, metric="tpr", n_bootstrap=299, random_state=1, reference=0
+    )
+    fmt = fastfair._format.format_value
+    tpr = [pred[(g == k) & (y == 1)].mean() for k in range(3)]
+    text = repr(res)
+    header, rows = _rows_after(text, "group")
+    assert rows[:3] == [[str(k), fmt(tpr[k])] for k in range(3)]
+    p = np.asarray(res.pvalue)
+    holm = _holm_by_hand(p)
+    assert np.abs(holm - p).max() > 1e-3
+    lo, hi = res.confidence_interval
+    header, rows = _rows_after(text, "comparison")
+    assert header[-2:] == ["adjusted", "(holm)"]
+    for c, k in enumerate((1, 2)):
+        diff = tpr[k] - tpr[0]
+        assert lo[c] < diff < hi[c]
+        pv = fastfair._format.format_pvalue
+        assert rows[c] == [
+            str(k),
+            "-",
+            "0",
+            fmt(diff),
+            fmt(lo[c]),
+            fmt(hi[c]),
+            pv(p[c]),
+            pv(holm[c]),
+        ]
