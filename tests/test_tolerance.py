@@ -1446,3 +1446,94 @@ def test_exact_pvalue_of_the_least_extreme_outcome_is_one_not_above(n2):
 
     assert exact_pvalue(0, 1, n2, n2, 0.0, "greater") == 1.0
     assert exact_pvalue(1, 1, 0, n2, 0.0, "less") == 1.0
+
+
+def _repr_rows(text, first_header):
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.split()[:1] == [first_header])
+    return lines[start].split(), [ln.split() for ln in lines[start + 1 :] if ln.startswith("  ")]
+
+
+THREE = [[500, 40, 30, 170], [450, 60, 55, 120], [300, 20, 40, 90]]  # TPR .85, .686, .692
+
+
+def _holm(p):
+    order = np.argsort(p, kind="stable")
+    out, run_max = np.empty(len(p)), 0.0
+    for k, i in enumerate(order):
+        run_max = max(run_max, (len(p) - k) * p[i])
+        out[i] = min(1.0, run_max)
+    return out
+
+
+def test_tolerance_repr_reads_back_hypothesis_groups_and_comparisons():
+    """ToleranceTestResult's repr, alternative "less", three groups: the head states
+    H1: U < -u_tol; the group table each TPR and its positives; each comparison's row the
+    difference, the interval (around it), the brute-force score statistic at -u_tol, its
+    p-value Phi(Z) and Holm's adjusted p-value (different from the raw one)."""
+    res = fastfair.tolerance_test_from_counts(
+        THREE,
+        ["a", "b", "c"],
+        metric="tpr",
+        u_tol=0.02,
+        alternative="less",
+        method="score",
+        reference="a",
+    )
+    fmt = fastfair._format.format_value
+    text = repr(res)
+    assert "H1: U < -0.02," in text.splitlines()[0]
+    tp = [c[3] for c in THREE]
+    pos = [c[2] + c[3] for c in THREE]
+    header, rows = _repr_rows(text, "group")
+    assert header == ["group", "tpr", "denominator"]
+    assert rows[:3] == [[g, fmt(tp[k] / pos[k]), str(pos[k])] for k, g in enumerate("abc")]
+    z = [_brute_z(tp[k], pos[k], tp[0], pos[0], -0.02) for k in (1, 2)]
+    p = stats.norm.cdf(z)
+    adjusted = _holm(p)
+    assert abs(adjusted[0] - p[0]) > 1e-4
+    lo, hi = res.confidence_interval
+    header, rows = _repr_rows(text, "comparison")
+    assert header[-4:] == ["statistic", "pvalue", "adjusted", "(holm)"]
+    for c, k in enumerate((1, 2)):
+        diff = tp[k] / pos[k] - tp[0] / pos[0]
+        assert lo[c] < diff < hi[c]
+        interval = [f"[{fmt(lo[c])},", f"{fmt(hi[c])}]"]
+        assert rows[c] == [
+            f"{'abc'[k]}",
+            "-",
+            "a",
+            fmt(diff),
+            *interval,
+            fmt(z[c]),
+            fmt(p[c]),
+            fmt(adjusted[c]),
+        ]
+
+
+def test_equivalence_repr_reads_back_the_tost_pvalue_and_verdict_per_comparison():
+    """EquivalenceTestResult's repr, three groups: each row's TOST p-value (the larger of
+    the brute-force one-sided score p-values at -delta and +delta), the verdict from
+    Holm's adjusted p-value, and that adjusted p-value; the 1 - 2 alpha interval header. At
+    delta = 0.24 both raw p-values are below alpha and both adjusted ones above it."""
+    split = 0
+    for delta in (0.2, 0.24, 0.26):
+        res = fastfair.equivalence_test_from_counts(
+            THREE, ["a", "b", "c"], metric="tpr", delta=delta, method="score", reference="a"
+        )
+        fmt = fastfair._format.format_value
+        tp = [c[3] for c in THREE]
+        pos = [c[2] + c[3] for c in THREE]
+        p = []
+        for k in (1, 2):
+            z_low = _brute_z(tp[k], pos[k], tp[0], pos[0], -delta)
+            z_up = _brute_z(tp[k], pos[k], tp[0], pos[0], delta)
+            p.append(max(stats.norm.sf(z_low), stats.norm.cdf(z_up)))
+        adjusted = _holm(np.array(p))
+        header, rows = _repr_rows(repr(res), "comparison")
+        assert header[2:4] == ["90%", "CI"]
+        for c in range(2):
+            verdict = "yes" if adjusted[c] <= 0.05 else "no"
+            assert rows[c][-3:] == [fmt(p[c]), verdict, fmt(adjusted[c])]
+            split += p[c] <= 0.05 < adjusted[c]
+    assert split >= 1
