@@ -13,6 +13,7 @@ Inputs used for the paper's numbers
 """
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -957,3 +958,27 @@ def test_score_plan_fits_the_null_in_the_direction_of_the_gap(rates, alloc):
     z, zb = special.ndtri(0.975), special.ndtri(0.8)
     want = (z * np.sqrt(v_null) + zb * np.sqrt(v_alt)) ** 2 / (tau - u_tol) ** 2
     assert res.n == pytest.approx(want, rel=1e-7)
+
+
+def test_power_and_detectable_difference_follow_the_worst_of_three_comparisons():
+    """Three groups, reference 0, the second comparison the noisier: power is the smallest
+    per-comparison power and detectable_difference solves for the largest standard error,
+    each from the normal formula with the Bonferroni critical value z_(1 - alpha / 4),
+    written out here; the repr states the Bonferroni split alpha / 2 and that level."""
+    s2, npg, tau, alpha = np.array([0.1, 0.2, 0.4]), np.array([300.0, 200.0, 250.0]), 0.1, 0.05
+    se = np.sqrt(s2[0] / npg[0] + s2[1:] / npg[1:])
+    assert se[1] > se[0]
+    z = stats.norm.ppf(1 - alpha / 4)
+    per = stats.norm.cdf(tau / se - z)
+    res = power(sigma2=s2, tau=tau, n_per_group=npg)
+    np.testing.assert_allclose(res.power_per_comparison, per, rtol=1e-12)
+    assert res.power == pytest.approx(per.min(), rel=1e-12) and per[0] > per.min() + 0.1
+    text = repr(res)
+    assert re.search(
+        r"comparisons\s+: 2 against reference group 0, Bonferroni alpha 0.05/2$", text, re.M
+    )
+    assert f"z_(1-alpha/2) = {z:.4f} at alpha = 0.025)" in text
+    dd = detectable_difference(sigma2=s2, n_per_group=npg, power=0.8)
+    assert dd.tau == pytest.approx((z + stats.norm.ppf(0.8)) * se.max(), rel=1e-12)
+    # at that gap the worst comparison has exactly the power asked for
+    assert power(sigma2=s2, tau=dd.tau, n_per_group=npg).power == pytest.approx(0.8, rel=1e-9)
