@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import fastfair
+import fastfair.auc
 from fastfair import _pvalues as pv
 
 ALTS = ("two-sided", "greater", "less")
@@ -260,3 +262,77 @@ def test_adjust_pvalues_names_only_the_methods_it_computes():
         with pytest.raises(ValueError, match="'holm', 'bonferroni', 'bh', 'none'; got") as err:
             pv.adjust_pvalues([0.01, 0.2], method)
         assert "maxT'" not in str(err.value).split("got")[0]
+
+
+def _adjusted_by_hand(p, adjust):
+    """Holm (running max of (m - k) p_(k)), Bonferroni (m p) or none, capped at 1."""
+    p = np.asarray(p, dtype=float)
+    m = p.size
+    if adjust == "none":
+        return p
+    if adjust == "bonferroni":
+        return np.minimum(1.0, m * p)
+    out, run_max = np.empty(m), 0.0
+    for k, i in enumerate(np.argsort(p, kind="stable")):
+        run_max = max(run_max, (m - k) * p[i])
+        out[i] = min(1.0, run_max)
+    return out
+
+
+def _four_groups():
+    rng = np.random.default_rng(36)
+    n = 900
+    g = rng.integers(0, 4, n)
+    y = (rng.random(n) < 0.4).astype(int)
+    pred = (rng.random(n) < np.array([0.5, 0.6, 0.55, 0.7])[g]).astype(int)
+    s = rng.normal(size=n) + y * np.array([0.5, 1.0, 0.7, 0.9])[g]
+    v = rng.normal(size=n) + 0.2 * g
+    counts = np.array(
+        [[((g == k) & (y == t) & (pred == q)).sum() for t in (0, 1) for q in (0, 1)]
+         for k in range(4)]
+    )  # fmt: skip
+    return y, pred, s, v, g, counts
+
+
+_FAMILY_TESTS = {
+    "permutation_test_from_counts": lambda d, a: fastfair.permutation_test_from_counts(
+        d[5], metric="tpr", adjust=a, reference=0, method="asymptotic"
+    ),
+    "auc_test": lambda d, a: fastfair.auc_test(
+        d[0], d[2], d[4], method="delong", adjust=a, reference=0
+    ),
+    "auc_test_from_delong": lambda d, a: fastfair.auc.auc_test_from_delong(
+        fastfair.auc.delong(d[0], d[2], d[4]), adjust=a, reference=0
+    ),
+    "mean_difference_test": lambda d, a: fastfair.mean_difference_test(
+        d[3], d[4], method="asymptotic", adjust=a, reference=0
+    ),
+    "basic_bootstrap_test": lambda d, a: fastfair.basic_bootstrap_test(
+        d[0], d[1], d[4], metric="tpr", n_bootstrap=199, random_state=1, adjust=a, reference=0
+    ),
+    "tolerance_test_from_counts": lambda d, a: fastfair.tolerance_test_from_counts(
+        d[5], metric="tpr", u_tol=0.01, adjust=a, method="score", reference=0
+    ),
+    "equivalence_test_from_counts": lambda d, a: fastfair.equivalence_test_from_counts(
+        d[5], metric="tpr", delta=0.2, adjust=a, method="score", reference=0
+    ),
+}
+
+
+@pytest.mark.parametrize("adjust", ["holm", "bonferroni", "none"])
+@pytest.mark.parametrize("name", sorted(_FAMILY_TESTS))
+def test_every_family_result_adjusts_its_raw_pvalues_by_the_chosen_procedure(name, adjust):
+    """Four groups, three comparisons with the first group: pvalue_adjusted of every test
+    of the statistics core is `adjust` applied to its raw p-values, written out by hand
+    (each procedure gives different values on them), and `adjust` is recorded; an
+    equivalence verdict follows the adjusted p-value."""
+    res = _FAMILY_TESTS[name](_four_groups(), adjust)
+    raw = np.asarray(res.pvalue, dtype=float)
+    assert raw.shape == (3,)
+    want = _adjusted_by_hand(raw, adjust)
+    for other in {"holm", "bonferroni", "none"} - {adjust}:
+        assert not np.allclose(want, _adjusted_by_hand(raw, other), rtol=1e-6, atol=0)
+    np.testing.assert_allclose(res.pvalue_adjusted, want, rtol=1e-12, atol=1e-300)
+    assert res.adjust == adjust
+    if name.startswith("equivalence"):
+        np.testing.assert_array_equal(res.equivalent, want <= 0.05)
