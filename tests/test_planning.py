@@ -982,3 +982,42 @@ def test_power_and_detectable_difference_follow_the_worst_of_three_comparisons()
     assert dd.tau == pytest.approx((z + stats.norm.ppf(0.8)) * se.max(), rel=1e-12)
     # at that gap the worst comparison has exactly the power asked for
     assert power(sigma2=s2, tau=dd.tau, n_per_group=npg).power == pytest.approx(0.8, rel=1e-9)
+
+
+def test_sample_size_and_simulated_power_reprs_read_back_their_numbers():
+    """SampleSizeResult of three groups (equal allocation): n = 3 max_g (s2_0 + s2_g)
+    (z_(1-alpha/4) + z_power)^2 / tau^2 by hand, the sizes per group, the units to collect
+    and their total, the allocation, margin, alpha and power, each on its line.
+    SimulatedPowerResult: power = rejections / n_sim, its binomial SE and the Wilson 95%
+    interval written out here, the true difference M_0 - M_1."""
+    fmt = planning.results._fmt
+    s2, tau = np.array([0.1, 0.2, 0.4]), 0.1
+    res = sample_size(sigma2=s2, tau=tau, allocation="equal")
+    z, zb = stats.norm.ppf(1 - 0.05 / 4), stats.norm.ppf(0.8)
+    n = 3 * (s2[0] + s2[1:]).max() * (z + zb) ** 2 / tau**2
+    assert res.n == pytest.approx(n, rel=1e-12)
+    per = np.full(3, n / 3)
+    ceil = np.ceil(per).astype(int)
+    lines = {
+        ln.split(":")[0].strip(): ln.split(":", 1)[1].strip() for ln in repr(res).splitlines()[1:]
+    }
+    assert lines["n (eq. 2/3)"] == fmt(n, 7)
+    assert lines["n per group"] == f"{fmt(per, 6)} -> collect {fmt(ceil)} (total {ceil.sum()})"
+    assert lines["allocation"] == f"equal {fmt(np.full(3, 1 / 3))}"
+    assert lines["tau, u_tol"] == "0.1, 0" and lines["alpha, power"] == "0.05, 0.8"
+    rates = {"tpr": [0.7, 0.8], "prevalence": [0.4, 0.5]}
+    sim = simulate_power(
+        "tpr", rates=rates, n_per_group=[200, 300], n_sim=200, random_state=1, test="wald"
+    )
+    p = sim.n_rejections / 200
+    se = np.sqrt(p * (1 - p) / 200)
+    zz = stats.norm.ppf(0.975)
+    centre = (p + zz**2 / 400) / (1 + zz**2 / 200)
+    half = zz * np.sqrt(p * (1 - p) / 200 + zz**2 / (4 * 200**2)) / (1 + zz**2 / 200)
+    assert 0 < p < 1 and sim.power == pytest.approx(p, rel=1e-12)
+    line = next(ln for ln in repr(sim).splitlines() if "simulated power" in ln)
+    assert line.split(":", 1)[1].strip() == (
+        f"{p:.4f} (se {se:.4f}, 95% Wilson [{centre - half:.4f}, {centre + half:.4f}], "
+        f"{sim.n_rejections}/200)"
+    )
+    assert "true difference : -0.1 (M_0 - M_1)" in repr(sim)
