@@ -949,3 +949,28 @@ def test_exact_enumeration_allows_exactly_max_exact_points_in_one_window():
     assert xs[0][int(np.argmax(probs))] == pytest.approx(at / 2, abs=1)
     with pytest.raises(ExactInfeasibleError, match="2e\\+06 support points"):
         _stratum_distribution([above, above], above)
+
+
+_COUNTS_ENTRY_POINTS = {
+    "permutation_test_from_counts": lambda c: fastfair.permutation_test_from_counts(c),
+    "tolerance_test_from_counts": lambda c: fastfair.tolerance_test_from_counts(c, u_tol=0.1),
+    "equivalence_test_from_counts": lambda c: fastfair.equivalence_test_from_counts(c, delta=0.1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COUNTS_ENTRY_POINTS))
+def test_every_counts_entry_point_refuses_tables_at_the_boundaries(name):
+    """The documented errors at the edges of a counts table, for every test taking one: a
+    single group (shape (1, 4)) and three cells are refused as a shape error naming the
+    shape got, one negative cell among positive ones and an empty group as such; two groups
+    of four non-negative cells are accepted."""
+    run = _COUNTS_ENTRY_POINTS[name]
+    for shape_bad, got in (([[10, 5, 3, 12]], r"\(1, 4\)"), ([[1, 2, 3], [4, 5, 6]], r"\(2, 3\)")):
+        want = r"counts must have shape \(n_groups >= 2, 4\), got " + got
+        with pytest.raises(ValueError, match=want):
+            run(shape_bad)
+    with pytest.raises(ValueError, match="counts must be non-negative integers"):
+        run([[10, 5, 3, 12], [8, 6, -4, 10]])
+    with pytest.raises(ValueError, match="group 1 is empty"):
+        run([[10, 5, 3, 12], [0, 0, 0, 0]])
+    assert np.isfinite(np.atleast_1d(run([[10, 5, 3, 12], [8, 6, 4, 10]]).pvalue)).all()
