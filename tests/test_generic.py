@@ -611,3 +611,42 @@ def test_row_metrics_are_means_of_their_row_values(metric, row):
     va, vb = v[g == "a"], v[g == "b"]  # Welch: sample variances with ddof 1
     se = np.sqrt(va.var(ddof=1) / va.size + vb.var(ddof=1) / vb.size)
     assert res.statistic == pytest.approx((means[0] - means[1]) / se, rel=1e-10)
+
+
+def _weighted_three_groups():
+    rng = np.random.default_rng(36)
+    n = 600
+    g = rng.integers(0, 3, n)
+    y = rng.integers(0, 2, n)
+    pred = (rng.random(n) < 0.4 + 0.1 * g).astype(int)
+    w = rng.uniform(0.5, 2.0, n) * 1000.0  # weights in any unit, largest far from 1
+    return y, pred, g, w
+
+
+def _weighted_accuracy(y_true, y_pred, sample_weight=None):
+    return np.average(y_true == y_pred, weights=sample_weight)
+
+
+@pytest.mark.parametrize("metric", ["mse", _weighted_accuracy])
+def test_weighted_group_denominators_are_the_users_sums_of_weights(metric):
+    """A weighted row metric or callable: group_denominators (the repr's "sum of weights"
+    column) is each group's sum of the user's weights (numpy), in the weights' own unit,
+    as permutation_test reports for a confusion metric; group_values the weighted metric."""
+    y, pred, g, w = _weighted_three_groups()
+    res = fastfair.permutation_test(
+        y, pred, g, metric=metric, sample_weight=w, n_permutations=19, random_state=1, reference=0
+    )
+    sums = np.array([w[g == k].sum() for k in range(3)])
+    np.testing.assert_allclose(res.group_denominators, sums, rtol=1e-12)
+    per_row = (y - pred) ** 2 if metric == "mse" else (y == pred) * 1.0
+    values = [np.average(per_row[g == k], weights=w[g == k]) for k in range(3)]
+    np.testing.assert_allclose(res.group_values, values, rtol=1e-12)
+    fmt = fastfair._format.format_value
+    lines = repr(res).splitlines()
+    assert lines[1].split()[-3:] == ["sum", "of", "weights"]
+    for k in range(3):
+        assert lines[2 + k].split() == [str(k), fmt(values[k]), fmt(sums[k])]
+    confusion = fastfair.permutation_test(
+        y, pred, g, metric="accuracy", sample_weight=w, n_permutations=19, random_state=1
+    )
+    np.testing.assert_allclose(confusion.group_denominators, sums, rtol=1e-12)

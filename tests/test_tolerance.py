@@ -1537,3 +1537,30 @@ def test_equivalence_repr_reads_back_the_tost_pvalue_and_verdict_per_comparison(
             assert rows[c][-3:] == [fmt(p[c]), verdict, fmt(adjusted[c])]
             split += p[c] <= 0.05 < adjusted[c]
     assert split >= 1
+
+
+def test_weighted_rates_report_the_users_sums_of_weights_as_denominators():
+    """Weighted tolerance and equivalence tests of a rate, three groups: each group's
+    denominator (field and repr column) is the sum of the user's weights over its negatives
+    (FPR), in the weights' unit, as permutation_test reports; the rates are the weighted
+    FPRs (numpy)."""
+    rng = np.random.default_rng(36)
+    g = rng.integers(0, 3, 600)
+    y = rng.integers(0, 2, 600)
+    pred = (rng.random(600) < 0.4 + 0.1 * g).astype(int)
+    w = rng.uniform(0.5, 2.0, 600) * 1000.0
+    neg = [(g == k) & (y == 0) for k in range(3)]
+    sums = np.array([w[m].sum() for m in neg])
+    fpr = np.array([np.average(pred[m], weights=w[m]) for m in neg])
+    fmt = fastfair._format.format_value
+    tol = fastfair.tolerance_test(y, pred, g, metric="fpr", u_tol=0.02, sample_weight=w)
+    eq = fastfair.equivalence_test(y, pred, g, metric="fpr", delta=0.2, sample_weight=w)
+    perm = fastfair.permutation_test(
+        y, pred, g, metric="fpr", sample_weight=w, n_permutations=19, random_state=1
+    )
+    for res in (tol, eq, perm):
+        np.testing.assert_allclose(res.group_denominators, sums, rtol=1e-12)
+        np.testing.assert_allclose(res.group_values, fpr, rtol=1e-12)
+    for res in (tol, eq):
+        _, rows = _repr_rows(repr(res), "group")
+        assert rows[:3] == [[str(k), fmt(fpr[k]), fmt(sums[k])] for k in range(3)]

@@ -201,9 +201,9 @@ def permutation_test_rows(
     cols = resolve_columns(
         data, y_true=y_true, y_pred=y_pred, group=group, sample_weight=sample_weight
     )
-    weights = cols["sample_weight"]
+    weights, exponent = cols["sample_weight"], 0
     if weights is not None:
-        weights = as_weights(weights, "sample_weight")
+        weights, exponent = as_weights(weights, "sample_weight", return_exponent=True)
     if isinstance(metric, str):
         name = metric.lower()
         y = None if name == "mean_score" and cols["y_true"] is None else cols["y_true"]
@@ -229,7 +229,7 @@ def permutation_test_rows(
         evaluator = _Evaluator(
             metric, arrays, _metric_name(metric), vectorized, weights is not None
         )
-    return _test_pairs(evaluator, codes, labels, weights, options, progress)
+    return _test_pairs(evaluator, codes, labels, weights, options, progress, exponent)
 
 
 # --------------------------------------------------------------------------------------

@@ -182,15 +182,17 @@ def _assemble(results, groups: _Groups, metric_label, options: _Options, decisio
     return keep_samplers(res, [r["sampler"] for r in results] if monte_carlo else None)
 
 
-def _test_pairs(evaluator, codes, labels, weights, options: _Options, progress):
+def _test_pairs(evaluator, codes, labels, weights, options: _Options, progress, exponent=0):
     """Algorithm 1 (or its shortcut, or Welch) on every compared pair of groups: the
-    permutation_test_rows engine for a callable or a weighted / bootstrapped row metric."""
+    permutation_test_rows engine for a callable or a weighted / bootstrapped row metric.
+    `weights` are the user's rescaled by 2**-exponent (as_weights): the groups' sums of
+    weights are reported in the user's unit."""
     sizes = np.bincount(codes, minlength=len(labels))
     pairs = comparison_pairs(sizes, labels, options.reference, options.comparisons)
     rows_of = [np.flatnonzero(codes == g) for g in range(len(labels))]
     group_w = sizes.astype(np.float64)
     if weights is not None:
-        group_w = np.bincount(codes, weights=weights, minlength=len(labels))
+        group_w = np.ldexp(np.bincount(codes, weights=weights, minlength=len(labels)), exponent)
     mode, n_bootstrap = options.mode, options.n_bootstrap
     if mode == "welch":
         small = [labels[g] for g in np.unique(pairs) if sizes[g] < 2]

@@ -507,13 +507,15 @@ def _gap_from_rows(
             se=np.atleast_1d(res.standard_error),
         )
     check_choice(method, "method", RATE_METHODS)
-    y, yhat, weights, codes, labels, _ = coerce_rows(
+    y, yhat, weights, codes, labels, exponent = coerce_rows(
         y_true, y_pred, group, sample_weight, pos_label, data
     )
     cell = cell_index(y, yhat)
     w, w2 = _counts.cell_sums(cell, codes, len(labels), weights)
     gap = _rate_gap(w, w2, labels, weights is not None, metric, method, reference, comparisons)
     gap.n_jobs = n_jobs
+    if exponent:  # weighted denominators in the user's units (weights were rescaled)
+        gap.group_denominators = np.ldexp(gap.group_denominators, exponent)
     return gap
 
 
