@@ -3,6 +3,7 @@
 import html
 import html.parser
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -70,6 +71,23 @@ def test_attributes_and_intersections_match_pandas(frame, result):
     assert [a["reference"] for a in result.attributes] == ["M", "a", "M & a"]
 
 
+def test_attribute_groups_read_back_sizes_base_and_selection_rates(frame, result):
+    """Every group of every attribute (intersections too): its rows, its share of positive
+    labels (base_rate) and of positive predictions (selection_rate), counted with pandas;
+    tested when it has min_group_size (10) rows. The two rates differ in every group here
+    (TPR < 1, FPR > 0), so one shown for the other fails."""
+    for attr in result.attributes:
+        label = frame[attr["columns"]].astype(str).agg(" & ".join, axis=1)
+        assert sorted(g["group"] for g in attr["groups"]) == sorted(set(label))
+        for g in attr["groups"]:
+            rows = frame[(label == g["group"]).to_numpy()]
+            assert g["n"] == len(rows)
+            assert g["base_rate"] == pytest.approx(rows.y.mean(), rel=1e-12)
+            assert g["selection_rate"] == pytest.approx(rows.pred.mean(), rel=1e-12)
+            assert g["tested"] == (len(rows) >= 10)
+            assert g["base_rate"] != pytest.approx(g["selection_rate"], rel=1e-3)
+
+
 def test_confusion_rows_equal_two_group_tests_on_rows(frame, result):
     """Each comparison is the exact test on the two groups' rows (the audit uses counts)."""
     for t in _rows(result, family="confusion", attribute="race"):
@@ -130,14 +148,8 @@ def _group_counts(frame, column, group):
     return tp, fn, fp, tn
 
 
-@pytest.mark.parametrize("metric", ["tpr", "fpr", "ppv", "npv", "selection_rate", "accuracy"])
-def test_mde_power_and_rows_needed_by_hand(frame, result, metric):
-    """The planner's figures from the two groups' rates, written out per metric."""
-    t = _rows(result, attribute="sex", metric=metric)
-    if not t:
-        res = fastfair.audit("y", "pred", "sex", data=frame, metrics=[metric])
-        t = _rows(res, metric=metric)
-    (t,) = t
+def _planner_by_hand(frame, metric):
+    """(MDE, power at tau 0.05, rows needed) of sex F vs M for one rate, written out."""
     sig2, share = [], []
     for group in ("F", "M"):
         tp, fn, fp, tn = _group_counts(frame, "sex", group)
@@ -156,11 +168,39 @@ def test_mde_power_and_rows_needed_by_hand(frame, result, metric):
     n = np.array(share, dtype=float)
     sig2 = np.array(sig2)
     se = np.sqrt((sig2 / n).sum())
-    assert t["mde"] == pytest.approx((Z_ALPHA + Z_POWER) * se, rel=1e-10)
-    assert t["power_at_tau"] == pytest.approx(stats.norm.cdf(0.05 / se - Z_ALPHA), rel=1e-10)
     p = n / n.sum()
     total = (Z_ALPHA + Z_POWER) ** 2 * (sig2 / p).sum() / 0.05**2
-    assert t["n_needed"] == int(np.ceil(total * p - 1e-9).sum())
+    return (
+        (Z_ALPHA + Z_POWER) * se,
+        stats.norm.cdf(0.05 / se - Z_ALPHA),
+        int(np.ceil(total * p - 1e-9).sum()),
+    )
+
+
+@pytest.mark.parametrize("metric", ["tpr", "fpr", "ppv", "npv", "selection_rate", "accuracy"])
+def test_mde_power_and_rows_needed_by_hand(frame, result, metric):
+    """The planner's figures from the two groups' rates, written out per metric."""
+    t = _rows(result, attribute="sex", metric=metric)
+    if not t:
+        res = fastfair.audit("y", "pred", "sex", data=frame, metrics=[metric])
+        t = _rows(res, metric=metric)
+    (t,) = t
+    mde, power, needed = _planner_by_hand(frame, metric)
+    assert t["mde"] == pytest.approx(mde, rel=1e-10)
+    assert t["power_at_tau"] == pytest.approx(power, rel=1e-10)
+    assert t["n_needed"] == needed
+
+
+def test_equalized_odds_planner_figures_are_the_worse_of_tpr_and_fpr(frame, result):
+    """Equalized odds has its TPR's and FPR's figures, the less favourable of each: the
+    larger MDE, the smaller power at tau, the more rows needed (each written out by hand;
+    here TPR and FPR give different figures, so any other choice shows)."""
+    (t,) = _rows(result, attribute="sex", metric="equalized_odds")
+    tpr, fpr = _planner_by_hand(frame, "tpr"), _planner_by_hand(frame, "fpr")
+    assert tpr[0] != pytest.approx(fpr[0], rel=1e-3) and tpr[1] != pytest.approx(fpr[1], rel=1e-3)
+    assert t["mde"] == pytest.approx(max(tpr[0], fpr[0]), rel=1e-10)
+    assert t["power_at_tau"] == pytest.approx(min(tpr[1], fpr[1]), rel=1e-10)
+    assert t["n_needed"] == max(tpr[2], fpr[2])
 
 
 def test_mde_auc_hanley_mcneil_by_hand(frame, result):
@@ -326,6 +366,13 @@ def test_sensitive_feature_forms_agree(frame):
         (dict(reference={"age": "1"}), ValueError, "unknown attributes ['age']"),
         (dict(min_group_size=0), ValueError, "min_group_size must be >= 1"),
         (dict(n_permutations=0), ValueError, "n_permutations must be >= 1"),
+        # the open interval (0, 1) of every level and margin: both ends refused
+        (dict(alpha=0), ValueError, "alpha must be in (0, 1), got 0"),
+        (dict(power=1), ValueError, "power must be in (0, 1), got 1"),
+        (dict(tolerance=0), ValueError, "tolerance must be in (0, 1) (a gap between rates)"),
+        (dict(tolerance=1.0), ValueError, "tolerance must be in (0, 1) (a gap between rates)"),
+        (dict(equivalence=0.0), ValueError, "equivalence must be in (0, 1) (a gap between"),
+        (dict(equivalence=True), ValueError, "equivalence must be in (0, 1) (a gap between"),
     ],
 )
 def test_bad_arguments_name_the_problem(frame, kwargs, error, message):
@@ -348,6 +395,28 @@ def test_groups_too_small_for_any_difference():
     assert res.to_dict()["tests"][0]["mde"] is None
     json.dumps(res.to_dict(), allow_nan=False)  # strict JSON
     assert "> 1" in res.to_html() and "> 1" in str(res)
+
+
+def test_error_rows_name_the_group_whose_rate_is_undefined():
+    """A rate undefined in one group fails that group's comparisons, and the message names
+    that group (counted here: "b" has no positive labels): the reference when it is the one
+    (every comparison against it), the compared group otherwise, never the other one."""
+    rng = np.random.default_rng(1)
+    g = np.repeat(["a", "b", "c"], [30, 40, 20])
+    y = rng.random(90) < 0.5
+    y[g == "b"] = False
+    pred = rng.random(90) < 0.5
+    assert not y[g == "b"].any() and y[g == "a"].any() and y[g == "c"].any()
+    against_b = fastfair.audit(y, pred, {"g": g}, metrics=["tpr"], reference="b",
+                               n_permutations=99)  # fmt: skip
+    against_a = fastfair.audit(y, pred, {"g": g}, metrics=["tpr"], reference="a",
+                               n_permutations=99)  # fmt: skip
+    undefined = "'b' has no positives (y_true = 1), so tpr is undefined for it"
+    assert [(t["group"], t.get("error")) for t in against_b.tests] == [
+        ("a", undefined), ("c", undefined)]  # fmt: skip
+    by_group = {t["group"]: t for t in against_a.tests}
+    assert by_group["b"]["error"] == undefined and "error" not in by_group["c"]
+    assert f"error: tpr b vs a (g): {undefined}" in against_a.format()
 
 
 def test_length_mismatch(frame):
@@ -374,6 +443,43 @@ def test_exports_frame_and_json(result):
     ]
 
 
+def test_frame_reads_back_every_column_of_every_row_and_component(result):
+    """to_frame(): each test's row (equalized odds: its TPR row, then its FPR row) holds the
+    test's own values, read back column by column; equalized odds' component j holds entry
+    j of each per-component list (value_group, value_reference, difference, ci_low,
+    ci_high, n_group, n_reference), and the other columns are the test's scalars."""
+    frame = result.to_frame()
+    per_part = ("value_group", "value_reference", "difference", "ci_low", "ci_high",
+                "n_group", "n_reference")  # fmt: skip
+    expected = []
+    for t in result.tests:
+        eo = t["metric"] == "equalized_odds" and "difference" in t
+        for j, part in enumerate(["tpr", "fpr"] if eo else [t["metric"]]):
+            rec = {c: t.get(c) for c in frame.columns}
+            rec["component"] = part
+            for key in per_part:
+                if eo and key in t:
+                    assert isinstance(t[key], list) and len(t[key]) == 2
+                    rec[key] = t[key][j]
+            expected.append(rec)
+    assert len(frame) == len(expected)
+    eo_rows = 0
+    for got, want in zip(frame.to_dict("records"), expected):
+        for c in frame.columns:
+            if want[c] is None:
+                assert got[c] is None or got[c] != got[c], c  # None or NaN
+            elif isinstance(want[c], float):
+                assert got[c] == pytest.approx(want[c], rel=1e-15, abs=0), c
+            else:
+                assert got[c] == want[c], c
+        eo_rows += got["metric"] == "equalized_odds"
+    assert eo_rows >= 6  # three attributes, two components each
+    # the two components differ in every per-component column, so a swap shows
+    eo = frame[(frame.metric == "equalized_odds") & (frame.attribute == "sex")]
+    for key in per_part:
+        assert eo[key].iloc[0] != eo[key].iloc[1], key
+
+
 def test_adjusted_pvalue_of_a_monte_carlo_bound_is_a_bound():
     row = {"pvalue": 1 / 200, "pvalue_adjusted": 9 / 200, "method": "permutation",
            "n_permutations": 199}  # fmt: skip
@@ -389,6 +495,62 @@ def test_printed_audit(result):
     assert "skipped (fewer than 10 rows): c (n=8)" in text
     sex_tpr = _rows(result, attribute="sex", metric="tpr")[0]
     assert sex_tpr["verdict"] in text
+
+
+def _printed_rows(text):
+    """The cells of every test row of the printed audit's tables, in order."""
+    rows, lines = [], text.splitlines()
+    for k, line in enumerate(lines):
+        if line.startswith("  metric  ") and lines[k + 1].strip().startswith("---"):
+            for row in lines[k + 2 :]:
+                if not row.strip():
+                    break
+                rows.append(re.split(r"\s{2,}", row.strip()))
+    return rows
+
+
+def test_printed_table_reads_back_each_test_with_its_holm_adjusted_pvalue(result):
+    """The printed table, cell by cell: value, reference value, difference [interval] to 3
+    decimals (equalized odds: TPR / FPR), the raw p-value and, in the "adjusted" column, the
+    Holm step-down p-value over every test written out here; MDE and verdict. Holm moves
+    most p-values here, so the raw one in the adjusted column shows."""
+    valid = [t for t in result.tests if "pvalue" in t]
+    p = np.array([t["pvalue"] for t in valid])
+    order, running, holm = np.argsort(p, kind="stable"), 0.0, np.empty(len(p))
+    for rank, i in enumerate(order):
+        running = max(running, (len(p) - rank) * p[i])
+        holm[i] = min(1.0, running)
+    adjusted = {id(t): h for t, h in zip(valid, holm)}
+    rows = _printed_rows(result.format())
+    ordered = []  # each attribute's tests, by comparison, then in the audit's metric order
+    for attr in result.attributes:
+        by_pair = {}
+        for t in result.tests:
+            if t["attribute"] == attr["name"]:
+                by_pair.setdefault((t["group"], t["reference"]), []).append(t)
+        ordered += [t for tests in by_pair.values() for t in tests]
+    assert len(rows) == len(ordered) == len(result.tests)
+
+    def fixed(x):
+        return " / ".join(f"{v:.3f}" for v in x) if isinstance(x, list) else f"{x:.3f}"
+
+    def number(cell, x):  # a printed p-value: 4 decimals or 4 significant digits
+        return cell.startswith("<") or float(cell) == pytest.approx(x, rel=1e-3, abs=5e-5)
+
+    moved = 0
+    for cells, t in zip(rows, ordered):
+        assert cells[0] == t["metric"] and len(cells) == 9, cells
+        if t["family"] != "parity":
+            assert cells[1] == f"{t['group']} vs {t['reference']}"
+            assert cells[2:4] == [fixed(t["value_group"]), fixed(t["value_reference"])]
+            parts = zip(*(np.atleast_1d(t[k]).tolist() for k in ("difference", "ci_low",
+                                                                  "ci_high")))  # fmt: skip
+            assert cells[4] == " / ".join(f"{d:.3f} [{lo:.3f}, {hi:.3f}]" for d, lo, hi in parts)
+        assert number(cells[5], t["pvalue"]) and number(cells[6], adjusted[id(t)]), cells
+        assert cells[7] == ("-" if t.get("mde") is None else _report.format_mde(t["mde"]))
+        assert cells[8] == t["verdict"]
+        moved += not cells[6].startswith("<") and not number(cells[6], t["pvalue"])
+    assert moved >= 10
 
 
 def test_tiny_pvalues_print_as_a_bound_and_json_keeps_the_float():

@@ -11,6 +11,7 @@ printed audit, the HTML report, the command line's JSON, table and summary line)
 
 import json
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -97,6 +98,53 @@ def test_exports_carry_the_slices(memory):
     plain = fastfair.audit("label", "prediction", GROUPS, data=memory_frame(), **OPTIONS)
     assert plain.slices is None and "slices" not in plain.to_dict()
     assert "slice" not in set(plain.to_frame()["family"])
+
+
+#: Each rate's (denominator, numerator) rows of the demo, written out.
+def _rate_rows(frame):
+    y, p = frame["label"].to_numpy() == 1, frame["prediction"].to_numpy() == 1
+    every = np.ones(len(frame), dtype=bool)
+    return {"tpr": (y, p), "fpr": (~y, p), "ppv": (p, y), "selection_rate": (every, p),
+            "accuracy": (every, y == p)}  # fmt: skip
+
+
+def test_frame_slice_rows_read_back_from_the_rows(frame, memory):
+    """Each slice row of the audit's to_frame(), column by column, against pandas on the
+    demo's rows: value_group and value_reference are the slice's rate and its complement's,
+    n_group the slice's rows in the rate's denominator (TPR, FPR: fewer than its rows), the
+    difference theirs; interval, statistic and p-values the FoundSlice's; and the printed
+    table's size and n columns hold the slice's rows and its denominator."""
+    out = memory.to_frame()
+    rows = out[out["family"] == "slice"]
+    rates = _rate_rows(frame)
+    smaller = 0
+    assert len(rows) == len(memory.slices.found) == 25
+    for (metric, s), (_, r) in zip(memory.slices.found, rows.iterrows()):
+        mask = np.ones(len(frame), dtype=bool)
+        for name, level in s.predicates:
+            mask &= (frame[name] == level).to_numpy()
+        den, num = rates[metric]
+        inside, outside = mask & den, ~mask & den
+        value, other = (num & inside).sum() / inside.sum(), (num & outside).sum() / outside.sum()
+        assert (r["attribute"], r["metric"], r["component"], r["group"]) == (
+            " & ".join(n for n, _ in s.predicates), metric, metric, s.description)  # fmt: skip
+        assert (s.size, r["n_group"]) == (mask.sum(), inside.sum())
+        assert [r["value_group"], r["value_reference"], r["difference"]] == pytest.approx(
+            [value, other, value - other], rel=1e-12)  # fmt: skip
+        assert (r["ci_low"], r["ci_high"]) == tuple(s.confidence_interval)
+        assert (r["statistic"], r["pvalue"], r["pvalue_adjusted"]) == (
+            s.statistic, s.pvalue, s.pvalue_adjusted)  # fmt: skip
+        smaller += int(inside.sum() < mask.sum())
+    assert smaller >= 5  # FPR and TPR slices: n below the size
+    # the printed table (its first 20 slices, in the same order): slice, metric, size, n
+    lines = memory.format().split("\n  slice ", 1)[1].splitlines()[2:22]
+    for (metric, s), line in zip(memory.slices.found[:20], lines, strict=True):
+        cells = re.split(r"\s{2,}", line.strip())
+        assert cells[0] == s.description
+        mask = np.ones(len(frame), dtype=bool)
+        for name, level in s.predicates:
+            mask &= (frame[name] == level).to_numpy()
+        assert cells[2:4] == [f"{mask.sum():,}", f"{(mask & rates[metric][0]).sum():,}"]
 
 
 def memory_frame():
@@ -212,6 +260,16 @@ def test_min_size_follows_a_larger_min_group_size(frame):
 def test_bad_depth_is_refused(frame, kwargs, message):
     with pytest.raises((TypeError, ValueError), match=message):
         fastfair.audit("label", "prediction", ["sex"], data=frame, **kwargs)
+
+
+def test_slices_need_at_least_19_permutations_and_19_is_enough():
+    """The slice search's joint permutations are the audit's n_permutations, "at least 19"
+    (docs/slices.md): 19 itself is accepted, 18 refused; without slices any count is."""
+    settings = check_audit_settings(slices=2, n_permutations=19)
+    assert settings["slices"] == 2 and settings["options"]["n_permutations"] == 19
+    with pytest.raises(ValueError, match=r"slices needs n_permutations >= 19 .*got 18"):
+        check_audit_settings(slices=2, n_permutations=18)
+    assert check_audit_settings(n_permutations=18)["options"]["n_permutations"] == 18
 
 
 def test_cli_slices(tmp_path, capsys):
