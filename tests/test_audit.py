@@ -419,6 +419,33 @@ def test_error_rows_name_the_group_whose_rate_is_undefined():
     assert f"error: tpr b vs a (g): {undefined}" in against_a.format()
 
 
+def test_auc_error_rows_name_the_group_not_its_code_in_the_pair(tmp_path):
+    """An AUC undefined in a group (counted here: "b" has no positive labels) names that
+    group, as the confusion rows do, on the rows and on the arrow engine (whose AUC rows run
+    the same test on the pair read back); the rows' audit named "group 1", the reference's
+    code in the pair it tests."""
+    rng = np.random.default_rng(1)
+    g = np.repeat(["a", "b", "c"], [30, 40, 20])
+    y = rng.random(90) < 0.5
+    y[g == "b"] = False
+    score = rng.random(90)
+    assert not y[g == "b"].any() and y[g == "a"].any() and y[g == "c"].any()
+    kw = dict(metrics=["tpr"], n_permutations=99)
+    undefined = "'b' has no positives, so its AUC is undefined"
+    path = tmp_path / "rows.parquet"
+    pd.DataFrame({"y": y.astype(int), "s": score, "g": g}).to_parquet(path)
+    for res in (
+        fastfair.audit(y, score >= 0.5, {"g": g}, y_score=score, reference="b", **kw),
+        fastfair.audit("y", None, ["g"], y_score="s", data=str(path), engine="arrow",
+                       reference="b", **kw),
+    ):  # fmt: skip
+        auc = [(t["group"], t.get("error")) for t in res.tests if t["family"] == "auc"]
+        assert auc == [("a", undefined), ("c", undefined)], res.engine
+    res = fastfair.audit(y, score >= 0.5, {"g": g}, y_score=score, reference="a", **kw)
+    auc = {t["group"]: t for t in res.tests if t["family"] == "auc"}
+    assert auc["b"]["error"] == undefined and "error" not in auc["c"]
+
+
 def test_length_mismatch(frame):
     with pytest.raises(ValueError, match="sensitive feature 'sex' has 10 rows"):
         fastfair.audit(frame.y, frame.pred, {"sex": frame.sex[:10]})

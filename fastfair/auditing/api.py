@@ -544,9 +544,13 @@ def auc_pair_rows(attr: Attribute, rows: tuple, pair: tuple[int, int], options: 
             random_state=options["random_state"],
             n_jobs=options["n_jobs"],
         )
-    except ValueError as exc:
+    except ValueError as exc:  # the test saw the pair coded 0 (group) and 1 (reference)
         row = row_head(attr, "auc", "auc", g, r)
-        row["error"] = str(exc)
+        row["error"] = (
+            str(exc)
+            .replace("group 0", repr(row["group"]))
+            .replace("group 1", repr(row["reference"]))
+        )
         return [row]
     out = auc_result_rows(attr, res, [(g, r)])
     for row in out:
