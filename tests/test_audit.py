@@ -524,6 +524,22 @@ def test_printed_audit(result):
     assert sex_tpr["verdict"] in text
 
 
+def test_adjusted_pvalue_is_a_bound_only_when_the_pvalue_it_adjusts_is_one():
+    """pvalue_text of an adjusted p-value reads the raw p-value it adjusts: a model
+    comparison's pvalue_reduced_adjusted is a bound when pvalue_reduced is one, whatever the
+    row's other (equal-gaps) p-value; it printed "< 0.006" for an exact 0.006 beside an
+    equal-gaps p-value below 1e-16."""
+    row = {"pvalue": 1e-17, "pvalue_adjusted": 6e-17, "pvalue_reduced": 0.001,
+           "pvalue_reduced_adjusted": 0.006, "method": "asymptotic"}  # fmt: skip
+    assert pvalue_text(row, "pvalue_adjusted") == "< 1e-16"
+    assert pvalue_text(row, "pvalue_reduced_adjusted") == "0.0060"
+    row.update(
+        pvalue=0.2, pvalue_adjusted=0.6, pvalue_reduced=1e-18, pvalue_reduced_adjusted=0.003
+    )
+    assert pvalue_text(row, "pvalue_reduced_adjusted") == "< 0.003"
+    assert pvalue_text(row, "pvalue_adjusted") == "0.6000"
+
+
 def _printed_rows(text):
     """The cells of every test row of the printed audit's tables, in order."""
     rows, lines = [], text.splitlines()

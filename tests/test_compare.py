@@ -6,6 +6,7 @@ import importlib.util
 import itertools
 import math
 import pathlib
+import re
 import shutil
 import subprocess
 
@@ -677,6 +678,56 @@ def test_audit_compare_rows_are_the_paired_tests_adjusted_together():
     assert "<h2>Did the gap shrink?</h2>" in audit_html(res)
     plain = fastfair.audit("y", "a", ["g"], data=df, metrics=["tpr"], n_permutations=99)
     assert plain.model_comparison == [] and "Did the gap" not in plain.format()
+
+
+def _holm_by_hand(p):
+    """Holm's step-down adjustment, written out."""
+    p = np.asarray(p, dtype=float)
+    order, running, out = np.argsort(p, kind="stable"), 0.0, np.empty(len(p))
+    for rank, i in enumerate(order):
+        running = max(running, (len(p) - rank) * p[i])
+        out[i] = min(1.0, running)
+    return out
+
+
+def test_audit_compare_printed_table_reads_back_each_row_with_its_own_adjusted_pvalues():
+    """The printed "did the gap shrink?" table, cell by cell: gaps and change [interval] to
+    3 decimals (equalized odds: TPR / FPR), "p (equal)" the Holm adjustment (written out)
+    of the equal-gaps p-values, "p (shrank)" that of the reduction's, each printed as a bound
+    ("< x") only when its own raw p-value is below what the method resolves (1e-16), and the
+    verdict. Here the first row's equal-gaps p-value is below 1e-16 and its reduction's is
+    not; Holm moves the p-values, so a raw one in either column shows."""
+    df = _audit_frame()
+    res = fastfair.audit("y", "a", ["g", "h"], data=df, compare=("a", "b"),
+                         metrics=["tpr", "equalized_odds"], n_permutations=99)  # fmt: skip
+    rows = res.model_comparison
+    equal = _holm_by_hand([r["pvalue"] for r in rows])
+    shrank = _holm_by_hand([r["pvalue_reduced"] for r in rows])
+    assert rows[0]["pvalue"] < 1e-16 < rows[0]["pvalue_reduced"]
+    text = res.format()
+    lines = text[text.index("Did the gap shrink?") :].splitlines()[3 : 3 + len(rows)]
+
+    def fixed(x):
+        return " / ".join(f"{v:.3f}" for v in x) if isinstance(x, list) else f"{x:.3f}"
+
+    def shown(raw, adjusted):  # 4 decimals, else 4 significant digits; a bound below 1e-16
+        if raw < 1e-16:
+            return f"< {adjusted:.3g}"
+        return f"{adjusted:.4f}" if adjusted >= 1e-4 else f"{adjusted:.3e}"
+
+    moved = np.zeros(2, dtype=int)  # rows whose printed adjusted p-value is not the raw one
+    for line, r, eq, sh in zip(lines, rows, equal, shrank, strict=True):
+        cells = re.split(r"\s{2,}", line.strip())
+        assert cells[:3] == [r["attribute"], r["metric"], f"{r['group']} vs {r['reference']}"]
+        assert cells[3:5] == [fixed(r["gap_a"]), fixed(r["gap_b"])]
+        parts = zip(*(np.atleast_1d(r[k]).tolist() for k in ("difference", "ci_low",
+                                                              "ci_high")))  # fmt: skip
+        assert cells[5] == " / ".join(f"{d:.3f} [{lo:.3f}, {hi:.3f}]" for d, lo, hi in parts)
+        assert cells[6:8] == [shown(r["pvalue"], eq), shown(r["pvalue_reduced"], sh)], cells
+        assert cells[8] == r["verdict"]
+        moved += [shown(r[k], adj) != shown(r[k], r[k])
+                  for k, adj in (("pvalue", eq), ("pvalue_reduced", sh))]  # fmt: skip
+    assert moved.min() >= 2
 
 
 def test_audit_compare_scores_add_the_auc_and_errors_stay_in_their_row():

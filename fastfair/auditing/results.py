@@ -752,7 +752,8 @@ def pvalue_text(row: dict, key: str = "pvalue") -> str:
     row : dict
         One test of the audit.
     key : str, default "pvalue"
-        The p-value to show ("pvalue_adjusted", ...): a bound when the raw p-value is one.
+        The p-value to show ("pvalue_adjusted", ...): a bound when the raw p-value it
+        adjusts is one (``pvalue_reduced`` for ``pvalue_reduced_adjusted``, else ``pvalue``).
 
     Returns
     -------
@@ -771,6 +772,11 @@ def pvalue_text(row: dict, key: str = "pvalue") -> str:
         return "-"
     if key == "pvalue":
         return format_pvalue(row["pvalue"], row.get("method"), row.get("n_permutations"))
+    raw = key.removesuffix("_adjusted")  # the p-value `key` adjusts: a bound when it is one
+    if raw != "pvalue" and raw in row:  # e.g. pvalue_reduced for pvalue_reduced_adjusted
+        return format_adjusted_pvalue(
+            row[raw], row[key], row.get("method"), row.get("n_permutations")
+        )
     return format_adjusted_pvalue(
         row["pvalue"], row[key], row.get("method"), row.get("n_permutations")
     )
