@@ -1483,6 +1483,11 @@ def test_tolerance_repr_reads_back_hypothesis_groups_and_comparisons():
     fmt = fastfair._format.format_value
     text = repr(res)
     assert "H1: U < -0.02," in text.splitlines()[0]
+    for alternative, h1 in (("greater", "H1: U > 0.02,"), ("two-sided", "H1: |U| > 0.02,")):
+        other = fastfair.tolerance_test_from_counts(THREE, ["a", "b", "c"], metric="tpr",
+                                                    u_tol=0.02, alternative=alternative,
+                                                    method="score", reference="a")  # fmt: skip
+        assert h1 in repr(other).splitlines()[0]
     tp = [c[3] for c in THREE]
     pos = [c[2] + c[3] for c in THREE]
     header, rows = _repr_rows(text, "group")
@@ -1564,3 +1569,22 @@ def test_weighted_rates_report_the_users_sums_of_weights_as_denominators():
     for res in (tol, eq):
         _, rows = _repr_rows(repr(res), "group")
         assert rows[:3] == [[str(k), fmt(fpr[k]), fmt(sums[k])] for k in range(3)]
+
+
+def test_audit_margin_pvalue_from_counts_is_group_0_against_reference_1():
+    """margin_pvalue_from_counts (the audit's rate margin p-value) of two rows of counts:
+    group 0's TPR minus the reference (row 1) TPR, the two-sided tolerance p-value
+    min(1, 2 min(Phi(-Z(u)), Phi(Z(-u)))) and the TOST p-value max(Phi(-Z(-delta)),
+    Phi(Z(delta))) from the brute-force Miettinen-Nurminen Z (score test: 30 or more events
+    and non-events in both groups)."""
+    x0, n0 = COUNTS[0][3], COUNTS[0][2] + COUNTS[0][3]
+    x1, n1 = COUNTS[1][3], COUNTS[1][2] + COUNTS[1][3]
+    u, delta = 0.1, 0.2
+    two_sided = min(1.0, 2 * min(stats.norm.sf(_brute_z(x0, n0, x1, n1, u)),
+                                 stats.norm.cdf(_brute_z(x0, n0, x1, n1, -u))))  # fmt: skip
+    tost = max(stats.norm.sf(_brute_z(x0, n0, x1, n1, -delta)),
+               stats.norm.cdf(_brute_z(x0, n0, x1, n1, delta)))  # fmt: skip
+    margin = fastfair.tolerance.margin_pvalue_from_counts
+    assert margin(np.array(COUNTS), "tpr", u_tol=u) == pytest.approx(two_sided, rel=1e-7)
+    assert margin(np.array(COUNTS), "tpr", delta=delta) == pytest.approx(tost, rel=1e-7)
+    assert 1e-4 < two_sided < 0.9 and 1e-4 < tost < 0.9
