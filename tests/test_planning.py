@@ -980,6 +980,11 @@ def test_power_and_detectable_difference_follow_the_worst_of_three_comparisons()
     assert f"z_(1-alpha/2) = {z:.4f} at alpha = 0.025)" in text
     dd = detectable_difference(sigma2=s2, n_per_group=npg, power=0.8)
     assert dd.tau == pytest.approx((z + stats.norm.ppf(0.8)) * se.max(), rel=1e-12)
+    shown = dict(ln.split(":", 1) for ln in repr(dd).splitlines()[1:])
+    shown = {k.strip(): v.strip() for k, v in shown.items()}
+    assert shown["tau (detectable)"] == planning.results._fmt(dd.tau)
+    assert shown["alpha, power"] == "0.05, 0.8" and shown["u_tol"] == "0"
+    assert shown["n per group"] == "[300, 200, 250]"
     # at that gap the worst comparison has exactly the power asked for
     assert power(sigma2=s2, tau=dd.tau, n_per_group=npg).power == pytest.approx(0.8, rel=1e-9)
 
