@@ -88,6 +88,36 @@ def test_corr_sums_are_permutations():
     np.testing.assert_allclose(got, shuffled @ x)
 
 
+@pytest.mark.parametrize(
+    ("n", "k"),
+    [(50, 1), (50, 2), (50, 3), (50, 4), (50, 25)],
+    ids=["sparse", "floyd-2", "floyd-3", "dense-4", "dense-half"],
+)
+def test_subset_sums_of_squares_are_those_of_the_drawn_subset_on_every_path(n, k):
+    """Column 1 of subset_sums is the sum of squares of the same subset whose sum is column
+    0, on the sparse gather (32 k < n), Floyd's bitmap and the dense draw (16 k >= n), with
+    both accumulator pairs of the sweep in use: v_i = 2^i makes the sum name the subset,
+    whose squares 4^i are then summed here (n <= 53: the sums are exact)."""
+    v = np.ldexp(1.0, np.arange(n))
+    sums = _means.subset_sums(v, k, 300, 2024, 3, 1)
+    for total, squares in sums.tolist():
+        members = [i for i in range(n) if int(total) >> i & 1]
+        assert len(members) == k
+        assert squares == pytest.approx(math.fsum(4.0**i for i in members), rel=1e-12)
+
+
+def test_corr_sums_second_column_is_the_sum_of_squared_products():
+    """corr_sums' column 1 is sum_i (x_i e_pi(i))^2 for the permutation pi of column 0 (the
+    Fisher-Yates shuffle of permutation_indices' stream), computed here with numpy."""
+    rng = np.random.default_rng(36)
+    x, e = rng.normal(size=9), rng.normal(size=9) * 3.0
+    got = _means.corr_sums(x, e, 6, 1, 0, 1)
+    perms = _means.permutation_indices(9, 0, 6, 1, 0)
+    prods = x[None, :] * e[perms]
+    np.testing.assert_allclose(got[:, 0], prods.sum(axis=1), rtol=1e-12)
+    np.testing.assert_allclose(got[:, 1], (prods**2).sum(axis=1), rtol=1e-12)
+
+
 # --------------------------------------------------------------------------------------
 # Difference of means
 # --------------------------------------------------------------------------------------
