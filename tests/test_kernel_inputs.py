@@ -263,3 +263,21 @@ def test_margin_tails_refuse_runs_outside_the_table():
         region_probabilities(logc1, logc2, p1, p2, run_x2 + 1, run_lo, run_hi)
     with pytest.raises(ValueError, match="runs must lie"):
         region_probabilities(logc1, logc2, p1, p2, run_x2, run_lo, run_hi + 31)
+
+
+def test_weighted_cell_sums_are_the_sums_of_weights_and_of_squares_per_group_and_cell():
+    """cell_sums with weights, three groups, rows spread over several chunks: w[g, c] is the
+    sum of the weights of group g's rows in cell c and w2[g, c] the sum of their squares
+    (numpy bincount), the same for one and two threads."""
+    rng = np.random.default_rng(36)
+    n = 70_000
+    codes = rng.integers(0, 3, n).astype(np.intp)
+    cell = rng.integers(0, 4, n).astype(np.uint8)
+    weight = rng.uniform(0.1, 3.0, n)
+    slot = codes * 4 + cell
+    want = np.bincount(slot, weights=weight, minlength=12).reshape(3, 4)
+    want2 = np.bincount(slot, weights=weight * weight, minlength=12).reshape(3, 4)
+    for threads in (1, 2):
+        w, w2 = _counts.cell_sums(cell, codes, 3, weight, threads)
+        np.testing.assert_allclose(w, want, rtol=1e-12)
+        np.testing.assert_allclose(w2, want2, rtol=1e-12)
