@@ -1012,3 +1012,65 @@ def test_n_permutations_is_reported_only_for_the_swap_permutation_test():
     for method in ("asymptotic", "exact"):
         res = compare_models(y, a, b, g, metric="accuracy", method=method, n_permutations=199)
         assert res.method == method and res.n_permutations is None
+
+
+@pytest.mark.parametrize("metric", ["tpr", "equalized_odds"])
+def test_every_frame_column_reads_back_its_comparison_and_part(metric):
+    """ModelComparisonResult.to_frame with 2 comparisons: row c * n_parts + j is comparison
+    c, part j; every column equals its field there (the per-comparison statistic and
+    p-values repeated over the parts)."""
+    y, a, b, group = two_models(3000, seed=15)
+    g = np.array(["x", "y", "z"])[group + (np.arange(3000) % 2)]
+    res = compare_models(y, a, b, g, metric=metric, delta=0.05, random_state=0)
+    frame = res.to_frame()
+    n_c, n_p = len(res.comparisons), len(res.parts)
+    assert n_c == 2 and len(frame) == n_c * n_p
+
+    def at(field, c, j):  # (n_c, n_parts) view of a per-comparison-and-part field
+        return np.reshape(np.asarray(field, dtype=float), (n_c, n_p))[c, j]
+
+    def per_c(field, c):  # per comparison (combined over the parts)
+        return np.reshape(np.asarray(field, dtype=float), (n_c,))[c]
+
+    lo, hi = res.confidence_interval
+    for c, (grp, ref) in enumerate(res.comparisons):
+        for j, part in enumerate(res.parts):
+            row = frame.iloc[c * n_p + j]
+            assert (row["group"], row["reference"], row["part"]) == (grp, ref, part)
+            for name in ("gap_a", "gap_b", "difference", "standard_error"):
+                assert row[name] == at(getattr(res, name), c, j), name
+            assert (row["ci_low"], row["ci_high"]) == (at(lo, c, j), at(hi, c, j))
+            for name in ("statistic", "pvalue", "pvalue_reduced", "pvalue_noninferior"):
+                assert row[name] == per_c(getattr(res, name), c), name
+    # the two gaps are the groups' metrics' differences, read back from the group fields
+    ga = np.reshape(res.group_metric_a, (len(res.groups), n_p))
+    gb = np.reshape(res.group_metric_b, (len(res.groups), n_p))
+    index = {label: k for k, label in enumerate(res.groups)}
+    for c, (grp, ref) in enumerate(res.comparisons):
+        for j in range(n_p):
+            assert at(res.gap_a, c, j) == pytest.approx(ga[index[grp], j] - ga[index[ref], j])
+            assert at(res.gap_b, c, j) == pytest.approx(gb[index[grp], j] - gb[index[ref], j])
+
+
+@pytest.mark.parametrize("seed, shift", [(8, 0.05), (9, 0.06)])  # gap_a < 0, gap_a > 0
+def test_monte_carlo_reduced_pvalue_counts_the_swaps_at_or_towards_zero(seed, shift):
+    """pvalue_reduced by swap permutations, where model B shrinks a gap far from its
+    opposite (the "not past -gap_a" part is negligible): (1 + #{s T_b <= s T}) / (1 + B),
+    s the sign of gap_a, counted from the returned null distribution; the other tail
+    would give nearly 1."""
+    y, a, b, group = two_models(4000, seed=seed, shift=shift)
+    res = compare_models(y, a, b, group, method="permutation", n_permutations=999,
+                         random_state=1, return_null=True)  # fmt: skip
+    assert abs(res.gap_b) < abs(res.gap_a) and abs(res.gap_a + res.gap_b) > 0.15
+    null = res.null_distribution[:, 0, 0]
+    s = 1.0 if res.gap_a >= 0 else -1.0
+    tol = 1e-12 * max(abs(res.statistic), 1)
+    toward = (1 + np.sum(s * null <= s * res.statistic + tol)) / 1000
+    assert toward < 0.1
+    assert res.pvalue_reduced == pytest.approx(toward, abs=1e-15)
+    asym = compare_models(y, a, b, group, method="asymptotic")
+    assert asym.statistic == pytest.approx(res.statistic, rel=1e-12)
+    toward_z = stats.norm.cdf(s * asym.statistic)  # the normal "towards 0" tail
+    assert asym.pvalue_reduced >= toward_z * (1 - 1e-9)
+    if toward_z > 0.01:  # seed 8: it is the larger part
+        assert asym.pvalue_reduced == pytest.approx(toward_z, rel=1e-9)
