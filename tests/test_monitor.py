@@ -472,3 +472,30 @@ def test_frame_rows_show_each_comparisons_group_and_reference_counts():
         ("b", 150),
         ("c", 150),
     }
+
+
+def test_adjusted_pvalue_is_at_most_alpha_exactly_when_the_sequence_excludes_zero():
+    """The p-value of gap 0 rejects with the sequence: both strips next to 0 must be
+    rejected, so pvalue_adjusted <= alpha exactly after the update where the interval first
+    leaves 0 (it touches 0 while only the strip on one side is rejected: a coarse grid and a
+    true gap inside the strip [0, 0.05]), for every metric and comparison, update after
+    update."""
+    rng = np.random.default_rng(12)
+    mon = FairnessMonitor(["selection_rate", "tpr"], reference="a", alpha=0.05,
+                          resolution=0.05)  # fmt: skip
+    seen_touching = False
+    for _ in range(40):
+        n = 1500
+        group = rng.choice(["a", "b", "c"], n, p=[0.5, 0.3, 0.2])
+        y = rng.random(n) < 0.4
+        shift = np.select([group == "b", group == "c"], [0.03, 0.0], 0.0)
+        y_pred = rng.random(n) < 0.4 + shift
+        mon.update(y, y_pred, group)
+        res = mon.result()
+        lo, hi = res.confidence_interval
+        excludes = (lo > 0) | (hi < 0)
+        np.testing.assert_array_equal(res.pvalue_adjusted <= 0.05, excludes)
+        np.testing.assert_array_equal(res.state == "DIFFERENCE", excludes)
+        seen_touching |= bool(((lo == 0) | (hi == 0)).any())
+    assert seen_touching  # the case that tells one strip from both
+    assert lo[0, 0] == 0.0 and res.state[0, 0] == "watching"  # b vs a: gap 0.03 in [0, 0.05]
