@@ -654,3 +654,35 @@ def test_a_threshold_whose_gap_is_always_0_has_critical_value_0_even_with_too_fe
     assert res.standard_error[0].tolist()[1] == 0.0 and res.difference[0][1] == 0.0
     assert res.critical_value[0].tolist() == [np.inf, 0.0]
     assert res.band[0].tolist() == [np.inf, 0.0]
+
+
+def test_every_frame_column_reads_back_its_metric_and_threshold():
+    """to_frame row m * n_thresholds + k is metric m at threshold k, every column; each
+    group's value and the difference recomputed from the rows (score >= t predicted)."""
+    pytest.importorskip("pandas")
+    y, score, group = grid_data(n=800, seed=12, shift=0.1)
+    thresholds = [0.3, 0.5, 0.7]
+    metrics = ["tpr", "fpr", "selection_rate"]
+    res = fastfair.threshold_sweep(y, score, group, metrics=metrics, thresholds=thresholds,
+                                   n_permutations=99, random_state=0)  # fmt: skip
+    frame = res.to_frame()
+    a, b = (str(g) for g in res.comparison)
+    n_m, n_k = len(res.metrics), len(thresholds)
+    assert len(frame) == n_m * n_k
+    labels = np.asarray(group).astype(str)
+    for m, metric in enumerate(res.metrics):
+        for k, t in enumerate(thresholds):
+            row = frame.iloc[m * n_k + k]
+            assert row["metric"] == metric and row["threshold"] == t
+            pred = score >= t
+            values = []
+            for g in (a, b):
+                rows = labels == g
+                den = {"tpr": rows & (y == 1), "fpr": rows & (y == 0), "selection_rate": rows}
+                values.append((den[metric] & pred).sum() / den[metric].sum())
+            assert row[f"value {a}"] == pytest.approx(values[0], abs=1e-15)
+            assert row[f"value {b}"] == pytest.approx(values[1], abs=1e-15)
+            assert row["difference"] == pytest.approx(values[0] - values[1], abs=1e-15)
+            for name in ("standard_error", "statistic", "pvalue", "critical_value",
+                         "pvalue_adjusted", "band"):  # fmt: skip
+                assert row[name] == getattr(res, name)[m, k], name
