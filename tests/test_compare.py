@@ -1033,6 +1033,12 @@ def test_every_frame_column_reads_back_its_comparison_and_part(metric):
         return np.reshape(np.asarray(field, dtype=float), (n_c,))[c]
 
     lo, hi = res.confidence_interval
+    raw = np.asarray(res.pvalue, dtype=float).reshape(n_c)  # Holm over 2 comparisons by hand
+    first = int(np.argmin(raw))
+    holm = np.empty(n_c)
+    holm[first] = min(1.0, 2 * raw[first])
+    holm[1 - first] = max(holm[first], raw[1 - first])
+    assert not np.allclose(holm, raw)
     for c, (grp, ref) in enumerate(res.comparisons):
         for j, part in enumerate(res.parts):
             row = frame.iloc[c * n_p + j]
@@ -1042,6 +1048,7 @@ def test_every_frame_column_reads_back_its_comparison_and_part(metric):
             assert (row["ci_low"], row["ci_high"]) == (at(lo, c, j), at(hi, c, j))
             for name in ("statistic", "pvalue", "pvalue_reduced", "pvalue_noninferior"):
                 assert row[name] == per_c(getattr(res, name), c), name
+            assert row["pvalue_adjusted"] == holm[c]
     # the two gaps are the groups' metrics' differences, read back from the group fields
     ga = np.reshape(res.group_metric_a, (len(res.groups), n_p))
     gb = np.reshape(res.group_metric_b, (len(res.groups), n_p))
@@ -1074,3 +1081,10 @@ def test_monte_carlo_reduced_pvalue_counts_the_swaps_at_or_towards_zero(seed, sh
     assert asym.pvalue_reduced >= toward_z * (1 - 1e-9)
     if toward_z > 0.01:  # seed 8: it is the larger part
         assert asym.pvalue_reduced == pytest.approx(toward_z, rel=1e-9)
+
+
+def test_frame_of_one_comparison_has_no_adjusted_pvalue():
+    y, a, b, group = two_models(2000, seed=3)
+    res = compare_models(y, a, b, group, random_state=0)
+    assert res.pvalue_adjusted is None
+    assert res.to_frame()["pvalue_adjusted"].tolist() == [None]

@@ -126,6 +126,11 @@ class ModelComparisonResult(ResultExport):
         Returns
         -------
         pandas.DataFrame
+            Columns group, reference, part, gap_a, gap_b, difference, standard_error,
+            ci_low, ci_high, statistic, pvalue, pvalue_reduced, pvalue_noninferior and
+            pvalue_adjusted (the comparison's `pvalue` adjusted over the comparisons; None
+            with one comparison). The statistic and p-values are per comparison (repeated
+            over the parts of equalized odds).
         """
         import pandas as pd
 
@@ -133,6 +138,8 @@ class ModelComparisonResult(ResultExport):
         per_c = [np.broadcast_to(np.reshape(x, (n_c, -1))[:, :1], (n_c, n_p)) for x in (
             self.statistic, self.pvalue, self.pvalue_reduced)]  # fmt: skip
         lo, hi = (_rows(x, n_c, n_p) for x in self.confidence_interval)
+        adjusted = None if self.pvalue_adjusted is None else np.asarray(
+            self.pvalue_adjusted, dtype=np.float64).reshape(n_c)  # fmt: skip
         noninf = None if self.pvalue_noninferior is None else _rows(
             np.broadcast_to(np.reshape(self.pvalue_noninferior, (n_c, -1))[:, :1], (n_c, n_p)),
             n_c, n_p)  # fmt: skip
@@ -149,6 +156,7 @@ class ModelComparisonResult(ResultExport):
                     "statistic": per_c[0][c, j], "pvalue": per_c[1][c, j],
                     "pvalue_reduced": per_c[2][c, j],
                     "pvalue_noninferior": None if noninf is None else noninf[c, j],
+                    "pvalue_adjusted": None if adjusted is None else adjusted[c],
                 })  # fmt: skip
         return pd.DataFrame.from_records(records)
 
