@@ -646,3 +646,44 @@ def test_family_repr_rows_read_back_every_column():
             assert lo[k] < p[k] < hi[k]
         expect = [f"{i}/{c}", fmt(p[k]), fmt(lo[k]), fmt(hi[k]), fmt(adjusted[k])]
         assert row == [*expect, str(int(fam.n_permutations[k])), fam.decision[k]]
+
+
+def test_monte_carlo_repr_notes_show_each_comparisons_interval_and_the_decisions():
+    """The lines a Monte-Carlo result's repr ends with, two comparisons: after a fixed B the
+    Wilson 95% interval of each count = p (B + 1) - 1 out of B (written out here), in the
+    comparisons' order; sequentially, each comparison's confidence-sequence interval, then
+    alpha, epsilon, the decisions and the permutations drawn, in the same order."""
+    rng = np.random.default_rng(36)
+    g = rng.integers(0, 3, 300)
+    v = rng.normal(size=300) + 0.15 * g
+    fmt = fastfair._format.format_value
+    fixed = fastfair.mean_difference_test(v, g, n_permutations=199, random_state=2, reference=0)
+    z = stats.norm.ppf(0.975)
+    spans = []
+    for c in range(2):
+        count = round(fixed.pvalue[c] * 200) - 1
+        phat = count / 199
+        centre = (phat + z * z / 398) / (1 + z * z / 199)
+        half = z * np.sqrt(phat * (1 - phat) / 199 + z * z / (4 * 199**2)) / (1 + z * z / 199)
+        np.testing.assert_allclose(
+            [fixed.pvalue_interval[0][c], fixed.pvalue_interval[1][c]],
+            [centre - half, centre + half], rtol=1e-12,
+        )  # fmt: skip
+        spans.append(f"[{fmt(centre - half)}, {fmt(centre + half)}]")
+    assert fixed.pvalue[0] > 0.05 > fixed.pvalue[1]  # two different intervals
+    assert repr(fixed).splitlines()[-1] == (
+        "  95% Monte-Carlo interval of the p-value: " + ", ".join(spans)
+    )
+    seq = fastfair.mean_difference_test(v, g, random_state=2, reference=0)
+    lo, hi = seq.pvalue_interval
+    assert lo[0] > lo[1] and hi[0] > hi[1] and set(seq.decision) == {"retain", "reject"}
+    *_, interval_line, decision_line = repr(seq).splitlines()
+    assert interval_line == "  confidence-sequence Monte-Carlo interval of the p-value: " + (
+        f"[{fmt(lo[0])}, {fmt(hi[0])}], [{fmt(lo[1])}, {fmt(hi[1])}]"
+    )
+    assert decision_line == (
+        "  sequential Monte Carlo (alpha=0.0500, epsilon=0.0010): decision "
+        f"{seq.decision[0]}, {seq.decision[1]}; permutations "
+        f"{seq.n_permutations[0]}, {seq.n_permutations[1]}"
+    )
+    assert seq.n_permutations[0] != seq.n_permutations[1]
