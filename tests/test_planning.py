@@ -1026,3 +1026,38 @@ def test_sample_size_and_simulated_power_reprs_read_back_their_numbers():
         f"{sim.n_rejections}/200)"
     )
     assert "true difference : -0.1 (M_0 - M_1)" in repr(sim)
+
+
+def test_pilot_plan_repr_reads_back_the_pilot_and_the_neyman_plan():
+    """plan_from_data on three groups: the repr's pilot sizes, TPRs and prevalences (counted
+    here), the observed differences (reference minus group), and the planned n, which is
+    the Neyman plan for comparisons with the reference written out by hand: sigma_g^2 =
+    r (1 - r) / prevalence, p_ref = s_ref / (s_ref + sqrt(S)), p_g = s_g^2 / (sqrt(S) (s_ref
+    + sqrt(S))), n = max_g (s_ref^2 / p_ref + s_g^2 / p_g) (z_(1-alpha/4) + z_power)^2 / tau^2."""
+    rng = np.random.default_rng(36)
+    n = 900
+    g = rng.integers(0, 3, n)
+    y = rng.integers(0, 2, n)
+    pred = (rng.random(n) < np.where(y == 1, 0.7 - 0.1 * g, 0.3)).astype(int)
+    res = plan_from_data(y, pred, g, "tpr", tau=0.1, n_bootstrap=200, random_state=1,
+                         reference=0)  # fmt: skip
+    fmt = planning.results._fmt
+    sizes = np.bincount(g)
+    tpr = np.array([pred[(g == k) & (y == 1)].mean() for k in range(3)])
+    prev = np.array([y[g == k].mean() for k in range(3)])
+    s2 = tpr * (1 - tpr) / prev
+    sd, root = np.sqrt(s2), np.sqrt(s2[1:].sum())
+    p = np.r_[sd[0] / (sd[0] + root), s2[1:] / (root * (sd[0] + root))]
+    z = stats.norm.ppf(1 - 0.05 / 4) + stats.norm.ppf(0.8)
+    planned = max(s2[0] / p[0] + s2[k] / p[k] for k in (1, 2)) * z**2 / 0.1**2
+    assert res.n == pytest.approx(planned, rel=1e-10)
+    top = repr(res).split("\n  plan:")[0].splitlines()[1:]
+    lines = {k.strip(): v.strip() for k, v in (ln.split(":", 1) for ln in top)}
+    assert lines["groups"] == "[0, 1, 2] (reference 0)"
+    assert lines["pilot n / group"] == fmt(sizes)
+    assert lines["pilot tpr"].startswith(fmt(tpr) + " (se ")
+    assert lines["pilot prevalence"].startswith(fmt(prev) + " (se ")
+    assert lines["observed diff"] == fmt(tpr[0] - tpr[1:])
+    assert lines["planned n"].startswith(f"{fmt(planned, 7)}, 95% interval")
+    lo, hi = res.n_interval
+    assert lo < planned < hi and f"[{fmt(lo, 7)}, {fmt(hi, 7)}]" in lines["planned n"]
