@@ -1588,3 +1588,25 @@ def test_audit_margin_pvalue_from_counts_is_group_0_against_reference_1():
     assert margin(np.array(COUNTS), "tpr", u_tol=u) == pytest.approx(two_sided, rel=1e-7)
     assert margin(np.array(COUNTS), "tpr", delta=delta) == pytest.approx(tost, rel=1e-7)
     assert 1e-4 < two_sided < 0.9 and 1e-4 < tost < 0.9
+
+
+def test_audit_auc_difference_interval_is_the_hybrid_tests_mover_interval():
+    """auc_difference_interval (the audit's AUC difference interval) of group 0 against the
+    reference group 1, group 0 with few positives (Newcombe's widening applies to it only):
+    the MOVER combination of each group's auc_limits written out here, lower D - sqrt((A_0
+    - l_0)^2 + (u_1 - A_1)^2), upper D + sqrt((u_0 - A_0)^2 + (A_1 - l_1)^2), and equal to
+    the default (hybrid) AUC tolerance test's confidence interval on the rows."""
+    rng = np.random.default_rng(8)
+    group = np.r_[np.zeros(60, int), np.ones(400, int)]
+    y = rng.random(group.size) < np.where(group == 0, 0.2, 0.5)
+    score = rng.normal(size=group.size) + y * np.where(group == 0, 1.5, 0.8)
+    d = fastfair.delong(y, score, group)
+    (lo0, lo1), (hi0, hi1) = fastfair.tolerance.auc_limits(d.auc, d.variance, d.n_pos, d.n_neg)
+    a0, a1 = d.auc
+    diff = a0 - a1
+    want = (diff - np.hypot(a0 - lo0, hi1 - a1), diff + np.hypot(hi0 - a0, a1 - lo1))
+    got = fastfair.tolerance.auc_difference_interval(d.auc, d.variance, d.n_pos, d.n_neg, [0], [1])
+    np.testing.assert_allclose(np.ravel(got), want, rtol=1e-9)
+    assert abs((a0 - lo0) - (hi0 - a0)) > 1e-3  # asymmetric limits: the ends matter
+    tol = fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.05, reference=1)
+    np.testing.assert_allclose(tol.confidence_interval, want, rtol=1e-6)
