@@ -458,6 +458,9 @@ def test_welch_mean_difference_repr_rows_read_back_every_column():
             ]
         )
     np.testing.assert_allclose(res.pvalue, raw, rtol=1e-9)
+    ses = [np.sqrt(v[g == k].var(ddof=1) / (g == k).sum() + v[g == 0].var(ddof=1) / (g == 0).sum())
+           for k in (1, 2)]  # fmt: skip
+    np.testing.assert_allclose(res.standard_error, ses, rtol=1e-12)
     holm = _holm_by_hand(np.array(raw))
     assert abs(holm[0] - raw[0]) > 1e-3
     header, rows = _rows_after(text, "comparison")
