@@ -642,3 +642,55 @@ def test_a_rate_below_what_equal_marginal_outcomes_reach_is_refused_with_their_r
         fair_thresholds(y, s, g, 0.9, keep_positive_rate=True)
     low, high = (float(v) for v in re.search(r"\[([\d.]+), ([\d.]+)\]", str(err.value)).groups())
     assert 0.13 < low < 0.19 and low > np.mean(s >= 0.9) and high > 0.5
+
+
+def _repr_rows(text: str, first: int) -> list[list[str]]:
+    """The table lines of a repr from line `first`, split on runs of spaces."""
+    return [line.split() for line in text.splitlines()[first:]]
+
+
+def _repr_data(seed=0, n=3000):
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["a", "b"], n, p=[0.7, 0.3])
+    s = rng.random(n)
+    y = (rng.random(n) < np.clip(s + 0.1 * (g == "b"), 0, 1)).astype(float)
+    return y, s, g
+
+
+def test_fair_thresholds_repr_rows_read_back_from_the_scores():
+    """Each repr row is its group's threshold, f_g(t) (the group's curve at t), and its
+    share of scores >= t before and >= its own threshold after; the head line the common
+    outcome and the overall shares, all counted from the scores with numpy."""
+    y, s, g = _repr_data()
+    t = 0.5
+    res = fair_thresholds(y, s, g, threshold=t)
+    text = repr(res)
+    head = text.splitlines()[0]
+    rows = _repr_rows(text, 2)
+    assert [r[0] for r in rows] == ["a", "b"]
+    after_rows = 0
+    for k, (label, row) in enumerate(zip(["a", "b"], rows)):
+        sg = s[g == label]
+        curve = res.curve
+        at_t = np.interp(t, curve.grid, curve.estimate[k])
+        expected = [res.thresholds[k], at_t, np.mean(sg >= t), np.mean(sg >= res.thresholds[k])]
+        np.testing.assert_allclose([float(v) for v in row[1:]], expected, atol=5e-5)
+        after_rows += np.sum(sg >= res.thresholds[k])
+    shown = [float(v) for v in re.findall(r"-?\d+\.\d+", head)]
+    assert shown == pytest.approx(
+        [res.marginal_outcome, t, np.mean(s >= t), after_rows / s.size], abs=5e-5
+    )
+    assert res.marginal_outcome == pytest.approx(
+        np.average(res.marginal_outcome_before, weights=[np.sum(g == "a"), np.sum(g == "b")])
+    )
+
+
+def test_per_group_value_reprs_show_each_groups_value_and_row_count():
+    y, s, g = _repr_data(seed=1)
+    for res in (delta_pcc(y, s, g, threshold=0.5), calibration_error(y, s, g)):
+        rows = _repr_rows(repr(res), 2)
+        assert [r[0] for r in rows] == ["a", "b"]
+        for k, (label, row) in enumerate(zip(["a", "b"], rows)):
+            assert float(row[1]) == pytest.approx(res.value[k], abs=5e-5)
+            assert int(row[2]) == np.sum(g == label) == res.n_observations[k]
+        assert res.to_dict() == {"a": res.value[0], "b": res.value[1]}
