@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -1018,3 +1019,41 @@ def test_every_frame_column_reads_back_its_field_by_group_and_grid_point(n_group
                                       r.difference_standard_error)  # fmt: skip
     else:
         assert "difference" not in table
+
+
+def test_marginal_outcome_repr_rows_and_interval_read_back_from_the_rows():
+    """Each repr row is its group's estimate, SE, effective clusters, rows at or above the
+    threshold and their users (counted with numpy); the difference line is estimate 0 minus
+    1 with difference_standard_error = sqrt(SE_0^2 + SE_1^2) and the t interval (df)."""
+    rng = np.random.default_rng(0)
+    n = 3000
+    g = rng.choice(["a", "b"], n, p=[0.7, 0.3])
+    s = rng.random(n)
+    y = (rng.random(n) < np.clip(s + 0.1 * (g == "b"), 0, 1)).astype(float)
+    user = np.where(g == "a", rng.integers(0, 800, n), 1000 + rng.integers(0, 800, n))
+    t = 0.5
+    res = marginal_outcome_test(y, s, g, threshold=t, cluster=user)
+    lines = repr(res).splitlines()
+    for k, label in enumerate(["a", "b"]):
+        row = lines[2 + k].split()
+        above = (g == label) & (s >= t)
+        assert row[0] == label
+        assert int(row[4]) == above.sum() == res.n_observations[k]
+        assert int(row[5]) == np.unique(user[above]).size == res.n_clusters[k]
+        np.testing.assert_allclose(
+            [float(v) for v in row[1:4]],
+            [res.estimate[k], res.standard_error[k], res.n_effective[k]], atol=5e-5,
+        )  # fmt: skip
+    se = res.standard_error
+    assert res.difference == res.estimate[0] - res.estimate[1]
+    assert res.difference_standard_error == pytest.approx(np.hypot(se[0], se[1]), rel=1e-12)
+    q = stats.t.ppf(0.975, res.df)
+    lo, hi = res.confidence_interval
+    assert (lo, hi) == pytest.approx(
+        (res.difference - q * res.difference_standard_error,
+         res.difference + q * res.difference_standard_error), rel=1e-9,
+    )  # fmt: skip
+    shown = [float(v) for v in re.findall(r"-?\d+\.\d+", lines[4])]
+    assert shown == pytest.approx([res.difference, lo, hi], abs=5e-5)
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(res.statistic), res.df), rel=1e-9)
+    assert res.statistic == pytest.approx(res.difference / res.difference_standard_error)
