@@ -481,3 +481,43 @@ def test_theta_is_the_documented_ratio_with_h_centred_at_its_mean_over_the_label
         slope = h[rows] * (1 - h[rows])
         theta = np.sum(lam**2 * centred**2) / (beta @ beta * np.sum(lam**2 * slope**2))
         assert res.theta[label] == pytest.approx(theta, rel=1e-10)
+
+
+def _mixture_sf(s, w0, w1):
+    """P(w0 X + w1 Y > s), X, Y independent chi2(1), by quadrature over X."""
+    inner, _ = integrate.quad(lambda x: stats.chi2.sf((s - w0 * x) / w1, 1) * stats.chi2.pdf(x, 1),
+                              0.0, s / w0, limit=200)  # fmt: skip
+    return inner + stats.chi2.sf(s / w0, 1)
+
+
+def test_equalized_odds_fields_and_repr_read_back_from_the_cells():
+    """cell_counts and cell_means (of h = sigmoid(X beta + b) in each cell [a, y]) counted
+    with numpy, each label's difference E[h | a=1, y] - E[h | a=0, y], the threshold where
+    P(theta_0 chi2 + theta_1 chi2 > s) = alpha (quadrature), the statistic N * sum R_y and
+    the repr's rows y = 0, y = 1 and its summary row."""
+    rng = np.random.default_rng(9)
+    X, y, a = _toy(1500, rng, shift=0.25)
+    a = np.where(rng.random(len(y)) < 0.3, a, 0)  # unequal cells
+    a[:4] = [0, 0, 1, 1]
+    beta, b0 = np.array([0.8, -0.4, 0.3]), 0.2
+    res = wasserstein_test(X, y, a, beta, intercept=b0, criterion="equalized_odds", alpha=0.1)
+    h = special.expit(X @ beta + b0)
+    counts = np.array([[np.sum((a == i) & (y == j)) for j in (0, 1)] for i in (0, 1)])
+    means = np.array([[h[(a == i) & (y == j)].mean() for j in (0, 1)] for i in (0, 1)])
+    np.testing.assert_array_equal(res.cell_counts, counts)
+    np.testing.assert_allclose(res.cell_means, means, rtol=1e-12)
+    np.testing.assert_allclose(res.difference, means[1] - means[0], rtol=1e-9, atol=1e-15)
+    assert res.statistic == pytest.approx(len(y) * res.distance_parts.sum(), rel=1e-12)
+    assert res.distance == pytest.approx(res.distance_parts.sum(), rel=1e-12)
+    assert _mixture_sf(res.threshold, *res.theta) == pytest.approx(0.1, rel=1e-6)
+    assert res.pvalue == pytest.approx(_mixture_sf(res.statistic, *res.theta), rel=1e-6)
+    assert res.reject == (res.statistic > res.threshold)
+    lines = repr(res).splitlines()
+    for k in (0, 1):
+        row = lines[2 + k].split()
+        assert row[:3] == ["y", "=", str(k)]
+        shown = [res.difference[k], res.distance_parts[k], res.theta[k], res.gamma[k]]
+        np.testing.assert_allclose([float(v) for v in row[3:]], shown, rtol=5e-4, atol=5e-5)
+    summary = lines[-1].split()
+    assert float(summary[1]) == pytest.approx(res.threshold, rel=5e-4)
+    assert summary[-1] == ("yes" if res.reject else "no")
