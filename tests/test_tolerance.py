@@ -1529,11 +1529,16 @@ def test_equivalence_repr_reads_back_the_tost_pvalue_and_verdict_per_comparison(
         fmt = fastfair._format.format_value
         tp = [c[3] for c in THREE]
         pos = [c[2] + c[3] for c in THREE]
-        p = []
+        p, lows, ups = [], [], []
         for k in (1, 2):
             z_low = _brute_z(tp[k], pos[k], tp[0], pos[0], -delta)
             z_up = _brute_z(tp[k], pos[k], tp[0], pos[0], delta)
             p.append(max(stats.norm.sf(z_low), stats.norm.cdf(z_up)))
+            lows.append(z_low)
+            ups.append(z_up)
+        # statistic: (Z at -delta, Z at +delta) per comparison, in that order
+        np.testing.assert_allclose(res.statistic[0], lows, rtol=1e-7)
+        np.testing.assert_allclose(res.statistic[1], ups, rtol=1e-7)
         adjusted = _holm(np.array(p))
         header, rows = _repr_rows(repr(res), "comparison")
         assert header[2:4] == ["90%", "CI"]
