@@ -552,48 +552,105 @@ def _printed_rows(text):
     return rows
 
 
-def test_printed_table_reads_back_each_test_with_its_holm_adjusted_pvalue(result):
-    """The printed table, cell by cell: value, reference value, difference [interval] to 3
-    decimals (equalized odds: TPR / FPR), the raw p-value and, in the "adjusted" column, the
-    Holm step-down p-value over every test written out here; MDE and verdict. Holm moves
-    most p-values here, so the raw one in the adjusted column shows."""
+def _holm_of_every_test(result) -> dict:
+    """id(test) -> Holm's step-down p-value over every test with a p-value, written out."""
     valid = [t for t in result.tests if "pvalue" in t]
     p = np.array([t["pvalue"] for t in valid])
     order, running, holm = np.argsort(p, kind="stable"), 0.0, np.empty(len(p))
     for rank, i in enumerate(order):
         running = max(running, (len(p) - rank) * p[i])
         holm[i] = min(1.0, running)
-    adjusted = {id(t): h for t, h in zip(valid, holm)}
-    rows = _printed_rows(result.format())
-    ordered = []  # each attribute's tests, by comparison, then in the audit's metric order
+    return {id(t): h for t, h in zip(valid, holm)}
+
+
+def _tests_as_shown(result) -> list:
+    """The tests in the order the table shows them: each attribute's, by comparison, then
+    in the audit's metric order."""
+    ordered = []
     for attr in result.attributes:
         by_pair = {}
         for t in result.tests:
             if t["attribute"] == attr["name"]:
                 by_pair.setdefault((t["group"], t["reference"]), []).append(t)
         ordered += [t for tests in by_pair.values() for t in tests]
+    return ordered
+
+
+def _fixed(x) -> str:
+    """A value to 3 decimals (equalized odds: TPR / FPR)."""
+    return " / ".join(f"{v:.3f}" for v in x) if isinstance(x, list) else f"{x:.3f}"
+
+
+def _interval_cell(t) -> str:
+    parts = zip(*(np.atleast_1d(t[k]).tolist() for k in ("difference", "ci_low", "ci_high")))
+    return " / ".join(f"{d:.3f} [{lo:.3f}, {hi:.3f}]" for d, lo, hi in parts)
+
+
+def _shows(cell, x) -> bool:
+    """A printed p-value (4 decimals or 4 significant digits, or a bound) shows x."""
+    return cell.startswith("<") or float(cell) == pytest.approx(x, rel=1e-3, abs=5e-5)
+
+
+def test_printed_table_reads_back_each_test_with_its_holm_adjusted_pvalue(result):
+    """The printed table, cell by cell: value, reference value, difference [interval] to 3
+    decimals (equalized odds: TPR / FPR), the raw p-value and, in the "adjusted" column, the
+    Holm step-down p-value over every test written out here; MDE and verdict. Holm moves
+    most p-values here, so the raw one in the adjusted column shows."""
+    adjusted = _holm_of_every_test(result)
+    rows, ordered = _printed_rows(result.format()), _tests_as_shown(result)
     assert len(rows) == len(ordered) == len(result.tests)
-
-    def fixed(x):
-        return " / ".join(f"{v:.3f}" for v in x) if isinstance(x, list) else f"{x:.3f}"
-
-    def number(cell, x):  # a printed p-value: 4 decimals or 4 significant digits
-        return cell.startswith("<") or float(cell) == pytest.approx(x, rel=1e-3, abs=5e-5)
-
     moved = 0
     for cells, t in zip(rows, ordered):
         assert cells[0] == t["metric"] and len(cells) == 9, cells
         if t["family"] != "parity":
             assert cells[1] == f"{t['group']} vs {t['reference']}"
-            assert cells[2:4] == [fixed(t["value_group"]), fixed(t["value_reference"])]
-            parts = zip(*(np.atleast_1d(t[k]).tolist() for k in ("difference", "ci_low",
-                                                                  "ci_high")))  # fmt: skip
-            assert cells[4] == " / ".join(f"{d:.3f} [{lo:.3f}, {hi:.3f}]" for d, lo, hi in parts)
-        assert number(cells[5], t["pvalue"]) and number(cells[6], adjusted[id(t)]), cells
+            assert cells[2:4] == [_fixed(t["value_group"]), _fixed(t["value_reference"])]
+            assert cells[4] == _interval_cell(t)
+        assert _shows(cells[5], t["pvalue"]) and _shows(cells[6], adjusted[id(t)]), cells
         assert cells[7] == ("-" if t.get("mde") is None else _report.format_mde(t["mde"]))
         assert cells[8] == t["verdict"]
-        moved += not cells[6].startswith("<") and not number(cells[6], t["pvalue"])
+        moved += not cells[6].startswith("<") and not _shows(cells[6], t["pvalue"])
     assert moved >= 10
+
+
+def test_report_table_of_all_tests_reads_back_each_test(result):
+    """The HTML report's "All tests" table, cell by cell, as the printed one: values,
+    difference [interval], raw and Holm-adjusted p-values (written out), MDE, power at tau
+    to 2 decimals and rows needed, one table row per test in the printed order."""
+    adjusted = _holm_of_every_test(result)
+    page = result.to_html()
+    table = page[page.index("<h2>All tests</h2>") :]
+    table = table[: table.index("</table>")]
+    rows = []
+    for tr in re.findall(r"<tr title='[^']*'>(.*?)</tr>", table):
+        cells = re.findall(r"<td class='[^']*'>(.*?)</td>", tr)
+        rows.append([html.unescape(c.replace("<br>", " / ")) for c in cells])
+    ordered = _tests_as_shown(result)
+    assert len(rows) == len(ordered) == len(result.tests)
+    for cells, t in zip(rows, ordered):
+        assert len(cells) == 10, cells
+        if t["family"] != "parity":
+            assert cells[1:4] == [_fixed(t["value_group"]), _fixed(t["value_reference"]),
+                                  _interval_cell(t).replace("-", "\u2212")]  # fmt: skip
+        assert _shows(cells[4], t["pvalue"]) and _shows(cells[5], adjusted[id(t)]), cells
+        assert cells[6] == ("-" if t.get("mde") is None else _report.format_mde(t["mde"]))
+        power, needed = t.get("power_at_tau"), t.get("n_needed")
+        assert cells[7:9] == ["-" if power is None else f"{power:.2f}",
+                              "-" if needed is None else f"{needed:,}"]  # fmt: skip
+
+
+def test_max_rows_shows_that_many_tests_and_counts_the_rest(frame):
+    """format(max_rows=k) prints k test rows and "... n - k more tests not shown" when
+    k < n tests; k = n (or None) prints them all, with no such line."""
+    res = fastfair.audit("y", "pred", ["sex", "race"], data=frame, n_permutations=99)
+    n = len(res.tests)
+    for k in (None, n + 1, n, n - 1, 1, 0):
+        rows, text = _printed_rows(res.format(max_rows=k)), res.format(max_rows=k)
+        hidden = [line for line in text.splitlines() if "more tests not shown" in line]
+        shown = n if k is None else min(k, n)
+        assert len(rows) == shown, k
+        assert hidden == ([f"... {n - shown:,} more tests not shown (--max-rows; all are in "
+                           "--json)"] if shown < n else []), k  # fmt: skip
 
 
 def test_tiny_pvalues_print_as_a_bound_and_json_keeps_the_float():

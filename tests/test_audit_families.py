@@ -10,6 +10,9 @@ with the public single-comparison functions and statsmodels' Holm.
 
 from __future__ import annotations
 
+import html
+import re
+
 import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
@@ -104,3 +107,22 @@ def test_difference_family_without_margins_is_every_valid_test():
     assert len({t["family"] for t in valid}) >= 2
     want = multipletests([t["pvalue"] for t in valid], method="holm")[1]
     np.testing.assert_allclose([t["pvalue_adjusted"] for t in valid], want, rtol=1e-12)
+
+
+def test_report_states_the_tost_interval_level_and_counts_the_equivalent_comparisons():
+    """The report's margins section: TOST at alpha is the 1 - 2 alpha interval (here alpha
+    0.1: the 80% interval, not the 90%), and "Here k of m comparisons are shown to be within"
+    counts the equivalence p-values Holm-adjusted (statsmodels) at most alpha among the rows
+    with one; the verdicts say the same."""
+    y, score, groups = _data()
+    yhat = (score > 0.5).astype(int)
+    res = fastfair.audit(y, yhat, groups, metrics=["tpr", "selection_rate"], equivalence=0.08,
+                         tolerance=0.02, alpha=0.1, n_permutations=99)  # fmt: skip
+    with_eq = [t for t in res.tests if "pvalue_equivalence" in t]
+    adjusted = multipletests([t["pvalue_equivalence"] for t in with_eq], method="holm")[1]
+    shown = int(np.sum(adjusted <= 0.1))
+    assert 0 < shown < len(with_eq)
+    assert sum("within ±0.08" in t["verdict"] for t in res.tests) == shown
+    text = re.sub(r"<[^>]+>", "", html.unescape(res.to_html()))
+    assert "i.e. the 80% interval of the difference lies inside (-0.08, 0.08)" in text
+    assert f"Here {shown} of {len(with_eq)} comparisons are shown to be within ±0.08" in text

@@ -752,6 +752,25 @@ def test_audit_compare_scores_add_the_auc_and_errors_stay_in_their_row():
         fastfair.audit(y, s_a >= 0.6, {"grp": group}, compare=(s_a, s_b[:-1]))
 
 
+def test_audit_compare_error_rows_name_the_reference_when_it_lacks_positives():
+    """A reference without positive labels (counted here) fails every comparison of the two
+    models against it, and each message names the reference, not the compared group nor
+    its code in the pair (the rate's and the AUC's)."""
+    rng = np.random.default_rng(1)
+    g = np.repeat(["a", "b", "c"], [30, 40, 20])
+    y = rng.random(90) < 0.5
+    y[g == "b"] = False
+    s_a, s_b = rng.random(90), rng.random(90)
+    assert not y[g == "b"].any() and y[g == "a"].any() and y[g == "c"].any()
+    res = fastfair.audit(y, s_a >= 0.5, {"g": g}, compare=(s_a, s_b), metrics=["tpr"],
+                         reference="b", n_permutations=99)  # fmt: skip
+    errors = [(r["metric"], r["group"], r["error"]) for r in res.model_comparison]
+    tpr = "'b' has no positives (y_true = 1) under model A (y_pred_a), so tpr is undefined for it"
+    auc = "'b' has no positives, so its AUC is undefined"
+    assert errors == [("tpr", "a", tpr), ("auc", "a", auc), ("tpr", "c", tpr), ("auc", "c", auc)]
+    assert all(r["verdict"] == "not tested" for r in res.model_comparison)
+
+
 #: The keys of a comparison row, in the order the dicts of the audit had them before the
 #: rows were typed (#27): a row that ran, and one that could not.
 COMPARE_KEYS = ["attribute", "family", "metric", "group", "reference", "gap_a", "gap_b",
