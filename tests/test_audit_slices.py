@@ -270,6 +270,8 @@ def test_slices_need_at_least_19_permutations_and_19_is_enough():
     with pytest.raises(ValueError, match=r"slices needs n_permutations >= 19 .*got 18"):
         check_audit_settings(slices=2, n_permutations=18)
     assert check_audit_settings(n_permutations=18)["options"]["n_permutations"] == 18
+    # the depth's range 1 to 6 (0 and 7 are refused by test_bad_depth_is_refused)
+    assert [check_audit_settings(slices=d)["slices"] for d in (1, 6)] == [1, 6]
 
 
 def test_cli_slices(tmp_path, capsys):

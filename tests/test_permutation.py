@@ -974,3 +974,45 @@ def test_every_counts_entry_point_refuses_tables_at_the_boundaries(name):
     with pytest.raises(ValueError, match="group 1 is empty"):
         run([[10, 5, 3, 12], [0, 0, 0, 0]])
     assert np.isfinite(np.atleast_1d(run([[10, 5, 3, 12], [8, 6, 4, 10]]).pvalue)).all()
+
+
+def test_equalized_odds_repr_reads_back_each_component_of_each_comparison():
+    """The repr of an equalized odds test of three groups, row by row: each group's TPR,
+    FPR and their denominators counted from the rows; each comparison's TPR and FPR
+    differences and intervals, the TPR interval that of the TPR test alone and the FPR
+    interval that of the FPR test alone (the two differ, so one shown for the other fails);
+    the statistic T_tpr^2 + T_fpr^2 of the two tests alone; the raw p-values and their Holm
+    adjustment written out."""
+    rng = np.random.default_rng(0)
+    n = 600
+    g = rng.choice(["a", "b", "c"], n)
+    y = rng.random(n) < 0.5
+    p = np.where(y, rng.random(n) < np.where(g == "a", 0.6, 0.8), rng.random(n) < 0.2)
+    res = fastfair.permutation_test(y, p, g, metric="equalized_odds", n_permutations=199,
+                                    random_state=0)  # fmt: skip
+    alone = {m: fastfair.permutation_test(y, p, g, metric=m, n_permutations=199, random_state=0)
+             for m in ("tpr", "fpr")}  # fmt: skip
+    lines = repr(res).splitlines()
+    groups = {cells[0]: cells[1:] for cells in (line.split() for line in lines[2:5])}
+    for k in "abc":
+        pos, neg = y & (g == k), ~y & (g == k)
+        tpr, fpr = (p & pos).sum() / pos.sum(), (p & neg).sum() / neg.sum()
+        assert groups[k] == [f"{tpr:.4f}", f"{fpr:.4f}", str(pos.sum()), str(neg.sum())]
+    pv = np.atleast_1d(res.pvalue)
+    order, running, holm = np.argsort(pv, kind="stable"), 0.0, np.empty(len(pv))
+    for rank, i in enumerate(order):
+        running = max(running, (len(pv) - rank) * pv[i])
+        holm[i] = min(1.0, running)
+    rows = [line.split("  ") for line in lines[6:]]
+    rows = [[c.strip() for c in r if c.strip()] for r in rows]
+    assert [r[0] for r in rows] == ["a - c", "b - c"]
+    for c, r in enumerate(rows):
+        for j, m in enumerate(("tpr", "fpr")):
+            lo, hi = (np.atleast_1d(v)[c] for v in alone[m].confidence_interval)
+            assert r[1 + 2 * j] == f"{np.atleast_1d(alone[m].difference)[c]:.4f}"
+            assert r[2 + 2 * j] == f"[{lo:.4f}, {hi:.4f}]", (c, m)
+        stat = sum(np.atleast_1d(alone[m].statistic)[c] ** 2 for m in ("tpr", "fpr"))
+        assert r[5:] == [f"{stat:.4f}", f"{pv[c]:.4f}", f"{holm[c]:.4f}"]  # T_tpr^2 + T_fpr^2
+    tpr_ci = np.asarray(alone["tpr"].confidence_interval)
+    fpr_ci = np.asarray(alone["fpr"].confidence_interval)
+    assert not np.allclose(tpr_ci, fpr_ci, atol=1e-3)
