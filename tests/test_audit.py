@@ -333,6 +333,35 @@ def test_summary_counts_a_detectable_gap_equal_to_tau_as_detectable(frame):
     assert res.summary["n_detectable"] == sum(m <= res.tau for m in mdes)
 
 
+def test_summary_counts_and_mde_range_read_back_from_the_rows(frame, result):
+    """Every count of the summary read back from the tests' rows (each decision counted,
+    the MDEs at most tau), the MDE range their smallest and largest, the skipped groups
+    those below min_group_size counted with pandas; and the printed power sentence says
+    the same."""
+    s = result.summary
+    decisions = [t["decision"] for t in result.tests]
+    mdes = [t["mde"] for t in result.tests if t.get("mde") is not None]
+    assert s["n_tests"] == len(result.tests)
+    for key, decision in (("n_differences", "difference"), ("n_no_evidence", "no_evidence"),
+                          ("n_equivalent", "equivalent"), ("n_underpowered", "underpowered"),
+                          ("n_errors", "error")):  # fmt: skip
+        assert s[key] == decisions.count(decision), key
+    assert s["n_differences"] and s["n_no_evidence"] and s["n_underpowered"]
+    assert s["n_with_mde"] == len(mdes) and s["n_detectable"] == sum(m <= 0.05 for m in mdes)
+    assert s["mde_range"] == [min(mdes), max(mdes)] and min(mdes) < max(mdes)
+    small = sum(
+        int((frame.groupby(columns).size() < 10).sum())
+        for columns in (["sex"], ["race"], ["sex", "race"])
+    )
+    assert s["n_skipped_groups"] == small > 0
+    fmt = _report.format_mde
+    assert (
+        f"Power: {s['n_detectable']} of {len(mdes)} comparisons could detect a difference of "
+        f"tau = 0.05 with 80% power (MDE {fmt(min(mdes))} to {fmt(max(mdes))}); "
+        f"{s['n_underpowered']} non-significant ones are too small to tell."
+    ) in result.format()
+
+
 def test_sensitive_feature_forms_agree(frame):
     kw = dict(metrics=["tpr", "selection_rate"], intersections=True)
     base = fastfair.audit("y", "pred", ["sex", "race"], data=frame, **kw).to_dict()
