@@ -361,3 +361,31 @@ def test_bad_input_is_named_on_every_engine(tmp_path, capsys, engine, change, me
     assert re.search(message, err), err
     where = "part-1.parquet" if engine != "dask" or change == "no user column" else "partition 1"
     assert where in err and len(err.strip().splitlines()) == 1
+
+
+def test_ordered_chunks_count_rows_and_users_per_group_as_pandas():
+    """from_ordered_chunks' n_rows are the rows and n_clusters the users of each group, as
+    pandas counts them: users of one to many rows, read in several chunks of whole users,
+    and a group with no rows (written for round ten's r10-clu-nrows: users counted as rows)."""
+    rng = np.random.default_rng(11)
+    user = np.sort(rng.integers(0, 300, 2000))
+    group = (user % 5 == 0) + 2 * (user % 7 == 0)  # codes 0..3 of five labels (4 unused)
+    frame = pd.DataFrame({"u": user, "g": group})
+    y = rng.integers(0, 2, user.size)
+    s = rng.random(user.size)
+
+    def chunks():
+        for lo in range(0, 300, 70):
+            keep = (user >= lo) & (user < lo + 70)
+            yield y[keep], s[keep], group[keep], user[keep]
+
+    labels = np.array(["a", "b", "c", "d", "e"], dtype=object)
+    sc = _sorted_clusters.from_ordered_chunks(
+        chunks, labels, n_total=user.size, weighting="per_user"
+    )
+    rows = frame.groupby("g").size().reindex(range(5), fill_value=0).to_numpy()
+    users = frame.groupby("g")["u"].nunique().reindex(range(5), fill_value=0).to_numpy()
+    assert (rows[:4] > users[:4]).all() and rows[4] == 0  # users of several rows; one empty
+    np.testing.assert_array_equal(sc.n_rows, rows)
+    np.testing.assert_array_equal(sc.n_clusters, users)
+    assert sc.size == user.size
