@@ -433,6 +433,33 @@ def test_multi_objective_composite_parity():
         cal.transform(q, [5])
 
 
+@pytest.mark.parametrize("K", [1, 3])
+def test_multi_objective_kernel_bandwidth_is_scotts_rate_on_a_robust_scale(K):
+    """The Nadaraya-Watson transform, computed by hand: per group and score, bandwidth
+    c min(sd, IQR / 1.349) M^(-1/(K + 4)) with M the group's sum of row weights (per user:
+    its number of users), then the weighted product-Gaussian kernel average (written for
+    round ten's r10-cal-bandwidth: Scott's exponent with K + 2)."""
+    rng = np.random.default_rng(7)
+    n = 600
+    user = rng.integers(0, 150, n)
+    g = user % 2
+    S = rng.beta(2, 3, (n, K)) + 0.1 * g[:, None]
+    Y = (rng.random((n, K)) < np.clip(S, 0, 1)).astype(float)
+    cal = MultiObjectiveCalibrator(bandwidth_scale=1.5).fit(S, Y, g, user)
+    Q = rng.random((5, K))
+    for k in (0, 1):
+        rows = g == k
+        Sg, Yg, ug = S[rows], Y[rows], user[rows]
+        _, inverse, sizes = np.unique(ug, return_inverse=True, return_counts=True)
+        w = 1.0 / sizes[inverse]  # each user weighs one in all
+        q1, q3 = np.quantile(Sg, [0.25, 0.75], axis=0)
+        scale = np.minimum(Sg.std(axis=0), (q3 - q1) / 1.349)
+        h = 1.5 * scale * w.sum() ** (-1.0 / (K + 4))
+        kern = np.exp(-0.5 * (((Q[:, None, :] - Sg[None]) / h) ** 2).sum(-1)) * w
+        expected = kern @ Yg / kern.sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(cal.transform(Q, np.full(5, k)), expected, rtol=1e-9)
+
+
 def test_delta_pcc_and_rc_match_direct():
     s, y, g, user = _data(5000, seed=11, shift=0.15, users=1000)
     cal = GroupCalibrator().fit(s, y, g, user)
