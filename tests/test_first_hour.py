@@ -452,3 +452,24 @@ def test_compas_example_runs_from_any_directory(tmp_path):
                          text=True)  # fmt: skip
     assert ran.returncode == 0, ran.stderr
     assert "COMPAS after ProPublica's filters: 5278 defendants" in ran.stdout
+
+
+def test_the_errors_sentence_names_three_tests_and_counts_the_rest():
+    """Five tests that cannot run (predictive parity of five attributes, each with a group of
+    one user): the summary names the first three and says "and 2 more" (5 - 3), in text and
+    HTML (written for round ten's r10-rep-more: every failed test counted as more)."""
+    rng = np.random.default_rng(3)
+    n = 400
+    group = np.where(np.arange(n) < 40, "b", "a")
+    user = np.where(group == "b", 0, np.arange(n) + 1)
+    y = (rng.random(n) < 0.5).astype(int)
+    score = np.clip(0.3 * y + 0.6 * rng.random(n), 0, 1)
+    names = [f"g{i}" for i in range(1, 6)]
+    res = fastfair.audit(y, None, dict.fromkeys(names, group), y_score=score, cluster=user,
+                         metrics=["tpr"], n_permutations=99)  # fmt: skip
+    failed = [t for t in res.tests if t["decision"] == "error"]
+    assert [t["attribute"] for t in failed] == names
+    named = ", ".join(f"predictive_parity all groups ({a})" for a in names[:3])
+    sentence = f"Errors: 5 tests could not run: {named} and 2 more;"
+    assert sentence in res.format()
+    assert sentence in res.to_html()
