@@ -873,3 +873,24 @@ def test_parity_row_is_undecided_when_its_monte_carlo_interval_holds_its_level(f
     assert lo < alpha / 2 < hi and lo <= row["pvalue"] <= hi
     assert row.decision == "undecided" and row["verdict"].startswith("undecided: p-value in")
     assert row["n_permutations"] > 10_000  # continued past the first draws, to the cap
+
+
+@pytest.mark.parametrize("sizes", [(20, 380), (25,) * 16])
+def test_an_attribute_with_fewer_than_two_groups_large_enough_is_not_tested(sizes):
+    """min_group_size=30 leaves one group of 'attr' (then none): no reference is chosen, no
+    test is run on it, its note and printed line say why, and the other attribute is tested
+    as usual (written for round ten's r10-aud-one-tested: one large group taken as reference)."""
+    rng = np.random.default_rng(0)
+    attr = np.repeat([f"a{k}" for k in range(len(sizes))], sizes).astype(object)
+    n = attr.size
+    other = np.array(["x", "y"])[rng.integers(0, 2, n)]
+    y, pred = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    res = fastfair.audit(y, pred, {"attr": attr, "other": other}, metrics=["tpr"],
+                         n_permutations=99, min_group_size=30)  # fmt: skip
+    assert {t["attribute"] for t in res.tests} == {"other"}
+    (info,) = [d for d in res.to_dict()["attributes"] if d["name"] == "attr"]
+    tested = [g["group"] for g in info["groups"] if g["tested"]]
+    assert tested == [f"a{k}" for k, size in enumerate(sizes) if size >= 30]
+    assert info["reference"] is None and info["reference_rule"] is None
+    assert info["note"] == "fewer than two groups have enough rows: nothing tested"
+    assert "attr: reference None;" in res.format()
