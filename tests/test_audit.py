@@ -894,3 +894,15 @@ def test_an_attribute_with_fewer_than_two_groups_large_enough_is_not_tested(size
     assert info["reference"] is None and info["reference_rule"] is None
     assert info["note"] == "fewer than two groups have enough rows: nothing tested"
     assert "attr: reference None;" in res.format()
+
+
+def test_mde_cells_are_green_exactly_where_the_comparison_could_detect_tau(result):
+    """The HTML power table marks a cell 'mde-ok' (green) when its MDE is at most tau and
+    'mde-low' otherwise: counted against the tests' MDEs, which fall on both sides of tau
+    here (written for round ten's r10-rep-mde-class: the classes swapped)."""
+    mdes = [t["mde"] for t in result.tests if t.get("mde") is not None]
+    ok = sum(m <= result.tau for m in mdes)
+    assert 0 < ok < len(mdes) - ok  # both kinds, unequal counts: a swap changes them
+    page = result.to_html()
+    assert page.count("<td class='mde-ok'") == ok
+    assert page.count("<td class='mde-low'") == len(mdes) - ok
