@@ -354,3 +354,29 @@ def test_calibration_panels_with_many_groups_and_no_bands():
         finite = np.isfinite(curve.standard_error[j])
         np.testing.assert_allclose(own.get_ydata()[finite], curve.estimate[j][finite])
         plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("engine", "option", "address"),
+    [("dask", "--scheduler", "tcp://10.0.0.1:8786"), ("spark", "--master", "local[3]")],
+)
+def test_the_engine_gets_its_own_place_option(tmp_path, monkeypatch, capsys, engine, option,
+                                              address):  # fmt: skip
+    """--scheduler reaches the dask engine and --master the Spark engine, as fastfair.audit's
+    scheduler (written for round ten's r10-cli-spark-master: the two swapped)."""
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "log.csv"
+    path.write_text("y,p,g\n" + "".join(f"{i % 2},{i // 2 % 2},{'ab'[i % 3 > 0]}\n"
+                                          for i in range(60)))  # fmt: skip
+    seen = {}
+
+    def fake_audit(*args, **kwargs):
+        seen.update(kwargs)
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(fastfair, "audit", fake_audit)
+    argv = ["audit", str(path), "--label", "y", "--pred", "p", "--group", "g",
+            "--engine", engine, option, address]  # fmt: skip
+    assert fastfair.cli.main(argv) == 2
+    assert "stop here" in capsys.readouterr().err
+    assert seen["engine"] == engine and seen["scheduler"] == address
