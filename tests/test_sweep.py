@@ -626,6 +626,20 @@ def test_exact_critical_is_the_largest_value_whose_tail_exceeds_alpha():
         assert _exact_critical(values, probs, alpha) == expected
 
 
+def test_exact_critical_counts_a_value_exactly_the_tie_tolerance_below_as_a_tie():
+    """A support value exactly tie_tolerance(v) below v is a tie of v, as in the exact
+    p-value (vals >= obs - tol): P(V >= 1) counts it, so the critical value at alpha = 0.6
+    is 1, not the lower value (written for round ten's r10-swi-exact-first: a tail that
+    starts after values equal to v - tol)."""
+    from fastfair._pvalues import exact_pvalue, tie_tolerance
+    from fastfair.sweep.inference import _exact_critical
+
+    low = 1.0 - tie_tolerance(np.array([1.0]))[0]
+    values, probs = np.array([low, 1.0]), np.array([0.5, 0.5])
+    assert exact_pvalue(values, probs, 1.0, "greater") == 1.0  # the same tie rule
+    assert _exact_critical(values, probs, 0.6) == 1.0
+
+
 def test_band_is_never_narrower_than_the_pointwise_critical_gap():
     """The simultaneous band is max(max-T critical value x standard error, pointwise
     critical gap) at every threshold: a band narrower than a threshold's own exact critical
