@@ -1374,4 +1374,28 @@ MUTANTS = [
         ("tests/test_auc.py",),
         "the DeLong z-test's zero-variance fallback takes group a's term twice",
     ),
+    m(
+        "ordered-chunks-users-counted-as-rows",
+        "fastfair/engines/clusters.py",
+        "n_clusters += np.bincount(cgroup, minlength=K)",
+        "n_clusters += np.bincount(cgroup, weights=np.diff(starts), minlength=K).astype(np.int64)",
+        ("tests/test_sorted_clusters.py",),
+        "the ordered-chunks pass counts each group's rows as its users (an engine count)",
+    ),
+    m(
+        "multi-objective-bandwidth-rows-not-weights",
+        "fastfair/calibration/statistics.py",
+        "max(m_eff, 2.0) ** (-1.0 / (K + 4))",
+        "max(len(wg), 2.0) ** (-1.0 / (K + 4))",
+        ("tests/test_calibration.py",),
+        "the calibrator's Scott bandwidth counts rows, not the users' weights, as M",
+    ),
+    m(
+        "report-errors-names-two",
+        "fastfair/auditing/report.py",
+        "for t in failed[:3]",
+        "for t in failed[:2]",
+        ("tests/test_first_hour.py",),
+        "the summary's errors sentence names two failed tests while it counts beyond three",
+    ),
 ]
