@@ -121,15 +121,21 @@ def test_a_constant_score_is_flagged_in_the_auc_test():
 # ---------------------------------------------------------------- 3: tests that cannot run
 
 
-@pytest.fixture(scope="module")
-def unrunnable_parity():
-    """Predictive parity that cannot run: group 'b' is one user's 40 rows."""
+def _one_user_group(n=400):
+    """Labels, scores, a group whose 'b' is one user's 40 rows, and the users: predictive
+    parity cannot run on it."""
     rng = np.random.default_rng(3)
-    n = 400
     group = np.where(np.arange(n) < 40, "b", "a")
     user = np.where(group == "b", 0, np.arange(n) + 1)
     y = (rng.random(n) < 0.5).astype(int)
     score = np.clip(0.3 * y + 0.6 * rng.random(n), 0, 1)
+    return y, score, group, user
+
+
+@pytest.fixture(scope="module")
+def unrunnable_parity():
+    """Predictive parity that cannot run: group 'b' is one user's 40 rows."""
+    y, score, group, user = _one_user_group()
     return fastfair.audit(y, None, {"group": group}, y_score=score, cluster=user,
                           metrics=["tpr"], n_permutations=99)  # fmt: skip
 
@@ -458,12 +464,7 @@ def test_the_errors_sentence_names_three_tests_and_counts_the_rest():
     """Five tests that cannot run (predictive parity of five attributes, each with a group of
     one user): the summary names the first three and says "and 2 more" (5 - 3), in text and
     HTML (written for round ten's r10-rep-more: every failed test counted as more)."""
-    rng = np.random.default_rng(3)
-    n = 400
-    group = np.where(np.arange(n) < 40, "b", "a")
-    user = np.where(group == "b", 0, np.arange(n) + 1)
-    y = (rng.random(n) < 0.5).astype(int)
-    score = np.clip(0.3 * y + 0.6 * rng.random(n), 0, 1)
+    y, score, group, user = _one_user_group()
     names = [f"g{i}" for i in range(1, 6)]
     res = fastfair.audit(y, None, dict.fromkeys(names, group), y_score=score, cluster=user,
                          metrics=["tpr"], n_permutations=99)  # fmt: skip
