@@ -546,11 +546,8 @@ def auc_pair_rows(attr: Attribute, rows: tuple, pair: tuple[int, int], options: 
         )
     except ValueError as exc:  # the test saw the pair coded 0 (group) and 1 (reference)
         row = row_head(attr, "auc", "auc", g, r)
-        row["error"] = (
-            str(exc)
-            .replace("group 0", repr(row["group"]))
-            .replace("group 1", repr(row["reference"]))
-        )
+        names = (row["group"], row["reference"])  # one pass: a label may read "group 1"
+        row["error"] = re.sub(r"\bgroup ([01])\b", lambda m: repr(names[int(m[1])]), str(exc))
         return [row]
     out = auc_result_rows(attr, res, [(g, r)])
     for row in out:
