@@ -906,3 +906,175 @@ def test_mde_cells_are_green_exactly_where_the_comparison_could_detect_tau(resul
     page = result.to_html()
     assert page.count("<td class='mde-ok'") == ok
     assert page.count("<td class='mde-low'") == len(mdes) - ok
+
+
+# ---- practice round (session 16, prac4): report cells and sentences read back -------------
+
+
+@pytest.fixture(scope="module")
+def three():
+    """One attribute of three groups (a: 300 rows, b: 150, c: 60) with scores: two
+    comparisons per metric, so Holm moves the p-values; (y, pred, g, audit, its HTML)."""
+    rng = np.random.default_rng(11)
+    g = np.repeat(["a", "b", "c"], [300, 150, 60])
+    y = rng.random(g.size) < np.where(g == "c", 0.5, 0.3)
+    score = np.clip(np.where(y, 0.62, 0.38) + rng.normal(0, 0.2, g.size), 0.0, 1.0)
+    pred = np.where(g == "b", score >= 0.6, score >= 0.5)
+    res = fastfair.audit(y, pred, {"g": g}, y_score=score, metrics=["tpr", "fpr", "accuracy"],
+                         n_permutations=99, random_state=2)  # fmt: skip
+    return y, pred, g, res, res.to_html()
+
+
+def test_to_dict_adjustment_counts_every_test_of_the_audit(three):
+    """'holm over all N tests': N = comparisons x (metrics + AUC) + one parity test, counted
+    from the design (two comparisons, three metrics) rather than from the rows."""
+    res = three[3]
+    n = 2 * (3 + 1) + 1
+    assert len(res.tests) == n
+    assert res.to_dict()["adjustment"] == f"holm over all {n} tests of the audit"
+
+
+def test_forest_labels_give_each_groups_rows_and_hovers_give_both_pvalues(three):
+    """The forest plot's label column: each compared group with its own rows (n=, counted
+    with numpy; the reference a has 300, more than either), and each point's hover title:
+    the raw p-value after "p" and the Holm-adjusted one after "adjusted"; with nine tests
+    Holm moves some, so one shown for the other fails."""
+    _, _, g, res, page = three
+    labels = re.findall(r"<text class='t' x='14' y='[^']*'>([^<]*)<tspan class='s' dx='5'>"
+                        r"n=([\d,]+)</tspan>", page)  # fmt: skip
+    assert labels == [("b", f"{(g == 'b').sum():,}"), ("c", f"{(g == 'c').sum():,}")]
+    titles = [html.unescape(t) for t in re.findall(r"<title>([^<]*)</title></circle>", page)]
+    plotted = [t for t in res.tests if t["family"] in ("confusion", "auc")]
+    assert len(titles) == len(plotted) == 8
+    moved = 0
+    for t in plotted:
+        raw, adjusted = pvalue_text(t), pvalue_text(t, "pvalue_adjusted")
+        want = f"{t['metric']} {t['group']} vs {t['reference']}: "
+        (title,) = [x for x in titles if x.startswith(want)]
+        assert f"; p = {raw}, adjusted {adjusted}; MDE " in title, title
+        assert title.endswith(t["verdict"])
+        moved += raw != adjusted
+    assert moved >= 4
+
+
+def test_groups_table_reads_back_each_groups_rates(three):
+    """The report's Groups table, row by row: rows, base rate (share of positive labels),
+    TPR, FPR, PPV, selection rate and accuracy to 3 decimals, each counted with numpy; the
+    base rate and the selection rate differ in every group here, so one shown for the other
+    fails."""
+    y, pred, g, _, page = three
+    section = page[page.index("<h2>Groups</h2>") :]
+    section = section[: section.index("</table>")]
+    rows = re.findall(r"<tr><td class='l'>([^<]*)</td>(.*?)</tr>", section)
+    assert [name for name, _ in rows] == ["a", "b", "c"]
+    for name, cells in rows:
+        cells = re.findall(r"<td>([^<]*)</td>", cells)
+        m = g == name
+        yy, pp = y[m], pred[m]
+        want = [yy.mean(), pp[yy].mean(), pp[~yy].mean(), yy[pp].mean(), pp.mean(),
+                (yy == pp).mean()]  # fmt: skip
+        assert cells[0] == f"{m.sum():,}"
+        assert cells[1] == f"{want[0]:.3f}" != f"{want[4]:.3f}"
+        assert [c.split(" [")[0] for c in cells[2:]] == [f"{v:.3f}" for v in want[1:]]
+
+
+def test_three_groups_share_one_calibration_panel_four_get_one_each(three):
+    """An attribute of three groups (MAX_GROUPS_ONE_PANEL) gets one panel with every curve;
+    more groups get one panel per group (counted from the images' alt texts)."""
+    pytest.importorskip("matplotlib")
+    page = three[4]
+    assert page.count("alt='calibration curves of g'") == 1
+    assert "alt='calibration curve of g = " not in page
+    rng = np.random.default_rng(4)
+    g4 = np.repeat(["a", "b", "c", "d"], 120)
+    y = rng.random(g4.size) < 0.4
+    score = np.clip(np.where(y, 0.6, 0.4) + rng.normal(0, 0.2, g4.size), 0.0, 1.0)
+    four = fastfair.audit(y, score >= 0.5, {"g": g4}, y_score=score, metrics=["tpr"],
+                          n_permutations=99)  # fmt: skip
+    page = four.to_html()
+    assert "alt='calibration curves of g'" not in page
+    assert [page.count(f"alt='calibration curve of g = {k}'") for k in "abcd"] == [1] * 4
+
+
+def _fake_result(**kw):
+    from types import SimpleNamespace
+
+    base = dict(alpha=0.05, tau=0.05, power=0.8, tests=[], adjust="holm", attributes=[])
+    return SimpleNamespace(**{**base, **kw})
+
+
+@pytest.mark.parametrize("under,words", [(0, "0 non-significant tests are"),
+                                         (1, "1 non-significant test is"),
+                                         (2, "2 non-significant tests are")])  # fmt: skip
+def test_power_card_says_how_many_tests_are_too_small_in_words(under, words):
+    s = dict(n_differences=0, n_tests=5, largest=None, n_with_mde=4, mde_range=[0.03, 0.2],
+             n_detectable=4 - under, n_underpowered=under)  # fmt: skip
+    card = _report._summary_cards(_fake_result(), s)
+    assert f"{words} too small to tell." in card
+    assert f"{4 - under} of 4 comparisons" in card
+    assert ("card warn" in card) == (under > 0)
+
+
+def _diff_row(diff, group, p=0.001):
+    return dict(attribute="g", family="confusion", metric="tpr", group=group, reference="a",
+                difference=diff, pvalue=p, pvalue_adjusted=min(1.0, 3 * p),
+                decision="difference")  # fmt: skip
+
+
+def test_differences_list_ranks_by_the_size_of_the_gap_whatever_its_sign():
+    """The summary's list: the significant differences by |difference|, largest first, at
+    most six, then "and k more"; a negative gap of -0.4 comes before +0.1."""
+    gaps = [0.1, -0.4, 0.25, -0.05, 0.3, -0.2, 0.15, 0.02]
+    rows = [_diff_row(d, f"g{k}") for k, d in enumerate(gaps)]
+    rows.append({**_diff_row(0.9, "ns"), "decision": "no_evidence"})  # not significant
+    text = _report._differences_list(_fake_result(tests=rows))
+    order = re.findall(r"<b>TPR</b>, (\w+) vs a", text)
+    by_size = sorted(range(len(gaps)), key=lambda k: -abs(gaps[k]))
+    assert order == [f"g{k}" for k in by_size[:6]]
+    assert "<li>and 2 more (table below)</li>" in text
+
+
+@pytest.mark.parametrize("step", [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0])
+def test_forest_axis_limit_keeps_a_value_that_is_already_a_round_step(step):
+    """_nice_limit(x): the smallest round step >= x; a step itself stays (2 tau = 0.1 at the
+    default tau gives an axis of ±0.1, not ±0.15), anything above moves to the next."""
+    assert _report._nice_limit(step) == step
+    assert _report._nice_limit(step * (1 + 1e-9)) > step
+
+
+def test_group_list_counts_only_the_tested_groups_it_leaves_out():
+    """The attribute line's list of tested groups stops at MAX_GROUPS_LINE characters and
+    counts the tested groups not listed; skipped groups are listed separately, never in
+    that count."""
+    tested = [dict(group=f"group-{k:03d}", n=100 + k, tested=True) for k in range(30)]
+    skipped = [dict(group=f"small-{k}", n=3, tested=False) for k in range(5)]
+    text = _report._group_list(tested + skipped, True)
+    listed = re.findall(r"group-\d{3} \(\d+\)", text)
+    assert 0 < len(listed) < 30 and "small-" not in text
+    assert text.endswith(f", ... ({30 - len(listed)} more)")
+
+
+def test_equivalence_sentence_counts_every_verdict_within_delta():
+    """'Equivalence: k of n tests shown within ±δ' counts the verdicts shown within the
+    margin, "FAIR within ±δ" and "DIFFERENCE, within ±δ" alike."""
+    verdicts = ["FAIR within ±0.05", "DIFFERENCE, within ±0.05", "DIFFERENCE",
+                "no evidence (could detect ≥ 0.04)"]  # fmt: skip
+    tests = [dict(delta=0.05, verdict=v) for v in verdicts]
+    s = dict(n_differences=2, n_tests=4, largest=None, n_with_mde=0, n_errors=0)
+    out = _report._summary_sentences(_fake_result(tests=tests), s)
+    assert out[1] == ("Equivalence: 2 of 4 tests shown within ±0.05 (TOST, adjusted "
+                      "separately); 'no evidence' alone is not that.")  # fmt: skip
+
+
+def test_parity_rows_list_the_tested_groups_only(frame, result):
+    """Each predictive-parity row's `groups`: the attribute's groups with at least
+    min_group_size (10) rows, counted with pandas, in sorted order; race's 'c' (8 rows) and
+    the small intersections are not among them."""
+    rows = [t for t in result.tests if t["family"] == "parity"]
+    assert [t["attribute"] for t in rows] == ["sex", "race", "sex & race"]
+    for t, columns in zip(rows, (["sex"], ["race"], ["sex", "race"])):
+        sizes = frame.groupby(columns).size()
+        want = sorted(" & ".join(k) if isinstance(k, tuple) else k
+                      for k, n in sizes.items() if n >= 10)  # fmt: skip
+        assert t["groups"] == want, t["attribute"]
+        assert len(want) < len(sizes) or columns == ["sex"]  # race, sex & race: some skipped

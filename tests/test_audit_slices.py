@@ -315,3 +315,34 @@ def test_the_sequential_audit_searches_with_the_documented_999_permutations(fram
         min_size=50, n_permutations=999, alpha=0.01, random_state=1, n_jobs=1,
     )  # fmt: skip
     assert res.slices.searches["selection_rate"].to_dict() == rows.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("metrics", "rates"),
+    [(["equalized_odds"], ("tpr", "fpr")), (["tpr", "fpr"], ("tpr", "fpr")), (["tpr"], ("tpr",))],
+)
+def test_alpha_is_split_over_the_rates_searched_and_the_control_says_so(metrics, rates):
+    """The family-wise level alpha is divided by the number of RATES searched (equalized
+    odds is two: TPR and FPR), each search runs at that level (find_slices_from_cube on the
+    same cube at alpha / m, written out), and the control sentence names the split exactly
+    when there are two or more rates (docs/slices.md)."""
+    rng = np.random.default_rng(5)
+    n = 1200
+    sex, region = rng.choice(["F", "M"], n), rng.choice(["a", "b", "c"], n)
+    y = rng.random(n) < 0.4
+    pred = np.where(y, rng.random(n) < np.where(sex == "F", 0.5, 0.8), rng.random(n) < 0.2)
+    cube = ConfusionCube.from_arrays(y, pred, {"sex": sex, "region": region})
+    found = slice_search(cube, check_audit_settings(metrics=metrics, slices=1, **OPTIONS))
+    m = len(rates)
+    assert found.metrics == rates and found.metric_alpha == pytest.approx(0.05 / m)
+    for rate in rates:
+        alone = fastfair.find_slices_from_cube(
+            cube, metric=rate, max_depth=1, min_size=50, n_permutations=199,
+            alpha=0.05 / m, random_state=1, n_jobs=1,
+        )  # fmt: skip
+        assert found.searches[rate].alpha == pytest.approx(0.05 / m)
+        assert found.searches[rate].to_dict() == alone.to_dict(), rate
+    split = "at alpha / 2 = 0.025 each (Bonferroni over the 2 metrics)"
+    assert (split in found.control) == (m == 2)
+    assert ("Bonferroni" in found.control) == (m > 1)
+    assert found.control.startswith("family-wise error at most 0.05 over every slice and metric")

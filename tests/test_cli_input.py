@@ -550,3 +550,26 @@ def test_a_csv_file_of_exactly_the_large_size_is_still_read_whole(tmp_path, caps
     monkeypatch.setattr(cli.loading, "LARGE_CSV_BYTES", path.stat().st_size - 1)
     code, _, err = _run(argv, capsys)
     _one_line_error(code, err, "--no-header: only CSV files read whole")
+
+
+def test_missing_tokens_in_a_text_column_are_missing_in_any_case(tmp_path, capsys):
+    """A text label column (yes/no) with "NA" and "NULL" cells: both are missing, whatever
+    their case, and the audit is refused naming the count and the first data row; the
+    mask of missing_cells, cell by cell, against the documented tokens."""
+    from fastfair._textfile import missing_cells
+
+    cells = ["yes", "NA", "no", "NULL", "None", "n/a", "#N/A", "NaN", "", "nan", "Nab"]
+    want = [False, True, False, True, True, True, True, True, True, True, False]
+    assert missing_cells(np.array(cells, dtype=object)).tolist() == want
+    assert missing_cells(np.array(cells)).tolist() == want  # a fixed-width text array
+    lines = ["y,pred,grp"] + [f"{'yes' if i % 2 else 'no'},{'yes' if i % 3 else 'no'},"
+                              f"{'ab'[i % 2]}" for i in range(40)]  # fmt: skip
+    lines[4] = "NA,yes,a"
+    lines[9] = "NULL,no,b"
+    path = tmp_path / "text.csv"
+    path.write_text("\n".join(lines) + "\n")
+    argv = ["audit", str(path), "--label", "y", "--pred", "pred", "--group", "grp",
+            "--pos-label", "yes", "--quiet"]  # fmt: skip
+    code, _, err = _run(argv, capsys)
+    _one_line_error(code, err, "label column 'y' has 2 missing values (empty, NA, null or NaN; "
+                               "the first in data row 4)")  # fmt: skip

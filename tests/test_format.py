@@ -105,3 +105,27 @@ def test_a_monte_carlo_pvalue_at_its_floor_prints_below_it(n_permutations):
         res = fastfair.permutation_test(y, pred, g, metric="accuracy", method="monte_carlo",
                                         n_permutations=999, random_state=1)  # fmt: skip
         assert res.pvalue == floor and "< 0.001" in repr(res)
+
+
+def test_format_mde_keeps_every_two_digit_value_as_written():
+    """An MDE that already has two significant digits prints as written, never rounded up a
+    step by the float's last bit (0.14 / 0.001 is 140.00000000000003 in floating point; a
+    ceiling without slack printed "0.15"). Every value d.d x 10^k, k = -3..1, against its
+    own decimal text."""
+    from decimal import Decimal
+
+    from fastfair._format import format_mde
+
+    for k in range(10, 100):
+        for exponent in (-4, -3, -2, -1, 0):
+            text = str(Decimal(k).scaleb(exponent).normalize())
+            text = f"{Decimal(text):f}"
+            assert format_mde(float(text)) == text, text
+
+
+def test_format_significant_switches_to_thousands_at_exactly_ten_thousand():
+    """Scalars of 10,000 or more get thousands separators and 2 decimals, 10,000 itself
+    included; just below keeps `digits` significant digits."""
+    assert format_significant(10000.0) == "10,000.00"
+    assert format_significant(-10000.0) == "-10,000.00"
+    assert format_significant(9999.4) == "9999"

@@ -276,3 +276,21 @@ def test_docs_plotting_example_runs():
     frame = namespace["res"].by_group
     assert frame.loc[("sex", "M"), "reference"] != frame.loc[("sex", "F"), "reference"]
     namespace["plt"].close("all")
+
+
+def test_plot_null_marks_plus_and_minus_observed_once_each_and_zero_once():
+    """Two-sided: a line at +observed and one at -observed; an observed 0 is one line (both
+    marks coincide), one-sided always one. The histogram holds the finite permuted values
+    only (NaN padding of a sequential test dropped): its density integrates to 1 over the
+    999 finite values."""
+    plt, _ = _plotting()
+    from fastfair._plotting import plot_null
+
+    null = np.concatenate([np.random.default_rng(0).normal(size=999), [np.nan] * 5])
+    cases = [(1.5, True, [-1.5, 1.5]), (0.0, True, [0.0]), (1.5, False, [1.5])]
+    for observed, two_sided, want in cases:
+        ax = plot_null(None, null, observed, what="x.plot", two_sided=two_sided)
+        assert sorted(line.get_xdata()[0] for line in ax.lines) == want
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["observed"]
+        assert sum(p.get_height() * p.get_width() for p in ax.patches) == pytest.approx(1.0)
+        plt.close(ax.figure)
