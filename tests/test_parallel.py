@@ -7,6 +7,7 @@ at a directory of fake cgroup v1 and v2 files.
 
 import os
 
+import numpy as np
 import pytest
 from fastfair._counts import openmp_enabled
 
@@ -114,3 +115,38 @@ def test_a_real_affinity_mask_and_environment_in_a_fresh_process():
     assert threads("mask") == ["1", "1"]
     assert threads("none", OMP_NUM_THREADS="3") == ["3", "3"]
     assert threads("mask", OMP_NUM_THREADS="3") == ["3", "3"]  # the variable wins, as in OpenMP
+
+
+def test_n_jobs_is_used_up_to_max_threads_inclusive(machine):
+    """An explicit n_jobs of MAX_THREADS (1024) is used as given and -1024 counts back to
+    one thread; one beyond, either way, is refused with the limit named."""
+    assert _parallel.MAX_THREADS == 1024
+    assert _parallel.effective_n_threads(1024) == 1024
+    assert _parallel.effective_n_threads(-1024) == 1
+    assert _parallel.effective_n_threads(-8) == 1 and _parallel.effective_n_threads(-7) == 2
+    for n_jobs in (1025, -1025):
+        with pytest.raises(ValueError, match="n_jobs must be at most 1024 threads, got"):
+            _parallel.effective_n_threads(n_jobs)
+
+
+def test_n_jobs_of_the_wrong_kind_or_zero_is_refused_with_its_rule(machine):
+    """n_jobs 0 is a ValueError saying what to use instead; a float or a boolean (numpy's
+    too) is a TypeError naming the value; numpy integers are used as given."""
+    with pytest.raises(ValueError, match=r"n_jobs == 0 has no meaning; use None or -1"):
+        _parallel.effective_n_threads(0)
+    for bad, shown in ((1.5, "1.5"), (True, "True"), (np.bool_(False), "False")):
+        with pytest.raises(TypeError, match=f"n_jobs must be an integer or None, got {shown}"):
+            _parallel.effective_n_threads(bad)
+    assert _parallel.effective_n_threads(np.int64(3)) == 3
+    assert _parallel.effective_n_threads(np.int32(-2)) == 7
+
+
+def test_without_affinity_masks_all_cpus_count(machine, monkeypatch):
+    """Where os.sched_getaffinity does not exist (not Linux) every CPU of os.cpu_count
+    counts, at least one when it is unknown."""
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 6)
+    assert _parallel.effective_n_threads(None) == 6
+    assert _parallel.effective_n_threads(-2) == 5
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert _parallel.effective_n_threads(None) == 1

@@ -1043,3 +1043,214 @@ def test_weighted_two_group_monte_carlo_pvalue_is_the_permutation_law_of_the_sta
     exact = np.mean(np.asarray(law) >= res.statistic - 1e-12)
     assert 0.09 < exact < 0.12
     assert abs(res.pvalue - exact) < 4 * np.sqrt(exact * (1 - exact) / B) + 1 / B
+
+
+def test_metric_aliases_compute_the_rate_they_name():
+    """Each alias of METRIC_ALIASES (any letter case) tests the rate it names: each group's
+    value is that rate read off the (TN, FP, FN, TP) counts by hand, and the p-value is the
+    canonical metric's."""
+    counts = np.array([[50, 10, 8, 32], [30, 25, 12, 33]])
+    tn, fp, fn, tp = counts.T.astype(float)
+    by_hand = {
+        "recall": tp / (tp + fn),
+        "sensitivity": tp / (tp + fn),
+        "specificity": tn / (tn + fp),
+        "precision": tp / (tp + fp),
+        "demographic_parity": (tp + fp) / counts.sum(axis=1),
+        "dp": (tp + fp) / counts.sum(axis=1),
+    }
+    assert set(by_hand) == set(fastfair._metrics.METRIC_ALIASES)
+    for alias, want in by_hand.items():
+        for name in (alias, alias.upper()):
+            res = fastfair.permutation_test_from_counts(counts, metric=name, method="asymptotic")
+            np.testing.assert_allclose(res.group_values, want, rtol=1e-12)
+            canonical = fastfair._metrics.METRIC_ALIASES[alias]
+            assert res.metric == canonical
+            ref = fastfair.permutation_test_from_counts(
+                counts, metric=canonical, method="asymptotic"
+            )
+            assert res.pvalue == ref.pvalue
+
+
+def test_random_state_errors_name_the_right_kind_of_mistake():
+    """A boolean random_state is a TypeError (not an int seed), a negative int a ValueError
+    naming it; 0 and a legacy RandomState are accepted, the same RandomState state giving
+    the same p-value."""
+    rng = np.random.default_rng(1)
+    y, p, g = rng.integers(0, 2, 200), rng.integers(0, 2, 200), rng.integers(0, 2, 200)
+    kw = dict(metric="tpr", method="monte_carlo", n_permutations=99)
+    for flag in (True, False):
+        with pytest.raises(TypeError, match="random_state must be None, an int"):
+            fastfair.permutation_test(y, p, g, random_state=flag, **kw)
+    with pytest.raises(ValueError, match="random_state must be non-negative, got -3"):
+        fastfair.permutation_test(y, p, g, random_state=-3, **kw)
+    assert 0 < fastfair.permutation_test(y, p, g, random_state=0, **kw).pvalue <= 1
+    a = fastfair.permutation_test(y, p, g, random_state=np.random.RandomState(4), **kw)
+    b = fastfair.permutation_test(y, p, g, random_state=np.random.RandomState(4), **kw)
+    assert a.pvalue == b.pvalue
+
+
+def test_an_empty_group_of_counts_is_named_by_its_label():
+    """An all-zero row of counts is refused with the user's label of that group (not its
+    position), for string and integer labels alike."""
+    counts = [[10, 5, 3, 12], [0, 0, 0, 0], [8, 6, 4, 10]]
+    with pytest.raises(ValueError, match=r"group 'b' is empty \(all counts are zero\)"):
+        fastfair.permutation_test_from_counts(counts, groups=["a", "b", "c"])
+    with pytest.raises(ValueError, match=r"group 7 is empty"):
+        fastfair.permutation_test_from_counts(counts, groups=[3, 7, 9])
+
+
+def test_sequential_test_with_max_t_decides_each_comparison_at_alpha():
+    """A sequential Monte-Carlo test of three groups with adjust="maxT": each comparison's
+    sequential test runs at alpha unadjusted (the max-T adjustment comes from 9999 joint
+    permutations afterwards), so a comparison is rejected when its confidence sequence lies
+    below alpha and retained when above it; each adjusted p-value is a max-T count
+    (1 + k)/10000 or the raw p-value when that is larger."""
+    rng = np.random.default_rng(2)
+    g = rng.integers(0, 3, 600)
+    y = rng.integers(0, 2, 600)
+    p = (rng.random(600) < 0.4 + 0.1 * g).astype(int)
+    res = fastfair.permutation_test(
+        y, p, g, method="monte_carlo", n_permutations=None, adjust="maxT", random_state=1
+    )
+    lo, hi = res.pvalue_interval
+    assert set(res.decision) == {"retain", "reject"}
+    for c, decision in enumerate(res.decision):
+        assert decision == ("reject" if hi[c] <= 0.05 else "retain" if lo[c] > 0.05 else "?")
+        adj, raw = res.pvalue_adjusted[c], res.pvalue[c]
+        assert adj >= raw
+        assert adj == raw or abs(adj * 10000 - round(adj * 10000)) < 1e-6
+
+
+def test_repr_group_table_shows_weighted_denominators_as_sums_and_counts_as_integers():
+    """The repr's group table, three groups, FPR: weighted, each group's weighted FPR and
+    its denominator, the sum of its negatives' weights (fractional, shown as a number);
+    unweighted, the count of its negatives as an integer."""
+    rng = np.random.default_rng(36)
+    g = rng.integers(0, 3, 600)
+    y = rng.integers(0, 2, 600)
+    p = (rng.random(600) < 0.4 + 0.1 * g).astype(int)
+    w = rng.uniform(0.5, 2.0, 600)
+    fmt = fastfair._format.format_value
+    neg = [(g == k) & (y == 0) for k in range(3)]
+    for weights in (w, None):
+        res = fastfair.permutation_test(
+            y, p, g, metric="fpr", sample_weight=weights, n_permutations=19, random_state=1
+        )
+        lines = repr(res).splitlines()
+        start = next(i for i, ln in enumerate(lines) if ln.split()[:1] == ["group"])
+        assert lines[start].split() == ["group", "fpr", "denominator"]
+        for k in range(3):
+            if weights is None:
+                want = [fmt(p[neg[k]].mean()), str(int(neg[k].sum()))]
+            else:
+                want = [fmt(np.average(p[neg[k]], weights=w[neg[k]])), fmt(w[neg[k]].sum())]
+            assert lines[start + 1 + k].split() == [str(k), *want]
+
+
+def test_counts_and_their_group_labels_are_refused_with_the_rule_they_break():
+    """Each malformed counts table or labels list is refused with the rule it breaks: the
+    shape (n_groups >= 2, 4) with the shape given, one label per row with the shape given,
+    distinct labels."""
+    counts = [[10, 5, 3, 12], [8, 6, 4, 10]]
+    cases = [
+        (
+            dict(counts=[[1, 2, 3, 4]]),
+            r"counts must have shape \(n_groups >= 2, 4\), got \(1, 4\)",
+        ),
+        (dict(counts=[[1, 2, 3], [1, 2, 3]]), r"shape \(n_groups >= 2, 4\), got \(2, 3\)"),
+        (dict(counts=counts, groups=["a"]), r"groups must have 2 labels, got shape \(1,\)"),
+        (
+            dict(counts=counts, groups=[["a", "b"]]),
+            r"groups must have 2 labels, got shape \(1, 2\)",
+        ),
+        (dict(counts=counts, groups=["a", "a"]), r"groups must be distinct labels"),
+    ]
+    for kwargs, match in cases:
+        with pytest.raises(ValueError, match=match):
+            fastfair.permutation_test_from_counts(**kwargs)
+    res = fastfair.permutation_test_from_counts(counts, groups=["b", "a"], method="asymptotic")
+    assert res.groups.tolist() == ["b", "a"]
+
+
+# Three groups: the two large ones cannot be enumerated exactly (method "auto" falls back to
+# Monte Carlo), the small one against the reference can.
+_MIXED = [[2_000_000, 400_000, 300_000, 1_300_000], [2_100_000, 380_000, 420_000, 1_100_000],
+          [30, 6, 5, 20]]  # fmt: skip
+
+
+def test_mixed_exact_and_monte_carlo_comparisons_report_each_ones_draws_and_null():
+    """method "auto" with one comparison beyond exact enumeration: that one is Monte Carlo,
+    the other exact (the same p-value as the exact test of its two groups alone). A fixed
+    B: n_permutations B, the null holds the Monte-Carlo comparison's B statistics and its
+    p-value is (1 + #{|T_b| >= |T|}) / (1 + B) from them. Sequential: n_permutations is
+    the draws of the Monte-Carlo comparison and 0 for the exact one. mid_p asked for: a
+    warning, and the result says mid_p=False."""
+    kw = dict(metric="tpr", scheme="full", random_state=0, reference=1)
+    alone = fastfair.permutation_test_from_counts([_MIXED[2], _MIXED[1]], method="exact", **kw)
+    fixed = fastfair.permutation_test_from_counts(
+        _MIXED, n_permutations=99, return_null=True, **kw
+    )
+    assert fixed.method == "mixed" and fixed.comparisons == [(0, 1), (2, 1)]
+    assert fixed.n_permutations == 99 and fixed.null_distribution.shape == (99, 1)
+    null = fixed.null_distribution[:, 0]
+    count = np.sum(np.abs(null) >= abs(fixed.statistic[0]) * (1 - 1e-12))
+    assert fixed.pvalue[0] == pytest.approx((1 + count) / 100, rel=1e-12)
+    assert fixed.pvalue[1] == pytest.approx(alone.pvalue, rel=1e-12)
+    seq = fastfair.permutation_test_from_counts(_MIXED, n_permutations=None, **kw)
+    assert seq.method == "mixed" and seq.n_permutations[1] == 0 and seq.n_permutations[0] > 0
+    assert seq.pvalue[1] == pytest.approx(alone.pvalue, rel=1e-12)
+    n = seq.n_permutations[0]
+    assert abs(seq.pvalue[0] * (n + 1) - round(seq.pvalue[0] * (n + 1))) < 1e-9
+    with pytest.warns(UserWarning, match="mid_p applies to exact p-values only"):
+        res = fastfair.permutation_test_from_counts(_MIXED, n_permutations=99, mid_p=True, **kw)
+    assert res.mid_p is False and res.method == "mixed"
+    assert res.pvalue[0] == fixed.pvalue[0]
+
+
+def test_seed_sequence_and_its_int_give_the_same_stream_and_metric_names_must_be_strings():
+    """random_state=SeedSequence(5) is the stream of random_state=5 (ints go through a
+    SeedSequence): the same Monte-Carlo p-value; SeedSequence(6) another. A metric that is
+    not a string is a TypeError naming its type."""
+    rng = np.random.default_rng(1)
+    y, p, g = rng.integers(0, 2, 300), rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    kw = dict(metric="tpr", method="monte_carlo", n_permutations=999, return_null=True)
+    a = fastfair.permutation_test(y, p, g, random_state=5, **kw)
+    b = fastfair.permutation_test(y, p, g, random_state=np.random.SeedSequence(5), **kw)
+    c = fastfair.permutation_test(y, p, g, random_state=np.random.SeedSequence(6), **kw)
+    np.testing.assert_array_equal(a.null_distribution, b.null_distribution)
+    assert not np.array_equal(a.null_distribution, c.null_distribution)
+    with pytest.raises(TypeError, match="metric must be a string, got int"):
+        fastfair.permutation_test_from_counts([[1, 2, 3, 4], [2, 3, 4, 5]], metric=3)
+
+
+def test_exact_equalized_odds_null_is_the_enumerated_law_of_the_statistic():
+    """Equalized odds tested exactly (its separable path), return_null: the support and
+    probabilities are the law of T_tpr^2 + T_fpr^2 over every assignment of group labels
+    within the positives and within the negatives, enumerated here: each support value's
+    probability is the share of assignments giving it."""
+    y, p, g = tiny_data(11, n=12)
+    res = fastfair.permutation_test(
+        y, p, g, metric="equalized_odds", return_null=True, reference=0
+    )
+    assert res.method == "exact"
+    choices = [
+        [(rows, c) for c in itertools.combinations(rows, int(g[rows].sum()))]
+        for rows in permutable_sets(y, p, "equalized_odds", "conditional")
+    ]
+    stats_seen = []
+    for combo in itertools.product(*choices):
+        gp = g.copy()
+        for rows, ones in combo:
+            gp[rows] = 0
+            gp[list(ones)] = 1
+        stats_seen.append(ref_stat(y, p, gp, "equalized_odds"))
+    stats_seen = np.array(stats_seen)
+    support, probs = res.null_distribution, res.null_probabilities
+    assert probs.sum() == pytest.approx(1.0, abs=1e-12)
+    for value in np.unique(np.round(support, 9)):
+        share = np.mean(np.abs(stats_seen - value) <= 1e-7)
+        got = probs[np.abs(support - value) <= 1e-7].sum()
+        assert got == pytest.approx(share, abs=1e-12)
+    tail = probs[support >= res.statistic - 1e-9].sum()
+    assert res.pvalue == pytest.approx(tail, abs=1e-12)

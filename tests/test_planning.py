@@ -1061,3 +1061,61 @@ def test_pilot_plan_repr_reads_back_the_pilot_and_the_neyman_plan():
     assert lines["planned n"].startswith(f"{fmt(planned, 7)}, 95% interval")
     lo, hi = res.n_interval
     assert lo < planned < hi and f"[{fmt(lo, 7)}, {fmt(hi, 7)}]" in lines["planned n"]
+
+
+def test_pilot_plan_repr_names_the_reference_by_its_label():
+    """plan_from_data with string labels and a reference that is not the first group: the
+    repr's groups line lists the labels in the plan's order and names the reference by its
+    label (the plan's reference_index points at it)."""
+    rng = np.random.default_rng(7)
+    n = 600
+    g = np.array(["north", "south", "west"])[rng.integers(0, 3, n)]
+    y = rng.integers(0, 2, n)
+    pred = (rng.random(n) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    res = plan_from_data(y, pred, g, "tpr", tau=0.1, n_bootstrap=50, random_state=1,
+                         reference="west")  # fmt: skip
+    labels = res.groups.tolist()
+    assert labels[res.plan.reference_index] == "west"
+    line = next(ln for ln in repr(res).splitlines() if ln.strip().startswith("groups"))
+    assert line.split(":", 1)[1].strip() == f"{labels} (reference 'west')"
+
+
+def test_finite_population_plan_meets_the_power_with_the_fpc_and_says_so():
+    """sample_size with population_sizes: at the planned sizes n_g the normal formula with
+    the finite-population correction, tau / sqrt(sum_g sigma_g^2 (1 - n_g/N_g) / n_g) =
+    z_(1-alpha/2) + z_power (by hand), and the repr states the populations and the FPC."""
+    res = sample_size("tpr", rates={"tpr": [0.7, 0.8], "prevalence": [0.4, 0.5]}, tau=0.1,
+                      population_sizes=[5000, 8000])  # fmt: skip
+    n, big_n = res.n_per_group, np.array([5000.0, 8000.0])
+    se = np.sqrt(np.sum(res.sigma2 * (1 - n / big_n) / n))
+    assert 0.1 / se == pytest.approx(stats.norm.ppf(0.975) + stats.norm.ppf(0.8), rel=1e-9)
+    plain = sample_size("tpr", rates={"tpr": [0.7, 0.8], "prevalence": [0.4, 0.5]}, tau=0.1)
+    assert res.n < plain.n
+    line = next(ln for ln in repr(res).splitlines() if "population N_g" in ln)
+    assert line.split(":", 1)[1].strip() == "[5000, 8000] (FPC 1 - n_g/N_g)"
+    assert "population" not in repr(plain)
+
+
+def test_simulated_power_of_a_complement_rate_and_of_tost():
+    """simulate_power given a rate's complement (FNR for TPR) simulates the same audits: the
+    same rejections as with the TPRs 1 - FNR, and the true difference of the FNRs. With
+    delta, the repr names the TOST and its margin instead of an alternative."""
+    prev = [0.4, 0.5]
+    kw = dict(n_per_group=[200, 300], n_sim=100, random_state=1, test="wald")
+    fnr = simulate_power("fnr", rates={"fnr": [0.3, 0.2], "prevalence": prev}, **kw)
+    tpr = simulate_power("tpr", rates={"tpr": [0.7, 0.8], "prevalence": prev}, **kw)
+    assert fnr.n_rejections == tpr.n_rejections and 5 < tpr.n_rejections < 95
+    assert fnr.true_difference == pytest.approx(0.1) and tpr.true_difference == pytest.approx(-0.1)
+    tost = simulate_power("tpr", rates={"tpr": [0.7, 0.8], "prevalence": prev}, delta=0.15, **kw)
+    line = next(ln for ln in repr(tost).splitlines() if ln.strip().startswith("test"))
+    assert line.split(":", 1)[1].strip() == "wald, TOST |U| < 0.15, alpha 0.05"
+
+
+def test_pilot_plan_sizes_are_the_plans():
+    """PilotPlanResult.n and n_per_group are its plan's, which sum to n."""
+    rng = np.random.default_rng(3)
+    g, y = rng.integers(0, 2, 400), rng.integers(0, 2, 400)
+    pred = (rng.random(400) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    res = plan_from_data(y, pred, g, "tpr", tau=0.1, n_bootstrap=30, random_state=1)
+    np.testing.assert_array_equal(res.n_per_group, res.plan.n_per_group)
+    assert res.n == res.plan.n == pytest.approx(res.n_per_group.sum(), rel=1e-12)

@@ -524,3 +524,31 @@ def test_basic_bootstrap_repr_rows_read_back_every_column():
             pv(p[c]),
             pv(holm[c]),
         ]
+
+
+def test_correlation_repr_reads_back_r_tau_statistic_and_the_permutations_shown():
+    """correlation_test's repr: Pearson's r (numpy), tau = sqrt(mu22 / (mu20 mu02)) from
+    central moments, S = sqrt(n) r / tau and the p-value, read back from its table; the
+    head shows n_permutations=B for a fixed B only, a sequential test's count appearing in
+    its sequential line instead."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=200)
+    e = 0.3 * x + rng.normal(size=200) * (1 + 0.5 * np.abs(x))
+    xc, ec = x - x.mean(), e - e.mean()
+    r = np.corrcoef(x, e)[0, 1]
+    tau = np.sqrt(np.mean(xc**2 * ec**2) / (np.mean(xc**2) * np.mean(ec**2)))
+    fmt = fastfair._format.format_value
+    fixed = fastfair.correlation_test(x, e, n_permutations=199, random_state=1)
+    seq = fastfair.correlation_test(x, e, random_state=1)
+    asym = fastfair.correlation_test(x, e, method="asymptotic")
+    for res in (fixed, seq, asym):
+        lines = repr(res).splitlines()
+        assert lines[1].split() == ["r", "tau", "statistic", "pvalue"]
+        row = lines[2].split()
+        assert row[:3] == [fmt(r), fmt(tau), fmt(np.sqrt(200) * r / tau)]
+    assert repr(fixed).splitlines()[0].endswith(", n=200, n_permutations=199)")
+    assert repr(asym).splitlines()[0].endswith(", n=200)")
+    assert repr(asym).splitlines()[2].split()[3] == fmt(2 * stats.norm.sf(np.sqrt(200) * r / tau))
+    head = repr(seq).splitlines()[0]
+    assert head.endswith(", n=200)") and "n_permutations" not in head
+    assert repr(seq).splitlines()[-1].endswith(f"permutations {seq.n_permutations}")

@@ -687,3 +687,51 @@ def test_monte_carlo_repr_notes_show_each_comparisons_interval_and_the_decisions
         f"{seq.n_permutations[0]}, {seq.n_permutations[1]}"
     )
     assert seq.n_permutations[0] != seq.n_permutations[1]
+
+
+def test_sequential_repr_floors_each_pvalue_at_its_own_permutation_count():
+    """A sequential test of two comparisons that stop after different numbers of
+    permutations: a p-value with no exceedance, 1/(n_c + 1), prints as "< 1/(n_c + 1)" with
+    that comparison's own n_c (not the first comparison's), any other p-value as a number."""
+    rng = np.random.default_rng(1)
+    g = np.repeat([0, 1, 2], 200)
+    v = rng.normal(size=600) + np.where(g == 2, 1.0, 0.0)
+    res = fastfair.mean_difference_test(v, g, random_state=1, reference=0)
+    n = np.asarray(res.n_permutations)
+    assert n[0] != n[1]
+    fmt = fastfair._format.format_value
+    rows = [ln.split() for ln in repr(res).splitlines() if ln.startswith(("  1 - 0", "  2 - 0"))]
+    floored = 0
+    for c, row in enumerate(rows):
+        p = float(res.pvalue[c])
+        if abs(p - 1 / (n[c] + 1)) < 1e-12:
+            want = ["<", f"{1 / (n[c] + 1):.3g}"]
+            floored += 1
+        else:
+            want = [fmt(p)]
+        assert row[-1 - len(want) : -1] == want
+    assert floored == 1
+
+
+def test_sequential_null_of_several_comparisons_is_nan_padded_per_comparison():
+    """return_null with a sequential test of two comparisons that stop at different counts:
+    column c holds comparison c's n_c permuted statistics, then NaN; each p-value is
+    (1 + #{|T_b| >= |T|}) / (1 + n_c) recounted from its column."""
+    rng = np.random.default_rng(1)
+    g = np.repeat([0, 1, 2], 200)
+    v = rng.normal(size=600) + np.where(g == 2, 1.0, 0.0)
+    res = fastfair.mean_difference_test(v, g, random_state=1, reference=0, return_null=True)
+    n = np.asarray(res.n_permutations)
+    null = res.null_distribution
+    assert n[0] != n[1] and null.shape == (n.max(), 2)
+    for c in range(2):
+        column = null[:, c]
+        assert np.isfinite(column[: n[c]]).all() and np.isnan(column[n[c] :]).all()
+        count = np.sum(np.abs(column[: n[c]]) >= abs(res.statistic[c]) * (1 - 1e-12))
+        assert res.pvalue[c] == pytest.approx((1 + count) / (1 + n[c]), rel=1e-12)
+
+
+def test_robbins_interval_before_any_permutation_is_all_of_0_1():
+    """No permutation drawn yet: the confidence sequence is [0, 1] whatever the level."""
+    assert robbins_interval(0, 0, 0.001) == (0.0, 1.0)
+    assert robbins_interval(0, 0, 0.5) == (0.0, 1.0)

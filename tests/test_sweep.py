@@ -6,6 +6,7 @@ import importlib.util
 import math
 import os
 import pathlib
+import sys
 
 import numpy as np
 import pytest
@@ -700,3 +701,58 @@ def test_every_frame_column_reads_back_its_metric_and_threshold():
             for name in ("standard_error", "statistic", "pvalue", "critical_value",
                          "pvalue_adjusted", "band"):  # fmt: skip
                 assert row[name] == getattr(res, name)[m, k], name
+
+
+def test_repr_and_report_rows_read_back_every_column():
+    """The repr's row per metric: the threshold of the most extreme T, its gap, T, raw and
+    max-T p-values, the counts of thresholds with raw p <= alpha and with max-T p <= alpha
+    (different here), the max-T critical value; the report's row per metric: the largest
+    absolute gap, its threshold, its raw and max-T p-values and the same two counts. Each
+    value is taken from the result's arrays by hand (argmax, counts), not from the code."""
+    y, score, group = grid_data(n=800, seed=2, shift=0.05)
+    res = fastfair.threshold_sweep(y, score, group, thresholds=np.linspace(0.1, 0.9, 9),
+                                   n_permutations=199, random_state=0)  # fmt: skip
+    fmt = fastfair._format.format_value
+    raw = (res.pvalue <= 0.05).sum(axis=1)
+    simultaneous = (res.pvalue_adjusted <= 0.05).sum(axis=1)
+    assert (raw != simultaneous).any()
+    rows = repr(res).splitlines()[3:5]
+    section = fastfair.sweep.html_section(res, plot=False)
+    html_rows = [r for r in section.split("<tr>") if r.startswith("<td>")]
+    for m, name in enumerate(res.metrics):
+        k = int(np.argmax(np.abs(res.statistic[m])))
+        assert rows[m].split() == [
+            name, fmt(res.thresholds[k]), fmt(res.difference[m, k]), fmt(res.statistic[m, k]),
+            fmt(res.pvalue[m, k]), fmt(res.pvalue_adjusted[m, k]), str(raw[m]),
+            str(simultaneous[m]), fmt(res.max_critical[m]),
+        ]  # fmt: skip
+        j = int(np.argmax(np.abs(res.difference[m])))
+        cells = [c.split("</td>")[0] for c in html_rows[m].split("<td>")[1:]]
+        assert cells == [
+            name, fmt(res.difference[m, j]), fmt(res.thresholds[j]), fmt(res.pvalue[m, j]),
+            fmt(res.pvalue_adjusted[m, j]), str(raw[m]), str(simultaneous[m]),
+        ]  # fmt: skip
+    assert int(np.argmax(np.abs(res.statistic[0]))) != int(np.argmax(np.abs(res.difference[0])))
+
+
+def test_metrics_ax_and_missing_matplotlib_are_handled_as_documented(monkeypatch):
+    """No metric, a metric twice (also through an alias: recall is tpr), and a plot onto the
+    wrong number of axes are refused with their rule; without matplotlib the report
+    section keeps its table and says the plot needs matplotlib instead of an image."""
+    y, score, group = grid_data(n=300, seed=4)
+    kw = dict(thresholds=3, n_permutations=19, random_state=0)
+    with pytest.raises(ValueError, match="metrics must name at least one rate"):
+        fastfair.threshold_sweep(y, score, group, metrics=[], **kw)
+    for twice in (["tpr", "tpr"], ["tpr", "recall"]):
+        with pytest.raises(ValueError, match=r"metrics must be distinct, got \['tpr', "):
+            fastfair.threshold_sweep(y, score, group, metrics=twice, **kw)
+    res = fastfair.threshold_sweep(y, score, group, **kw)
+    plt = pytest.importorskip("matplotlib.pyplot")
+    _, axes = plt.subplots(1, 3)
+    with pytest.raises(ValueError, match="ax must hold 2 axes, got 3"):
+        res.plot(ax=axes)
+    plt.close("all")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    section = fastfair.sweep.html_section(res, plot=True)
+    assert section.endswith("</table></div>\n<p><em>The plot needs matplotlib.</em></p>")
+    assert "<img" not in section and section.count("<tr>") == 3

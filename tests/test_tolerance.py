@@ -1615,3 +1615,81 @@ def test_audit_auc_difference_interval_is_the_hybrid_tests_mover_interval():
     assert abs((a0 - lo0) - (hi0 - a0)) > 1e-3  # asymmetric limits: the ends matter
     tol = fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.05, reference=1)
     np.testing.assert_allclose(tol.confidence_interval, want, rtol=1e-6)
+
+
+def test_margin_errors_state_the_documented_range_per_margin_and_metric():
+    """The margin's error states its documented range: u_tol >= 0 (0 allowed) and delta > 0
+    (0 refused), both below 1 for rates and AUC; a row metric's margin only finite (a gap
+    of 2 in squared error is a valid margin there)."""
+    for value in (-0.1, 1.0):
+        with pytest.raises(ValueError, match=r"u_tol must be >= 0 and < 1 \(a gap between"):
+            fastfair.tolerance_test_from_counts(COUNTS, u_tol=value)
+    for value in (0.0, -0.1, 1.0):
+        with pytest.raises(ValueError, match=r"delta must be > 0 and < 1 \(a gap between"):
+            fastfair.equivalence_test_from_counts(COUNTS, delta=value)
+    assert fastfair.tolerance_test_from_counts(COUNTS, u_tol=0.0).u_tol == 0.0
+    rng = np.random.default_rng(3)
+    group = np.repeat([0, 1], [60, 40])
+    y = rng.normal(size=100)
+    pred = y + rng.normal(size=100)
+    with pytest.raises(ValueError, match=r"u_tol must be >= 0 and finite, got inf"):
+        fastfair.tolerance_test(y, pred, group, metric="mse", u_tol=np.inf)
+    with pytest.raises(ValueError, match=r"delta must be > 0 and finite, got 0"):
+        fastfair.equivalence_test(y, pred, group, metric="mse", delta=0)
+    assert fastfair.tolerance_test(y, pred, group, metric="mse", u_tol=2.0).u_tol == 2.0
+
+
+def test_hybrid_auc_margin_warns_below_five_per_class_not_at_five():
+    """AUC_WARN_BELOW["hybrid"] = 5 is strict: a compared group with exactly 5 positives
+    draws no ApproximateLevelWarning, one with 4 does (the warning names that group)."""
+    import warnings
+
+    rng = np.random.default_rng(5)
+    group = np.repeat([0, 1], [60, 400])
+    score = rng.normal(size=460)
+    for positives, warns in ((5, False), (4, True)):
+        y = np.r_[np.arange(60) < positives, rng.random(400) < 0.4]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fastfair.tolerance_test(y, score + y, group, metric="auc", u_tol=0.02, reference=1)
+        got = [w for w in caught if issubclass(w.category, fastfair.ApproximateLevelWarning)]
+        assert len(got) == warns
+        if warns:
+            assert "group(s) 0:" in str(got[0].message) and "fewer than 5" in str(got[0].message)
+
+
+def test_tolerance_repr_labels_the_interval_with_its_confidence_level():
+    """ToleranceTestResult's comparison table names its interval by `confidence_level`
+    (95% by default, 80% when asked), and the interval shown is the result's: the score
+    interval at that level, which holds the difference and narrows as the level drops."""
+    fmt = fastfair._format.format_value
+    widths = []
+    for level, label in ((0.95, "95%"), (0.8, "80%")):
+        res = fastfair.tolerance_test_from_counts(
+            COUNTS, metric="tpr", u_tol=0.02, method="score", confidence_level=level
+        )
+        header, rows = _repr_rows(repr(res), "comparison")
+        assert header[2:4] == [label, "CI"]
+        lo, hi = res.confidence_interval
+        assert lo < res.difference < hi
+        assert rows[0][4:6] == [f"[{fmt(lo)},", f"{fmt(hi)}]"]
+        widths.append(hi - lo)
+    assert widths[1] < widths[0]
+
+
+def test_equivalence_alpha_must_leave_a_1_minus_2_alpha_interval():
+    """alpha 0.5 (a 0% interval) is refused with the reason; just below it the TOST
+    interval is the score interval at level 1 - 2 alpha = 2%: the ends are where the
+    Miettinen-Nurminen Z (brute force) equals -+ z_(1 - alpha)."""
+    with pytest.raises(ValueError, match=r"alpha must be below 0.5 for a 1 - 2 alpha interval"):
+        fastfair.equivalence_test_from_counts(COUNTS, delta=0.1, alpha=0.5)
+    res = fastfair.equivalence_test_from_counts(
+        COUNTS, delta=0.1, alpha=0.49, method="score", reference=1
+    )
+    lo, hi = res.equivalence_interval
+    x0, n0 = COUNTS[0][3], COUNTS[0][2] + COUNTS[0][3]
+    x1, n1 = COUNTS[1][3], COUNTS[1][2] + COUNTS[1][3]
+    z = stats.norm.ppf(1 - 0.49)
+    assert lo < x0 / n0 - x1 / n1 < hi and hi - lo < 0.005
+    assert _brute_z(x0, n0, x1, n1, lo) == pytest.approx(z, abs=1e-6)
+    assert _brute_z(x0, n0, x1, n1, hi) == pytest.approx(-z, abs=1e-6)
