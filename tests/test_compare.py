@@ -453,6 +453,40 @@ def test_result_frame_and_repr():
     assert isinstance(res.to_dict()["groups"], list)
 
 
+def test_model_comparison_repr_rows_read_back_the_rates_counted_from_the_rows():
+    """Every number of the repr: each group's TPR under A and B (counted with numpy), their
+    change; each comparison's gaps (group minus reference), change of gap, its interval
+    (as in to_frame) and the two p-values (the asymptotic two-sided one from the
+    studentized change), with three groups so that the comparisons differ."""
+    rng = np.random.default_rng(62)
+    n = 900
+    y = rng.random(n) < 0.5
+    group = rng.integers(0, 3, n)
+    a = rng.random(n) < 0.5
+    b = np.where(rng.random(n) < 0.25 * (1 + group), ~a, a)
+    res = compare_models(y, a, b, group, metric="tpr", method="asymptotic", reference=1)
+    lines = repr(res).splitlines()
+    tpr = {m: np.array([pred[(group == k) & y].mean() for k in range(3)]) for m, pred in
+           (("a", a), ("b", b))}  # fmt: skip
+    for k in range(3):
+        cells = [float(v) for v in lines[2 + k].split()]
+        assert cells[0] == k
+        assert cells[1:4] == pytest.approx([tpr["a"][k], tpr["b"][k],
+                                            tpr["b"][k] - tpr["a"][k]], abs=5e-5)  # fmt: skip
+    assert lines[5].split()[:3] == ["comparison", "gap", "A"]
+    frame = res.to_frame()
+    for c, g in enumerate((0, 2)):
+        name, cells = lines[6 + c][:12].split(), [float(v) for v in lines[6 + c][12:].split()]
+        assert name == [str(g), "vs", "1"]
+        gap_a, gap_b = tpr["a"][g] - tpr["a"][1], tpr["b"][g] - tpr["b"][1]
+        assert cells[:3] == pytest.approx([gap_a, gap_b, gap_b - gap_a], abs=5e-5)
+        assert cells[3:5] == pytest.approx([frame.ci_low[c], frame.ci_high[c]], abs=5e-5)
+        z = res.difference[c] / res.standard_error[c]
+        assert cells[5] == pytest.approx(2 * stats.norm.sf(abs(z)), abs=5e-5)
+        assert cells[6] == pytest.approx(frame.pvalue_reduced[c], abs=5e-5)
+        assert frame.pvalue_reduced[c] != pytest.approx(frame.pvalue[c], abs=1e-3)
+
+
 # --------------------------------------------------------------------------------------
 # AUC: paired DeLong against brute force and pROC
 # --------------------------------------------------------------------------------------
@@ -488,6 +522,29 @@ def test_paired_delong_equals_the_structural_components():
             (va, vb, c), abs=1e-15)  # fmt: skip
         z = (auc_b - auc_a) / math.sqrt(va + vb - 2 * c)
         assert res.statistic[g] == pytest.approx(z, rel=1e-11)
+
+
+def test_paired_delong_repr_rows_read_back_each_groups_brute_force_values():
+    """Every column of the repr's group rows (model A's AUC left of model B's, the counts
+    of positives and negatives) against the structural components and counts of the rows."""
+    rng = np.random.default_rng(61)
+    y = rng.random(120) < 0.4
+    group = rng.integers(0, 2, 120)
+    a = rng.random(120) + 0.6 * y  # model A separates well, model B does not
+    b = rng.random(120)
+    lines = repr(paired_delong(y, a, b, group)).splitlines()
+    assert lines[1].split() == ["group", "auc", "A", "auc", "B", "covariance", "statistic",
+                                "pvalue", "n_pos", "n_neg"]  # fmt: skip
+    for g, line in zip(range(2), lines[2:4]):
+        rows = group == g
+        auc_a, auc_b, va, vb, c = brute_paired_delong(y[rows], a[rows], b[rows])
+        cells = line.split()
+        assert cells[0] == str(g)
+        assert float(cells[1]) == pytest.approx(auc_a, abs=5e-5)
+        assert float(cells[2]) == pytest.approx(auc_b, abs=5e-5)
+        z = (auc_b - auc_a) / math.sqrt(va + vb - 2 * c)
+        assert float(cells[4]) == pytest.approx(z, abs=5e-5)
+        assert (int(cells[6]), int(cells[7])) == (int(y[rows].sum()), int((~y[rows]).sum()))
 
 
 def test_paired_delong_equals_recorded_proc():
