@@ -499,3 +499,44 @@ def test_adjusted_pvalue_is_at_most_alpha_exactly_when_the_sequence_excludes_zer
         seen_touching |= bool(((lo == 0) | (hi == 0)).any())
     assert seen_touching  # the case that tells one strip from both
     assert lo[0, 0] == 0.0 and res.state[0, 0] == "watching"  # b vs a: gap 0.03 in [0, 0.05]
+
+
+def test_repr_rows_read_back_counts_differences_and_bonferroni_adjusted_pvalues():
+    """Every column of the repr against the rows (numpy counts) and the result: the
+    difference of rates, the sequence, the p-value adjusted over the 4 sequences
+    (min(1, 4 p): it differs from the raw p where the gap is detected), and the group's and
+    the reference's denominators (rows for the selection rate, positives for the TPR)."""
+    rng = np.random.default_rng(3)
+    mon = FairnessMonitor(["selection_rate", "tpr"], reference="a")
+    rows = []
+    for _ in range(3):
+        n = 2000
+        g = rng.choice(["a", "b", "c"], n, p=[0.5, 0.3, 0.2])
+        y = rng.random(n) < 0.4
+        y_pred = rng.random(n) < np.where(g == "b", 0.55, 0.4)
+        mon.update(y, y_pred, g)
+        rows.append((g, y, y_pred))
+    g, y, y_pred = (np.concatenate(parts) for parts in zip(*rows))
+    res = mon.result()
+    lines = repr(res).splitlines()
+    assert "Bonferroni over 4 sequences" in lines[0]
+    lower, upper = res.confidence_interval
+    detected = 0
+    for k, (metric, group) in enumerate(itertools.product(["selection_rate", "tpr"], "bc")):
+        i, c = k // 2, k % 2
+        cells = [v for v in lines[2 + k].strip().split("  ") if v.strip()]
+        cells = [v.strip() for v in cells]
+        assert cells[0] == f"{metric}: {group} - a"
+        den = {h: (g == h) if metric == "selection_rate" else (g == h) & y for h in "abc"}
+        rate = {h: y_pred[den[h]].mean() for h in "abc"}
+        assert float(cells[1]) == pytest.approx(rate[group] - rate["a"], abs=5e-5)
+        assert cells[2] == f"[{lower[i, c]:.4f}, {upper[i, c]:.4f}]"
+        p, p_adj = res.pvalue[i, c], min(1.0, 4 * res.pvalue[i, c])
+        shown = float(cells[3])
+        assert shown == pytest.approx(p_adj, rel=1e-3, abs=5e-5 if p_adj >= 0.01 else 0.0)
+        if p_adj < 1.0:
+            detected += 1
+            assert abs(shown - p) > 0.5 * p  # the adjusted, not the raw p-value
+        assert (int(cells[4]), int(cells[5])) == (den[group].sum(), den["a"].sum())
+        assert cells[6].startswith(str(res.state[i, c]))
+    assert detected >= 2
