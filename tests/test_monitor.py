@@ -540,3 +540,23 @@ def test_repr_rows_read_back_counts_differences_and_bonferroni_adjusted_pvalues(
         assert (int(cells[4]), int(cells[5])) == (den[group].sum(), den["a"].sum())
         assert cells[6].startswith(str(res.state[i, c]))
     assert detected >= 2
+
+
+def test_groups_listed_with_the_reference_not_first_are_still_compared_with_it():
+    """groups=["b", "a", "c"] with reference "a": every comparison is against "a" and its
+    difference is the group's selection rate minus a's, counted from the rows."""
+    rng = np.random.default_rng(8)
+    n = 3000
+    g = rng.choice(["a", "b", "c"], n, p=[0.4, 0.35, 0.25])
+    y = rng.random(n) < 0.4
+    y_pred = rng.random(n) < np.select([g == "b", g == "c"], [0.6, 0.3], 0.45)
+    mon = FairnessMonitor(["selection_rate"], reference="a", groups=["b", "a", "c"])
+    res = mon.update(y, y_pred, g).result()
+    assert res.comparisons == [("b", "a"), ("c", "a")]
+    assert res.groups.tolist() == ["a", "b", "c"]
+    rate = {h: y_pred[g == h].mean() for h in "abc"}
+    np.testing.assert_allclose(res.difference[0], [rate["b"] - rate["a"], rate["c"] - rate["a"]],
+                               rtol=1e-12)  # fmt: skip
+    frame = res.to_frame()
+    assert frame.reference.tolist() == ["a", "a"]
+    assert frame.reference_denominator.tolist() == [int((g == "a").sum())] * 2
