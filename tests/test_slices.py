@@ -713,3 +713,26 @@ def test_search_counts_and_population_value_read_back_from_the_rows():
                 tested += 1
                 masks.add(mask.tobytes())
     assert res.n_slices == tested and res.n_distinct == len(masks) < tested
+
+
+def test_bin_labels_are_half_open_except_the_last_closed_one_holding_the_maximum():
+    """With alpha near 1 every bin is reported: its labels are exactly
+    "[e_k, e_k+1)" built from result.bins, the last one "[e_B-1, max]" (it holds the
+    largest value), and each bin's size is the count of rows in that interval."""
+    rng = np.random.default_rng(9)
+    n = 2000
+    x = rng.uniform(0, 10, n)
+    y = (rng.random(n) < 0.5).astype(int)
+    pred = (rng.random(n) < 0.2 + 0.06 * x).astype(int)
+    res = fastfair.find_slices(None, y, pred, features={"x": x}, max_depth=1, min_size=1,
+                               bins=4, n_permutations=99, random_state=0, alpha=0.999)  # fmt: skip
+    edges = res.bins["x"]
+    assert edges[-1] == x.max() and len(edges) == 5
+    expected = {
+        f"[{edges[k]:.4g}, {edges[k + 1]:.4g}{']' if k == 3 else ')'}": k for k in range(4)
+    }
+    found = {s.predicates[0][1]: s for s in res.slices}
+    assert set(found) == set(expected)
+    for label, k in expected.items():
+        inside = (x >= edges[k]) & ((x <= edges[k + 1]) if k == 3 else (x < edges[k + 1]))
+        assert found[label].size == int(inside.sum())
