@@ -1208,6 +1208,25 @@ def test_mixed_exact_and_monte_carlo_comparisons_report_each_ones_draws_and_null
     assert res.pvalue[0] == fixed.pvalue[0]
 
 
+def test_mid_p_dropped_for_a_monte_carlo_fallback_is_dropped_for_every_comparison():
+    """mid_p=True where one comparison cannot be enumerated: the result says mid_p=False,
+    so the comparison tested exactly has its ordinary exact p-value (that of the exact test
+    of its two groups alone without mid-p, which differs from the mid-p one here), and the
+    Holm adjustment is over ordinary p-values."""
+    kw = dict(metric="tpr", scheme="full", random_state=0, reference=1)
+    pair = [_MIXED[2], _MIXED[1]]
+    ordinary = fastfair.permutation_test_from_counts(pair, method="exact", **kw).pvalue
+    mid = fastfair.permutation_test_from_counts(pair, method="exact", mid_p=True, **kw).pvalue
+    assert abs(ordinary - mid) > 1e-3
+    with pytest.warns(UserWarning, match="so every comparison has an ordinary p-value"):
+        res = fastfair.permutation_test_from_counts(_MIXED, n_permutations=99, mid_p=True, **kw)
+    assert res.mid_p is False
+    assert res.pvalue[1] == pytest.approx(ordinary, rel=1e-12)
+    p = np.sort(res.pvalue)
+    holm = np.minimum(1, np.maximum.accumulate(p * [2, 1]))
+    np.testing.assert_allclose(np.sort(res.pvalue_adjusted), holm, rtol=1e-12)
+
+
 def test_seed_sequence_and_its_int_give_the_same_stream_and_metric_names_must_be_strings():
     """random_state=SeedSequence(5) is the stream of random_state=5 (ints go through a
     SeedSequence): the same Monte-Carlo p-value; SeedSequence(6) another. A metric that is

@@ -141,6 +141,8 @@ def _pair_tests(st: _CellStatistics, w, rows, pairs, options: _Options, key, n_t
             pvalues[c] = asymptotic_pvalue(st.observed[c], options.alternative, df)
         samplers.append(sampler)
         used.append(chosen)
+    if options.mid_p and "monte_carlo" in used:
+        _ordinary_exact_pvalues(st, w, pairs, options, used, pvalues)
     mc = [s for s in samplers if s is not None]
     decision = None
     if mc and options.sequential is None:
@@ -155,6 +157,24 @@ def _pair_tests(st: _CellStatistics, w, rows, pairs, options: _Options, key, n_t
     return _PairTests(pvalues, used, samplers, decision, exact_null)
 
 
+def _ordinary_exact_pvalues(st, w, pairs, options: _Options, used, pvalues) -> None:
+    """The exact comparisons' p-values without mid-p, in place: some comparison fell back to
+    Monte Carlo (ordinary p-values only), so the result reports mid_p=False, and that must
+    hold for every comparison (and for the adjustment over them)."""
+    for c, (ga, gb) in enumerate(pairs):
+        if used[c] == "exact":
+            pvalues[c] = exact_pair(
+                w[[ga, gb]].astype(np.int64),
+                options.metric,
+                st.spec,
+                st.strata,
+                st.observed[c],
+                options.alternative,
+                False,
+                want_null=False,
+            )[0]
+
+
 def _pack(st, tests: _PairTests, adjusted, labels, pairs, options: _Options, weighted):
     """PermutationTestResult: per-pair values as floats with one comparison (and one part),
     arrays otherwise; the Monte-Carlo summary of the pairs that drew permutations."""
@@ -167,7 +187,8 @@ def _pack(st, tests: _PairTests, adjusted, labels, pairs, options: _Options, wei
     if mid_p and method_used != "exact":
         warnings.warn(
             "mid_p applies to exact p-values only: comparisons too large to enumerate were "
-            "tested by Monte Carlo with ordinary p-values (the result has mid_p=False)",
+            "tested by Monte Carlo, so every comparison has an ordinary p-value (the result "
+            "has mid_p=False)",
             stacklevel=4,
         )
         mid_p = False
