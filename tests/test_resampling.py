@@ -552,3 +552,27 @@ def test_correlation_repr_reads_back_r_tau_statistic_and_the_permutations_shown(
     head = repr(seq).splitlines()[0]
     assert head.endswith(", n=200)") and "n_permutations" not in head
     assert repr(seq).splitlines()[-1].endswith(f"permutations {seq.n_permutations}")
+
+
+def test_unstudentized_interval_uses_the_sample_sd_of_the_bootstrap_differences():
+    """An unstudentized test of a callable: the interval is difference -+ z SD(bootstrap
+    differences) with the sample SD (ddof=1). Group 0 holds predictions {0, 1}, the
+    reference three 0s, so each bootstrap difference is a mean of two draws of {0, 1}, in
+    {0, 1/2, 1}; with two resamples the SD is |a - b| / sqrt(2), in {0, 0.354, 0.707}
+    (ddof=0 would give |a - b| / 2, in {0, 0.25, 0.5})."""
+    y = np.zeros(5)
+    pred = np.array([0.0, 1.0, 0.0, 0.0, 0.0])
+    g = np.array([0, 0, 1, 1, 1])
+    z = stats.norm.ppf(0.975)
+    sds = []
+    for seed in range(8):
+        res = fastfair.permutation_test(
+            y, pred, g, metric=lambda t, p: float(np.mean(p)), studentize=False,
+            n_permutations=9, n_bootstrap=2, random_state=seed, reference=1,
+        )  # fmt: skip
+        lo, hi = res.confidence_interval
+        assert (lo + hi) / 2 == pytest.approx(0.5, abs=1e-12)
+        sds.append((hi - lo) / (2 * z))
+    allowed = np.array([0.0, 0.5, 1.0]) / np.sqrt(2)
+    assert all(np.min(np.abs(allowed - sd)) < 1e-9 for sd in sds)
+    assert max(sds) > 0
