@@ -1078,3 +1078,87 @@ def test_parity_rows_list_the_tested_groups_only(frame, result):
                       for k, n in sizes.items() if n >= 10)  # fmt: skip
         assert t["groups"] == want, t["attribute"]
         assert len(want) < len(sizes) or columns == ["sex"]  # race, sex & race: some skipped
+
+
+def test_sensitive_feature_forms_refused_or_named(frame):
+    """An empty list or mapping of attributes and a repeated name are refused by name; a 2-D
+    array's columns are the attributes sensitive_feature_0, _1 (the same tests as those
+    columns given by name)."""
+    kw = dict(metrics=["tpr"], n_permutations=99)
+    for sf, message in (([], "sensitive_features is an empty list"),
+                        ({}, "sensitive_features is an empty mapping"),
+                        (["sex", "sex"], "sensitive_features has repeated names: "
+                                         "['sex', 'sex']")):  # fmt: skip
+        with pytest.raises(ValueError) as info:
+            fastfair.audit("y", "pred", sf, data=frame, **kw)
+        assert message in str(info.value)
+    two = frame[["sex", "race"]].to_numpy()
+    res = fastfair.audit(frame.y, frame.pred, two, **kw)
+    named = fastfair.audit("y", "pred", ["sex", "race"], data=frame, **kw)
+    assert [a["name"] for a in res.attributes] == ["sensitive_feature_0", "sensitive_feature_1"]
+    assert [t["pvalue"] for t in res.tests] == [t["pvalue"] for t in named.tests]
+    with pytest.raises(ValueError, match="y_pred has 2999 rows, y_true has 3000"):
+        fastfair.audit(frame.y.to_numpy(), frame.pred.to_numpy()[1:], frame.sex.to_numpy())
+
+
+def test_report_branches_of_a_small_audit():
+    """What the report says where a part is missing: equalized odds alone has no forest
+    plot ("No differences to plot."); a rate undefined in one group is "n/a" in the forest
+    plot with the reason on hover, "-" in the power table, and the groups' other metrics
+    keep their marks; with no MDE at all the power card says "no planner figure"."""
+    rng = np.random.default_rng(21)
+    g = np.repeat(["a", "b", "c"], [80, 60, 40])
+    y = rng.random(g.size) < 0.5
+    y[g == "c"] = False  # no positives in c: its TPR is undefined
+    pred = rng.random(g.size) < 0.5
+    eo = fastfair.audit(y[g != "c"], pred[g != "c"], g[g != "c"], metrics=["equalized_odds"],
+                        n_permutations=99)  # fmt: skip
+    assert "<p class='note'>No differences to plot.</p>" in eo.to_html()
+    res = fastfair.audit(y, pred, {"g": g}, metrics=["tpr", "fpr"], n_permutations=99)
+    page = res.to_html()
+    (error,) = [t["error"] for t in res.tests if "error" in t]
+    assert page.count("n/a<title>") == 1 and f"n/a<title>{html.escape(error)}</title>" in page
+    power = page[page.index("<h2>Could the audit detect a gap?") :]
+    power = power[: power.index("</table>")]
+    rows = re.findall(r"<tr><td class='l'>([^<]*)</td>(.*?)</tr>", power)
+    cells = {name: re.findall(r"<td[^>]*>(.*?)</td>", rest) for name, rest in rows}
+    assert list(cells) == ["b vs a", "c vs a"]
+    assert cells["c vs a"][0] == "-" and cells["c vs a"][1] != "-"
+    assert all(c != "-" for c in cells["b vs a"])
+    s = dict(n_differences=0, n_tests=1, largest=None, n_with_mde=0)
+    card = _report._summary_cards(_fake_result(), s)
+    assert "How big?</div>no test ran</div>" in card
+    assert "Could this audit have seen one?</div>no planner figure</div>" in card
+
+
+def test_nice_limit_above_one_is_the_next_half():
+    assert [_report._nice_limit(x) for x in (1.01, 1.5, 1.51, 2.2)] == [1.5, 1.5, 2.0, 2.5]
+
+
+def test_forest_axes_refuse_the_wrong_number_of_axes(result):
+    """One Axes per plotted metric (or one with `metric`): any other number is refused,
+    naming both."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    n = len({t["metric"] for t in result.tests if t["family"] in ("confusion", "auc")
+             and t["metric"] != "equalized_odds"})  # fmt: skip
+    fig, axes = plt.subplots(1, n + 1)
+    with pytest.raises(ValueError, match=f"ax must hold {n} axes, got {n + 1}"):
+        result.plot(ax=axes)
+    plt.close(fig)
+
+
+def test_slices_repr_and_a_search_without_significant_slices():
+    """AuditSlices' repr: depth, features, the number of significant slices and the error
+    control; a search that found none says so in the printed audit and the report."""
+    rng = np.random.default_rng(6)
+    n = 600
+    g, h = rng.choice(["a", "b"], n), rng.choice(["x", "y"], n)
+    y, pred = rng.random(n) < 0.5, rng.random(n) < 0.5  # no gap anywhere
+    res = fastfair.audit(y, pred, {"g": g, "h": h}, metrics=["tpr"], slices=2,
+                         n_permutations=99, random_state=1)  # fmt: skip
+    sl = res.slices
+    assert sl.found == [] and list(sl.searches) == ["tpr"]
+    assert repr(sl) == f"AuditSlices(depth <= 2 over g, h, 0 significant slices; {sl.control})"
+    assert "No slice differs significantly from its complement." in res.format()
+    assert "<p><b>No slice differs significantly from its complement.</b></p>" in res.to_html()
+    assert pvalue_text({"pvalue": 0.5}, "pvalue_adjusted") == "-"

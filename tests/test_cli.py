@@ -380,3 +380,54 @@ def test_the_engine_gets_its_own_place_option(tmp_path, monkeypatch, capsys, eng
     assert fastfair.cli.main(argv) == 2
     assert "stop here" in capsys.readouterr().err
     assert seen["engine"] == engine and seen["scheduler"] == address
+
+
+def test_monitor_reads_a_parquet_batch_as_its_csv_and_names_a_missing_column(tmp_path, capsys):
+    """`fastfair monitor` on a Parquet batch: the same state as on the same rows as CSV (the
+    reader's Parquet branch), numeric group labels matched to --reference as numbers; a
+    column the batch lacks is named with the columns it has; a folder is refused."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(12)
+    n = 400
+    rows = pd.DataFrame({"y": (rng.random(n) < 0.4).astype(int),
+                         "p": (rng.random(n) < 0.4).astype(int),
+                         "g": rng.choice([1, 2], n)})  # fmt: skip
+    rows.to_csv(tmp_path / "b.csv", index=False)
+    rows.to_parquet(tmp_path / "b.parquet", index=False)
+    states = []
+    for name in ("b.csv", "b.parquet"):
+        state = tmp_path / f"{name}.json"
+        argv = ["monitor", str(tmp_path / name), "--state", str(state), "--label", "y",
+                "--pred", "p", "--group", "g", "--reference", "1"]  # fmt: skip
+        code, out, _ = _run(argv, capsys)
+        assert code == 0 and "updates=1" in out
+        states.append(json.loads(state.read_text()))
+    assert states[0] == states[1]
+    argv = ["monitor", str(tmp_path / "b.parquet"), "--state", str(tmp_path / "s.json"),
+            "--label", "y", "--pred", "nope", "--group", "g", "--reference", "1"]  # fmt: skip
+    code, _, err = _run(argv, capsys)
+    assert code == 2
+    assert f"{tmp_path / 'b.parquet'} has no column 'nope'; columns: ['y', 'p', 'g']" in err
+    argv[1] = str(tmp_path)
+    code, _, err = _run(argv, capsys)
+    assert code == 2 and f"{tmp_path} is a directory, not a data file" in err
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_printed_audit_writes_ge_as_ascii_where_the_terminal_cannot(monkeypatch):
+    """The printed table's "≥" ("could detect ≥ 0.04") becomes ">=" on a stdout whose
+    encoding lacks it, and stays on a UTF-8 one."""
+    import io
+
+    from fastfair.cli.writing import _print
+
+    text = "no evidence (could detect \u2265 0.042)"
+    for encoding, want in (("ascii", "no evidence (could detect >= 0.042)\n"),
+                           ("utf-8", text + "\n")):  # fmt: skip
+        raw = io.BytesIO()
+        stream = io.TextIOWrapper(raw, encoding=encoding)
+        monkeypatch.setattr(sys, "stdout", stream)
+        _print(text)
+        stream.flush()
+        assert raw.getvalue().decode(encoding) == want

@@ -573,3 +573,95 @@ def test_missing_tokens_in_a_text_column_are_missing_in_any_case(tmp_path, capsy
     code, _, err = _run(argv, capsys)
     _one_line_error(code, err, "label column 'y' has 2 missing values (empty, NA, null or NaN; "
                                "the first in data row 4)")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["audit", "DATA", "--demo", "--quiet"], "give DATA or --demo, not both"),
+        (["audit", "--label", "y", "--pred", "pred", "--group", "grp"],
+         "give a DATA file (CSV or Parquet) or --demo"),
+        (["audit", "DATA", "--pred", "pred", "--group", "grp"], "--label is required"),
+        (["audit", "DATA", "--label", "y", "--pred", "pred"], "--group is required"),
+        (["audit", "DATA", *BASE, "--engine", "memory", "--scheduler", "tcp://h:8786"],
+         "--scheduler needs --engine dask"),
+        (["audit", "DATA", *BASE, "--engine", "dask", "--master", "local[1]"],
+         "--master needs --engine spark"),
+        (["audit", "DATA", *BASE, "--engine", "arrow", "--compare", "score", "pred"],
+         "--compare runs in memory: use --engine memory, not arrow"),
+        (["audit", "DATA", *BASE, "--master", "local[1]", "--compare", "score", "pred"],
+         "--compare runs in memory: use --engine memory, not spark"),
+        (["audit", "--demo", "--no-header", "--names", "a", "b", "--quiet"],
+         "--no-header and --names are for a DATA file, not --demo"),
+        (["plan", "--metric", "tpr", "--tau", "0.1", "--rate", "tpr=0.7,x"],
+         "--rate 'tpr=0.7,x': expected NAME=VALUE,VALUE"),
+        (["plan", "--metric", "tpr", "--tau", "0.1", "--rate", "tpr=0.7,0.8",
+          "--allocation", "half"], "--allocation must be neyman, equal or a fraction: half"),
+    ],
+)  # fmt: skip
+def test_options_that_cannot_go_together_exit_2_before_reading(argv, message, data, no_reading,
+                                                                capsys):  # fmt: skip
+    """Each refused combination of options (docs/cli.md): one line naming it, exit status 2,
+    and the data never read (the demo's neither)."""
+    argv = [str(data) if a == "DATA" else a for a in argv]
+    code, out, err = _run(argv, capsys)
+    _one_line_error(code, err, message)
+    assert out == ""
+
+
+def test_pos_label_on_a_true_false_label_column(tmp_path, capsys):
+    """A true/false label column: --pos-label true and 1 mean True, false and 0 mean False
+    (the audit of --pos-label false is that of the negated labels, counted here as the TPR
+    of the rows labelled false); any other value is refused naming the column's type."""
+    rng = np.random.default_rng(8)
+    n = 120
+    y, pred = rng.random(n) < 0.5, rng.random(n) < 0.5
+    grp = np.repeat(["a", "b"], n // 2)
+    path = tmp_path / "bool.csv"
+    path.write_text("y,pred,grp\n" + "".join(
+        f"{'TRUE' if a else 'FALSE'},{'TRUE' if b else 'FALSE'},{g}\n"
+        for a, b, g in zip(y, pred, grp)))  # fmt: skip
+    base = ["audit", str(path), "--label", "y", "--pred", "pred", "--group", "grp",
+            "--metrics", "tpr", "--quiet", "--permutations", "99"]  # fmt: skip
+    values = {}
+    for text in ("true", "1", "false", "0"):
+        out_json = tmp_path / f"{text}.json"
+        code, _, _ = _run([*base, "--pos-label", text, "--json", str(out_json)], capsys)
+        assert code == 0
+        (t,) = json.loads(out_json.read_text())["tests"]
+        order = (t["group"], t["reference"])
+        values[text] = (t["value_group"], t["value_reference"])
+    for positive, rows in (("true", y), ("false", ~y)):
+        hit = pred == positive.startswith("t")  # the prediction of the positive class
+        want = tuple((hit & rows & (grp == g)).sum() / (rows & (grp == g)).sum() for g in order)
+        assert values[positive] == pytest.approx(want, rel=1e-12)
+    assert values["1"] == values["true"] != values["false"] == values["0"]
+    code, _, err = _run([*base, "--pos-label", "yes"], capsys)
+    _one_line_error(code, err, "--pos-label 'yes': the label column is true/false")
+
+
+def test_a_text_score_column_is_refused_naming_it(tmp_path, capsys):
+    path = tmp_path / "text_score.csv"
+    path.write_text("y,s,grp\n" + "".join(f"{i % 2},{'hml'[i % 3]},{'ab'[i % 2]}\n"
+                                         for i in range(40)))  # fmt: skip
+    code, _, err = _run(["audit", str(path), "--label", "y", "--score", "s", "--group", "grp",
+                         "--quiet"], capsys)  # fmt: skip
+    _one_line_error(code, err, "score column 's' must be numeric and finite")
+
+
+def test_text_file_rules_at_their_edges():
+    """The rarer rules of fastfair._textfile, each on a file written here: UTF-16 with a BOM
+    but broken, a CSV the csv module refuses (a NUL byte), a trailing delimiter on every line
+    of a file without a header row (dropped), and a column with every cell missing (NaN).
+    (The csv module refuses a field of more than 131,072 characters.)"""
+    with pytest.raises(ValueError, match=r"f\.csv starts like UTF-16 but is not valid UTF-16"):
+        decode_text(b"\xff\xfea\x00b", "f.csv")
+    assert decode_text("y,g\n1,a\n".encode("utf-16"), "f.csv") == "y,g\n1,a\n"
+    with pytest.raises(ValueError, match=r"cannot read f\.csv as CSV: field larger than"):
+        split_records("a,b\n" + "x" * 200_000 + ",1\n", ",", "f.csv")
+    header, rows = split_records("1,a,\n0,b,\n", ",", "f.csv", names=["y", "g"])
+    assert header == ["y", "g"] and rows == [["1", "a"], ["0", "b"]]
+    with pytest.raises(ValueError, match="line 2 has 3 fields, --names gives 2"):
+        split_records("1,a\n0,b,\n", ",", "f.csv", names=["y", "g"])
+    values = parse_column(["", "NA", "null"], "x")
+    assert values.dtype == np.float64 and np.isnan(values).all() and len(values) == 3

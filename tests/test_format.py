@@ -129,3 +129,11 @@ def test_format_significant_switches_to_thousands_at_exactly_ten_thousand():
     assert format_significant(10000.0) == "10,000.00"
     assert format_significant(-10000.0) == "-10,000.00"
     assert format_significant(9999.4) == "9999"
+
+
+def test_format_mde_of_zero_and_infinity():
+    """No MDE above 0 (a degenerate planner figure) prints "0"; infinity "> 1"."""
+    from fastfair._format import format_mde
+
+    assert format_mde(0.0) == "0" and format_mde(-0.01) == "0"
+    assert format_mde(float("inf")) == "> 1"

@@ -114,3 +114,19 @@ def test_audit_test_reads_as_the_dict_it_replaced():
     assert t == dict(t)
     assert list(t.to_frame().columns) == list(t)
     assert not math.isnan(t["pvalue_adjusted"])
+
+
+def test_plain_values_and_the_audits_json_default():
+    """plain(): numpy scalars and arrays as Python numbers and lists, tuples as lists, dict
+    keys as text, anything else (a function) as its repr; the audit's json_default writes
+    numpy values as numbers and refuses an object it cannot write, naming its type."""
+    from fastfair._export import plain
+    from fastfair.auditing.results import json_default
+
+    assert plain({1: (np.int64(2), np.float32(0.5))}) == {"1": [2, 0.5]}
+    assert plain(np.array([[1, 2]])) == [[1, 2]] and plain(np.bool_(True)) is True
+    assert plain(len) == repr(len)
+    assert json.dumps({"n": np.int32(3), "x": np.arange(2)}, default=json_default) == (
+        '{"n": 3, "x": [0, 1]}')  # fmt: skip
+    with pytest.raises(TypeError, match="cannot serialize object"):
+        json.dumps({"x": object()}, default=json_default)
