@@ -1162,3 +1162,56 @@ def test_slices_repr_and_a_search_without_significant_slices():
     assert "No slice differs significantly from its complement." in res.format()
     assert "<p><b>No slice differs significantly from its complement.</b></p>" in res.to_html()
     assert pvalue_text({"pvalue": 0.5}, "pvalue_adjusted") == "-"
+
+
+def test_model_comparison_table_reads_back_each_row_with_its_holm_adjusted_pvalues():
+    """The printed "did the gap shrink?" table: its title names model A's and model B's
+    columns in that order; each row's cells are the row's gaps, change, and in the p
+    columns the p-values Holm-adjusted over the comparisons (written out here, both
+    families); a comparison that could not run (c has no positives: TPR undefined) shows
+    "-" in its five number cells and "not tested: <reason>" as its verdict, in the printed
+    table and in the report's (one cell per column of the header)."""
+    rng = np.random.default_rng(9)
+    g = np.repeat(["a", "b", "c"], [300, 200, 80])
+    y = rng.random(g.size) < 0.45
+    y[g == "c"] = False
+    sa = np.clip(np.where(y, 0.6, 0.4) + rng.normal(0, 0.25, g.size), 0, 1)
+    sb = np.clip(sa + rng.normal(0, 0.05, g.size) + np.where(g == "b", 0.15, 0.0) * y, 0, 1)
+    data = pd.DataFrame({"y": y.astype(int), "sa": sa, "sb": sb, "g": g})
+    res = fastfair.audit("y", None, ["g"], y_score="sa", data=data, compare=("sa", "sb"),
+                         metrics=["tpr", "fpr", "selection_rate"], n_permutations=99)  # fmt: skip
+    rows = [r for r in res.model_comparison if r["metric"] != "auc"]
+    valid = [r for r in rows if "error" not in r]
+    everything = [r for r in res.model_comparison if "error" not in r]
+    for key in ("pvalue", "pvalue_reduced"):
+        p = np.array([r[key] for r in everything])
+        order, running, holm = np.argsort(p, kind="stable"), 0.0, np.empty(len(p))
+        for rank, i in enumerate(order):
+            running = max(running, (len(p) - rank) * p[i])
+            holm[i] = min(1.0, running)
+        assert [r[f"{key}_adjusted"] for r in everything] == pytest.approx(holm, rel=1e-12)
+    text = res.format()
+    assert "Did the gap shrink? model B (sb) against model A (sa) on the same rows" in text
+    table = text.split("Did the gap shrink?", 1)[1].splitlines()[3:]
+    shown = [re.split(r"\s{2,}", line.strip()) for line in table[: len(res.model_comparison)]]
+    moved = 0
+    for cells, r in zip(shown, res.model_comparison, strict=True):
+        assert cells[:3] == [r["attribute"], r["metric"], f"{r['group']} vs {r['reference']}"]
+        if "error" in r:
+            reason = r["error"] if len(r["error"]) <= 120 else r["error"][:117] + "..."
+            assert cells[3:] == ["-"] * 5 + [f"not tested: {reason}"]
+            continue
+        assert cells[6] == pvalue_text(r, "pvalue_adjusted")
+        assert cells[7] == pvalue_text(r, "pvalue_reduced_adjusted")
+        assert cells[8] == r["verdict"]
+        moved += cells[7] != pvalue_text(r, "pvalue_reduced")
+    errors = [r for r in rows if "error" in r]
+    assert [(r["group"], r["metric"]) for r in errors] == [("c", "tpr")]
+    assert "has no positives" in errors[0]["error"] and moved >= 2 and len(valid) == 5
+    page = res.to_html()
+    section = page[page.index("<h2>Did the gap shrink?</h2>") :]
+    section = section[: section.index("</table>")]
+    heads = re.findall(r"<th>", section.split("</tr>", 1)[0])
+    body = re.findall(r"<tr>(.*?)</tr>", section.split("</tr>", 1)[1])
+    assert len(heads) == 9 and len(body) == len(res.model_comparison)
+    assert all(len(re.findall(r"<td>", tr)) == 9 for tr in body)

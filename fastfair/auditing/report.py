@@ -936,8 +936,8 @@ def _gap(x) -> str:
 def _model_comparison_cells(t) -> list[str]:
     """attribute, metric, comparison, gap A, gap B, change [CI], p-values, verdict."""
     head = [t["attribute"], t["metric"], f"{_clip(t['group'])} vs {_clip(t['reference'])}"]
-    if "error" in t:
-        return [*head, *["-"] * 6, _clip(t["error"], 120)]
+    if "error" in t:  # the five number cells empty, the reason in the verdict column
+        return [*head, *["-"] * 5, f"{t['verdict']}: {_clip(t['error'], 120)}"]
     return [*head, _gap(t["gap_a"]), _gap(t["gap_b"]), _ci(t), _pvalue(t, "pvalue_adjusted"),
             _pvalue(t, "pvalue_reduced_adjusted"), t["verdict"]]  # fmt: skip
 
