@@ -1273,3 +1273,26 @@ def test_exact_equalized_odds_null_is_the_enumerated_law_of_the_statistic():
         assert got == pytest.approx(share, abs=1e-12)
     tail = probs[support >= res.statistic - 1e-9].sum()
     assert res.pvalue == pytest.approx(tail, abs=1e-12)
+
+
+def test_repr_names_the_interval_by_the_confidence_level_asked_for():
+    """confidence_level=0.9: the comparison table's header says 90% CI and its cells are
+    the result's interval, narrower than the 95% one, around the difference (TPRs by
+    hand)."""
+    counts = [[50, 10, 8, 32], [30, 25, 12, 33]]
+    fmt = fastfair._format.format_value
+    res = {
+        level: fastfair.permutation_test_from_counts(
+            counts, confidence_level=level, method="asymptotic", reference=1
+        )
+        for level in (0.9, 0.95)
+    }
+    diff = 32 / 40 - 33 / 45
+    lines = repr(res[0.9]).splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.split()[:1] == ["comparison"])
+    assert lines[start].split()[:4] == ["comparison", "difference", "90%", "CI"]
+    lo, hi = res[0.9].confidence_interval
+    lo95, hi95 = res[0.95].confidence_interval
+    assert lo95 < lo < diff < hi < hi95
+    assert lines[start + 1].split()[3:6] == [fmt(diff), f"[{fmt(lo)},", f"{fmt(hi)}]"]
+    assert "95% CI" in repr(res[0.95])

@@ -1119,3 +1119,44 @@ def test_pilot_plan_sizes_are_the_plans():
     res = plan_from_data(y, pred, g, "tpr", tau=0.1, n_bootstrap=30, random_state=1)
     np.testing.assert_array_equal(res.n_per_group, res.plan.n_per_group)
     assert res.n == res.plan.n == pytest.approx(res.n_per_group.sum(), rel=1e-12)
+
+
+_RATES = {"tpr": [0.7, 0.8], "prevalence": [0.4, 0.5]}
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: sample_size(3, rates=_RATES, tau=0.1), TypeError,
+         r"metric must be a string, one of \('selection_rate', .*\); got 3"),
+        (lambda: sample_size("tpr", rates={}, tau=0.1), ValueError, "rates is empty"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.1, power="x"), TypeError,
+         r"power must be a number in \(0, 1\); got 'x'"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.1, u_tol="x"), TypeError,
+         "u_tol must be a number; got 'x'"),
+        (lambda: sample_size("tpr", rates=_RATES, tau="x"), TypeError,
+         "tau must be a number or an array of numbers; got 'x'"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.1, reference_index=True), TypeError,
+         r"reference_index must be a group position \(int\); got True"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.1, population_sizes=[100, 0]),
+         ValueError, r"population_sizes must be finite and > 0; got \[100, 0\]"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.1, delta="x"), TypeError,
+         "delta must be a number; got 'x'"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.1, delta=0), ValueError,
+         r"delta \(the equivalence margin\) must be finite and > 0; got 0"),
+        (lambda: simulate_power("tpr", rates=_RATES, n_per_group=[100, 100], n_sim=10,
+                                test="exact"), ValueError,
+         "test must be 'permutation', 'wald' or 'score'; got 'exact'"),
+        (lambda: simulate_power("auc", rates={"auc": [0.7, 0.8], "prevalence": [0.4, 0.5]},
+                                n_per_group=[100, 100], n_sim=10, test="score"), ValueError,
+         r"test='score' is for rate metrics; use test='wald' \(DeLong\) for AUC"),
+        (lambda: simulate_power("tpr", rates={"tpr": [0.7, 0.7], "prevalence": [0.4, 0.5]},
+                                n_per_group=[100, 100], n_sim=10, test="wald"), ValueError,
+         r"the rates give no difference between the groups \(power = size\)"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=np.inf), ValueError, "tau must be finite"),
+    ],
+)  # fmt: skip
+def test_planning_refuses_each_bad_option_with_its_rule(call, error, match):
+    """Each bad planning option is refused with the error class and the rule it breaks."""
+    with pytest.raises(error, match=match):
+        call()

@@ -576,3 +576,31 @@ def test_unstudentized_interval_uses_the_sample_sd_of_the_bootstrap_differences(
     allowed = np.array([0.0, 0.5, 1.0]) / np.sqrt(2)
     assert all(np.min(np.abs(allowed - sd)) < 1e-9 for sd in sds)
     assert max(sds) > 0
+
+
+def test_generic_and_bootstrap_reprs_name_their_interval_by_its_level():
+    """confidence_level=0.9 in a row-metric test (Welch interval diff -+ z_0.95 SE, by hand)
+    and a basic bootstrap test: the headers say 90% and the cells are the intervals."""
+    rng = np.random.default_rng(1)
+    g = np.repeat([0, 1], [120, 180])
+    y = rng.normal(size=300)
+    pred = y + rng.normal(size=300) * np.where(g == 0, 1.0, 1.5)
+    fmt = fastfair._format.format_value
+    res = fastfair.permutation_test(
+        y, pred, g, metric="mse", method="asymptotic", confidence_level=0.9, reference=1
+    )
+    sq = (y - pred) ** 2
+    a, b = sq[g == 0], sq[g == 1]
+    se = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    z = stats.norm.ppf(0.95)
+    diff = a.mean() - b.mean()
+    header, rows = _rows_after(repr(res), "comparison")
+    assert header[:4] == ["comparison", "difference", "90%", "CI"]
+    assert rows[0][3:6] == [fmt(diff), f"[{fmt(diff - z * se)},", f"{fmt(diff + z * se)}]"]
+    yb, pb = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    boot = fastfair.basic_bootstrap_test(yb, pb, g, metric="tpr", n_bootstrap=99,
+                                         random_state=1, confidence_level=0.9)  # fmt: skip
+    header, rows = _rows_after(repr(boot), "comparison")
+    assert header[2:6] == ["90%", "interval", "low", "high"]
+    lo, hi = boot.confidence_interval
+    assert rows[0][4:6] == [fmt(lo), fmt(hi)] and lo < hi

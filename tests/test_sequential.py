@@ -735,3 +735,52 @@ def test_robbins_interval_before_any_permutation_is_all_of_0_1():
     """No permutation drawn yet: the confidence sequence is [0, 1] whatever the level."""
     assert robbins_interval(0, 0, 0.001) == (0.0, 1.0)
     assert robbins_interval(0, 0, 0.5) == (0.0, 1.0)
+
+
+def test_repr_heads_show_n_permutations_for_a_fixed_count_only():
+    """permutation_test, auc_test and a row-metric test by Monte Carlo: the head ends with
+    n_permutations=B for a fixed B; a sequential test's head has no n_permutations (its
+    counts are in the sequential line, one per comparison)."""
+    rng = np.random.default_rng(1)
+    g, y = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    p, s = rng.integers(0, 2, 300), rng.normal(size=300) + y
+    tests = {
+        "permutation": lambda **k: fastfair.permutation_test(y, p, g, method="monte_carlo", **k),
+        "auc": lambda **k: fastfair.auc_test(y, s, g, method="permutation", **k),
+        "rows": lambda **k: fastfair.permutation_test(
+            y, s, g, metric="mse", method="monte_carlo", **k
+        ),
+    }
+    for run_test in tests.values():
+        fixed = run_test(n_permutations=99, random_state=1)
+        assert (
+            repr(fixed).splitlines()[0].endswith(", alternative='two-sided', n_permutations=99)")
+        )
+        seq = run_test(n_permutations=None, random_state=1)
+        lines = repr(seq).splitlines()
+        assert lines[0].endswith(", alternative='two-sided')")
+        assert lines[-1].endswith(f"; permutations {int(seq.n_permutations)}")
+
+
+def test_sequential_options_and_families_are_refused_with_their_rule():
+    """alpha and epsilon: a non-number (a string, a boolean) is a TypeError naming it, a
+    number outside (0, 1), ends included, a ValueError; multiple_monte_carlo refuses an
+    unknown adjust, an entry that is neither a result nor a p-value in [0, 1], and no
+    entries at all."""
+    for name in ("alpha", "epsilon"):
+        for bad in ("0.05", True):
+            with pytest.raises(TypeError, match=f"{name} must be a number, got {bad!r}"):
+                Sequential(**{name: bad})
+        for bad in (0, 1, 1.5, -0.1):
+            with pytest.raises(ValueError, match=rf"{name} must be in \(0, 1\), got"):
+                Sequential(**{name: bad})
+    assert Sequential(alpha=0.5, epsilon=0.999).alpha == 0.5
+    with pytest.raises(ValueError, match=r"adjust must be one of \('holm', 'bonferroni'"):
+        multiple_monte_carlo([0.01, 0.2], adjust="maxT")
+    with pytest.raises(TypeError, match=r"results\[1\] is neither a fastfair test result"):
+        multiple_monte_carlo([0.01, "0.2"])
+    with pytest.raises(ValueError, match=r"results\[0\] = 1.5 is not a p-value in \[0, 1\]"):
+        multiple_monte_carlo([1.5])
+    with pytest.raises(ValueError, match="results is empty"):
+        multiple_monte_carlo([])
+    assert list(multiple_monte_carlo([0.0, 1.0], adjust="none").decision) == ["reject", "retain"]
