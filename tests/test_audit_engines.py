@@ -10,6 +10,7 @@ rows, which the engines read back). The memory engine on the path equals the aud
 data frame.
 """
 
+import itertools
 import math
 import pathlib
 import runpy
@@ -383,4 +384,62 @@ def test_an_untested_group_between_tested_ones(tmp_path, engine):
     tested = {t["group"] for t in memory.tests if t["family"] == "confusion"}
     assert "b" not in tested and {"c", "d"} <= tested
     other = fastfair.audit("label", "prediction", ["g"], engine=engine, scheduler="sync", **kw)
+    same_audit(memory.to_dict(), other.to_dict())
+
+
+def _three_attributes_frame(flat: str = "") -> "pd.DataFrame":
+    """Three attributes: every class of every group of each and of their intersections has
+    at least 40 rows; the largest intersection is ("A", "x", "p"), first in label order, so
+    every other intersection group's code is above its reference's. `flat`: the scores of
+    the intersection ("B", "y", "q") all 0.5 ("one") or of every row 0.5 ("both")."""
+    rng = np.random.default_rng(21)
+    parts = []
+    for a, b, c in itertools.product("AB", "xy", "pq"):
+        n = 120 if (a, b, c) == ("A", "x", "p") else 50 + 4 * len(parts)
+        label = np.r_[np.ones(n, int), np.zeros(n, int)]
+        score = np.round(rng.random(2 * n) * 0.6 + 0.3 * label * (a == "A"), 3)
+        if flat == "both" or (flat == "one" and (a, b, c) == ("B", "y", "q")):
+            score = np.full(2 * n, 0.5)
+        parts.append(pd.DataFrame({"label": label, "prediction": rng.integers(0, 2, 2 * n),
+                                   "a": a, "b": b, "c": c, "s": score}))  # fmt: skip
+    return pd.concat(parts, ignore_index=True).sample(frac=1.0, random_state=3)
+
+
+@pytest.mark.parametrize("flat", ["", "one", "both"])
+def test_delong_from_the_summaries_of_intersections_of_three_attributes(
+    tmp_path, monkeypatch, flat
+):
+    """The arrow engine's DeLong z-tests of intersections (the rule lowered to 40 rows a
+    class, so every AUC test is DeLong's from the summaries): three attributes, so two of
+    three are a projection of the cells; every compared group's code above its
+    reference's. Each intersection's AUC row, its labels ("A & x" ...), difference and
+    z-test, the constant-score note (one group's scores all 0.5) and error (both groups'),
+    equal the memory engine's audit of the rows. Written for the never-executed lines of
+    the summaries' DeLong rows of intersections (the kind of round-3 mutant
+    r3-audsum-shown-unsorted)."""
+    import fastfair.auc
+    import fastfair.auc.inference
+
+    for module in (fastfair.auc, fastfair.auc.inference):
+        monkeypatch.setattr(module, "ASYMPTOTIC_MIN_CLASS", 40)
+    path = tmp_path / "three.parquet"
+    _three_attributes_frame(flat).to_parquet(path, row_group_size=500, index=False)
+    kw = dict(data=str(path), y_score="s", metrics=["tpr"], intersections=True,
+              random_state=1, n_jobs=1)  # fmt: skip
+    memory = fastfair.audit("label", "prediction", ["a", "b", "c"], engine="memory", **kw)
+    other = fastfair.audit("label", "prediction", ["a", "b", "c"], engine="arrow", **kw)
+    aucs = [t for t in memory.tests if t["family"] == "auc"]
+    assert {t["attribute"] for t in aucs} >= {"a & b", "a & c", "b & c", "a & b & c"}
+    if flat != "both":
+        assert {t["method"] for t in aucs} == {"delong"}
+    triple = [t for t in aucs if t["attribute"] == "a & b & c"]
+    assert {t["reference"] for t in triple} == {"A & x & p"} and len(triple) == 7
+    if flat == "one":
+        row = next(t for t in triple if t["group"] == "B & y & q")
+        assert "every score of 'B & y & q' is the same" in row["note"]
+    if flat == "both":
+        assert all("is the same" in t["error"] for t in aucs)
+    else:
+        signs = {t["group"]: np.sign(t["difference"]) for t in triple}
+        assert signs["B & x & p"] == signs["B & y & p"] == -1  # the reference's AUC is higher
     same_audit(memory.to_dict(), other.to_dict())

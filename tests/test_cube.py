@@ -202,3 +202,60 @@ def test_audit_summaries_of_two_batches_add_to_the_summary_of_all_rows():
         np.testing.assert_array_equal(a.counts, b.counts)
     alone = summarise_rows(y, None, score, groups, threshold=0.6)  # default: each alone
     assert list(alone.scores) == [("sex",), ("race",)]
+
+
+def test_unused_levels_between_used_ones_keep_each_cell_its_own_level():
+    """Levels no row uses in the middle and at the end of an engine's dictionary (the first
+    level used): each cell keeps its own level and counts, equal to a count of the rows by
+    hand, alone and added to a cube of other rows. Written for practice mutant
+    pprac5-cube-compact-offby1 (the renumbering off by one where level 0 is used)."""
+    from fastfair._validation import GroupCodes
+
+    y = np.array([1, 0, 1, 1, 0, 1, 0])
+    p = np.array([1, 1, 0, 1, 0, 0, 0])
+    levels = np.array(["a", "b", "c", "d", "e"], dtype=object)
+    codes = np.array([0, 2, 0, 3, 2, 3, 0])  # b and e unused
+    cube = ConfusionCube.from_arrays(y, p, {"g": GroupCodes(codes, levels)})
+    assert cube.levels[0].tolist() == ["a", "c", "d"]
+    want = _brute(y, p, {"g": levels[codes]}, ("g",))
+    assert _as_dict(cube.confusion(["g"]), False) == want
+    frame = cube.to_frame()
+    assert {(r.g,): [r.tn, r.fp, r.fn, r.tp] for r in frame.itertuples(index=False)} == want
+    other = ConfusionCube.from_arrays([1, 0], [0, 0], {"g": ["b", "d"]})
+    both = _brute(np.r_[y, 1, 0], np.r_[p, 0, 0], {"g": np.r_[levels[codes], ["b", "d"]]},
+                  ("g",))  # fmt: skip
+    assert _as_dict((cube + other).confusion(["g"]), False) == both
+
+
+def test_merged_numeric_labels_keep_their_type_and_values():
+    """Summaries of integer groups with different groups merge to the labels of all the
+    rows at once, as integers (the dtype np.unique gives the rows), and an integer summary
+    merged with a float one keeps every distinct value (1.5 is not truncated to 1).
+    Written for practice mutant pprac5-merge-labels-dtype."""
+    a = ConfusionStats.from_arrays([1, 0, 1], [1, 0, 0], [3, 1, 3])
+    b = ConfusionStats.from_arrays([0, 1], [1, 1], [2, 3])
+    whole = ConfusionStats.from_arrays([1, 0, 1, 0, 1], [1, 0, 0, 1, 1], [3, 1, 3, 2, 3])
+    merged = a + b
+    assert merged.labels.tolist() == np.unique([3, 1, 3, 2, 3]).tolist() == [1, 2, 3]
+    assert merged.labels.dtype == whole.labels.dtype == np.unique(np.array([3, 1])).dtype
+    np.testing.assert_array_equal(merged.counts, whole.counts)
+    c = ConfusionStats.from_arrays([1, 1], [1, 0], [1.5, 2.0])
+    mixed = a + c
+    assert mixed.labels.tolist() == [1, 1.5, 2.0, 3]
+    assert mixed.counts.sum(axis=1).tolist() == [1, 1, 1, 2]
+
+
+def test_a_cube_of_no_rows_has_empty_marginals():
+    """A batch of no rows: its marginal and confusion counts are empty (no cell, no label),
+    and ConfusionStats needs a group column."""
+    none = np.zeros(0, dtype=np.intp)
+    empty = ConfusionCube.from_codes(
+        none.astype(np.uint8), [none, none], [np.array(["a"]), np.array(["x"])], ["g", "h"]
+    )
+    assert repr(empty) == "ConfusionCube(g (0), h (0): 0 cells present, 0 rows)"  # levels unused
+    marginal = empty.marginal(["h"])
+    assert marginal.n_cells == 0 and marginal.names == ("h",)
+    stats = empty.confusion(["g"])
+    assert stats.labels.tolist() == [] and stats.counts.shape == (0, 4)
+    with pytest.raises(TypeError, match="give at least one group column"):
+        ConfusionStats.from_arrays([1, 0], [1, 1])

@@ -338,3 +338,107 @@ def test_a_missing_category_is_refused_with_its_count():
         pd.Series(pd.Categorical(["a", "b", "a"], categories=["b", "a", "c"]))
     )
     assert labels.tolist() == ["b", "a"] and codes.tolist() == [1, 0, 1]
+
+
+@pytest.mark.parametrize("shape", ["distinct", "few_then_distinct"])
+def test_many_object_labels_past_the_shortcuts_code_as_np_unique(shape):
+    """Object columns of more than 4,096 rows whose labels are mostly distinct (the coder's
+    shortcut by object identity gives up on the prefix), or repeat a few objects over the
+    prefix and then turn distinct (it gives up on the whole column), and the same labels
+    as fixed-width text: codes and labels of np.unique."""
+    n = 6000
+    words = np.array([f"w{k:05d}" for k in np.random.default_rng(3).permutation(n)], dtype=object)
+    if shape == "few_then_distinct":
+        words[:4096] = np.array(["b", "a", "c"], dtype=object)[np.arange(4096) % 3]
+    for values in (words, words.astype(str)):
+        codes, labels = as_groups(values)
+        want_codes, want_labels = _unique(words.astype(str))
+        assert labels.tolist() == want_labels.tolist()
+        np.testing.assert_array_equal(codes, want_codes)
+
+
+def test_inputs_that_are_not_columns_are_refused_by_name():
+    """The messages of the shared input checks, each naming the argument: data of another
+    type, a column name data lacks (with the columns it has), None, a scalar, a 2-D array,
+    an empty pandas extension array, and a bool column whose pos_label is neither value
+    (pos_label False inverts it)."""
+    data = pd.DataFrame({"y": [1, 0], "g": ["a", "b"]})
+    with pytest.raises(
+        TypeError, match=r"^data must be a pandas DataFrame or a mapping, got list$"
+    ):
+        _validation.resolve_columns([1, 2], y_true="y")
+    with pytest.raises(
+        ValueError, match=r"^group='sex' is not a column of data; available: \['y', 'g'\]$"
+    ):
+        _validation.resolve_columns(data, y_true="y", group="sex")
+    resolved = _validation.resolve_columns(data, y_true="y", group=np.array(["c", "d"]))
+    assert resolved["y_true"].tolist() == [1, 0] and resolved["group"].tolist() == ["c", "d"]
+    with pytest.raises(TypeError, match=r"^y_true is required, got None$"):
+        _validation.as_1d(None, "y_true")
+    with pytest.raises(ValueError, match=r"^y_true must be 1-D array-like, got a scalar$"):
+        _validation.as_1d(3, "y_true")
+    with pytest.raises(ValueError, match=r"^y_true must be 1-D, got an array of shape \(2, 2\)$"):
+        _validation.as_1d([[1, 0], [0, 1]], "y_true")
+    with pytest.raises(TypeError, match=r"^group is required, got None$"):
+        as_groups(None)
+    with pytest.raises(ValueError, match=r"^group is empty$"):
+        as_groups(pd.array([], dtype="string"))
+    flags = np.array([True, False, True])
+    with pytest.raises(ValueError, match=r"^pos_label='yes' does not occur in y_true$"):
+        _validation.as_binary(flags, "y_true", pos_label="yes")
+    assert _validation.as_binary(flags, "y_true", pos_label=False).tolist() == [0, 1, 0]
+    assert _validation.as_binary(flags, "y_true", pos_label=1).tolist() == [1, 0, 1]
+
+
+def test_probabilities_outside_name_the_first_value_and_count_all():
+    """as_probabilities names the first value outside [0, 1], its position and how many
+    are outside (counted by hand: 3)."""
+    with pytest.raises(
+        ValueError,
+        match=r"^p must be probabilities in \[0, 1\]; got 1\.5 at position 1 "
+        r"\(3 value\(s\) outside\)$",
+    ):
+        _validation.as_probabilities([0.2, 1.5, 0.3, -0.1, 2.0], "p")
+
+
+def test_audit_settings_refuse_an_empty_metric_list_and_take_six_slice_levels():
+    """check_audit_settings: no metric is refused by its name (the command line's
+    --metrics), a slice depth of 6 (the documented maximum) and 19 joint permutations with
+    slices are taken, 7 and 18 refused."""
+    from fastfair.auditing.ingest import check_audit_settings, slice_metrics
+    from fastfair.cli.arguments import OPTION_NAMES
+
+    with pytest.raises(ValueError, match=r"^metrics is empty$"):
+        check_audit_settings(metrics=[])
+    with pytest.raises(ValueError, match=r"^--metrics is empty$"):
+        check_audit_settings(metrics=[], names=OPTION_NAMES)
+    assert check_audit_settings(slices=6, n_permutations=19)["slices"] == 6
+    with pytest.raises(ValueError, match="slices must be <= 6, got 7"):
+        check_audit_settings(slices=7)
+    with pytest.raises(ValueError, match="needs n_permutations >= 19"):
+        check_audit_settings(slices=2, n_permutations=18)
+    assert slice_metrics(["tpr", "equalized_odds", "fpr", "ppv"]) == ["tpr", "fpr", "ppv"]
+
+
+def test_messages_count_what_they_show():
+    """A non-binary column's message lists up to five of its distinct values, with ", ..."
+    only when there are more; the default threshold's refusal counts the share of scores at
+    or above 0.5 (scores exactly 0.5 are predicted positive: 3 of 4 here, by hand); a count
+    above the maximum names the maximum it may equal."""
+    with pytest.raises(
+        ValueError, match=r"^y_true must be binary, got 3 distinct values \(0, 1, 2\)$"
+    ):
+        _validation.as_binary([0, 1, 2, 1], "y_true")
+    with pytest.raises(ValueError, match=r"got 5 distinct values \(0, 1, 2, 3, 4\)$"):
+        _validation.as_binary([4, 3, 2, 1, 0], "y_true")
+    with pytest.raises(ValueError, match=r"got 7 distinct values \(0, 1, 2, 3, 4, \.\.\.\)$"):
+        _validation.as_binary([6, 5, 4, 3, 2, 1, 0], "y_true")
+    scores = np.array([0.5, 0.5, 2.0, -1.0])
+    share = f"{np.mean(scores >= 0.5):.0%}"
+    assert share == "75%"
+    with pytest.raises(ValueError, match=rf"it would make {share} of the predictions positive"):
+        _validation.score_threshold(scores, None, "y_score", "threshold")
+    assert _validation.score_threshold(scores, 0.25, "y_score", "threshold") == 0.25
+    assert _validation.check_int(10**8, "n", 1, 10**8) == 10**8
+    with pytest.raises(ValueError, match=r"^n must be <= 100,000,000, got 100,000,001$"):
+        _validation.check_int(10**8 + 1, "n", 1, 10**8)

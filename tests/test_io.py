@@ -452,3 +452,41 @@ def test_a_third_prediction_value_in_a_parquet_file_is_named_with_the_file(tmp_p
     err = capsys.readouterr().err.strip()
     assert err.startswith("fastfair: error:") and len(err.splitlines()) == 1
     assert "rows.parquet: column 'pred' must be binary" in err
+
+
+def test_auto_engine_of_the_python_audit_and_the_sources_it_refuses(parts, monkeypatch):
+    """fastfair.audit(data=path, engine="auto") chooses as the command line does: below
+    AUTO_ROWS the memory engine (the data frame's audit), above it arrow; a comparison of
+    two models stays in memory with a note giving the rows; an unknown engine, a model
+    comparison on the arrow engine and no group column are refused by name."""
+    from fastfair.engines import choose as _choose
+    from fastfair.engines import choose_engine
+
+    frame, folder, _ = parts
+    kw = dict(y_score="score", metrics=["tpr"], n_permutations=99, random_state=1, n_jobs=1)
+    auto = fastfair.audit("label", "pred", ["grp"], data=str(folder), engine="auto", **kw)
+    assert auto.engine == "memory"
+    rows = fastfair.audit("label", "pred", ["grp"], data=frame, **kw).to_dict()
+    got = auto.to_dict()
+    for d in (got, rows):
+        d.pop("elapsed_seconds")
+    assert got == rows
+    monkeypatch.setattr(_choose, "AUTO_ROWS", 2999)
+    assert choose_engine(str(folder)) == ("arrow", None)
+    assert choose_engine(str(folder), compare=True) == (
+        "memory",
+        "3,000 rows audited in memory: --compare needs the memory engine, which holds the "
+        "rows (about 30-150 bytes a row)",
+    )
+    assert fastfair.audit("label", "pred", ["grp"], data=str(folder), **kw).engine == "arrow"
+    with pytest.raises(
+        ValueError, match=r"^engine must be one of auto, memory, arrow, dask, spark, got 'arow'$"
+    ):
+        fastfair.audit("label", "pred", ["grp"], data=str(folder), engine="arow", **kw)
+    with pytest.raises(ValueError, match=r"^engine='arrow' cannot compare two models"):
+        fastfair.audit("label", "pred", ["grp"], data=str(folder), engine="arrow",
+                       compare={"other": "score"}, **kw)  # fmt: skip
+    with pytest.raises(
+        TypeError, match=r"^with data a path, sensitive_features must be column names, got \[\]$"
+    ):
+        fastfair.audit("label", "pred", [], data=str(folder), engine="arrow", **kw)

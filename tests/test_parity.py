@@ -1057,3 +1057,21 @@ def test_marginal_outcome_repr_rows_and_interval_read_back_from_the_rows():
     assert shown == pytest.approx([res.difference, lo, hi], abs=5e-5)
     assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(res.statistic), res.df), rel=1e-9)
     assert res.statistic == pytest.approx(res.difference / res.difference_standard_error)
+
+
+def test_grid_given_as_points_is_checked_and_kept():
+    """A grid of scores given by the user: one point (a scalar) is a grid of one point, the
+    points are kept as given; an empty or 2-D grid and repeated points are refused, and a
+    test between groups without a group column names the missing argument. Written for the
+    grid checks no test reached (coverage of the default suite)."""
+    rng = np.random.default_rng(11)
+    y, s, g, _ = clustered_data(rng, n_users=200)
+    assert calibration_curve(y, s, g, grid=0.4).grid.tolist() == [0.4]
+    assert calibration_curve(y, s, g, grid=[0.3, 0.45, 0.6]).grid.tolist() == [0.3, 0.45, 0.6]
+    for bad in ([], [[0.2, 0.4]]):
+        with pytest.raises(ValueError, match="grid must be a non-empty 1-D array of scores"):
+            calibration_curve(y, s, g, grid=bad)
+    with pytest.raises(ValueError, match="grid contains duplicate points"):
+        calibration_curve(y, s, g, grid=[0.2, 0.2, 0.6])
+    with pytest.raises(TypeError, match="group is required"):
+        predictive_parity_test(y, s, None)

@@ -1296,3 +1296,29 @@ def test_repr_names_the_interval_by_the_confidence_level_asked_for():
     assert lo95 < lo < diff < hi < hi95
     assert lines[start + 1].split()[3:6] == [fmt(diff), f"[{fmt(lo)},", f"{fmt(hi)}]"]
     assert "95% CI" in repr(res[0.95])
+
+
+def test_all_pairs_are_earlier_minus_later_label_and_reference_only_for_reference():
+    """comparisons="all": the pairs (a, b), (a, c), (b, c) in label order, each difference
+    the earlier label's TPR minus the later's (counted by hand), the p-values adjusted over
+    the three; the default reference is the largest group (of unequal sizes), and a
+    reference with comparisons="all" is refused. Written for practice mutant
+    pprac5-all-pairs-order (the pairs' orientation reversed)."""
+    rng = np.random.default_rng(0)
+    g = rng.choice(["a", "b", "c"], 600, p=[0.5, 0.3, 0.2])
+    y = rng.random(600) < 0.5
+    p = rng.random(600) < np.where(g == "a", 0.3, 0.6)
+    tpr = {k: p[(g == k) & y].mean() for k in "abc"}
+    every = fastfair.permutation_test(y, p, g, metric="tpr", comparisons="all",
+                                      n_permutations=99, random_state=0)  # fmt: skip
+    assert [tuple(c) for c in every.comparisons] == [("a", "b"), ("a", "c"), ("b", "c")]
+    want = [tpr["a"] - tpr["b"], tpr["a"] - tpr["c"], tpr["b"] - tpr["c"]]
+    np.testing.assert_allclose(every.difference, want, rtol=1e-12)
+    frame = every.to_frame()
+    assert frame[["group", "reference"]].values.tolist() == [["a", "b"], ["a", "c"], ["b", "c"]]
+    np.testing.assert_allclose(frame["difference"], want, rtol=1e-12)
+    ref = fastfair.permutation_test(y, p, g, metric="tpr", n_permutations=99, random_state=0)
+    assert [tuple(c) for c in ref.comparisons] == [("b", "a"), ("c", "a")]
+    np.testing.assert_allclose(ref.difference, [tpr["b"] - tpr["a"], tpr["c"] - tpr["a"]])
+    with pytest.raises(ValueError, match="reference applies to comparisons='reference' only"):
+        fastfair.permutation_test(y, p, g, metric="tpr", comparisons="all", reference="a")

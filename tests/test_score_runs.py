@@ -334,3 +334,24 @@ def test_runs_code_exactly_max_run_groups_groups_and_refuse_one_more():
     np.testing.assert_array_equal(np.asarray(sums.neg_sum, dtype=np.int64), above)
     with pytest.raises(ValueError, match=f"at most {MAX_RUN_GROUPS:,} groups, got 32,769"):
         ScoreRuns.from_arrays(y, s, g)
+
+
+def test_runs_labels_select_and_an_empty_summary():
+    """ScoreRuns of two batches with different groups (merged, sorted labels): its labels
+    are the sorted union, ``select`` of the last group alone has that group's pair sums
+    counted by hand, its DeLong AUC is the pair count's, and a summary of no rows refuses
+    to merge with the error saying so."""
+    y, s, g = rows(300, 31, decimals=2)
+    g = np.where(np.arange(300) < 150, np.where(g == "c", "a", g), g)  # "c" only in batch 2
+    runs = ScoreRuns.from_arrays(y[:150], s[:150], g[:150]) + ScoreRuns.from_arrays(
+        y[150:], s[150:], g[150:]
+    )
+    assert runs.labels.tolist() == ["a", "b", "c"]
+    want = brute_sums(y, s, g)
+    picked = runs.select(["c"])
+    assert picked.labels.tolist() == ["c"]
+    assert as_dict(picked) == {"c": want["c"]}
+    n_neg, n_pos, big_l = want["c"][:3]
+    assert runs.delong().auc[2] == pytest.approx(big_l / (2 * n_neg * n_pos), rel=1e-12)
+    with pytest.raises(ValueError, match="the summary holds no rows"):
+        ScoreRuns.from_arrays([], [], []).placements()

@@ -351,3 +351,37 @@ def test_batches_added_in_any_order_equal_one_pass_over_the_rows(case):
         assert sums.labels.tolist() == one.labels.tolist()
         for name in PlacementSums._PER_GROUP[1:]:
             assert list(map(int, getattr(sums, name))) == list(map(int, getattr(one, name)))
+
+
+@pytest.mark.parametrize("resolution", [0, 0.0, -0.25, float("nan")])
+def test_a_resolution_that_is_not_positive_is_refused(resolution):
+    """Bins of width 0, a negative width or NaN are not bins: ScoreStats refuses them with
+    the ValueError naming the resolution (a width of 0 would divide by zero and make every
+    score NaN, a NaN width every bin NaN). Written for practice mutant
+    pprac5-resolution-zero (``not resolution > 0`` read as ``resolution < 0``)."""
+    with pytest.raises(ValueError, match="resolution must be positive"):
+        ScoreStats.from_arrays([0, 1, 1], [0.1, 0.4, 0.8], ["a", "a", "a"], resolution=resolution)
+
+
+def test_a_group_of_one_positive_has_delong_s10_zero_by_hand():
+    """A group with a single positive: its placement V10 has no sample variance (s10 = 0,
+    as fastfair.delong and ScoreStats take it), and the DeLong variance is s01 / n_neg, with
+    the AUC and s01 counted by hand from the four negatives' placements. PlacementSums (the
+    engines' exact integer sums) and ScoreStats agree with the count. Written for practice
+    mutant pprac5-sample-var-one (the one-value guard of the exact sample variance)."""
+    y = np.array([1, 0, 0, 0, 0, 1, 1, 0, 0])
+    s = np.array([0.6, 0.2, 0.6, 0.9, 0.1, 0.5, 0.8, 0.3, 0.7])
+    g = np.array(["a"] * 5 + ["b"] * 4)  # "a": one positive (0.6), negatives 0.2 0.6 0.9 0.1
+    neg = s[:5][y[:5] == 0]
+    v01 = (0.6 > neg) + 0.5 * (0.6 == neg)  # each negative's share of positives above it
+    auc, s01 = v01.mean(), v01.var(ddof=1)
+    for res in (
+        PlacementSums.from_arrays(y, s, g).delong(),
+        ScoreStats.from_arrays(y, s, g).delong(),
+    ):
+        assert res.groups.tolist() == ["a", "b"]
+        assert res.n_pos.tolist() == [1, 2] and res.n_neg.tolist() == [4, 2]
+        assert res.auc[0] == pytest.approx(auc, rel=1e-12)
+        assert res.s10[0] == 0.0
+        assert res.s01[0] == pytest.approx(s01, rel=1e-12)
+        assert res.variance[0] == pytest.approx(s01 / 4, rel=1e-12)
