@@ -1075,3 +1075,69 @@ def test_grid_given_as_points_is_checked_and_kept():
         calibration_curve(y, s, g, grid=[0.2, 0.2, 0.6])
     with pytest.raises(TypeError, match="group is required"):
         predictive_parity_test(y, s, None)
+
+
+def _users_data(seed=5, n=3000):
+    rng = np.random.default_rng(seed)
+    user = rng.integers(0, 600, n)
+    g = np.where(user < 400, "a", "b")
+    s = rng.random(n)
+    y = (rng.random(n) < s).astype(float)
+    return y, s, g, user
+
+
+def test_curve_repr_header_rows_bands_and_notes_read_back_from_the_rows():
+    """The header's rows / users per group (counted with numpy), each row's estimate with
+    "-" for a band where the SE is NaN, and the notes' counts of thin points (0 < Kish
+    effective users < min_effective_clusters, computed by hand) and empty ones."""
+    y, s, g, user = _users_data()
+    grid = np.array([0.5, 1.2, 1.25, 1.3, 5.0])
+    with pytest.warns(SparseGridWarning):
+        c = calibration_curve(y, s, g, cluster=user, grid=grid, min_effective_clusters=40)
+    text = repr(c)
+    lines = text.splitlines()
+    for label in ("a", "b"):
+        rows = g == label
+        assert f"{label}: {rows.sum()} rows / {np.unique(user[rows]).size} users" in lines[0]
+    h = c.bandwidth
+    for k, label in enumerate(("a", "b")):
+        rows = g == label
+        users, inv = np.unique(user[rows], return_inverse=True)
+        ks = np.exp(-0.5 * ((s[rows, None] - grid[None, :]) / h) ** 2)
+        ks[np.abs(s[rows, None] - grid[None, :]) > 8 * h] = 0.0  # the kernel's reach
+        v = np.zeros((users.size, grid.size))
+        np.add.at(v, inv, ks)
+        v /= np.bincount(inv)[:, None]  # per-user weights 1 / n_m
+        with np.errstate(invalid="ignore"):
+            n_eff = np.where(v.sum(0) > 0, v.sum(0) ** 2 / (v**2).sum(0), 0.0)
+        np.testing.assert_allclose(c.n_effective[k], n_eff, rtol=1e-9, atol=1e-12)
+        thin = int(((n_eff > 0) & (n_eff < 40)).sum())
+        assert thin >= 2
+        assert (f"group '{label}' has fewer than 40 effective clusters at {thin} grid point(s)"
+                in text)  # fmt: skip
+        assert f"group '{label}' has no observations within the kernel's reach" in text
+    for j in range(grid.size):
+        expected = [f"{grid[j]:.4f}"]
+        for k in range(2):
+            est = c.estimate[k, j]
+            expected.append("nan" if np.isnan(est) else f"{est:.4f}")
+            ok = np.isfinite(c.standard_error[k, j])
+            expected.append(f"[{c.lower[k, j]:.4f}, {c.upper[k, j]:.4f}]" if ok else "-")
+        assert lines[2 + j].split() == " ".join(expected).split()
+    assert "-" in lines[3].split()  # a thin point: estimate shown, band "-"
+
+
+@pytest.mark.parametrize("n_grid", [16, 17])
+def test_curve_repr_shows_up_to_16_grid_rows_and_elides_the_middle_beyond(n_grid):
+    """16 grid points: all 16 rows, no "..."; 17: the first 8, "...", the last 8 (scores
+    read back against the grid)."""
+    y, s, g, user = _users_data()
+    grid = np.linspace(0.1, 0.9, n_grid)
+    lines = repr(calibration_curve(y, s, g, cluster=user, grid=grid)).splitlines()[2:]
+    shown = list(range(16)) if n_grid == 16 else [*range(8), None, *range(9, 17)]
+    assert len(lines) == len(shown)
+    for line, j in zip(lines, shown):
+        if j is None:
+            assert line.split() == ["..."]
+        else:
+            assert float(line.split()[0]) == pytest.approx(grid[j], abs=5e-5)
