@@ -560,3 +560,92 @@ def test_groups_listed_with_the_reference_not_first_are_still_compared_with_it()
     frame = res.to_frame()
     assert frame.reference.tolist() == ["a", "a"]
     assert frame.reference_denominator.tolist() == [int((g == "a").sum())] * 2
+
+
+def test_every_refused_option_batch_and_state_names_its_problem():
+    """The refusals the other tests leave unexercised, each with its documented message."""
+    rng = np.random.default_rng(13)
+    y, y_pred, _ = _day(rng, n=200)
+    cases = [
+        (lambda: FairnessMonitor(reference=["a"]), TypeError,
+         r"reference must be a string, number or boolean, got \['a'\]"),
+        (lambda: FairnessMonitor(reference=float("nan")), TypeError, "reference must be"),
+        (lambda: FairnessMonitor(["tpr", "tpr"], reference="a"), ValueError,
+         r"metrics must be distinct rate metrics, got \['tpr', 'tpr'\]"),
+        (lambda: FairnessMonitor([], reference="a"), ValueError, "metrics must be distinct"),
+        (lambda: FairnessMonitor(reference="a", alpha="0.05"), TypeError,
+         "alpha must be a number"),
+        (lambda: FairnessMonitor(reference="a", resolution="0.01"), TypeError,
+         "resolution must be a number"),
+        (lambda: FairnessMonitor(reference="a", tolerance=True), TypeError,
+         "tolerance must be a number"),
+        (lambda: FairnessMonitor(reference="a", groups=["a", "b", "a"]), ValueError,
+         r"groups has duplicates: \['a', 'b', 'a'\]"),
+        (lambda: FairnessMonitor(reference="c", groups=["a", "b"]), ValueError,
+         r"reference 'c' is not in groups \['a', 'b'\]"),
+        (lambda: FairnessMonitor(reference="a", max_groups=2.0), TypeError,
+         "max_groups must be an integer, got 2.0"),
+        (lambda: FairnessMonitor(reference="a", resolution=0.03), ValueError,
+         r"resolution must divide 1 \(e.g. 0.001\), got 0.03"),
+        (lambda: FairnessMonitor(reference="a").update(y, y_pred), TypeError,
+         "group is required"),
+        (lambda: FairnessMonitor(reference="a").update(y, y_pred, np.full(200, "a")),
+         ValueError, r"the first batch has one group \('a'\): give groups= or max_groups="),
+        (lambda: FairnessMonitor(reference="a").update_from_counts(np.ones((2, 4))),
+         TypeError, "groups is required with a counts array"),
+        (lambda: FairnessMonitor(reference="a").update_from_counts(np.ones((2, 4)), ["a"]),
+         ValueError, r"counts must have shape \(len\(groups\), 4\) = \(1, 4\), got \(2, 4\)"),
+        (lambda: FairnessMonitor(reference="a").update_from_counts(np.ones((2, 3)), "ab"),
+         ValueError, r"got \(2, 3\)"),
+        (lambda: FairnessMonitor(reference="a").update_from_counts(
+            [[1, 2, 3, 4], [1, -2, 3, 4]], ["a", "b"]), ValueError,
+         "counts must be non-negative whole numbers"),
+        (lambda: FairnessMonitor(reference="a").update_from_counts(
+            [[1, 2, 3, 4], [1, 2.5, 3, 4]], ["a", "b"]), ValueError,
+         "counts must be non-negative whole numbers"),
+        (lambda: FairnessMonitor.from_json("[1, 2]"), MonitorStateError,
+         "this is not a fastfair.FairnessMonitor state"),
+        (lambda: FairnessMonitor.from_json(
+            FairnessMonitor(reference="a").to_json(), colour="red"), TypeError,
+         "unknown monitor option 'colour'"),
+    ]  # fmt: skip
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+    assert FairnessMonitor(reference=2.0).options.reference == 2  # a whole float: an int
+    assert FairnessMonitor(reference=np.float64(0.5)).options.reference == 0.5
+
+
+def test_a_saved_monitor_without_data_restores_empty_and_says_so():
+    empty = FairnessMonitor(["tpr"], reference="a", tolerance=0.05)
+    back = FairnessMonitor.from_json(empty.to_json())
+    assert back.to_json() == empty.to_json() and back.n_updates == 0
+    assert repr(back) == f"FairnessMonitor({back.options}, no data yet)"
+    with pytest.raises(ValueError, match="no data yet"):
+        back.result()
+    rng = np.random.default_rng(14)
+    back.update(*_day(rng))  # and it still takes its first batch
+    assert back.result().comparisons == [("b", "a")]
+    assert repr(back).startswith("FairnessMonitor(alpha=0.05, tolerance=0.05, updates=1")
+
+
+def test_a_state_whose_capacity_disagrees_with_its_options_is_refused():
+    rng = np.random.default_rng(15)
+    state = json.loads(FairnessMonitor(reference="a").update(*_day(rng)).to_json())
+    state["capacity"] = state["capacity"] + 1
+    with pytest.raises(MonitorStateError, match="damaged: capacity does not match the options"):
+        FairnessMonitor.from_json(json.dumps(state))
+
+
+def test_plot_draws_into_the_axes_given():
+    plt = pytest.importorskip("matplotlib.pyplot")
+    rng = np.random.default_rng(16)
+    mon = FairnessMonitor(["tpr", "fpr"], reference="a").update(*_day(rng))
+    fig, axes = plt.subplots(2, 1)
+    try:
+        out = mon.plot(ax=axes)
+        assert all(len(a.lines) >= 1 for a in axes)  # drawn into the given axes
+        assert [a.get_ylabel() for a in axes] == ["tpr gap", "fpr gap"]
+        assert out is fig
+    finally:
+        plt.close(fig)
