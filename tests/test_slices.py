@@ -736,3 +736,74 @@ def test_bin_labels_are_half_open_except_the_last_closed_one_holding_the_maximum
     for label, k in expected.items():
         inside = (x >= edges[k]) & ((x <= edges[k + 1]) if k == 3 else (x < edges[k + 1]))
         assert found[label].size == int(inside.sum())
+
+
+def test_bad_features_and_untestable_data_name_their_problem():
+    """The refusals the other tests leave unexercised, each with its message."""
+    features, y, pred = small_data(n=600, seed=5)
+    kw = dict(max_depth=1, min_size=5, n_permutations=19, random_state=0)
+    frame = {"a": features["a"], "b": features["b"]}
+    x = np.linspace(0.0, 1.0, 600)
+    x[7] = np.inf
+    cube = _cube_of_batches(features, y, pred, [150, 300, 450])
+    no_positive = np.zeros(600, dtype=int)
+    cases = [
+        (lambda: fastfair.find_slices(frame, y, pred, features="a", **kw), TypeError,
+         "features must be a list of column names of data, or a dict name -> array"),
+        (lambda: fastfair.find_slices(None, y, pred, features=["a"], **kw), ValueError,
+         r"features given as names need data \(a DataFrame or mapping\)"),
+        (lambda: fastfair.find_slices(frame, y, pred, features=[], **kw), ValueError,
+         "features is empty: give at least one feature to slice by"),
+        (lambda: fastfair.find_slices(frame, y, pred, features=["a", "a"], **kw), ValueError,
+         r"features must be distinct, got \['a', 'a'\]"),
+        (lambda: fastfair.find_slices(None, y, pred, features={"m": np.full(600, np.nan)},
+                                      **kw), ValueError, "feature 'm' has only missing values"),
+        (lambda: fastfair.find_slices(None, y, pred, features={"x": x}, **kw), ValueError,
+         "feature 'x' has infinite values; bin it yourself or drop them"),
+        (lambda: fastfair.find_slices_from_cube(cube, features=[], **kw), TypeError,
+         "features must be a non-empty list of the cube's attribute names"),
+        (lambda: fastfair.find_slices_from_cube(cube, features="a", **kw), TypeError,
+         "features must be a non-empty list"),
+        (lambda: fastfair.find_slices(None, no_positive, pred, features=features, **kw),
+         ValueError, r"no row is in the tpr's denominator \(.*\): nothing to compare"),
+        (lambda: fastfair.find_slices(None, y, pred, features={"y": y}, **kw), ValueError,
+         "no slice of at least min_size=5 rows has rows both inside and outside it in the "
+         "tpr's denominator"),
+    ]  # fmt: skip
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+def test_an_integer_feature_with_more_levels_than_max_levels_is_binned_at_its_quantiles():
+    """Integers 0..29 with max_levels=10 are cut into `bins` quantile intervals (edges in
+    result.bins, from numpy's quantiles), each slice holding its interval's rows."""
+    rng = np.random.default_rng(17)
+    n = 3000
+    x = rng.integers(0, 30, n)
+    y = (rng.random(n) < 0.5).astype(int)
+    pred = (rng.random(n) < 0.2 + 0.02 * x).astype(int)
+    res = fastfair.find_slices(None, y, pred, features={"x": x}, max_depth=1, min_size=1,
+                               max_levels=10, bins=4, n_permutations=99, random_state=0,
+                               alpha=0.999)  # fmt: skip
+    edges = res.bins["x"]
+    np.testing.assert_array_equal(
+        edges, np.unique(np.quantile(x.astype(float), np.linspace(0, 1, 5)))
+    )
+    assert res.n_slices == len(edges) - 1
+    for s in res.slices:
+        ((_, label),) = s.predicates
+        k = next(i for i in range(len(edges) - 1) if label.startswith(f"[{edges[i]:.4g}, "))
+        last = k == len(edges) - 2
+        inside = (x >= edges[k]) & ((x <= edges[k + 1]) if last else (x < edges[k + 1]))
+        assert s.size == int(inside.sum())
+
+
+def test_repr_says_when_no_slice_differs():
+    features, y, pred = small_data(n=2000, seed=3, gap=0.0)
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=1, min_size=20,
+                               n_permutations=99, random_state=2, alpha=1e-6)  # fmt: skip
+    assert res.slices == ()
+    lines = repr(res).splitlines()
+    assert lines[1:] == ["  no slice differs significantly"]
+    assert f"{res.n_slices} slices tested" in lines[0] and "alpha=1e-06" in lines[0]
