@@ -1164,3 +1164,37 @@ def test_frame_of_one_comparison_has_no_adjusted_pvalue():
     res = compare_models(y, a, b, group, random_state=0)
     assert res.pvalue_adjusted is None
     assert res.to_frame()["pvalue_adjusted"].tolist() == [None]
+
+
+def test_bad_options_and_count_tables_name_their_problem():
+    """The refusals the other tests leave unexercised, each with its message."""
+    y, a, b, group = two_models(400, seed=3)
+    good = PairedStats.from_arrays(y, a, b, group).counts
+    cases = [
+        (lambda: compare_models(y, a, b, group, delta="0.1"), TypeError,
+         "delta must be a number or None, got str"),
+        (lambda: compare_models(y, a, b, group, delta=True), TypeError,
+         "delta must be a number or None, got bool"),
+        (lambda: compare_models(y, a, b, group, return_null=1), TypeError,
+         "return_null must be True or False"),
+        (lambda: from_counts(np.where(good == good.max(), -1, good)), ValueError,
+         "counts must be finite non-negative numbers"),
+        (lambda: from_counts(np.where(good == good.max(), np.nan, good)), ValueError,
+         "counts must be finite non-negative numbers"),
+        (lambda: from_counts(good + 0.5), ValueError,
+         r"counts must be whole numbers \(rows of each paired cell\)"),
+        (lambda: from_counts(good[:1]), ValueError, "counts must hold at least 2 groups, got 1"),
+        (lambda: from_counts(good, groups=["x", "y", "z"]), ValueError,
+         "groups has 3 labels for 2 rows of counts"),
+        (lambda: from_counts(good[:, :7]), ValueError,
+         r"counts must have shape \(n_groups, 8\), got \(2, 7\)"),
+        (lambda: PairedStats.from_arrays(y, a, b, group) + good, TypeError,
+         "unsupported operand"),
+    ]  # fmt: skip
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+    # the boundary values accepted: delta 0 and exactly two groups of whole float counts
+    res = from_counts(good.astype(float), groups=["x", "y"], delta=0, method="asymptotic")
+    assert res.delta == 0.0 and len(res.comparisons) == 1
+    assert res.pvalue_noninferior is not None
