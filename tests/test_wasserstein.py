@@ -415,6 +415,50 @@ def test_bad_input():
         wasserstein_test(X.astype(str), y, a, beta)
 
 
+def test_more_bad_input_names_its_problem():
+    """The refusals test_bad_input leaves unexercised, each with its message."""
+    rng = np.random.default_rng(12)
+    X, y, a = _toy(100, rng)
+    beta = np.ones(3)
+    sym = np.eye(3)
+    sym[0, 1] = 0.5  # not symmetric
+    cases = [
+        (lambda: wasserstein_test(None, y, a, beta), TypeError, "X is required, got None"),
+        (lambda: wasserstein_test(X, y, a, None), TypeError, "coef is required, got None"),
+        (lambda: wasserstein_test(X, y, a, "ones"), TypeError,
+         "coef must be an array of coefficients or a fitted model"),
+        (lambda: wasserstein_test(X, y, a, beta, intercept="b"), TypeError,
+         "intercept must be a number, got 'b'"),
+        (lambda: wasserstein_test(X, y, a, np.ones((3, 1))), ValueError,
+         r"coef must be 1-D with 3 entries, got shape \(3, 1\)"),
+        (lambda: wasserstein_test(X, y, a, [1.0, np.inf, 0.0]), ValueError,
+         "coef and intercept must be finite"),
+        (lambda: wasserstein_test(X, y, a, beta, intercept=np.nan), ValueError,
+         "coef and intercept must be finite"),
+        (lambda: wasserstein_test(X, y, a, beta, alpha="0.05"), TypeError,
+         "alpha must be a number, got '0.05'"),
+        (lambda: wasserstein_test(X, y, a, beta, alpha=True), TypeError, "alpha must be a number"),
+        (lambda: wasserstein_test(X, y, a, beta, metric_matrix=sym), ValueError,
+         "metric_matrix must be finite and symmetric"),
+        (lambda: wasserstein_test(X, y, a, beta, return_favorable=1), TypeError,
+         "return_favorable must be True or False, got 1"),
+    ]  # fmt: skip
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
+def test_weighted_chi2_tail_at_zero_and_without_weights():
+    """P(sum w chi2 > s) is 1 for s <= 0 (any weights) and 0 for s > 0 with every weight 0
+    (the sum is 0); the mixture's tail gives p 1 at statistic 0 and critical value 0."""
+    assert _weighted_chi2_sf(0.0, [1.0, 2.0]) == 1.0
+    assert _weighted_chi2_sf(-1.0, [3.0]) == 1.0
+    assert _weighted_chi2_sf(0.5, [0.0, 0.0]) == 0.0
+    assert _weighted_chi2_sf(0.5, []) == 0.0
+    assert _chi2_mixture_tail(0.0, [0.0], 0.05) == (1.0, 0.0)
+    assert _chi2_mixture_tail(0.3, [0.0, 0.0], 0.05) == (0.0, 0.0)
+
+
 def test_critical_points_are_where_sigmoid_curvature_is_minus_one_over_c():
     """The fold of z -> z + c sigmoid'(z): 0 < z1 < z2 with sigmoid''(z) = -1/|c|."""
     for c in (10.5, 12.0, 30.0, -50.0, 1e3, 1e6):
