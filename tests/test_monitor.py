@@ -638,7 +638,10 @@ def test_a_state_whose_capacity_disagrees_with_its_options_is_refused():
 
 
 def test_plot_draws_into_the_axes_given():
-    plt = pytest.importorskip("matplotlib.pyplot")
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     rng = np.random.default_rng(16)
     mon = FairnessMonitor(["tpr", "fpr"], reference="a").update(*_day(rng))
     fig, axes = plt.subplots(2, 1)

@@ -1141,3 +1141,78 @@ def test_curve_repr_shows_up_to_16_grid_rows_and_elides_the_middle_beyond(n_grid
             assert line.split() == ["..."]
         else:
             assert float(line.split()[0]) == pytest.approx(grid[j], abs=5e-5)
+
+
+def _holm(p):
+    m = p.size
+    order = np.argsort(p)
+    out = np.empty(m)
+    out[order] = np.minimum(1, np.maximum.accumulate(p[order] * (m - np.arange(m))))
+    return out
+
+
+def test_parity_repr_elides_long_grids_and_states_the_simultaneous_band():
+    """18 grid points: 16 rows and "..."; the band line gives the bootstrap critical value
+    (the 95% quantile of the null maxima, read from return_null) with small_sample="none",
+    and the smallest to largest per-point t critical value with CR2 separate variances."""
+    y, s, g, user = _users_data()
+    r = predictive_parity_test(y, s, g, cluster=user, grid=18, n_bootstrap=199, random_state=0,
+                               small_sample="none", return_null=True)  # fmt: skip
+    lines = repr(r).splitlines()
+    table = lines[3:-1]
+    assert len(table) == 17 and table[8].split() == ["..."]
+    for line, j in zip(table[:8] + table[9:], [*range(8), *range(10, 18)]):
+        assert float(line.split()[0]) == pytest.approx(r.grid[j], abs=5e-5)
+    critical = np.sqrt(np.quantile(r.null_distribution, 0.95))
+    assert lines[-1] == f"  simultaneous 95% band for the difference: ± {critical:.4f} SE"
+    r = predictive_parity_test(y, s, g, cluster=user, grid=5, n_bootstrap=199, random_state=0,
+                               variance="separate")  # fmt: skip
+    lo, hi = np.nanmin(r.critical_values), np.nanmax(r.critical_values)
+    assert lo < hi
+    assert repr(r).splitlines()[-1].endswith(f"± {lo:.4f} to {hi:.4f} SE")
+
+
+def test_parity_plot_stars_the_points_whose_holm_adjusted_pvalue_is_below_alpha():
+    """Stars where Holm's adjustment of the raw p-values (by hand) is below alpha, not
+    where the raw p-value is (they differ here at alpha 0.2)."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    y, s, g, user = _users_data()
+    r = predictive_parity_test(y, s, g, cluster=user, grid=5, n_bootstrap=0, adjust="holm",
+                               variance="separate")  # fmt: skip
+    adjusted = _holm(r.grid_pvalue)
+    assert ((r.grid_pvalue < 0.2) != (adjusted < 0.2)).any()
+    ax = r.plot(alpha=0.2)
+    try:
+        stars = [line for line in ax.lines if line.get_label() == "adjusted p < 0.2"]
+        assert len(stars) == 1
+        np.testing.assert_array_equal(stars[0].get_xdata(), r.grid[adjusted < 0.2])
+    finally:
+        plt.close(ax.figure)
+
+
+def test_marginal_outcome_without_standard_errors_has_nan_test_and_interval():
+    """Fewer effective clusters than required in both groups: the estimates (as with
+    min_effective_clusters=1) and their difference, but NaN statistic, p-value, df and
+    interval."""
+    y, s, g, user = _users_data()
+    with pytest.warns(SparseGridWarning, match="fewer than 1e\\+06 effective clusters"):
+        res = marginal_outcome_test(y, s, g, 0.5, cluster=user, min_effective_clusters=10**6)
+    full = marginal_outcome_test(y, s, g, 0.5, cluster=user, min_effective_clusters=1)
+    np.testing.assert_array_equal(res.estimate, full.estimate)
+    assert res.difference == full.estimate[0] - full.estimate[1]
+    assert np.isnan([res.statistic, res.pvalue, res.df, *res.confidence_interval]).all()
+    assert "z=nan, pvalue=nan" in repr(res)
+
+
+def test_parity_option_refusals_name_their_problem():
+    y, s, g, user = _users_data()
+    for bad in ("0.2", True):
+        with pytest.raises(TypeError, match=f"undersmooth must be a number, got {bad!r}"):
+            select_bandwidth(y, s, cluster=user, undersmooth=bad)
+    with pytest.raises(ValueError, match=r"adjust='maxT' needs the bootstrap: n_bootstrap >= 1"):
+        predictive_parity_test(y, s, g, cluster=user, adjust="maxT", n_bootstrap=0)
