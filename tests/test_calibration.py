@@ -721,3 +721,49 @@ def test_per_group_value_reprs_show_each_groups_value_and_row_count():
             assert float(row[1]) == pytest.approx(res.value[k], abs=5e-5)
             assert int(row[2]) == np.sum(g == label) == res.n_observations[k]
         assert res.to_dict() == {"a": res.value[0], "b": res.value[1]}
+
+
+def test_nw_edges_beyond_the_kernel_reach_take_the_value_interpolated_from_neighbours():
+    """Scores in [0, 0.3] and [0.7, 1] with h = 0.01 (reach 8 h): the edges in the gap have
+    no score within reach (counted by hand: n_empty_edges_) and take the linear
+    interpolation of the direct Nadaraya-Watson values at the other edges."""
+    rng = np.random.default_rng(31)
+    n = 2000
+    s = np.where(rng.random(n) < 0.5, rng.uniform(0, 0.3, n), rng.uniform(0.7, 1.0, n))
+    y = (rng.random(n) < s).astype(float)
+    cal = GroupCalibrator(n_bins=20, bandwidth=0.01).fit(s, y)
+    edges = cal.knots_[0]
+    np.testing.assert_allclose(edges, np.linspace(s.min(), s.max(), 21), rtol=1e-15)
+    near = (np.abs(s[None, :] - edges[:, None]) <= 8 * 0.01).any(axis=1)
+    assert cal.n_empty_edges_.tolist() == [int((~near).sum())] and (~near).sum() >= 3
+    direct = _direct_nw(s, y, np.ones(n), edges[near], 0.01)
+    np.testing.assert_allclose(cal.values_[0][near], direct, rtol=1e-6)  # kernel cut at 8 h
+    gap = np.interp(edges[~near], edges[near], direct)
+    np.testing.assert_allclose(cal.values_[0][~near], gap, rtol=1e-6)
+
+
+def test_an_unfitted_calibrator_is_fitted_on_the_rows_it_is_given():
+    """delta_pcc with GroupCalibrator(n_bins=20) not yet fitted: fitted on (s, y, g), and the
+    value is the per-group mean of 1{f >= t} - 1{s >= t} with that fit (by hand); without
+    y_true it cannot be fitted."""
+    s, y, g, _ = _data(3000, seed=4)
+    cal = GroupCalibrator(n_bins=20)
+    res = delta_pcc(y, s, g, 0.5, calibrator=cal)
+    assert res.calibrator is cal and cal.groups_.tolist() == [0, 1]
+    f = GroupCalibrator(n_bins=20).fit(s, y, g).transform(s, g)
+    diff = (f >= 0.5).astype(float) - (s >= 0.5)
+    np.testing.assert_allclose(res.value, [diff[g == 0].mean(), diff[g == 1].mean()],
+                               rtol=1e-12)  # fmt: skip
+    with pytest.raises(TypeError, match="y_true is required to fit the calibrator"):
+        delta_pcc(None, s, g, 0.5, calibrator=GroupCalibrator())
+    with pytest.raises(TypeError, match="y_true is required when no fitted calibrator"):
+        delta_pcc(None, s, g, 0.5)
+
+
+def test_calibration_option_refusals_name_their_problem():
+    s, y, g, _ = _data(2000, seed=5)
+    S, Y = np.c_[s, s], np.c_[y, y]
+    with pytest.raises(ValueError, match=r"weights must have 2 columns \(one per score\)"):
+        check_composite_parity(S, Y, g, [[1, 1, 1]])
+    with pytest.raises(ValueError, match="pass either reference or keep_positive_rate=True"):
+        fair_thresholds(y, s, g, 0.5, reference=0, keep_positive_rate=True)
