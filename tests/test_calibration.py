@@ -767,3 +767,39 @@ def test_calibration_option_refusals_name_their_problem():
         check_composite_parity(S, Y, g, [[1, 1, 1]])
     with pytest.raises(ValueError, match="pass either reference or keep_positive_rate=True"):
         fair_thresholds(y, s, g, 0.5, reference=0, keep_positive_rate=True)
+
+
+def test_equal_width_bins_are_on_0_1_with_a_score_of_exactly_0():
+    """Scores in [0, 1) with a minimum of exactly 0 are binned on [0, 1], not on
+    [0, max s] (the other end of test_equal_width_bins_are_on_0_1_with_a_score_of_exactly_1)."""
+    rng = np.random.default_rng(6)
+    y = (rng.random(400) < 0.5).astype(float)
+    inside = np.concatenate([[0.0], rng.uniform(0.1, 0.8, 399)])  # min exactly 0
+    want = _ece_between_edges(y, inside, 6, 0.0, 1.0, 2)
+    assert ece(y, inside, n_bins=6, binning="equal_width") == pytest.approx(want, rel=1e-12)
+    other = _ece_between_edges(y, inside, 6, 0.0, inside.max(), 2)
+    assert abs(want - other) > 1e-3
+
+
+def test_isotonic_with_users_and_tied_scores_equals_sklearn_with_the_user_weights():
+    """Per-user weights 1/n_m enter the tie-pooled means and the pool-adjacent-violators
+    fit: the same as scikit-learn's IsotonicRegression with sample_weight = 1/n_m."""
+    pytest.importorskip("sklearn")
+    from sklearn.isotonic import IsotonicRegression
+
+    rng = np.random.default_rng(8)
+    n = 1500
+    user = rng.integers(0, 100, n)
+    heavy = user < 10  # heavy users: many rows, outcomes of their own
+    user = np.where(heavy & (rng.random(n) < 0.5), rng.integers(0, 10, n), user)
+    s = np.round(rng.random(n), 2)  # ties
+    y = np.where(heavy, (rng.random(n) < 0.9), (rng.random(n) < s)).astype(float)
+    g = np.zeros(n, dtype=int)
+    iso = GroupCalibrator("isotonic").fit(s, y, g, user)
+    _, inverse, sizes = np.unique(user, return_inverse=True, return_counts=True)
+    w = 1.0 / sizes[inverse]
+    ir = IsotonicRegression(out_of_bounds="clip").fit(s, y, sample_weight=w)
+    x = np.linspace(0.0, 1.0, 41)
+    np.testing.assert_allclose(iso.transform(x, np.zeros(41, int)), ir.predict(x), atol=1e-10)
+    unweighted = IsotonicRegression(out_of_bounds="clip").fit(s, y).predict(x)
+    assert np.abs(unweighted - ir.predict(x)).max() > 0.01  # the weights matter here
