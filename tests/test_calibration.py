@@ -803,3 +803,52 @@ def test_isotonic_with_users_and_tied_scores_equals_sklearn_with_the_user_weight
     np.testing.assert_allclose(iso.transform(x, np.zeros(41, int)), ir.predict(x), atol=1e-10)
     unweighted = IsotonicRegression(out_of_bounds="clip").fit(s, y).predict(x)
     assert np.abs(unweighted - ir.predict(x)).max() > 0.01  # the weights matter here
+
+
+def test_delta_pcc_counts_a_score_equal_to_the_threshold_as_positive():
+    """Scores on a 0.05 grid (many exactly 0.5) with t = 0.5: the value is the per-group mean
+    of 1{f >= t} - 1{s >= t} (by hand with the same fitted calibrator)."""
+    rng = np.random.default_rng(9)
+    n = 4000
+    g = rng.integers(0, 2, n)
+    s = rng.integers(1, 20, n) * 0.05
+    y = (rng.random(n) < np.clip(s + 0.1 * g, 0, 1)).astype(float)
+    assert np.sum(s == 0.5) > 100
+    cal = GroupCalibrator(n_bins=20).fit(s, y, g)
+    f = cal.transform(s, g)
+    diff = (f >= 0.5).astype(float) - (s >= 0.5)
+    res = delta_pcc(y, s, g, 0.5, calibrator=cal)
+    np.testing.assert_allclose(res.value, [diff[g == 0].mean(), diff[g == 1].mean()],
+                               rtol=1e-12)  # fmt: skip
+    strict = (f >= 0.5).astype(float) - (s > 0.5)
+    assert not np.allclose(res.value, [strict[g == 0].mean(), strict[g == 1].mean()])
+
+
+def test_one_bin_maps_linearly_between_the_nadaraya_watson_values_at_the_ends():
+    """n_bins=1 (the smallest allowed): the map interpolates linearly between the direct
+    Nadaraya-Watson values at the group's smallest and largest score."""
+    s, y, _, _ = _data(2000, seed=12)
+    cal = GroupCalibrator(n_bins=1, bandwidth=0.05).fit(s, y)
+    ends = np.array([s.min(), s.max()])
+    np.testing.assert_allclose(cal.knots_[0], ends)
+    want = _direct_nw(s, y, np.ones(s.size), ends, 0.05)
+    np.testing.assert_allclose(cal.values_[0], want, rtol=1e-6)
+    x = np.array([0.3, 0.6])
+    np.testing.assert_allclose(cal.transform(x), np.interp(x, ends, want), rtol=1e-6)
+    with pytest.raises(ValueError, match="n_bins"):
+        GroupCalibrator(n_bins=0).fit(s, y)
+
+
+def test_fair_thresholds_refuse_a_group_whose_curve_starts_above_the_common_outcome():
+    """Group 1's outcomes are all 1, so its curve is above group 0's value at t everywhere
+    in the scored range: no threshold gives it that outcome (an error, not the grid's first
+    score)."""
+    rng = np.random.default_rng(10)
+    n = 6000
+    g = rng.integers(0, 2, n)
+    s = rng.random(n)
+    y = np.where(g == 1, 1.0, (rng.random(n) < s).astype(float))
+    with pytest.raises(
+        ValueError, match=r"no threshold in the scored range gives group\(s\) \['1'\]"
+    ):
+        fair_thresholds(y, s, g, 0.5, reference=0)
