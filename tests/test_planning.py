@@ -1160,3 +1160,24 @@ def test_planning_refuses_each_bad_option_with_its_rule(call, error, match):
     """Each bad planning option is refused with the error class and the rule it breaks."""
     with pytest.raises(error, match=match):
         call()
+
+
+def test_planning_reads_every_metric_alias_as_the_rate_it_names():
+    """sample_size with each alias of METRIC_ALIASES plans the rate it names: the result's
+    metric is that rate and its n the canonical name's (whose n the by-hand tests check);
+    specificity (TNR) plans differently from recall (TPR) on the same rates."""
+    rates = {
+        "tpr": {"tpr": [0.7, 0.8], "prevalence": [0.4, 0.5]},
+        "tnr": {"tnr": [0.7, 0.8], "prevalence": [0.4, 0.5]},
+        "ppv": {"ppv": [0.7, 0.8], "selection_rate": [0.4, 0.5]},
+        "selection_rate": {"selection_rate": [0.4, 0.5]},
+    }
+    from fastfair._metrics import METRIC_ALIASES as aliases
+
+    for alias, canonical in aliases.items():
+        got = sample_size(alias.upper(), rates=rates[canonical], tau=0.1)
+        want = sample_size(canonical, rates=rates[canonical], tau=0.1)
+        assert got.metric == canonical and got.n == want.n
+    tnr = sample_size("specificity", rates=rates["tnr"], tau=0.1).n
+    tpr = sample_size("recall", rates=rates["tpr"], tau=0.1).n
+    assert tnr != tpr

@@ -1693,3 +1693,19 @@ def test_equivalence_alpha_must_leave_a_1_minus_2_alpha_interval():
     assert lo < x0 / n0 - x1 / n1 < hi and hi - lo < 0.005
     assert _brute_z(x0, n0, x1, n1, lo) == pytest.approx(z, abs=1e-6)
     assert _brute_z(x0, n0, x1, n1, hi) == pytest.approx(-z, abs=1e-6)
+
+
+def test_rate_methods_are_refused_for_auc_and_row_metrics_with_the_methods_they_take():
+    """method="score" (a rate method) for metric="auc" names the AUC methods, and "exact"
+    for a row metric names bootstrap and welch; "auto" for AUC runs the default, hybrid."""
+    rng = np.random.default_rng(6)
+    group = np.repeat([0, 1], [150, 150])
+    y = rng.integers(0, 2, 300)
+    score = rng.normal(size=300) + y
+    with pytest.raises(ValueError, match=r"metric='auc' is tested with method='hybrid', "):
+        fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.05, method="score")
+    with pytest.raises(ValueError, match=r"a callable or row metric is tested with method="):
+        fastfair.tolerance_test(y, score, group, metric="mse", u_tol=0.05, method="exact")
+    auto = fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.05)
+    hybrid = fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.05, method="hybrid")
+    assert auto.method == "hybrid" and auto.pvalue == hybrid.pvalue
