@@ -1215,3 +1215,94 @@ def test_model_comparison_table_reads_back_each_row_with_its_holm_adjusted_pvalu
     body = re.findall(r"<tr>(.*?)</tr>", section.split("</tr>", 1)[1])
     assert len(heads) == 9 and len(body) == len(res.model_comparison)
     assert all(len(re.findall(r"<td>", tr)) == 9 for tr in body)
+
+
+def test_the_audits_threshold_sweep_runs_at_the_audits_alpha():
+    """The sweep of a two-group attribute is threshold_sweep at the audit's alpha (here
+    0.1): its critical values and band equal the direct call's at 0.1, which differ from
+    those at the default 0.05."""
+    rng = np.random.default_rng(7)
+    n = 800
+    g = np.where(rng.random(n) < 0.35, "b", "a")
+    y = rng.random(n) < 0.4
+    s = rng.random(n) * 0.5 + 0.4 * y + 0.1 * (g == "b")
+    res = fastfair.audit(y, s >= 0.5, {"g": g}, y_score=s, metrics=["tpr"], alpha=0.1,
+                         n_permutations=99, random_state=2, n_jobs=1)  # fmt: skip
+    sweep = res.sweeps["g"]
+    kw = dict(reference="a", n_permutations=99, random_state=2, n_jobs=1)
+    at_01 = fastfair.threshold_sweep(y, s, g, alpha=0.1, **kw)
+    at_005 = fastfair.threshold_sweep(y, s, g, alpha=0.05, **kw)
+    assert sweep.alpha == 0.1
+    np.testing.assert_array_equal(sweep.critical_value, at_01.critical_value)
+    np.testing.assert_array_equal(sweep.band, at_01.band)
+    assert not np.array_equal(at_01.band, at_005.band)
+
+
+def test_every_setting_is_read_back_where_the_audit_states_it():
+    """Non-default settings (alpha 0.1, tau 0.04, power 0.9, Bonferroni, min_group_size 70,
+    seed 3, 99 permutations) read back in to_dict's fields and in every sentence that
+    states them: the printed header and MDE line, the report's meta line, the tests table's
+    power column, and the method notes; each value differs from its neighbours', so one
+    shown for another fails. The test count and skipped group (c, 60 rows) are counted from
+    the design."""
+    rng = np.random.default_rng(13)
+    g = np.repeat(["a", "b", "c"], [300, 150, 60])
+    y = rng.random(g.size) < 0.4
+    pred = rng.random(g.size) < np.where(y, 0.7, 0.2)
+    res = fastfair.audit(y, pred, {"grp": g}, metrics=["tpr", "fpr"], alpha=0.1, tau=0.04,
+                         power=0.9, adjust="bonferroni", min_group_size=70, random_state=3,
+                         n_permutations=99)  # fmt: skip
+    n_tests = 2  # b vs a, two metrics; c (60 rows) skipped
+    d = res.to_dict()
+    assert (d["n_rows"], d["alpha"], d["tau"], d["power"]) == (510, 0.1, 0.04, 0.9)
+    assert (d["min_group_size"], d["seed"], d["n_permutations"]) == (70, 3, 99)
+    assert d["metrics"] == ["tpr", "fpr"] and d["intersections"] is False
+    assert d["engine"] == "memory" and len(d["tests"]) == n_tests
+    assert d["adjustment"] == f"bonferroni over all {n_tests} tests of the audit"
+    assert "two-sided z-test at alpha = 0.1 for one comparison, power 0.9," in d["power_method"]
+    assert d["attributes"][0]["skipped"] == [{"group": "c", "n": 60}]
+    text = res.format()
+    first, second = text.splitlines()[:2]
+    assert first == (f"fastfair audit: 510 rows; {n_tests} tests over grp; p-values adjusted "
+                     "(bonferroni) over all tests; alpha = 0.1")  # fmt: skip
+    assert second == ("MDE: smallest difference detected with 90% power at alpha = 0.1 (one "
+                      "comparison; asymptotic planner); tau = 0.04")  # fmt: skip
+    assert "skipped (fewer than 70 rows): c (n=60)" in text
+    page = html.unescape(res.to_html())
+    assert (f"510 rows · attributes grp · {n_tests} tests · \u03b1 = 0.1 (p-values adjusted by "
+            f"bonferroni over all tests) · τ = 0.04 · fastfair {fastfair.__version__} · "
+            "seed 3") in page  # fmt: skip
+    assert "<th class=''>power at τ=0.04</th>" in page
+    assert "detects with 90% power at \u03b1 = 0.1 (asymptotic planner" in page
+    assert (f"the {n_tests} p-values are adjusted together (bonferroni), so the chance of any "
+            "false DIFFERENCE in the whole audit is at most \u03b1 = 0.1") in page  # fmt: skip
+    assert "Groups</b> with fewer than 70 rows are skipped and listed" in page
+    assert "Skipped, fewer than 70 rows: grp: c (n=60)." in page
+
+
+def test_power_table_cells_read_back_each_comparisons_figures(three):
+    """The report's power table: one row per comparison, one cell per metric (AUC
+    included), each "MDE (power at tau)" with "power at τ p; rows for τ n" on hover, read
+    back from the row of that comparison and metric; power and rows needed are different
+    numbers, so one shown for the other fails."""
+    _, _, _, res, page = three
+    from fastfair._format import format_mde
+
+    section = page[page.index("<h2>Could the audit detect a gap?") :]
+    section = section[: section.index("</table>")]
+    heads = re.findall(r"<th>([^<]*)</th>", section)
+    assert heads == ["TPR", "FPR", "accuracy", "AUC"]
+    metric_of = dict(zip(heads, ["tpr", "fpr", "accuracy", "auc"]))
+    rows = re.findall(r"<tr><td class='l'>([^<]*)</td>(.*?)</tr>", section)
+    assert [name for name, _ in rows] == ["b vs a", "c vs a"]
+    for name, cells in rows:
+        group = name.split(" vs ")[0]
+        found = re.findall(r"<td class='mde-(?:ok|low)' title='power at τ ([^;]*); rows for τ "
+                           r"([^']*)'>([^ ]*) <span class='note'>\(([^)]*)\)</span></td>",
+                           cells)  # fmt: skip
+        assert len(found) == 4
+        for head, (power, needed, mde, power_again) in zip(heads, found):
+            (t,) = [t for t in res.tests if t["group"] == group
+                    and t["metric"] == metric_of[head]]  # fmt: skip
+            assert (power, power_again) == (f"{t['power_at_tau']:.2f}",) * 2
+            assert needed == f"{t['n_needed']:,}" and mde == format_mde(t["mde"])

@@ -346,3 +346,53 @@ def test_alpha_is_split_over_the_rates_searched_and_the_control_says_so(metrics,
     assert (split in found.control) == (m == 2)
     assert ("Bonferroni" in found.control) == (m > 1)
     assert found.control.startswith("family-wise error at most 0.05 over every slice and metric")
+
+
+def test_printed_and_report_slice_tables_read_back_each_search_and_slice(memory):
+    """The 'Tested:' line and the report's table of the searches: each metric's slices
+    tested, distinct, effective number, critical |z| and significant slices, in that place
+    (an attribute h that is 'x' exactly where g is 'a' makes slices with the same rows, so
+    n_distinct < n_slices and one shown for the other fails); the printed demo slices'
+    value, complement, difference with its interval, adjusted p-value and parents, each
+    from its FoundSlice."""
+    from fastfair._format import format_fixed, format_pvalue
+    from fastfair.auditing.report import METRIC_TITLES
+
+    rng = np.random.default_rng(2)
+    n = 1500
+    g = rng.choice(["a", "b", "c"], n)
+    h = np.where(g == "a", "x", rng.choice(["y", "z"], n))
+    y = rng.random(n) < 0.4
+    pred = rng.random(n) < np.where(y, np.where(g == "b", 0.5, 0.8), 0.2)
+    small = fastfair.audit(y, pred, {"g": g, "h": h}, metrics=["tpr", "fpr"], slices=2,
+                           **OPTIONS)  # fmt: skip
+    sl = small.slices
+    assert all(r.n_distinct < r.n_slices for r in sl.searches.values()) and len(sl.searches) == 2
+    text = small.format()
+    (tested,) = [line for line in text.splitlines() if line.startswith("Tested: ")]
+    parts = tested.removeprefix("Tested: ").split("; ")
+    for m, res in sl.searches.items():
+        want = f"{METRIC_TITLES[m]} {res.n_slices:,} slices ({res.n_distinct:,} distinct"
+        k = [p for p in parts if p.startswith(f"{METRIC_TITLES[m]} ")]
+        assert k and k[0] == want, (k, want)
+        assert f"effective number {res.effective_n_slices:,.1f}" in tested
+    page = small.to_html()
+    family = page[page.index("<table class='family'>") :]
+    family = family[: family.index("</table>")]
+    rows = re.findall(r"<tr><td class='l'>([^<]*)</td>(.*?)</tr>", family)
+    assert [name for name, _ in rows] == [METRIC_TITLES[m] for m in sl.searches]
+    for (_, cells), res in zip(rows, sl.searches.values()):
+        assert re.findall(r"<td>([^<]*)</td>", cells) == [
+            f"{res.n_slices:,}", f"{res.n_distinct:,}", f"{res.effective_n_slices:,.1f}",
+            f"{res.critical_value:.2f}", f"{len(res.slices):,}"]  # fmt: skip
+    lines = memory.format().split("\n  slice ", 1)[1].splitlines()[2:22]
+    for (metric, s), line in zip(memory.slices.found[:20], lines, strict=True):
+        cells = re.split(r"\s{2,}", line.strip())
+        lo, hi = s.confidence_interval
+        want = [format_fixed(v).replace("\u2212", "-") for v in (s.value, s.complement_value)]
+        assert cells[1] == METRIC_TITLES[metric] and cells[4:6] == want
+        diff = f"{format_fixed(s.difference)} [{format_fixed(lo)}, {format_fixed(hi)}]"
+        assert cells[6] == diff.replace("\u2212", "-")
+        assert cells[7] == format_pvalue(s.pvalue_adjusted, "permutation", 199)
+        parents = "; ".join(f"{p} {format_fixed(v)}" for p, v in s.parent_values)
+        assert cells[8:] == ([parents.replace("\u2212", "-")[:60]] if parents else [])
