@@ -431,3 +431,58 @@ def test_printed_audit_writes_ge_as_ascii_where_the_terminal_cannot(monkeypatch)
         _print(text)
         stream.flush()
         assert raw.getvalue().decode(encoding) == want
+
+
+def test_every_audit_option_reaches_the_audit(tmp_path, capsys):
+    """`fastfair audit` with every option away from its default gives the JSON of
+    fastfair.audit called with those options by name (one option passed as another, or
+    dropped, changes some field): the two dicts equal but for the elapsed time."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(14)
+    n = 900
+    frame = pd.DataFrame({"y": (rng.random(n) < 0.4).astype(int),
+                          "s": rng.random(n),
+                          "sex": rng.choice(["F", "M"], n),
+                          "reg": rng.choice(["n", "s", "w"], n, p=[0.5, 0.3, 0.2])})  # fmt: skip
+    frame["p"] = (frame["s"] * 0.6 + 0.3 * frame["y"] >= 0.45).astype(int)
+    path = tmp_path / "rows.csv"
+    frame.to_csv(path, index=False)
+    out = tmp_path / "out.json"
+    argv = ["audit", str(path), "--label", "y", "--pred", "p",
+            "--group", "sex", "reg", "--intersections", "--reference", "sex=F", "reg=s",
+            "--metrics", "tpr", "fpr", "--alpha", "0.1", "--tau", "0.07", "--adjust",
+            "bonferroni", "--seed", "5", "--permutations", "99", "--min-group-size", "40",
+            "--tolerance", "0.02", "--equivalence", "0.09", "--quiet", "--json",
+            str(out)]  # fmt: skip
+    code, _, err = _run(argv, capsys)
+    assert code == 0, err
+    got = json.loads(out.read_text())
+    table = fastfair.cli.read_table(str(path))
+    want = fastfair.audit("y", "p", ["sex", "reg"], data=table, intersections=True,
+                          reference={"sex": "F", "reg": "s"}, metrics=["tpr", "fpr"],
+                          alpha=0.1, tau=0.07, adjust="bonferroni", random_state=5,
+                          n_permutations=99, min_group_size=40, tolerance=0.02,
+                          equivalence=0.09).to_dict()  # fmt: skip
+    got.pop("elapsed_seconds"), want.pop("elapsed_seconds")
+    assert got == want
+    assert (got["alpha"], got["tau"], got["seed"], got["min_group_size"]) == (0.1, 0.07, 5, 40)
+    assert {t.get("u_tol") for t in got["tests"]} == {0.02} and got["metrics"] == ["tpr", "fpr"]
+    assert [a["reference"] for a in got["attributes"]] == ["F", "s", "F & s"]
+
+
+def test_every_plan_option_reaches_the_planner(tmp_path, capsys):
+    """`fastfair plan` with every option set: its JSON is the fields of fastfair.sample_size
+    called with the same values by name."""
+    out = tmp_path / "plan.json"
+    argv = ["plan", "--metric", "fpr", "--rate", "fpr=0.2,0.25", "--rate",
+            "prevalence=0.3,0.4", "--tau", "0.06", "--u-tol", "0.01", "--alpha", "0.1",
+            "--power", "0.9", "--allocation", "0.3", "--alternative", "greater", "--json",
+            str(out)]  # fmt: skip
+    code, _, err = _run(argv, capsys)
+    assert code == 0, err
+    plan = fastfair.sample_size("fpr", rates={"fpr": [0.2, 0.25], "prevalence": [0.3, 0.4]},
+                                tau=0.06, u_tol=0.01, alpha=0.1, power=0.9, allocation=0.3,
+                                alternative="greater")  # fmt: skip
+    want = json.loads(fastfair.cli.writing.plan_json(plan))
+    assert json.loads(out.read_text()) == want
+    assert (want["alpha"], want["power"], want["u_tol"]) == (0.1, 0.9, 0.01)
