@@ -443,3 +443,63 @@ def test_delong_from_the_summaries_of_intersections_of_three_attributes(
         signs = {t["group"]: np.sign(t["difference"]) for t in triple}
         assert signs["B & x & p"] == signs["B & y & p"] == -1  # the reference's AUC is higher
     same_audit(memory.to_dict(), other.to_dict())
+
+
+def _blank_label_frame(n=400):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "label": rng.integers(0, 2, n),
+            "score": rng.random(n).round(3),
+            "g": rng.choice(["a", "b"], n),
+            "h": rng.choice(["x", "y"], n),
+        }
+    )
+    frame.loc[7, "g"] = ""
+    return frame
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_a_blank_label_is_named_as_group_for_one_attribute_and_by_column_for_several(
+    tmp_path, engine
+):
+    """A blank group label (a blank cell) is refused by every engine, counting its one row;
+    the message calls the column "group" when the audit has one attribute, and names the
+    column ("group column 'g'") when it has several. Written for practice mutants
+    pprac5-code-groups-named and pprac5-arrow-named-one (the column named for one too)."""
+    path = tmp_path / "blank.parquet"
+    _blank_label_frame().to_parquet(path, index=False)
+    kw = dict(y_score="score", data=str(path), engine=engine, n_permutations=99,
+              metrics=["tpr"], scheduler="sync")  # fmt: skip
+    blank = (
+        r"contains empty or blank labels \(missing values, e\.g\. a blank cell of a file\) "
+        r"in 1 row;"
+    )
+    with pytest.raises(ValueError, match=r"(: |^)group " + blank):
+        fastfair.audit("label", None, ["g"], **kw)
+    with pytest.raises(ValueError, match=r"group column 'g' " + blank):
+        fastfair.audit("label", None, ["g", "h"], **kw)
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_predictions_from_the_score_at_the_default_threshold_on_every_engine(tmp_path, engine):
+    """No prediction column: every engine predicts score >= 0.5 (scores exactly 0.5
+    included), reports that threshold among the audit's columns, and its confusion cells
+    are a count of the rows by hand; the audit is the memory engine's."""
+    frame = _blank_label_frame().assign(g=lambda f: np.where(f.index == 7, "a", f["g"]))
+    frame.loc[:40, "score"] = 0.5
+    path = tmp_path / "scores.parquet"
+    frame.to_parquet(path, index=False)
+    kw = dict(y_score="score", data=str(path), n_permutations=99, metrics=["tpr"],
+              random_state=1, n_jobs=1)  # fmt: skip
+    memory = fastfair.audit("label", None, ["g"], engine="memory", **kw)
+    other = fastfair.audit("label", None, ["g"], engine=engine, scheduler="sync", **kw)
+    assert other.columns["threshold"] == 0.5 == memory.columns["threshold"]
+    pred = (frame["score"] >= 0.5).astype(int)
+    for k, label in enumerate(["a", "b"]):
+        rows = frame["g"] == label
+        want = [
+            int(((frame["label"] == t) & (pred == p) & rows).sum()) for t in (0, 1) for p in (0, 1)
+        ]
+        assert other.group_cells["g"][k].tolist() == want
+    same_audit(memory.to_dict(), other.to_dict())

@@ -474,3 +474,18 @@ def test_the_errors_sentence_names_three_tests_and_counts_the_rest():
     sentence = f"Errors: 5 tests could not run: {named} and 2 more;"
     assert sentence in res.format()
     assert sentence in res.to_html()
+
+
+def test_load_demo_columns_have_their_documented_types_and_prediction_is_score_at_half():
+    """load_demo's documented types: label and prediction int64 (0/1), score float64 in
+    [0, 1], in the frame and the arrays alike; the prediction is the score at 0.5
+    (score >= 0.5), recomputed here. Written for practice mutant pprac5-demo-pred-dtype."""
+    arrays = fastfair.datasets.load_demo(as_frame=False)
+    for name in ("label", "prediction"):
+        assert arrays[name].dtype == np.int64 and set(arrays[name].tolist()) == {0, 1}
+    score = arrays["score"]
+    assert score.dtype == np.float64 and 0 <= score.min() and score.max() <= 1
+    np.testing.assert_array_equal(arrays["prediction"], (score >= 0.5).astype(np.int64))
+    pytest.importorskip("pandas")
+    frame = fastfair.datasets.load_demo()
+    assert frame["prediction"].dtype == np.int64 and frame["label"].dtype == np.int64
