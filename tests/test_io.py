@@ -490,3 +490,20 @@ def test_auto_engine_of_the_python_audit_and_the_sources_it_refuses(parts, monke
         TypeError, match=r"^with data a path, sensitive_features must be column names, got \[\]$"
     ):
         fastfair.audit("label", "pred", [], data=str(folder), engine="arrow", **kw)
+
+
+def test_a_missing_group_label_in_a_file_counts_its_rows_in_words(tmp_path):
+    """A null group label read from a file is refused naming the column and counting the
+    rows: "in 1 row" for one, "in 2 rows" for two (the arrow batch coder; the same words
+    as every other missing-label message)."""
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "g": ["a", None, "b", "a"]})
+    path = tmp_path / "null.parquet"
+    frame.to_parquet(path, index=False)
+    with pytest.raises(ValueError, match=r"column 'g' contains missing values \(null\) in 1 row;"):
+        read_columns(path, ["y", "g"], codes=["g"])
+    frame.loc[3, "g"] = None
+    frame.to_parquet(path, index=False)
+    with pytest.raises(
+        ValueError, match=r"column 'g' contains missing values \(null\) in 2 rows;"
+    ):
+        read_columns(path, ["y", "g"], codes=["g"])

@@ -89,8 +89,9 @@ def arrow_text(values: pa.Array, name: str) -> tuple[np.ndarray, list] | np.ndar
     import pyarrow.compute as pc
 
     if values.null_count:
+        n = values.null_count
         raise ValueError(
-            f"{name} contains missing values (null) in {values.null_count:,} rows; a group "
+            f"{name} contains missing values (null) in {n:,} row{'s' * (n != 1)}; a group "
             "label must be present: drop those rows or give them a label of their own"
         )
     kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
