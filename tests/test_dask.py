@@ -139,3 +139,19 @@ def test_partitions_of_one_row_after_the_sort_count_their_row(tmp_path):
         assert got.n_neg.tolist() == [2, 3] and got.n_pos.tolist() == [3, 2]
         np.testing.assert_allclose(got.delong().auc, want.auc, rtol=1e-12)
         np.testing.assert_allclose(got.delong().variance, want.variance, rtol=1e-12)
+
+
+@pytest.mark.parametrize("resolution", [0.0, -0.05, float("nan")])
+def test_a_resolution_that_is_not_positive_is_refused_by_the_dask_engine(frame, resolution):
+    """The dask engine's binned AUC summary refuses a bin width that is not positive, as
+    ScoreStats does on the rows (a partition's error, naming the resolution); a positive
+    width gives ScoreStats' DeLong AUCs of the rows."""
+    df = dd.from_pandas(frame, npartitions=3)
+    with pytest.raises(ValueError, match="resolution must be positive"):
+        fdask.delong(df, "y", "score", "grp", resolution=resolution, scheduler="sync")
+    if resolution == 0.0:
+        got = fdask.delong(df, "y", "score", "grp", resolution=0.05, scheduler="sync")
+        want = fastfair.stats.ScoreStats.from_arrays(
+            frame.y, frame.score, frame.grp, resolution=0.05
+        ).delong()
+        np.testing.assert_allclose(got.auc, want.auc, rtol=1e-12)

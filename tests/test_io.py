@@ -507,3 +507,23 @@ def test_a_missing_group_label_in_a_file_counts_its_rows_in_words(tmp_path):
         ValueError, match=r"column 'g' contains missing values \(null\) in 2 rows;"
     ):
         read_columns(path, ["y", "g"], codes=["g"])
+
+
+def test_a_batch_dictionary_with_unused_labels_codes_as_np_unique():
+    """An Arrow batch whose dictionary holds labels no row uses, before, between and after
+    the used ones (a file's dictionary shared by batches): the batch coder's codes and
+    labels are np.unique's of the rows' text, the unused labels gone."""
+    import pyarrow as pa
+
+    from fastfair.engines.groups import batch_codes
+
+    dictionary = pa.array(["m", "b", "k", "zz", "a", "c"])
+    indices = pa.array([0, 4, 0, 2, 4, 2, 0], type=pa.int32())
+    values = pa.DictionaryArray.from_arrays(indices, dictionary)
+    text = np.array(values.to_pylist(), dtype=object)
+    want_labels, want_codes = np.unique(text, return_inverse=True)
+    coded = batch_codes(values, "group")
+    assert coded.labels.tolist() == want_labels.tolist() == ["a", "k", "m"]
+    np.testing.assert_array_equal(coded.codes, want_codes.ravel())
+    with pytest.raises(ValueError, match=r"^group contains missing values \(null\) in 1 row;"):
+        batch_codes(pa.array(["a", None, "b"]), "group")
