@@ -389,3 +389,36 @@ def test_ordered_chunks_count_rows_and_users_per_group_as_pandas():
     np.testing.assert_array_equal(sc.n_rows, rows)
     np.testing.assert_array_equal(sc.n_clusters, users)
     assert sc.size == user.size
+
+
+def test_users_in_several_groups_are_counted_and_the_first_is_named_with_its_groups(tmp_path):
+    """Three users (3, 7 and 10) have rows in both groups: the error names the first of
+    them in row order with the group of its first row, then its other group, and counts
+    the users spanning several groups as a count of distinct groups per user gives it, on
+    the rows and in the audit's parity row on every engine (naming the cluster column)."""
+    rng = np.random.default_rng(2)
+    user = np.repeat(np.arange(40), 5)
+    g = np.where(user % 2 == 0, "a", "b").astype(object)
+    g[3 * 5 + 2], g[7 * 5 + 4], g[10 * 5] = "a", "a", "b"
+    y, s = rng.integers(0, 2, 200).astype(float), rng.random(200)
+    spans = pd.Series(g).groupby(user).nunique()
+    several = spans[spans > 1].index.tolist()
+    assert several == [3, 7, 10]
+    first = several[0]
+    mine = g[user == first]
+    other = next(v for v in mine if v != mine[0])
+    want = (
+        f"cluster {first} has rows in group '{mine[0]}' and in group '{other}' "
+        f"({len(several)} cluster(s) span several groups)"
+    )
+    with pytest.raises(ValueError, match=want.replace("(", r"\(").replace(")", r"\)")):
+        parity.predictive_parity_test(y, s, g, cluster=user)
+    path = tmp_path / "users.parquet"
+    pd.DataFrame({"y": y.astype(int), "s": s, "g": g, "u": user}).to_parquet(path, index=False)
+    named = want.replace(f"cluster {first} ", f"cluster {first} of the cluster column 'u' ")
+    for engine in ("memory", "arrow", "dask"):
+        res = fastfair.audit("y", None, ["g"], y_score="s", cluster="u", data=str(path),
+                             engine=engine, n_permutations=99, metrics=["tpr"],
+                             **({"scheduler": "sync"} if engine == "dask" else {}))  # fmt: skip
+        (row,) = [t for t in res.tests if t["family"] == "parity"]
+        assert row["error"].startswith(named), (engine, row["error"])
