@@ -601,6 +601,27 @@ def test_composite_parity_passes_by_bonferroni_over_the_composites():
     assert not below.passed
 
 
+def test_composite_parity_repr_reads_back_each_composites_pvalue_and_the_verdict():
+    """The repr's verdict is Bonferroni's over the J composites (checked by hand against
+    the p-values of predictive_parity_test run on each composite), its rows the weights and
+    p-values."""
+    rng = np.random.default_rng(0)
+    s = rng.random((4000, 2))
+    g = rng.integers(0, 2, 4000)
+    y = (rng.random((4000, 2)) < s).astype(float)
+    W = [[1, 1], [1, 3]]
+    kw = dict(grid=10, random_state=0)
+    p = [predictive_parity_test(y @ w, s @ w, g, **kw).pvalue for w in np.array(W, float)]
+    for alpha in (1.5 * min(p), 2.5 * min(p)):
+        res = check_composite_parity(s, y, g, W, alpha=alpha, **kw)
+        lines = repr(res).splitlines()
+        verdict = "no composite rejects" if min(p) >= alpha / 2 else "some composite rejects"
+        assert lines[0] == (f"CompositeParityCheck: {verdict} (alpha {alpha:g}, Bonferroni "
+                            "over 2 composites)")  # fmt: skip
+        assert lines[2].split() == ["[1.0,", "1.0]", f"{p[0]:.4f}"]
+        assert lines[3].split() == ["[1.0,", "3.0]", f"{p[1]:.4f}"]
+
+
 def test_ranks_within_queries_are_scipys_descending_average_ranks():
     # delta_rc reads only a difference of two rankings, in which a shift common to every
     # rank cancels; the helper's own contract (1 = the largest score of its query, ties

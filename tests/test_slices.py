@@ -807,3 +807,33 @@ def test_repr_says_when_no_slice_differs():
     lines = repr(res).splitlines()
     assert lines[1:] == ["  no slice differs significantly"]
     assert f"{res.n_slices} slices tested" in lines[0] and "alpha=1e-06" in lines[0]
+
+
+def test_search_and_slice_reprs_read_back_the_counts_of_their_rows():
+    """Every number of the result's repr (rows, slices tested, the population TPR, each
+    slice's size, TPR, difference from its complement's TPR, interval and adjusted p) and
+    of FoundSlice's repr, the rates counted from the rows with numpy."""
+    features, y, pred = small_data(n=3000, seed=3, gap=0.3)
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=2, min_size=20,
+                               n_permutations=99, random_state=2, alpha=0.999)  # fmt: skip
+    lines = repr(res).splitlines()
+    pos = y == 1
+    head = lines[0]
+    assert f"'tpr', 3000 rows, depth <= 2, {res.n_slices} slices tested" in head
+    assert head.endswith(f"all rows: {pred[pos].mean():.4f})")
+    assert len(lines) == 2 + len(res.slices) >= 10
+    for line, s in zip(lines[2:], res.slices):
+        inside = np.ones(3000, dtype=bool)
+        for name, level in s.predicates:
+            inside &= features[name] == level
+        value = pred[inside & pos].mean()
+        other = pred[~inside & pos].mean()
+        lo, hi = s.confidence_interval
+        expected = (f"{s.description} {int(inside.sum())} {value:.4f} {value - other:.4f} "
+                    f"[{lo:.4f}, {hi:.4f}] {s.pvalue_adjusted:.4f}")  # fmt: skip
+        assert line.split() == expected.split()
+        assert repr(s) == (
+            f"FoundSlice({s.description}: {value:.4f} vs {other:.4f}, difference "
+            f"{value - other:+.4f} [{lo:.4f}, {hi:.4f}], size {int(inside.sum())}, "
+            f"p adjusted {s.pvalue_adjusted:.4f})"
+        )

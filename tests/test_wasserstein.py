@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -152,6 +153,39 @@ def test_kink_splits_mass_and_keeps_constraint_exact():
     assert np.dot(fav.weight, np.sum(moves**2, axis=1)) == pytest.approx(res.distance, rel=1e-8)
     # the reported cost weighs each moved copy by its mass, split rows included
     assert fav.transport_cost == pytest.approx(res.distance, rel=1e-8)
+
+
+def test_favorable_repr_reads_back_its_points_cost_and_constraints():
+    """FavorableDistribution's repr: the number of support points (more than the rows where
+    a kink splits mass), the features, the weighted squared moves (by hand) and the two
+    constraints of equalized odds (y = 0, y = 1), each E_Q[h | a=1, y] - E_Q[h | a=0, y]
+    recomputed from the points."""
+    rng = np.random.default_rng(0)
+    n = 4000
+    a, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    X = rng.normal(size=(n, 3))
+    X[:, 0] += 3.0 * a
+    beta = np.array([8.0, -0.5, 0.2])
+    fav = wasserstein_test(X, y, a, beta, criterion="equalized_odds",
+                           return_favorable=True).favorable  # fmt: skip
+    cost = np.dot(fav.weight, np.sum((fav.X - X[fav.source]) ** 2, axis=1))
+    text = repr(fav)
+    assert text.startswith(f"FavorableDistribution(points={len(fav.weight)}, features=3, ")
+    assert len(fav.weight) > n
+    shown = re.search(r"transport_cost=(\S+), constraint=\[(.*)\]\)$", text)
+    assert float(shown.group(1)) == pytest.approx(cost, rel=1e-3)
+    h = special.expit(fav.X @ beta)
+    gaps = []
+    for label in (0, 1):
+        one, zero = (
+            (fav.y_true == label) & (fav.group == 1),
+            (fav.y_true == label) & (fav.group == 0),
+        )
+        gaps.append(np.average(h[one], weights=fav.weight[one])
+                    - np.average(h[zero], weights=fav.weight[zero]))  # fmt: skip
+    constraints = [float(v) for v in shown.group(2).split(", ")]
+    assert len(constraints) == 2
+    np.testing.assert_allclose(constraints, gaps, atol=1e-12)
 
 
 def test_inner_problem_is_global_minimum():
