@@ -837,3 +837,24 @@ def test_search_and_slice_reprs_read_back_the_counts_of_their_rows():
             f"{value - other:+.4f} [{lo:.4f}, {hi:.4f}], size {int(inside.sum())}, "
             f"p adjusted {s.pvalue_adjusted:.4f})"
         )
+
+
+def test_scores_at_the_threshold_are_positive_predictions():
+    """y_score with threshold t searches the predictions score >= t (scores on a 0.1 grid,
+    many exactly at t): the same result as y_pred = score >= t; None means 0.5 for
+    probabilities and is refused for scores outside [0, 1]."""
+    features, y, _ = small_data(n=2000, seed=7)
+    rng = np.random.default_rng(7)
+    score = rng.integers(0, 11, 2000) / 10
+    score = np.where((features["a"] == 1) & (y == 1), np.minimum(score + 0.3, 1.0), score)
+    kw = dict(max_depth=1, min_size=20, n_permutations=99, random_state=0, alpha=0.5)
+    for t in (0.3, 0.5):
+        got = fastfair.find_slices(None, y, y_score=score, threshold=t, features=features, **kw)
+        want = fastfair.find_slices(None, y, (score >= t).astype(int), features=features, **kw)
+        assert got.to_dict() == want.to_dict()
+        assert got.population_value == pytest.approx(np.mean(score[y == 1] >= t))
+    default = fastfair.find_slices(None, y, y_score=score, features=features, **kw)
+    half = fastfair.find_slices(None, y, y_score=score, threshold=0.5, features=features, **kw)
+    assert default.to_dict() == half.to_dict()
+    with pytest.raises(ValueError, match="values outside \\[0, 1\\]"):
+        fastfair.find_slices(None, y, y_score=score * 10, features=features, **kw)
