@@ -873,3 +873,39 @@ def test_fair_thresholds_refuse_a_group_whose_curve_starts_above_the_common_outc
         ValueError, match=r"no threshold in the scored range gives group\(s\) \['1'\]"
     ):
         fair_thresholds(y, s, g, 0.5, reference=0)
+
+
+def _direct_nw_kernel(s, y, w, x, h, kernel):
+    u = (s[None, :] - x[:, None]) / h
+    k = np.exp(-0.5 * u * u) if kernel == "gaussian" else np.clip(1.0 - u * u, 0.0, None)
+    return (k * (w * y)).sum(1) / (k * w).sum(1)
+
+
+def test_kernel_and_weighting_options_reach_the_calibrator_the_tce_and_the_thresholds():
+    """kernel="epanechnikov" and weighting="per_observation" / "per_user" are used, not the
+    defaults: the calibrator's edge values, tce_nadaraya_watson and fair_thresholds' curves
+    equal the direct Nadaraya-Watson estimates with that kernel and those weights."""
+    s, y, g, user = _data(3000, seed=21, users=300)
+    y = np.where((user < 15) & (g == 0), 1.0, y)  # heavy outcomes of a few users
+    _, inverse, sizes = np.unique(user, return_inverse=True, return_counts=True)
+    per_user = 1.0 / sizes[inverse]
+    h = 0.08
+    kernel = "epanechnikov"
+    for weighting, w in (("per_user", per_user), ("per_observation", np.ones(s.size))):
+        cal = GroupCalibrator(n_bins=10, bandwidth=h, kernel=kernel, weighting=weighting)
+        cal.fit(s, y, g, user)
+        for k in (0, 1):
+            rows = g == k
+            want = _direct_nw_kernel(s[rows], y[rows], w[rows], cal.knots_[k], h, kernel)
+            np.testing.assert_allclose(cal.values_[k], want, rtol=1e-9)
+        one = GroupCalibrator(n_bins=10, bandwidth=h, kernel=kernel).fit(s, y)
+        edges = one.knots_[0]
+        f = np.interp(s, edges, _direct_nw_kernel(s, y, np.ones(s.size), edges, h, kernel))
+        tce = tce_nadaraya_watson(y, s, kernel=kernel, bandwidth=h, n_bins=10)
+        assert tce == pytest.approx(np.sqrt(np.mean((s - f) ** 2)), rel=1e-9)
+        res = fair_thresholds(y, s, g, 0.5, cluster=user, kernel=kernel, weighting=weighting,
+                              bandwidth=h, grid=25)  # fmt: skip
+        for k in (0, 1):
+            rows = g == k
+            want = _direct_nw_kernel(s[rows], y[rows], w[rows], res.curve.grid, h, kernel)
+            np.testing.assert_allclose(res.curve.estimate[k], want, rtol=1e-9)
