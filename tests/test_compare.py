@@ -1198,3 +1198,39 @@ def test_bad_options_and_count_tables_name_their_problem():
     res = from_counts(good.astype(float), groups=["x", "y"], delta=0, method="asymptotic")
     assert res.delta == 0.0 and len(res.comparisons) == 1
     assert res.pvalue_noninferior is not None
+
+
+def test_adjust_and_comparisons_options_reach_the_adjusted_pvalues():
+    """Four groups: comparisons="reference" gives 3 pairs, "all" 6 (every pair of labels);
+    pvalue_adjusted is Holm, Bonferroni, Benjamini-Hochberg or the raw p-values (by hand
+    from `pvalue`) as `adjust` says, and `adjust` is recorded."""
+    rng = np.random.default_rng(63)
+    n = 2400
+    group = rng.integers(0, 4, n)
+    y = rng.random(n) < 0.5
+    a = rng.random(n) < 0.5
+    b = np.where(rng.random(n) < 0.1 * (1 + group), ~a, a)
+    kw = dict(metric="selection_rate", method="asymptotic")
+    ref = compare_models(y, a, b, group, reference=0, **kw)
+    assert ref.comparisons == [(1, 0), (2, 0), (3, 0)]
+    every = compare_models(y, a, b, group, comparisons="all", **kw)
+    assert sorted(tuple(sorted(c)) for c in every.comparisons) == list(
+        itertools.combinations(range(4), 2)
+    )
+    for res in (ref, every):
+        p = np.asarray(res.pvalue)
+        m, order = p.size, np.argsort(p)
+        holm = np.empty(m)
+        holm[order] = np.minimum(1, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+        bh = np.empty(m)
+        bh[order] = np.minimum(1, np.minimum.accumulate((p[order] * m / np.arange(1, m + 1))
+                                                        [::-1])[::-1])  # fmt: skip
+        want = {"holm": holm, "bonferroni": np.minimum(1, m * p), "bh": bh, "none": p}
+        for adjust, expected in want.items():
+            opts = dict(comparisons="all") if res is every else dict(reference=0)
+            got = compare_models(y, a, b, group, adjust=adjust, **opts, **kw)
+            np.testing.assert_allclose(got.pvalue, p, rtol=1e-12)
+            np.testing.assert_allclose(got.pvalue_adjusted, expected, rtol=1e-12)
+            assert got.adjust == adjust
+            np.testing.assert_allclose(got.to_frame().pvalue_adjusted, expected, rtol=1e-12)
+        assert not np.allclose(holm, bh) and not np.allclose(holm, p)
