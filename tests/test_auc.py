@@ -726,3 +726,14 @@ def test_auc_test_from_delong_reports_class_counts_and_fields_of_the_rows():
         rows.group_interval + rows.confidence_interval,
     ):
         np.testing.assert_allclose(mine, theirs, rtol=1e-12)
+
+
+def test_auc_options_refused_with_their_rule():
+    """auc_test_from_delong needs a DeLongResult (TypeError naming what it got), and the
+    max-T adjustment needs permutations (ValueError)."""
+    rng = np.random.default_rng(1)
+    g, y, s = rng.integers(0, 2, 100), rng.integers(0, 2, 100), rng.normal(size=100)
+    with pytest.raises(TypeError, match="delong_result must be a DeLongResult, got str"):
+        ffauc.auc_test_from_delong("x")
+    with pytest.raises(ValueError, match="adjust='maxT' needs method='permutation'"):
+        ffauc.auc_test(y, s, g, method="delong", adjust="maxT")

@@ -1181,3 +1181,43 @@ def test_planning_reads_every_metric_alias_as_the_rate_it_names():
     tnr = sample_size("specificity", rates=rates["tnr"], tau=0.1).n
     tpr = sample_size("recall", rates=rates["tpr"], tau=0.1).n
     assert tnr != tpr
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.1, test="exact", variance="score"),
+         r"variance applies to test='asymptotic' only"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.05, delta=0.1,
+                             population_sizes=[1000, 1000]),
+         r"population_sizes \(finite-population correction\) does not apply with delta"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=np.inf, delta=0.2),
+         r"tau \(the true gap\) must satisfy \|tau\| < delta \(=0.2\); got inf"),
+        (lambda: sample_size(sigma2=[[0.2, 0.2]], tau=0.1),
+         r"sigma2 must be a 1-d sequence with one variance per group \(at least two\); "
+         r"got shape \(1, 2\)"),
+        (lambda: sample_size(sigma2=[0.2, 0.2, 0.3], tau=0.1, allocation=0.3),
+         r"a scalar allocation \(the first group's fraction\) needs two groups; with 3"),
+        (lambda: sample_size(sigma2=[0.2, 0.2, 0.3], tau=0.1, allocation=[0.5, 0.5]),
+         r"allocation must have one fraction per group \(3\); got \(2,\)"),
+        (lambda: power(sigma2=[0.2, 0.2], tau=0.1, n_per_group=[100, 0]),
+         "n_per_group must be finite and > 0"),
+        (lambda: sample_size("tpr", rates=_RATES, tau=0.1, power=0.01, u_tol=0.05),
+         r"power \(=0.01\) must exceed the rejection rate at tau = u_tol \(0.025\)"),
+    ],
+)  # fmt: skip
+def test_planning_refuses_inconsistent_designs_with_their_rule(call, match):
+    """Designs whose parts contradict each other are refused with the rule they break."""
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_power_curve_needs_a_plan_with_one_tau():
+    """plot_power_curve takes a SampleSizeResult (TypeError otherwise) with a scalar tau."""
+    pytest.importorskip("matplotlib")
+    from fastfair.planning import plot_power_curve
+
+    with pytest.raises(TypeError, match="plan must be a SampleSizeResult"):
+        plot_power_curve("x")
+    with pytest.raises(ValueError, match="plot_power_curve needs a plan with a scalar tau"):
+        plot_power_curve(sample_size(sigma2=[0.2, 0.2], tau=[0.1, 0.2]))

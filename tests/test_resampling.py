@@ -604,3 +604,36 @@ def test_generic_and_bootstrap_reprs_name_their_interval_by_its_level():
     assert header[2:6] == ["90%", "interval", "low", "high"]
     lo, hi = boot.confidence_interval
     assert rows[0][4:6] == [fmt(lo), fmt(hi)] and lo < hi
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda y, p, s, g: fastfair.permutation_test(
+            y, s, g, metric="mse", method="asymptotic", studentize=False),
+         ValueError, r"method='asymptotic' needs a studentized statistic"),
+        (lambda y, p, s, g: fastfair.permutation_test(
+            y, s, g, metric=lambda a, b: 1 / 0, n_permutations=9, vectorized=True),
+         fastfair.resampling.MetricError,
+         r"metric '<lambda>' raised ZeroDivisionError on the observed data of group \d "
+         r"\(vectorized batch of 1\): division by zero"),
+        (lambda y, p, s, g: fastfair.permutation_test(
+            y, s, g, metric=lambda a, b: "x", n_permutations=9, vectorized=True),
+         fastfair.resampling.MetricError, "metric '<lambda>' must return numbers, got str"),
+        (lambda y, p, s, g: fastfair.basic_bootstrap_test(y, p, g, metric="equalized_odds"),
+         ValueError, "equalized_odds combines two differences; test TPR and FPR"),
+        (lambda y, p, s, g: fastfair.basic_bootstrap_test(
+            y, p, g, metric="tpr", sample_weight=np.ones(100)),
+         ValueError, "sample_weight with a confusion-matrix metric: pass a callable"),
+        (lambda y, p, s, g: fastfair.basic_bootstrap_test(y, p, g, metric=3),
+         TypeError, "metric must be a string or a callable, got <class 'int'>"),
+    ],
+)  # fmt: skip
+def test_resampling_refuses_each_bad_option_with_its_rule(call, error, match):
+    """Each refused option or metric of the resampling tests raises its error class with
+    the rule it breaks (a metric that raises or returns text: MetricError naming it)."""
+    rng = np.random.default_rng(1)
+    g, y = rng.integers(0, 2, 100), rng.integers(0, 2, 100)
+    p, s = rng.integers(0, 2, 100), rng.normal(size=100)
+    with pytest.raises(error, match=match):
+        call(y, p, s, g)
