@@ -402,7 +402,7 @@ def test_a_null_in_a_bool_or_integer_column_reads_as_nan(tmp_path):
     np.testing.assert_array_equal(cols["b"], [1.0, np.nan, 0.0])
     np.testing.assert_array_equal(cols["i"], [3.0, 4.0, np.nan])
     assert cols["b"].dtype == cols["i"].dtype == np.float64
-    with pytest.raises(ValueError, match=r"column 'b' contains missing values .* in 1 rows"):
+    with pytest.raises(ValueError, match=r"column .b. contains missing values .* in 1 row of a"):
         read_columns(tmp_path, ["b"], complete=["b"])
 
 
@@ -555,3 +555,33 @@ def test_a_numeric_group_column_across_files_codes_as_np_unique(tmp_path):
     for d in (d_path, d_frame):
         d.pop("elapsed_seconds")
     assert d_path == d_frame
+
+
+def test_a_label_column_read_from_files_names_its_missing_rows_and_a_third_value(tmp_path):
+    """A label column read from files: one missing value is counted as "1 row", two as "2
+    rows", naming the file; a text label column with a third value in a later file is
+    refused naming that file and the values seen so far (sorted)."""
+    path = tmp_path / "one.parquet"
+    pd.DataFrame({"y": [1.0, np.nan, 0.0], "g": ["a", "b", "a"]}).to_parquet(path, index=False)
+    with pytest.raises(
+        ValueError, match=r"column 'y' contains missing values \(null/NaN\) in 1 row of a batch"
+    ):
+        read_columns(path, ["y", "g"], complete=["y"], binary=["y"])
+    pd.DataFrame({"y": [np.nan, np.nan, 0.0], "g": ["a", "b", "a"]}).to_parquet(path, index=False)
+    with pytest.raises(ValueError, match=r"in 2 rows of a batch"):
+        read_columns(path, ["y", "g"], complete=["y"], binary=["y"])
+    folder = tmp_path / "text"
+    folder.mkdir()
+    pd.DataFrame({"y": ["yes", "no"], "g": ["a", "b"]}).to_parquet(
+        folder / "a.parquet", index=False
+    )
+    pd.DataFrame({"y": ["no", "maybe"], "g": ["a", "b"]}).to_parquet(
+        folder / "b.parquet", index=False
+    )
+    with pytest.raises(
+        ValueError,
+        match=r"b\.parquet: column 'y' must be binary; values seen so far: 'maybe', 'no', 'yes'$",
+    ):
+        read_columns(folder, ["y", "g"], complete=["y"], binary=["y"])
+    two = read_columns(folder / "a.parquet", ["y"], complete=["y"], binary=["y"])
+    assert two["y"].tolist() == ["yes", "no"]

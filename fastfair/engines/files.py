@@ -510,8 +510,8 @@ def _check_complete(array: np.ndarray, name: str, path: str) -> None:
         return
     if missing:
         raise ValueError(
-            f"{path}: column {name!r} contains missing values (null/NaN) in {missing:,} rows "
-            "of a batch; drop or fill those rows"
+            f"{path}: column {name!r} contains missing values (null/NaN) in {missing:,} "
+            f"row{'s' * (missing != 1)} of a batch; drop or fill those rows"
         )
 
 
