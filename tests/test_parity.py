@@ -1216,3 +1216,26 @@ def test_parity_option_refusals_name_their_problem():
             select_bandwidth(y, s, cluster=user, undersmooth=bad)
     with pytest.raises(ValueError, match=r"adjust='maxT' needs the bootstrap: n_bootstrap >= 1"):
         predictive_parity_test(y, s, g, cluster=user, adjust="maxT", n_bootstrap=0)
+
+
+def test_curve_options_at_the_ends_of_their_ranges_and_the_band_at_any_level():
+    """min_effective_clusters 1 is accepted and below 1 refused, confidence_level refused at
+    0 and 1; the pointwise band at level c is estimate -+ t_{(1 + c) / 2, df} SE (scipy)."""
+    y, s, g, user = _users_data()
+    grid = [0.3, 0.5, 0.7]
+    one = calibration_curve(y, s, g, cluster=user, grid=grid, min_effective_clusters=1)
+    assert np.isfinite(one.standard_error).all()
+    for bad in (0.999, 0):
+        with pytest.raises(ValueError, match=r"min_effective_clusters must be >= 1 \(a single"):
+            calibration_curve(y, s, g, cluster=user, grid=grid, min_effective_clusters=bad)
+    with pytest.raises(TypeError, match="min_effective_clusters must be a number, got True"):
+        calibration_curve(y, s, g, cluster=user, grid=grid, min_effective_clusters=True)
+    for bad in (0.0, 1.0):
+        with pytest.raises(ValueError, match=r"confidence_level must be in \(0, 1\)"):
+            calibration_curve(y, s, g, cluster=user, grid=grid, confidence_level=bad)
+    for level in (0.5, 0.9):
+        c = calibration_curve(y, s, g, cluster=user, grid=grid, confidence_level=level)
+        q = stats.t.ppf(0.5 + level / 2, c.df)
+        np.testing.assert_allclose(c.lower, c.estimate - q * c.standard_error, rtol=1e-10)
+        np.testing.assert_allclose(c.upper, c.estimate + q * c.standard_error, rtol=1e-10)
+        assert c.confidence_level == level and f"{100 * level:g}% band" in repr(c)
