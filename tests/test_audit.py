@@ -1306,3 +1306,22 @@ def test_power_table_cells_read_back_each_comparisons_figures(three):
                     and t["metric"] == metric_of[head]]  # fmt: skip
             assert (power, power_again) == (f"{t['power_at_tau']:.2f}",) * 2
             assert needed == f"{t['n_needed']:,}" and mde == format_mde(t["mde"])
+
+
+def test_printed_table_clips_long_group_labels_to_forty_characters():
+    """A label longer than MAX_CELL (40) prints as its first 37 characters and '...', 40 in
+    all, in the table and the group list; a label of exactly 40 prints whole."""
+    rng = np.random.default_rng(2)
+    long_label = "Region " + "abcdefghij" * 6  # 67 characters
+    exact = "E" * 40
+    g = rng.choice([long_label, exact], 600)
+    y, pred = rng.integers(0, 2, 600), rng.integers(0, 2, 600)
+    text = str(fastfair.audit(y, pred, g, metrics=["tpr"], n_permutations=99))
+    (groups,) = [x for x in text.splitlines() if x.startswith("group: reference")]
+    (row,) = [x for x in text.splitlines() if x.startswith("  tpr ")]
+    clipped = long_label[:37] + "..."
+    assert len(clipped) == 40
+    n_long, n_exact = int((g == long_label).sum()), int((g == exact).sum())
+    assert f"{clipped} ({n_long})" in groups and f"{exact} ({n_exact})" in groups
+    assert f"{exact} vs {clipped} " in row
+    assert long_label[:38] not in groups + row and exact + "..." not in groups + row
