@@ -1212,6 +1212,17 @@ def test_planning_refuses_inconsistent_designs_with_their_rule(call, match):
         call()
 
 
+@pytest.mark.parametrize("tau", [0.1, -0.1])
+def test_equivalence_plan_refuses_a_true_gap_on_the_margin(tau):
+    """TOST with |tau| = delta: the true gap sits on the margin, where the power cannot exceed
+    alpha, so no sample size reaches 80%; it is refused like |tau| > delta. Just inside the
+    margin a (large) plan exists and grows as |tau| nears delta."""
+    with pytest.raises(ValueError, match=r"\|tau\| < delta \(=0.1\); got -?0.1"):
+        sample_size("tpr", rates=_RATES, tau=tau, delta=0.1)
+    near, far = (sample_size("tpr", rates=_RATES, tau=t, delta=0.1) for t in (0.09, 0.0))
+    assert np.isfinite(near.n) and near.n > far.n > 0
+
+
 def test_power_curve_needs_a_plan_with_one_tau():
     """plot_power_curve takes a SampleSizeResult (TypeError otherwise) with a scalar tau."""
     pytest.importorskip("matplotlib")
