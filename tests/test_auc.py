@@ -728,6 +728,22 @@ def test_auc_test_from_delong_reports_class_counts_and_fields_of_the_rows():
         np.testing.assert_allclose(mine, theirs, rtol=1e-12)
 
 
+def test_auc_test_from_delong_defaults_to_the_group_with_most_rows():
+    """The default reference of auc_test_from_delong is the largest group by rows (positives
+    plus negatives), as in auc_test: here 'wide' has the most rows but the fewest positives
+    (prevalence 0.1 against 0.8), so a reference by positives would be 'keen'."""
+    rng = np.random.default_rng(5)
+    g = np.repeat(np.array(["keen", "wide"]), [300, 700])
+    y = (rng.random(g.size) < np.where(g == "keen", 0.8, 0.1)).astype(int)
+    s = rng.normal(size=g.size) + y
+    rows = {k: int((g == k).sum()) for k in ("keen", "wide")}
+    positives = {k: int(y[g == k].sum()) for k in ("keen", "wide")}
+    assert max(rows, key=rows.get) == "wide" and max(positives, key=positives.get) == "keen"
+    res = ffauc.auc_test_from_delong(ffauc.delong(y, s, g))
+    assert res.comparisons == [("keen", "wide")]
+    assert res.comparisons == ffauc.auc_test(y, s, g, method="delong").comparisons
+
+
 def test_auc_options_refused_with_their_rule():
     """auc_test_from_delong needs a DeLongResult (TypeError naming what it got), and the
     max-T adjustment needs permutations (ValueError)."""
