@@ -98,6 +98,25 @@ def test_a_constant_prediction_in_one_group_is_noted():
     assert "note: tpr a vs b: constant prediction" in res.format()
 
 
+def test_opposite_constant_predictions_in_the_two_groups_are_tested_with_a_note():
+    """Every prediction of 'a' positive and of 'b' negative: the metrics differ by the model's
+    decisions (a TPR of 1 against 0), a real, maximal difference, so it is tested and each
+    group's constant prediction is noted; only the same constant in both is an error."""
+    y, _, group = _risk_scores()
+    pred = (group == "a").astype(int)
+    res = fastfair.audit(y, pred, group, metrics=["tpr"], n_permutations=99)
+    (t,) = res.tests
+    assert t["decision"] != "error" and "error" not in t
+    kinds = {"a": "positive", "b": "negative"}
+    assert t["note"] == "; ".join(
+        f"constant prediction: every prediction of '{g}' is {kinds[g]}"
+        for g in (t["group"], t["reference"])
+    )
+    tpr = {g: pred[(group == g) & (y == 1)].mean() for g in "ab"}
+    assert t["difference"] == tpr[t["group"]] - tpr[t["reference"]]
+    assert abs(t["difference"]) == 1.0
+
+
 def test_a_constant_score_is_flagged_in_the_auc_test():
     # a group whose scores are all equal has an AUC of 0.5 by ties alone (#35 point 2)
     y, score, group = _risk_scores()
