@@ -585,3 +585,24 @@ def test_a_label_column_read_from_files_names_its_missing_rows_and_a_third_value
         read_columns(folder, ["y", "g"], complete=["y"], binary=["y"])
     two = read_columns(folder / "a.parquet", ["y"], complete=["y"], binary=["y"])
     assert two["y"].tolist() == ["yes", "no"]
+
+
+@pytest.mark.parametrize("reader", ["pandas", "numpy"])
+def test_a_header_spaced_after_its_delimiters_names_the_columns_without_the_spaces(
+    tmp_path, monkeypatch, reader
+):
+    """'y, pred, g' (a space after each comma, as people type CSV by hand): the columns are
+    y, pred and g, found by name, and read as the rows written, by pandas and by
+    numpy.loadtxt alike (pyarrow hidden)."""
+    rng = np.random.default_rng(3)
+    y, pred = rng.integers(0, 2, 50), rng.integers(0, 2, 50)
+    g = rng.choice(["east", "west"], 50)
+    path = tmp_path / "spaced.csv"
+    lines = [f"{a}, {b}, {c}" for a, b, c in zip(y, pred, g)]
+    path.write_text("\n".join(["y, pred, g", *lines]) + "\n")
+    _hide_from_fastfair(monkeypatch, "pyarrow", *(["pandas"] if reader == "numpy" else []))
+    assert fastfair.engines.files.check_columns(path, ["y", "pred", "g"]) == [str(path)]
+    cols = read_columns(path, ["y", "pred", "g"], codes=["g"])
+    np.testing.assert_array_equal(cols["y"], y)
+    np.testing.assert_array_equal(cols["pred"], pred)
+    assert cols["g"].labels[cols["g"].codes].tolist() == g.tolist()
