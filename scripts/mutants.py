@@ -1398,4 +1398,20 @@ MUTANTS = [
         ("tests/test_first_hour.py",),
         "the summary's errors sentence names two failed tests while it counts beyond three",
     ),
+    m(
+        "report-clip-one-wider",
+        "fastfair/auditing/report.py",
+        'text[: width - 3] + "..."',
+        'text[: width - 2] + "..."',
+        ("tests/test_audit.py",),
+        "a clipped label in the printed table keeps 38 characters before the '...' (41 wide)",
+    ),
+    m(
+        "audit-constant-rule-inverted",
+        "fastfair/auditing/api.py",
+        "if len(kinds) == 2 and kinds[0][1] == kinds[1][1]:",
+        "if len(kinds) == 2 and kinds[0][1] != kinds[1][1]:",
+        ("tests/test_first_hour.py",),
+        "opposite constant predictions are skipped as an error and the same constant is tested",
+    ),
 ]
