@@ -116,16 +116,7 @@ def _pair_tests(st: _CellStatistics, w, rows, pairs, options: _Options, key, n_t
         sampler = None
         if chosen == "exact":
             try:
-                p, support, probs = exact_pair(
-                    w[[ga, gb]].astype(np.int64),
-                    options.metric,
-                    st.spec,
-                    st.strata,
-                    st.observed[c],
-                    options.alternative,
-                    options.mid_p,
-                    want_null=options.return_null,
-                )
+                p, support, probs = _exact(st, w, c, (ga, gb), options, options.mid_p)
             except ExactInfeasibleError:
                 if method == "exact":
                     raise
@@ -161,18 +152,23 @@ def _ordinary_exact_pvalues(st, w, pairs, options: _Options, used, pvalues) -> N
     """The exact comparisons' p-values without mid-p, in place: some comparison fell back to
     Monte Carlo (ordinary p-values only), so the result reports mid_p=False, and that must
     hold for every comparison (and for the adjustment over them)."""
-    for c, (ga, gb) in enumerate(pairs):
+    for c, pair in enumerate(pairs):
         if used[c] == "exact":
-            pvalues[c] = exact_pair(
-                w[[ga, gb]].astype(np.int64),
-                options.metric,
-                st.spec,
-                st.strata,
-                st.observed[c],
-                options.alternative,
-                False,
-                want_null=False,
-            )[0]
+            pvalues[c] = _exact(st, w, c, pair, options, mid_p=False)[0]
+
+
+def _exact(st, w, c, pair, options: _Options, mid_p: bool):
+    """(p-value, support, probabilities) of comparison c's exact test of its two groups."""
+    return exact_pair(
+        w[list(pair)].astype(np.int64),
+        options.metric,
+        st.spec,
+        st.strata,
+        st.observed[c],
+        options.alternative,
+        mid_p,
+        want_null=options.return_null,
+    )
 
 
 def _pack(st, tests: _PairTests, adjusted, labels, pairs, options: _Options, weighted):
