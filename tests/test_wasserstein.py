@@ -135,15 +135,20 @@ def test_nonconvex_inner_problem_matches_scipy_dual():
     assert abs(gap) < 1e-12
 
 
-def test_kink_splits_mass_and_keeps_constraint_exact():
-    # strongly unfair with a steep classifier: the dual optimum sits at a kink of F', and
-    # tied samples are split between their two minimizers
+def _kink_data(n=4000):
+    """Strongly unfair rows and a steep classifier: the dual optimum sits at a kink of F'."""
     rng = np.random.default_rng(0)
-    n = 4000
     a, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
     X = rng.normal(size=(n, 3))
     X[:, 0] += 3.0 * a
-    beta = np.array([8.0, -0.5, 0.2])
+    return X, y, a, np.array([8.0, -0.5, 0.2])
+
+
+def test_kink_splits_mass_and_keeps_constraint_exact():
+    # strongly unfair with a steep classifier: the dual optimum sits at a kink of F', and
+    # tied samples are split between their two minimizers
+    n = 4000
+    X, y, a, beta = _kink_data(n)
     res = wasserstein_test(X, y, a, beta, criterion="equalized_odds", return_favorable=True)
     fav = res.favorable
     assert len(fav.weight) > n  # some rows were split
@@ -160,12 +165,8 @@ def test_favorable_repr_reads_back_its_points_cost_and_constraints():
     a kink splits mass), the features, the weighted squared moves (by hand) and the two
     constraints of equalized odds (y = 0, y = 1), each E_Q[h | a=1, y] - E_Q[h | a=0, y]
     recomputed from the points."""
-    rng = np.random.default_rng(0)
     n = 4000
-    a, y = rng.integers(0, 2, n), rng.integers(0, 2, n)
-    X = rng.normal(size=(n, 3))
-    X[:, 0] += 3.0 * a
-    beta = np.array([8.0, -0.5, 0.2])
+    X, y, a, beta = _kink_data(n)
     fav = wasserstein_test(X, y, a, beta, criterion="equalized_odds",
                            return_favorable=True).favorable  # fmt: skip
     cost = np.dot(fav.weight, np.sum((fav.X - X[fav.source]) ** 2, axis=1))
