@@ -606,3 +606,38 @@ def test_a_header_spaced_after_its_delimiters_names_the_columns_without_the_spac
     np.testing.assert_array_equal(cols["y"], y)
     np.testing.assert_array_equal(cols["pred"], pred)
     assert cols["g"].labels[cols["g"].codes].tolist() == g.tolist()
+
+
+def test_pyarrow_reads_a_directory_of_spaced_csv_files_as_the_same_files_unspaced(tmp_path):
+    """pyarrow's reader (one file, a directory, a glob) of files typed 'y, pred, g' with
+    text cells ' east', ' yes': the columns are found by name and every value is read as the
+    same file written without the spaces reads it (text without its leading space, as
+    pandas' skipinitialspace reads one file); the audit of both directories is the same."""
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(4)
+    spaced, plain = tmp_path / "spaced", tmp_path / "plain"
+    spaced.mkdir()
+    plain.mkdir()
+    for part in range(2):
+        y, pred = rng.choice(["yes", "no"], 40), rng.choice(["yes", "no"], 40)
+        score = rng.random(40).round(3)
+        g, user = rng.choice(["east", "west"], 40), rng.choice(["u1", "u2", "u3"], 40)
+        rows = list(zip(y, pred, score, g, user))
+        for folder, sep in ((spaced, ", "), (plain, ",")):
+            lines = [sep.join(["y", "pred", "score", "g", "user"])]
+            lines += [sep.join(str(v) for v in row) for row in rows]
+            (folder / f"part-{part}.csv").write_text("\n".join(lines) + "\n")
+    names = ["y", "pred", "score", "g", "user"]
+    for source in (spaced, spaced / "part-1.csv", str(spaced / "*.csv")):
+        assert fastfair.engines.files.check_columns(source, names)
+        got = read_columns(source, names, codes=["g"])
+        want = read_columns(str(source).replace("spaced", "plain"), names, codes=["g"])
+        for c in ("y", "pred", "score", "user"):
+            assert got[c].tolist() == want[c].tolist(), c
+        assert set(got["y"].tolist()) | set(got["pred"].tolist()) == {"yes", "no"}
+        assert got["g"].labels.tolist() == want["g"].labels.tolist() == ["east", "west"]
+        assert got["g"].codes.tolist() == want["g"].codes.tolist()
+    options = dict(y_pred="pred", sensitive_features="g", pos_label="yes", random_state=0)
+    a = fastfair.audit("y", data=str(spaced), **options).to_frame()
+    b = fastfair.audit("y", data=str(plain), **options).to_frame()
+    pd.testing.assert_frame_equal(a, b)

@@ -319,13 +319,17 @@ def iter_batches(
                 import pyarrow.csv as pcsv
 
                 delimiter, skip, header = _csv_layout(path)
+                read = pcsv.ReadOptions(  # the header as _csv_layout read it, spaces stripped
+                    column_names=header, skip_rows=skip + 1, block_size=CSV_BLOCK
+                )
                 csv_format = ds.CsvFileFormat(
                     parse_options=pcsv.ParseOptions(delimiter=delimiter),
-                    read_options=pcsv.ReadOptions(skip_rows=skip, block_size=CSV_BLOCK),
+                    read_options=read,
                     convert_options=_csv_types(header, dictionary),
                 )
                 data = ds.dataset(path, format=csv_format)
                 names = data.schema.names
+                spaced = _spaced_header(path, skip, delimiter)
         except Exception as exc:
             raise ValueError(f"cannot read {path} as {fmt}: {exc}") from exc
         absent = [c for c in columns if c not in names]
@@ -336,7 +340,36 @@ def iter_batches(
         else:
             batches = data.to_batches(columns=list(columns), batch_size=batch_rows)
         for batch in batches:
-            yield path, {c: batch.column(c) for c in columns}
+            if fmt == "csv" and spaced:
+                yield path, {c: _without_leading_spaces(batch.column(c)) for c in columns}
+            else:
+                yield path, {c: batch.column(c) for c in columns}
+
+
+def _spaced_header(path: str, skip: int, delimiter: str) -> bool:
+    """Whether the header line of the CSV file `path` has a space after a delimiter
+    (``y, pred, g``, as people type CSV by hand)."""
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        for _ in range(skip):
+            fh.readline()
+        line = fh.readline()
+    return f"{delimiter} " in line or f"{delimiter}\t" in line
+
+
+def _without_leading_spaces(values):
+    """Text `values` (an Arrow string or dictionary array) without the spaces typed after
+    each delimiter, as pandas' ``skipinitialspace`` reads them; other arrays unchanged
+    (Arrow's number parser already skips them)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+        return values
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary_decode()
+        return pc.utf8_ltrim_whitespace(values).dictionary_encode()
+    return pc.utf8_ltrim_whitespace(values)
 
 
 def _csv_types(names: Sequence[str], dictionary: Sequence[str]):
