@@ -1325,3 +1325,30 @@ def test_printed_table_clips_long_group_labels_to_forty_characters():
     assert f"{clipped} ({n_long})" in groups and f"{exact} ({n_exact})" in groups
     assert f"{exact} vs {clipped} " in row
     assert long_label[:38] not in groups + row and exact + "..." not in groups + row
+
+
+def test_audit_default_reference_is_the_group_with_most_rows_with_its_counts_read_back():
+    """audit's reference is by default the largest group by rows: 'a' (400 rows, 40
+    positives), while 'b' has the most positives (200 of 250) and 'c' the fewest rows. Each
+    confusion row names 'a' as its reference, holds the denominators counted by hand
+    (positives for TPR, negatives for FPR) and the p-value of permutation_test on the pair."""
+    rng = np.random.default_rng(3)
+    sizes, positives = {"a": 400, "b": 250, "c": 150}, {"a": 40, "b": 200, "c": 75}
+    g = np.repeat(np.array(list(sizes)), list(sizes.values()))
+    y = np.concatenate([np.arange(n) < positives[k] for k, n in sizes.items()]).astype(int)
+    p = (rng.random(g.size) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    df = pd.DataFrame({"y": y, "p": p, "g": g})
+    res = fastfair.audit("y", "p", "g", data=df, metrics=["tpr", "fpr"], n_permutations=99)
+    rows = [t for t in res.tests if t["family"] == "confusion"]
+    assert sorted((t["metric"], t["group"]) for t in rows) == [
+        ("fpr", "b"), ("fpr", "c"), ("tpr", "b"), ("tpr", "c")
+    ]  # fmt: skip
+    for t in rows:
+        assert t["reference"] == "a"
+        den = (y == 1) if t["metric"] == "tpr" else (y == 0)
+        assert t["n_group"] == np.sum(den & (g == t["group"]))
+        assert t["n_reference"] == np.sum(den & (g == "a"))
+        keep = np.isin(g, [t["group"], "a"])
+        alone = fastfair.permutation_test(y[keep], p[keep], g[keep], metric=t["metric"],
+                                          reference="a")  # fmt: skip
+        assert t["pvalue"] == pytest.approx(alone.pvalue, rel=1e-12)

@@ -1234,3 +1234,27 @@ def test_adjust_and_comparisons_options_reach_the_adjusted_pvalues():
             assert got.adjust == adjust
             np.testing.assert_allclose(got.to_frame().pvalue_adjusted, expected, rtol=1e-12)
         assert not np.allclose(holm, bh) and not np.allclose(holm, p)
+
+
+def test_compare_default_reference_is_the_group_with_most_rows_on_every_entry_point():
+    """The default reference of compare_models, compare_models_from_counts and compare_auc
+    is the group with the most rows: here 'a' (400 rows, 40 positives), while 'b' has the
+    most positives (200 of 250), so a reference by positives or denominators would be 'b'.
+    The counts (cells 4y + 2a + b counted by hand) give the rows' result."""
+    rng = np.random.default_rng(3)
+    sizes, positives = {"a": 400, "b": 250, "c": 150}, {"a": 40, "b": 200, "c": 75}
+    g = np.repeat(np.array(list(sizes)), list(sizes.values()))
+    y = np.concatenate([np.arange(n) < positives[k] for k, n in sizes.items()]).astype(int)
+    pa = (rng.random(g.size) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    pb = np.where(rng.random(g.size) < 0.2, 1 - pa, pa)
+    cell = 4 * y + 2 * pa + pb
+    counts = np.array([np.bincount(cell[g == k], minlength=8) for k in sizes])
+    assert np.argmax(counts.sum(axis=1)) == 0 and np.argmax(counts[:, 4:].sum(axis=1)) == 1
+    expected = [("b", "a"), ("c", "a")]
+    rows = compare_models(y, pa, pb, g, method="asymptotic")
+    summary = from_counts(counts, ["a", "b", "c"], method="asymptotic")
+    assert rows.comparisons == summary.comparisons == expected
+    np.testing.assert_allclose(summary.pvalue, rows.pvalue, rtol=1e-12)
+    s_a = rng.normal(size=g.size) + y
+    s_b = s_a + rng.normal(scale=0.5, size=g.size)
+    assert compare_auc(y, s_a, s_b, g, method="delong").comparisons == expected

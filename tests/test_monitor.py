@@ -652,3 +652,32 @@ def test_plot_draws_into_the_axes_given():
         assert out is fig
     finally:
         plt.close(fig)
+
+
+def test_cli_monitor_passes_every_new_state_option_to_the_monitor(tmp_path, capsys):
+    """`fastfair monitor` creating a state with every option set (--metrics, --reference,
+    --groups, --max-groups, --alpha, --tolerance, --threshold, --score) writes the state of
+    FairnessMonitor built with the same values by name and updated with the same rows; each
+    option differs from its default, so one left out or passed to another name shows."""
+    rng = np.random.default_rng(17)
+    n = 600
+    group = rng.choice(["a", "b", "c"], n, p=[0.5, 0.3, 0.2])
+    y = (rng.random(n) < 0.4).astype(int)
+    score = np.round(rng.random(n) * 0.6 + 0.3 * y, 3)
+    pd.DataFrame({"y": y, "s": score, "g": group}).to_csv(tmp_path / "day.csv", index=False)
+    state = tmp_path / "state.json"
+    argv = ["monitor", str(tmp_path / "day.csv"), "--state", str(state), "--label", "y",
+            "--score", "s", "--group", "g", "--metrics", "fpr", "selection_rate",
+            "--reference", "b", "--groups", "b", "c", "--max-groups", "4", "--alpha", "0.1",
+            "--tolerance", "0.07", "--threshold", "0.35"]  # fmt: skip
+    assert main(argv) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    want = FairnessMonitor(["fpr", "selection_rate"], reference="b", groups=["b", "c"],
+                           max_groups=4, alpha=0.1, tolerance=0.07, threshold=0.35)  # fmt: skip
+    want.update(y, None, group, y_score=score)
+    got = json.loads(state.read_text())
+    assert got == json.loads(want.to_json())
+    default = FairnessMonitor(["fpr", "selection_rate"], reference="b", groups=["b", "c"],
+                              max_groups=4, alpha=0.1, tolerance=0.07)  # fmt: skip
+    default.update(y, None, group, y_score=score)
+    assert got != json.loads(default.to_json())  # the threshold changed the counts

@@ -1322,3 +1322,41 @@ def test_all_pairs_are_earlier_minus_later_label_and_reference_only_for_referenc
     np.testing.assert_allclose(ref.difference, [tpr["b"] - tpr["a"], tpr["c"] - tpr["a"]])
     with pytest.raises(ValueError, match="reference applies to comparisons='reference' only"):
         fastfair.permutation_test(y, p, g, metric="tpr", comparisons="all", reference="a")
+
+
+def _most_rows_fewest_positives():
+    """Three groups in which the group with the most rows ('a', 400) has the fewest
+    positives (40), and 'b' the most positives (200 of 250): a default reference chosen by
+    positives, by true positives or by the metric's denominator would be 'b', not 'a'."""
+    rng = np.random.default_rng(3)
+    sizes, positives = {"a": 400, "b": 250, "c": 150}, {"a": 40, "b": 200, "c": 75}
+    g = np.repeat(np.array(list(sizes)), list(sizes.values()))
+    y = np.concatenate([np.arange(n) < positives[k] for k, n in sizes.items()]).astype(int)
+    p = (rng.random(g.size) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    return y, p, g
+
+
+def _hand_counts(y, p, g, labels):
+    """TN, FP, FN, TP of each group, counted row by row."""
+    return np.array(
+        [[np.sum((g == k) & (y == t) & (p == q)) for t in (0, 1) for q in (0, 1)] for k in labels]
+    )
+
+
+def test_from_counts_default_reference_is_the_group_with_most_rows_not_most_positives():
+    """permutation_test_from_counts documents the reference of permutation_test: the group
+    with most rows (TN + FP + FN + TP). 'a' has the most rows and the fewest positives; the
+    counts entry point and the rows entry point both compare b and c with 'a', with the same
+    differences (TPRs counted by hand) and the same p-values."""
+    y, p, g = _most_rows_fewest_positives()
+    labels = ["a", "b", "c"]
+    counts = _hand_counts(y, p, g, labels)
+    assert labels[int(np.argmax(counts.sum(axis=1)))] == "a"
+    assert labels[int(np.argmax(counts[:, 2:].sum(axis=1)))] == "b"
+    res = fastfair.permutation_test_from_counts(counts, labels, metric="tpr", method="asymptotic")
+    assert res.comparisons == [("b", "a"), ("c", "a")]
+    tpr = {k: p[(g == k) & (y == 1)].mean() for k in labels}
+    np.testing.assert_allclose(res.difference, [tpr["b"] - tpr["a"], tpr["c"] - tpr["a"]])
+    rows = fastfair.permutation_test(y, p, g, metric="tpr", method="asymptotic")
+    assert rows.comparisons == res.comparisons
+    np.testing.assert_allclose(rows.pvalue, res.pvalue, rtol=1e-12)

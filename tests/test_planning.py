@@ -1232,3 +1232,23 @@ def test_power_curve_needs_a_plan_with_one_tau():
         plot_power_curve("x")
     with pytest.raises(ValueError, match="plot_power_curve needs a plan with a scalar tau"):
         plot_power_curve(sample_size(sigma2=[0.2, 0.2], tau=[0.1, 0.2]))
+
+
+def test_pilot_plan_default_reference_is_the_group_with_most_rows_not_most_positives():
+    """plan_from_data's reference is by default the group with the most rows, as in
+    permutation_test: 'a' (400 rows, 40 positives), while 'b' has the most positives (200
+    of 250), the TPR's denominator. The pilot sizes are the rows counted by hand and the
+    observed differences are M_ref - M_g with TPRs counted by hand."""
+    rng = np.random.default_rng(3)
+    sizes, positives = {"a": 400, "b": 250, "c": 150}, {"a": 40, "b": 200, "c": 75}
+    g = np.repeat(np.array(list(sizes)), list(sizes.values()))
+    y = np.concatenate([np.arange(n) < positives[k] for k, n in sizes.items()]).astype(int)
+    p = (rng.random(g.size) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    res = plan_from_data(y, p, g, "tpr", tau=0.1, n_bootstrap=20, random_state=0)
+    labels = res.groups.tolist()
+    assert labels == ["a", "b", "c"] and labels[res.plan.reference_index] == "a"
+    np.testing.assert_array_equal(res.pilot_n_per_group, [400, 250, 150])
+    tpr = {k: p[(g == k) & (y == 1)].mean() for k in labels}
+    np.testing.assert_allclose(
+        res.observed_difference, [tpr["a"] - tpr["b"], tpr["a"] - tpr["c"]], rtol=1e-12
+    )

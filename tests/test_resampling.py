@@ -637,3 +637,30 @@ def test_resampling_refuses_each_bad_option_with_its_rule(call, error, match):
     p, s = rng.integers(0, 2, 100), rng.normal(size=100)
     with pytest.raises(error, match=match):
         call(y, p, s, g)
+
+
+def test_default_reference_is_the_group_with_most_rows_for_means_callables_and_bootstrap():
+    """mean_difference_test, a callable metric (permutation_test_rows) and
+    basic_bootstrap_test compare every group with the group with the most rows: 'a' (400
+    rows), which has the fewest positives (40) and the smallest sum of values, while 'b'
+    has the most positives and the largest sum: a reference by positives, by a sum of
+    values or by the smallest group would not be 'a'."""
+    rng = np.random.default_rng(3)
+    sizes, positives = {"a": 400, "b": 250, "c": 150}, {"a": 40, "b": 200, "c": 75}
+    g = np.repeat(np.array(list(sizes)), list(sizes.values()))
+    y = np.concatenate([np.arange(n) < positives[k] for k, n in sizes.items()]).astype(int)
+    p = (rng.random(g.size) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    values = rng.normal(size=g.size) * 0.1 + np.where(g == "a", 0.01, 5.0)
+    assert np.argmax([values[g == k].sum() for k in sizes]) == 1
+    expected = [("b", "a"), ("c", "a")]
+    means = fastfair.mean_difference_test(values, g, method="asymptotic")
+    assert means.comparisons == expected
+    np.testing.assert_allclose(
+        means.difference, [values[g == k].mean() - values[g == "a"].mean() for k in "bc"]
+    )
+    rows = fastfair.permutation_test(
+        y, p, g, metric=lambda t, q: np.mean(t == q), n_permutations=19, random_state=0
+    )
+    assert rows.comparisons == expected
+    boot = fastfair.basic_bootstrap_test(y, p, g, n_bootstrap=99, random_state=0)
+    assert boot.comparisons == expected

@@ -756,3 +756,21 @@ def test_metrics_ax_and_missing_matplotlib_are_handled_as_documented(monkeypatch
     section = fastfair.sweep.html_section(res, plot=True)
     assert section.endswith("</table></div>\n<p><em>The plot needs matplotlib.</em></p>")
     assert "<img" not in section and section.count("<tr>") == 3
+
+
+def test_default_reference_is_the_group_with_more_rows_not_more_positives():
+    """threshold_sweep's reference is by default the group with the most rows (as in
+    permutation_test): 'wide' has 500 rows and 50 positives, 'keen' 300 rows and 240
+    positives, so a reference chosen by positives (the TPR's denominator) would be 'keen'.
+    The gap at each threshold is keen's TPR minus wide's, counted by hand."""
+    rng = np.random.default_rng(4)
+    g = np.repeat(np.array(["keen", "wide"]), [300, 500])
+    y = np.r_[np.arange(300) < 240, np.arange(500) < 50].astype(int)
+    score = np.round(rng.random(g.size) * 0.5 + 0.3 * y, 2)
+    res = fastfair.threshold_sweep(
+        y, score, g, metrics="tpr", thresholds=[0.3, 0.5], n_permutations=19, random_state=0
+    )
+    assert res.comparison == ("keen", "wide")
+    for k, t in enumerate([0.3, 0.5]):
+        tpr = {h: np.mean(score[(g == h) & (y == 1)] >= t) for h in ("keen", "wide")}
+        assert res.difference[0, k] == pytest.approx(tpr["keen"] - tpr["wide"])

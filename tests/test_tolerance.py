@@ -1709,3 +1709,39 @@ def test_rate_methods_are_refused_for_auc_and_row_metrics_with_the_methods_they_
     auto = fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.05)
     hybrid = fastfair.tolerance_test(y, score, group, metric="auc", u_tol=0.05, method="hybrid")
     assert auto.method == "hybrid" and auto.pvalue == hybrid.pvalue
+
+
+def _most_rows_fewest_positives():
+    """'a' has the most rows (400) and the fewest positives (40); 'b' the most positives
+    (200 of 250): a default reference by positives or by denominator would be 'b'."""
+    rng = np.random.default_rng(3)
+    sizes, positives = {"a": 400, "b": 250, "c": 150}, {"a": 40, "b": 200, "c": 75}
+    g = np.repeat(np.array(list(sizes)), list(sizes.values()))
+    y = np.concatenate([np.arange(n) < positives[k] for k, n in sizes.items()]).astype(int)
+    p = (rng.random(g.size) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    counts = np.array(
+        [[np.sum((g == k) & (y == t) & (p == q)) for t in (0, 1) for q in (0, 1)] for k in sizes]
+    )
+    return y, p, g, counts
+
+
+def test_tolerance_and_equivalence_default_reference_is_the_group_with_most_rows():
+    """The reference of tolerance_test, equivalence_test and their from-counts twins is by
+    default the group with the most rows (as in permutation_test), not the one with the
+    most positives; rows and counts give the same gaps (TPRs counted by hand) and p-values."""
+    y, p, g, counts = _most_rows_fewest_positives()
+    labels = ["a", "b", "c"]
+    assert labels[int(np.argmax(counts.sum(axis=1)))] == "a"
+    assert labels[int(np.argmax(counts[:, 2:].sum(axis=1)))] == "b"
+    tpr = {k: p[(g == k) & (y == 1)].mean() for k in labels}
+    expected = [("b", "a"), ("c", "a")]
+    gaps = [tpr["b"] - tpr["a"], tpr["c"] - tpr["a"]]
+    tol = fastfair.tolerance_test_from_counts(counts, labels, u_tol=0.05, method="score")
+    tol_rows = fastfair.tolerance_test(y, p, g, u_tol=0.05, method="score")
+    eq = fastfair.equivalence_test_from_counts(counts, labels, delta=0.3, method="score")
+    eq_rows = fastfair.equivalence_test(y, p, g, delta=0.3, method="score")
+    for res in (tol, tol_rows, eq, eq_rows):
+        assert res.comparisons == expected
+        np.testing.assert_allclose(res.difference, gaps, rtol=1e-12)
+    np.testing.assert_allclose(tol.pvalue, tol_rows.pvalue, rtol=1e-12)
+    np.testing.assert_allclose(eq.pvalue, eq_rows.pvalue, rtol=1e-12)
