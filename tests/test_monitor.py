@@ -681,3 +681,87 @@ def test_cli_monitor_passes_every_new_state_option_to_the_monitor(tmp_path, caps
                               max_groups=4, alpha=0.1, tolerance=0.07)  # fmt: skip
     default.update(y, None, group, y_score=score)
     assert got != json.loads(default.to_json())  # the threshold changed the counts
+
+
+def test_a_float_group_column_of_whole_numbers_gives_the_same_int_labels_and_state():
+    """A group column read as floats (1.0, 2.0: e.g. a pandas column that once held NaN) is
+    the same grouping as its int column: the labels are plain ints, so the saved state, the
+    result and a state restored with reference=1 are those of the int column."""
+    rng = np.random.default_rng(21)
+    n = 2000
+    g_int = rng.choice([1, 2, 3], n)
+    y = rng.random(n) < 0.4
+    y_pred = rng.random(n) < 0.5
+    as_int = FairnessMonitor(["tpr"], reference=1).update(y, y_pred, g_int)
+    as_float = FairnessMonitor(["tpr"], reference=1).update(y, y_pred, g_int.astype(float))
+    res = as_float.result()
+    assert [type(v) for v in res.groups] == [int, int, int]
+    assert res.comparisons == [(2, 1), (3, 1)]
+    assert json.loads(as_float.to_json())["groups"] == [1, 2, 3]
+    assert as_float.to_json() == as_int.to_json()
+    assert type(FairnessMonitor(reference=2.0).options.reference) is int
+
+
+def test_decided_at_is_the_first_update_of_the_current_state_and_does_not_move_later():
+    """decided_at, read against the states recorded after every update: the 1-based update
+    from which the current state has been read without a break (0 while watching)."""
+    rng = np.random.default_rng(22)
+    mon = FairnessMonitor(["selection_rate"], reference="a")
+    seen = []
+    for _ in range(8):
+        res = mon.update(*_day(rng, n=1500, gap=0.15)).result()
+        seen.append(res.state[0, 0])
+        k = len(seen)
+        while k > 1 and seen[k - 2] == seen[-1]:
+            k -= 1
+        assert res.decided_at[0, 0] == (0 if seen[-1] == "watching" else k)
+    assert seen[-1] == "DIFFERENCE" and seen.count("DIFFERENCE") >= 3  # stays, not re-dated
+    assert res.to_frame().decided_at.tolist() == [res.decided_at[0, 0]]
+
+
+def test_a_first_batch_of_the_reference_alone_is_taken_when_max_groups_leaves_room():
+    """max_groups=3: the first batch may hold the reference only (the comparisons come when
+    the other groups arrive); without max_groups or groups that batch is refused."""
+    rng = np.random.default_rng(23)
+    y, y_pred, _ = _day(rng, n=500)
+    mon = FairnessMonitor(["selection_rate"], reference="a", max_groups=3)
+    mon.update(y, y_pred, np.full(500, "a"))
+    assert mon.n_sequences == 2 and mon.log_threshold == pytest.approx(np.log(2 / 0.05))
+    y2, p2, g2 = _day(rng, n=1000)
+    res = mon.update(y2, p2, g2).result()
+    assert res.comparisons == [("b", "a")]
+    rate_a = (y_pred.sum() + p2[g2 == "a"].sum()) / (500 + (g2 == "a").sum())
+    assert res.difference[0, 0] == pytest.approx(p2[g2 == "b"].mean() - rate_a, rel=1e-12)
+    assert res.denominators[0].tolist() == [500 + int((g2 == "a").sum()), int((g2 == "b").sum())]
+    with pytest.raises(ValueError, match="the first batch has one group"):
+        FairnessMonitor(["selection_rate"], reference="a").update(y, y_pred, np.full(500, "a"))
+
+
+def test_frame_values_are_each_groups_own_when_every_group_has_a_different_rate():
+    """Three groups whose selection rates and TPRs all differ (counted here from the table):
+    every row's group_value, reference_value and difference is its own pair's, so a value
+    taken from a neighbouring group cannot pass unseen."""
+    counts = np.array([[100, 50, 100, 50], [50, 10, 20, 40], [30, 25, 10, 15]])
+    # (TN, FP, FN, TP): selected = FP + TP, rows = all, positives = FN + TP
+    res = FairnessMonitor(["selection_rate", "tpr"], reference="a").update_from_counts(
+        counts, groups=["a", "b", "c"]).result()  # fmt: skip
+    value = {
+        "selection_rate": (counts[:, 1] + counts[:, 3]) / counts.sum(axis=1),
+        "tpr": counts[:, 3] / (counts[:, 2] + counts[:, 3]),
+    }
+    assert all(len({round(x, 9) for x in v}) == 3 for v in value.values())
+    rows = res.to_frame().to_dict("records")
+    assert [(r["metric"], r["group"]) for r in rows] == [
+        ("selection_rate", "b"),
+        ("selection_rate", "c"),
+        ("tpr", "b"),
+        ("tpr", "c"),
+    ]
+    for r in rows:
+        k = "abc".index(r["group"])
+        v = value[r["metric"]]
+        assert r["reference"] == "a"
+        assert r["group_value"] == pytest.approx(v[k], rel=1e-15)
+        assert r["reference_value"] == pytest.approx(v[0], rel=1e-15)
+        assert r["difference"] == pytest.approx(v[k] - v[0], rel=1e-12)
+    assert res.to_dict()["comparisons"] == rows
