@@ -1352,3 +1352,25 @@ def test_audit_default_reference_is_the_group_with_most_rows_with_its_counts_rea
         alone = fastfair.permutation_test(y[keep], p[keep], g[keep], metric=t["metric"],
                                           reference="a")  # fmt: skip
         assert t["pvalue"] == pytest.approx(alone.pvalue, rel=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["categorical", "string", "string[pyarrow]"])
+def test_a_sensitive_feature_as_a_categorical_or_pandas_array_audits_like_numpy(kind):
+    """docs/data.md: every function accepts a column as a pandas Categorical or a pandas
+    extension array. The audit of such a column (which has no .name, unlike a Series) is
+    the audit of the same labels as a numpy array: attribute "group", the same groups,
+    sizes and p-values. Written for a bug found by prac9 (AttributeError 'Categorical'
+    object has no attribute 'name')."""
+    if kind == "string[pyarrow]":
+        pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(3)
+    n = 400
+    y, yhat = rng.random(n) < 0.5, rng.random(n) < 0.5
+    g = rng.choice(["a", "b"], n)
+    column = pd.Categorical(g) if kind == "categorical" else pd.array(g, dtype=kind)
+    kw = dict(metrics=["tpr", "fpr"], n_permutations=99, random_state=0)
+    want = fastfair.audit(y, yhat, g, **kw)
+    got = fastfair.audit(y, yhat, column, **kw)
+    assert got.attributes[0]["name"] == want.attributes[0]["name"] == "group"
+    assert got.attributes[0]["groups"] == want.attributes[0]["groups"]
+    assert [t["pvalue"] for t in got.tests] == [t["pvalue"] for t in want.tests]

@@ -155,8 +155,9 @@ def _named_features(sensitive_features, data) -> list[tuple[str, Any]]:
         if not sf:
             raise ValueError("sensitive_features is an empty mapping")
         return [(str(k), v) for k, v in sf.items()]
-    if hasattr(sf, "to_numpy") and getattr(sf, "ndim", 1) == 1:  # pandas Series
-        return [(str(sf.name) if sf.name is not None else "group", sf)]
+    if hasattr(sf, "to_numpy") and getattr(sf, "ndim", 1) == 1:  # pandas Series, Categorical
+        name = getattr(sf, "name", None)  # a Categorical or a pandas array has no name
+        return [(str(name) if name is not None else "group", sf)]
     arr = np.asarray(sf)
     if arr.ndim == 2:
         return [(f"sensitive_feature_{j}", arr[:, j]) for j in range(arr.shape[1])]
