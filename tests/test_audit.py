@@ -1354,6 +1354,44 @@ def test_audit_default_reference_is_the_group_with_most_rows_with_its_counts_rea
         assert t["pvalue"] == pytest.approx(alone.pvalue, rel=1e-12)
 
 
+@pytest.mark.parametrize("n_groups", [5, 6])
+def test_nothing_tested_message_lists_five_groups_then_dots_only_beyond_five(n_groups):
+    """The error of an audit where no attribute has two groups of min_group_size rows names
+    at most five groups with their sizes (counted here with np.unique), and adds ", ..."
+    only when there are more than five: not at exactly five, at six."""
+    labels = np.array([f"g{i}" for i in range(n_groups)])
+    g = np.repeat(labels, np.arange(3, 3 + n_groups))
+    rng = np.random.default_rng(0)
+    y, yhat = rng.random(g.size) < 0.5, rng.random(g.size) < 0.5
+    names, counts = np.unique(g, return_counts=True)
+    listed = ", ".join(f"{a} ({c})" for a, c in zip(names[:5], counts[:5]))
+    listed += ", ..." if n_groups > 5 else ""
+    with pytest.raises(ValueError) as err:
+        fastfair.audit(y, yhat, g, min_group_size=30)
+    assert f"at least 30 rows (group: {listed}); see min_group_size" in str(err.value)
+
+
+@pytest.mark.parametrize("extra, fits", [(0, True), (1, False)])
+def test_group_list_of_exactly_max_groups_line_characters_is_shown_whole(extra, fits):
+    """The attribute line's list of groups "name (n), ..." is cut only when it would be
+    LONGER than MAX_GROUPS_LINE (120) characters: a list of exactly 120 characters (its
+    length counted here from the joined text) is shown whole; one character more (a longer
+    last name) drops that group and says "... (1 more)"."""
+    assert _report.MAX_GROUPS_LINE == 120
+    groups = [dict(group=f"grp-{k:02d}", n=100 + k, tested=True) for k in range(8)]
+    items = [f"{g['group']} ({g['n']})" for g in groups]
+    last = 120 - len(", ".join(items)) + len(groups[-1]["group"]) + extra
+    groups[-1]["group"] = "z" * last
+    items[-1] = f"{groups[-1]['group']} ({groups[-1]['n']})"
+    whole = ", ".join(items)
+    assert len(whole) == 120 + extra
+    text = _report._group_list(groups, True)
+    if fits:
+        assert text == whole
+    else:
+        assert text == ", ".join(items[:-1]) + ", ... (1 more)"
+
+
 @pytest.mark.parametrize("kind", ["categorical", "string", "string[pyarrow]"])
 def test_a_sensitive_feature_as_a_categorical_or_pandas_array_audits_like_numpy(kind):
     """docs/data.md: every function accepts a column as a pandas Categorical or a pandas
@@ -1374,3 +1412,36 @@ def test_a_sensitive_feature_as_a_categorical_or_pandas_array_audits_like_numpy(
     assert got.attributes[0]["name"] == want.attributes[0]["name"] == "group"
     assert got.attributes[0]["groups"] == want.attributes[0]["groups"]
     assert [t["pvalue"] for t in got.tests] == [t["pvalue"] for t in want.tests]
+
+
+@pytest.mark.parametrize("n_found", [6, 7])
+def test_differences_list_says_more_only_beyond_six(n_found):
+    """The summary's list shows at most six significant differences: exactly six are all
+    listed with no "and 0 more"; seven list six and "and 1 more" (counted here from the
+    rows' decisions)."""
+    rows = [_diff_row(0.05 * (k + 1), f"g{k}") for k in range(n_found)]
+    text = _report._differences_list(_fake_result(tests=rows))
+    found = sum(r["decision"] == "difference" for r in rows)
+    assert len(re.findall(r"<li><b>TPR</b>", text)) == min(found, 6)
+    more = re.findall(r"<li>and (\d+) more \(table below\)</li>", text)
+    assert more == ([str(found - 6)] if found > 6 else [])
+
+
+def test_error_and_note_lines_print_a_long_reason_whole():
+    """The printed table's "error:" and "note:" lines give the reason whole, up to 1,000
+    characters (only a runaway message is clipped): the constant-prediction error (168
+    characters) and the two-group constant-prediction note (114 characters) appear
+    exactly as the test rows hold them."""
+    rng = np.random.default_rng(0)
+    n = 600
+    y, g = (rng.random(n) < 0.45).astype(int), rng.choice(["a", "b"], n)
+    both = fastfair.audit(y, np.ones(n, int), g, metrics=["tpr"], n_permutations=99)
+    (t,) = both.tests
+    assert len(t["error"]) > 150
+    line = f"error: tpr {t['group']} vs {t['reference']} (group): {t['error']}"
+    assert line in both.format().splitlines()
+    one = fastfair.audit(y, (g == "a").astype(int), g, metrics=["tpr"], n_permutations=99)
+    (t,) = one.tests
+    assert len(t["note"]) > 100
+    line = f"note: tpr {t['group']} vs {t['reference']}: {t['note']}"
+    assert line in one.format().splitlines()

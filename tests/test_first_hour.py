@@ -508,3 +508,52 @@ def test_load_demo_columns_have_their_documented_types_and_prediction_is_score_a
     pytest.importorskip("pandas")
     frame = fastfair.datasets.load_demo()
     assert frame["prediction"].dtype == np.int64 and frame["label"].dtype == np.int64
+
+
+@pytest.mark.parametrize("engine", ["memory", "arrow"])
+def test_two_different_constant_scores_are_both_constant(tmp_path, engine):
+    """Each group's scores all equal but the two constants different (0.2 in 'a', 0.8 in
+    'b'): each group's AUC is still 0.5 by ties alone (counted here: the ties of a
+    constant score give every positive-negative pair 1/2), so the AUC test is the "both"
+    error, as for one shared constant -- not a comparison of the union of the two groups'
+    scores, which varies. The opposite of the shared-constant case written down above."""
+    y, _, group = _risk_scores()
+    score = np.where(group == "a", 0.2, 0.8)
+    for g in "ab":
+        s, yy = score[group == g], y[group == g]
+        pairs = (s[yy == 1][:, None] > s[yy == 0][None, :]) + 0.5 * (
+            s[yy == 1][:, None] == s[yy == 0][None, :]
+        )
+        assert pairs.mean() == 0.5
+    kw = dict(metrics=["tpr"], n_permutations=99)
+    if engine == "memory":
+        res = fastfair.audit(y, None, group, y_score=score, **kw)
+    else:
+        import pandas as pd
+
+        path = tmp_path / "flat.parquet"
+        pd.DataFrame({"y": y, "s": score, "g": group}).to_parquet(path, index=False)
+        res = fastfair.audit("y", None, ["g"], data=str(path), engine="arrow", y_score="s", **kw)
+    auc = next(t for t in res.tests if t["metric"] == "auc")
+    assert auc["decision"] == "error"
+    assert "every score of 'a' and of 'b' is the same" in auc["error"]
+
+
+@pytest.mark.parametrize("n_failed", [1, 3, 4])
+def test_the_errors_sentence_counts_more_only_beyond_three(n_failed):
+    """The errors sentence names up to three failed tests and adds "and k more" only for
+    k = n - 3 > 0: one failed test is "1 test could not run" (singular), exactly three are
+    named with no "and 0 more", four add "and 1 more" -- the neighbours of the five-test
+    case above, the counts read back from the tests in error."""
+    y, score, group, user = _one_user_group()
+    names = [f"g{i}" for i in range(1, n_failed + 1)]
+    res = fastfair.audit(y, None, dict.fromkeys(names, group), y_score=score, cluster=user,
+                         metrics=["tpr"], n_permutations=99)  # fmt: skip
+    failed = [t["attribute"] for t in res.tests if t["decision"] == "error"]
+    assert failed == names
+    named = ", ".join(f"predictive_parity all groups ({a})" for a in names[:3])
+    runs = "test could not run" if len(failed) == 1 else "tests could not run"
+    more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+    sentence = f"Errors: {len(failed)} {runs}: {named}{more}; each reason"
+    assert sentence in res.format()
+    assert sentence in res.to_html()

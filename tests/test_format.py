@@ -137,3 +137,28 @@ def test_format_mde_of_zero_and_infinity():
 
     assert format_mde(0.0) == "0" and format_mde(-0.01) == "0"
     assert format_mde(float("inf")) == "> 1"
+
+
+def test_format_value_switches_to_scientific_exactly_outside_its_fixed_range():
+    """format_value prints 4 decimals for 1e-4 <= |v| < 1e6 (the bounds as its code states
+    them) and scientific notation outside: 1e-4 itself is fixed, the float just below it
+    scientific; 1e6 itself is scientific, the float just below it fixed; both signs."""
+    below, above = np.nextafter(1e-4, 0.0), np.nextafter(1e6, 0.0)
+    for sign in (1.0, -1.0):
+        assert format_value(sign * 1e-4) == f"{sign * 1e-4:.4f}"
+        assert format_value(sign * below) == f"{sign * below:.3e}"
+        assert format_value(sign * 1e6) == f"{sign * 1e6:.3e}"
+        assert format_value(sign * above) == f"{sign * above:.4f}"
+
+
+@pytest.mark.parametrize("size", [24, 25])
+def test_format_significant_shows_24_values_whole_and_summarises_25(size):
+    """An array of planning figures prints whole up to 24 values (every value, counted
+    back from the text) and from 25 on as its first and last three with "..." between."""
+    values = np.arange(size) + 0.5
+    text = format_significant(values)
+    shown = [f"{v:.4g}" for v in values]
+    if size <= 24:
+        assert text == "[" + ", ".join(shown) + "]"
+    else:
+        assert text == "[" + ", ".join([*shown[:3], "...", *shown[-3:]]) + "]"
