@@ -753,3 +753,25 @@ def test_auc_options_refused_with_their_rule():
         ffauc.auc_test_from_delong("x")
     with pytest.raises(ValueError, match="adjust='maxT' needs method='permutation'"):
         ffauc.auc_test(y, s, g, method="delong", adjust="maxT")
+
+
+# --- practice round prac10 (session 17) ---
+
+
+def _three_groups(n=60, seed=5):
+    rng = np.random.default_rng(seed)
+    g = np.repeat(["a", "b", "c"], n)
+    y = rng.random(3 * n) < 0.4
+    s = rng.normal(y * np.where(g == "c", 1.2, 0.6), 1.0)
+    return y, s, g
+
+
+def test_maxt_auc_test_defaults_to_9999_joint_permutations_and_refuses_asymptotic_methods():
+    y, s, g = _three_groups()
+    res = fastfair.auc_test(y, s, g, adjust="maxT", random_state=0)
+    assert res.method == "permutation" and res.n_permutations == 9999
+    assert res.sequential is None and res.decision is None
+    assert np.all(res.pvalue_adjusted >= res.pvalue)
+    for method in ("auto", "delong"):
+        with pytest.raises(ValueError, match="adjust='maxT' needs method='permutation'"):
+            fastfair.auc_test(y, s, g, method=method, adjust="maxT")

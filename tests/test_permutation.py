@@ -1360,3 +1360,82 @@ def test_from_counts_default_reference_is_the_group_with_most_rows_not_most_posi
     rows = fastfair.permutation_test(y, p, g, metric="tpr", method="asymptotic")
     assert rows.comparisons == res.comparisons
     np.testing.assert_allclose(rows.pvalue, res.pvalue, rtol=1e-12)
+
+
+# --- practice round prac10 (session 17) ---
+
+
+def _pooled_t(x, t, na, nb):
+    p = t / (na + nb)
+    se = np.sqrt(p * (1 - p) * (1 / na + 1 / nb))
+    d = x / na - (t - x) / nb
+    return np.where(se > 0, d / np.where(se > 0, se, 1.0), 0.0)
+
+
+def test_exact_equalized_odds_null_is_the_convolution_of_two_hypergeometric_parts():
+    counts = np.array([[30, 9, 4, 12], [41, 6, 9, 8]])  # TN, FP, FN, TP
+    res = fastfair.permutation_test_from_counts(
+        counts, metric="equalized_odds", method="exact", return_null=True
+    )
+    laws = []
+    for num, others in ((3, 2), (1, 0)):  # TP among positives, FP among negatives
+        na, nb = counts[0, num] + counts[0, others], counts[1, num] + counts[1, others]
+        t = counts[0, num] + counts[1, num]
+        x = np.arange(max(0, t - nb), min(t, na) + 1)
+        laws.append(
+            (
+                _pooled_t(x, t, na, nb) ** 2,
+                stats.hypergeom.pmf(x, na + nb, t, na),
+                _pooled_t(counts[0, num], t, na, nb) ** 2,
+            )
+        )
+    (v1, p1, o1), (v2, p2, o2) = laws
+    support = np.add.outer(v1, v2).ravel()
+    probs = np.outer(p1, p2).ravel()
+    observed = o1 + o2
+    assert np.isclose(res.statistic, observed)
+    expected = probs[support >= observed - 1e-9].sum()
+    assert abs(res.pvalue - expected) < 1e-9
+    got = np.asarray(res.null_distribution)
+    got_p = np.asarray(res.null_probabilities)
+    assert got.shape == got_p.shape == support.shape
+    assert np.isclose(got_p.sum(), 1.0)
+    for v in np.unique(np.round(support, 9)):
+        assert np.isclose(
+            got_p[np.abs(got - v) < 1e-8].sum(), probs[np.abs(support - v) < 1e-8].sum()
+        )
+
+
+_METRIC_COUNTS = np.array([[50, 7, 11, 32], [40, 13, 6, 21]])  # TN, FP, FN, TP
+
+_BY_HAND = {
+    "tpr": lambda tn, fp, fn, tp: tp / (tp + fn),
+    "recall": lambda tn, fp, fn, tp: tp / (tp + fn),
+    "sensitivity": lambda tn, fp, fn, tp: tp / (tp + fn),
+    "fnr": lambda tn, fp, fn, tp: fn / (tp + fn),
+    "fpr": lambda tn, fp, fn, tp: fp / (fp + tn),
+    "tnr": lambda tn, fp, fn, tp: tn / (fp + tn),
+    "specificity": lambda tn, fp, fn, tp: tn / (fp + tn),
+    "ppv": lambda tn, fp, fn, tp: tp / (tp + fp),
+    "precision": lambda tn, fp, fn, tp: tp / (tp + fp),
+    "fdr": lambda tn, fp, fn, tp: fp / (tp + fp),
+    "npv": lambda tn, fp, fn, tp: tn / (tn + fn),
+    "for": lambda tn, fp, fn, tp: fn / (tn + fn),
+    "selection_rate": lambda tn, fp, fn, tp: (tp + fp) / (tn + fp + fn + tp),
+    "demographic_parity": lambda tn, fp, fn, tp: (tp + fp) / (tn + fp + fn + tp),
+    "dp": lambda tn, fp, fn, tp: (tp + fp) / (tn + fp + fn + tp),
+    "accuracy": lambda tn, fp, fn, tp: (tp + tn) / (tn + fp + fn + tp),
+    "error_rate": lambda tn, fp, fn, tp: (fp + fn) / (tn + fp + fn + tp),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BY_HAND))
+def test_every_metric_and_alias_is_its_ratio_of_cells_in_any_case(name):
+    want = [_BY_HAND[name](*row) for row in _METRIC_COUNTS]
+    for spelling in (name, name.upper(), name.title()):
+        res = fastfair.permutation_test_from_counts(
+            _METRIC_COUNTS, metric=spelling, method="exact"
+        )
+        assert np.allclose(res.group_values, want)
+        ((a, b),) = res.comparisons  # the reference is the larger group 0
+        assert (a, b) == (1, 0) and res.difference == pytest.approx(want[a] - want[b])

@@ -1252,3 +1252,173 @@ def test_pilot_plan_default_reference_is_the_group_with_most_rows_not_most_posit
     np.testing.assert_allclose(
         res.observed_difference, [tpr["a"] - tpr["b"], tpr["a"] - tpr["c"]], rtol=1e-12
     )
+
+
+# --- practice round prac10 (session 17) ---
+
+
+_R2 = {"tpr": [0.7, 0.8], "prevalence": [0.4, 0.4]}
+
+_PLAN_ERRORS = [
+    (lambda: _sample_size(3, rates=_R2, tau=0.1), TypeError, "metric must be a string"),
+    (
+        lambda: _sample_size(
+            "tpr", rates={"tpr": [0.7, 0.8, 0.9], "prevalence": [0.4, 0.4]}, tau=0.1
+        ),
+        ValueError,
+        "rates\\['prevalence'\\] has 2 values, others have 3",
+    ),
+    (lambda: _sample_size("tpr", rates={}, tau=0.1), ValueError, "rates is empty"),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.1, power="high"),
+        TypeError,
+        "power must be a number in \\(0, 1\\)",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.1, u_tol="x"),
+        TypeError,
+        "u_tol must be a number",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau="big"),
+        TypeError,
+        "tau must be a number or an array",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.1, reference_index=1.0),
+        TypeError,
+        "reference_index must be a group position",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.1, population_sizes=[100, -1]),
+        ValueError,
+        "population_sizes must be finite and > 0",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.05, delta="x"),
+        TypeError,
+        "delta must be a number",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.05, delta=0.0),
+        ValueError,
+        "delta \\(the equivalence margin\\) must be finite and > 0",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.1, test="exact", variance="score"),
+        ValueError,
+        "variance applies to test='asymptotic' only",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.1, test="exact", population_sizes=[1e4, 1e4]),
+        ValueError,
+        "test='exact' needs no population_sizes",
+    ),
+    (
+        lambda: _sample_size("tpr", rates=_R2, tau=0.05, delta=0.1, population_sizes=[1e4, 1e4]),
+        ValueError,
+        "population_sizes \\(finite-population correction\\) does not apply with delta",
+    ),
+    (
+        lambda: _sample_size(sigma2=[[0.2, 0.3]], tau=0.1),
+        ValueError,
+        "sigma2 must be a 1-d sequence with one variance per group",
+    ),
+    (
+        lambda: _sample_size(sigma2=[0.2, 0.3, 0.1], tau=0.1, allocation=0.3),
+        ValueError,
+        "a scalar allocation .* needs two groups",
+    ),
+    (
+        lambda: _sample_size(sigma2=[0.2, 0.3, 0.1], tau=0.1, allocation=[0.5, 0.5]),
+        ValueError,
+        "allocation must have one fraction per group \\(3\\)",
+    ),
+    (
+        lambda: power(sigma2=[0.2, 0.3], tau=0.1, n_per_group=[100, np.inf]),
+        ValueError,
+        "n_per_group must be finite and > 0",
+    ),
+    (
+        lambda: power(sigma2=[0.2, 0.3], tau=np.nan, n=100, delta=0.1),
+        ValueError,
+        "tau must be finite",
+    ),
+    (
+        lambda: detectable_difference(
+            sigma2=[0.2, 0.3], n=100, power=0.001, alpha=0.05, alternative="greater"
+        ),
+        ValueError,
+        "must exceed the rejection rate at tau = u_tol",
+    ),
+    (
+        lambda: simulate_power("tpr", rates=_R2, n_per_group=[50, 50], test="bogus"),
+        ValueError,
+        "test must be 'permutation', 'wald' or 'score'",
+    ),
+    (
+        lambda: simulate_power(
+            "auc",
+            rates={"auc": [0.7, 0.8], "prevalence": [0.4, 0.4]},
+            n_per_group=[50, 50],
+            test="score",
+            u_tol=0.01,
+        ),
+        ValueError,
+        "test='score' is for rate metrics",
+    ),
+    (
+        lambda: simulate_power(
+            "tpr", rates={"tpr": [0.7, 0.7], "prevalence": [0.4, 0.4]}, n_per_group=[50, 50]
+        ),
+        ValueError,
+        "the rates give no difference between the groups",
+    ),
+]
+
+
+@pytest.mark.parametrize("call, error, match", _PLAN_ERRORS)
+def test_planning_refuses_invalid_options_with_the_documented_error(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_simulated_tost_power_fields_follow_their_documented_formulas():
+    rates = {"tpr": [0.75, 0.72], "prevalence": [0.4, 0.4]}
+    res = simulate_power(
+        "tpr",
+        rates=rates,
+        n_per_group=[300, 300],
+        test="wald",
+        delta=0.15,
+        n_sim=200,
+        random_state=1,
+    )
+    assert res.power == res.n_rejections / res.n_sim
+    assert res.standard_error == pytest.approx(np.sqrt(res.power * (1 - res.power) / 200))
+    z = 1.959963984540054
+    p, n = res.power, 200
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert res.confidence_interval == pytest.approx((centre - half, centre + half))
+    assert res.true_difference == pytest.approx(0.03)
+    text = repr(res)
+    assert "TOST |U| < 0.15" in text and "alternative" not in text
+    assert f"{res.n_rejections}/200" in text
+
+
+def test_simulate_power_reads_a_rate_from_its_complement():
+    """rates given as the FNR plan the same audit as the TPR they complement."""
+    common = dict(n_per_group=[80, 120], test="wald", n_sim=60, random_state=4)
+    a = simulate_power("tpr", rates={"tpr": [0.7, 0.85], "prevalence": [0.3, 0.5]}, **common)
+    b = simulate_power("tpr", rates={"fnr": [0.3, 0.15], "prevalence": [0.3, 0.5]}, **common)
+    assert a.n_rejections == b.n_rejections and a.true_difference == pytest.approx(-0.15)
+    assert b.true_difference == pytest.approx(-0.15)
+
+
+def test_power_repr_shows_the_population_sizes_of_its_correction():
+    res = power(sigma2=[0.2, 0.3], tau=0.1, n_per_group=[200, 300], population_sizes=[400, 900])
+    line = [ln for ln in repr(res).splitlines() if "population N_g" in ln]
+    assert (
+        len(line) == 1 and "400" in line[0] and "900" in line[0] and "FPC 1 - n_g/N_g" in line[0]
+    )

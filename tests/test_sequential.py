@@ -784,3 +784,22 @@ def test_sequential_options_and_families_are_refused_with_their_rule():
     with pytest.raises(ValueError, match="results is empty"):
         multiple_monte_carlo([])
     assert list(multiple_monte_carlo([0.0, 1.0], adjust="none").decision) == ["reject", "retain"]
+
+
+# --- practice round prac10 (session 17) ---
+
+
+def test_sequential_null_of_several_comparisons_is_nan_padded_per_column():
+    counts = np.array([[300, 30, 40, 160], [150, 15, 45, 40], [140, 16, 21, 79]])
+    res = fastfair.permutation_test_from_counts(
+        counts, method="monte_carlo", return_null=True, random_state=3
+    )
+    null = np.asarray(res.null_distribution)
+    n = np.asarray(res.n_permutations)
+    assert n.shape == (2,) and n[0] != n[1]
+    assert null.shape == (n.max(), 2)
+    for c in range(2):
+        col = null[:, c]
+        assert np.isfinite(col[: n[c]]).all() and np.isnan(col[n[c] :]).all()
+        extreme = np.sum(np.abs(col[: n[c]]) >= abs(res.statistic[c]) * (1 - 1e-12))
+        assert res.pvalue[c] == (1 + extreme) / (1 + n[c])

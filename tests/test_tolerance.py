@@ -1745,3 +1745,65 @@ def test_tolerance_and_equivalence_default_reference_is_the_group_with_most_rows
         np.testing.assert_allclose(res.difference, gaps, rtol=1e-12)
     np.testing.assert_allclose(tol.pvalue, tol_rows.pvalue, rtol=1e-12)
     np.testing.assert_allclose(eq.pvalue, eq_rows.pvalue, rtol=1e-12)
+
+
+# --- practice round prac10 (session 17) ---
+def test_two_sided_statistic_on_a_tie_of_the_sides_is_the_upper_sides():
+    """A zero gap with u_tol > 0 (Wald): both one-sided p-values are equal, and the
+    documented convention takes Z at +u_tol, (0 - u_tol)/SE < 0, not the lower side's."""
+    counts = [[60, 20, 30, 90], [45, 15, 20, 60]]  # TPR 0.75 in both groups
+    res = fastfair.tolerance_test_from_counts(
+        counts, metric="tpr", u_tol=0.05, method="wald", reference=1
+    )
+    se = np.sqrt(0.75 * 0.25 / 120 + 0.75 * 0.25 / 80)
+    assert res.difference == 0.0
+    assert res.statistic == pytest.approx(-0.05 / se, rel=1e-12)
+    assert res.pvalue == 1.0  # min(1, 2 Phi(u_tol / SE))
+
+
+def _rows_of_counts(counts):
+    """Rows (y_true, y_pred, group) with the given TN, FP, FN, TP per group."""
+    y, p, g = [], [], []
+    for k, row in enumerate(counts):
+        for cell, n in enumerate(row):
+            y += [cell // 2] * n
+            p += [cell % 2] * n
+            g += [k] * n
+    return np.array(y), np.array(p), np.array(g)
+
+
+COUNTS_3G = [[400, 40, 30, 170], [300, 45, 50, 110], [200, 15, 12, 70]]
+
+
+def test_from_counts_entry_points_have_the_row_functions_defaults():
+    """With only the required arguments, the from-counts functions give the row functions'
+    results (3 groups: adjusted p-values, Holm by hand, and the 95% interval)."""
+    y, p, g = _rows_of_counts(COUNTS_3G)
+    tol_rows = fastfair.tolerance_test(y, p, g, u_tol=0.02)
+    tol_counts = fastfair.tolerance_test_from_counts(COUNTS_3G, u_tol=0.02)
+    assert tol_counts.confidence_level == tol_rows.confidence_level == 0.95
+    for end in range(2):
+        assert np.allclose(tol_counts.confidence_interval[end], tol_rows.confidence_interval[end])
+    assert np.allclose(tol_counts.pvalue_adjusted, _holm(tol_counts.pvalue))
+    eq_rows = fastfair.equivalence_test(y, p, g, delta=0.2)
+    eq_counts = fastfair.equivalence_test_from_counts(COUNTS_3G, delta=0.2)
+    assert eq_counts.adjust == eq_rows.adjust == "holm"
+    assert np.allclose(eq_counts.pvalue_adjusted, _holm(eq_counts.pvalue))
+    assert np.allclose(eq_counts.pvalue_adjusted, eq_rows.pvalue_adjusted)
+    assert not np.allclose(eq_counts.pvalue_adjusted, np.minimum(1, 2 * eq_counts.pvalue))
+    assert (eq_counts.equivalent == (eq_counts.pvalue_adjusted <= 0.05)).all()
+
+
+def test_auc_margin_results_count_every_row_of_a_group_as_its_denominator():
+    rng = np.random.default_rng(2)
+    g = np.repeat(["a", "b", "c"], [150, 120, 90])
+    y = rng.random(g.size) < 0.3
+    s = rng.normal(y * 1.0, 1.0)
+    rows = np.array([(g == k).sum() for k in ("a", "b", "c")])
+    for res in (
+        fastfair.tolerance_test(y, s, g, metric="auc", u_tol=0.05),
+        fastfair.equivalence_test(y, s, g, metric="auc", delta=0.3),
+    ):
+        assert res.group_denominators.tolist() == rows.tolist()
+        table = repr(res).splitlines()[1:5]
+        assert [int(line.split()[-1]) for line in table[1:]] == rows.tolist()

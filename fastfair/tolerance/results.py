@@ -45,7 +45,7 @@ class ToleranceTestResult(_MarginTestResult):
     statistic : float or ndarray
         :math:`Z = (\\hat U - d)/\\text{SE}(d)` at the boundary ``d = u_tol`` (``"greater"``)
         or ``d = -u_tol`` (``"less"``); for ``"two-sided"``, of the side with the smaller
-        p-value.
+        p-value (the upper side's, at ``d = u_tol``, when both p-values are equal).
     pvalue : float or ndarray
         p-value of :math:`H_0` (not adjusted for multiplicity).
     pvalue_adjusted : ndarray or None
