@@ -1258,3 +1258,28 @@ def test_compare_default_reference_is_the_group_with_most_rows_on_every_entry_po
     s_a = rng.normal(size=g.size) + y
     s_b = s_a + rng.normal(scale=0.5, size=g.size)
     assert compare_auc(y, s_a, s_b, g, method="delong").comparisons == expected
+
+
+def test_model_comparison_repr_non_inferiority_column_reads_back_its_own_pvalue():
+    """With delta, the repr's last column is each comparison's non-inferiority p-value (its
+    frame column and field), not the neighbouring "reduced" one: three groups whose two
+    comparisons have different p-values, none of them equal to their reduced p-value."""
+    rng = np.random.default_rng(62)
+    n = 900
+    y = rng.random(n) < 0.5
+    group = rng.integers(0, 3, n)
+    a = rng.random(n) < 0.5
+    b = np.where(rng.random(n) < 0.25 * (1 + group), ~a, a)
+    res = compare_models(y, a, b, group, metric="tpr", method="asymptotic", reference=1,
+                         delta=0.05)  # fmt: skip
+    lines = repr(res).splitlines()
+    assert lines[5].split()[-2:] == ["p", "(non-inferior)"]
+    frame = res.to_frame()
+    noninf = np.atleast_1d(res.pvalue_noninferior)
+    for c, g in enumerate((0, 2)):
+        assert lines[6 + c][:12].split() == [str(g), "vs", "1"]
+        cells = [float(v) for v in lines[6 + c][12:].split()]
+        assert len(cells) == 8
+        assert cells[7] == pytest.approx(noninf[c], abs=5e-5)
+        assert frame.pvalue_noninferior[c] == noninf[c]
+        assert abs(noninf[c] - frame.pvalue_reduced[c]) > 1e-3

@@ -600,3 +600,18 @@ def test_equalized_odds_fields_and_repr_read_back_from_the_cells():
     summary = lines[-1].split()
     assert float(summary[1]) == pytest.approx(res.threshold, rel=5e-4)
     assert summary[-1] == ("yes" if res.reject else "no")
+
+
+def test_the_saturation_check_accepts_a_null_move_of_exactly_4_and_refuses_beyond():
+    """The refusal is for a null-size difference that moves some score by MORE than 4 on the
+    logit scale: move = sqrt(spread / N) * b2 * max |lambda| sigma' / M, here sqrt(16 / 1)
+    * 1 * (1 * 0.25) / 0.25 = 4 exactly (every factor a power of two), accepted; a spread
+    of 16.5 (move about 4.06) is refused."""
+    from fastfair.wasserstein.ingest import _check_not_saturated
+
+    dsig, cells = [np.array([0.125, 0.25])], [(None, -1.0)]
+    _check_not_saturated(dsig, cells, 16.0, 0.25, 1, 1.0)  # move == 4: no error
+    with pytest.raises(ValueError, match=r"moves scores by 4\.06 on the logit scale"):
+        _check_not_saturated(dsig, cells, 16.5, 0.25, 1, 1.0)
+    with pytest.raises(ValueError, match="the classifier is saturated"):
+        _check_not_saturated(dsig, cells, 1.0, 0.0, 1, 1.0)  # M = 0: an infinite move
