@@ -76,10 +76,10 @@ def detect_delimiter(text: str) -> tuple[str, str]:
     The delimiter is the candidate (``,`` ``;`` tab ``|``) occurring most often in the
     header outside quotes; a comma when there is none (a one-column file).
     """
-    first, _, rest = text.partition("\n")
-    head = first.rstrip("\r")
+    first = re.match(r"[^\r\n]*(?:\r\n|\r|\n)?", text).group(0)  # LF, CRLF or CR ends
+    head = first.rstrip("\r\n")
     if head.lower().startswith("sep=") and len(head) == 5:
-        return head[4], rest
+        return head[4], text[len(first) :]
     unquoted = re.sub(r'"[^"]*"', "", head)
     counts = [unquoted.count(d) for d in _DELIMITERS]
     best = max(range(len(_DELIMITERS)), key=lambda i: counts[i])

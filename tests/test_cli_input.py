@@ -665,3 +665,26 @@ def test_text_file_rules_at_their_edges():
         split_records("1,a\n0,b,\n", ",", "f.csv", names=["y", "g"])
     values = parse_column(["", "NA", "null"], "x")
     assert values.dtype == np.float64 and np.isnan(values).all() and len(values) == 3
+
+
+@pytest.mark.parametrize(
+    "sep_line, line_end",
+    [("sep=;", "\r\n"), ("sep=;", "\r"), ("SEP=;", "\n"), ("\ufeffsep=;", "\r\n")],
+)
+def test_excel_sep_line_with_other_line_ends_reads_like_the_clean_file(
+    sep_line, line_end, tmp_path
+):
+    """Excel's ``sep=;`` first line combined with Windows (CRLF) or old Mac (CR) line ends,
+    written in capitals, or after a byte-order mark: the delimiter line is recognised and
+    skipped, and every column reads as the comma-separated, LF file's (compared column by
+    column)."""
+    clean = tmp_path / "clean.csv"
+    clean.write_text(CLEAN)
+    odd = tmp_path / "odd.csv"
+    body = CLEAN.replace(",", ";").replace("\n", line_end)
+    odd.write_bytes((sep_line + line_end + body).encode())
+    want, got = cli.read_table(str(clean)), cli.read_table(str(odd))
+    assert list(got) == list(want) == ["y", "score", "pred", "grp"]
+    for name in want:
+        assert got[name].dtype == want[name].dtype
+        assert got[name].tolist() == want[name].tolist()
