@@ -688,3 +688,62 @@ def test_excel_sep_line_with_other_line_ends_reads_like_the_clean_file(
     for name in want:
         assert got[name].dtype == want[name].dtype
         assert got[name].tolist() == want[name].tolist()
+
+
+def test_a_true_false_column_with_a_missing_cell_stays_text_with_the_cell_missing():
+    """TRUE/FALSE cells are booleans only when every cell is one: with an empty cell the
+    column stays text (the doc's rule for missing cells outside numeric columns), and
+    missing_cells marks exactly that cell; the complete column is bool."""
+    from fastfair._textfile import missing_cells
+
+    cells = ["TRUE", "", "false"]
+    values = parse_column(cells, "x")
+    assert values.dtype.kind == "U" and values.tolist() == cells
+    assert missing_cells(values).tolist() == [c == "" for c in cells]
+    full = parse_column(["TRUE", "FALSE", "false"], "x")
+    assert full.dtype == bool and full.tolist() == [True, False, False]
+
+
+def test_every_spelling_of_a_missing_cell_is_missing_in_any_case():
+    """The missing tokens ("", NA, N/A, #N/A, NaN, null, None) in any capitalisation are NaN
+    in a numeric column (the other cells read as float() reads them) and missing in a text
+    column (missing_cells), where the other cells are not."""
+    from fastfair._textfile import missing_cells
+
+    tokens = ["", "NA", "na", "N/A", "n/a", "#N/A", "#n/a", "NaN", "nan", "NULL", "null",
+              "Null", "None", "NONE", "none"]  # fmt: skip
+    numbers = ["1", "2.5", "-3e2"]
+    values = parse_column([*numbers, *tokens], "x")
+    assert values.dtype == np.float64
+    assert values[: len(numbers)].tolist() == [float(c) for c in numbers]
+    assert np.isnan(values[len(numbers) :]).all()
+    text = parse_column(["a", "b", *tokens], "g")
+    assert missing_cells(text).tolist() == [False, False] + [True] * len(tokens)
+
+
+@pytest.mark.parametrize("cell", ["0,75", ",5", "-,5", "1,234", "12,345,678", "-1,234.5"])
+def test_numbers_with_commas_are_refused_in_every_form(cell):
+    """A decimal comma (0,75 and ,5 without a leading digit, signed too) or thousands
+    separators in a column otherwise numeric are refused, naming the cell; a text column
+    with commas inside words is text."""
+    with pytest.raises(ValueError, match=f"numbers written with commas \\(e.g. '{cell}'\\)"):
+        parse_column(["1", cell], "x")
+    assert parse_column(["a,b", "1"], "g").tolist() == ["a,b", "1"]
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t", "|"])
+def test_each_delimiter_is_detected_and_the_file_reads_like_the_comma_one(delimiter, tmp_path):
+    """Each documented delimiter (comma, semicolon, tab, pipe) is taken from the header
+    line, even when a quoted name holds every other candidate; the file then reads column
+    by column as the comma-separated one."""
+    others = "".join(d for d in (",", ";", "\t", "|") if d != delimiter)
+    header = delimiter.join(["y", f'"x{others}x"', "g"])
+    assert detect_delimiter(header + "\n1\n") == (delimiter, header + "\n1\n")
+    clean = tmp_path / "clean.csv"
+    clean.write_text(CLEAN)
+    odd = tmp_path / "odd.csv"
+    odd.write_text(CLEAN.replace(",", delimiter))
+    want, got = cli.read_table(str(clean)), cli.read_table(str(odd))
+    assert list(got) == list(want)
+    for name in want:
+        assert got[name].tolist() == want[name].tolist()

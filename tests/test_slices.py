@@ -858,3 +858,22 @@ def test_scores_at_the_threshold_are_positive_predictions():
     assert default.to_dict() == half.to_dict()
     with pytest.raises(ValueError, match="values outside \\[0, 1\\]"):
         fastfair.find_slices(None, y, y_score=score * 10, features=features, **kw)
+
+
+@pytest.mark.parametrize("n_found", [20, 21])
+def test_repr_lists_twenty_slices_and_counts_the_rest_only_beyond_twenty(n_found):
+    """The printed search shows at most 20 significant slices: exactly 20 are all listed
+    with no "... more" line; 21 list 20 and "... 1 more" (rows counted back from the text;
+    the result's slices are copies of one real found slice)."""
+    import dataclasses
+
+    features, y, pred = small_data(n=2000, seed=1, gap=0.5)
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=2, min_size=20,
+                               n_permutations=99, random_state=0)  # fmt: skip
+    assert res.slices
+    many = dataclasses.replace(res, slices=[res.slices[0]] * n_found)
+    lines = repr(many).splitlines()
+    rows = [line for line in lines if line.startswith(f"  {res.slices[0].description} ")]
+    assert len(rows) == min(n_found, 20)
+    tail = [line for line in lines if line.startswith("  ... ")]
+    assert tail == ([f"  ... {n_found - 20} more"] if n_found > 20 else [])
