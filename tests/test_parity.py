@@ -1239,3 +1239,18 @@ def test_curve_options_at_the_ends_of_their_ranges_and_the_band_at_any_level():
         np.testing.assert_allclose(c.lower, c.estimate - q * c.standard_error, rtol=1e-10)
         np.testing.assert_allclose(c.upper, c.estimate + q * c.standard_error, rtol=1e-10)
         assert c.confidence_level == level and f"{100 * level:g}% band" in repr(c)
+
+
+def test_curve_header_without_cluster_counts_each_row_as_its_own_cluster():
+    """Without cluster= every row is a cluster: the header says "<n> rows / <n> rows" per
+    group (counted with numpy), never "users", and the predictive parity repr repeats it."""
+    y, s, g, _ = _users_data(seed=6, n=1500)
+    c = calibration_curve(y, s, g, grid=5)
+    head = repr(c).splitlines()[0]
+    for label in ("a", "b"):
+        n = int((g == label).sum())
+        assert f"{label}: {n} rows / {n} rows" in head
+    assert "users" not in head
+    res = predictive_parity_test(y, s, g, grid=5, n_bootstrap=0)
+    assert "users" not in repr(res).splitlines()[1]
+    assert f"a: {(g == 'a').sum()} rows / {(g == 'a').sum()} rows" in repr(res).splitlines()[1]

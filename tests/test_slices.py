@@ -877,3 +877,95 @@ def test_repr_lists_twenty_slices_and_counts_the_rest_only_beyond_twenty(n_found
     assert len(rows) == min(n_found, 20)
     tail = [line for line in lines if line.startswith("  ... ")]
     assert tail == ([f"  ... {n_found - 20} more"] if n_found > 20 else [])
+
+
+@pytest.mark.parametrize("n_levels", [20, 21])
+def test_repr_lists_20_slices_and_counts_only_the_ones_beyond(n_levels):
+    """One feature of 20 or 21 levels whose TPRs alternate 0.1 / 0.9 (every slice differs
+    from its complement): the repr lists 20 slices, and a "... k more" line only for the
+    slices beyond 20 (none with exactly 20). Each depth-1 slice's parent is "all rows" with
+    the TPR of every row (counted with numpy)."""
+    rng = np.random.default_rng(40)
+    n = 200 * n_levels
+    level = np.arange(n) % n_levels
+    y = np.ones(n, dtype=int)
+    pred = (rng.random(n) < np.where(level % 2 == 0, 0.1, 0.9)).astype(int)
+    res = fastfair.find_slices(None, y, pred, features={"f": level}, max_depth=1,
+                               min_size=20, adjust="bonferroni")  # fmt: skip
+    assert len(res.slices) == n_levels
+    lines = repr(res).splitlines()
+    assert len(lines) == 2 + 20 + (n_levels > 20)
+    assert [line.split()[0] for line in lines[2:22]] == ["f"] * 20
+    if n_levels > 20:
+        assert lines[-1] == f"  ... {n_levels - 20} more"
+    assert not any("more" in line for line in lines[1:22])
+    for s in res.slices:
+        assert s.parent_values == (("all rows", pred.mean()),)
+        assert s.to_dict()["parents"] == f"all rows: {pred.mean():.4f}"
+
+
+def test_frame_parents_column_lists_every_parent_with_its_rate():
+    """A depth-2 slice's "parents" cell names both parents (one predicate fewer each) with
+    their TPRs, counted from the rows with numpy, in to_frame and to_dict alike."""
+    features, y, pred = small_data(n=6000, seed=1, gap=0.35)
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=2,
+                               random_state=0)  # fmt: skip
+    top = res.slices[0]
+    assert top.predicates == (("a", 1), ("c", 2))
+    pos = y == 1
+    want = {
+        "a = 1": pred[(features["a"] == 1) & pos].mean(),
+        "c = 2": pred[(features["c"] == 2) & pos].mean(),
+    }
+    for cell in (res.to_frame().parents[0], top.to_dict()["parents"], top.to_frame().parents[0]):
+        parts = dict(p.split(": ") for p in cell.split("; "))
+        assert parts.keys() == want.keys()
+        for name, value in want.items():
+            assert float(parts[name]) == pytest.approx(value, abs=5e-5)
+
+
+@pytest.mark.parametrize("adjust", ["maxT", "bonferroni"])
+def test_a_slice_whose_adjusted_pvalue_equals_alpha_is_reported(adjust):
+    """Reported means adjusted p-value <= alpha: rerun with alpha set to one slice's adjusted
+    p-value (same seed, same p-values) and that slice is listed, those above it are not."""
+    features, y, pred = small_data(n=3000, seed=3, gap=0.3)
+    kw = dict(features=features, max_depth=1, min_size=20, n_permutations=99, random_state=2,
+              adjust=adjust)  # fmt: skip
+    every = fastfair.find_slices(None, y, pred, alpha=0.999999, **kw)
+    p = sorted({s.pvalue_adjusted for s in every.slices})
+    cut = p[len(p) // 2]
+    assert 0 < cut < 0.999999 and len(p) >= 3
+    res = fastfair.find_slices(None, y, pred, alpha=cut, **kw)
+    want = {s.description for s in every.slices if s.pvalue_adjusted <= cut}
+    assert {s.description for s in res.slices} == want
+    assert cut in {s.pvalue_adjusted for s in res.slices}
+
+
+def test_n_distinct_counts_the_row_sets_of_the_tested_slices_only():
+    """min_size=300 leaves the a & c slices (about 250 rows) out: n_distinct counts distinct
+    row sets among the tested slices only (counted on the rows), not among those left out."""
+    rng = np.random.default_rng(8)
+    n = 3000
+    a = rng.integers(0, 4, n)
+    b = (a >= 2).astype(int)  # determined by a: a = x & b = y repeats a = x's rows
+    c = rng.integers(0, 3, n)
+    y = (rng.random(n) < 0.5).astype(int)
+    pred = (rng.random(n) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    features = {"a": a, "b": b, "c": c}
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=2, min_size=300,
+                               n_permutations=19, random_state=0)  # fmt: skip
+    masks, tested, small = set(), 0, 0
+    for combo in [("a",), ("b",), ("c",), ("a", "b"), ("a", "c"), ("b", "c")]:
+        for levels in itertools.product(*[np.unique(features[k]) for k in combo]):
+            mask = np.ones(n, bool)
+            for k, v in zip(combo, levels):
+                mask &= features[k] == v
+            if not mask.any():
+                continue
+            if mask.sum() < 300:
+                small += 1
+            elif 0 < (mask & (y == 1)).sum() < (y == 1).sum():
+                tested += 1
+                masks.add(mask.tobytes())
+    assert small >= 10 and res.n_small == small
+    assert res.n_slices == tested and res.n_distinct == len(masks) < tested
