@@ -747,3 +747,31 @@ def test_each_delimiter_is_detected_and_the_file_reads_like_the_comma_one(delimi
     assert list(got) == list(want)
     for name in want:
         assert got[name].tolist() == want[name].tolist()
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_with_either_byte_order_mark_reads_like_the_utf8_file(encoding, tmp_path):
+    """UTF-16 text with a byte-order mark, little-endian (FF FE, Windows' "Unicode text")
+    or big-endian (FE FF): decoded by its mark and read column by column as the UTF-8
+    file (the bytes written here with Python's own codec and an explicit BOM)."""
+    raw = ("\ufeff" + CLEAN).encode(encoding)
+    assert raw[:2] == (b"\xff\xfe" if encoding.endswith("le") else b"\xfe\xff")
+    assert decode_text(raw, "f.csv") == CLEAN
+    clean, odd = tmp_path / "clean.csv", tmp_path / "odd.csv"
+    clean.write_text(CLEAN)
+    odd.write_bytes(raw)
+    want, got = cli.read_table(str(clean)), cli.read_table(str(odd))
+    assert list(got) == list(want)
+    for name in want:
+        assert got[name].tolist() == want[name].tolist()
+
+
+def test_a_row_of_blank_cells_is_skipped_like_an_empty_row():
+    """A row whose cells are all spaces (" , , ") is skipped like an empty line or a row of
+    empty cells: the header and the data rows are those of the file without it, and the
+    line numbers in messages still count it."""
+    text = "y,g\n1,a\n  , \n0,b\n,\n"
+    header, rows = split_records(text, ",", "f.csv")
+    assert header == ["y", "g"] and rows == [["1", "a"], ["0", "b"]]
+    with pytest.raises(ValueError, match="line 4 has 3 fields, the header has 2"):
+        split_records("y,g\n1,a\n \t, \n0,b,c\n", ",", "f.csv")
