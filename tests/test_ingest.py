@@ -442,3 +442,16 @@ def test_messages_count_what_they_show():
     assert _validation.check_int(10**8, "n", 1, 10**8) == 10**8
     with pytest.raises(ValueError, match=r"^n must be <= 100,000,000, got 100,000,001$"):
         _validation.check_int(10**8 + 1, "n", 1, 10**8)
+
+
+def test_a_column_of_minus_ones_only_is_all_negative_like_its_plus_minus_one_pair():
+    """{-1, 1} labels need no pos_label (1 is positive); the neighbouring degenerate case,
+    a label column of -1 only (a sample without positives) beside predictions in {-1, 1},
+    is read the same way: every label negative, predictions positive where they are 1
+    (== 1 computed here), not refused for want of a pos_label."""
+    y, pred = np.array([-1, -1, -1, -1]), np.array([-1, 1, -1, 1])
+    got_y, got_pred = _validation.as_binary_pair(y, pred)
+    assert got_y.tolist() == (y == 1).astype(int).tolist() == [0, 0, 0, 0]
+    assert got_pred.tolist() == (pred == 1).astype(int).tolist()
+    ones = _validation.as_binary(np.array([1, 1]), "y_pred", require_pos=False)
+    assert ones.tolist() == [1, 1]
