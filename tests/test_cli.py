@@ -486,3 +486,51 @@ def test_every_plan_option_reaches_the_planner(tmp_path, capsys):
     want = json.loads(fastfair.cli.writing.plan_json(plan))
     assert json.loads(out.read_text()) == want
     assert (want["alpha"], want["power"], want["u_tol"]) == (0.1, 0.9, 0.01)
+
+
+def test_audit_defaults_are_the_librarys_defaults(tmp_path, capsys):
+    """`fastfair audit` with only the required options gives the JSON of fastfair.audit
+    called with no options: every CLI default (tau, alpha, min_group_size, adjust, seed,
+    metrics, ...) is the library's. A group of 15 rows is tested with the default
+    min_group_size (10) and a skipped one of 6 is listed."""
+    rng = np.random.default_rng(21)
+    sizes = {"a": 260, "b": 180, "c": 15, "d": 6}
+    grp = np.repeat(list(sizes), list(sizes.values()))
+    n = len(grp)
+    y = (rng.random(n) < 0.4).astype(int)
+    pred = (rng.random(n) < np.where(y == 1, 0.7, 0.2)).astype(int)
+    path = tmp_path / "rows.csv"
+    path.write_text("y,pred,grp\n" + "".join(f"{a},{b},{c}\n" for a, b, c in zip(y, pred, grp)))
+    out = tmp_path / "out.json"
+    argv = ["audit", str(path), "--label", "y", "--pred", "pred", "--group", "grp",
+            "--quiet", "--json", str(out)]  # fmt: skip
+    code, _, err = _run(argv, capsys)
+    assert code == 0, err
+    got = json.loads(out.read_text())
+    table = fastfair.cli.read_table(str(path))
+    want = fastfair.audit("y", "pred", "grp", data=table).to_dict()
+    got.pop("elapsed_seconds"), want.pop("elapsed_seconds")
+    assert got == want
+    # the library's documented defaults, read back from the JSON
+    assert (got["alpha"], got["tau"], got["power"], got["min_group_size"]) == (0.05, 0.05, 0.8, 10)
+    assert got["seed"] == 0 and got["adjustment"].startswith("holm ")
+    (attr,) = got["attributes"]
+    assert [g["group"] for g in attr["groups"] if g["tested"]] == ["a", "b", "c"]
+    assert attr["skipped"] == [{"group": "d", "n": 6}] and attr["reference"] == "a"
+
+
+def test_plan_defaults_are_the_planners_defaults(tmp_path, capsys):
+    """`fastfair plan` with only --metric, --rate and --tau gives the JSON of
+    fastfair.sample_size called with no other option (u_tol 0, alpha 0.05, power 0.8,
+    Neyman allocation, two-sided)."""
+    out = tmp_path / "plan.json"
+    argv = ["plan", "--metric", "tpr", "--rate", "tpr=0.7,0.8", "--rate",
+            "prevalence=0.3,0.2", "--tau", "0.1", "--json", str(out)]  # fmt: skip
+    code, _, err = _run(argv, capsys)
+    assert code == 0, err
+    plan = fastfair.sample_size("tpr", rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.2]},
+                                tau=0.1)  # fmt: skip
+    got = json.loads(out.read_text())
+    assert got == json.loads(fastfair.cli.writing.plan_json(plan))
+    assert (got["alpha"], got["power"], got["u_tol"]) == (0.05, 0.8, 0.0)
+    assert not any(k.startswith("_") for k in got)

@@ -775,3 +775,37 @@ def test_a_row_of_blank_cells_is_skipped_like_an_empty_row():
     assert header == ["y", "g"] and rows == [["1", "a"], ["0", "b"]]
     with pytest.raises(ValueError, match="line 4 has 3 fields, the header has 2"):
         split_records("y,g\n1,a\n \t, \n0,b,c\n", ",", "f.csv")
+
+
+def test_an_excel_sep_line_in_any_case(tmp_path, capsys):
+    """Excel's 'sep=X' line is recognised in any case ('SEP=;' too): the delimiter it names is
+    used and the line skipped, so the file audits as the comma-separated one."""
+    assert detect_delimiter("SEP=;\na;b\n") == (";", "a;b\n")
+    assert detect_delimiter("Sep=|\na|b\n") == ("|", "a|b\n")
+    clean = tmp_path / "clean.csv"
+    clean.write_text(CLEAN)
+    upper = tmp_path / "upper.csv"
+    upper.write_text("SEP=;\n" + CLEAN.replace(",", ";"))
+    assert _audit_of(upper, capsys) == _audit_of(clean, capsys)
+
+
+def test_a_trailing_delimiter_column_is_dropped_only_when_empty_on_every_line():
+    """The unnamed last column of a header ending in a delimiter is dropped only when every
+    row has it and leaves it empty: a row with a value there keeps the column (nothing is
+    lost), and a row without the trailing delimiter is refused with the header's width."""
+    header, rows = split_records("a,b,\n1,2,\n3,4,\n", ",", "f.csv")
+    assert header == ["a", "b"] and rows == [["1", "2"], ["3", "4"]]
+    header, rows = split_records("a,b,\n1,2,\n3,4,5\n", ",", "f.csv")
+    assert header == ["a", "b", ""] and rows == [["1", "2", ""], ["3", "4", "5"]]
+    with pytest.raises(ValueError, match=r"^f\.csv: line 3 has 2 fields, the header has 3 "):
+        split_records("a,b,\n1,2,\n3,4\n", ",", "f.csv")
+
+
+def test_delimiters_inside_quoted_header_names_are_not_counted():
+    """The delimiter is the candidate most frequent in the header OUTSIDE quotes: a quoted
+    name holding three ';' does not outvote two commas, and the file reads by commas."""
+    text = 'y,pred,"grp;a;b;c"\n1,0,x\n0,1,z\n'
+    assert detect_delimiter(text) == (",", text)
+    header, rows = split_records(text, ",", "f.csv")
+    assert header == ["y", "pred", "grp;a;b;c"] and rows == [["1", "0", "x"], ["0", "1", "z"]]
+    assert detect_delimiter('"a,b,c";d\n1;2\n')[0] == ";"  # and the other way round

@@ -1,6 +1,8 @@
 """Every printed number goes through fastfair._format: p-values at the precision their method
 has (result reprs, the audit's tables), values, planning figures and report values."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,42 @@ def test_format_significant_shows_24_values_whole_and_summarises_25(size):
         assert text == "[" + ", ".join(shown) + "]"
     else:
         assert text == "[" + ", ".join([*shown[:3], "...", *shown[-3:]]) + "]"
+
+
+def test_format_interval_picks_comparison_c_part_j():
+    """format_interval reads entry (c, j) of intervals of shape (n_comparisons, n_parts):
+    checked on a 2 x 2 layout, and on the repr of a 3-group equalized-odds test, whose
+    row of each comparison shows its own TPR and FPR intervals."""
+    from fastfair._format import format_interval
+
+    lo, hi = np.array([[0.1, 0.2], [0.3, 0.4]]), np.array([[1.1, 1.2], [1.3, 1.4]])
+    got = {(c, j): format_interval((lo, hi), c, j, 2, 2) for c in range(2) for j in range(2)}
+    assert got == {(c, j): f"[{lo[c, j]:.4f}, {hi[c, j]:.4f}]" for c in range(2) for j in range(2)}
+    assert format_interval(([0.5, 0.6], [0.7, 0.8]), 1, 0, 2) == "[0.6000, 0.8000]"
+    rng = np.random.default_rng(0)
+    n = 600
+    y, pred, g = rng.random(n) < 0.5, rng.random(n) < 0.5, rng.choice(["a", "b", "c"], n)
+    res = fastfair.permutation_test(y, pred, g, metric="equalized_odds", n_permutations=99,
+                                    random_state=0)  # fmt: skip
+    low, high = (np.reshape(x, (2, 2)) for x in res.confidence_interval)
+    lines = repr(res).splitlines()
+    for c, (a, b) in enumerate(res.comparisons):
+        (line,) = [s for s in lines if s.strip().startswith(f"{a} - {b} ")]
+        shown = re.findall(r"\[(-?[\d.]+), (-?[\d.]+)\]", line)
+        assert [tuple(map(float, s)) for s in shown] == [
+            pytest.approx((low[c, j], high[c, j]), abs=5e-5) for j in range(2)
+        ]
+
+
+def test_format_table_aligns_the_first_column_left_and_the_others_right():
+    """format_table: two leading spaces, columns two apart, the label column padded on the
+    right (left-aligned) and every value column on the left (right-aligned), widths from the
+    widest cell of each column, header included."""
+    from fastfair._format import format_table
+
+    text = format_table(["group", "v"], [["a", 1], ["bbbbbbb", 0.5]])
+    assert text.splitlines() == [
+        "  " + "group  " + "  " + "     v",
+        "  " + "a      " + "  " + "     1",
+        "  " + "bbbbbbb" + "  " + "0.5000",
+    ]

@@ -294,3 +294,21 @@ def test_plot_null_marks_plus_and_minus_observed_once_each_and_zero_once():
         assert [t.get_text() for t in ax.get_legend().get_texts()] == ["observed"]
         assert sum(p.get_height() * p.get_width() for p in ax.patches) == pytest.approx(1.0)
         plt.close(ax.figure)
+
+
+def test_plot_null_marks_a_negative_observed_on_both_sides_and_bins_by_size():
+    """A negative observed statistic, two-sided: lines at observed and -observed (the same
+    pair as for |observed|); one-sided: only at observed. The histogram has one bin per 20
+    finite values, at least 10 and at most 60 (100 values: 10, 999: 49, 5000: 60)."""
+    plt, _ = _plotting()
+    from fastfair._plotting import plot_null
+
+    rng = np.random.default_rng(2)
+    for observed, two_sided, want in [(-2.0, True, [-2.0, 2.0]), (-2.0, False, [-2.0])]:
+        ax = plot_null(None, rng.normal(size=999), observed, what="x.plot", two_sided=two_sided)
+        assert sorted(line.get_xdata()[0] for line in ax.lines) == want
+        plt.close(ax.figure)
+    for size, bins in [(100, 10), (999, 49), (5000, 60)]:
+        ax = plot_null(None, rng.normal(size=size), 0.5, what="x.plot")
+        assert len(ax.patches) == bins
+        plt.close(ax.figure)
