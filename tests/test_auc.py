@@ -775,3 +775,36 @@ def test_maxt_auc_test_defaults_to_9999_joint_permutations_and_refuses_asymptoti
     for method in ("auto", "delong"):
         with pytest.raises(ValueError, match="adjust='maxT' needs method='permutation'"):
             fastfair.auc_test(y, s, g, method=method, adjust="maxT")
+
+
+def _holm_by_hand_prac10(p):
+    order = np.argsort(p, kind="stable")
+    out, run = np.empty(len(p)), 0.0
+    for k, i in enumerate(order):
+        run = max(run, (len(p) - k) * p[i])
+        out[i] = min(1.0, run)
+    return out
+
+
+def test_auc_test_from_delong_has_the_row_functions_defaults():
+    """auc_test_from_delong with only its DeLongResult equals auc_test(method="delong")
+    with its defaults on three groups: the reference (most rows), the two-sided p-values,
+    Holm's adjustment (by hand, not Bonferroni's) and the 95% intervals."""
+    rng = np.random.default_rng(8)
+    g = np.repeat(["a", "b", "c"], [90, 160, 120])
+    y = rng.random(g.size) < 0.4
+    s = rng.normal(y * np.select([g == "a", g == "b"], [0.5, 1.0], 1.4), 1.0)
+    rows = fastfair.auc_test(y, s, g, method="delong")
+    summary = fastfair.auc_test_from_delong(fastfair.delong(y, s, g))
+    assert summary.comparisons == rows.comparisons == [("a", "b"), ("c", "b")]
+    assert summary.confidence_level == rows.confidence_level == 0.95
+    assert summary.alternative == rows.alternative == "two-sided"
+    np.testing.assert_allclose(summary.pvalue, rows.pvalue, rtol=1e-10)
+    np.testing.assert_allclose(
+        summary.pvalue_adjusted, _holm_by_hand_prac10(summary.pvalue), rtol=1e-12
+    )
+    assert not np.allclose(summary.pvalue_adjusted, np.minimum(1, 2 * summary.pvalue))
+    for end in range(2):
+        np.testing.assert_allclose(
+            summary.confidence_interval[end], rows.confidence_interval[end], rtol=1e-10
+        )

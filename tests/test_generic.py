@@ -680,3 +680,25 @@ def test_weighted_group_denominators_are_the_users_sums_of_weights(metric):
         y, pred, g, metric="accuracy", sample_weight=w, n_permutations=19, random_state=1
     )
     np.testing.assert_allclose(confusion.group_denominators, sums, rtol=1e-12)
+
+
+# --- practice round prac10 (session 17) ---
+
+
+def test_exact_row_metric_test_without_studentization_enumerates_every_split():
+    """A row metric (mean residual y - p) by method="exact" with studentize=False: the null
+    is the mean difference over all C(7, 3) splits of the residuals, the p-value the share
+    of splits at least as extreme (enumerated here)."""
+    y = np.array([1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0])
+    p = np.array([0.2, 0.4, 0.9, 0.3, 0.1, 0.5, 0.6])
+    g = np.array([0, 0, 0, 1, 1, 1, 1])
+    res = fastfair.resampling.permutation_test_rows(
+        y, p, g, metric="mean_residual", method="exact", studentize=False, reference=1
+    )
+    v = y - p
+    splits = np.array([v[list(a)].mean() - np.delete(v, list(a)).mean()
+                       for a in itertools.combinations(range(7), 3)])  # fmt: skip
+    observed = v[:3].mean() - v[3:].mean()
+    assert res.difference == pytest.approx(observed)
+    assert res.pvalue == pytest.approx(np.mean(np.abs(splits) >= abs(observed) - 1e-12))
+    assert res.method == "exact" and not res.studentize

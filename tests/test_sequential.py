@@ -803,3 +803,38 @@ def test_sequential_null_of_several_comparisons_is_nan_padded_per_column():
         assert np.isfinite(col[: n[c]]).all() and np.isnan(col[n[c] :]).all()
         extreme = np.sum(np.abs(col[: n[c]]) >= abs(res.statistic[c]) * (1 - 1e-12))
         assert res.pvalue[c] == (1 + extreme) / (1 + n[c])
+
+
+@pytest.mark.parametrize(
+    "adjust, expected",
+    [  # m = 5; Holm: .004*5, .011*4 <= .05 < .02*3; Bonferroni: only .004 <= .01;
+        # BH: p_(k) <= .01 k up to k = 4 (.03 <= .04); none: p <= .05
+        ("holm", ["reject", "retain", "retain", "reject", "retain"]),
+        ("bonferroni", ["retain", "retain", "retain", "reject", "retain"]),
+        ("bh", ["reject", "reject", "reject", "reject", "retain"]),
+        ("none", ["reject", "reject", "reject", "reject", "retain"]),
+    ],
+)
+def test_a_family_of_known_pvalues_is_decided_by_its_procedure_by_hand(adjust, expected):
+    fam = multiple_monte_carlo([0.011, 0.02, 0.03, 0.004, 0.6], adjust=adjust)
+    assert fam.decision.tolist() == expected
+
+
+def test_unadjusted_sequential_comparisons_each_keep_the_full_epsilon():
+    """adjust="none": each comparison's confidence sequence has level 1 - epsilon (the
+    documented split over C applies only with an adjustment), so the first comparison of
+    three groups is drawn exactly as the two-group test of its pair (same stream 0, same
+    observed statistic): same permutations, p-value and interval."""
+    counts = np.array([[300, 30, 40, 160], [150, 15, 45, 40], [140, 16, 21, 79]])
+    family = fastfair.permutation_test_from_counts(
+        counts, method="monte_carlo", adjust="none", random_state=3
+    )
+    assert family.comparisons == [(1, 0), (2, 0)]
+    pair = fastfair.permutation_test_from_counts(
+        counts[[1, 0]], [1, 0], method="monte_carlo", reference=0, random_state=3
+    )
+    assert pair.comparisons == [(1, 0)]
+    assert family.n_permutations[0] == pair.n_permutations
+    assert family.pvalue[0] == pair.pvalue
+    assert family.pvalue_interval[0][0] == pair.pvalue_interval[0]
+    assert family.pvalue_interval[1][0] == pair.pvalue_interval[1]

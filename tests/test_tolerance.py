@@ -1807,3 +1807,21 @@ def test_auc_margin_results_count_every_row_of_a_group_as_its_denominator():
         assert res.group_denominators.tolist() == rows.tolist()
         table = repr(res).splitlines()[1:5]
         assert [int(line.split()[-1]) for line in table[1:]] == rows.tolist()
+
+
+def test_row_metric_margin_results_report_group_sizes_and_weight_sums():
+    """Row metrics (Welch) and callables (bootstrap): group_denominators are the rows of
+    each group, or the sums of their weights when weighted (counted here)."""
+    rng = np.random.default_rng(4)
+    g = np.repeat(["a", "b", "c"], [70, 50, 40])
+    y = rng.random(g.size) < 0.5
+    p = rng.random(g.size)
+    w = rng.uniform(0.5, 2.0, g.size)
+    sizes = [int((g == k).sum()) for k in "abc"]
+    sums = [w[g == k].sum() for k in "abc"]
+    res = fastfair.tolerance_test(y, p, g, metric="mse", u_tol=0.05)
+    assert res.method == "welch" and res.group_denominators.tolist() == sizes
+    weighted = fastfair.equivalence_test(y, p, g, metric="mse", delta=0.2, sample_weight=w)
+    np.testing.assert_allclose(weighted.group_denominators, sums, rtol=1e-12)
+    mse = [np.average((y[g == k] - p[g == k]) ** 2, weights=w[g == k]) for k in "abc"]
+    np.testing.assert_allclose(weighted.group_values, mse, rtol=1e-12)
