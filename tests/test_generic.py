@@ -702,3 +702,24 @@ def test_exact_row_metric_test_without_studentization_enumerates_every_split():
     assert res.difference == pytest.approx(observed)
     assert res.pvalue == pytest.approx(np.mean(np.abs(splits) >= abs(observed) - 1e-12))
     assert res.method == "exact" and not res.studentize
+
+
+def test_a_callable_with_studentize_true_runs_algorithm_1_the_bootstrap_inside_each_permutation():
+    """Documented: studentize=True means "bootstrap" (Algorithm 1) for callables, not the
+    fast variant: the default equals studentize="bootstrap" and differs from
+    "bootstrap-fast" on the same seed."""
+    rng = np.random.default_rng(3)
+    g = np.repeat([0, 1], [30, 24])
+    y = rng.integers(0, 2, g.size)
+    p = rng.integers(0, 2, g.size)
+
+    def agreement(y, p):
+        return float(np.mean(y == p))
+
+    kw = dict(metric=agreement, n_permutations=19, n_bootstrap=10, random_state=0)
+    default = fastfair.resampling.permutation_test_rows(y, p, g, **kw)
+    alg1 = fastfair.resampling.permutation_test_rows(y, p, g, studentize="bootstrap", **kw)
+    fast = fastfair.resampling.permutation_test_rows(y, p, g, studentize="bootstrap-fast", **kw)
+    assert default.variance == "bootstrap"
+    assert default.statistic == alg1.statistic and default.pvalue == alg1.pvalue
+    assert fast.statistic != default.statistic or fast.pvalue != default.pvalue
