@@ -503,3 +503,50 @@ def test_predictions_from_the_score_at_the_default_threshold_on_every_engine(tmp
         ]
         assert other.group_cells["g"][k].tolist() == want
     same_audit(memory.to_dict(), other.to_dict())
+
+
+def test_an_audit_from_score_histograms_flags_a_group_constant_over_both_classes_only(
+    monkeypatch,
+):
+    """The audit from exact score histograms (ScoreStats, the Spark engine's summary): a
+    group whose negatives share one score while its positives vary ('a', the reference) is
+    not constant, a group whose every row has one score ('c') is; each AUC row (note,
+    decision, DeLong p-value) equals the rows' audit's, which looks at the rows."""
+    import fastfair.auc
+    import fastfair.auc.inference
+    from fastfair.auditing.summaries import audit_from_summary
+    from fastfair.engines.attributes import summarise_rows
+
+    for module in (fastfair.auc, fastfair.auc.inference):
+        monkeypatch.setattr(module, "ASYMPTOTIC_MIN_CLASS", 20)
+    rng = np.random.default_rng(6)
+    g = np.repeat(["a", "b", "c"], 100)
+    y = np.tile([0, 1], 150)
+    s = rng.integers(1, 20, 300) / 20
+    s[(g == "a") & (y == 0)] = 0.25
+    s[g == "c"] = 0.5
+    assert len(np.unique(s[g == "a"])) > 1 and len(np.unique(s[g == "c"])) == 1
+    pred = (s >= 0.5).astype(int)
+    summary = summarise_rows(y, pred, s, {"g": g})
+    assert type(summary.scores[("g",)]).__name__ == "ScoreStats"
+    settings = dict(
+        alpha=0.05, tau=0.05, power=0.8, adjust="holm", n_permutations=None, metrics=["tpr"],
+        random_state=0, n_jobs=1, intersections=False, min_group_size=10, tolerance=None,
+        equivalence=None, slices=None,
+    )  # fmt: skip
+    columns = dict(label="y", pred="pred", score="s", threshold=None, cluster=None, groups=["g"])
+    res = audit_from_summary(summary, engine="spark", columns=columns, **settings)
+    memory = fastfair.audit(y, pred, {"g": g}, y_score=s, metrics=["tpr"], n_jobs=1)
+
+    def auc(result):
+        return {t["group"]: t for t in result.tests if t["family"] == "auc"}
+
+    got, want = auc(res), auc(memory)
+    assert set(got) == set(want) == {"b", "c"}
+    for group in ("b", "c"):
+        assert got[group]["method"] == want[group]["method"] == "delong"
+        assert got[group].get("note") == want[group].get("note")
+        assert got[group]["decision"] == want[group]["decision"] != "error"
+        assert got[group]["pvalue"] == pytest.approx(want[group]["pvalue"], rel=1e-9)
+    assert got["b"].get("note") is None
+    assert "every score of 'c' is the same" in got["c"]["note"]

@@ -455,3 +455,17 @@ def test_a_column_of_minus_ones_only_is_all_negative_like_its_plus_minus_one_pai
     assert got_pred.tolist() == (pred == 1).astype(int).tolist()
     ones = _validation.as_binary(np.array([1, 1]), "y_pred", require_pos=False)
     assert ones.tolist() == [1, 1]
+
+
+def test_a_tuple_of_text_labels_with_a_nan_is_refused_like_a_list(coder):
+    """np.asarray turns a NaN among strings into the text "nan": a tuple is a column like a
+    list, so its NaN is refused (1 row) before that, while a real "nan" text label is a
+    group like any other (codes against np.unique of the values)."""
+    for values in (("a", np.nan, "b", "a"), ["a", np.nan, "b", "a"]):
+        with pytest.raises(ValueError, match=r"^group contains missing values \(NaN\) in 1 row;"):
+            as_groups(values)
+    values = ("a", "nan", "b", "a")
+    codes, labels = as_groups(values)
+    want_codes, want_labels = _unique(list(values))
+    assert labels.tolist() == want_labels.tolist() == ["a", "b", "nan"]
+    assert codes.tolist() == want_codes.tolist()

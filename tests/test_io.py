@@ -641,3 +641,64 @@ def test_pyarrow_reads_a_directory_of_spaced_csv_files_as_the_same_files_unspace
     a = fastfair.audit("y", data=str(spaced), **options).to_frame()
     b = fastfair.audit("y", data=str(plain), **options).to_frame()
     pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize("reader", ["pandas", "numpy"])
+def test_without_pyarrow_a_true_false_column_with_a_missing_cell_keeps_the_cell_missing(
+    tmp_path, monkeypatch, reader
+):
+    """TRUE/FALSE cells with one blank (or NA) cell are not a bool column: the missing cell
+    would read as False. The column stays text with the cell missing (None), so a group
+    column is refused naming its 1 missing row (counted by hand)."""
+    path = tmp_path / "rows.csv"
+    path.write_text("flag,na,y\nTRUE,true,1\n,NA,0\nFalse,false,1\n")
+    _hide_from_fastfair(monkeypatch, "pyarrow", *(["pandas"] if reader == "numpy" else []))
+    cols = read_columns(path, ["flag", "na"])
+    for name in ("flag", "na"):  # text (pandas' reader spells its bools 'True')
+        assert cols[name].dtype == object
+        assert [v if v is None else v.lower() for v in cols[name]] == ["true", None, "false"]
+    with pytest.raises(ValueError, match=r"rows\.csv: flag contains missing values.* in 1 row;"):
+        read_columns(path, ["flag", "y"], codes=["flag"])
+
+
+def test_a_missing_column_is_named_with_the_columns_the_file_holds(tmp_path):
+    """check_columns (the CSV header line, the Parquet footer) names the first absent column
+    and lists the columns the file holds, in file order (not the columns asked for)."""
+    from fastfair.io import check_columns, check_names
+
+    pd.DataFrame({"y": [1], "g": ["a"]}).to_csv(tmp_path / "rows.csv", index=False)
+    pd.DataFrame({"y": [1], "grp": ["a"]}).to_parquet(tmp_path / "rows.parquet", index=False)
+    with pytest.raises(ValueError, match=r"rows\.csv: no column 'user'; available: y, g$"):
+        check_columns(tmp_path / "rows.csv", ["y", "user", "score"])
+    with pytest.raises(ValueError, match=r"rows\.parquet: no column 'g'; available: y, grp$"):
+        check_columns(tmp_path / "rows.parquet", ["g"])
+    with pytest.raises(ValueError, match=r"^frame: no column 'b'; available: a, c$"):
+        check_names(["a", "c"], ["a", "b"], "frame")
+    assert check_columns(tmp_path / "rows.csv", ["g", "y"]) == [str(tmp_path / "rows.csv")]
+
+
+@pytest.mark.parametrize("reader", ["pandas", "numpy"])
+def test_without_pyarrow_lines_of_only_spaces_or_tabs_are_blank_lines(
+    tmp_path, monkeypatch, reader
+):
+    """A line holding only spaces or a tab (an edited export) is a blank line, skipped like
+    an empty one, in every batch: the rows are the 4 data lines, in order."""
+    path = tmp_path / "rows.csv"
+    path.write_text("y,g\n1,a\n   \n0,b\n\t\n\n1,b\n  \n0,a\n")
+    _hide_from_fastfair(monkeypatch, "pyarrow", *(["pandas"] if reader == "numpy" else []))
+    cols = read_columns(path, ["y", "g"], codes=["g"], batch_rows=2)
+    assert cols["y"].tolist() == [1, 0, 1, 0]
+    assert cols["g"].labels.tolist() == ["a", "b"]
+    assert cols["g"].codes.tolist() == [0, 1, 1, 0]
+
+
+def test_a_text_label_column_of_many_values_lists_the_first_five_values_seen(tmp_path):
+    """A binary column's refusal lists up to five of the values seen (ordered by their repr):
+    six text values in one file show the first five of them, written out by hand."""
+    values = ["yes", "no", "maybe", "unsure", "later", "never"]
+    pd.DataFrame({"y": values * 2}).to_parquet(tmp_path / "rows.parquet", index=False)
+    shown = "'later', 'maybe', 'never', 'no', 'unsure'"
+    with pytest.raises(
+        ValueError, match=rf"column 'y' must be binary; values seen so far: {shown}$"
+    ):
+        read_columns(tmp_path / "rows.parquet", ["y"], binary=["y"])

@@ -422,3 +422,21 @@ def test_users_in_several_groups_are_counted_and_the_first_is_named_with_its_gro
                              **({"scheduler": "sync"} if engine == "dask" else {}))  # fmt: skip
         (row,) = [t for t in res.tests if t["family"] == "parity"]
         assert row["error"].startswith(named), (engine, row["error"])
+
+
+def test_a_user_whose_rows_are_all_dropped_is_not_counted_as_spanning_groups():
+    """nan_policy='omit' drops every row of user 5 (NaN scores): it has no row left, so it
+    spans no groups; the count in the error is the one user with kept rows in both groups
+    (user 3), as a count of distinct groups per user over the kept rows gives it."""
+    rng = np.random.default_rng(4)
+    user = np.repeat(np.arange(8), 4)
+    g = np.where(user % 2 == 0, "a", "b").astype(object)
+    g[3 * 4 + 1] = "a"  # user 3: rows in both groups
+    y = rng.integers(0, 2, 32).astype(float)
+    s = rng.uniform(0.1, 0.9, 32)
+    s[user == 5] = np.nan
+    kept = ~np.isnan(s)
+    spans = pd.Series(g[kept]).groupby(user[kept]).nunique()
+    assert spans[spans > 1].index.tolist() == [3]
+    with pytest.raises(ValueError, match=r"^cluster 3 has rows .*\(1 cluster\(s\) span several"):
+        parity.predictive_parity_test(y, s, g, cluster=user, nan_policy="omit")
