@@ -1445,3 +1445,27 @@ def test_error_and_note_lines_print_a_long_reason_whole():
     assert len(t["note"]) > 100
     line = f"note: tpr {t['group']} vs {t['reference']}: {t['note']}"
     assert line in one.format().splitlines()
+
+
+def test_printed_attribute_line_names_the_rule_of_every_reference():
+    """Each printed attribute line says how its reference was chosen: '(largest group)' for
+    the default (the group with most rows, counted here), '(given)' for a named one, and
+    '(from the references of sex and race)' for an intersection of two given references."""
+    rng = np.random.default_rng(5)
+    n = 600
+    sex = rng.choice(["F", "M"], n, p=[0.35, 0.65])
+    race = rng.choice(["x", "y"], n, p=[0.55, 0.45])
+    y, pred = rng.random(n) < 0.4, rng.random(n) < 0.5
+    labels, counts = np.unique(sex, return_counts=True)
+    largest = labels[np.argmax(counts)]
+    res = fastfair.audit(y, pred, {"sex": sex}, metrics=["tpr"], n_permutations=99)
+    lines = res.format().splitlines()
+    assert any(s.startswith(f"sex: reference {largest} (largest group); ") for s in lines)
+    res = fastfair.audit(y, pred, {"sex": sex, "race": race}, metrics=["tpr"],
+                         reference={"sex": "F", "race": "y"}, intersections=True,
+                         n_permutations=99)  # fmt: skip
+    lines = res.format().splitlines()
+    assert any(s.startswith("sex: reference F (given); ") for s in lines)
+    assert any(s.startswith("race: reference y (given); ") for s in lines)
+    want = "sex & race: reference F & y (from the references of sex and race); "
+    assert any(s.startswith(want) for s in lines)

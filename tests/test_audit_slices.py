@@ -396,3 +396,23 @@ def test_printed_and_report_slice_tables_read_back_each_search_and_slice(memory)
         assert cells[7] == format_pvalue(s.pvalue_adjusted, "permutation", 199)
         parents = "; ".join(f"{p} {format_fixed(v)}" for p, v in s.parent_values)
         assert cells[8:] == ([parents.replace("\u2212", "-")[:60]] if parents else [])
+
+
+def test_printed_slice_cells_are_clipped_at_60_characters():
+    """The printed slice table clips a cell at 60 characters (57 and '...'); a shorter one
+    is printed whole. The 94-character description of a depth-2 slice of long names."""
+    rng = np.random.default_rng(0)
+    n = 2000
+    a = rng.choice(["left_hand_group_label", "right_hand_group_label"], n)
+    b = rng.choice(["upper_region_label", "lower_region_label"], n)
+    y = rng.random(n) < 0.5
+    hit = (a == "left_hand_group_label") & (b == "upper_region_label")
+    pred = np.where(y, rng.random(n) < np.where(hit, 0.3, 0.8), rng.random(n) < 0.2)
+    res = fastfair.audit(y, pred, {"protected_attribute_one": a, "protected_attribute_two": b},
+                         metrics=["tpr"], slices=2, n_permutations=99)  # fmt: skip
+    text = res.format()
+    names = [s.description for _, s in res.slices.found]
+    long = [d for d in names if len(d) > 60]
+    assert long and all(f"  {d[:57]}...  " in text for d in long)
+    assert all(d[:58] not in text for d in long)
+    assert all(f"  {d}  " in text for d in names if len(d) <= 60)
