@@ -1469,3 +1469,58 @@ def test_printed_attribute_line_names_the_rule_of_every_reference():
     assert any(s.startswith("race: reference y (given); ") for s in lines)
     want = "sex & race: reference F & y (from the references of sex and race); "
     assert any(s.startswith(want) for s in lines)
+
+
+def test_planner_figures_use_the_audits_alpha_tau_and_power():
+    """audit(alpha=0.1, tau=0.04, power=0.9): each row's MDE, power at tau and rows needed
+    are the planner's formulas at those values, written out by hand from the two groups'
+    counts (z at 1 - alpha/2 and at the power; variance per row r(1-r)/(den/n)); each value
+    differs from its default, so one option not reaching the planner shows."""
+    rng = np.random.default_rng(13)
+    g = np.repeat(["a", "b"], [300, 150])
+    y = rng.random(g.size) < 0.4
+    pred = rng.random(g.size) < np.where(y, 0.7, 0.2)
+    res = fastfair.audit(y, pred, {"grp": g}, metrics=["tpr", "fpr"], alpha=0.1, tau=0.04,
+                         power=0.9, n_permutations=99)  # fmt: skip
+    z_alpha, z_power = stats.norm.ppf(0.95), stats.norm.ppf(0.9)
+    for t in res.tests:
+        den_of = y if t["metric"] == "tpr" else ~y
+        sig2, n = [], []
+        for k in ("b", "a"):
+            rows, den = g == k, den_of & (g == k)
+            r = pred[den].mean()
+            sig2.append(r * (1 - r) / (den.sum() / rows.sum()))
+            n.append(rows.sum())
+        sig2, n = np.array(sig2), np.array(n, dtype=float)
+        se, share = np.sqrt((sig2 / n).sum()), n / n.sum()
+        total = (z_alpha + z_power) ** 2 * (sig2 / share).sum() / 0.04**2
+        assert t["mde"] == pytest.approx((z_alpha + z_power) * se, rel=1e-10)
+        assert t["power_at_tau"] == pytest.approx(stats.norm.cdf(0.04 / se - z_alpha), rel=1e-10)
+        assert t["n_needed"] == int(np.ceil(total * share - 1e-9).sum())
+
+
+def test_parity_row_is_predictive_parity_test_with_the_audits_draws_seed_and_max_t():
+    """The audit's predictive-parity row is predictive_parity_test of the tested groups'
+    rows, clustered by the audit's `cluster`, with the max-T adjustment over the grid,
+    `n_permutations` bootstrap draws and the audit's seed (docs: "bootstrap draws (parity)"):
+    the statistic, p-value and draws of a direct call with those options."""
+    rng = np.random.default_rng(31)
+    n = 1200
+    user = rng.integers(0, 300, n)
+    g = np.where(user % 3 == 0, "x", "y")
+    score = np.clip(rng.beta(2, 3, n) + 0.05 * (g == "x"), 0, 1)
+    y = (rng.random(n) < score).astype(int)
+    res = fastfair.audit(y, None, {"g": g}, y_score=score, cluster=user, metrics=["tpr"],
+                         n_permutations=99, random_state=7)  # fmt: skip
+    (row,) = [t for t in res.tests if t["family"] == "parity"]
+    direct = fastfair.predictive_parity_test(y, score, g, cluster=user, adjust="maxT",
+                                             n_bootstrap=99, random_state=7)  # fmt: skip
+    assert row["n_permutations"] == direct.n_bootstrap == 99
+    assert row["statistic"] == pytest.approx(direct.statistic, rel=1e-12)
+    assert row["pvalue"] == pytest.approx(direct.pvalue, rel=1e-12)
+    table, want = res.parity["g"].to_frame(), direct.to_frame()
+    assert list(table.columns) == list(want.columns) and "pvalue_maxT" in table
+    np.testing.assert_allclose(table.to_numpy(float), want.to_numpy(float), rtol=1e-12)
+    other = fastfair.predictive_parity_test(y, score, g, cluster=user, adjust="maxT",
+                                            n_bootstrap=99, random_state=8)  # fmt: skip
+    assert other.pvalue != direct.pvalue  # the seed matters: a seed not passed on shows

@@ -1283,3 +1283,19 @@ def test_model_comparison_repr_non_inferiority_column_reads_back_its_own_pvalue(
         assert cells[7] == pytest.approx(noninf[c], abs=5e-5)
         assert frame.pvalue_noninferior[c] == noninf[c]
         assert abs(noninf[c] - frame.pvalue_reduced[c]) > 1e-3
+
+
+def test_from_counts_with_every_option_at_its_default_equals_the_rows_on_every_field():
+    """compare_models_from_counts documents compare_models' defaults (metric, method,
+    delta, reference, comparisons, adjust, confidence_level, n_permutations): with only the
+    paired counts (cells 4y + 2a + b counted by hand) and the seed it returns, field by
+    field, what compare_models returns on the rows, on three groups."""
+    rng = np.random.default_rng(8)
+    g = rng.choice(["a", "b", "c"], 900, p=[0.5, 0.3, 0.2])
+    y = (rng.random(900) < 0.5).astype(int)
+    pa = (rng.random(900) < np.where(y == 1, 0.7, 0.3)).astype(int)
+    pb = np.where(rng.random(900) < 0.15, 1 - pa, pa)
+    counts = np.array([np.bincount((4 * y + 2 * pa + pb)[g == k], minlength=8) for k in "abc"])
+    rows = compare_models(y, pa, pb, g, random_state=1).to_dict()
+    assert len(rows["comparisons"]) == 2 and rows["confidence_level"] == 0.95
+    assert from_counts(counts, ["a", "b", "c"], random_state=1).to_dict() == rows

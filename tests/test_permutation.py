@@ -1439,3 +1439,17 @@ def test_every_metric_and_alias_is_its_ratio_of_cells_in_any_case(name):
         assert np.allclose(res.group_values, want)
         ((a, b),) = res.comparisons  # the reference is the larger group 0
         assert (a, b) == (1, 0) and res.difference == pytest.approx(want[a] - want[b])
+
+
+def test_from_counts_with_every_option_at_its_default_equals_the_rows_on_every_field():
+    """permutation_test_from_counts documents permutation_test's defaults (scheme,
+    studentize, variance, method, alternative, mid_p, reference, comparisons, adjust,
+    confidence_level): called with the counts alone (counted by hand) it returns, field by
+    field, what permutation_test returns on the rows with no option, with three groups so
+    that the adjusted p-values and the intervals of two comparisons are compared too."""
+    y, p, g = _most_rows_fewest_positives()
+    labels = ["a", "b", "c"]
+    rows = fastfair.permutation_test(y, p, g).to_dict()
+    counts = fastfair.permutation_test_from_counts(_hand_counts(y, p, g, labels), labels).to_dict()
+    assert rows["pvalue_adjusted"] != rows["pvalue"] and rows["confidence_level"] == 0.95
+    assert counts == rows

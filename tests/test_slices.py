@@ -969,3 +969,18 @@ def test_n_distinct_counts_the_row_sets_of_the_tested_slices_only():
                 masks.add(mask.tobytes())
     assert small >= 10 and res.n_small == small
     assert res.n_slices == tested and res.n_distinct == len(masks) < tested
+
+
+def test_from_cube_with_every_option_at_its_default_equals_the_rows():
+    """find_slices_from_cube documents find_slices' defaults (metric, max_depth, min_size,
+    n_permutations, adjust, alpha, alternative, max_levels): with only the cube (all of its
+    attributes) and the seed, it finds what find_slices finds on the rows with no option,
+    field by field; the data have slices of 20-60 rows, so a different min_size or depth
+    changes the family."""
+    features, y, pred = small_data(n=1200, seed=9, gap=0.3)
+    rows = fastfair.find_slices(None, y, pred, features=features, random_state=4)
+    cube = _cube_of_batches(features, y, pred, [100, 600, 1100])
+    got = fastfair.find_slices_from_cube(cube, random_state=4)
+    sizes = [s.size for s in rows.slices]
+    assert rows.n_slices > 0 and min(sizes, default=50) >= 50
+    assert got.to_dict() == rows.to_dict()

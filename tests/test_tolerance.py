@@ -1825,3 +1825,21 @@ def test_row_metric_margin_results_report_group_sizes_and_weight_sums():
     np.testing.assert_allclose(weighted.group_denominators, sums, rtol=1e-12)
     mse = [np.average((y[g == k] - p[g == k]) ** 2, weights=w[g == k]) for k in "abc"]
     np.testing.assert_allclose(weighted.group_values, mse, rtol=1e-12)
+
+
+def test_from_counts_with_every_option_at_its_default_equals_the_rows_on_every_field():
+    """tolerance_test_from_counts and equivalence_test_from_counts document the defaults of
+    tolerance_test and equivalence_test (metric, u_tol, alternative, method, reference,
+    comparisons, adjust, confidence_level, alpha): with only the counts they return, field
+    by field, what the rows spelled out from those counts give with no option, on three
+    groups (every cell at least 15: the score test, fast)."""
+    counts = np.array([[300, 60, 50, 90], [100, 20, 40, 140], [60, 15, 25, 50]])
+    labels = ["a", "b", "c"]
+    g = np.repeat(np.repeat(labels, 4), counts.ravel())
+    cell = np.repeat(np.tile(np.arange(4), 3), counts.ravel())
+    y, p = cell // 2, cell % 2
+    rows = fastfair.tolerance_test(y, p, g).to_dict()
+    assert rows["pvalue_adjusted"] != rows["pvalue"] and rows["comparisons"][0] == ["b", "a"]
+    assert fastfair.tolerance_test_from_counts(counts, labels).to_dict() == rows
+    rows_eq = fastfair.equivalence_test(y, p, g, delta=0.3).to_dict()
+    assert fastfair.equivalence_test_from_counts(counts, labels, delta=0.3).to_dict() == rows_eq
