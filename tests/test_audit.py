@@ -1524,3 +1524,23 @@ def test_parity_row_is_predictive_parity_test_with_the_audits_draws_seed_and_max
     other = fastfair.predictive_parity_test(y, score, g, cluster=user, adjust="maxT",
                                             n_bootstrap=99, random_state=8)  # fmt: skip
     assert other.pvalue != direct.pvalue  # the seed matters: a seed not passed on shows
+
+
+def test_auc_row_is_the_permutation_test_with_the_audits_draws_and_a_non_default_seed():
+    """With n_permutations set, the audit's AUC row is auc_test(method="permutation") of the
+    pair with that many permutations and the audit's seed (11 here, not the default 0):
+    the same p-value as the direct call with seed 11, and a seed that was not passed on
+    (0, another draw) would give another p-value."""
+    rng = np.random.default_rng(23)
+    g = rng.choice(["a", "b"], 700, p=[0.6, 0.4])
+    y = (rng.random(700) < 0.4).astype(int)
+    score = rng.normal(size=700) + y * np.where(g == "b", 0.35, 0.5)
+    res = fastfair.audit(y, None, {"g": g}, y_score=score, threshold=0.0, metrics=["tpr"],
+                         n_permutations=99, random_state=11)  # fmt: skip
+    (row,) = [t for t in res.tests if t["family"] == "auc"]
+    assert (row["group"], row["reference"]) == ("b", "a")
+    kw = dict(reference="a", method="permutation", n_permutations=99)
+    direct = {seed: fastfair.auc_test(y, score, g, random_state=seed, **kw) for seed in (11, 0)}
+    assert row["n_permutations"] == 99 and row["method"] == direct[11].method
+    assert row["pvalue"] == direct[11].pvalue != direct[0].pvalue
+    assert row["statistic"] == pytest.approx(direct[11].statistic, rel=1e-12)

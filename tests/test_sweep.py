@@ -774,3 +774,29 @@ def test_default_reference_is_the_group_with_more_rows_not_more_positives():
     for k, t in enumerate([0.3, 0.5]):
         tpr = {h: np.mean(score[(g == h) & (y == 1)] >= t) for h in ("keen", "wide")}
         assert res.difference[0, k] == pytest.approx(tpr["keen"] - tpr["wide"])
+
+
+def test_the_audits_sweep_takes_its_alpha_and_a_reference_that_is_not_the_largest():
+    """The audit's sweep with alpha=0.1 and reference='b' (the smaller group, so not the
+    sweep's own default) is threshold_sweep with alpha=0.1 and reference='b': its band and
+    adjusted decisions at that level, the gaps a minus b (TPRs counted by hand)."""
+    rng = np.random.default_rng(3)
+    n = 800
+    g = np.where(rng.random(n) < 0.3, "b", "a")
+    y = rng.random(n) < 0.4
+    s = np.round(rng.random(n) * 0.5 + 0.4 * y + 0.1 * (g == "b"), 3)
+    res = fastfair.audit(y, s >= 0.5, {"g": g}, y_score=s, threshold=0.5, metrics=["tpr"],
+                         reference="b", alpha=0.1, n_permutations=99, random_state=2,
+                         n_jobs=1)  # fmt: skip
+    sweep = res.sweeps["g"]
+    assert sweep.comparison == ("a", "b") and sweep.alpha == 0.1
+    direct = fastfair.threshold_sweep(y, s, g, reference="b", alpha=0.1, random_state=2,
+                                      n_permutations=99, n_jobs=1)  # fmt: skip
+    assert sweep.to_frame().equals(direct.to_frame())
+    at_05 = fastfair.threshold_sweep(y, s, g, reference="b", random_state=2, n_permutations=99,
+                                     n_jobs=1)  # fmt: skip
+    assert not np.array_equal(at_05.critical_value, direct.critical_value)
+    k = int(np.argmin(np.abs(sweep.thresholds - 0.5)))
+    t = sweep.thresholds[k]
+    tpr = {h: np.mean(s[(g == h) & y] >= t) for h in ("a", "b")}
+    assert sweep.difference[0, k] == pytest.approx(tpr["a"] - tpr["b"])
