@@ -453,17 +453,24 @@ def test_result_frame_and_repr():
     assert isinstance(res.to_dict()["groups"], list)
 
 
-def test_model_comparison_repr_rows_read_back_the_rates_counted_from_the_rows():
-    """Every number of the repr: each group's TPR under A and B (counted with numpy), their
-    change; each comparison's gaps (group minus reference), change of gap, its interval
-    (as in to_frame) and the two p-values (the asymptotic two-sided one from the
-    studentized change), with three groups so that the comparisons differ."""
+def _three_groups_two_models():
+    """900 rows in three groups; model B flips A's prediction more often in later groups,
+    so the comparisons' p-values differ: (y, group, a, b)."""
     rng = np.random.default_rng(62)
     n = 900
     y = rng.random(n) < 0.5
     group = rng.integers(0, 3, n)
     a = rng.random(n) < 0.5
     b = np.where(rng.random(n) < 0.25 * (1 + group), ~a, a)
+    return y, group, a, b
+
+
+def test_model_comparison_repr_rows_read_back_the_rates_counted_from_the_rows():
+    """Every number of the repr: each group's TPR under A and B (counted with numpy), their
+    change; each comparison's gaps (group minus reference), change of gap, its interval
+    (as in to_frame) and the two p-values (the asymptotic two-sided one from the
+    studentized change), with three groups so that the comparisons differ."""
+    y, group, a, b = _three_groups_two_models()
     res = compare_models(y, a, b, group, metric="tpr", method="asymptotic", reference=1)
     lines = repr(res).splitlines()
     tpr = {m: np.array([pred[(group == k) & y].mean() for k in range(3)]) for m, pred in
@@ -1264,12 +1271,7 @@ def test_model_comparison_repr_non_inferiority_column_reads_back_its_own_pvalue(
     """With delta, the repr's last column is each comparison's non-inferiority p-value (its
     frame column and field), not the neighbouring "reduced" one: three groups whose two
     comparisons have different p-values, none of them equal to their reduced p-value."""
-    rng = np.random.default_rng(62)
-    n = 900
-    y = rng.random(n) < 0.5
-    group = rng.integers(0, 3, n)
-    a = rng.random(n) < 0.5
-    b = np.where(rng.random(n) < 0.25 * (1 + group), ~a, a)
+    y, group, a, b = _three_groups_two_models()
     res = compare_models(y, a, b, group, metric="tpr", method="asymptotic", reference=1,
                          delta=0.05)  # fmt: skip
     lines = repr(res).splitlines()
