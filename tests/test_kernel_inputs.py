@@ -198,8 +198,9 @@ def test_counts_above_refuses_bad_thresholds_and_codes():
     code = (np.arange(50) % 4).astype(np.uint8)
     good = np.array([0.2, 0.5, 0.8])
     assert _sweep.counts_above(score, code, good, 4).shape == (3, 4)
-    with pytest.raises(ValueError, match="ascending"):
-        _sweep.counts_above(score, code, good[::-1].copy(), 4)
+    for bad in (good[::-1].copy(), np.array([0.2, 0.5, 0.5, 0.8]), np.array([])):
+        with pytest.raises(ValueError, match="strictly ascending"):  # a repeat too
+            _sweep.counts_above(score, code, bad, 4)
     with pytest.raises(ValueError, match="code"):
         _sweep.counts_above(score, code, good, 3)
     with pytest.raises(ValueError, match="code has"):

@@ -284,6 +284,36 @@ def test_user_rows_sorted_chunks_equal_a_lexsort(monkeypatch, tmp_path, ids, spi
         assert rows.s is None and list(tmp_path.iterdir()) == []  # read back; unlinked
 
 
+@pytest.mark.parametrize(
+    "later",
+    [np.arange(100, 200), np.arange(-300, -200), np.arange(3_000_000_000, 3_000_000_100)],
+    ids=["larger ids", "smaller ids", "ids beyond int32"],
+)
+def test_user_rows_keep_the_id_range_of_every_batch(later):
+    """Integer ids whose range differs between batches (a file sorted by user, a later part
+    with 64-bit ids): the rows come out by user as a lexsort of all ids, each user whole."""
+    import pyarrow as pa
+
+    from fastfair._validation import GroupCodes
+
+    rng = np.random.default_rng(11)
+    first = np.arange(0, 100)
+    user = np.concatenate([first, first[::-1], later, later])  # 2 rows a user
+    n = len(user)
+    y, s = rng.integers(0, 2, n).astype(np.uint8), rng.random(n)
+    group = GroupCodes(np.zeros(n, dtype=np.intp), np.array(["a"], dtype=object))
+    rows = _sorted_clusters.UserRows(n, clustered=True)
+    for a in (0, 200):
+        part = GroupCodes(group.codes[a : a + 200], group.labels)
+        rows.add(y[a : a + 200], s[a : a + 200], part, pa.array(user[a : a + 200]))
+    chunks, labels = rows.sorted_chunks(["a"])
+    got = [np.concatenate(c) for c in zip(*chunks())]
+    order = np.argsort(user, kind="stable")
+    np.testing.assert_array_equal(got[1], s[order])
+    np.testing.assert_array_equal(np.asarray(labels)[got[3]], user[order])
+    assert len(labels) == 200 and np.bincount(got[3]).tolist() == [2] * 200
+
+
 def test_user_ids_of_two_types_are_refused(tmp_path, capsys):
     frame = _log(400, 40)
     frame.iloc[:200].to_parquet(tmp_path / "part-0.parquet", index=False)

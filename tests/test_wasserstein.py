@@ -505,6 +505,29 @@ def test_critical_points_are_where_sigmoid_curvature_is_minus_one_over_c():
     assert _critical_points(6 * math.sqrt(3)) == (0.0, 0.0)  # convex: no fold
 
 
+@pytest.mark.parametrize("gamma", [-3.0, -0.7, 0.4, 2.5])
+def test_dual_curvature_is_the_derivative_of_the_dual_slope(gamma):
+    """F''(gamma), which steers the Newton steps of the dual, is the derivative of F'(gamma)
+    (central differences), here where the inner problem is convex (|c| up to about 7) and
+    1 + c sigmoid'' is far from 1, so a wrong curvature term moves F'' by much more than the
+    differencing error."""
+    from fastfair.wasserstein.inference import _evaluate
+
+    rng = np.random.default_rng(21)
+    cells = [(rng.normal(0.3, 2.0, 400), 1.6), (rng.normal(-0.5, 1.5, 300), -1.1)]
+    n, b2, h = 700, 4.0, 1e-5
+    f2 = _evaluate(cells, gamma, n, b2, 1)[2]
+    slope = [_evaluate(cells, gamma + d, n, b2, 1)[1] for d in (h, -h)]
+    assert f2 < 0 and f2 == pytest.approx((slope[0] - slope[1]) / (2 * h), rel=1e-5)
+    u, lam = cells[0]
+    z, alt, gap = np.empty(len(u)), np.empty(len(u)), np.empty(len(u))
+    t = gamma * lam
+    _, _, curv = _wasserstein.cell_sums(u, t, b2, *_critical_points(t * b2 / 2), 1, z, alt, gap)
+    s = special.expit(z)
+    d1, d2 = s * (1 - s), s * (1 - s) * (1 - 2 * s)
+    assert curv == pytest.approx((d1 * d1 / (1 + 0.5 * t * b2 * d2)).sum(), rel=1e-12)
+
+
 def _close(got, want, rtol=1e-3, atol=0.0):
     np.testing.assert_allclose(np.atleast_1d(got), np.atleast_1d(want), rtol=rtol, atol=atol)
 
