@@ -1453,3 +1453,19 @@ def test_from_counts_with_every_option_at_its_default_equals_the_rows_on_every_f
     counts = fastfair.permutation_test_from_counts(_hand_counts(y, p, g, labels), labels).to_dict()
     assert rows["pvalue_adjusted"] != rows["pvalue"] and rows["confidence_level"] == 0.95
     assert counts == rows
+
+
+@pytest.mark.parametrize("metric", ["tpr", "selection_rate"])
+def test_weighted_default_reference_is_the_group_with_the_most_rows(metric):
+    """As documented: the reference is the group with the most rows, not the largest sum of
+    weights (here the 100-row group outweighs the 200-row one), weighted or not."""
+    rng = np.random.default_rng(2)
+    group = np.repeat(["small", "big", "mid"], [100, 200, 150])
+    y, pred = rng.integers(0, 2, 450), rng.integers(0, 2, 450)
+    weight = np.select([group == "small", group == "big"], [5.0, 0.5], 1.0)
+    options = dict(metric=metric, sample_weight=weight, n_permutations=99, random_state=0)
+    res = fastfair.permutation_test(y, pred, group, **options)
+    assert res.to_frame()["reference"].tolist() == ["big", "big"]
+    assert sorted(res.to_frame()["group"]) == ["mid", "small"]
+    ref = fastfair.permutation_test(y, pred, group, reference="big", **options)
+    np.testing.assert_allclose(res.difference, ref.difference)

@@ -1843,3 +1843,19 @@ def test_from_counts_with_every_option_at_its_default_equals_the_rows_on_every_f
     assert fastfair.tolerance_test_from_counts(counts, labels).to_dict() == rows
     rows_eq = fastfair.equivalence_test(y, p, g, delta=0.3).to_dict()
     assert fastfair.equivalence_test_from_counts(counts, labels, delta=0.3).to_dict() == rows_eq
+
+
+def test_weighted_default_reference_is_the_group_with_the_most_rows():
+    """tolerance_test, as permutation_test: the default reference has the most rows, not
+    the largest sum of weights; the gaps are those against that group named explicitly."""
+    rng = np.random.default_rng(4)
+    group = np.repeat(["small", "big"], [100, 200])
+    y, pred = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    weight = np.where(group == "small", 5.0, 0.5)
+    res = fastfair.tolerance_test(y, pred, group, metric="tpr", u_tol=0.2,
+                                  sample_weight=weight)  # fmt: skip
+    named = fastfair.tolerance_test(y, pred, group, metric="tpr", u_tol=0.2,
+                                    sample_weight=weight, reference="big")  # fmt: skip
+    assert res.to_frame()["reference"].tolist() == ["big"]
+    np.testing.assert_allclose(res.difference, named.difference)
+    np.testing.assert_allclose(res.pvalue, named.pvalue)

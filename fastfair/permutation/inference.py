@@ -52,7 +52,8 @@ def _test_cells(w, w2, labels, rows, options: _Options, n_threads) -> Permutatio
     """The test on per-group cell sums; `rows` = (cell, weights, codes) when weighted."""
     weighted = rows is not None
     _check_method(options, weighted)
-    pairs = comparison_pairs(w.sum(axis=1), labels, options.reference, options.comparisons)
+    sizes = w.sum(axis=1) if rows is None else np.bincount(rows[2], minlength=len(labels))
+    pairs = comparison_pairs(sizes, labels, options.reference, options.comparisons)  # most rows
     check_rates_defined(options.metric, w, labels, pairs)
     st = _cell_statistics(w, w2, pairs, options, weighted)
     method, adjust = options.method, options.adjust

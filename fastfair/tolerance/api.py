@@ -97,7 +97,7 @@ def tolerance_test(
         metrics, bootstrap for callables.
     reference, comparisons
         As in :func:`fastfair.permutation_test`: every group against the reference (the
-        largest group by default), or all pairs.
+        group with the most rows by default, weighted or not), or all pairs.
     adjust : {"holm", "bonferroni", "none"}
         Family-wise adjustment with more than one comparison.
     confidence_level : float

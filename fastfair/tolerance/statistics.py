@@ -90,13 +90,17 @@ class _Gap:
         return self.difference - z * self.se if side == "lower" else self.difference + z * self.se
 
 
-def _rate_gap(w, w2, labels, weighted, metric, method, reference, comparisons) -> _Gap:
+def _rate_gap(w, w2, labels, sizes, metric, method, reference, comparisons) -> _Gap:
+    """The rate gaps on per-group cell sums; `sizes`: the groups' rows, when weighted
+    (the default reference is the group with the most rows), else None."""
     spec_metric = get_metric(metric)
+    weighted = sizes is not None
     if spec_metric.n_parts > 1:
         raise ValueError(
             "equalized_odds combines two gaps; test metric='tpr' and metric='fpr' separately"
         )
-    pairs = comparison_pairs(w.sum(axis=1), labels, reference, comparisons)
+    sizes = w.sum(axis=1) if sizes is None else sizes
+    pairs = comparison_pairs(sizes, labels, reference, comparisons)
     check_rates_defined(spec_metric, w, labels, pairs)
     num, den = (v[:, 0] for v in spec_metric.rates(w))
     values = num / den
@@ -512,7 +516,8 @@ def _gap_from_rows(
     )
     cell = cell_index(y, yhat)
     w, w2 = _counts.cell_sums(cell, codes, len(labels), weights)
-    gap = _rate_gap(w, w2, labels, weights is not None, metric, method, reference, comparisons)
+    sizes = None if weights is None else np.bincount(codes, minlength=len(labels))
+    gap = _rate_gap(w, w2, labels, sizes, metric, method, reference, comparisons)
     gap.n_jobs = n_jobs
     if exponent:  # weighted denominators in the user's units (weights were rescaled)
         gap.group_denominators = np.ldexp(gap.group_denominators, exponent)
@@ -524,6 +529,6 @@ def _gap_from_counts(counts, groups, metric, method, reference, comparisons, n_j
     effective_n_threads(n_jobs)
     w, labels = check_counts(counts, groups)
     check_choice(method, "method", RATE_METHODS)
-    gap = _rate_gap(w, w, labels, False, metric, method, reference, comparisons)
+    gap = _rate_gap(w, w, labels, None, metric, method, reference, comparisons)
     gap.n_jobs = n_jobs
     return gap
