@@ -249,8 +249,9 @@ def ece(
     .. math:: \mathrm{ECE}_p = \Big(\sum_b \frac{|B_b|}{n}\,|\bar y_b - \bar s_b|^p\Big)^{1/p}
 
     Equal mass: rows sorted by score (stable), rank r (0-based) in bin
-    :math:`\min(B-1, \lfloor rB/n \rfloor)`. Equal width: B bins of equal width on [0, 1]
-    when the scores lie in it, else on [min s, max s]; empty bins are skipped. p = 1 is
+    :math:`\min(B-1, \lfloor rB/n \rfloor)`. Equal width: score s in bin
+    :math:`\min(B-1, \lfloor sB \rfloor)` of B bins of equal width on [0, 1] (the scores
+    are probabilities); empty bins are skipped. p = 1 is
     the classical ECE (Guo et al. 2017), p = 2 the L2 version compared in Sec. 8.
 
     Parameters

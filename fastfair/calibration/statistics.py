@@ -187,16 +187,14 @@ def _kernel_regression(fit, Q, budget: int = 4_000_000) -> np.ndarray:
 
 def _binned_sums(yv, s, n_bins, binning) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Equal mass: rows sorted by score (stable), rank r in bin min(B - 1, r B / n). Equal
-    width: B bins on [0, 1] when the scores lie in it, else on [min s, max s]."""
+    width: B bins on [0, 1] (the scores are probabilities), score 1 in the last."""
     n, B = s.size, n_bins
     if binning == "equal_mass":
         order = np.argsort(s, kind="stable")
         b = np.minimum(B - 1, (np.arange(n) * B) // n)
         ys, ss = yv[order], s[order]
     else:
-        lo, hi = (0.0, 1.0) if s.min() >= 0 and s.max() <= 1 else (s.min(), s.max())
-        width = (hi - lo) or 1.0
-        b = np.clip(np.floor((s - lo) / width * B).astype(np.int64), 0, B - 1)
+        b = np.minimum(np.floor(s * B).astype(np.int64), B - 1)
         ys, ss = yv, s
     count = np.bincount(b, minlength=B).astype(np.float64)
     return np.bincount(b, weights=ys, minlength=B), np.bincount(b, weights=ss, minlength=B), count
