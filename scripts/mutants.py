@@ -1414,4 +1414,28 @@ MUTANTS = [
         ("tests/test_first_hour.py",),
         "opposite constant predictions are skipped as an error and the same constant is tested",
     ),
+    m(
+        "kernel-sums-grid-repeat",
+        "csrc/_kernel_sums.pyx",
+        "np.any(np.diff(np.asarray(grid)) <= 0)",
+        "np.any(np.diff(np.asarray(grid)) < 0)",
+        ("tests/test_kernel_sums.py",),
+        "the parity kernels accept a grid with a repeated point (strictly increasing required)",
+    ),
+    m(
+        "runs-high-min",
+        "fastfair/engines/summaries.py",
+        "high = max(float(s[-1]) for s in present)",
+        "high = min(float(s[-1]) for s in present)",
+        ("tests/test_score_runs.py",),
+        "merged score runs keep the lowest of their highest scores, not the highest",
+    ),
+    m(
+        "was-root-slope-sign",
+        "csrc/_wasserstein.pyx",
+        "        dg = 1.0 + c * d2\n",
+        "        dg = 1.0 - c * d2\n",
+        ("tests/test_wasserstein.py",),
+        "the inner Newton search of the Wasserstein dual steps with a wrong slope of z + c sigma'",
+    ),
 ]

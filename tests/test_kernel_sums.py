@@ -127,3 +127,20 @@ def test_loco_cv_loss_is_the_leave_one_cluster_out_loss_by_hand(h):
     loss = _kernel_sums.loco_cv_loss(s, y, None, starts, group, weight, 3, grid, h, fallback)
     expected = _loco_loss_by_hand(s, y, starts, group, weight, grid, h, fallback)
     assert loss == pytest.approx(expected, rel=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("grid", "ok"),
+    [([0.2, 0.2 + 1e-9, 0.6], True), ([0.2, 0.2, 0.6], False), ([0.6, 0.2], False), ([], False)],
+    ids=["close but increasing", "a repeated point", "decreasing", "empty"],
+)
+def test_kernel_sums_need_a_strictly_increasing_grid(grid, ok):
+    """The grid check at its boundary: a repeated point is refused, a point 1e-9 above its
+    neighbour is not."""
+    s, y, starts, group, weight = _clusters(30, seed=1)
+    args = (s, y, None, starts, group, weight, 3, np.array(grid, dtype=float), 0.05)
+    if ok:
+        assert _kernel_sums.kernel_sums(*args, "gaussian", True)["cov_aa"].shape == (3, 3, 3)
+        return
+    with pytest.raises(ValueError, match="grid must be strictly increasing and non-empty"):
+        _kernel_sums.kernel_sums(*args, "gaussian", True)
