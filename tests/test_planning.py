@@ -1223,6 +1223,17 @@ def test_equivalence_plan_refuses_a_true_gap_on_the_margin(tau):
     assert np.isfinite(near.n) and near.n > far.n > 0
 
 
+@pytest.mark.parametrize("tau", [0.1, [0.2, 0.1]], ids=["scalar", "one of an array"])
+def test_tolerance_plan_refuses_a_true_gap_equal_to_u_tol(tau):
+    """A tolerance test's power cannot exceed alpha when the true gap equals u_tol, so no
+    size reaches 80%: tau = u_tol is refused like tau < u_tol; just above it a (large) plan
+    exists, larger than one further away."""
+    with pytest.raises(ValueError, match=r"here 0.1\) must exceed u_tol \(=0.1\)"):
+        sample_size("tpr", rates=_RATES, tau=tau, u_tol=0.1)
+    near, far = (sample_size("tpr", rates=_RATES, tau=t, u_tol=0.1) for t in (0.11, 0.2))
+    assert np.isfinite(near.n) and near.n > far.n > 0
+
+
 def test_power_curve_needs_a_plan_with_one_tau():
     """plot_power_curve takes a SampleSizeResult (TypeError otherwise) with a scalar tau."""
     pytest.importorskip("matplotlib")
