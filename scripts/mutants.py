@@ -1438,4 +1438,12 @@ MUTANTS = [
         ("tests/test_wasserstein.py",),
         "the inner Newton search of the Wasserstein dual steps with a wrong slope of z + c sigma'",
     ),
+    m(
+        "plan-delta-zero-margin",
+        "fastfair/planning/ingest.py",
+        "if not np.isfinite(v) or v <= 0:",
+        "if not np.isfinite(v) or v < 0:",
+        ("tests/test_planning.py",),
+        "an equivalence plan accepts a margin delta of exactly 0 (no gap can be inside it)",
+    ),
 ]
