@@ -18,7 +18,7 @@ import pytest
 
 import fastfair
 from fastfair.auditing.api import slice_search
-from fastfair.auditing.ingest import check_audit_settings
+from fastfair.auditing.ingest import DEFAULT_METRICS, check_audit_settings, slice_permutations
 from fastfair.cli import main
 from fastfair.stats import ConfusionCube
 
@@ -254,7 +254,7 @@ def test_min_size_follows_a_larger_min_group_size(frame):
         (dict(slices=0), "slices must be"),
         (dict(slices=7), "slices must be"),
         (dict(slices=2.5), "slices"),
-        (dict(slices=2, n_permutations=9), "slices needs n_permutations >= 19"),
+        (dict(slices=2, n_permutations=9), "slices needs n_permutations >= 99"),
     ],
 )
 def test_bad_depth_is_refused(frame, kwargs, message):
@@ -262,16 +262,36 @@ def test_bad_depth_is_refused(frame, kwargs, message):
         fastfair.audit("label", "prediction", ["sex"], data=frame, **kwargs)
 
 
-def test_slices_need_at_least_19_permutations_and_19_is_enough():
-    """The slice search's joint permutations are the audit's n_permutations, "at least 19"
-    (docs/slices.md): 19 itself is accepted, 18 refused; without slices any count is."""
-    settings = check_audit_settings(slices=2, n_permutations=19)
-    assert settings["slices"] == 2 and settings["options"]["n_permutations"] == 19
+def test_slices_need_the_permutations_that_reach_each_searchs_level():
+    """Each slice search is at alpha / (rates searched) and its smallest max-T p-value is
+    1/(n_permutations + 1) (docs/slices.md): one rate at 0.05 needs 19 (18 refused), the
+    five default rates 99 (98 refused), 0.01 over two rates 199; a sequential audit (None)
+    searches with 999 or as many as needed; without slices any count is accepted."""
+    one = dict(slices=2, metrics=["tpr"])
+    assert check_audit_settings(n_permutations=19, **one)["options"]["n_permutations"] == 19
     with pytest.raises(ValueError, match=r"slices needs n_permutations >= 19 .*got 18"):
-        check_audit_settings(slices=2, n_permutations=18)
+        check_audit_settings(n_permutations=18, **one)
+    assert check_audit_settings(slices=2, n_permutations=99)["slices"] == 2
+    with pytest.raises(ValueError, match=r">= 99 .*5 searches is at alpha / 5 = 0.01.*got 98"):
+        check_audit_settings(slices=2, n_permutations=98)
+    two = dict(slices=1, metrics=["tpr", "fpr"], alpha=0.01)
+    check_audit_settings(n_permutations=199, **two)
+    with pytest.raises(ValueError, match=r">= 199 .*got 198"):
+        check_audit_settings(n_permutations=198, **two)
     assert check_audit_settings(n_permutations=18)["options"]["n_permutations"] == 18
+    assert slice_permutations(None, 0.05, DEFAULT_METRICS) == 999
+    assert slice_permutations(None, 0.001, ["tpr", "fpr"]) == 1999  # 1 / 2000 = 0.0005
+    assert slice_permutations(None, 0.001, ["equalized_odds"]) == 1999  # its two rates
+    assert slice_permutations(250, 0.001, ["tpr"]) == 250
     # the depth's range 1 to 6 (0 and 7 are refused by test_bad_depth_is_refused)
     assert [check_audit_settings(slices=d)["slices"] for d in (1, 6)] == [1, 6]
+
+
+def test_a_sequential_audit_searches_slices_with_the_permutations_its_level_needs(frame):
+    res = fastfair.audit("label", "prediction", ["sex"], data=frame, metrics=["tpr", "fpr"],
+                         slices=1, alpha=0.001, random_state=0)  # fmt: skip
+    assert res.slices.n_permutations == 1999
+    assert {s.n_permutations for s in res.slices.searches.values()} == {1999}
 
 
 def test_cli_slices(tmp_path, capsys):

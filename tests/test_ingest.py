@@ -403,8 +403,8 @@ def test_probabilities_outside_name_the_first_value_and_count_all():
 
 def test_audit_settings_refuse_an_empty_metric_list_and_take_six_slice_levels():
     """check_audit_settings: no metric is refused by its name (the command line's
-    --metrics), a slice depth of 6 (the documented maximum) and 19 joint permutations with
-    slices are taken, 7 and 18 refused."""
+    --metrics), a slice depth of 6 (the documented maximum) and, for one rate at 0.05, 19
+    joint permutations with slices are taken, 7 and 18 refused."""
     from fastfair.auditing.ingest import check_audit_settings, slice_metrics
     from fastfair.cli.arguments import OPTION_NAMES
 
@@ -412,11 +412,11 @@ def test_audit_settings_refuse_an_empty_metric_list_and_take_six_slice_levels():
         check_audit_settings(metrics=[])
     with pytest.raises(ValueError, match=r"^--metrics is empty$"):
         check_audit_settings(metrics=[], names=OPTION_NAMES)
-    assert check_audit_settings(slices=6, n_permutations=19)["slices"] == 6
+    assert check_audit_settings(slices=6, n_permutations=19, metrics=["tpr"])["slices"] == 6
     with pytest.raises(ValueError, match="slices must be <= 6, got 7"):
         check_audit_settings(slices=7)
     with pytest.raises(ValueError, match="needs n_permutations >= 19"):
-        check_audit_settings(slices=2, n_permutations=18)
+        check_audit_settings(slices=2, n_permutations=18, metrics=["tpr"])
     assert slice_metrics(["tpr", "equalized_odds", "fpr", "ppv"]) == ["tpr", "fpr", "ppv"]
 
 

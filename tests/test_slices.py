@@ -802,7 +802,8 @@ def test_an_integer_feature_with_more_levels_than_max_levels_is_binned_at_its_qu
 def test_repr_says_when_no_slice_differs():
     features, y, pred = small_data(n=2000, seed=3, gap=0.0)
     res = fastfair.find_slices(None, y, pred, features=features, max_depth=1, min_size=20,
-                               n_permutations=99, random_state=2, alpha=1e-6)  # fmt: skip
+                               n_permutations=99, random_state=2, alpha=1e-6,
+                               adjust="bonferroni")  # fmt: skip
     assert res.slices == ()
     lines = repr(res).splitlines()
     assert lines[1:] == ["  no slice differs significantly"]
@@ -984,3 +985,20 @@ def test_from_cube_with_every_option_at_its_default_equals_the_rows():
     sizes = [s.size for s in rows.slices]
     assert rows.n_slices > 0 and min(sizes, default=50) >= 50
     assert got.to_dict() == rows.to_dict()
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.002])
+def test_max_t_needs_the_permutations_whose_smallest_pvalue_reaches_alpha(alpha):
+    """With adjust="maxT" the smallest adjusted p-value is 1/(B + 1): B = 1/alpha - 1 is
+    accepted (and then its strongest slice is found), one fewer refused with the number
+    needed; Bonferroni and BY use exact p-values and accept any B >= 19."""
+    features, y, pred = small_data(n=3000, seed=3, gap=0.3)
+    need = round(1 / alpha) - 1
+    kw = dict(features=features, max_depth=1, min_size=20, random_state=0, alpha=alpha)
+    res = fastfair.find_slices(None, y, pred, n_permutations=need, **kw)
+    assert res.slices and min(s.pvalue_adjusted for s in res.slices) == 1 / (need + 1)
+    message = rf"n_permutations={need - 1} cannot reach .*>= {need}" if need > 19 else "19"
+    with pytest.raises(ValueError, match=message):  # (at 0.05 the floor of 19 refuses 18)
+        fastfair.find_slices(None, y, pred, n_permutations=need - 1, **kw)
+    for adjust in ("by", "bonferroni"):
+        fastfair.find_slices(None, y, pred, n_permutations=19, adjust=adjust, **kw)

@@ -52,9 +52,9 @@ from fastfair._validation import (
 )
 from fastfair.auditing.ingest import (
     SLICE_MIN_SIZE,
-    SLICE_PERMUTATIONS,
     check_audit_settings,
     slice_metrics,
+    slice_permutations,
 )
 from fastfair.auditing.results import (
     AuditResult,
@@ -1526,7 +1526,8 @@ def slice_search(cube, settings: dict, progress=None) -> AuditSlices | None:
         features=tuple(cube.names), max_depth=depth, alpha=options["alpha"],
         min_size=max(SLICE_MIN_SIZE, settings["min_group_size"]),
         metric_alpha=options["alpha"] / len(metrics), metrics=tuple(metrics),
-        n_permutations=options["n_permutations"] or SLICE_PERMUTATIONS,
+        n_permutations=slice_permutations(options["n_permutations"], options["alpha"],
+                                          settings["metrics"]),
     )  # fmt: skip
     bar = progress(total=len(metrics), desc="slices") if progress else None
     searches, notes = {}, {}

@@ -104,11 +104,6 @@ def check_audit_settings(
     check_choice(adjust, name("adjust"), ADJUSTMENTS)
     if n_permutations is not None:
         check_resamples(n_permutations, name("n_permutations"), 1)
-        if slices is not None and n_permutations < 19:
-            raise ValueError(
-                f"{name('slices')} needs {name('n_permutations')} >= 19 (the slice search's "
-                f"joint permutations), got {n_permutations}"
-            )
     metrics = list(DEFAULT_METRICS if metrics is None else metrics)
     if not metrics:
         raise ValueError(f"{name('metrics')} is empty")
@@ -116,6 +111,16 @@ def check_audit_settings(
         metric_names = [get_metric(m).name for m in metrics]
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{name('metrics')}: {exc}") from exc
+    if slices is not None and n_permutations is not None:
+        need = _slice_permutations_needed(alpha, metric_names)
+        if n_permutations < need:
+            k = len(slice_metrics(metric_names))
+            raise ValueError(
+                f"{name('slices')} needs {name('n_permutations')} >= {need} (the slice "
+                f"searches' joint permutations: each of the {k} searches is at alpha / {k} "
+                f"= {alpha / k:.4g}, and its smallest p-value is 1/({name('n_permutations')} "
+                f"+ 1)), got {n_permutations}"
+            )
     for key, value in (("tolerance", tolerance), ("equivalence", equivalence)):
         if value is not None and not (
             isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1
@@ -152,6 +157,27 @@ def check_audit_settings(
         min_group_size=check_int(min_group_size, name("min_group_size"), 1),
         slices=None if slices is None else check_int(slices, name("slices"), 1, 6),
     )
+
+
+def slice_permutations(n_permutations: int | None, alpha: float, metrics: Sequence[str]) -> int:
+    """The joint permutations of the audit's slice searches: `n_permutations`, or, for a
+    sequential audit (None), 999 or as many as each search needs to reach its level,
+    alpha over the number of rates searched (:func:`slice_metrics`).
+
+    Examples
+    --------
+    >>> slice_permutations(None, 0.05, ["tpr"]), slice_permutations(None, 0.001, ["tpr", "fpr"])
+    (999, 1999)
+    """
+    if n_permutations is not None:
+        return int(n_permutations)
+    return max(SLICE_PERMUTATIONS, _slice_permutations_needed(alpha, metrics))
+
+
+def _slice_permutations_needed(alpha: float, metrics: Sequence[str]) -> int:
+    from fastfair.slices.ingest import permutations_to_reach
+
+    return permutations_to_reach(alpha / len(slice_metrics(metrics)))
 
 
 def slice_metrics(metrics: Sequence[str]) -> list[str]:

@@ -104,7 +104,8 @@ def find_slices(
         descendants (they have fewer rows still): the family is fixed before any outcome is
         looked at, so leaving them out keeps every guarantee.
     n_permutations : int
-        Joint permutations for max-T.
+        Joint permutations for max-T: at least 19, and, with ``adjust="maxT"``, enough for
+        the smallest p-value, 1 / (n_permutations + 1), to reach `alpha` (99 at 0.01).
     adjust : {"maxT", "by", "bonferroni"}
         Error control over every slice tested.
     alpha : float

@@ -36,7 +36,7 @@ from fastfair._validation import (
 
 __all__ = [
     "MISSING", "CodedFeatures", "SliceOptions", "check_options", "check_slice_count",
-    "code_features", "plain_level", "rows", "slice_count_bound",
+    "code_features", "permutations_to_reach", "plain_level", "rows", "slice_count_bound",
 ]  # fmt: skip
 
 MISSING = "missing"
@@ -79,7 +79,7 @@ def check_options(metric, max_depth, min_size, n_permutations, adjust, alpha, al
             f"metric={metric!r} tests several rates jointly; find_slices tests one rate "
             "(e.g. 'tpr' and 'fpr' in two searches)"
         )
-    return SliceOptions(
+    options = SliceOptions(
         metric=chosen.name,
         max_depth=check_int(max_depth, "max_depth", 1, 6),
         min_size=check_int(min_size, "min_size", 1),
@@ -91,6 +91,31 @@ def check_options(metric, max_depth, min_size, n_permutations, adjust, alpha, al
         max_levels=check_int(max_levels, "max_levels", 2),
         max_slices=check_int(max_slices, "max_slices", 1),
     )
+    need = permutations_to_reach(options.alpha)
+    if options.adjust == "maxT" and options.n_permutations < need:
+        raise ValueError(
+            f"n_permutations={options.n_permutations} cannot reach alpha={options.alpha} "
+            f"with adjust='maxT' (its smallest p-value is 1/(n_permutations + 1)); give "
+            f"n_permutations >= {need}"
+        )
+    return options
+
+
+def permutations_to_reach(alpha: float) -> int:
+    """The fewest joint permutations B (at least 19) whose smallest max-T p-value,
+    1 / (B + 1), is at most `alpha`.
+
+    Examples
+    --------
+    >>> permutations_to_reach(0.05), permutations_to_reach(0.01), permutations_to_reach(0.5)
+    (19, 99, 19)
+    """
+    b = max(math.ceil(1.0 / alpha) - 1, 19)
+    while 1.0 / (b + 1) > alpha:
+        b += 1
+    while b > 19 and 1.0 / b <= alpha:
+        b -= 1
+    return b
 
 
 def _check_adjust(adjust) -> str:
