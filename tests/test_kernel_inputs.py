@@ -282,3 +282,204 @@ def test_weighted_cell_sums_are_the_sums_of_weights_and_of_squares_per_group_and
         w, w2 = _counts.cell_sums(cell, codes, 3, weight, threads)
         np.testing.assert_allclose(w, want, rtol=1e-12)
         np.testing.assert_allclose(w2, want2, rtol=1e-12)
+
+
+# ------------------------------------------- input checks at their boundaries (session 18, k18b)
+
+
+def test_cell_sums_of_zero_and_one_row_and_a_code_one_below_n_groups():
+    """Zero rows give zero sums; one row lands in its (group, cell); the largest code
+    accepted is n_groups - 1; n_groups = 0 is refused even when there is no row to check."""
+    w, w2 = _counts.cell_sums(np.zeros(0, np.uint8), np.zeros(0, np.intp), 1)
+    assert w.shape == (1, 4) and not w.any() and not w2.any()
+    w, _ = _counts.cell_sums(np.array([3], np.uint8), np.array([2], np.intp), 3)
+    want = np.zeros((3, 4))
+    want[2, 3] = 1
+    np.testing.assert_array_equal(w, want)
+    with pytest.raises(ValueError, match="n_groups must be at least 1"):
+        _counts.cell_sums(np.zeros(0, np.uint8), np.zeros(0, np.intp), 0)
+
+
+def test_counts_above_with_one_threshold_refuses_zero_threads_and_accepts_the_last_code():
+    score = np.array([0.1, 0.5, 0.5, 0.9, -3.0])
+    code = np.array([3, 3, 0, 1, 3], np.uint8)  # 3 = n_codes - 1 is a valid code
+    got = _sweep.counts_above(score, code, np.array([0.5]), 4, 1)
+    want = [[np.sum((score >= 0.5) & (code == c)) for c in range(4)]]
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="n_threads must be >= 1"):
+        _sweep.counts_above(score, code, np.array([0.5]), 4, 0)
+
+
+def test_region_probabilities_at_their_input_boundaries_match_scipy_binomials():
+    """Runs sharing one x2 (a non-decreasing run_x2 may repeat), runs reaching x1 = n1 and
+    x2 = n2, nuisance values 0 and 1 (the pmf's degenerate branch): the sum of b(x1; n1, p1)
+    b(x2; n2, p2) over the region, computed with scipy. n_threads = 0, a negative tol and
+    run_x2 beyond n2 are refused."""
+    from fastfair._margin_tails import log_binomial_coefficients, region_probabilities
+    from scipy import stats
+
+    n1, n2 = 7, 5
+    run_x2 = np.array([0, 2, 2, 5, 5], dtype=np.int64)
+    run_lo = np.array([0, 0, 5, 3, 7], dtype=np.int64)
+    run_hi = np.array([7, 2, 7, 3, 7], dtype=np.int64)
+    p1 = np.array([0.0, 1.0, 0.3, 1.0, 0.0, 0.55])
+    p2 = np.array([0.0, 1.0, 0.6, 0.0, 1.0, 0.2])
+    want = np.zeros(len(p1))
+    for x2, lo, hi in zip(run_x2, run_lo, run_hi):
+        x1 = np.arange(lo, hi + 1)
+        want += stats.binom.pmf(x2, n2, p2) * stats.binom.pmf(x1[:, None], n1, p1).sum(axis=0)
+    logc = (log_binomial_coefficients(n1), log_binomial_coefficients(n2))
+    args = (*logc, p1, p2, run_x2, run_lo, run_hi)
+    for threads in (1, 2):
+        np.testing.assert_allclose(region_probabilities(*args, n_threads=threads), want,
+                                   rtol=1e-12, atol=1e-15)  # fmt: skip
+    with pytest.raises(ValueError, match="n_threads"):
+        region_probabilities(*args, n_threads=0)
+    with pytest.raises(ValueError, match="tol"):
+        region_probabilities(*args, tol=-1e-300)
+    bad = run_x2.copy()
+    bad[-1] = n2 + 1
+    with pytest.raises(ValueError, match="runs must lie"):
+        region_probabilities(*logc, p1, p2, bad, run_lo, run_hi)
+    with pytest.raises(ValueError, match="non-decreasing"):
+        region_probabilities(*logc, p1, p2, run_x2[::-1].copy(), run_lo, run_hi)
+
+
+def test_log_binomial_coefficients_are_those_of_scipy():
+    from fastfair._margin_tails import log_binomial_coefficients
+    from scipy import special
+
+    for n in (0, 1, 2, 40):
+        k = np.arange(n + 1)
+        np.testing.assert_allclose(log_binomial_coefficients(n),
+                                   np.log(special.comb(n, k)), rtol=1e-13, atol=1e-13)  # fmt: skip
+
+
+def test_subset_sums_accept_k_equal_to_n_and_refuse_zero_and_n_plus_one():
+    from fastfair import _means
+
+    v = np.array([1.5, -2.0, 4.0, 0.25, 3.0])
+    sums = _means.subset_sums(v, len(v), 4, 1, 0)
+    np.testing.assert_allclose(sums, np.tile([v.sum(), (v * v).sum()], (4, 1)), rtol=1e-15)
+    one = _means.subset_sums(v[:1], 1, 2, 1, 0)
+    np.testing.assert_array_equal(one, [[1.5, 2.25]] * 2)
+    for k in (0, len(v) + 1):
+        with pytest.raises(ValueError, match="0 < k <= n"):
+            _means.subset_sums(v, k, 4, 1, 0)
+
+
+def test_bootstrap_indices_of_one_row_and_refusal_of_zero_rows():
+    from fastfair import _means
+
+    np.testing.assert_array_equal(_means.bootstrap_indices(1, 6, 0, 3, 9, 0), np.zeros((3, 6)))
+    with pytest.raises(ValueError, match="0 < n"):
+        _means.bootstrap_indices(0, 6, 0, 3, 9, 0)
+    np.testing.assert_array_equal(_means.permutation_indices(1, 0, 2, 9, 0), [[0], [0]])
+
+
+def test_slice_null_checks_its_inputs_at_their_boundaries():
+    """n_success may equal the total units (every unit a success) but not exceed it or be
+    negative; slice_map may hold -1 (no slice) and n_slices - 1, not n_slices."""
+    from fastfair._slices import slice_null
+
+    units = np.array([3, 2, 4], dtype=np.int64)
+    smap = np.array([[0, -1, 1]], dtype=np.int32)
+    mean, ones = np.zeros(2), np.ones(2)
+    thr = np.full(2, np.inf)
+
+    def run(k, slice_map=smap, alternative=1, n=5):
+        return slice_null(units, k, slice_map, mean, ones, thr, alternative, n, 3, 0)
+
+    maxima, exceed, _ = run(9)  # all 9 units succeed: slice counts are the slices' units
+    np.testing.assert_array_equal(maxima, np.full(5, 4.0))
+    np.testing.assert_array_equal(exceed, [0, 0])
+    maxima, _, _ = run(0)
+    np.testing.assert_array_equal(maxima, np.zeros(5))
+    for k in (10, -1):
+        with pytest.raises(ValueError, match="n_success"):
+            run(k)
+    with pytest.raises(ValueError, match="slice_map"):
+        run(4, np.array([[0, 2, 1]], dtype=np.int32))
+    with pytest.raises(ValueError, match="slice_map"):
+        run(4, np.array([[0, -2, 1]], dtype=np.int32))
+    with pytest.raises(ValueError, match="alternative"):
+        run(4, alternative=3)
+    with pytest.raises(ValueError, match="n_permutations"):
+        run(4, n=-1)
+
+
+def test_pack_short_text_keeps_eight_bytes_and_stops_at_nine_or_a_nul():
+    from fastfair import _kernel_sums
+
+    words = [b"", b"a", b"abcdefgh", b"zz"]
+    data = np.frombuffer(b"".join(words), dtype=np.uint8)
+    offsets = np.cumsum([0] + [len(w) for w in words]).astype(np.int64)
+    out = np.zeros(len(words), dtype=np.uint64)
+    assert _kernel_sums.pack_short_text(offsets, data, out) == -1
+    want = [int.from_bytes(w.ljust(8, b"\0"), "big") for w in words]
+    assert out.tolist() == want
+    for bad_words, first_bad in (([b"ab", b"abcdefghi", b"c"], 1), ([b"a\0", b"b"], 0)):
+        data = np.frombuffer(b"".join(bad_words), dtype=np.uint8)
+        offsets = np.cumsum([0] + [len(w) for w in bad_words]).astype(np.int64)
+        out = np.zeros(len(bad_words), dtype=np.uint64)
+        assert _kernel_sums.pack_short_text(offsets, data, out) == first_bad
+    with pytest.raises(ValueError, match="one entry more"):
+        _kernel_sums.pack_short_text(offsets[:-1].copy(), data, out)
+
+
+def test_kernel_sums_refuse_a_repeated_grid_point_and_a_zero_bandwidth():
+    from fastfair import _kernel_sums
+
+    s = np.array([0.2, 0.4, 0.9])
+    y = np.array([0.0, 1.0, 1.0])
+    starts = np.arange(4, dtype=np.intp)
+    group = np.zeros(3, dtype=np.intp)
+    weight = np.ones(3)
+
+    def run(grid, h=0.1):
+        return _kernel_sums.kernel_sums(s, y, None, starts, group, weight, 1,
+                                        np.asarray(grid, dtype=np.float64), h)  # fmt: skip
+
+    run([0.5])  # one point is a grid
+    run([0.1, 0.5], 1e-300)
+    with pytest.raises(ValueError, match="strictly increasing"):
+        run([0.1, 0.5, 0.5])
+    with pytest.raises(ValueError, match="strictly increasing"):
+        run([])
+    with pytest.raises(ValueError, match="bandwidth"):
+        run([0.1, 0.5], 0.0)
+
+
+def test_permute_sweep_needs_logfact_up_to_the_stratum_rows_and_checks_its_codes():
+    """logfact must hold log(k!) for k = 0 .. n (n + 1 entries), n the rows of the
+    permuted stratum; stratum 3 (all rows), num_mask 15 and orient -1 are valid, stratum 0,
+    num_mask 16 and orient 2 are not."""
+    score = np.linspace(0, 1, 50)
+    code = (np.arange(50) % 4).astype(np.uint8)
+    above = _sweep.counts_above(score, code, np.array([0.2, 0.5, 0.8]), 4)
+    totals = np.bincount(code, minlength=4).reshape(2, 2).astype(np.int64)
+    n_neg = int(totals[:, 0].sum())  # stratum 1: the negatives
+    logfact = np.cumsum(np.log(np.maximum(np.arange(51), 1)))
+    z = np.zeros(3)
+
+    def run(stratum, lf, num_mask=8, orient=0):
+        return _sweep.permute_sweep(above, totals, stratum, num_mask, z, z, orient, 4, 1, 0,
+                                    False, np.ascontiguousarray(lf))[0]  # fmt: skip
+
+    assert run(1, logfact[: n_neg + 1]).shape == (4,)
+    with pytest.raises(ValueError, match="logfact"):
+        run(1, logfact[:n_neg])
+    assert run(3, logfact, 15, -1).shape == (4,)
+    with pytest.raises(ValueError, match="logfact"):
+        run(3, logfact[:50])
+    for stratum, mask, orient in ((0, 8, 0), (1, 16, 0), (1, 8, 2)):
+        with pytest.raises(ValueError, match="stratum must be"):
+            run(stratum, logfact, mask, orient)
+
+
+def test_paired_swaps_accept_zero_discordant_rows_and_refuse_a_negative_count():
+    """With no discordant row in a stratum nothing can be swapped: its draw is 0."""
+    null = _paired.paired_swaps(np.array([0, 0], dtype=np.int64), 5, 1, 0)
+    assert not np.asarray(null).any()
+    with pytest.raises(ValueError, match="non-negative"):
+        _paired.paired_swaps(np.array([3, -1], dtype=np.int64), 5, 1, 0)
