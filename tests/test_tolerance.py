@@ -1859,3 +1859,34 @@ def test_weighted_default_reference_is_the_group_with_the_most_rows():
     assert res.to_frame()["reference"].tolist() == ["big"]
     np.testing.assert_allclose(res.difference, named.difference)
     np.testing.assert_allclose(res.pvalue, named.pvalue)
+
+
+def test_newcombe_variance_is_hanley_mcneils_at_n_star_and_its_derivative_a_finite_difference():
+    """newcombe_variance against Hanley & McNeil's (1982) formula written with Q1 = theta /
+    (2 - theta), Q2 = 2 theta^2 / (1 + theta) and both class sizes N* = (n+ + n-)/2 - 1;
+    its derivative (which only steers the Newton polish of Newcombe's limits, a bisection
+    then repairs a bad step) against a central difference of the variance."""
+    from fastfair.tolerance.statistics import _newcombe_limits, newcombe_variance
+
+    theta = np.array([0.03, 0.2, 0.5, 0.77, 0.99])
+    for n_pos, n_neg in ((3, 9), (12, 5), (40, 40)):
+        n_star = 0.5 * (n_pos + n_neg) - 1.0
+        q1, q2 = theta / (2 - theta), 2 * theta**2 / (1 + theta)
+        hm = (theta * (1 - theta) + (n_star - 1) * (q1 - theta**2)
+              + (n_star - 1) * (q2 - theta**2)) / (n_pos * n_neg)  # fmt: skip
+        np.testing.assert_allclose(newcombe_variance(theta, n_pos, n_neg), hm, rtol=1e-12)
+        var, dvar = newcombe_variance(theta, n_pos, n_neg, derivative=True)
+        np.testing.assert_allclose(var, hm, rtol=1e-12)
+        h = 1e-6
+        fd = (newcombe_variance(theta + h, n_pos, n_neg)
+              - newcombe_variance(theta - h, n_pos, n_neg)) / (2 * h)  # fmt: skip
+        np.testing.assert_allclose(dvar, fd, rtol=1e-6, atol=1e-10)
+        # the limits solve (A - theta)^2 = z^2 V(theta) on each side of A (scipy's brentq)
+        auc, z = 0.8, 1.96
+        lo, hi = _newcombe_limits(auc, n_pos, n_neg, z)
+
+        def f(t, auc=auc, z=z, n_pos=n_pos, n_neg=n_neg):
+            return (auc - t) ** 2 - z * z * newcombe_variance(t, n_pos, n_neg)
+
+        assert float(lo) == pytest.approx(optimize.brentq(f, 1e-12, auc), abs=1e-10)
+        assert float(hi) == pytest.approx(optimize.brentq(f, auc, 1 - 1e-12), abs=1e-10)

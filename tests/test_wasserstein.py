@@ -638,3 +638,43 @@ def test_the_saturation_check_accepts_a_null_move_of_exactly_4_and_refuses_beyon
         _check_not_saturated(dsig, cells, 16.5, 0.25, 1, 1.0)
     with pytest.raises(ValueError, match="the classifier is saturated"):
         _check_not_saturated(dsig, cells, 1.0, 0.0, 1, 1.0)  # M = 0: an infinite move
+
+
+def test_inner_problem_other_minimizer_and_its_gap_read_back_from_the_objective():
+    """Non-convex c (beyond 6 sqrt(3)): where the two increasing pieces of G both hold a
+    root, alt is the other stationary point (alt = u - c sigmoid'(alt)), its objective
+    (z - u)^2 + 2 c sigmoid(z) exceeds z's by gap >= 0, computed here with scipy's expit;
+    where one piece holds no root, alt is NaN and gap inf; convex c (at the limit) never
+    has an alternative."""
+    for t in (12.0, -15.0, 30.0):
+        b2 = 2.0
+        c = t * b2 / 2
+        z1, z2 = _critical_points(c)
+        # both pieces hold a root for |c|-reflected u in [G(z2), G(z1)], G(z) = z + |c| s'(z)
+        g1, g2 = (v + abs(c) * special.expit(v) * special.expit(-v) for v in (z1, z2))
+        assert g2 < g1
+        ur = np.linspace(2 * g2 - g1, 2 * g1 - g2, 161)  # a third of them in [g2, g1]
+        u = np.sign(c) * ur
+        z, alt, gap = np.empty(len(u)), np.empty(len(u)), np.empty(len(u))
+        _wasserstein.cell_sums(u, t, b2, z1, z2, 1, z, alt, gap)
+
+        def obj(v, u=u, c=c):
+            return (v - u) ** 2 + 2 * c * special.expit(v)
+
+        two = np.isfinite(alt)
+        assert two.sum() > 40
+        assert two[(ur > g2 + 1e-9) & (ur < g1 - 1e-9)].all()
+        assert not two[(ur < g2 - 1e-9) | (ur > g1 + 1e-9)].any()
+        s = special.expit(alt[two])
+        np.testing.assert_allclose(alt[two], u[two] - c * s * (1 - s), rtol=1e-10, atol=1e-10)
+        assert np.all(np.abs(alt[two] - z[two]) > 1e-6)
+        np.testing.assert_allclose(gap[two], obj(alt)[two] - obj(z)[two], rtol=1e-9, atol=1e-12)
+        assert np.all(gap[two] >= 0)
+        assert np.all(np.isinf(gap[~two]))
+    c = 6 * np.sqrt(3)  # exactly the convex limit: one minimizer
+    u = np.linspace(-5, 5, 41)
+    z, alt, gap = np.empty(41), np.empty(41), np.empty(41)
+    _wasserstein.cell_sums(u, c, 2.0, *_critical_points(c), 1, z, alt, gap)
+    assert np.isnan(alt).all() and np.isinf(gap).all()
+    s = special.expit(z)
+    np.testing.assert_allclose(z, u - c * s * (1 - s), rtol=1e-12, atol=1e-12)
