@@ -765,3 +765,29 @@ def test_frame_values_are_each_groups_own_when_every_group_has_a_different_rate(
         assert r["reference_value"] == pytest.approx(v[0], rel=1e-15)
         assert r["difference"] == pytest.approx(v[k] - v[0], rel=1e-12)
     assert res.to_dict()["comparisons"] == rows
+
+
+def test_a_large_batch_is_cut_into_blocks_of_three_times_the_rows_seen_before_it():
+    """update() cuts a batch, in row order, into blocks of max(1,000, 3 x the rows seen
+    before the block) (the docstring's rule): the state equals that of the blocks' counts
+    given one by one (update_from_counts: one block each), cut here by hand from the rule.
+    A first batch of 6,000 rows is blocks 0:1,000, 1,000:4,000 and 4,000:6,000; a second
+    of 20,000 after it, 0:18,000 and 18,000:20,000."""
+    rng = np.random.default_rng(31)
+    first, second = _day(rng, n=6000, gap=0.05), _day(rng, n=20000, gap=0.05)
+    rows = FairnessMonitor(["selection_rate", "tpr"], reference="a")
+    rows.update(*first).update(*second)
+    blocks = FairnessMonitor(["selection_rate", "tpr"], reference="a")
+    for batch, cuts in ((first, [0, 1000, 4000, 6000]), (second, [0, 18000, 20000])):
+        for a, b in itertools.pairwise(cuts):
+            blocks.update_from_counts(ConfusionStats.from_arrays(*(c[a:b] for c in batch)))
+    got, want = rows.result(), blocks.result()
+    assert got.n_rows == want.n_rows == 26000
+    for j in range(2):
+        np.testing.assert_array_equal(got.confidence_interval[j], want.confidence_interval[j])
+    np.testing.assert_array_equal(got.pvalue, want.pvalue)
+    np.testing.assert_array_equal(rows._log_e, blocks._log_e)
+    one_block = FairnessMonitor(["selection_rate", "tpr"], reference="a")
+    one_block.update_from_counts(ConfusionStats.from_arrays(*first))
+    assert not np.array_equal(one_block._log_e, FairnessMonitor(
+        ["selection_rate", "tpr"], reference="a").update(*first)._log_e)  # fmt: skip

@@ -1,5 +1,6 @@
 """Predictive parity per user from batches (`--engine arrow --cluster`): same as in memory."""
 
+import itertools
 import json
 
 import numpy as np
@@ -470,3 +471,210 @@ def test_a_user_whose_rows_are_all_dropped_is_not_counted_as_spanning_groups():
     assert spans[spans > 1].index.tolist() == [3]
     with pytest.raises(ValueError, match=r"^cluster 3 has rows .*\(1 cluster\(s\) span several"):
         parity.predictive_parity_test(y, s, g, cluster=user, nan_policy="omit")
+
+
+def _rows_by_user(y, s, g, user):
+    """(y, score, group, user) sorted by user, the row order kept within a user."""
+    order = np.argsort(user, kind="stable")
+    return y[order], s[order], g[order], user[order]
+
+
+def _kernel_of_all(rows, n_groups, grid, h):
+    """The kernel sums of all the rows in one chunk: the reference of the merged ones."""
+    chunk = _sorted_clusters.chunk_arrays(*rows, "per_user")
+    return _clustered.kernel_pass(chunk, grid=grid, h=h, kernel="gaussian", covariance=False,
+                                  n_groups=n_groups, n_threads=1)  # fmt: skip
+
+
+def _users_log(n=900, n_users=120, seed=21):
+    rng = np.random.default_rng(seed)
+    user = rng.integers(0, n_users, n)
+    g = (user % 3).astype(np.intp)
+    y = rng.integers(0, 2, n).astype(np.uint8)
+    s = np.round(rng.random(n), 3)
+    return _rows_by_user(y, s, g, user)
+
+
+def test_user_rows_keep_each_rows_group_beyond_the_codes_int16_holds():
+    """40,000 groups (more than int16's 32,767), the 32,768th first met in the second
+    batch: the group codes widen, and every row comes out with its own group (rows in file
+    order without a user column), as a table lookup of the labels gives it."""
+    from fastfair._validation import GroupCodes
+
+    n = 40_000
+    rng = np.random.default_rng(6)
+    labels = np.array([f"g{k:05d}" for k in range(n)], dtype=object)
+    y, s = rng.integers(0, 2, n).astype(np.uint8), rng.random(n)
+    rows = _sorted_clusters.UserRows(n, clustered=False)
+    for a, b in ((0, 30_000), (30_000, n)):
+        rows.add(y[a:b], s[a:b], GroupCodes(np.arange(b - a), labels[a:b]))
+    tested = labels[::-1].tolist()  # group k is tested as n - 1 - k
+    chunks, _ = rows.sorted_chunks(tested)
+    got = [np.concatenate(c) for c in zip(*chunks())]
+    np.testing.assert_array_equal(got[2], n - 1 - np.arange(n))
+    np.testing.assert_array_equal(got[1], s)
+
+
+@pytest.mark.parametrize("spill", [False, True])
+def test_user_rows_integer_ids_then_float_ids_in_a_later_batch(tmp_path, spill):
+    """A file of integer user ids, then one of float ids: the integer ids kept so far
+    become floats, and the rows come out by user as a stable sort of all the ids as floats
+    (the integer 9 and the float 9.0 one user); an empty batch of integers first."""
+    import pyarrow as pa
+
+    from fastfair._validation import GroupCodes
+
+    ints = np.array([5, 3, 5, 9, 1, 3])
+    floats = np.array([3.5, 9.0, 1.25, 5.0, 3.5])
+    user = np.concatenate([ints, floats]).astype(float)
+    n = len(user)
+    rng = np.random.default_rng(8)
+    y, s = rng.integers(0, 2, n).astype(np.uint8), rng.random(n)
+    one = GroupCodes(np.zeros(n, dtype=np.intp), np.array(["a"], dtype=object))
+    rows = _sorted_clusters.UserRows(n, clustered=True, spill_dir=tmp_path if spill else None)
+    empty = GroupCodes(np.zeros(0, dtype=np.intp), one.labels)
+    rows.add(y[:0], s[:0], empty, pa.array(np.zeros(0, dtype=np.int64)))
+    for a, b, ids in ((0, 6, pa.array(ints)), (6, n, pa.array(floats))):
+        rows.add(y[a:b], s[a:b], GroupCodes(one.codes[a:b], one.labels), ids)
+    chunks, labels = rows.sorted_chunks(["a"])
+    got = [np.concatenate(c) for c in zip(*chunks())]
+    order = np.argsort(user, kind="stable")
+    np.testing.assert_array_equal(got[1], s[order])
+    np.testing.assert_array_equal(np.asarray(labels)[got[3]], user[order])
+    assert list(np.asarray(labels)) == sorted(set(user.tolist()))
+
+
+def test_user_rows_integer_ids_after_an_empty_first_batch():
+    """An empty first batch (an empty file of a directory) and an empty one between: the
+    integer ids of the others are kept, the rows by user as a stable sort of the ids."""
+    import pyarrow as pa
+
+    from fastfair._validation import GroupCodes
+
+    rng = np.random.default_rng(9)
+    user = np.concatenate([rng.integers(100, 140, 50), rng.integers(-20, 20, 30)])
+    n = len(user)
+    y, s = rng.integers(0, 2, n).astype(np.uint8), rng.random(n)
+    label = np.array(["a"], dtype=object)
+    rows = _sorted_clusters.UserRows(n, clustered=True)
+    for a, b in ((0, 0), (0, 50), (50, 50), (50, n)):
+        codes = GroupCodes(np.zeros(b - a, dtype=np.intp), label)
+        rows.add(y[a:b], s[a:b], codes, pa.array(user[a:b], type=pa.int64()))
+    chunks, labels = rows.sorted_chunks(["a"])
+    got = [np.concatenate(c) for c in zip(*chunks())]
+    order = np.argsort(user, kind="stable")
+    np.testing.assert_array_equal(got[1], s[order])
+    np.testing.assert_array_equal(np.asarray(labels)[got[3]], user[order])
+
+
+def test_ordered_chunks_row_sample_is_every_steps_row_of_all_the_rows(monkeypatch):
+    """Chunks of whole users of uneven sizes (none a multiple of the step): the row sample
+    is rows 0, step, 2 step, ... of all the rows in user order, each with its user's weight
+    1 / (its rows) and its group, as numpy reads them from the concatenated rows."""
+    monkeypatch.setattr(_clustered, "QUANTILE_ROWS", 200)  # 900 rows: step 5
+    y, s, g, user = _users_log()
+    n = len(user)
+    step = _sorted_clusters.sample_step(n)
+    assert step == 5
+    cuts = [0, *np.searchsorted(user, [7, 8, 40, 41, 90]), n]  # users 7 and 40 alone
+
+    def chunks():
+        for a, b in itertools.pairwise(cuts):
+            yield y[a:b], s[a:b], g[a:b], user[a:b]
+
+    sc = _sorted_clusters.from_ordered_chunks(chunks, np.array(["a", "b", "c"]), n_total=n,
+                                              weighting="per_user")  # fmt: skip
+    x, w, grp = sc.row_sample()
+    idx = np.arange(0, n, step)
+    per_user = np.bincount(user)[user]
+    np.testing.assert_array_equal(x, s[idx])
+    np.testing.assert_allclose(w, 1.0 / per_user[idx], rtol=1e-15)
+    np.testing.assert_array_equal(grp, g[idx])
+
+
+def _partitions(rows, cuts):
+    return [tuple(c[a:b] for c in rows) for a, b in itertools.pairwise(cuts)]
+
+
+def test_partitions_with_empty_ones_give_the_kernel_sums_of_all_the_rows(monkeypatch):
+    """dask partitions of whole users, the first, one between and the last empty (a range
+    partitioning can leave some empty): counts, row sample and kernel sums are those of
+    all the rows in one chunk."""
+    import dask
+
+    monkeypatch.setattr(_clustered, "QUANTILE_ROWS", 200)
+    rows = _users_log()
+    _, s, g, user = rows
+    n = len(user)
+    cuts = [0, 0, *np.searchsorted(user, [30, 30, 77]), n, n]
+    parts = _partitions(rows, cuts)
+    assert [len(p[3]) for p in parts].count(0) == 3
+
+    def compute(*values):
+        return dask.compute(*values, scheduler="sync")
+
+    labels = np.array(["a", "b", "c"])
+    sc = _sorted_clusters.from_partitions(parts, labels, n_total=n, weighting="per_user",
+                                          compute=compute)  # fmt: skip
+    np.testing.assert_array_equal(sc.n_rows, np.bincount(g, minlength=3))
+    users = [len(np.unique(user[g == k])) for k in range(3)]
+    np.testing.assert_array_equal(sc.n_clusters, users)
+    idx = np.arange(0, n, 5)
+    np.testing.assert_array_equal(sc.row_sample()[0], s[idx])
+    np.testing.assert_array_equal(sc.row_sample()[2], g[idx])
+    grid = np.linspace(0.1, 0.9, 5)
+    got = sc.kernel_sums(grid, 0.2, "gaussian", False, 1)
+    want = _kernel_of_all(rows, 3, grid, 0.2)
+    assert got.keys() == want.keys()
+    for key in want:
+        np.testing.assert_allclose(got[key], want[key], rtol=1e-12, atol=1e-300, err_msg=key)
+
+
+def _bad_users(rows):
+    """rows with users 7, 12 and 52 (in that order) given a row of another group."""
+    y, s, g, user = (c.copy() for c in rows)
+    for bad in (7, 12, 52):
+        first = np.flatnonzero(user == bad)
+        assert len(first) > 1
+        g[first[-1]] = (g[first[0]] + 1) % 3
+    return y, s, g, user
+
+
+def test_partitions_name_the_first_user_spanning_groups_and_count_them_all():
+    """Three users spanning groups, two in the first partition and one in another: the
+    error names the first (in user order) with its two groups and counts all three, as in
+    memory."""
+    import dask
+
+    rows = _bad_users(_users_log())
+    y, s, g, user = rows
+    cuts = [0, *np.searchsorted(user, [30, 77]), len(user)]
+    labels = np.array(["a", "b", "c"])
+    first_group, other = labels[g[user == 7][0]], labels[g[user == 7][-1]]
+    with pytest.raises(ValueError, match=rf"^cluster 7 .*'{first_group}' and in group "
+                                         rf"'{other}' \(3 cluster\(s\) span"):  # fmt: skip
+        _sorted_clusters.from_partitions(
+            _partitions(rows, cuts), labels, n_total=len(user), weighting="per_user",
+            compute=lambda *v: dask.compute(*v, scheduler="sync"),
+        )  # fmt: skip
+    with pytest.raises(ValueError, match=rf"^cluster 7 .*'{first_group}' and in group "
+                                         rf"'{other}' \(3 cluster\(s\) span"):  # fmt: skip
+        parity.predictive_parity_test(y.astype(float), s, labels[g], cluster=user)
+
+
+def test_ordered_chunks_name_the_first_user_spanning_groups_and_count_them_all():
+    """The arrow engine's chunks: three users spanning groups, two in the first chunk and
+    one in another: the first named (its two groups) and all three counted."""
+    rows = _bad_users(_users_log())
+    _, _, g, user = rows
+    cuts = [0, *np.searchsorted(user, [30, 77]), len(user)]
+    labels = np.array(["a", "b", "c"])
+    first_group, other = labels[g[user == 7][0]], labels[g[user == 7][-1]]
+
+    def chunks():
+        yield from _partitions(rows, cuts)
+
+    with pytest.raises(ValueError, match=rf"^cluster 7 .*'{first_group}' and in group "
+                                         rf"'{other}' \(3 cluster\(s\) span"):  # fmt: skip
+        _sorted_clusters.from_ordered_chunks(chunks, labels, n_total=len(user),
+                                             weighting="per_user")  # fmt: skip
