@@ -550,3 +550,42 @@ def test_an_audit_from_score_histograms_flags_a_group_constant_over_both_classes
         assert got[group]["pvalue"] == pytest.approx(want[group]["pvalue"], rel=1e-9)
     assert got["b"].get("note") is None
     assert "every score of 'c' is the same" in got["c"]["note"]
+
+
+def test_arrow_summary_of_batches_whose_groups_and_scores_differ_equals_the_rows(tmp_path):
+    """Record batches of 40 rows that differ: level "c" of g first met in the last batch,
+    "z" of h only in the first, the score range growing from batch to batch (ties within
+    one). The arrow engine's summary (the cube of counts; the exact AUC summary of g, of h
+    and of their intersection, from sorted runs coded by the cells met so far) against
+    numpy on all the rows: each group's confusion counts, and its AUC by brute force
+    (P(positive scored above negative) + half the ties)."""
+    from fastfair.engines.arrow import summarise_arrow
+
+    rng = np.random.default_rng(12)
+    n = 200
+    first, last = np.arange(n) < 40, np.arange(n) >= 160
+    g = np.where(last, rng.choice(["a", "c"], n), rng.choice(["a", "b"], n))
+    h = np.where(first, rng.choice(["x", "z"], n), "x")
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.random(n) * (1 + np.arange(n) // 40) / 5, 2)
+    frame = pd.DataFrame({"y": y, "s": s, "g": g, "h": h})
+    path = tmp_path / "rows.parquet"
+    frame.to_parquet(path, index=False)
+    combos = [("g",), ("h",), ("g", "h")]
+    total = summarise_arrow(str(path), label="y", groups=["g", "h"], pred=None, score="s",
+                            threshold=0.5, pos_label=None, batch_rows=40,
+                            combos=combos)  # fmt: skip
+    yhat = s >= 0.5
+    for combo in combos:
+        key = [t if len(combo) > 1 else t[0] for t in zip(*(frame[c] for c in combo))]
+        labels = sorted(set(key))
+        conf, scores = total.confusion(list(combo)), total.scores[combo]
+        assert conf.labels.tolist() == scores.labels.tolist() == labels, combo
+        auc = scores.delong().auc
+        for k, label in enumerate(labels):
+            rows = np.array([v == label for v in key])
+            counts = [((y == t) & (yhat == p) & rows).sum() for t in (0, 1) for p in (0, 1)]
+            assert conf.counts[k].tolist() == counts, (combo, label)
+            pos, neg = s[rows & (y == 1)], s[rows & (y == 0)]
+            above = (pos[:, None] > neg).sum() + 0.5 * (pos[:, None] == neg).sum()
+            assert auc[k] == pytest.approx(above / (len(pos) * len(neg)), rel=1e-12)

@@ -155,3 +155,32 @@ def test_a_resolution_that_is_not_positive_is_refused_by_the_dask_engine(frame, 
             frame.y, frame.score, frame.grp, resolution=0.05
         ).delong()
         np.testing.assert_allclose(got.auc, want.auc, rtol=1e-12)
+
+
+def test_user_frames_number_every_row_by_its_place_in_the_files(tmp_path):
+    """Three files of 7, 1 and 12 rows shuffled on the user column: each row's ``_row``
+    (by which the parity passes order a user's rows as in memory) is its position in the
+    files read one after another, the rows a permutation of 0..19 read back from it."""
+    import dask
+
+    from fastfair.engines.dask import dask_user_frames
+
+    rng = np.random.default_rng(3)
+    n = 20
+    frame = pd.DataFrame(
+        {
+            "y": rng.integers(0, 2, n),
+            "s": rng.permutation(n) / n,
+            "g": rng.choice(["a", "b"], n),
+            "u": rng.integers(0, 5, n),
+        }
+    )
+    for i, (a, b) in enumerate(((0, 7), (7, 8), (8, n))):
+        frame.iloc[a:b].to_parquet(tmp_path / f"part-{i}.parquet", index=False)
+    parts = dask_user_frames(tmp_path, label="y", score="s", groups=["g"], cluster="u",
+                             scheduler="sync")  # fmt: skip
+    got = pd.concat(dask.compute(*parts, scheduler="sync")).reset_index()
+    assert sorted(got["_row"].tolist()) == list(range(n))
+    back = frame.iloc[got["_row"].to_numpy()]
+    for column in ("y", "s", "g", "u"):
+        assert got[column].tolist() == back[column].tolist(), column
