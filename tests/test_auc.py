@@ -808,17 +808,3 @@ def test_auc_test_from_delong_has_the_row_functions_defaults():
         np.testing.assert_allclose(
             summary.confidence_interval[end], rows.confidence_interval[end], rtol=1e-10
         )
-
-
-def test_delong_variance_of_two_positives_half_a_unit_apart_is_not_rounded_to_zero():
-    """The smallest non-zero centred sum of squares of the doubled placements is 1/2 (two
-    values one apart): a group with two positives, one tied with its negative (placement
-    1/2) and one above it (placement 1), has s10 = var([1/2, 1], ddof=1) = 1/8 by numpy,
-    not the exact-zero floor meant for constant placements."""
-    y = np.array([1, 1, 0, 1, 1, 0])
-    s = np.array([0.5, 0.9, 0.5, 0.2, 0.3, 0.1])
-    g = np.array([0, 0, 0, 1, 1, 1])
-    res = ffauc.delong(y, s, g)
-    np.testing.assert_allclose(res.s10, [np.var([0.5, 1.0], ddof=1), 0.0], rtol=1e-15)
-    np.testing.assert_allclose(res.variance, [0.125 / 2, 0.0], rtol=1e-15)
-    np.testing.assert_allclose(res.auc, [0.75, 1.0], rtol=1e-15)

@@ -678,3 +678,87 @@ def test_ordered_chunks_name_the_first_user_spanning_groups_and_count_them_all()
                                          rf"'{other}' \(3 cluster\(s\) span"):  # fmt: skip
         _sorted_clusters.from_ordered_chunks(chunks, labels, n_total=len(user),
                                              weighting="per_user")  # fmt: skip
+
+
+def _packed_sort(keys):
+    """compact_keys, radix_sort_high and key_runs on a copy of keys, as _order_by_packed."""
+    from fastfair._auc import radix_sort_high
+
+    from fastfair import _kernel_sums
+
+    work = keys.copy()
+    ib, masks, template = _kernel_sums.compact_keys(work)
+    if ib < 0:
+        return ib, masks, template, work, None
+    order, starts, compact = _kernel_sums.key_runs(radix_sort_high(work, ib), ib)
+    return (
+        ib,
+        masks,
+        template,
+        (order, starts, compact),
+        _sorted_clusters._expand_bits(compact, masks, template),
+    )
+
+
+@pytest.mark.parametrize("n", [1, 2, 64, 65, 2048, 2049])
+def test_packed_keys_radix_sort_is_a_stable_argsort_and_their_runs_np_unique(n):
+    """Keys varying in the top bit, the lowest bit and bits of three bytes, n around powers
+    of two (the index takes max(1, bit_length(n - 1)) bits): the byte masks are those of
+    the OR of key ^ key[0], the template key[0]'s other bits; the rows come out in
+    np.argsort(kind="stable") order, the runs start where np.unique's values first occur,
+    and the run keys expand back to np.unique's values."""
+    rng = np.random.default_rng(n)
+    base = np.uint64(0x5A00_1234_0000_7700)
+    flips = np.array([1 << 63, 1, 1 << 20, 1 << 9, 3 << 40], dtype=np.uint64)
+    keys = base ^ np.bitwise_or.reduce(flips * rng.integers(0, 2, (n, len(flips))).astype(
+        np.uint64), axis=1)  # fmt: skip
+    ib, masks, template, (order, starts, compact), expanded = _packed_sort(keys)
+    assert ib == max(1, (n - 1).bit_length())
+    varying = int(np.bitwise_or.reduce(keys ^ keys[0]))
+    assert masks.tolist() == list(varying.to_bytes(8, "big"))
+    assert template == int(keys[0]) & ~varying
+    np.testing.assert_array_equal(order, np.argsort(keys, kind="stable"))
+    unique, inverse = np.unique(keys, return_inverse=True)
+    np.testing.assert_array_equal(np.diff(starts), np.bincount(inverse.ravel()))
+    np.testing.assert_array_equal(expanded, unique)
+    np.testing.assert_array_equal(compact[1:] > compact[:-1], True)
+
+
+def test_packed_keys_take_exactly_64_bits_and_refuse_one_more():
+    """Two keys (1 index bit): 63 varying bits fit in 64 with the index, 64 do not (then
+    the keys are left unchanged and ib is -1)."""
+    fit = np.array([0, (1 << 63) - 1], dtype=np.uint64)
+    ib, _, _, (order, starts, _), expanded = _packed_sort(fit)
+    assert ib == 1 and order.tolist() == [0, 1] and starts.tolist() == [0, 1, 2]
+    assert expanded.tolist() == fit.tolist()
+    over = np.array([1 << 63, (1 << 63) - 1], dtype=np.uint64)
+    ib, _, _, left, _ = _packed_sort(over)
+    assert ib == -1 and left.tolist() == over.tolist()
+
+
+def test_sort_by_cluster_is_a_stable_counting_sort_with_each_clusters_group_and_first_conflict():
+    from fastfair import _kernel_sums
+
+    rng = np.random.default_rng(8)
+    n, k = 500, 40
+    cluster = rng.integers(0, k - 5, n).astype(np.intp)  # five clusters without rows
+    group = (cluster % 3).astype(np.intp)
+    score, y = rng.random(n), rng.integers(0, 2, n).astype(np.float64)
+    order, starts, cgroup, conflict = _kernel_sums.sort_by_cluster(cluster, k, group)
+    want = np.argsort(cluster, kind="stable")
+    np.testing.assert_array_equal(order, want)
+    np.testing.assert_array_equal(np.diff(starts), np.bincount(cluster, minlength=k))
+    np.testing.assert_array_equal(cgroup, np.where(np.arange(k) < k - 5, np.arange(k) % 3, -1))
+    assert conflict == -1
+    s_sorted, y_sorted, starts2, cgroup2, _ = _kernel_sums.sort_by_cluster(
+        cluster, k, group, score, y
+    )
+    np.testing.assert_array_equal(s_sorted, score[want])
+    np.testing.assert_array_equal(y_sorted, y[want])
+    np.testing.assert_array_equal(starts2, starts)
+    np.testing.assert_array_equal(cgroup2, cgroup)
+    # two rows of one cluster in different groups: the first such row (a later row of the
+    # cluster than its first) is reported, whatever follows
+    group[[100, 300]] = 2 - group[[100, 300]] + 1
+    bad = [i for i in range(n) if group[i] != group[np.flatnonzero(cluster == cluster[i])[0]]]
+    assert _kernel_sums.sort_by_cluster(cluster, k, group)[3] == bad[0]
