@@ -144,3 +144,50 @@ def test_kernel_sums_need_a_strictly_increasing_grid(grid, ok):
         return
     with pytest.raises(ValueError, match="grid must be strictly increasing and non-empty"):
         _kernel_sums.kernel_sums(*args, "gaussian", True)
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "epanechnikov"])
+def test_leverage_sums_are_the_cr2_and_df_terms_of_each_clusters_share(kernel):
+    """The CR2 pass against its documented definitions, cluster by cluster in numpy: with
+    a = w A, b = w B of cluster m (cluster_contributions), p = b / sum_b[g, j], omega =
+    1 / (1 - p) (1 - p floored at 1e-12: a grid point one cluster holds alone, here the
+    point -0.97 reached only by the cluster at -1), ut = (a - f b) sqrt(omega): cr2 = sum
+    ut^2 and the Satterthwaite df's terms sum omega p^2, omega p^3, omega p^4, omega^2 p^4,
+    omega^2 p^5 (they never show in the curve, only in its degrees of freedom), cov the
+    sums of ut_j ut_k."""
+    s, y, starts, group, weight = _clusters(60, seed=3)
+    s = np.concatenate([[-1.0], s])  # a cluster of one row, alone near grid point -0.97
+    y = np.concatenate([[2.0], y])
+    starts = np.concatenate([[0], starts + 1]).astype(np.intp)
+    group = np.concatenate([[1], group]).astype(np.intp)
+    weight = np.concatenate([[1.0], weight])
+    grid = np.concatenate([[-0.97], np.linspace(0.2, 0.95, 12)])
+    h = 0.06
+    first = _kernel_sums.kernel_sums(s, y, None, starts, group, weight, 3, grid, h, kernel)
+    sb = first["sum_b"]
+    f = np.where(sb > 0, first["sum_a"] / np.where(sb > 0, sb, 1.0), 0.0)
+    got = _kernel_sums.leverage_sums(s, y, None, starts, group, weight, 3, grid, h, sb, f,
+                                     kernel, True)  # fmt: skip
+    A, B = _kernel_sums.cluster_contributions(s, y, None, starts, grid, h, kernel)
+    want = {k: np.zeros((3, grid.size)) for k in ("cr2", "op2", "op3", "op4", "o2p4", "o2p5")}
+    cov = np.zeros((3, grid.size, grid.size))
+    lone = 0
+    for m in range(len(weight)):
+        g = group[m]
+        if g < 0:
+            continue
+        a, b = weight[m] * A[m], weight[m] * B[m]
+        ok = (sb[g] > 0) & (b > 0)
+        p = np.where(ok, b / np.where(sb[g] > 0, sb[g], 1.0), 0.0)
+        lone += int(np.sum(ok & (p == 1.0)))
+        om = np.where(ok, 1.0 / np.maximum(1.0 - p, 1e-12), 0.0)
+        ut = np.where(ok, (a - f[g] * b) * np.sqrt(om), 0.0)
+        want["cr2"][g] += ut * ut
+        for name, (i, k) in {"op2": (1, 2), "op3": (1, 3), "op4": (1, 4), "o2p4": (2, 4),
+                             "o2p5": (2, 5)}.items():  # fmt: skip
+            want[name][g] += np.where(ok, om**i * p**k, 0.0)
+        cov[g] += np.outer(ut, ut)
+    assert lone >= 1 and got["op2"][1, 0] == pytest.approx(1e12, rel=1e-6)  # the floor
+    for name, value in want.items():
+        np.testing.assert_allclose(got[name], value, rtol=1e-9, atol=1e-300, err_msg=name)
+    np.testing.assert_allclose(got["cov"], cov, rtol=1e-9, atol=1e-12)
