@@ -483,3 +483,60 @@ def test_paired_swaps_accept_zero_discordant_rows_and_refuse_a_negative_count():
     assert not np.asarray(null).any()
     with pytest.raises(ValueError, match="non-negative"):
         _paired.paired_swaps(np.array([3, -1], dtype=np.int64), 5, 1, 0)
+
+
+def _rate_statistic(w, w2, a, b, num, den, studentize, pooled):
+    """ff_rates.h's statistic written from its header comment, in numpy."""
+    cells = [c for c in range(4) if den >> c & 1]
+    tops = [c for c in range(4) if num >> c & 1]
+    n_a, n_b = w[a, cells].sum(), w[b, cells].sum()
+    if n_a <= 0 or n_b <= 0:
+        return 0.0
+    m_a, m_b = w[a, tops].sum() / n_a, w[b, tops].sum() / n_b
+    if not studentize or m_a == m_b:
+        return m_a - m_b if not studentize else 0.0
+    eff_a, eff_b = n_a**2 / w2[a, cells].sum(), n_b**2 / w2[b, cells].sum()  # Kish sizes
+    if pooled:
+        p = (w[a, tops].sum() + w[b, tops].sum()) / (n_a + n_b)
+        var = p * (1 - p) * (1 / eff_a + 1 / eff_b)
+    else:
+        var = m_a * (1 - m_a) / eff_a + m_b * (1 - m_b) / eff_b
+    if var <= 0:
+        r_a, r_b = (m_a * eff_a + 0.5) / (eff_a + 1), (m_b * eff_b + 0.5) / (eff_b + 1)
+        var = r_a * (1 - r_a) / (eff_a + 1) + r_b * (1 - r_b) / (eff_b + 1)
+    return (m_a - m_b) / np.sqrt(var)
+
+
+def test_metric_statistics_are_the_rate_statistics_of_the_header_with_kish_sizes():
+    """Weighted cell sums of three groups, every pair: raw, pooled and unpooled studentized
+    TPR and FPR, and equalized odds (the sum of the squared TPR and FPR statistics), against
+    the header's formulas with Kish effective sizes den^2 / sum w^2; rows where both rates
+    are 0 or 1 (the half-pseudo-observation variance, with the Kish sizes), equal rates
+    (0) and an empty denominator (0)."""
+    rng = np.random.default_rng(18)
+    rows = []
+    for _ in range(6):
+        wt = rng.uniform(0.2, 3.0, (3, 4, 9))  # 9 rows of each group and cell
+        keep = rng.random((3, 4, 9)) < 0.6
+        rows.append(((wt * keep).sum(axis=2), (wt * wt * keep).sum(axis=2)))
+    # both TPRs in {0, 1}: group 0 all TP, group 1 all FN, group 2 no positive at all
+    w = np.array([[1.0, 2.0, 0.0, 2.5], [3.0, 1.0, 4.0, 0.0], [2.0, 2.0, 0.0, 0.0]])
+    rows.append((w, w * np.array([[1, 1, 1, 2.0], [1, 1, 2.0, 1], [1, 1, 1, 1]])))
+    w = np.array([[1.0, 1.0, 1.0, 1.0], [2.0, 2.0, 3.0, 3.0], [1.0, 1.0, 1.0, 1.0]])
+    rows.append((w, w.copy()))  # equal rates
+    w_all = np.array([r[0].ravel() for r in rows])
+    w2_all = np.array([r[1].ravel() for r in rows])
+    pairs = np.array([[0, 1], [1, 0], [0, 2], [2, 1]], dtype=np.intp)
+    for studentize, pooled in ((False, False), (True, False), (True, True)):
+        for num, den in ((8, 12), (2, 3)):
+            got = _counts.metric_statistics(w_all, w2_all, ((num,), (den,), studentize, pooled),
+                                             pairs)  # fmt: skip
+            want = [[_rate_statistic(w, w2, a, b, num, den, studentize, pooled)
+                     for a, b in pairs] for w, w2 in rows]  # fmt: skip
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+        eo = _counts.metric_statistics(w_all, w2_all, ((8, 2), (12, 3), studentize, pooled),
+                                       pairs)  # fmt: skip
+        want = [[_rate_statistic(w, w2, a, b, 8, 12, studentize, pooled) ** 2
+                 + _rate_statistic(w, w2, a, b, 2, 3, studentize, pooled) ** 2
+                 for a, b in pairs] for w, w2 in rows]  # fmt: skip
+        np.testing.assert_allclose(eo, want, rtol=1e-12, atol=1e-15)
