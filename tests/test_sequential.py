@@ -838,3 +838,48 @@ def test_unadjusted_sequential_comparisons_each_keep_the_full_epsilon():
     assert family.pvalue[0] == pair.pvalue
     assert family.pvalue_interval[0][0] == pair.pvalue_interval[0]
     assert family.pvalue_interval[1][0] == pair.pvalue_interval[1]
+
+
+def test_first_finds_the_smallest_m_where_a_monotone_condition_turns_true_or_returns_hi():
+    """_first (doubling, then bisection) against a plain scan of (lo, hi], for every switch
+    point t of a condition m >= t, including t = lo + 1, t = hi and none (hi returned)."""
+    from fastfair._sequential import _first
+
+    for lo, hi in ((0, 1), (0, 37), (5, 6), (12, 100), (3, 64)):
+        for t in range(lo + 1, hi + 3):
+            calls = []
+
+            def condition(m, t=t, calls=calls, lo=lo, hi=hi):
+                assert lo < m <= hi  # never asked outside (lo, hi]
+                calls.append(m)
+                return m >= t
+
+            want = next((m for m in range(lo + 1, hi + 1) if m >= t), hi)
+            assert _first(condition, lo, hi) == want, (lo, hi, t)
+            assert len(calls) <= 2 * max(1, (hi - lo).bit_length()) + 2
+
+
+def test_block_size_reaches_the_earliest_exit_of_the_interval_by_a_scan():
+    """_next_block's size (it only steers how many permutations are drawn next) against
+    its definition: max(earliest - n, n // 8, 16 if n == 0 else 1), capped at cap - n, where
+    earliest is the first m > n at which m permutations with no new exceedance put the
+    Robbins interval below t_hi, or with only exceedances above t_lo (a plain scan of the
+    log mixture)."""
+    from fastfair._sequential import FIRST_BLOCK, _block_size, _log_mixture1
+
+    delta, t_hi, t_lo, cap = 1e-3, 0.05, 0.01, 5000
+    level = math.log(delta)
+    for n, c in ((0, 0), (10, 0), (40, 1), (200, 3), (200, 30), (1000, 60), (4990, 0)):
+
+        def below(m, n=n, c=c):
+            return c < t_hi * m and _log_mixture1(m, c, t_hi) <= level
+
+        def above(m, n=n, c=c):
+            k = c + m - n
+            return k > t_lo * m and _log_mixture1(m, k, t_lo) <= level
+
+        limit = max(cap, n + 1)
+        earliest = next((m for m in range(n + 1, limit + 1) if below(m) or above(m)), limit)
+        want = max(earliest - n, n // 8, FIRST_BLOCK if n == 0 else 1)
+        want = max(1, min(want, cap - n))
+        assert _block_size(n, c, delta, t_hi, t_lo, cap) == want, (n, c)
