@@ -540,3 +540,92 @@ def test_metric_statistics_are_the_rate_statistics_of_the_header_with_kish_sizes
                  + _rate_statistic(w, w2, a, b, 2, 3, studentize, pooled) ** 2
                  for a, b in pairs] for w, w2 in rows]  # fmt: skip
         np.testing.assert_allclose(eo, want, rtol=1e-12, atol=1e-15)
+
+
+def test_loco_cv_loss_takes_a_uniform_grid_of_two_points_and_refuses_one_or_a_nonuniform_one():
+    """The leave-one-cluster-out loss needs a uniform grid of at least 2 points: 2 points
+    is enough (and gives the loss of the linear interpolation by hand: each row's fit is
+    its cluster-left-out estimate at the two ends, weighted by its position)."""
+    from fastfair import _kernel_sums
+
+    s = np.array([0.25, 0.5, 0.75, 0.1])
+    y = np.array([1.0, 0.0, 1.0, 0.0])
+    starts = np.array([0, 1, 2, 3, 4], dtype=np.intp)
+    group = np.zeros(4, dtype=np.intp)
+    weight = np.ones(4)
+    fallback = np.array([0.5])
+    h = 0.4
+
+    def run(grid):
+        grid = np.asarray(grid, dtype=np.float64)
+        return _kernel_sums.loco_cv_loss(s, y, None, starts, group, weight, 1, grid, h, fallback)
+
+    grid = np.array([0.0, 1.0])
+    kern = np.exp(-0.5 * ((grid[None, :] - s[:, None]) / h) ** 2)  # (rows, grid)
+    fits = []
+    for m in range(4):
+        others = np.arange(4) != m
+        est = (kern[others] * y[others, None]).sum(axis=0) / kern[others].sum(axis=0)
+        fits.append(est[0] + s[m] * (est[1] - est[0]))
+    want = np.mean((y - np.array(fits)) ** 2)
+    assert run(grid) == pytest.approx(want, rel=1e-10)
+    with pytest.raises(ValueError, match="uniform grid of at least 2"):
+        run([0.5])
+    with pytest.raises(ValueError, match="uniform grid of at least 2"):
+        run([0.0, 0.3, 1.0])
+
+
+def test_wasserstein_cell_sums_need_all_three_outputs_with_u_length():
+    from fastfair import _wasserstein
+
+    u = np.linspace(-1, 1, 5)
+    z, alt, gap = np.empty(5), np.empty(5), np.empty(5)
+    _wasserstein.cell_sums(u, 1.0, 1.0, 0.0, 0.0, 1, z, alt, gap)
+    for outs in ((z, None, gap), (z, alt, None), (np.empty(4), alt, gap), (z, alt, gap[:4])):
+        with pytest.raises(ValueError, match="z_out, alt_out and gap_out"):
+            _wasserstein.cell_sums(u, 1.0, 1.0, 0.0, 0.0, 1, *outs)
+
+
+def test_paired_auc_swaps_accept_one_positive_and_one_negative_a_group_and_refuse_none():
+    from fastfair.compare.statistics import SortedScores
+
+    y = np.array([1, 0, 1, 0, 0], dtype=np.uint8)
+    codes = np.array([0, 0, 1, 1, 1], dtype=np.intp)
+    a = np.array([0.9, 0.1, 0.4, 0.6, 0.2])
+    b = np.array([0.3, 0.2, 0.8, 0.1, 0.5])
+    e = SortedScores.build(a, b, codes)
+    n_pos, n_neg = np.array([1, 1], np.int64), np.array([1, 2], np.int64)
+    args = (e.row, e.model, e.block_end, e.group, y, codes)
+    sums = _paired.paired_auc_swaps(*args, n_pos, n_neg, 3, 1, 0)
+    assert sums.shape == (3, 2, 10)
+    with pytest.raises(ValueError, match="a positive and a negative"):
+        _paired.paired_auc_swaps(*args, n_pos, np.array([0, 2], np.int64), 3, 1, 0)
+    with pytest.raises(ValueError, match="sorted score entries"):
+        _paired.paired_auc_swaps(e.row[:-1].copy(), *args[1:], n_pos, n_neg, 3, 1, 0)
+
+
+def test_merge_placements_accept_a_code_naming_the_last_cell():
+    """Codes are 2 * cell + label: with two cells, codes 2 and 3 name cell 1 (accepted),
+    code 4 names cell 2 (refused)."""
+    from fastfair._runs import merge_placements
+
+    cells = np.array([[0], [1]], dtype=np.int32)
+    tot = np.array([[1, 0], [0, 1]], dtype=np.int64)
+    lin, _ = merge_placements([np.array([0.1, 0.7])], [np.array([0, 3], np.uint16)], cells, 2,
+                              tot)  # fmt: skip
+    assert lin.shape == (2, 2)
+    with pytest.raises(ValueError, match="beyond cell_groups"):
+        merge_placements([np.array([0.1])], [np.array([4], np.uint16)], cells, 2, tot)
+
+
+def test_block_log_evidence_refuses_blocks_of_other_shapes():
+    from fastfair._monitor import block_log_evidence
+
+    good = np.ones((3, 4))
+    lines = np.zeros(3)
+    log, gap = block_log_evidence(good, good * 2, lines, 0.5, 10.0)
+    assert log.shape == gap.shape == (3,)
+    for block, seen in ((np.ones((3, 3)), good), (good, np.ones((2, 4))), (np.ones((4, 4)), good)):
+        with pytest.raises(ValueError, match="must have shape"):
+            block_log_evidence(np.ascontiguousarray(block), np.ascontiguousarray(seen), lines,
+                               0.5, 10.0)  # fmt: skip
