@@ -1890,3 +1890,24 @@ def test_newcombe_variance_is_hanley_mcneils_at_n_star_and_its_derivative_a_fini
 
         assert float(lo) == pytest.approx(optimize.brentq(f, 1e-12, auc), abs=1e-10)
         assert float(hi) == pytest.approx(optimize.brentq(f, auc, 1 - 1e-12), abs=1e-10)
+
+
+def test_switch_points_bisect_every_line_to_the_first_k_where_the_predicate_holds():
+    """_switch_points (the region's bisection in x1, all lines at once) against a scan:
+    lines switching at k = 0 (lo = -1), at size (the last outcome), never (hi = size + 1)
+    and in between; the predicate is only asked about k in 0..size."""
+    from fastfair._unconditional import _switch_points
+
+    size = 37
+    switch = np.array([0, 1, 5, 18, 36, size, size + 1, size + 1, 2, 30])
+
+    def switched(k):
+        assert k.shape == switch.shape and (k >= 0).all() and (k <= size).all()
+        assert np.array_equal(k, np.floor(k))
+        return k >= switch
+
+    lo, hi = _switch_points(len(switch), size, switched)
+    np.testing.assert_array_equal(hi, switch)
+    np.testing.assert_array_equal(lo, switch - 1)
+    lo, hi = _switch_points(1, 0, lambda k: k >= 0)  # one outcome, switched at once
+    assert (lo.tolist(), hi.tolist()) == ([-1.0], [0.0])
