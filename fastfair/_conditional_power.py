@@ -60,7 +60,10 @@ def _two_sided_pvalues(pmf: np.ndarray, x: np.ndarray, mu: np.ndarray, start: np
     o_lo = np.where(j_lo < 0, 0.0, np.where(j_lo >= ncol, 1.0, o_lo))
     o_hi = np.take_along_axis(upper, np.clip(j_hi, 0, ncol - 1), 1)
     o_hi = np.where(j_hi >= ncol, 0.0, np.where(j_hi < 0, 1.0, o_hi))
-    return np.where(x >= mu[:, None], upper + o_lo, lower + o_hi)
+    out = np.where(x >= mu[:, None], upper + o_lo, lower + o_hi)
+    # x at the mean is its own mirror: every outcome is as far, the row's whole mass (the
+    # sum above counts P(X = mu) twice)
+    return np.where(np.abs(x - mu[:, None]) <= 1e-9, upper[:, :1], out)
 
 
 def conditional_power(

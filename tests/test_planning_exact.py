@@ -284,3 +284,25 @@ def test_binned_denominators_keep_the_binomial_mean(n, d):
     nodes, weights = cp.denominator_nodes(n, d)
     assert nodes.size == cp.BINS and weights.sum() == pytest.approx(1.0)
     assert abs(np.dot(weights, nodes) - n * d) < 0.25
+
+
+def test_two_sided_pvalues_are_the_mass_at_least_as_far_from_the_mean_by_brute_force():
+    """_two_sided_pvalues (the exact conditional test's two-sided rule on every row of the
+    power lattice) against a plain sum over each row: P0(|X - mu| >= |x - mu|), rows whose
+    mean is an integer (the mirror point lies on the lattice: counted, as an equal
+    distance), half-integers and others, windows starting below 0 and ending past the
+    support (zero mass there)."""
+    rows = [(12, 0.5, -3), (13, 0.5, 1), (20, 0.37, 2), (9, 0.21, -1), (30, 0.8, 18)]
+    ncol = 17
+    pmf = np.zeros((len(rows), ncol))
+    mu = np.zeros(len(rows))
+    start = np.array([r[2] for r in rows], dtype=np.int64)
+    x = start[:, None] + np.arange(ncol)[None, :]
+    for i, (n, p, _) in enumerate(rows):
+        pmf[i] = stats.binom.pmf(x[i], n, p)
+        mu[i] = n * p
+    got = cp._two_sided_pvalues(pmf, x, mu, start)
+    dist = np.abs(x - mu[:, None])
+    want = np.array([[pmf[i][dist[i] >= dist[i, j] - 1e-12].sum() for j in range(ncol)]
+                     for i in range(len(rows))])  # fmt: skip
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
