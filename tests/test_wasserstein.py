@@ -678,3 +678,23 @@ def test_inner_problem_other_minimizer_and_its_gap_read_back_from_the_objective(
     assert np.isnan(alt).all() and np.isinf(gap).all()
     s = special.expit(z)
     np.testing.assert_allclose(z, u - c * s * (1 - s), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [8191, 8192, 8193, 16385])
+def test_cell_sums_over_chunks_are_the_per_sample_sums_for_any_thread_count(n):
+    """Samples around the 8192-sample chunk (one short, one chunk, one over, two and one),
+    one thread and more threads than chunks: the three sums are those of numpy over the
+    per-sample minimizers the kernel writes (cost (z - u)^2 / b2, sigmoid(z), and the
+    curvature term sigmoid'(z)^2 / (1 + c sigmoid''(z))), identical for any thread count."""
+    rng = np.random.default_rng(n)
+    u = rng.normal(0, 3, n)
+    t, b2 = 25.0, 1.3  # c = 16.25: non-convex
+    c = t * b2 / 2
+    z1, z2 = _critical_points(c)
+    z, alt, gap = np.empty(n), np.empty(n), np.empty(n)
+    one = _wasserstein.cell_sums(u, t, b2, z1, z2, 1, z, alt, gap)
+    s = special.expit(z)
+    d1, d2 = s * (1 - s), s * (1 - s) * (1 - 2 * s)
+    want = (np.sum((z - u) ** 2) / b2, s.sum(), np.sum(d1 * d1 / (1 + c * d2)))
+    np.testing.assert_allclose(one, want, rtol=1e-10)
+    assert _wasserstein.cell_sums(u, t, b2, z1, z2, 4) == one
