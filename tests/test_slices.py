@@ -1002,3 +1002,57 @@ def test_max_t_needs_the_permutations_whose_smallest_pvalue_reaches_alpha(alpha)
         fastfair.find_slices(None, y, pred, n_permutations=need - 1, **kw)
     for adjust in ("by", "bonferroni"):
         fastfair.find_slices(None, y, pred, n_permutations=19, adjust=adjust, **kw)
+
+
+def _hand_layout():
+    """Two attributes of 2 and 3 levels, one cell each (C order): the marginals of axis 0
+    (slices 0, 1), axis 1 (2..4) and both (5..10) laid out one after the other in leaf_map,
+    and the same slices as slice_null's map of the three attribute sets."""
+    levels = np.array([2, 3], dtype=np.int64)
+    i, j = np.divmod(np.arange(6), 3)
+    slice_map = np.ascontiguousarray(np.stack([i, 2 + j, 5 + 3 * i + j]).astype(np.int32))
+    return SimpleNamespace(
+        levels=levels,
+        cell_index=np.arange(6, dtype=np.int64),
+        leaf_offset=np.array([0, 0, 2, 5], dtype=np.int64),
+        leaf_map=np.arange(11, dtype=np.int32),
+        slice_map=slice_map,
+    )
+
+
+@pytest.mark.parametrize("max_depth", [1, 2])
+def test_dense_slice_null_of_a_hand_built_cube_equals_slice_null_at_both_depth_limits(max_depth):
+    """max_depth 1 and 2 (= the number of axes) are valid: the dense marginals give
+    slice_null's maxima and exceedances with the sets up to that depth; 0 and 3 are
+    refused, as a cell position equal to the cube's size, a leaf_map slice equal to the
+    number of slices and a marginal reaching one past leaf_map's end."""
+    lay = _hand_layout()
+    units = np.array([4, 7, 2, 9, 5, 3], dtype=np.int64)
+    rng = np.random.default_rng(max_depth)
+    mean, inv_sd = rng.uniform(0, 3, 11), rng.uniform(0.2, 1.0, 11)
+    threshold = np.full(11, 1.5)
+    key = stream_key(9)
+    sets = lay.slice_map[: 2 if max_depth == 1 else 3].copy()
+    maxima, exceed, _ = slice_null(units, 12, sets, mean, inv_sd, threshold, 0, 200, key, 0)
+
+    def dense(depth=max_depth, cell_index=lay.cell_index, leaf_map=lay.leaf_map,
+              leaf_offset=lay.leaf_offset):  # fmt: skip
+        return slice_null_dense(units, 12, cell_index, lay.levels, depth, leaf_offset,
+                                leaf_map, mean, inv_sd, threshold, 0, 200, key, 0)  # fmt: skip
+
+    got = dense()
+    assert np.array_equal(got[0], maxima) and np.array_equal(got[1], exceed)
+    for depth in (0, 3):
+        with pytest.raises(ValueError, match="max_depth"):
+            dense(depth=depth)
+    bad = lay.cell_index.copy()
+    bad[5] = 6
+    with pytest.raises(ValueError, match="cell_index"):
+        dense(cell_index=bad)
+    bad = lay.leaf_map.copy()
+    bad[0] = 11
+    with pytest.raises(ValueError, match="leaf_map"):
+        dense(leaf_map=bad)
+    if max_depth == 2:  # the two-axis marginal reaches leaf_map's end exactly: one more is out
+        with pytest.raises(ValueError, match="leaf_offset"):
+            dense(leaf_offset=np.array([0, 0, 2, 6], dtype=np.int64))
