@@ -306,3 +306,35 @@ def test_two_sided_pvalues_are_the_mass_at_least_as_far_from_the_mean_by_brute_f
     want = np.array([[pmf[i][dist[i] >= dist[i, j] - 1e-12].sum() for j in range(ncol)]
                      for i in range(len(rows))])  # fmt: skip
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
+def test_binomial_window_holds_all_but_1e_8_of_the_mass_and_its_degenerate_cases():
+    """The window of Binomial(n, p) against scipy: the mass outside it is below 1e-8 (both
+    tails, windows clipped at 0 and at n included) and the pmf on it is scipy's; n = 0,
+    p = 0 and p = 1 are the one outcome 0, 0 and n. (WIDTH's "~1e-10" is the normal tail at
+    6.5 sd; a skewed binomial's is heavier, 7e-9 at n = 400, p = 0.011: negligible in a
+    power, so the bound here is 1e-8.)"""
+    for n, p in ((1, 0.5), (7, 0.02), (7, 0.98), (60, 0.3), (400, 0.011), (3000, 0.5)):
+        lo, hi, pmf = cp.binomial_window(n, p)
+        assert 0 <= lo <= hi <= n
+        np.testing.assert_allclose(pmf, stats.binom.pmf(np.arange(lo, hi + 1), n, p),
+                                   rtol=1e-12)  # fmt: skip
+        outside = stats.binom.cdf(lo - 1, n, p) + stats.binom.sf(hi, n, p)
+        assert outside < 1e-8, (n, p, outside)  # skewed tails: 7e-9 at n = 400, p = 0.011
+    for (n, p), v in (((0, 0.4), 0), ((9, 0.0), 0), ((9, 1.0), 9)):
+        lo, hi, pmf = cp.binomial_window(n, p)
+        assert (lo, hi, pmf.tolist()) == (v, v, [1.0])
+
+
+def test_denominator_windows_of_exactly_full_window_values_are_summed_and_one_more_binned():
+    """A window of FULL_WINDOW (30) values is summed value by value; one of 31 is cut into
+    BINS equal-mass bins (found by scanning n at d = 0.5)."""
+    sizes = {}
+    for n in range(2, 400):
+        lo, hi, _ = cp.binomial_window(n, 0.5)
+        sizes.setdefault(hi - lo + 1, n)
+    for size, binned in ((cp.FULL_WINDOW, False), (cp.FULL_WINDOW + 1, True)):
+        n = sizes[size]
+        nodes, weights = cp.denominator_nodes(n, 0.5)
+        assert nodes.size == (cp.BINS if binned else size), (size, n)
+        assert weights.sum() == pytest.approx(1.0, rel=1e-12)
