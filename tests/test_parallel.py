@@ -150,3 +150,16 @@ def test_without_affinity_masks_all_cpus_count(machine, monkeypatch):
     assert _parallel.effective_n_threads(-2) == 5
     monkeypatch.setattr(os, "cpu_count", lambda: None)
     assert _parallel.effective_n_threads(None) == 1
+
+
+def test_threads_for_gives_one_thread_per_whole_unit_of_work_at_its_boundaries(machine):
+    """One thread per whole work_per_thread (rounded down, at least one, at most n_jobs or
+    the machine's 8): 1,999 units of 1,000 run on one thread, 2,000 on two; force_parallel
+    ignores the work."""
+    cases = [(4, 0, 1), (4, 999, 1), (4, 1999, 1), (4, 2000, 2), (4, 3999, 3), (4, 4000, 4)]
+    cases += [(4, 10**9, 4), (-1, 7999, 7), (-1, 8000, 8), (None, 10**9, 8), (-3, 10**9, 6)]
+    for n_jobs, work, want in cases:
+        assert _parallel.threads_for(n_jobs, work, 1000) == want, (n_jobs, work)
+    with _parallel.force_parallel():
+        assert _parallel.threads_for(3, 1, 1000) == 3
+        assert _parallel.threads_for(None, 0, 1000) == 8
