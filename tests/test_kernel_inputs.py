@@ -629,3 +629,20 @@ def test_block_log_evidence_refuses_blocks_of_other_shapes():
         with pytest.raises(ValueError, match="must have shape"):
             block_log_evidence(np.ascontiguousarray(block), np.ascontiguousarray(seen), lines,
                                0.5, 10.0)  # fmt: skip
+
+
+@pytest.mark.parametrize("n", [65535, 65536, 65537])
+def test_unweighted_cell_sums_around_the_chunk_are_bincounts_for_one_and_two_threads(n):
+    """Rows one short of, exactly at and one over the 65,536-row chunk, unweighted (w2 is
+    then w): the counts of np.bincount per group and cell, the last row included (it is
+    put in a cell and group of its own so that dropping it shows)."""
+    rng = np.random.default_rng(n)
+    codes = rng.integers(0, 2, n).astype(np.intp)
+    cell = rng.integers(0, 3, n).astype(np.uint8)
+    codes[-1], cell[-1] = 2, 3
+    want = np.bincount(codes * 4 + cell, minlength=12).reshape(3, 4).astype(np.float64)
+    assert want[2, 3] == 1
+    for threads in (1, 2):
+        w, w2 = _counts.cell_sums(cell, codes, 3, None, threads)
+        np.testing.assert_array_equal(w, want)
+        np.testing.assert_array_equal(w2, want)
