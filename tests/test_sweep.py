@@ -800,3 +800,21 @@ def test_the_audits_sweep_takes_its_alpha_and_a_reference_that_is_not_the_larges
     t = sweep.thresholds[k]
     tpr = {h: np.mean(s[(g == h) & y] >= t) for h in ("a", "b")}
     assert sweep.difference[0, k] == pytest.approx(tpr["a"] - tpr["b"])
+
+
+def test_counts_above_binary_search_for_every_number_of_thresholds_up_to_17():
+    """The branch-free binary search for 1..17 thresholds (every power of two and its
+    neighbours): rows at every threshold exactly, between them, below the first and above
+    the last, against a brute-force count of score >= t per code, on one and two threads."""
+    rng = np.random.default_rng(17)
+    for k in range(1, 18):
+        thresholds = np.sort(rng.choice(np.arange(-50, 50) / 10, k, replace=False))
+        mids = (thresholds[:-1] + thresholds[1:]) / 2
+        score = np.concatenate([thresholds, mids, [thresholds[0] - 1, thresholds[-1] + 1]])
+        score = np.repeat(score, 3)
+        code = (np.arange(score.size) % 3).astype(np.uint8)
+        want = [[np.sum((score >= t) & (code == c)) for c in range(3)] for t in thresholds]
+        for n_threads in (1, 2):
+            with _parallel.force_parallel():
+                got = _sweep.counts_above(score, code, thresholds, 3, n_threads)
+            np.testing.assert_array_equal(got, want, err_msg=f"{k} thresholds")
