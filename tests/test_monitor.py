@@ -791,3 +791,24 @@ def test_a_large_batch_is_cut_into_blocks_of_three_times_the_rows_seen_before_it
     one_block.update_from_counts(ConfusionStats.from_arrays(*first))
     assert not np.array_equal(one_block._log_e, FairnessMonitor(
         ["selection_rate", "tpr"], reference="a").update(*first)._log_e)  # fmt: skip
+
+
+def test_pvalue_keeps_the_running_maximum_of_the_evidence_at_zero_across_updates():
+    """The p-value of gap 0 is exp(-min over the two strips next to 0 of the largest log
+    e-value each has had after ANY update): a gap first (the evidence against 0 grows),
+    then the reverse gap (it falls back). Recomputed here after every update from the
+    strips' log e-values by a running maximum kept in the test; the evidence must have
+    fallen below its maximum at some update, else the rule was not exercised."""
+    rng = np.random.default_rng(32)
+    mon = FairnessMonitor(["selection_rate"], reference="a", resolution=0.01)
+    zero = mon._zero
+    best = np.full(2, -np.inf)
+    fell = False
+    for gap in (0.08, 0.08, -0.08, -0.08, -0.08, -0.08):
+        res = mon.update(*_day(rng, n=1500, gap=gap)).result()
+        now = mon._log_e[0, 0, zero : zero + 2]
+        fell |= bool((now < best).any())
+        best = np.maximum(best, now)
+        want = min(1.0, float(np.exp(-best.min())))
+        assert res.pvalue[0, 0] == pytest.approx(want, rel=1e-12, abs=1e-300)
+    assert fell

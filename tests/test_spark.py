@@ -497,3 +497,28 @@ def test_placement_moments_of_score_ranges_equal_the_placements_of_all_rows():
         for label, v in ((1, np.array(v10)), (0, np.array(v01))):
             want = [len(v), v.mean(), ((v - v.mean()) ** 2).sum()]
             np.testing.assert_allclose(got[k, label], want, rtol=1e-12, atol=1e-12)
+
+
+def test_placement_moments_of_a_group_met_only_in_the_last_score_range():
+    """Score ranges that differ: group 1 has no row in the first three ranges (its
+    moments there are empty: count 0, so the first merges are of two empty results), and
+    group 0 none in the last (an empty result merged into a full one). Against each row's
+    placement counted by brute force over all the rows (numpy)."""
+    from fastfair.engines.spark import _local_moments, _placements
+
+    rng = np.random.default_rng(12)
+    s = np.round(rng.random(240), 2)
+    g = (s >= 0.7).astype(np.intp)  # group 1: the scores of the last range only
+    y = rng.integers(0, 2, 240)
+    ranges = [s < 0.3, (s >= 0.3) & (s < 0.5), (s >= 0.5) & (s < 0.7), s >= 0.7]
+    parts = np.array([_local_moments(y[r], s[r], g[r], 2) for r in ranges])
+    assert (parts[:3, 1, :, 0] == 0).all() and (parts[3, 0, :, 0] == 0).all()
+    totals = np.array([[np.sum((g == k) & (y == t)) for t in (0, 1)] for k in range(2)])
+    got = _placements(parts, totals)
+    for k in range(2):
+        neg, pos = s[(g == k) & (y == 0)], s[(g == k) & (y == 1)]
+        v10 = np.array([(np.sum(neg < x) + 0.5 * np.sum(neg == x)) / len(neg) for x in pos])
+        v01 = np.array([(np.sum(pos > x) + 0.5 * np.sum(pos == x)) / len(pos) for x in neg])
+        for label, v in ((1, v10), (0, v01)):
+            want = [len(v), v.mean(), ((v - v.mean()) ** 2).sum()]
+            np.testing.assert_allclose(got[k, label], want, rtol=1e-12, atol=1e-12)
