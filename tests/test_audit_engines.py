@@ -552,14 +552,18 @@ def test_an_audit_from_score_histograms_flags_a_group_constant_over_both_classes
     assert "every score of 'c' is the same" in got["c"]["note"]
 
 
-def test_arrow_summary_of_batches_whose_groups_and_scores_differ_equals_the_rows(tmp_path):
+@pytest.mark.parametrize("spill_bytes", [None, 0], ids=["in memory", "spilled each batch"])
+def test_arrow_summary_of_batches_whose_groups_and_scores_differ_equals_the_rows(
+    tmp_path, spill_bytes
+):
     """Record batches of 40 rows that differ: level "c" of g first met in the last batch,
     "z" of h only in the first, the score range growing from batch to batch (ties within
     one). The arrow engine's summary (the cube of counts; the exact AUC summary of g, of h
-    and of their intersection, from sorted runs coded by the cells met so far) against
-    numpy on all the rows: each group's confusion counts, and its AUC by brute force
+    and of their intersection, from sorted runs coded by the cells met so far; with
+    `spill_bytes` 0 the runs met so far go to a file after every batch) against numpy on
+    all the rows: each group's confusion counts, and its AUC by brute force
     (P(positive scored above negative) + half the ties)."""
-    from fastfair.engines.arrow import summarise_arrow
+    from fastfair.engines.arrow import SPILL_BYTES, summarise_arrow
 
     rng = np.random.default_rng(12)
     n = 200
@@ -572,9 +576,10 @@ def test_arrow_summary_of_batches_whose_groups_and_scores_differ_equals_the_rows
     path = tmp_path / "rows.parquet"
     frame.to_parquet(path, index=False)
     combos = [("g",), ("h",), ("g", "h")]
+    budget = SPILL_BYTES if spill_bytes is None else spill_bytes
     total = summarise_arrow(str(path), label="y", groups=["g", "h"], pred=None, score="s",
-                            threshold=0.5, pos_label=None, batch_rows=40,
-                            combos=combos)  # fmt: skip
+                            threshold=0.5, pos_label=None, batch_rows=40, combos=combos,
+                            spill_bytes=budget)  # fmt: skip
     yhat = s >= 0.5
     for combo in combos:
         key = [t if len(combo) > 1 else t[0] for t in zip(*(frame[c] for c in combo))]
