@@ -812,3 +812,38 @@ def test_pvalue_keeps_the_running_maximum_of_the_evidence_at_zero_across_updates
         want = min(1.0, float(np.exp(-best.min())))
         assert res.pvalue[0, 0] == pytest.approx(want, rel=1e-12, abs=1e-300)
     assert fell
+
+
+def test_plot_of_a_group_that_joined_later_starts_where_it_joined():
+    """max_groups=3: group c joins at the third update. Each panel's step line of a
+    comparison is its difference after every update over the rows seen then, as
+    result() gave them update by update; c - a is missing (NaN) before c joined, not 0
+    and not another comparison's value."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rng = np.random.default_rng(33)
+    mon = FairnessMonitor(["selection_rate", "tpr"], reference="a", max_groups=3)
+    rows, diffs = [], []
+    for k in range(4):
+        y, y_pred, group = _day(rng, n=1200, gap=0.1)
+        if k >= 2:
+            group = np.where(rng.random(1200) < 0.3, "c", group)
+        res = mon.update(y, y_pred, group).result()
+        rows.append(res.n_rows)
+        pad = np.full((2, 2), np.nan)
+        pad[:, : res.difference.shape[1]] = res.difference
+        diffs.append(pad)
+    diffs = np.array(diffs)
+    assert np.isnan(diffs[:2, :, 1]).all() and not np.isnan(diffs[2:]).any()
+    fig = mon.plot()
+    try:
+        for i, axis in enumerate(fig.axes):
+            lines = [x for x in axis.lines if x.get_label() in ("b - a", "c - a")]
+            assert [x.get_label() for x in lines] == ["b - a", "c - a"]
+            for c, line in enumerate(lines):
+                np.testing.assert_array_equal(line.get_xdata(), rows)
+                np.testing.assert_array_equal(line.get_ydata(), diffs[:, i, c])
+    finally:
+        plt.close(fig)
