@@ -295,10 +295,16 @@ def _placement_layer(df, columns, build, kwargs, score, scheduler) -> list:
     check_names(list(df.columns), columns, "the dask DataFrame")
     if df.npartitions == 0:
         raise ValueError("the dask DataFrame has no partitions")
+    frame = df[list(dict.fromkeys(columns))]
+    # Handed over as delayed partitions: dask fuses the small partitions of Parquet files
+    # when it reads the score column alone, so its check whether the partitions were
+    # already sorted by score counted fewer partitions than the frame's (two files: one),
+    # found them "sorted" and sorted each file alone; delayed values are never fused.
+    import dask.dataframe as dd
+
+    frame = dd.from_delayed(frame.to_delayed(), meta=frame._meta)
     # a local scheduler cannot run the distributed p2p shuffle: tasks then
-    ranked = df[list(dict.fromkeys(columns))].sort_values(
-        score, shuffle_method="tasks" if scheduler else None
-    )
+    ranked = frame.sort_values(score, shuffle_method="tasks" if scheduler else None)
     return [
         dask.delayed(_in_partition)(i, build, part, columns, kwargs)
         for i, part in enumerate(ranked.to_delayed())
