@@ -594,3 +594,37 @@ def test_arrow_summary_of_batches_whose_groups_and_scores_differ_equals_the_rows
             pos, neg = s[rows & (y == 1)], s[rows & (y == 0)]
             above = (pos[:, None] > neg).sum() + 0.5 * (pos[:, None] == neg).sum()
             assert auc[k] == pytest.approx(above / (len(pos) * len(neg)), rel=1e-12)
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+@pytest.mark.parametrize("kind", ["text labels, pos_label", "labels -1 and 1"])
+def test_a_file_without_a_positive_row_is_read_as_in_memory(tmp_path, engine, kind):
+    """The second file holds no positive label and no positive prediction (a day without
+    events): the engines check each file (partition) as a piece of the column, in the
+    summaries and in the rows read back (the AUC's, parity's), so the audit is the memory
+    engine's on the same files, row for row; a label column with no positive anywhere is
+    refused on every engine with the memory engine's message."""
+    rng = np.random.default_rng(14)
+    n = 300
+    if kind == "labels -1 and 1":
+        values, pos_label = np.array([-1, 1]), None
+    else:
+        values, pos_label = np.array(["no", "yes"], dtype=object), "yes"
+    y, p = values[rng.integers(0, 2, n)], values[rng.integers(0, 2, n)]
+    y[200:], p[200:] = values[0], values[0]
+    frame = pd.DataFrame({"y": y, "p": p, "s": rng.random(n), "g": rng.choice(["a", "b"], n)})
+    frame.iloc[:200].to_parquet(tmp_path / "part-0.parquet", index=False)
+    frame.iloc[200:].to_parquet(tmp_path / "part-1.parquet", index=False)
+    kw = dict(data=str(tmp_path), pos_label=pos_label, y_score="s", **OPTIONS)
+    extra = {"scheduler": "sync"} if engine == "dask" else {}
+    memory = fastfair.audit("y", "p", ["g"], engine="memory", **kw)
+    other = fastfair.audit("y", "p", ["g"], engine=engine, **kw, **extra)
+    same_audit(memory.to_dict(), other.to_dict())
+    if pos_label is None:
+        return
+    frame.iloc[200:].to_parquet(tmp_path / "part-0.parquet", index=False)  # no "yes" at all
+    for chosen in ("memory", engine):
+        with pytest.raises(ValueError, match=r"^pos_label='yes' does not occur in label column "
+                                             r"'y'"):  # fmt: skip
+            fastfair.audit("y", "p", ["g"], engine=chosen, **kw,
+                           **(extra if chosen == engine else {}))  # fmt: skip

@@ -268,6 +268,8 @@ def _summary_audit(source, engine, scheduler, groups, columns, arguments):
     with _place(engine, scheduler) as chosen:
         summary, clusters, score_rows = summarise[engine](source, chosen, read, columns,
                                                           arguments)  # fmt: skip
+        check_pos_label_seen(summary.cube.counts, arguments["pos_label"], columns["label"],
+                             columns["pred"])  # fmt: skip
         try:
             return audit_from_summary(
                 summary, engine=engine, clusters=clusters, score_rows=score_rows,
@@ -281,6 +283,29 @@ def _summary_audit(source, engine, scheduler, groups, columns, arguments):
         finally:
             if hasattr(clusters, "release"):  # dask, spark: the rows grouped by user
                 clusters.release()
+
+
+def check_pos_label_seen(counts: np.ndarray, pos_label, label: str, pred: str | None) -> None:
+    """Refuse a `pos_label` that occurs in no row of the `label` column (nor, when there is
+    one, of the `pred` column), as the memory engine's check of the whole column does (the
+    same message); the engines' files and partitions need not each hold it. `counts`:
+    (TN, FP, FN, TP) of the cube's cells. A positive label of 1 or True needs no
+    occurrence (0/1 columns, as in memory)."""
+    from fastfair._validation import show_value
+
+    if pos_label is None or (isinstance(pos_label, (bool, int, float, np.number))
+                             and pos_label == 1):  # fmt: skip
+        return
+    counts = np.asarray(counts).reshape(-1, 4)
+    columns = [("label", label, counts[:, 2:].sum())]
+    if pred is not None:
+        columns.append(("pred", pred, counts[:, 1].sum() + counts[:, 3].sum()))
+    for role, name, positives in columns:
+        if positives == 0:
+            raise ValueError(
+                f"pos_label={show_value(pos_label)} does not occur in {role} column {name!r} "
+                "(in any file)"
+            )
 
 
 def _place(engine, scheduler):

@@ -648,7 +648,7 @@ def sort_partition(frame, *, label, score, group, cluster, index: dict, pos_labe
             "values; drop or fill those rows"
         )
     order = np.lexsort((frame["_row"].to_numpy(), frame[cluster].to_numpy()))
-    y = as_binary(frame[label].to_numpy(), "label", pos_label)[order]
+    y = as_binary(frame[label].to_numpy(), "label", pos_label, require_pos=False)[order]
     s = as_finite_float(frame[score].to_numpy(), "score")[order]
     g = codes[keep][order]
     return y, s, g, frame[cluster].to_numpy()[order]
@@ -661,7 +661,7 @@ def group_rows(frame, *, label, score, group, index: dict, pos_label):
 
     codes = _tested_codes(frame, group, index)
     keep = codes >= 0
-    y = as_binary(frame[label].to_numpy()[keep], "label", pos_label)
+    y = as_binary(frame[label].to_numpy()[keep], "label", pos_label, require_pos=False)
     s = as_finite_float(frame[score].to_numpy()[keep], "score")
     return y.astype(np.uint8), s, codes[keep]
 

@@ -1049,11 +1049,15 @@ def release_memory() -> None:
 
 
 def checked_rows(label, pred, score, *, threshold, pos_label):
-    """(label, prediction, score) of one batch, checked: binary labels, finite scores."""
-    y = as_binary(label, "label", pos_label, pos_name="--pos-label")
+    """(label, prediction, score) of one batch, checked: binary labels, finite scores. A
+    batch (a file, a partition) need not hold `pos_label`: the audit checks that it occurs
+    in the whole column (:func:`fastfair.auditing.summaries.check_pos_label_seen`)."""
+    y = as_binary(label, "label", pos_label, require_pos=False, pos_name="--pos-label")
     s = None if score is None else as_finite_float(score, "score")
     yhat = (
-        None if pred is None else as_binary(pred, "prediction", pos_label, pos_name="--pos-label")
+        None
+        if pred is None
+        else as_binary(pred, "prediction", pos_label, require_pos=False, pos_name="--pos-label")
     )
     if yhat is None:
         yhat = (s >= score_threshold(s, threshold, "score", "--threshold")).astype(np.uint8)
