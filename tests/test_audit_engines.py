@@ -594,6 +594,14 @@ def test_arrow_summary_of_batches_whose_groups_and_scores_differ_equals_the_rows
             pos, neg = s[rows & (y == 1)], s[rows & (y == 0)]
             above = (pos[:, None] > neg).sum() + 0.5 * (pos[:, None] == neg).sum()
             assert auc[k] == pytest.approx(above / (len(pos) * len(neg)), rel=1e-12)
+        # the rows read back (the AUC permutation test's), the groups in reverse order
+        wanted = labels[::-1]
+        got_y, got_s, index = scores.rows(wanted)
+        for k, label in enumerate(wanted):
+            rows = np.array([v == label for v in key])
+            assert sorted(zip(got_s[index == k], got_y[index == k])) == sorted(
+                zip(s[rows], y[rows])
+            ), (combo, label)
 
 
 @pytest.mark.parametrize("engine", ["arrow", "dask"])
