@@ -152,6 +152,27 @@ def test_procedures_match_adjusted_pvalues():
             assert np.array_equal(rejected(p, 0.05, proc), adjusted_estimates(p, proc) <= 0.05)
 
 
+def _holm_step_down(p, alpha):
+    """Holm by its definition: walk up the sorted p-values, reject while p_(i) <= alpha /
+    (m - i), stop at the first that is not."""
+    out = np.zeros(len(p), dtype=bool)
+    for i, k in enumerate(np.argsort(p, kind="stable")):
+        if p[k] > alpha / (len(p) - i):
+            break
+        out[k] = True
+    return out
+
+
+def test_holm_stops_at_the_first_ranked_pvalue_above_its_level():
+    """p = 0.02, 0.03, 0.04 at 0.05: 0.02 > 0.05 / 3, so Holm rejects none, though 0.04 is
+    below its own level 0.05; and p-values spread around the levels against the definition."""
+    assert not rejected(np.array([0.04, 0.02, 0.03]), 0.05, "holm").any()
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        p = rng.uniform(0, 0.08, rng.integers(2, 7))
+        assert np.array_equal(rejected(p, 0.05, "holm"), _holm_step_down(p, 0.05)), p
+
+
 def _stream_sampler(p, seed, size=40_000):
     """A sampler whose permutation b exceeds the observed 0.5 with probability p, from a
     fixed stream: the same draws whatever the blocks; `calls` counts the draw calls and

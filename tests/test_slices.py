@@ -528,6 +528,22 @@ def test_by_critical_value_counts_pvalues_equal_to_alpha_as_selected():
         assert critical == pytest.approx(stats.norm.isf(per_side), rel=1e-12)
 
 
+def test_by_critical_value_with_no_slice_selected_is_that_of_one():
+    """adjust="by" with no BY-adjusted p-value <= alpha (R = 0): the critical value is the
+    one R = 1 gives, the normal quantile at alpha / m (finite; docs/slices.md), and a search
+    finding nothing reports it."""
+    raw = np.array([0.3, 0.6, 0.9])
+    for alternative, per_side in (("two-sided", 0.05 / 3 / 2), ("less", 0.05 / 3)):
+        options = SimpleNamespace(adjust="by", alpha=0.05, alternative=alternative)
+        _, critical, _ = adjust_family(None, raw, None, options)
+        assert critical == pytest.approx(stats.norm.isf(per_side), rel=1e-12)
+    features, y, pred = small_data(n=2000, seed=3, gap=0.0)
+    res = fastfair.find_slices(None, y, pred, features=features, max_depth=1, min_size=20,
+                               adjust="by", alpha=1e-6)  # fmt: skip
+    assert res.slices == ()
+    assert res.critical_value == pytest.approx(stats.norm.isf(1e-6 / res.n_slices / 2))
+
+
 def test_simultaneous_intervals_are_agresti_caffo_with_each_sides_size():
     """difference +- c * SE with one success and one failure added to each side: p_i =
     (x_i + 1) / (n_i + 2), SE^2 = sum p_i (1 - p_i) / (n_i + 2); sizes differ per side."""

@@ -1421,6 +1421,21 @@ def test_auc_limits_of_an_auc_of_1_or_0_use_the_half_pseudo_pair_shrinkage():
 
 
 @pytest.mark.parametrize("side", ["greater", "less"])
+def test_exact_critical_value_is_beyond_every_z_when_none_reaches_alpha(side):
+    """Groups of 2 and 2 rows: the smallest exact p-value of any attainable Z is above
+    0.05, so no Z rejects: critical_value is +inf for "greater" and -inf for "less", and the
+    rejection rule (Z >= it, or Z <= it) holds for no outcome."""
+    from fastfair._unconditional import BoundaryTails
+
+    tails = BoundaryTails(2, 2, 0.0)  # smallest p-value 1/16
+    smallest = min(tails.pvalue(float(v), side) for v in np.unique(tails.z))
+    assert smallest > 0.05
+    crit = tails.critical_value(0.05, side)
+    assert crit == (np.inf if side == "greater" else -np.inf)
+    assert not (tails.z >= crit if side == "greater" else tails.z <= crit).any()
+
+
+@pytest.mark.parametrize("side", ["greater", "less"])
 def test_exact_critical_value_includes_a_pvalue_equal_to_alpha(side):
     """critical_value(alpha) is the least extreme attainable Z whose exact p-value is <=
     alpha, found here by scanning every attainable Z; alpha set exactly to the p-value of
