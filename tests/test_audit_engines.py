@@ -636,3 +636,33 @@ def test_a_file_without_a_positive_row_is_read_as_in_memory(tmp_path, engine, ki
                                              r"'y'"):  # fmt: skip
             fastfair.audit("y", "p", ["g"], engine=chosen, **kw,
                            **(extra if chosen == engine else {}))  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
+def test_an_empty_file_and_a_file_of_an_untested_group_are_read_as_in_memory(tmp_path, engine):
+    """Four files: rows, an empty file (a day without rows), rows, and a file holding
+    only a small group that no test compares (its rows below min_group_size): the empty
+    and the untested pieces add nothing, and the audit with a score (AUC rows read back,
+    parity) is the memory engine's on the same files, row for row."""
+    rng = np.random.default_rng(17)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "y": rng.integers(0, 2, n),
+            "p": rng.integers(0, 2, n),
+            "s": rng.random(n),
+            "g": rng.choice(["a", "b"], n),
+        }
+    )
+    frame.iloc[:150].to_parquet(tmp_path / "part-0.parquet", index=False)
+    frame.iloc[:0].to_parquet(tmp_path / "part-1.parquet", index=False)
+    frame.iloc[150:].to_parquet(tmp_path / "part-2.parquet", index=False)
+    frame.iloc[:6].assign(g="tiny").to_parquet(tmp_path / "part-3.parquet", index=False)
+    kw = dict(data=str(tmp_path), y_score="s", **OPTIONS)
+    extra = {"scheduler": "sync"} if engine == "dask" else {}
+    memory = fastfair.audit("y", "p", ["g"], engine="memory", **kw)
+    other = fastfair.audit("y", "p", ["g"], engine=engine, **kw, **extra)
+    assert {t["family"] for t in memory.tests} == {"confusion", "auc", "parity"}
+    assert not any("error" in t for t in memory.tests)
+    assert "tiny" in str(memory.to_dict()["attributes"])  # skipped: below min_group_size
+    same_audit(memory.to_dict(), other.to_dict())

@@ -215,3 +215,48 @@ def test_exact_auc_of_several_parquet_files_equals_the_rows(tmp_path, n_files):
     for got in (audit.scores[("g",)].delong(), sums.delong()):
         np.testing.assert_allclose(got.auc, want.auc, rtol=1e-12)
         np.testing.assert_allclose(got.variance, want.variance, rtol=1e-12)
+
+
+def test_summaries_of_a_frame_with_an_empty_partition_equal_the_rows():
+    """A filter empties the middle partition (or all of them): the empty partition adds
+    nothing to the counts, histograms and placement sums, which equal the summaries of
+    the rows kept; a frame with no row left is refused as such."""
+    rng = np.random.default_rng(16)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "y": rng.integers(0, 2, n),
+            "a": rng.integers(0, 2, n),
+            "b": rng.integers(0, 2, n),
+            "s": np.round(rng.random(n), 2),
+            "g": rng.choice(["u", "v"], n),
+            "k": np.arange(n),
+        }
+    )
+    df = dd.from_pandas(frame, npartitions=3)
+    kept = df[(df.k < 100) | (df.k >= 200)]
+    assert [len(p) for p in dask_partitions(kept)] == [100, 0, 100]
+    rows = frame[(frame.k < 100) | (frame.k >= 200)]
+    sync = dict(scheduler="sync")
+    got = fdask.confusion_stats(kept, "y", "a", "g", **sync)
+    want = fastfair.stats.ConfusionStats.from_arrays(rows.y, rows.a, rows.g)
+    assert got.labels.tolist() == want.labels.tolist()
+    np.testing.assert_array_equal(got.counts, want.counts)
+    got = fdask.score_stats(kept, "y", "s", "g", **sync)
+    want = fastfair.stats.ScoreStats.from_arrays(rows.y, rows.s, rows.g)
+    np.testing.assert_array_equal(got.values, want.values)
+    np.testing.assert_array_equal(got.counts, want.counts)
+    got = fdask.paired_stats(kept, "y", "a", "b", "g", **sync)
+    want = fastfair.compare.PairedStats.from_arrays(rows.y, rows.a, rows.b, rows.g)
+    np.testing.assert_array_equal(got.counts, want.counts)
+    delong = fdask.placement_sums(kept, "y", "s", "g", **sync).delong()
+    np.testing.assert_allclose(delong.auc, fastfair.delong(rows.y, rows.s, rows.g).auc,
+                               rtol=1e-12)  # fmt: skip
+    with pytest.raises(ValueError, match="the dask DataFrame has no rows"):
+        fdask.confusion_stats(df[df.k < 0], "y", "a", "g", **sync)
+
+
+def dask_partitions(df):
+    import dask
+
+    return dask.compute(*df.to_delayed(), scheduler="sync")

@@ -642,6 +642,8 @@ def sort_partition(frame, *, label, score, group, cluster, index: dict, pos_labe
     codes = _tested_codes(frame, group, index)
     keep = codes >= 0
     frame = frame[keep]
+    if len(frame) == 0:  # an empty file, or no row of the tested groups
+        return (*_no_rows(), frame[cluster].to_numpy())
     if frame[cluster].isna().any():
         raise ValueError(
             f"cluster column {cluster!r} has {int(frame[cluster].isna().sum()):,} missing "
@@ -661,9 +663,16 @@ def group_rows(frame, *, label, score, group, index: dict, pos_label):
 
     codes = _tested_codes(frame, group, index)
     keep = codes >= 0
+    if not keep.any():  # an empty file, or no row of these groups
+        return _no_rows()
     y = as_binary(frame[label].to_numpy()[keep], "label", pos_label, require_pos=False)
     s = as_finite_float(frame[score].to_numpy()[keep], "score")
     return y.astype(np.uint8), s, codes[keep]
+
+
+def _no_rows() -> tuple:
+    """(y, score, group code) of a partition without rows of the tested groups."""
+    return np.zeros(0, np.uint8), np.zeros(0, np.float64), np.zeros(0, np.intp)
 
 
 def _tested_codes(frame, group: list, index: dict) -> np.ndarray:

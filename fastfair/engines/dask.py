@@ -108,7 +108,10 @@ def _dask():
 
 
 def _in_partition(index: int, build, frame, columns, kwargs):
-    """Summary of one partition; errors say which partition."""
+    """Summary of one partition (None when it has no rows: an empty file, a partition
+    emptied by a filter); errors say which partition."""
+    if len(frame) == 0:
+        return None
     try:
         return build(*(frame[c] for c in columns), **kwargs)
     except (ValueError, TypeError) as exc:
@@ -116,13 +119,16 @@ def _in_partition(index: int, build, frame, columns, kwargs):
 
 
 def _add(a, b):
-    return a + b
+    """Two partial summaries added; None (empty partitions) adds nothing."""
+    return b if a is None else a if b is None else a + b
 
 
 def _reduce(df, build, columns, kwargs, *, split_every: int = 2, scheduler=None):
     """Tree reduction of per-partition summaries; returns the merged summary."""
     (result,) = _dask().compute(_reduction(df, build, columns, kwargs, split_every),
                                 scheduler=scheduler)  # fmt: skip
+    if result is None:
+        raise ValueError("the dask DataFrame has no rows")
     return result
 
 
@@ -476,6 +482,8 @@ def summarise_dask(
         graph += _placement_layer(df, [label, score, *groups], _audit_placements, kwargs,
                                   score, scheduler)  # fmt: skip
     total, *parts = _dask().compute(*graph, scheduler=scheduler)
+    if total is None:
+        raise ValueError(f"{source} has no rows")
     if score is not None:
         present = [p for p in parts if p is not None]
         total.scores = {c: _chain([p[c] for p in present]) for c in combos}
