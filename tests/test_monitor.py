@@ -847,3 +847,24 @@ def test_plot_of_a_group_that_joined_later_starts_where_it_joined():
                 np.testing.assert_array_equal(line.get_ydata(), diffs[:, i, c])
     finally:
         plt.close(fig)
+
+
+def test_counts_given_twice_for_a_group_in_one_batch_are_added():
+    """update_from_counts with two sources' tables stacked (each group listed twice, in
+    another order the second time; later a new group twice): one block of the summed
+    counts, as the sums by hand given once give it, and no group is monitored twice."""
+    rng = np.random.default_rng(34)
+    days = [ConfusionStats.from_arrays(*_day(rng, n=2000, gap=0.1)) for _ in range(4)]
+    assert all(d.labels.tolist() == ["a", "b"] for d in days)
+    twice = FairnessMonitor(["selection_rate", "tpr"], reference="a", max_groups=3)
+    once = FairnessMonitor(["selection_rate", "tpr"], reference="a", max_groups=3)
+    twice.update_from_counts(np.vstack([days[0].counts, days[1].counts[::-1]]),
+                             groups=["a", "b", "b", "a"])  # fmt: skip
+    once.update_from_counts(days[0].counts + days[1].counts, groups=["a", "b"])
+    assert twice.result().groups.tolist() == ["a", "b"]
+    assert twice.to_json() == once.to_json()
+    twice.update_from_counts(np.vstack([days[2].counts, days[3].counts]),
+                             groups=["a", "c", "a", "c"])  # fmt: skip
+    once.update_from_counts(days[2].counts + days[3].counts, groups=["a", "c"])
+    assert twice.result().groups.tolist() == ["a", "b", "c"]
+    assert twice.to_json() == once.to_json()

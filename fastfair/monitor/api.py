@@ -160,20 +160,21 @@ class FairnessMonitor:
     def _slots(self, labels) -> np.ndarray:
         """Monitor slot of each batch label; new groups added while max_groups allows."""
         labels = [plain_label(v) for v in np.asarray(labels, dtype=object).tolist()]
+        distinct = list(dict.fromkeys(labels))  # a table may list a group twice (added)
         if not self._groups:
             ref = self.options.reference
             if ref not in labels:
                 raise ValueError(
-                    f"the first batch has no rows of the reference {ref!r}; groups: {labels}"
+                    f"the first batch has no rows of the reference {ref!r}; groups: {distinct}"
                 )
-            if len(labels) < 2 and self.options.max_groups < 2:
+            if len(distinct) < 2 and self.options.max_groups < 2:
                 raise ValueError(
                     f"the first batch has one group ({ref!r}): give groups= or max_groups= "
                     "to say which groups the monitor compares"
                 )
-            self._allocate([ref, *[g for g in labels if g != ref]])
+            self._allocate([ref, *[g for g in distinct if g != ref]])
         index = {g: k for k, g in enumerate(self._groups)}
-        new = [g for g in labels if g not in index]
+        new = [g for g in distinct if g not in index]
         if new and len(self._groups) + len(new) > self._capacity:
             raise ValueError(
                 f"group {new[0]!r} is not one of the monitored groups {self._groups}; the "
