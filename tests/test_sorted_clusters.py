@@ -762,3 +762,41 @@ def test_sort_by_cluster_is_a_stable_counting_sort_with_each_clusters_group_and_
     group[[100, 300]] = 2 - group[[100, 300]] + 1
     bad = [i for i in range(n) if group[i] != group[np.flatnonzero(cluster == cluster[i])[0]]]
     assert _kernel_sums.sort_by_cluster(cluster, k, group)[3] == bad[0]
+
+
+def test_user_rows_sorted_once_serve_each_attribute_in_turn():
+    """Rows of two attributes (each row's group the tuple (sex, race)), read in batches
+    whose groups differ: the rows of sex, then of the intersection, then of race, from
+    three calls (the first two keep the columns): each call's rows are the lexsort by
+    user of that attribute's tested rows, as if it were the only call."""
+    import pyarrow as pa
+
+    rng = np.random.default_rng(13)
+    n = 600
+    user = rng.integers(0, 80, n)
+    sex = np.array(["F", "M"], dtype=object)[user % 2]
+    race = np.array(["x", "y", "z"], dtype=object)[user % 3]
+    race[:200] = np.where(race[:200] == "z", "x", race[:200])  # "z" first met later
+    y, s = rng.integers(0, 2, n).astype(np.uint8), rng.random(n)
+    rows = _sorted_clusters.UserRows(n, clustered=True)
+    for a in range(0, n, 200):
+        cells = np.empty(200, dtype=object)
+        cells[:] = list(zip(sex[a : a + 200], race[a : a + 200]))
+        rows.add(y[a : a + 200], s[a : a + 200], cells, pa.array(user[a : a + 200]))
+    calls = [
+        (["M", "F"], [0], sex, False),
+        ([("F", "y"), ("M", "x"), ("M", "z")], None, np.array(list(zip(sex, race))), False),
+        (["z", "y"], [1], race, True),
+    ]
+    for tested, positions, label, last in calls:
+        chunks, users = rows.sorted_chunks(tested, positions=positions, last=last)
+        got = [np.concatenate(c) for c in zip(*chunks())]
+        keyed = [tuple(v) if positions is None else v for v in label]
+        code = np.array([tested.index(v) if v in tested else -1 for v in keyed])
+        keep = np.flatnonzero(code >= 0)
+        order = keep[np.argsort(user[keep], kind="stable")]
+        np.testing.assert_array_equal(got[1], s[order])
+        np.testing.assert_array_equal(got[2], code[order])
+        np.testing.assert_array_equal(np.asarray(users)[got[3]], user[order])
+    with pytest.raises(RuntimeError, match="freed by an earlier call"):
+        rows.sorted_chunks(["F"], positions=[0])

@@ -522,3 +522,22 @@ def test_placement_moments_of_a_group_met_only_in_the_last_score_range():
         for label, v in ((1, v10), (0, v01)):
             want = [len(v), v.mean(), ((v - v.mean()) ** 2).sum()]
             np.testing.assert_allclose(got[k, label], want, rtol=1e-12, atol=1e-12)
+
+
+def test_per_partition_values_merged_in_any_order_keep_every_partition():
+    """treeAggregate merges the partitions' _ByPartition values in any grouping and order:
+    the result holds each partition's own value under its index, read back in partition
+    order (the driver sorts the indexes), whatever the order of the merges; an empty
+    partition (None) adds nothing."""
+    import itertools as it
+
+    from fastfair.engines.spark import _ByPartition, _merge
+
+    parts = [_ByPartition({pid: f"value of {pid}"}) for pid in (3, 0, 2, 5)]
+    for order in it.permutations([*parts, None]):
+        total = functools.reduce(_merge, order, None)
+        assert sorted(total.values) == [0, 2, 3, 5]
+        assert all(total.values[p] == f"value of {p}" for p in total.values)
+    left = _merge(_merge(parts[0], parts[1]), _merge(parts[2], parts[3]))
+    right = _merge(parts[3], _merge(parts[2], _merge(parts[1], parts[0])))
+    assert left.values == right.values
