@@ -1446,4 +1446,20 @@ MUTANTS = [
         ("tests/test_planning.py",),
         "an equivalence plan accepts a margin delta of exactly 0 (no gap can be inside it)",
     ),
+    m(
+        "seq-bh-first-pass",
+        "fastfair/_sequential.py",
+        "out[order[: ok[-1] + 1]] = True",
+        "out[order[: ok[0] + 1]] = True",
+        ("tests/test_sequential.py",),
+        "sequential BH rejects up to the first ranked p-value under its level, not the last",
+    ),
+    m(
+        "sweep-critical-none-sign",
+        "fastfair/sweep/inference.py",
+        "        return np.full(null.shape[1], np.inf)",
+        "        return np.full(null.shape[1], -np.inf)",
+        ("tests/test_sweep.py",),
+        "with too few permutations to reach alpha the sweep's critical value is -inf (all reject)",
+    ),
 ]
