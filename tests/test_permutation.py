@@ -1469,3 +1469,26 @@ def test_weighted_default_reference_is_the_group_with_the_most_rows(metric):
     assert sorted(res.to_frame()["group"]) == ["mid", "small"]
     ref = fastfair.permutation_test(y, pred, group, reference="big", **options)
     np.testing.assert_allclose(res.difference, ref.difference)
+
+
+@pytest.mark.parametrize(
+    ("metric", "scheme", "strata"),
+    [
+        ("tpr", "conditional", 1),
+        ("selection_rate", "conditional", 1),
+        ("selection_rate", "within_outcome", 2),
+        ("fpr", "within_outcome", 2),
+    ],
+)
+def test_exact_pvalue_adds_the_neglected_mass_of_each_stratum(metric, scheme, strata):
+    """Perfectly separated predictions (group a all 1, b all 0, 120 rows each): the
+    enumerated tail is below 1e-30, so the exact p-value is the documented bound on the mass
+    left outside the windows, 2 x EXACT_NEGLECTED_MASS per stratum (rows permuted within
+    each outcome: two strata)."""
+    from fastfair.permutation import EXACT_NEGLECTED_MASS
+
+    group = np.repeat(["a", "b"], 120)
+    y, pred = np.tile([0, 1], 120), (group == "a").astype(int)
+    res = fastfair.permutation_test(y, pred, group, metric=metric, method="exact", scheme=scheme)
+    assert res.method == "exact"
+    assert res.pvalue == pytest.approx(2 * strata * EXACT_NEGLECTED_MASS, rel=1e-9, abs=0)

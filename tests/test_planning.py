@@ -1458,3 +1458,27 @@ def test_tost_total_is_where_the_worst_comparisons_power_reaches_the_target():
 
         assert worst(n) == pytest.approx(power, abs=1e-9)
         assert worst(n * 0.999) < power
+
+
+def test_reference_index_takes_every_position_counted_from_either_end():
+    """reference_index in -k..k-1, as a Python index: -k is the first group (the same plan
+    as 0), -1 the last (as k - 1); k and -k - 1 are refused."""
+    rates = {"tpr": [0.7, 0.8, 0.75], "prevalence": [0.3, 0.4, 0.35]}
+    for negative, positive in ((-3, 0), (-1, 2)):
+        a, b = (sample_size("tpr", rates=rates, tau=0.1, reference_index=r)
+                for r in (negative, positive))  # fmt: skip
+        assert a.reference_index == b.reference_index == positive
+        np.testing.assert_array_equal(a.n_per_group, b.n_per_group)
+    for bad in (3, -4):
+        with pytest.raises(ValueError, match="reference_index"):
+            sample_size("tpr", rates=rates, tau=0.1, reference_index=bad)
+
+
+def test_the_printed_plan_names_the_comparisons_only_with_more_than_two_groups():
+    """With k > 2 groups the printout says k - 1 comparisons against the reference at
+    Bonferroni alpha / (k - 1); two groups make one comparison at alpha: no such line."""
+    two = repr(sample_size("tpr", rates=_RATES, tau=0.1))
+    three = repr(sample_size("tpr", rates={"tpr": [0.7, 0.8, 0.75],
+                                           "prevalence": [0.3, 0.4, 0.35]}, tau=0.1))  # fmt: skip
+    assert "comparisons" not in two
+    assert "comparisons         : 2 against reference group 0, Bonferroni alpha 0.05/2" in three
