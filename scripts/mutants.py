@@ -1462,4 +1462,12 @@ MUTANTS = [
         ("tests/test_sweep.py",),
         "with too few permutations to reach alpha the sweep's critical value is -inf (all reject)",
     ),
+    m(
+        "binary-two-values-refused",
+        "fastfair/_validation.py",
+        "    if len(values_seen) > 2:",
+        "    if len(values_seen) >= 2:",
+        ("tests/test_ingest.py",),
+        "a binary column with two labels other than 0/1 ('no'/'yes') is refused as not binary",
+    ),
 ]
