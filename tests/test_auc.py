@@ -2,6 +2,8 @@
 kernels, reproducibility across thread counts, validity by simulation, bad input."""
 
 import functools
+import pathlib
+import runpy
 
 import numpy as np
 import pytest
@@ -777,13 +779,7 @@ def test_maxt_auc_test_defaults_to_9999_joint_permutations_and_refuses_asymptoti
             fastfair.auc_test(y, s, g, method=method, adjust="maxT")
 
 
-def _holm_by_hand_prac10(p):
-    order = np.argsort(p, kind="stable")
-    out, run = np.empty(len(p)), 0.0
-    for k, i in enumerate(order):
-        run = max(run, (len(p) - k) * p[i])
-        out[i] = min(1.0, run)
-    return out
+_holm_by_hand_prac10 = runpy.run_path(str(pathlib.Path(__file__).with_name("_by_hand.py")))["holm"]
 
 
 def test_auc_test_from_delong_has_the_row_functions_defaults():

@@ -7,6 +7,7 @@ import itertools
 import math
 import pathlib
 import re
+import runpy
 import shutil
 import subprocess
 
@@ -744,14 +745,7 @@ def test_audit_compare_rows_are_the_paired_tests_adjusted_together():
     assert plain.model_comparison == [] and "Did the gap" not in plain.format()
 
 
-def _holm_by_hand(p):
-    """Holm's step-down adjustment, written out."""
-    p = np.asarray(p, dtype=float)
-    order, running, out = np.argsort(p, kind="stable"), 0.0, np.empty(len(p))
-    for rank, i in enumerate(order):
-        running = max(running, (len(p) - rank) * p[i])
-        out[i] = min(1.0, running)
-    return out
+_holm_by_hand = runpy.run_path(str(pathlib.Path(__file__).with_name("_by_hand.py")))["holm"]
 
 
 def test_audit_compare_printed_table_reads_back_each_row_with_its_own_adjusted_pvalues():

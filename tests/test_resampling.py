@@ -10,6 +10,9 @@ statistics.
 
 from __future__ import annotations
 
+import pathlib
+import runpy
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -407,13 +410,7 @@ def test_basic_bootstrap_confidence_level_is_open_at_0_and_1():
             fastfair.basic_bootstrap_test(y, pred, g, metric="accuracy", confidence_level=level)
 
 
-def _holm_by_hand(p):
-    m, order = len(p), np.argsort(p, kind="stable")
-    out, run_max = np.empty(m), 0.0
-    for k, i in enumerate(order):
-        run_max = max(run_max, (m - k) * p[i])
-        out[i] = min(1.0, run_max)
-    return out
+_holm_by_hand = runpy.run_path(str(pathlib.Path(__file__).with_name("_by_hand.py")))["holm"]
 
 
 def _rows_after(text, first_header):
