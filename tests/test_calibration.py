@@ -909,3 +909,25 @@ def test_kernel_and_weighting_options_reach_the_calibrator_the_tce_and_the_thres
             rows = g == k
             want = _direct_nw_kernel(s[rows], y[rows], w[rows], res.curve.grid, h, kernel)
             np.testing.assert_allclose(res.curve.estimate[k], want, rtol=1e-9)
+
+
+def test_ece_bins_run_from_one_to_a_million_and_the_norm_order_from_one():
+    """ece's n_bins at both ends: one bin is |mean(y) - mean(s)| (by hand), a million bins
+    (MAX_POINTS) put each of these distinct scores in its own bin, so with p = 1 the error
+    is mean |y - s| for both binnings; 0 and 10**6 + 1 bins are refused. The norm order p
+    starts at 1 (accepted) and 0.999 is refused by ece, msce and calibration_error."""
+    y = np.array([0, 1, 0, 1, 1, 0, 1, 1])
+    s = np.array([0.1, 0.3, 0.35, 0.6, 0.7, 0.8, 0.9, 0.95])
+    assert ece(y, s, n_bins=1, p=1) == pytest.approx(abs(y.mean() - s.mean()), rel=1e-12)
+    for binning in ("equal_mass", "equal_width"):
+        got = ece(y, s, n_bins=10**6, binning=binning, p=1)
+        assert got == pytest.approx(np.mean(np.abs(y - s)), rel=1e-12)
+    with pytest.raises(ValueError, match=r"^n_bins must be >= 1, got 0$"):
+        ece(y, s, n_bins=0)
+    with pytest.raises(ValueError, match=r"^n_bins must be <= 1,000,000, got 1,000,001$"):
+        ece(y, s, n_bins=10**6 + 1)
+    assert msce(y, s, p=1) >= 0
+    for call in (lambda p: ece(y, s, p=p), lambda p: msce(y, s, p=p),
+                 lambda p: calibration_error(y, s, estimator="msce", p=p)):  # fmt: skip
+        with pytest.raises(ValueError, match=r"^p must be a number >= 1, got 0.999$"):
+            call(0.999)

@@ -1295,3 +1295,21 @@ def test_from_counts_with_every_option_at_its_default_equals_the_rows_on_every_f
     rows = compare_models(y, pa, pb, g, random_state=1).to_dict()
     assert len(rows["comparisons"]) == 2 and rows["confidence_level"] == 0.95
     assert from_counts(counts, ["a", "b", "c"], random_state=1).to_dict() == rows
+
+
+def test_n_permutations_is_taken_from_1_to_ten_million_and_counts_need_two_groups():
+    """n_permutations is checked on every method (before the data): 1 and 10**7 (the
+    documented ends) are accepted, 0 and 10**7 + 1 refused naming the argument; counts of
+    one group are refused (a comparison needs two), two accepted."""
+    y, a, b, group = two_models(300, seed=12)
+    for ok in (1, 10**7):
+        res = compare_models(y, a, b, group, method="asymptotic", n_permutations=ok)
+        assert res.method == "asymptotic"
+    too_many = "n_permutations must be <= 10,000,000, got 10,000,001"
+    for bad, message in ((0, "n_permutations must be >= 1, got 0"), (10**7 + 1, too_many)):
+        with pytest.raises(ValueError, match=f"^{message}$"):
+            compare_models(y, a, b, group, method="asymptotic", n_permutations=bad)
+    row = [40, 5, 3, 30, 20, 4, 6, 50]
+    with pytest.raises(ValueError, match=r"^counts must hold at least 2 groups, got 1$"):
+        from_counts([row])
+    assert from_counts([row, row[::-1]], method="asymptotic").method == "asymptotic"

@@ -1492,3 +1492,19 @@ def test_exact_pvalue_adds_the_neglected_mass_of_each_stratum(metric, scheme, st
     res = fastfair.permutation_test(y, pred, group, metric=metric, method="exact", scheme=scheme)
     assert res.method == "exact"
     assert res.pvalue == pytest.approx(2 * strata * EXACT_NEGLECTED_MASS, rel=1e-9, abs=0)
+
+
+@pytest.mark.parametrize("scheme", ["conditional", "within_outcome"])
+def test_exact_equalized_odds_adds_the_neglected_mass_of_both_parts(scheme):
+    """Equalized odds takes the separable path (the TPR and FPR parts enumerated apart, a
+    tail sum over their sum of squares): with predictions that separate the groups
+    perfectly the enumerated tail is below 1e-30, so the p-value is the bound on the mass
+    left outside the two parts' windows, 2 x EXACT_NEGLECTED_MASS each: 4e-20 (abs
+    tolerance 0: an additive mistake of 1e-20 would pass any approximate comparison)."""
+    group = np.repeat(["a", "b"], 120)
+    y, pred = np.tile([0, 1], 120), (group == "a").astype(int)
+    res = fastfair.permutation_test(
+        y, pred, group, metric="equalized_odds", method="exact", scheme=scheme
+    )
+    assert res.method == "exact"
+    assert res.pvalue == pytest.approx(4 * EXACT_NEGLECTED_MASS, rel=1e-9, abs=0)

@@ -1482,3 +1482,33 @@ def test_the_printed_plan_names_the_comparisons_only_with_more_than_two_groups()
                                            "prevalence": [0.3, 0.4, 0.35]}, tau=0.1))  # fmt: skip
     assert "comparisons" not in two
     assert "comparisons         : 2 against reference group 0, Bonferroni alpha 0.05/2" in three
+
+
+def test_simulate_power_takes_two_rows_per_group_and_a_tau_within_a_thousandth():
+    """simulate_power: n_per_group of two integers >= 2 (2 accepted, 1 refused on either
+    side) and a tau that matches the rates' difference (0.1 here) to within 1e-3 on either
+    side: 0.1 +- 0.0009 accepted, 0.1 +- 0.0011 refused."""
+    rates = {"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}
+    kw = dict(rates=rates, n_sim=5, test="wald", random_state=0)
+    assert simulate_power("tpr", n_per_group=[2, 2], **kw).n_per_group.tolist() == [2, 2]
+    for bad in ([1, 2], [2, 1], [0, 5]):
+        with pytest.raises(ValueError, match=r"n_per_group must be two integers >= 2"):
+            simulate_power("tpr", n_per_group=bad, **kw)
+    for tau in (0.1009, 0.0991):
+        assert simulate_power("tpr", n_per_group=[50, 50], tau=tau, **kw).n_sim == 5
+    for tau in (0.1011, 0.0989):
+        with pytest.raises(ValueError, match=r"does not match the difference implied by rates"):
+            simulate_power("tpr", n_per_group=[50, 50], tau=tau, **kw)
+
+
+def test_allocation_fractions_are_open_at_0_and_1_and_sum_to_1_within_1e_8():
+    """A given allocation: each fraction in (0, 1) (0 or 1 refused, as a scalar or in a
+    list) and the fractions summing to 1 within 1e-8 (5e-9 off accepted, 2e-8 refused);
+    an accepted allocation is used as given (the plan's allocation is the fractions)."""
+    rates = {"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}
+    for bad in (0.0, 1.0, [0.0, 1.0], [1.0, 0.0], [0.5, 0.5 + 2e-8], [0.5, 0.5 - 2e-8]):
+        with pytest.raises(ValueError, match=r"allocation fractions must be in \(0, 1\) and"):
+            sample_size("tpr", rates=rates, tau=0.1, allocation=bad)
+    for ok in ([0.5, 0.5 + 5e-9], [0.5, 0.5 - 5e-9], [1e-9, 1 - 1e-9]):
+        plan = sample_size("tpr", rates=rates, tau=0.1, allocation=ok)
+        np.testing.assert_array_equal(plan.allocation, ok)

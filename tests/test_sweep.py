@@ -818,3 +818,26 @@ def test_counts_above_binary_search_for_every_number_of_thresholds_up_to_17():
             with _parallel.force_parallel():
                 got = _sweep.counts_above(score, code, thresholds, 3, n_threads)
             np.testing.assert_array_equal(got, want, err_msg=f"{k} thresholds")
+
+
+def test_a_number_of_thresholds_from_one_and_one_permutation_are_accepted():
+    """thresholds=k is k score quantiles from the smallest score to the largest (inverted
+    CDF): 1 gives the smallest score alone, 2 the smallest and the largest; 0 is refused
+    naming the argument. n_permutations 1 is accepted (its p-values are (1 + count) / 2),
+    0 refused."""
+    y, score, group = grid_data(n=500, seed=10)
+    s = np.arange(500.0)
+    kw = dict(n_permutations=9, random_state=0)
+    np.testing.assert_array_equal(
+        fastfair.threshold_sweep(y, s, group, thresholds=1, **kw).thresholds, [0.0]
+    )
+    np.testing.assert_array_equal(
+        fastfair.threshold_sweep(y, s, group, thresholds=2, **kw).thresholds, [0.0, 499.0]
+    )
+    with pytest.raises(ValueError, match=r"^thresholds must be >= 1, got 0$"):
+        fastfair.threshold_sweep(y, s, group, thresholds=0, **kw)
+    one = fastfair.threshold_sweep(y, score, group, thresholds=[0.3, 0.5], n_permutations=1,
+                                   random_state=0)  # fmt: skip
+    assert one.n_permutations == 1 and set(np.ravel(one.pvalue)) <= {0.5, 1.0}
+    with pytest.raises(ValueError, match=r"^n_permutations must be >= 1, got 0$"):
+        fastfair.threshold_sweep(y, score, group, n_permutations=0)
