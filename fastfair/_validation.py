@@ -245,6 +245,37 @@ def as_binary_pair(y_true, y_pred, pos_label=None) -> tuple[np.ndarray, np.ndarr
     return y, yhat
 
 
+def check_binary_values(
+    values_seen, name: str, pos_label=None, require_pos: bool = True,
+    pos_name: str = "pos_label",
+) -> None:  # fmt: skip
+    """Refuse a column read in pieces (batches, files, partitions) that :func:`as_binary`
+    would refuse whole: `values_seen`, the union of the pieces' distinct values. Each
+    piece alone may pass (one holds only 'no', another only 'maybe'); their union may not.
+
+    Examples
+    --------
+    >>> check_binary_values({"no", "yes"} | {"maybe"}, "label", pos_label="yes")
+    Traceback (most recent call last):
+    ...
+    ValueError: label must be binary, got 3 distinct values ('maybe', 'no', 'yes')
+    """
+    if values_seen:
+        as_binary(_values_array(values_seen), name, pos_label, require_pos, pos_name)
+
+
+def _values_array(values) -> np.ndarray:
+    """Python scalars as the column they came from: bool, integers, numbers or objects."""
+    values = list(values)
+    if all(isinstance(v, (bool, np.bool_)) for v in values):
+        return np.array(values, dtype=bool)
+    if all(isinstance(v, (int, np.integer)) for v in values):
+        return np.array(values, dtype=np.int64)
+    if all(isinstance(v, (int, float, np.number)) for v in values):
+        return np.array(values, dtype=np.float64)
+    return np.array(values, dtype=object)
+
+
 def _bad_pos(name, pos_label, values_seen=None, pos_name="pos_label"):
     seen = "" if values_seen is None else f"; its values are {values_seen.tolist()}"
     given = (

@@ -639,6 +639,31 @@ def test_a_file_without_a_positive_row_is_read_as_in_memory(tmp_path, engine, ki
 
 
 @pytest.mark.parametrize("engine", ["arrow", "dask"])
+@pytest.mark.parametrize("column", ["y", "p"])
+def test_a_third_value_alone_in_one_file_is_refused_as_in_memory(tmp_path, engine, column):
+    """The first file holds 'no' and 'yes', the second only 'maybe' (in the label or the
+    prediction column): each file alone is binary, the column is not. Every engine refuses
+    it, naming the column and its three values (arrow and dask used to read 'maybe' as a
+    negative label or prediction)."""
+    rng = np.random.default_rng(15)
+    n = 200
+    values = np.array(["no", "yes"], dtype=object)
+    frame = pd.DataFrame({"y": values[rng.integers(0, 2, n)], "p": values[rng.integers(0, 2, n)],
+                          "g": rng.choice(["a", "b"], n)})  # fmt: skip
+    frame.loc[150:, column] = "maybe"
+    frame.iloc[:150].to_parquet(tmp_path / "part-0.parquet", index=False)
+    frame.iloc[150:].to_parquet(tmp_path / "part-1.parquet", index=False)
+    message = f"column '{column}' must be binary.*'maybe', 'no', 'yes'"
+    kw = dict(data=str(tmp_path), pos_label="yes", **OPTIONS)
+    for chosen, extra in (
+        ("memory", {}),
+        (engine, {"scheduler": "sync"} if engine == "dask" else {}),
+    ):
+        with pytest.raises(ValueError, match=message):
+            fastfair.audit("y", "p", ["g"], engine=chosen, **kw, **extra)
+
+
+@pytest.mark.parametrize("engine", ["arrow", "dask"])
 def test_an_empty_file_and_a_file_of_an_untested_group_are_read_as_in_memory(tmp_path, engine):
     """Four files: rows, an empty file (a day without rows), rows, and a file holding
     only a small group that no test compares (its rows below min_group_size): the empty

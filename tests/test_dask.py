@@ -2,6 +2,7 @@
 
 import functools
 import pathlib
+import re
 import runpy
 
 import numpy as np
@@ -254,6 +255,79 @@ def test_summaries_of_a_frame_with_an_empty_partition_equal_the_rows():
                                rtol=1e-12)  # fmt: skip
     with pytest.raises(ValueError, match="the dask DataFrame has no rows"):
         fdask.confusion_stats(df[df.k < 0], "y", "a", "g", **sync)
+
+
+def _labelled_frame(n=120, seed=17):
+    """Text labels and predictions in two partitions of 60 rows; every row of the second
+    partition is negative (label and both predictions 'no')."""
+    rng = np.random.default_rng(seed)
+    values = np.array(["no", "yes"], dtype=object)
+    frame = pd.DataFrame({c: values[rng.integers(0, 2, n)] for c in ("y", "a", "b")})
+    frame["s"], frame["g"] = np.round(rng.random(n), 3), rng.choice(["u", "v"], n)
+    frame.loc[n // 2 :, ["y", "a", "b"]] = "no"
+    return frame
+
+
+def _dask_summaries(df):
+    """The four summaries of fastfair.dask, with pos_label 'yes' (name -> a thunk)."""
+    kw = dict(pos_label="yes", scheduler="sync")
+    return {
+        "confusion": lambda: fdask.confusion_stats(df, "y", "a", "g", **kw),
+        "scores": lambda: fdask.score_stats(df, "y", "s", "g", **kw),
+        "placements": lambda: fdask.placement_sums(df, "y", "s", "g", **kw),
+        "paired": lambda: fdask.paired_stats(df, "y", "a", "b", "g", **kw),
+    }
+
+
+def test_a_partition_without_the_positive_label_is_a_piece_of_the_column():
+    """The second partition holds no 'yes' (a day without events): the summaries equal
+    the memory ones of all the rows (they used to refuse the partition)."""
+    frame = _labelled_frame()
+    df = dd.from_pandas(frame, npartitions=2, sort=False)
+    assert [set(p.y) for p in dask_partitions(df)][1] == {"no"}
+    got = {name: build() for name, build in _dask_summaries(df).items()}
+    stats = fastfair.stats
+    want = stats.ConfusionStats.from_arrays(frame.y, frame.a, frame.g, pos_label="yes")
+    np.testing.assert_array_equal(got["confusion"].counts, want.counts)
+    want = stats.ScoreStats.from_arrays(frame.y, frame.s, frame.g, pos_label="yes")
+    np.testing.assert_array_equal(got["scores"].counts, want.counts)
+    want = stats.PlacementSums.from_arrays(frame.y, frame.s, frame.g, pos_label="yes")
+    for field in ("n_neg", "n_pos", "pos_sum", "neg_sum", "pos_squares", "neg_squares"):
+        np.testing.assert_array_equal(getattr(got["placements"], field), getattr(want, field))
+    want = fastfair.compare.PairedStats.from_arrays(frame.y, frame.a, frame.b, frame.g,
+                                                    pos_label="yes")  # fmt: skip
+    np.testing.assert_array_equal(got["paired"].counts, want.counts)
+
+
+@pytest.mark.parametrize("name", ["confusion", "scores", "placements", "paired"])
+def test_a_third_value_alone_in_one_partition_is_refused(name):
+    """The second partition's labels are all 'maybe': each partition is binary, the column
+    is not, and every summary refuses it as the memory engine refuses the whole column
+    (it used to count 'maybe' as a negative); after the sort by score (the placement
+    sums) a partition may already hold all three, and is named."""
+    frame = _labelled_frame()
+    frame.loc[60:, "y"] = "maybe"
+    df = dd.from_pandas(frame, npartitions=2, sort=False)
+    with pytest.raises(ValueError) as memory:
+        fastfair.stats.ConfusionStats.from_arrays(frame.y, frame.a, frame.g, pos_label="yes")
+    assert (
+        str(memory.value) == "y_true must be binary, got 3 distinct values ('maybe', 'no', 'yes')"
+    )
+    with pytest.raises(ValueError) as dask:
+        _dask_summaries(df)[name]()
+    assert re.fullmatch(r"(partition \d+: )?" + re.escape(str(memory.value)), str(dask.value))
+
+
+@pytest.mark.parametrize("name", ["confusion", "scores", "placements"])
+def test_a_positive_label_in_no_partition_is_refused_as_in_memory(name):
+    """No 'yes' label in any partition: refused with the memory summaries' message (a
+    partition alone may lack it, the column may not)."""
+    frame = _labelled_frame()
+    frame["y"] = "no"
+    df = dd.from_pandas(frame, npartitions=2, sort=False)
+    with pytest.raises(ValueError, match=r"^pos_label='yes' does not occur in y_true; its "
+                                         r"values are \['no'\]$"):  # fmt: skip
+        _dask_summaries(df)[name]()
 
 
 def dask_partitions(df):

@@ -32,6 +32,7 @@ from pyspark.sql import SparkSession
 import fastfair
 import fastfair.spark as fspark
 import fastfair.stats
+from fastfair.engines.spark import spark_delong
 from fastfair.stats import ConfusionStats, ScoreStats
 
 _HELPERS = runpy.run_path(str(pathlib.Path(__file__).with_name("_same_audit.py")))
@@ -179,6 +180,71 @@ def test_pos_label_with_text_labels(spark):
     a = fspark.confusion_stats(df, "y", "p", "g", pos_label="yes")
     b = ConfusionStats.from_arrays(data.y, data.p, data.g, pos_label="yes")
     np.testing.assert_array_equal(a.counts, b.counts)
+
+
+def _halves(spark, data):
+    """The rows in two partitions: the first half, then the second (parallelize slices a
+    list into contiguous pieces)."""
+    rows = spark.sparkContext.parallelize(data.to_records(index=False).tolist(), 2)
+    return spark.createDataFrame(rows, list(data.columns))
+
+
+def _text_labels(n=120, seed=33):
+    rng = np.random.default_rng(seed)
+    values = np.array(["no", "yes"], dtype=object)
+    data = pd.DataFrame({c: values[rng.integers(0, 2, n)] for c in ("y", "p", "q")})
+    data["s"], data["g"] = np.round(rng.random(n), 3), rng.choice(["a", "b"], n)
+    data.loc[n // 2 :, ["y", "p", "q"]] = "no"  # the second partition: no positive
+    return data
+
+
+#: Each partition pass of fastfair.spark with a binary column, pos_label "yes".
+BINARY_CALLS = {
+    "confusion_stats": lambda d: fspark.confusion_stats(d, "y", "p", "g", pos_label="yes"),
+    "confusion_cube": lambda d: fspark.confusion_cube(d, "y", "p", "g", pos_label="yes"),
+    "score_stats": lambda d: fspark.score_stats(d, "y", "s", "g", pos_label="yes"),
+    "spark_delong": lambda d: spark_delong(d, "y", "s", "g", pos_label="yes"),
+    "paired_stats": lambda d: fspark.paired_stats(d, "y", "p", "q", "g", pos_label="yes"),
+}
+
+
+def test_a_partition_without_a_positive_is_a_piece_of_the_column(spark):
+    """The second partition holds no 'yes': the counts are the memory ones of all rows."""
+    data = _text_labels()
+    df = _halves(spark, data)
+    assert [set(p) for p in df.select("y").rdd.map(lambda r: r.y).glom().collect()] == [
+        {"no", "yes"}, {"no"}
+    ]  # fmt: skip
+    got = BINARY_CALLS["confusion_stats"](df)
+    want = ConfusionStats.from_arrays(data.y, data.p, data.g, pos_label="yes")
+    np.testing.assert_array_equal(got.counts, want.counts)
+    got = BINARY_CALLS["paired_stats"](df)
+    want = fastfair.compare.PairedStats.from_arrays(data.y, data.p, data.q, data.g,
+                                                    pos_label="yes")  # fmt: skip
+    np.testing.assert_array_equal(got.counts, want.counts)
+
+
+@pytest.mark.parametrize("call", sorted(BINARY_CALLS))
+def test_a_third_value_alone_in_one_partition_is_refused_on_spark(spark, call):
+    """The second partition's labels are all 'maybe': each partition is binary, the
+    column is not; refused naming the column and its three values (it used to count
+    'maybe' as a negative)."""
+    data = _text_labels()
+    data.loc[60:, "y"] = "maybe"
+    message = r"^column 'y' must be binary, got 3 distinct values \('maybe', 'no', 'yes'\)$"
+    with pytest.raises(ValueError, match=message):
+        BINARY_CALLS[call](_halves(spark, data))
+
+
+@pytest.mark.parametrize("call", ["confusion_stats", "score_stats", "spark_delong"])
+def test_a_positive_label_in_no_partition_is_refused_on_spark(spark, call):
+    """No 'yes' label anywhere: refused as the memory summaries refuse it (a partition
+    alone may lack it, the column may not)."""
+    data = _text_labels()
+    data["y"] = "no"
+    message = r"^pos_label='yes' does not occur in column 'y'; its values are \['no'\]$"
+    with pytest.raises(ValueError, match=message):
+        BINARY_CALLS[call](_halves(spark, data))
 
 
 def _bad(spark, frame, column, value, rows=(17, 4200)):

@@ -23,6 +23,7 @@ import tempfile
 
 import numpy as np
 
+from fastfair._validation import check_binary_values
 from fastfair.engines.attributes import (
     CombinationScores,
     code_groups,
@@ -56,6 +57,8 @@ def summarise_arrow(
     scores are kept as sorted runs coded by cell
     (:class:`fastfair.engines.summaries.ScoreRuns`), merged once at the end for every
     combination; beyond `spill_bytes` in memory they are spilled to an Arrow IPC file."""
+    import pyarrow.compute as pc
+
     from fastfair.engines.files import _counted_batches, _to_numpy, count_rows, iter_batches
 
     groups = [groups] if isinstance(groups, str) else list(groups)
@@ -67,6 +70,9 @@ def summarise_arrow(
         spill = tempfile.gettempdir() if n_rows * ROW_BYTES > spill_bytes else None
         rows = UserRows(n_rows, clustered=cluster is not None, spill_dir=spill, column=cluster)
     total, cells = None, _Cells()
+    binary = {c: f"{role} column {c!r}" for c, role in ((label, "label"), (pred, "prediction"))
+              if c is not None}  # fmt: skip
+    seen = {c: set() for c in binary}
     batches = iter_batches(source, columns, batch_rows=batch_rows, dictionary=groups)
     for path, batch in _counted_batches(batches, source, progress):
         try:
@@ -91,11 +97,15 @@ def summarise_arrow(
                     rows.add(y, s, finest, None if cluster is None else batch[cluster])
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"{path}: {exc}") from exc
+        for c in seen:  # a batch may hold one value only; all the batches, two at most
+            seen[c].update(pc.unique(batch[c]).to_pylist())
         total = part if total is None else total + part
         if total.scores and total.scores.runs.nbytes > spill_bytes:
             total.scores.runs = total.scores.runs.spill(tempfile.gettempdir())
     if total is None:
         raise ValueError(f"{source} has no rows")
+    for c, name in binary.items():
+        check_binary_values(seen[c], name, pos_label, require_pos=False)
     total.rows = rows
     return total
 

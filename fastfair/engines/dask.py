@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fastfair._validation import as_binary, check_binary_values
 from fastfair.compare import PairedStats
 from fastfair.engines import attributes, distributed
 from fastfair.engines.files import check_names
@@ -107,15 +108,21 @@ def _dask():
     return dask
 
 
-def _in_partition(index: int, build, frame, columns, kwargs):
+def _in_partition(index: int, build, frame, columns, kwargs, binary=()):
     """Summary of one partition (None when it has no rows: an empty file, a partition
-    emptied by a filter); errors say which partition."""
+    emptied by a filter); errors say which partition. With `binary` columns: the summary
+    and those columns' distinct values (a :class:`~fastfair.engines.distributed.Piece`)."""
     if len(frame) == 0:
         return None
     try:
-        return build(*(frame[c] for c in columns), **kwargs)
+        summary = build(*(frame[c] for c in columns), **kwargs)
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"partition {index}: {exc}") from exc
+    if not binary:
+        return summary
+    return distributed.Piece(
+        summary, {c: frozenset(frame[c].drop_duplicates().tolist()) for c in binary}
+    )
 
 
 def _add(a, b):
@@ -123,22 +130,30 @@ def _add(a, b):
     return b if a is None else a if b is None else a + b
 
 
-def _reduce(df, build, columns, kwargs, *, split_every: int = 2, scheduler=None):
-    """Tree reduction of per-partition summaries; returns the merged summary."""
-    (result,) = _dask().compute(_reduction(df, build, columns, kwargs, split_every),
-                                scheduler=scheduler)  # fmt: skip
+def _reduce(
+    df, build, columns, kwargs, *, split_every: int = 2, scheduler=None,
+    binary: dict | None = None, require_pos: bool = True,
+):  # fmt: skip
+    """Tree reduction of per-partition summaries; returns the merged summary. `binary`:
+    {column: its name in messages}, checked as a whole
+    (:func:`~fastfair.engines.distributed.checked_piece`) against
+    ``kwargs["pos_label"]``."""
+    binary = binary or {}
+    graph = _reduction(df, build, columns, kwargs, split_every, binary=tuple(binary))
+    (result,) = _dask().compute(graph, scheduler=scheduler)
     if result is None:
         raise ValueError("the dask DataFrame has no rows")
-    return result
+    return distributed.checked_piece(result, binary, kwargs.get("pos_label"), require_pos)
 
 
-def _reduction(df, build, columns, kwargs, split_every: int = 2):
-    """The delayed tree reduction of per-partition summaries."""
+def _reduction(df, build, columns, kwargs, split_every: int = 2, binary=()):
+    """The delayed tree reduction of per-partition summaries (pieces with `binary`
+    columns)."""
     dask = _dask()
     check_names(list(df.columns), columns, "the dask DataFrame")
     parts = df[list(dict.fromkeys(columns))].to_delayed()
     layer = [
-        dask.delayed(_in_partition)(i, build, part, columns, kwargs)
+        dask.delayed(_in_partition)(i, build, part, columns, kwargs, binary)
         for i, part in enumerate(parts)
     ]
     if not layer:
@@ -188,11 +203,19 @@ def confusion_stats(
     True
     """
     columns = [y_true, y_pred, *group]
-    return _reduce(df, _confusion_of, columns, dict(pos_label=pos_label), scheduler=scheduler)
+    return _reduce(df, _confusion_of, columns, dict(pos_label=pos_label), scheduler=scheduler,
+                   binary={y_true: "y_true", y_pred: "y_pred"})  # fmt: skip
 
 
 def _confusion_of(y, yhat, *groups, pos_label=None):
-    return ConfusionStats.from_arrays(y, yhat, *groups, pos_label=pos_label)
+    """A partition's counts: it need not hold `pos_label` (the whole columns must)."""
+    y, yhat = _binary(y, "y_true", pos_label), _binary(yhat, "y_pred", pos_label)
+    return ConfusionStats.from_arrays(y, yhat, *groups)
+
+
+def _binary(values, name: str, pos_label):
+    """A partition's binary column as 0/1; `pos_label` need not occur in this partition."""
+    return as_binary(values, name, pos_label, require_pos=False)
 
 
 permutation_test = distributed.summary_test(
@@ -242,11 +265,13 @@ def score_stats(
     1000
     """
     kwargs = dict(resolution=resolution, pos_label=pos_label)
-    return _reduce(df, _scores_of, [y_true, y_score, group], kwargs, scheduler=scheduler)
+    return _reduce(df, _scores_of, [y_true, y_score, group], kwargs, scheduler=scheduler,
+                   binary={y_true: "y_true"})  # fmt: skip
 
 
 def _scores_of(y, score, group, resolution=None, pos_label=None):
-    return ScoreStats.from_arrays(y, score, group, resolution=resolution, pos_label=pos_label)
+    y = _binary(y, "y_true", pos_label)
+    return ScoreStats.from_arrays(y, score, group, resolution=resolution)
 
 
 @_documented
@@ -291,12 +316,17 @@ def placement_sums(
     True
     """
     layer = _placement_layer(df, [y_true, y_score, group], _placements_of,
-                             dict(pos_label=pos_label), y_score, scheduler)  # fmt: skip
-    return _chain(_dask().compute(*layer, scheduler=scheduler))
+                             dict(pos_label=pos_label), y_score, scheduler,
+                             binary=(y_true,))  # fmt: skip
+    pieces = [p for p in _dask().compute(*layer, scheduler=scheduler) if p is not None]
+    values = frozenset().union(*(p.values[y_true] for p in pieces))
+    check_binary_values(values, "y_true", pos_label)
+    return _chain([p.summary for p in pieces])
 
 
-def _placement_layer(df, columns, build, kwargs, score, scheduler) -> list:
-    """Delayed `build` of each partition of `df[columns]` sorted by `score` (dask's sort)."""
+def _placement_layer(df, columns, build, kwargs, score, scheduler, binary=()) -> list:
+    """Delayed `build` of each partition of `df[columns]` sorted by `score` (dask's sort);
+    pieces with `binary` columns."""
     dask = _dask()
     check_names(list(df.columns), columns, "the dask DataFrame")
     if df.npartitions == 0:
@@ -312,7 +342,7 @@ def _placement_layer(df, columns, build, kwargs, score, scheduler) -> list:
     # a local scheduler cannot run the distributed p2p shuffle: tasks then
     ranked = frame.sort_values(score, shuffle_method="tasks" if scheduler else None)
     return [
-        dask.delayed(_in_partition)(i, build, part, columns, kwargs)
+        dask.delayed(_in_partition)(i, build, part, columns, kwargs, binary)
         for i, part in enumerate(ranked.to_delayed())
     ]
 
@@ -329,7 +359,7 @@ def _placements_of(y, score, group, pos_label=None):
     """A partition's own placement sums (None when it is empty)."""
     if len(y) == 0:
         return None
-    return PlacementSums.from_arrays(y, score, group, pos_label=pos_label)
+    return PlacementSums.from_arrays(_binary(y, "y_true", pos_label), score, group)
 
 
 @_documented
@@ -425,7 +455,9 @@ def paired_stats(
     [[0, 0, 0, 0, 0, 1, 0, 1], [1, 0, 0, 0, 0, 0, 1, 0]]
     """
     columns = [y_true, y_pred_a, y_pred_b, group]
-    return _reduce(df, _paired_of, columns, dict(pos_label=pos_label), scheduler=scheduler)
+    binary = {y_true: "y_true", y_pred_a: "y_pred_a", y_pred_b: "y_pred_b"}
+    return _reduce(df, _paired_of, columns, dict(pos_label=pos_label), scheduler=scheduler,
+                   binary=binary, require_pos=False)  # fmt: skip
 
 
 def _paired_of(y, a, b, group, pos_label=None):
@@ -476,7 +508,9 @@ def summarise_dask(
         return attributes.summary_of(y, yhat, None, {g: values[g] for g in groups}, combos)
 
     combos = [(g,) for g in groups] if combos is None else [tuple(c) for c in combos]
-    graph = [_reduction(df, build, columns, {})]
+    binary = {c: f"{role} column {c!r}" for c, role in ((label, "label"), (pred, "prediction"))
+              if c is not None}  # fmt: skip
+    graph = [_reduction(df, build, columns, {}, binary=tuple(binary))]
     if score is not None:
         kwargs = dict(names=groups, combos=combos, pos_label=pos_label)
         graph += _placement_layer(df, [label, score, *groups], _audit_placements, kwargs,
@@ -484,6 +518,7 @@ def summarise_dask(
     total, *parts = _dask().compute(*graph, scheduler=scheduler)
     if total is None:
         raise ValueError(f"{source} has no rows")
+    total = distributed.checked_piece(total, binary, pos_label, require_pos=False)
     if score is not None:
         present = [p for p in parts if p is not None]
         total.scores = {c: _chain([p[c] for p in present]) for c in combos}

@@ -5,14 +5,17 @@ Both engines offer the same functions of a DataFrame's columns (confusion and pa
 score summaries, DeLong and the tests); each fills the shared parts of the docstrings
 (:func:`documented`) with its own ``{df}`` and ``{example}``, and makes
 ``permutation_test``, ``compare_models`` and ``auc_test`` from its ``confusion_stats``,
-``paired_stats`` and ``delong`` (:func:`summary_test`).
+``paired_stats`` and ``delong`` (:func:`summary_test`). Their partitions' summaries carry the
+distinct values of the binary columns (:class:`Piece`), checked once for the whole frame.
 """
 
 from __future__ import annotations
 
 import inspect
 
-__all__ = ["SHARED", "documented", "summary_test"]
+from fastfair._validation import check_binary_values
+
+__all__ = ["SHARED", "Piece", "checked_piece", "documented", "summary_test"]
 
 #: The docstring parts both engines use, by key ({pos_label}, {y_score}, ...).
 SHARED = {
@@ -126,3 +129,34 @@ def summary_test(name: str, build, *, engine: str, parts: dict, example: str, mo
     test.__doc__ = fill(doc, parts)
     test.__module__, test.__name__, test.__qualname__ = module, name, name
     return test
+
+
+class Piece:
+    """A partition's summary and the distinct values of its binary columns: two pieces add
+    as their summaries add and unite their values, checked once for the whole frame
+    (:func:`checked_piece`): one partition may hold only 'no', another only 'maybe'.
+
+    Examples
+    --------
+    >>> total = Piece(1, {"y": frozenset({"no"})}) + Piece(2, {"y": frozenset({"maybe"})})
+    >>> total.summary, sorted(total.values["y"])
+    (3, ['maybe', 'no'])
+    """
+
+    def __init__(self, summary, values: dict):
+        self.summary, self.values = summary, values
+
+    def __add__(self, other: Piece) -> Piece:
+        values = {c: v | other.values[c] for c, v in self.values.items()}
+        return Piece(self.summary + other.summary, values)
+
+
+def checked_piece(piece, binary: dict, pos_label, require_pos: bool):
+    """The summary of a reduced :class:`Piece` (anything else as it is), once the union of
+    each binary column's values passes the memory engine's check of the whole column;
+    `binary`: {column: the name messages give it}."""
+    if not isinstance(piece, Piece):
+        return piece
+    for column, name in binary.items():
+        check_binary_values(piece.values[column], name, pos_label, require_pos)
+    return piece.summary

@@ -163,10 +163,21 @@ def _summarise_partition(batches, *, build, roles, pos_label):
             _column(table.column(name).combine_chunks(), name, role, pos_label)
             for name, role in roles
         ]
-        result = build(*arrays)
+        result = distributed.Piece(build(*arrays), _distinct_values(table, roles))
     except (ValueError, TypeError) as exc:
         result = _Failure(index, type(exc)(f"partition {index}: {exc}"))
     yield _send(result)
+
+
+def _distinct_values(table, roles) -> dict:
+    """{binary column: its distinct values in this partition}, to be checked as a whole."""
+    import pyarrow.compute as pc
+
+    return {
+        name: frozenset(pc.unique(table.column(name)).to_pylist())
+        for name, role in roles
+        if role == "binary"
+    }
 
 
 def _load(row):
@@ -183,16 +194,19 @@ def _aggregate(frame, fn, *, depth: int = 2):
     return total
 
 
-def _reduce(df, build, roles, *, pos_label=None, empty: str = "has no rows"):
+def _reduce(df, build, roles, *, pos_label=None, require_pos=False, empty="has no rows"):
     """Tree aggregation of per-partition summaries `build(*checked columns)`; `roles`:
-    (column, role) pairs, role "binary", "score", "group" or "present"."""
+    (column, role) pairs, role "binary", "score", "group" or "present". A partition need
+    not hold `pos_label`; each binary column as a whole is checked as the memory engine
+    checks it (`require_pos`: `pos_label` must occur in it)."""
     names = [name for name, _ in roles]
     _check_frame(df, names)
     fn = functools.partial(_summarise_partition, build=build, roles=roles, pos_label=pos_label)
     total = _aggregate(df.select(*dict.fromkeys(names)), fn)
     if total is None:
         raise ValueError(f"the Spark DataFrame {empty}")
-    return total
+    binary = {name: f"column {name!r}" for name, role in roles if role == "binary"}
+    return distributed.checked_piece(total, binary, pos_label, require_pos)
 
 
 # --------------------------------------------------------------------------------------
@@ -252,7 +266,7 @@ def confusion_stats(
     if not group:
         raise TypeError("give at least one group column")
     roles = [(y_true, "binary"), (y_pred, "binary"), *((g, "group") for g in group)]
-    return _reduce(df, ConfusionStats.from_arrays, roles, pos_label=pos_label)
+    return _reduce(df, ConfusionStats.from_arrays, roles, pos_label=pos_label, require_pos=True)
 
 
 def _cube_of(y, yhat, *groups, names):
@@ -295,7 +309,7 @@ def confusion_cube(
         raise TypeError("give at least one group column")
     roles = [(y_true, "binary"), (y_pred, "binary"), *((g, "group") for g in group)]
     build = functools.partial(_cube_of, names=group)
-    return _reduce(df, build, roles, pos_label=pos_label)
+    return _reduce(df, build, roles, pos_label=pos_label, require_pos=True)
 
 
 permutation_test = distributed.summary_test(
@@ -350,7 +364,7 @@ def score_stats(
     build = functools.partial(ScoreStats.from_arrays, resolution=resolution)
     if resolution is not None and not resolution > 0:
         raise ValueError(f"resolution must be positive, got {resolution!r}")
-    return _reduce(df, build, roles, pos_label=pos_label)
+    return _reduce(df, build, roles, pos_label=pos_label, require_pos=True)
 
 
 @_documented
@@ -579,7 +593,7 @@ def spark_delong(
     docstring): the columns checked and the groups' negatives and positives counted (a
     tree aggregation), then :func:`delong_by_sort`."""
     roles = [(y_true, "binary"), (y_score, "score"), (group, "group")]
-    counted = _reduce(df, _label_totals, roles, pos_label=pos_label)
+    counted = _reduce(df, _label_totals, roles, pos_label=pos_label, require_pos=True)
     return delong_by_sort(df, y_true, y_score, [(group,)], [counted], pos_label=pos_label)[0]
 
 
