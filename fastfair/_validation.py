@@ -201,19 +201,27 @@ def as_binary(
     check the pair with :func:`as_binary_pair`). Messages call `pos_label` `pos_name` (the
     command line's ``--pos-label``).
     """
+    return as_binary_values(values, name, pos_label, require_pos, pos_name)[0]
+
+
+def as_binary_values(
+    values, name: str, pos_label=None, require_pos: bool = True, pos_name: str = "pos_label"
+) -> tuple[np.ndarray, frozenset]:
+    """:func:`as_binary`, and the distinct values the column holds (Python scalars): a
+    column read in pieces keeps their union, checked with :func:`check_binary_values`."""
     arr = as_1d(values, name)
     if arr.dtype == np.bool_:
         if pos_label is not None and pos_label not in (True, 1):
             if pos_label in (False, 0):
-                return (~arr).view(np.uint8)
+                return (~arr).view(np.uint8), _present(arr, True, False)
             _bad_pos(name, pos_label, pos_name=pos_name)
-        return np.ascontiguousarray(arr).view(np.uint8)
+        return np.ascontiguousarray(arr).view(np.uint8), _present(arr, True, False)
     if _has_missing(arr):
         raise ValueError(f"{name} contains missing values (NaN/None)")
     if arr.dtype.kind in "iuf" and pos_label in (None, 1):
         is_one = arr == 1
         if (is_one | (arr == 0)).all():
-            return is_one.view(np.uint8)
+            return is_one.view(np.uint8), _present(is_one, 1, 0)
     values_seen = np.unique(arr)
     if len(values_seen) > 2:
         shown = ", ".join(show_value(v) for v in values_seen[:5].tolist())
@@ -232,7 +240,14 @@ def as_binary(
     if pos_label not in values_seen.tolist():
         if len(values_seen) == 2 or require_pos:
             _bad_pos(name, pos_label, values_seen, pos_name)
-    return (arr == pos_label).view(np.uint8)
+    return (arr == pos_label).view(np.uint8), frozenset(values_seen.tolist())
+
+
+def _present(is_true: np.ndarray, true_value, false_value) -> frozenset:
+    """The values of a 0/1 or bool column that occur in it."""
+    return frozenset(
+        ([true_value] if is_true.any() else []) + ([false_value] if not is_true.all() else [])
+    )
 
 
 def as_binary_pair(y_true, y_pred, pos_label=None) -> tuple[np.ndarray, np.ndarray]:

@@ -316,7 +316,53 @@ def test_pandas_rows_pair_by_index_and_arrow_is_read():
     assert arrow.to_json() == base.to_json()
     scored = FairnessMonitor(reference="a", threshold=0.5)
     scored.update("y", y_score=np.where(y_pred, 0.5, 0.49), group="g", data=frame)
-    assert scored.to_json() == base.to_json()
+    state, want = json.loads(scored.to_json()), json.loads(base.to_json())
+    assert state["values"] == {"y_true": want["values"]["y_true"]}  # no prediction column
+    assert {**state, "values": want["values"]} == want
+
+
+def test_a_batch_of_a_third_label_alone_is_refused_and_changes_nothing():
+    """Labels 'no'/'yes', then a batch holding only 'no' (no event: taken), then a batch
+    holding only 'maybe': each batch alone is binary, the stream is not, and the batch is
+    refused (it used to be counted as negatives) leaving the state as it was; a monitor
+    restored from its saved state refuses it too (the values seen are part of the state)."""
+    rng = np.random.default_rng(21)
+    values = np.array(["no", "yes"], dtype=object)
+    y, p = values[rng.integers(0, 2, 200)], values[rng.integers(0, 2, 200)]
+    g = rng.choice(["a", "b"], 200)
+    mon = FairnessMonitor(reference="a").update(y, p, g, pos_label="yes")
+    mon.update(np.full(50, "no", dtype=object), p[:50], g[:50], pos_label="yes")
+    assert mon.n_rows == 250
+    before = mon.to_json()
+    assert sorted(json.loads(before)["values"]["y_true"]) == ["no", "yes"]
+    for monitor in (mon, FairnessMonitor.from_json(before)):
+        for column in ("y_true", "y_pred"):
+            batch = {"y_true": y[:50], "y_pred": p[:50]}
+            batch[column] = np.full(50, "maybe", dtype=object)
+            message = (rf"^{column} \(this batch and those before\) must be binary, got 3 "
+                       r"distinct values \('maybe', 'no', 'yes'\)$")  # fmt: skip
+            with pytest.raises(ValueError, match=message):
+                monitor.update(batch["y_true"], batch["y_pred"], g[:50], pos_label="yes")
+        assert monitor.to_json() == before
+
+
+def test_a_state_with_an_undefined_gap_is_saved_and_restored():
+    """A first batch where group b has no positive label: its true-positive-rate gap is
+    undefined (NaN in the history). JSON has no NaN: the state saves it as null and reads
+    it back as NaN (to_json used to fail on such a monitor)."""
+    y = np.array([1, 0, 1, 0, 0, 0])
+    p = np.array([1, 1, 0, 0, 1, 0])
+    g = np.array(["a", "a", "a", "a", "b", "b"])
+    mon = FairnessMonitor(["tpr", "fpr"], reference="a").update(y, p, g)
+    difference = np.asarray(mon._history["difference"])
+    assert np.isnan(difference[0, 0, 0]) and difference[0, 1, 0] == 1 / 2 - 1 / 2
+    text = mon.to_json()
+    assert json.loads(text)["history"]["difference"] == [[[None], [0.0]]]
+    back = FairnessMonitor.from_json(text)
+    np.testing.assert_array_equal(np.asarray(back._history["difference"]), difference)
+    assert back.to_json() == text
+    back.update(y, p, g)
+    assert back.to_json() == mon.update(y, p, g).to_json()
 
 
 def test_results_do_not_depend_on_threads():

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fastfair._metrics import cell_index
+from fastfair._validation import check_binary_values
 from fastfair.monitor.inference import (
     advance,
     gap_lines,
@@ -39,6 +40,30 @@ __all__ = ["FairnessMonitor"]
 #: training the alternative; a first batch of 10^6 rows makes 6 blocks.
 MIN_BLOCK = 1000
 GROWTH = 3
+
+
+def _nested(value, leaf):
+    """`leaf` applied to every number of nested dicts and lists."""
+    if isinstance(value, dict):
+        return {k: _nested(v, leaf) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nested(v, leaf) for v in value]
+    return leaf(value)
+
+
+def _nan_to_none(x):
+    """JSON has no NaN (an undefined gap, a closed interval): null."""
+    return None if isinstance(x, float) and x != x else x
+
+
+def _none_to_nan(x):
+    return float("nan") if x is None else x
+
+
+def _jsonable(values) -> list:
+    """A column's values as JSON can hold them (text, numbers, booleans; others, rare in a
+    binary column, are not kept in the state)."""
+    return [v for v in values if isinstance(v, (str, bool, int, float))]
 
 
 def _b64(array: np.ndarray) -> str:
@@ -131,6 +156,7 @@ class FairnessMonitor:
         self.n_updates = 0
         self.n_rows = 0
         self._history: dict[str, list] = {"rows": [], "difference": [], "lower": [], "upper": []}
+        self._values: dict[str, frozenset] = {}  # each binary column's values so far
         if self.options.groups is not None:
             self._allocate(list(self.options.groups))
 
@@ -225,9 +251,10 @@ class FairnessMonitor:
         """
         if group is None:
             raise TypeError("group is required")
-        y, yhat, codes, labels = batch_rows(
+        y, yhat, codes, labels, values = batch_rows(
             y_true, y_pred, y_score, group, data, self.options.threshold, pos_label
         )
+        self._check_values(values, pos_label)
         slots = self._slots(labels)
         cell = cell_index(y, yhat)
         start = 0
@@ -238,6 +265,15 @@ class FairnessMonitor:
             start = stop
         self._finish_update(len(y))
         return self
+
+    def _check_values(self, values: dict, pos_label) -> None:
+        """Refuse a batch whose labels (predictions) and those of the batches before are not
+        two values: a batch may hold only 'no', not only 'maybe' after 'no' and 'yes'."""
+        seen = {c: self._values.get(c, frozenset()) | v for c, v in values.items()}
+        for column, union in seen.items():
+            check_binary_values(union, f"{column} (this batch and those before)", pos_label,
+                                require_pos=False)  # fmt: skip
+        self._values.update(seen)
 
     def update_from_counts(
         self, counts: ArrayLike | ConfusionStats, groups: Sequence[Hashable] | None = None
@@ -369,7 +405,8 @@ class FairnessMonitor:
             "n_updates": self.n_updates,
             "n_rows": self.n_rows,
             "groups": list(self._groups),
-            "history": self._history,
+            "history": _nested(self._history, _nan_to_none),
+            "values": {c: _jsonable(v) for c, v in self._values.items()},
         }
         if self._groups:
             state.update(
@@ -420,7 +457,8 @@ class FairnessMonitor:
 
     def _restore(self, state: dict) -> None:
         self.n_updates, self.n_rows = int(state["n_updates"]), int(state["n_rows"])
-        self._history = state["history"]
+        self._history = _nested(state["history"], _none_to_nan)
+        self._values = {c: frozenset(v) for c, v in state.get("values", {}).items()}
         if not state["groups"]:
             return
         self._allocate(list(state["groups"]))

@@ -9,7 +9,7 @@ import numpy as np
 
 from fastfair._metrics import get_metric
 from fastfair._validation import (
-    as_binary,
+    as_binary_values,
     as_finite_float,
     as_groups,
     check_level,
@@ -128,16 +128,19 @@ def _from_arrow(values):
 
 
 def batch_rows(y_true, y_pred, y_score, group, data, threshold, pos_label):
-    """(y_true, y_pred as uint8, group codes, group labels) of one batch of rows."""
+    """(y_true, y_pred as uint8, group codes, group labels, {column: its distinct values})
+    of one batch of rows; the values of y_pred only when predictions are given."""
     if (y_pred is None) == (y_score is None):
         raise TypeError("give either y_pred or y_score (predictions = score >= threshold)")
     cols = resolve_columns(data, y_true=y_true, y_pred=y_pred, y_score=y_score, group=group)
     cols = {k: _from_arrow(v) for k, v in cols.items()}
-    y = as_binary(cols["y_true"], "y_true", pos_label, require_pos=False)
+    y, seen = as_binary_values(cols["y_true"], "y_true", pos_label, require_pos=False)
+    values = {"y_true": seen}
     if y_score is not None:
         yhat = (as_finite_float(cols["y_score"], "y_score") >= threshold).view(np.uint8)
     else:
-        yhat = as_binary(cols["y_pred"], "y_pred", pos_label, require_pos=False)
+        yhat, values["y_pred"] = as_binary_values(cols["y_pred"], "y_pred", pos_label,
+                                                  require_pos=False)  # fmt: skip
     check_same_length(y_true=y, y_pred=yhat, group=cols["group"])
     codes, labels = as_groups(cols["group"], "group", min_groups=1)
-    return y, yhat, codes, labels
+    return y, yhat, codes, labels, values
