@@ -1512,3 +1512,24 @@ def test_allocation_fractions_are_open_at_0_and_1_and_sum_to_1_within_1e_8():
     for ok in ([0.5, 0.5 + 5e-9], [0.5, 0.5 - 5e-9], [1e-9, 1 - 1e-9]):
         plan = sample_size("tpr", rates=rates, tau=0.1, allocation=ok)
         np.testing.assert_array_equal(plan.allocation, ok)
+
+
+def test_a_design_may_take_a_whole_population_but_not_one_unit_more():
+    """population_sizes bound each group's units: n_g = N_g is a census (the finite
+    population correction 1 - n_g / N_g makes the variance 0: power 1), and so is n_g
+    within a float error (a relative 1e-12) above N_g; one unit more, or 1e-7 more, is
+    refused naming the first group over its population. A census planned as n and an
+    allocation (1341 x 107/1341 is 107.00000000000001) has power 1 and detectable
+    difference 0, not NaN (the factor was -1e-16 under a square root)."""
+    kw = dict(sigma2=[0.2, 0.3], tau=0.1, population_sizes=[400, 900])
+    assert power(n_per_group=[400, 900], **kw).power == 1.0
+    assert power(n_per_group=[400 * (1 + 1e-13), 900], **kw).power == 1.0
+    census = dict(sigma2=[0.2, 0.3], n=1341, allocation=[107 / 1341, 1234 / 1341],
+                  population_sizes=[107, 1234])  # fmt: skip
+    assert 1341 * (107 / 1341) > 107
+    assert power(tau=0.1, **census).power == 1.0
+    assert detectable_difference(**census).tau == 0.0
+    for npg, g, size in (([401, 900], 0, 400), ([400, 900 + 1e-7], 1, 900), ([401, 901], 0, 400)):
+        with pytest.raises(ValueError, match=rf"more units from group {g} than its population "
+                                             rf"size \({size}\)"):  # fmt: skip
+            power(n_per_group=npg, **kw)

@@ -213,8 +213,9 @@ def _se_comparisons(
     k = sigma2.shape[-1]
     oth = _others(k, ref)
     var = sigma2 / n_per_group
-    if population is not None:
-        var = var * (1.0 - n_per_group / population)
+    if population is not None:  # a census (n_g = N_g, up to the float error that
+        # _check_feasible lets through) has no sampling variance: 0, never below
+        var = var * np.maximum(1.0 - n_per_group / population, 0.0)
     return np.sqrt(var[..., ref : ref + 1] + var[..., oth])
 
 
