@@ -931,3 +931,21 @@ def test_ece_bins_run_from_one_to_a_million_and_the_norm_order_from_one():
                  lambda p: calibration_error(y, s, estimator="msce", p=p)):  # fmt: skip
         with pytest.raises(ValueError, match=r"^p must be a number >= 1, got 0.999$"):
             call(0.999)
+
+
+def test_fair_thresholds_grid_takes_three_points_and_refuses_two():
+    """fair_thresholds' grid: 3 points (the fewest) are accepted and spread evenly over the
+    scores' central range, the 0.5% and 99.5% quantiles (numpy's default) and their middle,
+    read back from the result's curve; 2 and MAX_POINTS + 1 are refused naming grid."""
+    rng = np.random.default_rng(12)
+    g = np.repeat([0, 1], [3000, 1000])
+    s = rng.random(4000)
+    y = (rng.random(4000) < np.clip(s - 0.15 * g, 0, 1)).astype(float)
+    lo, hi = np.quantile(s, [0.005, 0.995])
+    res = fair_thresholds(y, s, g, 0.5, reference=0, grid=3)
+    np.testing.assert_array_equal(res.curve.grid, [lo, (lo + hi) / 2, hi])
+    assert res.thresholds[0] == 0.5
+    for bad, message in ((2, "grid must be >= 3, got 2"),
+                         (10**6 + 1, "grid must be <= 1,000,000, got 1,000,001")):  # fmt: skip
+        with pytest.raises(ValueError, match=f"^{message}$"):
+            fair_thresholds(y, s, g, 0.5, reference=0, grid=bad)

@@ -1533,3 +1533,30 @@ def test_a_design_may_take_a_whole_population_but_not_one_unit_more():
         with pytest.raises(ValueError, match=rf"more units from group {g} than its population "
                                              rf"size \({size}\)"):  # fmt: skip
             power(n_per_group=npg, **kw)
+
+
+def test_power_curve_is_power_at_each_size_with_every_option_of_the_plan():
+    """plot_power_curve draws power() of the plan's own design at each size: by default 60
+    sizes from 2% to 250% of the planned n, or the sizes given, with the plan's u_tol,
+    alpha, allocation, alternative, reference_index and population sizes (each away from
+    its default here, so one left out moves the curve); the plan's power and n are the
+    reference lines."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    design = dict(sigma2=[0.2, 0.3, 0.25], u_tol=0.01, alpha=0.1, allocation=[0.2, 0.5, 0.3],
+                  alternative="greater", reference_index=-2,
+                  population_sizes=[3000, 9000, 5000])  # fmt: skip
+    plan = sample_size(tau=0.08, power=0.9, **design)
+    for n, want_x in ((None, np.linspace(0.02, 2.5, 60) * plan.n),
+                      (np.array([500.0, 1500.0]), np.array([500.0, 1500.0]))):  # fmt: skip
+        ax = planning.plot_power_curve(plan, n=n)
+        x, y = ax.lines[0].get_data()
+        np.testing.assert_array_equal(x, want_x)
+        np.testing.assert_allclose(y, power(tau=0.08, n=want_x, **design).power,
+                                   rtol=1e-13, atol=0)  # fmt: skip
+        assert ax.lines[1].get_ydata()[0] == 0.9 and ax.lines[2].get_xdata()[0] == plan.n
+        plt.close("all")

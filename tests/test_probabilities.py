@@ -177,6 +177,31 @@ def test_probabilities_out_of_range_are_refused_naming_the_argument(name):
                 call(**{param: value})
 
 
+#: Probability parameters whose range is closed at 0: a tolerated gap of 0 is the
+#: equality test (every other one is a level, a power or a margin in (0, 1)).
+CLOSED_AT_ZERO = {"u_tol"}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_probabilities_are_refused_exactly_at_the_ends_of_their_range(name):
+    """BAD stays away from the ends; here each walked parameter gets 0 and 1 themselves:
+    both refused naming the argument ((0, 1) is open), except u_tol, whose range [0, 1)
+    takes 0 (the result records it)."""
+    call = CALLS[name]
+    for param in sorted(functions_with_probabilities()[name]):
+        ends = (1.0,) if param in CLOSED_AT_ZERO else (0.0, 1.0)
+        for value in ends:
+            with pytest.raises(ValueError, match=param):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    call(**{param: value})
+        if param in CLOSED_AT_ZERO:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res = call(**{param: 0.0})
+            assert getattr(res, param, 0.0) == 0.0
+
+
 # --------------------------------------------------------------------------------------
 # Arrays of probabilities (case 6 of #26)
 # --------------------------------------------------------------------------------------
