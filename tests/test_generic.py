@@ -723,3 +723,34 @@ def test_a_callable_with_studentize_true_runs_algorithm_1_the_bootstrap_inside_e
     assert default.variance == "bootstrap"
     assert default.statistic == alg1.statistic and default.pvalue == alg1.pvalue
     assert fast.statistic != default.statistic or fast.pvalue != default.pvalue
+
+
+def test_welch_takes_groups_of_two_rows_and_a_raw_difference_a_group_of_one():
+    """Welch's statistic needs a variance in each group: 2 rows is enough (the statistic
+    by hand, in mean_difference_test and MeanStats.welch), 1 is refused; the raw
+    difference (studentize=False) takes a group of one row, whose exact p-value counts the
+    6 single rows as far from the rest as the observed one (1 and 11 of 1, 2, 4, 7, 11, 3:
+    |6 v - 28| / 5 >= 4.4), 2 / 6 exactly."""
+    v = np.array([1.0, 2.0, 4.0, 7.0, 11.0, 3.0])
+    g = np.array([0, 0, 1, 1, 1, 1])
+    a, b = v[:2], v[2:]
+    want = (a.mean() - b.mean()) / np.sqrt(a.var(ddof=1) / 2 + b.var(ddof=1) / 4)
+    res = mean_difference_test(v, g, method="asymptotic", reference=1)
+    assert res.statistic == pytest.approx(want, rel=1e-12)
+    from fastfair.stats import MeanStats
+
+    diff, stat = MeanStats.from_arrays(v, g).welch(0, 1)
+    assert (diff, stat) == pytest.approx((a.mean() - b.mean(), want), rel=1e-12)
+    one = np.array([0, 1, 1, 1, 1, 1])
+    with pytest.raises(ValueError, match="at least 2 rows in every group; group 0 has 1"):
+        mean_difference_test(v, one, method="asymptotic", reference=1)
+    raw = mean_difference_test(v, one, studentize=False, method="exact", reference=1)
+    assert raw.statistic == pytest.approx(1.0 - 27.0 / 5.0, rel=1e-12)
+    assert raw.pvalue == 2 / 6
+    # a weighted row metric (the permutation engine's own Welch check): the same ends
+    w, pred = np.array([1.0, 2.0, 1.0, 1.0, 1.0, 1.0]), v + np.array([0.5, 0, -1, 1, -1, 0.5])
+    kw = dict(metric="mse", sample_weight=w, studentize="welch", n_permutations=19,
+              random_state=0, reference=1)  # fmt: skip
+    assert np.isfinite(fastfair.resampling.permutation_test_rows(v, pred, g, **kw).statistic)
+    with pytest.raises(ValueError, match=r"needs >= 2 rows per group; group 0$"):
+        fastfair.resampling.permutation_test_rows(v, pred, one, **kw)

@@ -1254,3 +1254,18 @@ def test_curve_header_without_cluster_counts_each_row_as_its_own_cluster():
     res = predictive_parity_test(y, s, g, grid=5, n_bootstrap=0)
     assert "users" not in repr(res).splitlines()[1]
     assert f"a: {(g == 'a').sum()} rows / {(g == 'a').sum()} rows" in repr(res).splitlines()[1]
+
+
+def test_max_t_takes_a_single_bootstrap_draw_and_n_bootstrap_starts_at_zero():
+    """adjust='maxT' needs the bootstrap, so n_bootstrap >= 1 (0 is refused, tested above):
+    one draw is accepted, and its adjusted p-values are (1 + count) / 2, 1/2 or 1, never
+    below the raw ones; n_bootstrap -1 is refused naming it (0 is the pointwise test)."""
+    y, s, g, user = _users_data()
+    res = predictive_parity_test(y, s, g, cluster=user, adjust="maxT", n_bootstrap=1, grid=5,
+                                 random_state=0)  # fmt: skip
+    raw, adjusted = res.grid_pvalue, res.grid_pvalue_adjusted
+    for r, a in zip(raw, adjusted):
+        assert a == 1.0 or a == max(0.5, r)
+    assert (adjusted >= raw).all()
+    with pytest.raises(ValueError, match=r"^n_bootstrap must be >= 0, got -1$"):
+        predictive_parity_test(y, s, g, cluster=user, n_bootstrap=-1)

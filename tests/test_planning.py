@@ -1560,3 +1560,21 @@ def test_power_curve_is_power_at_each_size_with_every_option_of_the_plan():
                                    rtol=1e-13, atol=0)  # fmt: skip
         assert ax.lines[1].get_ydata()[0] == 0.9 and ax.lines[2].get_xdata()[0] == plan.n
         plt.close("all")
+
+
+def test_pilot_bootstrap_starts_at_ten_resamples_and_a_simulation_at_one_audit():
+    """plan_from_data's n_bootstrap: 10 (the fewest) is accepted and gives 10 bootstrapped
+    plans, 9 is refused naming it; simulate_power's n_sim: one simulated audit is accepted
+    (its power is its one decision, 0 or 1), 0 refused."""
+    rng = np.random.default_rng(0)
+    g, y, p = (rng.integers(0, 2, 600) for _ in range(3))
+    pilot = plan_from_data(y, p, g, "tpr", tau=0.1, n_bootstrap=10, random_state=0)
+    assert pilot.n_bootstrap == 10 and np.shape(pilot.bootstrap_distribution) == (10,)
+    with pytest.raises(ValueError, match=r"^n_bootstrap must be >= 10, got 9$"):
+        plan_from_data(y, p, g, "tpr", tau=0.1, n_bootstrap=9)
+    kw = dict(rates={"tpr": [0.7, 0.8], "prevalence": [0.3, 0.4]}, n_per_group=[50, 50],
+              test="wald", random_state=0)  # fmt: skip
+    one = simulate_power("tpr", n_sim=1, **kw)
+    assert one.n_sim == 1 and one.power == one.n_rejections in (0, 1)
+    with pytest.raises(ValueError, match=r"^n_sim must be >= 1, got 0$"):
+        simulate_power("tpr", n_sim=0, **kw)
