@@ -754,3 +754,33 @@ def test_welch_takes_groups_of_two_rows_and_a_raw_difference_a_group_of_one():
     assert np.isfinite(fastfair.resampling.permutation_test_rows(v, pred, g, **kw).statistic)
     with pytest.raises(ValueError, match=r"needs >= 2 rows per group; group 0$"):
         fastfair.resampling.permutation_test_rows(v, pred, one, **kw)
+
+
+def test_asymptotic_t_pvalues_keep_their_far_tails():
+    """Welch's t p-value (Welch-Satterthwaite df, by hand) of two well separated groups is
+    4.5e-18, and the unstudentized correlation test's t (n - 2 df) of an almost exact line
+    1.8e-73: scipy's t survival function gives them, 1 - cdf would give 0 or a rounding
+    residue of 1e-16. Relative 1e-12, absolute 0; the one-sided ones are half."""
+    rng = np.random.default_rng(1)
+    g = np.repeat([0, 1], [25, 35])
+    v = rng.normal(size=60) + 3.0 * g
+    a, b = v[g == 1], v[g == 0]
+    ua, ub = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    t = (a.mean() - b.mean()) / np.sqrt(ua + ub)
+    df = (ua + ub) ** 2 / (ua**2 / (a.size - 1) + ub**2 / (b.size - 1))
+    for alternative, k in (("two-sided", 2), ("greater", 1)):
+        res = mean_difference_test(v, g, method="asymptotic", reference=0, alternative=alternative)
+        want = k * stats.t.sf(t, df)
+        assert 0 < want < 1e-17
+        assert res.pvalue == pytest.approx(want, rel=1e-12, abs=0)
+    x = rng.normal(size=60)
+    y = x + 0.05 * rng.normal(size=60)
+    r = np.corrcoef(x, y)[0, 1]
+    tt = r * np.sqrt(58 / (1 - r * r))
+    for alternative, k in (("two-sided", 2), ("greater", 1)):
+        res = correlation_test(
+            x, y, method="asymptotic", studentize=False, alternative=alternative
+        )
+        want = k * stats.t.sf(tt, 58)
+        assert 0 < want < 1e-70
+        assert res.pvalue == pytest.approx(want, rel=1e-9, abs=0)

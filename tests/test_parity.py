@@ -1269,3 +1269,35 @@ def test_max_t_takes_a_single_bootstrap_draw_and_n_bootstrap_starts_at_zero():
     assert (adjusted >= raw).all()
     with pytest.raises(ValueError, match=r"^n_bootstrap must be >= 0, got -1$"):
         predictive_parity_test(y, s, g, cluster=user, n_bootstrap=-1)
+
+
+def test_pointwise_pvalues_keep_their_far_tails():
+    """The per-point p-values at a far point and a near one, by scipy: two groups, t with
+    the Welch-Satterthwaite df of the two variances (4.3e-23 at t = 16); three, F(K - 1,
+    min df) of W / (K - 1) (3.5e-12), or chi-square(K - 1) with infinite df (3.5e-57).
+    1 - cdf would give 0 or a residue of 1e-16: relative 1e-12, absolute 0."""
+    from scipy import stats as st
+
+    from fastfair.parity.inference import _pointwise, _wald
+
+    est = np.array([[0.9, 0.5], [0.1, 0.45]])
+    var = np.array([[1e-3, 2e-3], [1.5e-3, 1e-3]])
+    df = np.array([[20.0, 30.0], [40.0, 25.0]])
+    t, sq = _wald(est, var)
+    welch = (var[0] + var[1]) ** 2 / (var[0] ** 2 / df[0] + var[1] ** 2 / df[1])
+    p, dfw = _pointwise(t, sq, var, df)
+    np.testing.assert_allclose(dfw, welch, rtol=1e-14)
+    want = 2 * st.t.sf(np.abs(t), welch)
+    assert want[0] < 1e-22
+    np.testing.assert_allclose(p, want, rtol=1e-12, atol=0)
+    est3, var3 = np.vstack([est, [0.5, 0.5]]), np.vstack([var, [1e-3, 1e-3]])
+    df3 = np.vstack([df, [50.0, 60.0]])
+    w, sq = _wald(est3, var3)
+    p, dfw = _pointwise(w, sq, var3, df3)
+    want = st.f.sf(w / 2, 2, df3.min(axis=0))
+    assert want[0] < 1e-11
+    np.testing.assert_allclose(p, want, rtol=1e-12, atol=0)
+    p, _ = _pointwise(w, sq, var3, np.full((3, 2), np.inf))
+    want = st.chi2.sf(w, 2)
+    assert want[0] < 1e-56
+    np.testing.assert_allclose(p, want, rtol=1e-12, atol=0)

@@ -336,3 +336,32 @@ def test_every_family_result_adjusts_its_raw_pvalues_by_the_chosen_procedure(nam
     assert res.adjust == adjust
     if name.startswith("equivalence"):
         np.testing.assert_array_equal(res.equivalent, want <= 0.05)
+
+
+def test_asymptotic_pvalues_keep_their_far_tails():
+    """Far-tail p-values are exactly computable (scipy's survival functions): at z = 9, 12
+    or 30 and chi-square 200 they are 1e-19 to 1e-197, which 1 - cdf would round to 0.
+    Compared at relative 1e-12, absolute 0; and through an API (counts with z = 9.13: a
+    two-sided p-value of 6.9e-20, equalized odds' chi-square(2) one of 2.4e-27)."""
+    norm = stats.norm
+    z = np.array([-30.0, -12.0, -9.0, 9.0, 12.0, 30.0])
+    for alternative, want in (("two-sided", 2 * norm.sf(np.abs(z))), ("greater", norm.sf(z)),
+                              ("less", norm.cdf(z))):  # fmt: skip
+        got = pv.asymptotic_pvalue(z, alternative)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)
+        assert (got > 0).all()
+    q = np.array([80.0, 200.0])
+    np.testing.assert_allclose(
+        pv.asymptotic_pvalue(q, df=2), stats.chi2.sf(q, 2), rtol=1e-12, atol=0
+    )
+    counts = np.array([[900, 100, 300, 700], [800, 200, 500, 500]])
+    for metric, alternative in (("tpr", "two-sided"), ("tpr", "greater"),
+                                ("equalized_odds", "two-sided")):  # fmt: skip
+        res = fastfair.permutation_test_from_counts(
+            counts, metric=metric, method="asymptotic", alternative=alternative, reference=1
+        )
+        t = res.statistic
+        want = (stats.chi2.sf(t, 2) if metric == "equalized_odds"
+                else (2 if alternative == "two-sided" else 1) * norm.sf(abs(t)))  # fmt: skip
+        assert 0 < want < 1e-18
+        assert res.pvalue == pytest.approx(want, rel=1e-12, abs=0)

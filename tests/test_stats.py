@@ -385,3 +385,18 @@ def test_a_group_of_one_positive_has_delong_s10_zero_by_hand():
         assert res.s10[0] == 0.0
         assert res.s01[0] == pytest.approx(s01, rel=1e-12)
         assert res.variance[0] == pytest.approx(s01 / 4, rel=1e-12)
+
+
+def test_score_resolution_must_be_positive_and_a_tiny_one_keeps_every_score():
+    """ScoreStats' resolution h bins scores as floor(s / h) * h: 0 and negative h are
+    refused naming it (floor(s / 0) is no bin); the smallest binary fraction used here
+    (2**-20, finer than these scores' grid of 1/8) keeps every distinct score, the counts
+    those of no resolution."""
+    y, s, g = [0, 1, 1, 0, 1], [0.125, 0.5, 0.875, 0.5, 0.25], [0, 0, 1, 1, 1]
+    for bad in (0.0, -0.25):
+        with pytest.raises(ValueError, match=rf"^resolution must be positive, got {bad!r}$"):
+            ScoreStats.from_arrays(y, s, g, resolution=bad)
+    fine = ScoreStats.from_arrays(y, s, g, resolution=2.0**-20)
+    plain = ScoreStats.from_arrays(y, s, g)
+    np.testing.assert_array_equal(fine.values, plain.values)
+    np.testing.assert_array_equal(fine.counts, plain.counts)

@@ -1922,3 +1922,48 @@ def test_switch_points_bisect_every_line_to_the_first_k_where_the_predicate_hold
     np.testing.assert_array_equal(lo, switch - 1)
     lo, hi = _switch_points(1, 0, lambda k: k >= 0)  # one outcome, switched at once
     assert (lo.tolist(), hi.tolist()) == ([-1.0], [0.0])
+
+
+def test_auc_margins_are_below_one_like_rate_margins():
+    """An AUC gap is a difference of probabilities too: with metric='auc' from the rows,
+    u_tol in [0, 1) and delta in (0, 1): 0 (u_tol) and 0.999 accepted and recorded, 1.0
+    refused with the rates' message (a row metric's margin is only finite: tested above)."""
+    rng = np.random.default_rng(0)
+    g, y = rng.integers(0, 2, 400), rng.integers(0, 2, 400)
+    s = rng.random(400) + 0.3 * y
+    for call, name, ok in ((fastfair.tolerance_test, "u_tol", (0.0, 0.999)),
+                           (fastfair.equivalence_test, "delta", (0.999,))):  # fmt: skip
+        for value in ok:
+            assert getattr(call(y, s, g, metric="auc", **{name: value}), name) == value
+        need = ">= 0" if name == "u_tol" else "> 0"
+        with pytest.raises(ValueError, match=rf"^{name} must be {need} and < 1 \(a gap between "
+                                             r"two probabilities\), got 1.0$"):  # fmt: skip
+            call(y, s, g, metric="auc", **{name: 1.0})
+
+
+def test_margin_pvalues_keep_their_far_tails():
+    """A gap 0.2 against u_tol 0.01 on 1000 rows a group: z near 9, one-sided p-values
+    near 1e-18 (score, Farrington-Manning and Wald), twice that two-sided, and the lower
+    tail of the other order of the groups (alternative 'less'); an equivalence
+    test at delta 0.3 of two almost equal rates: the larger of its two one-sided tails,
+    1.2e-44. Each is the normal tail of the reported statistic (scipy), which 1 - cdf
+    would round to 0: relative 1e-12, absolute 0."""
+    norm = stats.norm
+    counts = np.array([[900, 100, 300, 700], [800, 200, 500, 500]])
+    for method in ("score", "farrington-manning", "wald"):
+        for alternative, k, ref in (("greater", 1, 1), ("two-sided", 2, 1), ("less", 1, 0)):
+            res = fastfair.tolerance_test_from_counts(
+                counts, metric="tpr", u_tol=0.01, method=method, alternative=alternative,
+                reference=ref,
+            )  # fmt: skip
+            want = k * (norm.cdf(res.statistic) if ref == 0 else norm.sf(res.statistic))
+            assert 0 < want < 1e-17
+            assert res.pvalue == pytest.approx(want, rel=1e-12, abs=0)
+    close = np.array([[500, 500, 500, 500], [500, 500, 498, 502]])
+    eq = fastfair.equivalence_test_from_counts(
+        close, metric="tpr", delta=0.3, method="score", reference=1
+    )
+    z_low, z_up = eq.statistic
+    want = max(norm.sf(z_low), norm.cdf(z_up))
+    assert 0 < want < 1e-43
+    assert eq.pvalue == pytest.approx(want, rel=1e-12, abs=0)
