@@ -1313,3 +1313,25 @@ def test_n_permutations_is_taken_from_1_to_ten_million_and_counts_need_two_group
     with pytest.raises(ValueError, match=r"^counts must hold at least 2 groups, got 1$"):
         from_counts([row])
     assert from_counts([row, row[::-1]], method="asymptotic").method == "asymptotic"
+
+
+def test_noninferiority_pvalue_keeps_its_far_tail():
+    """Model B closes a TPR gap of 0.31 to 0.02 on 3000 rows a group: both one-sided
+    conditions (towards 0, and not past -d_A) are far in their tails, the larger 3.5e-58
+    (not past), the other 1e-273 or below; at delta 0 and 0.02 the non-inferiority p-value
+    is the larger normal tail (scipy, by the rows' influences as above): relative 1e-12,
+    absolute 0, where 1 - cdf would give 0."""
+    rng = np.random.default_rng(3)
+    group = np.repeat([0, 1], 3000)
+    y = np.ones(6000, int)
+    a = (rng.random(6000) < np.where(group == 0, 0.8, 0.5)).astype(int)
+    b = a.copy()
+    b[(group == 1) & (a == 0) & (rng.random(6000) < 0.6)] = 1
+    _, v, _, d_a, d_b, v_sum = row_statistic(y, a, b, group, "tpr")[0]
+    s = 1.0 if d_a >= 0 else -1.0
+    for delta in (0.0, 0.02):
+        res = compare_models(y, a, b, group, delta=delta, method="asymptotic", reference=0)
+        toward = stats.norm.cdf((s * (d_b - d_a) - delta) / math.sqrt(v))
+        past = stats.norm.cdf(-(s * (d_b + d_a) + delta) / math.sqrt(v_sum))
+        assert toward < 1e-270 and 0 < past < 1e-57
+        assert res.pvalue_noninferior == pytest.approx(max(toward, past), rel=1e-12, abs=0)

@@ -1072,3 +1072,36 @@ def test_dense_slice_null_of_a_hand_built_cube_equals_slice_null_at_both_depth_l
     if max_depth == 2:  # the two-axis marginal reaches leaf_map's end exactly: one more is out
         with pytest.raises(ValueError, match="leaf_offset"):
             dense(leaf_offset=np.array([0, 0, 2, 6], dtype=np.int64))
+
+
+def test_exact_pvalues_keep_their_far_tails():
+    """Slices far from the population's rate (400 of 500 units successes where 250 are
+    expected, 40 of 300 where 150 are): exact hypergeometric p-values of 1e-47 to 1e-56,
+    the enumerated law summed value by value (math.fsum over scipy's pmf) as in
+    test_exact_pvalues_by_enumeration but at relative 1e-9, absolute 0: an absolute
+    tolerance of 1e-15 there hides 1 - cdf (0 or a residue of 1e-16) for such slices."""
+    units, successes, n_units, n_successes = (
+        np.array([500, 300, 400]),
+        np.array([400, 40, 200]),
+        2000,
+        1000,
+    )
+    fam = standardize(np.arange(3), successes, units, n_successes, n_units)
+    for alternative in ("two-sided", "greater", "less"):
+        ours = exact_pvalues(fam, alternative)
+        for r, (n, x) in enumerate(zip(units, successes)):
+            support = np.arange(n + 1)
+            pmf = stats.hypergeom.pmf(support, n_units, n_successes, n)
+            mu = n * n_successes / n_units
+            extreme = {"two-sided": np.abs(support - mu) >= abs(x - mu) - 1e-9,
+                       "greater": support >= x, "less": support <= x}[alternative]  # fmt: skip
+            want = min(1.0, math.fsum(pmf[extreme]))
+            assert ours[r] == pytest.approx(want, rel=1e-9, abs=0)
+        tiny = (
+            ours[:2]
+            if alternative == "two-sided"
+            else ours[:1]
+            if alternative == "greater"
+            else ours[1:2]
+        )
+        assert (0 < tiny).all() and (tiny < 1e-46).all()

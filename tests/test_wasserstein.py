@@ -698,3 +698,25 @@ def test_cell_sums_over_chunks_are_the_per_sample_sums_for_any_thread_count(n):
     want = (np.sum((z - u) ** 2) / b2, s.sum(), np.sum(d1 * d1 / (1 + c * d2)))
     np.testing.assert_allclose(one, want, rtol=1e-10)
     assert _wasserstein.cell_sums(u, t, b2, z1, z2, 4) == one
+
+
+def test_weighted_chi2_sum_keeps_its_far_tail():
+    """P(sum_k w_k chi2_1 > s) far in the tail, where only a relative tolerance sees it:
+    one weight, chi2_1.sf(s / w) (3.3e-67 at s = 300); two equal weights w, w chi2_2,
+    whose tail exp(-s / (2 w)) is exact (exp(-100) = 3.7e-44); two unequal ones (0.7, 2.9)
+    at s = 150, the convolution of the two densities (7.4e-13). Relative 1e-12 / 1e-10,
+    absolute 0: 1 - cdf would return 0 there."""
+    assert _weighted_chi2_sf(300.0, [1.0]) == pytest.approx(
+        stats.chi2.sf(300.0, 1), rel=1e-12, abs=0
+    )
+    assert _weighted_chi2_sf(300.0, [1.5, 1.5]) == pytest.approx(
+        math.exp(-100.0), rel=1e-12, abs=0
+    )
+    w0, w1, s = 0.7, 2.9, 150.0
+    inner = integrate.quad(
+        lambda x: stats.chi2.pdf(x, 1) * stats.chi2.sf((s - w0 * x) / w1, 1),
+        0, s / w0, limit=400, epsabs=0, epsrel=1e-13,
+    )[0]  # fmt: skip
+    want = inner + stats.chi2.sf(s / w0, 1)
+    assert 0 < want < 1e-12
+    assert _weighted_chi2_sf(s, [w0, w1]) == pytest.approx(want, rel=1e-10, abs=0)
