@@ -1335,3 +1335,52 @@ def test_noninferiority_pvalue_keeps_its_far_tail():
         past = stats.norm.cdf(-(s * (d_b + d_a) + delta) / math.sqrt(v_sum))
         assert toward < 1e-270 and 0 < past < 1e-57
         assert res.pvalue_noninferior == pytest.approx(max(toward, past), rel=1e-12, abs=0)
+
+
+def test_equalized_odds_repr_names_each_part_and_reads_back_its_rates_and_settings():
+    """Equalized odds has two parts: every group row and every comparison row of the repr
+    names its part ("0 tpr", "0 vs 1 fpr"), in the order group, then TPR before FPR; each
+    group row's rates under A and B and their change are counted from the rows with numpy
+    and its last column is the change's standard error (the field, not the change); each
+    comparison row's gaps (group minus reference) are counted likewise. The head names the
+    permutations and delta given, the interval column the confidence level given (90%);
+    an asymptotic comparison without delta names neither."""
+    y, group, a, b = _three_groups_two_models()
+    res = compare_models(y, a, b, group, metric="equalized_odds", reference=1, delta=0.05,
+                         confidence_level=0.9, method="permutation", n_permutations=199,
+                         random_state=0)  # fmt: skip
+    lines = repr(res).splitlines()
+    assert lines[0] == ("ModelComparisonResult(metric='equalized_odds', "
+                        f"method={res.method!r}, n_permutations=199, delta=0.05)")  # fmt: skip
+    rate = {
+        (m, k, part): pred[(group == k) & (y if part == "tpr" else ~y)].mean()
+        for m, pred in (("a", a), ("b", b))
+        for k in range(3)
+        for part in ("tpr", "fpr")
+    }
+    se = np.reshape(res.group_change_standard_error, (3, 2))
+    ch = np.reshape(res.group_change, (3, 2))
+    assert lines[1].split() == ["group", "model", "A", "model", "B", "change", "std_error"]
+    for row, (k, j) in enumerate(itertools.product(range(3), range(2))):
+        part = ("tpr", "fpr")[j]
+        cells = lines[2 + row].split()
+        assert cells[:2] == [str(k), part]
+        ra, rb = rate[("a", k, part)], rate[("b", k, part)]
+        assert [float(v) for v in cells[2:5]] == pytest.approx([ra, rb, rb - ra], abs=5e-5)
+        assert float(cells[5]) == pytest.approx(se[k, j], abs=5e-5)
+        assert abs(se[k, j] - ch[k, j]) > 1e-3
+    header = lines[8].split()
+    assert header[:8] == ["comparison", "gap", "A", "gap", "B", "change", "90%", "low"]
+    assert header[-2:] == ["p", "(non-inferior)"]
+    for row, (g, j) in enumerate(itertools.product((0, 2), range(2))):
+        part = ("tpr", "fpr")[j]
+        cells = lines[9 + row].split()
+        assert cells[:4] == [str(g), "vs", "1", part]
+        gaps = [rate[(m, g, part)] - rate[(m, 1, part)] for m in "ab"]
+        assert [float(v) for v in cells[4:6]] == pytest.approx(gaps, abs=5e-5)
+    assert len(lines) == 13
+    plain = compare_models(y, a, b, group, metric="tpr", method="asymptotic", reference=1)
+    assert repr(plain).splitlines()[0] == (
+        "ModelComparisonResult(metric='tpr', method='asymptotic')"
+    )
+    assert "95% low" in repr(plain)

@@ -914,3 +914,24 @@ def test_counts_given_twice_for_a_group_in_one_batch_are_added():
     once.update_from_counts(days[2].counts + days[3].counts, groups=["a", "c"])
     assert twice.result().groups.tolist() == ["a", "b", "c"]
     assert twice.to_json() == once.to_json()
+
+
+def test_repr_head_counts_rows_and_updates_and_each_state_names_the_update_it_was_read():
+    """The repr's head counts the updates and the rows given (summed here from the batches,
+    of different sizes), and each state cell names the update (1-based) at which its state
+    was first read: b's large gap is read at the first update and still says "(update 1)"
+    after the third; c's zero gap keeps watching and names no update."""
+    rng = np.random.default_rng(5)
+    mon = FairnessMonitor(["selection_rate"], reference="a")
+    sizes = (3000, 1000, 2000)
+    for n in sizes:
+        g = rng.choice(["a", "b", "c"], n)
+        y = rng.random(n) < 0.4
+        mon.update(y, rng.random(n) < np.where(g == "b", 0.7, 0.4), g)
+    res = mon.result()
+    head, _, b_line, c_line = repr(res).splitlines()
+    assert head.startswith(f"MonitorResult(alpha=0.05, updates=3, rows={sum(sizes)}; ")
+    assert res.state.tolist() == [["DIFFERENCE", "watching"]]
+    assert b_line.split()[:3] == ["selection_rate:", "b", "-"]
+    assert b_line.endswith("  DIFFERENCE (update 1)")
+    assert c_line.split()[:3] == ["selection_rate:", "c", "-"] and c_line.endswith("  watching")

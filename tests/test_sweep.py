@@ -841,3 +841,27 @@ def test_a_number_of_thresholds_from_one_and_one_permutation_are_accepted():
     assert one.n_permutations == 1 and set(np.ravel(one.pvalue)) <= {0.5, 1.0}
     with pytest.raises(ValueError, match=r"^n_permutations must be >= 1, got 0$"):
         fastfair.threshold_sweep(y, score, group, n_permutations=0)
+
+
+def test_one_sided_repr_rows_give_the_threshold_of_the_most_extreme_statistic_in_its_direction():
+    """A one-sided sweep's repr row per metric is read at the threshold of the largest
+    statistic in the alternative's direction (argmax of T for "greater", of -T for
+    "less"; found here with numpy), with that threshold's gap and T; for "less" on data
+    whose gaps are mostly positive that is not the largest |T|."""
+    y, score, group = grid_data(n=800, seed=3, shift=0.1)
+    fmt = fastfair._format.format_value
+    for alternative, sign in (("greater", 1), ("less", -1)):
+        res = fastfair.threshold_sweep(y, score, group, alternative=alternative,
+                                       thresholds=np.linspace(0.1, 0.9, 9), n_permutations=99,
+                                       random_state=0)  # fmt: skip
+        rows = repr(res).splitlines()[3:5]
+        for m, name in enumerate(res.metrics):
+            k = int(np.argmax(sign * res.statistic[m]))
+            assert rows[m].split()[:4] == [
+                name,
+                fmt(res.thresholds[k]),
+                fmt(res.difference[m, k]),
+                fmt(res.statistic[m, k]),
+            ]
+        if alternative == "less":
+            assert int(np.argmax(-res.statistic[0])) != int(np.argmax(np.abs(res.statistic[0])))
