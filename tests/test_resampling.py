@@ -661,3 +661,38 @@ def test_default_reference_is_the_group_with_most_rows_for_means_callables_and_b
     assert rows.comparisons == expected
     boot = fastfair.basic_bootstrap_test(y, p, g, n_bootstrap=99, random_state=0)
     assert boot.comparisons == expected
+
+
+def test_generic_repr_head_names_the_studentization_and_the_bootstrap_resamples_given():
+    """The head of a callable or row metric's repr names the studentization asked for and,
+    for a bootstrap studentization only, the n_bootstrap given; the permutations given
+    appear for a Monte-Carlo test and not for an asymptotic one."""
+    rng = np.random.default_rng(1)
+    g = np.repeat([0, 1], [60, 80])
+    y = rng.normal(size=140)
+    pred = y + rng.normal(size=140)
+
+    def mse(a, b):
+        return float(np.mean((a - b) ** 2))
+
+    kw = dict(n_permutations=99, random_state=0)
+    heads = {
+        "bootstrap-fast": fastfair.permutation_test(
+            y, pred, g, metric=mse, studentize="bootstrap-fast", n_bootstrap=49, **kw
+        ),
+        "welch": fastfair.permutation_test(y, pred, g, metric="mse", method="asymptotic"),
+        False: fastfair.permutation_test(y, pred, g, metric=mse, studentize=False, **kw),
+    }
+    heads = {k: repr(res).splitlines()[0] for k, res in heads.items()}
+    assert heads["bootstrap-fast"] == (
+        "GenericTestResult(metric='mse', method='monte_carlo', statistic=studentized "
+        "(bootstrap-fast), alternative='two-sided', n_permutations=99, n_bootstrap=49)"
+    )
+    assert heads["welch"] == (
+        "GenericTestResult(metric='mse', method='asymptotic', statistic=studentized "
+        "(welch), alternative='two-sided')"
+    )
+    assert heads[False] == (
+        "GenericTestResult(metric='mse', method='monte_carlo', statistic=raw difference, "
+        "alternative='two-sided', n_permutations=99)"
+    )

@@ -1967,3 +1967,29 @@ def test_margin_pvalues_keep_their_far_tails():
     want = max(norm.sf(z_low), norm.cdf(z_up))
     assert 0 < want < 1e-43
     assert eq.pvalue == pytest.approx(want, rel=1e-12, abs=0)
+
+
+def test_equivalence_repr_states_delta_and_alpha_and_gives_each_comparison_its_own_verdict():
+    """Three groups, b's TPR close to a's and c's far from it: at delta = 0.1 and alpha =
+    0.1 the repr's head states H1: |U| < 0.1 and alpha = 0.1, the interval is the 80% one
+    (1 - 2 alpha), and each comparison's row has its own verdict, from Holm's adjustment
+    of the brute-force TOST p-values at alpha: "yes" for b, "no" for c."""
+    counts = [[500, 40, 30, 170], [450, 60, 28, 160], [300, 20, 60, 90]]
+    res = fastfair.equivalence_test_from_counts(counts, ["a", "b", "c"], metric="tpr",
+                                                delta=0.1, alpha=0.1, method="score",
+                                                reference="a")  # fmt: skip
+    lines = repr(res).splitlines()
+    assert lines[0] == ("EquivalenceTestResult(metric='tpr', method='score', H1: |U| < 0.1, "
+                        "alpha=0.1, U = group - reference)")  # fmt: skip
+    tp = [c[3] for c in counts]
+    pos = [c[2] + c[3] for c in counts]
+    p = np.array([
+        max(stats.norm.sf(_brute_z(tp[k], pos[k], tp[0], pos[0], -0.1)),
+            stats.norm.cdf(_brute_z(tp[k], pos[k], tp[0], pos[0], 0.1)))
+        for k in (1, 2)
+    ])  # fmt: skip
+    verdicts = ["yes" if q <= 0.1 else "no" for q in _holm(p)]
+    assert verdicts == ["yes", "no"]
+    header, rows = _repr_rows(repr(res), "comparison")
+    assert header[2:4] == ["80%", "CI"]
+    assert [row[-2] for row in rows[:2]] == verdicts
