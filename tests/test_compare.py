@@ -1384,3 +1384,23 @@ def test_equalized_odds_repr_names_each_part_and_reads_back_its_rates_and_settin
         "ModelComparisonResult(metric='tpr', method='asymptotic')"
     )
     assert "95% low" in repr(plain)
+
+
+def test_noninferiority_pvalue_keeps_the_far_tail_towards_zero():
+    """The other side: model B, drawn apart from A (few shared predictions, so the change
+    has the variance of a sum), halves a TPR gap of 0.31: the "towards 0" tail is the
+    larger, 6e-24 at delta 0 (by the asymptotic test) and 1e-29 at delta 0.02 (the shifted
+    normal tail), the "not past" one below 1e-170: relative 1e-12, absolute 0."""
+    rng = np.random.default_rng(3)
+    group = np.repeat([0, 1], 3000)
+    y = np.ones(6000, int)
+    a = (rng.random(6000) < np.where(group == 0, 0.8, 0.5)).astype(int)
+    b = (rng.random(6000) < np.where(group == 0, 0.8, 0.65)).astype(int)
+    _, v, _, d_a, d_b, v_sum = row_statistic(y, a, b, group, "tpr")[0]
+    s = 1.0 if d_a >= 0 else -1.0
+    for delta in (0.0, 0.02):
+        res = compare_models(y, a, b, group, delta=delta, method="asymptotic", reference=0)
+        toward = stats.norm.cdf((s * (d_b - d_a) - delta) / math.sqrt(v))
+        past = stats.norm.cdf(-(s * (d_b + d_a) + delta) / math.sqrt(v_sum))
+        assert 0 < toward < 1e-23 and past < 1e-170
+        assert res.pvalue_noninferior == pytest.approx(toward, rel=1e-12, abs=0)

@@ -1578,3 +1578,22 @@ def test_pilot_bootstrap_starts_at_ten_resamples_and_a_simulation_at_one_audit()
     assert one.n_sim == 1 and one.power == one.n_rejections in (0, 1)
     with pytest.raises(ValueError, match=r"^n_sim must be >= 1, got 0$"):
         simulate_power("tpr", n_sim=0, **kw)
+
+
+def test_a_rate_gap_of_one_is_refused_and_one_group_plans_nothing():
+    """A named metric is a rate: |tau| = 1 is refused naming tau (in a vector too), 0.999
+    planned (rates 0.0004 and 0.9996: the groups of a near-certain gap); rates or sigma2
+    for one group are refused (a plan compares at least two), two are planned."""
+    rates = {"selection_rate": [0.0004, 0.9996]}
+    assert sample_size("selection_rate", rates=rates, tau=0.999).n > 0
+    for tau in (1.0, [0.5, 1.0]):
+        with pytest.raises(ValueError, match=r"tau \(=1.0\) must be below 1: selection_rate is"):
+            power("selection_rate", rates=rates, tau=tau, n=50)
+    with pytest.raises(ValueError, match=r"rates\['tpr'\] must be a 1-d sequence with one "
+                                         r"value per group \(at least two groups\); got shape "
+                                         r"\(1,\)"):  # fmt: skip
+        sample_size("tpr", rates={"tpr": [0.7], "prevalence": [0.3]}, tau=0.1)
+    with pytest.raises(ValueError, match=r"sigma2 must be a 1-d sequence with one variance per "
+                                         r"group \(at least two\); got shape \(1,\)"):  # fmt: skip
+        sample_size(sigma2=[0.2], tau=0.1)
+    assert sample_size(sigma2=[0.2, 0.2], tau=0.1).n_per_group.shape == (2,)

@@ -696,3 +696,16 @@ def test_generic_repr_head_names_the_studentization_and_the_bootstrap_resamples_
         "GenericTestResult(metric='mse', method='monte_carlo', statistic=raw difference, "
         "alternative='two-sided', n_permutations=99)"
     )
+
+
+def test_basic_bootstrap_takes_two_resamples_and_refuses_one():
+    """n_bootstrap of the basic bootstrap test: 2 (the fewest with a spread) is accepted and
+    recorded, 1 refused naming it."""
+    g = np.repeat([0, 1], 6)
+    y = np.ones(12, int)
+    pred = np.array([1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0])
+    res = fastfair.basic_bootstrap_test(y, pred, g, metric="accuracy", n_bootstrap=2,
+                                        random_state=0)  # fmt: skip
+    assert res.n_bootstrap == 2
+    with pytest.raises(ValueError, match=r"^n_bootstrap must be >= 2, got 1$"):
+        fastfair.basic_bootstrap_test(y, pred, g, metric="accuracy", n_bootstrap=1)
