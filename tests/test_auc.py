@@ -804,3 +804,32 @@ def test_auc_test_from_delong_has_the_row_functions_defaults():
         np.testing.assert_allclose(
             summary.confidence_interval[end], rows.confidence_interval[end], rtol=1e-10
         )
+
+
+def test_auc_test_repr_head_and_headers_name_scheme_statistic_and_level_given():
+    """The repr's head names the permutation scheme asked for (none for DeLong's z-test)
+    and whether the statistic is studentized; both tables' interval headers name the
+    confidence level given (90%), and the group table's interval is the Wald interval at
+    that level (brute-force DeLong, z_0.95)."""
+    y, s, g = _unequal_classes_three_groups()
+    heads = [
+        repr(ffauc.auc_test(y, s, g, reference=2, **kw)).splitlines()[0]
+        for kw in (dict(method="delong"),
+                   dict(scheme="full", studentize=False, n_permutations=19, random_state=0))
+    ]  # fmt: skip
+    assert heads == [
+        "AUCTestResult(method='delong', statistic=studentized (DeLong), alternative='two-sided')",
+        "AUCTestResult(method='permutation', scheme='full', statistic=raw difference, "
+        "alternative='two-sided', n_permutations=19)",
+    ]
+    text = repr(ffauc.auc_test(y, s, g, method="delong", reference=2, confidence_level=0.9))
+    header, rows = _table_rows(text, "group")
+    assert header[3:6] == ["90%", "low", "high"]
+    z = stats.norm.ppf(0.95)
+    fmt = fastfair._format.format_value
+    for k, row in enumerate(rows):
+        auc, var = brute_delong(y[g == k], s[g == k])[:2]
+        assert row[3:5] == [fmt(max(auc - z * np.sqrt(var), 0.0)),
+                            fmt(min(auc + z * np.sqrt(var), 1.0))]  # fmt: skip
+    header, _ = _table_rows(text, "comparison")
+    assert header[:5] == ["comparison", "difference", "90%", "low", "high"]
