@@ -1597,3 +1597,106 @@ def test_a_rate_gap_of_one_is_refused_and_one_group_plans_nothing():
                                          r"group \(at least two\); got shape \(1,\)"):  # fmt: skip
         sample_size(sigma2=[0.2], tau=0.1)
     assert sample_size(sigma2=[0.2, 0.2], tau=0.1).n_per_group.shape == (2,)
+
+
+def _repr_fields(res) -> dict:
+    """A planning repr's "name : value" lines as a dict (lines without a colon left out)."""
+    lines = [ln for ln in repr(res).splitlines()[1:] if ":" in ln]
+    return {k.strip(): v.strip() for k, v in (ln.split(":", 1) for ln in lines)}
+
+
+def test_simulated_power_repr_states_the_test_run_and_the_formula_power_by_hand():
+    """SimulatedPowerResult's lines: the test run (a Wald test with u_tol states its null
+    U <= u_tol and its alternative; a permutation test its method), the sizes per group in
+    the order given, and the formula power written out here: Phi((|M_0 - M_1| - u_tol) / SE
+    - z_(1-alpha)) one-sided, Phi(|M_0 - M_1| / SE - z_(1-alpha/2)) two-sided, SE^2 =
+    sum_g r_g (1 - r_g) / (prevalence_g n_g)."""
+    rates = {"tpr": [0.7, 0.8], "prevalence": [0.4, 0.5]}
+    npg = np.array([200, 300])
+    se = np.sqrt(np.sum(np.array([0.21, 0.16]) / np.array([0.4, 0.5]) / npg))
+    wald = simulate_power("tpr", rates=rates, n_per_group=list(npg), n_sim=50, random_state=1,
+                          test="wald", u_tol=0.02, alternative="greater")  # fmt: skip
+    shown = _repr_fields(wald)
+    assert shown["test"] == "wald, H0: U <= 0.02, alternative 'greater', alpha 0.05"
+    assert shown["n per group"] == "[200, 300]"
+    want = stats.norm.cdf((0.1 - 0.02) / se - stats.norm.ppf(0.95))
+    assert shown["formula power"] == f"{want:.4f}" and abs(want - wald.power) > 1e-3
+    perm = simulate_power("tpr", rates=rates, n_per_group=list(npg), n_sim=10, random_state=1,
+                          n_permutations=19)  # fmt: skip
+    shown = _repr_fields(perm)
+    assert shown["test"] == "permutation (method='auto'), alternative 'two-sided', alpha 0.05"
+    want = stats.norm.cdf(0.1 / se - stats.norm.ppf(0.975))
+    assert shown["formula power"] == f"{want:.4f}"
+
+
+def test_power_repr_lines_read_back_power_margin_allocation_and_the_tost_by_hand():
+    """PowerResult of three groups: the power line is the smallest per-comparison power
+    Phi(tau / SE_g - z_(1-alpha/4)) written out here; the variances are listed in group
+    order; an allocation line appears only when an allocation was given (n with
+    allocation, not n_per_group). With delta the margin line states tau and delta and the
+    test line the TOST: one-sided tests at z_(1-0.025), alpha / 2 per comparison."""
+    s2, npg = np.array([0.2, 0.3, 0.25]), np.array([500.0, 300.0, 200.0])
+    res = power(sigma2=s2, tau=0.05, n_per_group=npg)
+    shown = _repr_fields(res)
+    se = np.sqrt(s2[0] / npg[0] + s2[1:] / npg[1:])
+    per = stats.norm.cdf(0.05 / se - stats.norm.ppf(1 - 0.05 / 4))
+    assert shown["power"] == planning.results._fmt(per.min()) and per.max() > per.min() + 0.01
+    assert shown["sigma^2 (unit)"] == "[0.2, 0.3, 0.25]"
+    assert shown["tau, u_tol"] == "0.05, 0" and "allocation" not in shown
+    tost = power(sigma2=s2, tau=0.05, n=1000, allocation=[0.5, 0.3, 0.2], delta=0.1)
+    shown = _repr_fields(tost)
+    assert shown["allocation"] == "[0.5, 0.3, 0.2]" and shown["n per group"] == "[500, 300, 200]"
+    assert shown["tau, delta"] == "0.05, 0.1 (H1: |U| < delta)"
+    z = stats.norm.ppf(1 - 0.05 / 2)  # each one-sided test at alpha / 2 per comparison
+    assert shown["test"] == f"TOST, two one-sided tests at z_(1-alpha) = {z:.4f} (alpha 0.025)"
+    assert "alternative" not in shown
+
+
+def test_detectable_difference_and_exact_plan_reprs_name_their_margin_and_test():
+    """DetectableDifferenceResult states the u_tol given (0.02), its detectable tau being
+    u_tol + (z_(1-alpha/2) + z_power) SE by hand; the exact plan labels its n "(exact
+    test)" and states the exact power reached at the sizes collected (at least the power
+    asked for), the TOST plan labels its n "(TOST)"."""
+    s2, npg = np.array([0.2, 0.3]), np.array([400.0, 600.0])
+    dd = detectable_difference(sigma2=s2, n_per_group=npg, u_tol=0.02)
+    shown = _repr_fields(dd)
+    assert shown["u_tol"] == "0.02"
+    tau = 0.02 + (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * np.sqrt(np.sum(s2 / npg))
+    assert dd.tau == pytest.approx(tau, rel=1e-9)
+    assert shown["tau (detectable)"] == planning.results._fmt(tau)
+    rates = {"tpr": [0.7, 0.8], "prevalence": [0.4, 0.5]}
+    exact = _sample_size("tpr", rates=rates, tau=0.1, test="exact")
+    shown = _repr_fields(exact)
+    assert shown["n (exact test)"] == planning.results._fmt(exact.n, 7)
+    assert exact.achieved_power >= 0.8
+    assert shown["exact power"] == (
+        f"{planning.results._fmt(exact.achieved_power, 4)} at the sizes collected"
+    )
+    assert "exact power" not in _repr_fields(sample_size("tpr", rates=rates, tau=0.1))
+    tost = _sample_size("tpr", rates=rates, tau=0.05, delta=0.1)
+    assert _repr_fields(tost)["n (TOST)"] == planning.results._fmt(tost.n, 7)
+
+
+def test_pilot_plan_repr_states_the_level_the_resamples_and_the_rates_standard_errors():
+    """plan_from_data at confidence_level 0.9 with 50 resamples: the planned-n line says
+    "90% interval" and "(50 bootstrap resamples)"; each pilot rate's "se" is its bootstrap
+    standard error (the field), within a third of the binomial one sqrt(r (1 - r) / n)
+    counted from the rows."""
+    rng = np.random.default_rng(36)
+    n = 900
+    g = rng.integers(0, 2, n)
+    y = rng.integers(0, 2, n)
+    pred = (rng.random(n) < np.where(y == 1, 0.7 - 0.1 * g, 0.3)).astype(int)
+    res = plan_from_data(y, pred, g, "tpr", tau=0.1, n_bootstrap=50, random_state=1,
+                         confidence_level=0.9, reference=0)  # fmt: skip
+    top = repr(res).split("\n  plan:")[0]
+    shown = {k.strip(): v.strip() for k, v in (ln.split(":", 1) for ln in top.splitlines()[1:])}
+    assert shown["planned n"].endswith("(50 bootstrap resamples)")
+    assert ", 90% interval from pilot sampling error [" in shown["planned n"]
+    fmt = planning.results._fmt
+    tpr = np.array([pred[(g == k) & (y == 1)].mean() for k in range(2)])
+    positives = np.array([((g == k) & (y == 1)).sum() for k in range(2)])
+    binomial = np.sqrt(tpr * (1 - tpr) / positives)
+    se = np.asarray(res.rates_standard_error["tpr"])
+    np.testing.assert_allclose(se, binomial, rtol=1 / 3)
+    assert shown["pilot tpr"] == f"{fmt(tpr)} (se {fmt(se, 2)})"
