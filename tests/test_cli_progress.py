@@ -177,3 +177,35 @@ def test_reading_progress_of_a_parquet_file_on_a_terminal(monkeypatch, tmp_path,
     frames = [f.strip() for f in err.split("\r") if f.strip()]
     assert "reading 0/3000" in frames and "reading 3000/3000" in frames
     assert "tests 1/1" in frames
+
+
+def test_summary_line_counts_errors_and_slices_and_names_every_file_written():
+    """The closing line on stderr, from the summary's counts: "k could not run" only when a
+    test could not run, the number of significant slices only with a slice search, every
+    file written (--json, then --report) and each phase's seconds in the order run; none
+    of them when there is nothing to say."""
+    from types import SimpleNamespace
+
+    from fastfair.cli.commands import _summary_line
+
+    def result(n_errors, found):
+        summary = dict(n_differences=2, n_tests=7, n_errors=n_errors)
+        slices = None if found is None else SimpleNamespace(found=[object()] * found)
+        return SimpleNamespace(summary=summary, slices=slices, n_rows=12345)
+
+    progress = SimpleNamespace(seconds={"reading": 1.26, "tests": 2.04})
+    both = SimpleNamespace(json="a.json", report="r.html")
+    assert _summary_line(result(1, 3), progress, both, 3.33) == (
+        "fastfair audit: 12,345 rows; 2 of 7 tests show a DIFFERENCE, 1 could not run; "
+        "3 significant slices; wrote a.json, r.html; 3.3 s (reading 1.3 s, tests 2.0 s)"
+    )
+    none = SimpleNamespace(json=None, report=None)
+    quick = SimpleNamespace(seconds={"reading": 0.04})
+    assert _summary_line(result(0, None), quick, none, 0.06) == (
+        "fastfair audit: 12,345 rows; 2 of 7 tests show a DIFFERENCE; 0.1 s (reading 0.0 s)"
+    )
+    report_only = SimpleNamespace(json=None, report="r.html")
+    assert _summary_line(result(0, 0), quick, report_only, 0.06) == (
+        "fastfair audit: 12,345 rows; 2 of 7 tests show a DIFFERENCE; 0 significant slices; "
+        "wrote r.html; 0.1 s (reading 0.0 s)"
+    )
