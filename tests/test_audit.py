@@ -1544,3 +1544,48 @@ def test_auc_row_is_the_permutation_test_with_the_audits_draws_and_a_non_default
     assert row["n_permutations"] == 99 and row["method"] == direct[11].method
     assert row["pvalue"] == direct[11].pvalue != direct[0].pvalue
     assert row["statistic"] == pytest.approx(direct[11].statistic, rel=1e-12)
+
+
+def test_summary_largest_is_the_largest_significant_gap_else_the_largest_gap_flagged_so():
+    """summary["largest"]: among the significant rows the one with the largest |difference|
+    (a larger non-significant gap, a list-valued equalized-odds row and an error row do not
+    count), flagged significant; with no significant row, the largest |difference| of all,
+    flagged not significant. The text's sentence and the HTML card say which: "Largest:"
+    / "largest difference" against "Largest difference (not significant):" / "largest,
+    not significant"."""
+    from types import SimpleNamespace
+
+    def row(group, diff, decision):
+        return dict(attribute="g", family="confusion", metric="tpr", group=group,
+                    reference="a", difference=diff, ci_low=diff - 0.1, ci_high=diff + 0.1,
+                    pvalue=0.01, pvalue_adjusted=0.02, decision=decision)  # fmt: skip
+
+    rows = [row("b", 0.05, "difference"), row("c", -0.12, "difference"),
+            row("d", 0.3, "no_evidence"),
+            {**row("e", 0.0, "difference"), "difference": [0.9, 0.9]},
+            dict(attribute="g", family="confusion", metric="tpr", group="f", reference="a",
+                 error="no positives", decision="error")]  # fmt: skip
+    summary = fastfair.AuditResult.summary.fget
+
+    def largest(tests):
+        fake = SimpleNamespace(tests=tests, attributes=[], tau=0.05)
+        return summary(fake)["largest"]
+
+    big = largest(rows)
+    assert (big["group"], big["difference"], big["significant"]) == ("c", -0.12, True)
+    assert (big["ci_low"], big["ci_high"]) == (-0.22, pytest.approx(-0.02))
+    quiet = [{**t, "decision": "no_evidence"} if t["decision"] == "difference" else t
+             for t in rows]  # fmt: skip
+    big_quiet = largest(quiet)
+    assert (big_quiet["group"], big_quiet["significant"]) == ("d", False)
+    assert largest([rows[-1]]) is None
+    fake = _fake_result()
+    s = dict(n_differences=2, n_tests=5, n_with_mde=0, n_errors=0)
+    said = _report._summary_sentences(fake, {**s, "largest": big})
+    assert said[1].startswith("Largest: tpr, c vs a (g): ")
+    said = _report._summary_sentences(fake, {**s, "largest": big_quiet})
+    assert said[1].startswith("Largest difference (not significant): tpr, d vs a (g): ")
+    card = _report._summary_cards(fake, {**s, "largest": big})
+    assert "</div>largest difference: TPR, c vs a (g), 95% CI.</div>" in card
+    card = _report._summary_cards(fake, {**s, "largest": big_quiet})
+    assert "</div>largest, not significant: TPR, d vs a (g), 95% CI.</div>" in card
