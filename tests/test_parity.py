@@ -1301,3 +1301,70 @@ def test_pointwise_pvalues_keep_their_far_tails():
     want = st.chi2.sf(w, 2)
     assert want[0] < 1e-56
     np.testing.assert_allclose(p, want, rtol=1e-12, atol=0)
+
+
+def _gap_users_data(seed=5, n=3000, gap=0.3, n_users=600):
+    rng = np.random.default_rng(seed)
+    user = rng.integers(0, n_users, n)
+    g = np.where(user < 2 * n_users // 3, "a", "b")
+    s = rng.random(n)
+    y = (rng.random(n) < np.clip(s + gap * (g == "b"), 0, 1)).astype(float)
+    return y, s, g, user
+
+
+def test_marginal_outcome_repr_head_names_threshold_statistic_and_the_level_given():
+    """Two groups at level 0.9: the head gives the threshold, z and the t reference's df,
+    and the difference line "90% CI" with the interval difference -+ t_(0.95, df) SE (by
+    hand from the fields). Three groups: the head names the Wald statistic chi2(2), equal
+    to sum_g (e_g - e_w)^2 / SE_g^2 with e_w the inverse-variance mean (by hand), with no
+    df (small_sample="none") and no difference line."""
+    y, s, g, user = _gap_users_data()
+    from fastfair._format import format_value as fmt
+
+    two = marginal_outcome_test(y, s, g, threshold=0.5, cluster=user, confidence_level=0.9)
+    lines = repr(two).splitlines()
+    assert lines[0].startswith(f"MarginalOutcomeResult(threshold=0.5000, z={fmt(two.statistic)}, "
+                               f"pvalue={fmt(two.pvalue)}, df={fmt(two.df)}, ")  # fmt: skip
+    q = stats.t.ppf(0.95, two.df)
+    half = q * two.difference_standard_error
+    low, high = fmt(two.difference - half), fmt(two.difference + half)
+    assert lines[-1] == f"  difference {fmt(two.difference)}, 90% CI [{low}, {high}]"
+    g3 = np.array(["a", "b", "c"])[user % 3]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        three = marginal_outcome_test(y, s, g3, threshold=0.5, cluster=user, small_sample="none")
+    e, se = three.estimate, three.standard_error
+    w = 1 / se**2
+    chi2 = np.sum(w * (e - np.sum(w * e) / np.sum(w)) ** 2)
+    assert three.statistic == pytest.approx(chi2, rel=1e-9)
+    head = repr(three).splitlines()[0]
+    assert head.startswith(f"MarginalOutcomeResult(threshold=0.5000, chi2(2)={fmt(chi2)}, "
+                           f"pvalue={fmt(stats.chi2.sf(chi2, 2))}, weighting=")  # fmt: skip
+    assert "df=" not in head and not any("difference" in ln for ln in repr(three).splitlines())
+
+
+def test_parity_repr_head_names_statistic_and_adjustment_and_prints_tiny_pvalues_as_bounds():
+    """predictive_parity_test's repr: the head names the statistic (max z) and the
+    adjustment given; the band line the level given (90%); every grid p-value column
+    prints at the precision a p-value has, a p-value below 1e-16 (a large gap on 20,000
+    rows) as "< 1e-16", never as its digits."""
+    y, s, g, user = _gap_users_data(n=20000, gap=0.4, n_users=4000)
+    res = predictive_parity_test(y, s, g, cluster=user, grid=5, n_bootstrap=99, random_state=0,
+                                 adjust="holm", confidence_level=0.9,
+                                 small_sample="none")  # fmt: skip
+    lines = repr(res).splitlines()
+    from fastfair._format import format_value as fmt
+
+    assert lines[0].startswith(f"PredictiveParityResult(statistic=max z = {fmt(res.statistic)}, ")
+    assert lines[0].endswith(", method='multiplier_bootstrap', adjust='holm')")
+    assert lines[-1].startswith("  simultaneous 90% band for the difference: ± ")
+    header = lines[2].split()
+    assert header[-2:] == ["pvalue", "pvalue_holm"]
+    tiny = 0
+    for j, line in enumerate(lines[3:8]):
+        cells = re.split(r"\s{2,}", line.strip())
+        for name, cell in zip(("pvalue", "pvalue_holm"), cells[-2:]):
+            p = res.table[name][j]
+            tiny += p < 1e-16
+            assert cell == ("< 1e-16" if p < 1e-16 else fmt(p)), (line, p)
+    assert tiny >= 1
