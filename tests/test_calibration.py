@@ -949,3 +949,23 @@ def test_fair_thresholds_grid_takes_three_points_and_refuses_two():
                          (10**6 + 1, "grid must be <= 1,000,000, got 1,000,001")):  # fmt: skip
         with pytest.raises(ValueError, match=f"^{message}$"):
             fair_thresholds(y, s, g, 0.5, reference=0, grid=bad)
+
+
+def test_per_group_value_reprs_name_the_estimator_and_the_impact_measured():
+    """CalibrationErrorResult's head names the estimator asked for ("msce"), its rows each
+    group's MSCE computed with msce() on the group's rows alone; ImpactResult's head and
+    value column name the impact measured (delta_pcc, delta_rc)."""
+    y, s, g = _repr_data(seed=2)
+    res = calibration_error(y, s, g, estimator="msce")
+    text = repr(res)
+    assert text.splitlines()[0] == "CalibrationErrorResult (msce)"
+    rows = _repr_rows(text, 2)
+    for label, row in zip(["a", "b"], rows):
+        assert float(row[1]) == pytest.approx(msce(y[g == label], s[g == label]), abs=5e-5)
+    assert text.splitlines()[1].split() == ["group", "error", "rows"]
+    query = np.arange(len(y)) % 10
+    for name, res in (("delta_pcc", delta_pcc(y, s, g, threshold=0.5)),
+                      ("delta_rc", delta_rc(y, s, g, query=query))):  # fmt: skip
+        lines = repr(res).splitlines()
+        assert lines[0] == f"ImpactResult ({name}; positive: the group gains from calibration)"
+        assert lines[1].split() == ["group", name, "rows"]
