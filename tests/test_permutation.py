@@ -1508,3 +1508,28 @@ def test_exact_equalized_odds_adds_the_neglected_mass_of_both_parts(scheme):
     )
     assert res.method == "exact"
     assert res.pvalue == pytest.approx(4 * EXACT_NEGLECTED_MASS, rel=1e-9, abs=0)
+
+
+def test_repr_head_names_scheme_statistic_variance_and_only_a_fixed_number_of_permutations():
+    """The head of PermutationTestResult's repr, each field from the options given: the
+    scheme, "studentized" with its variance or "raw difference" without one, and the
+    number of permutations only for a fixed-size Monte-Carlo test (not for the exact test
+    nor for a sequential one, whose draws the notes give)."""
+    rng = np.random.default_rng(0)
+    n = 400
+    g, y, p = rng.integers(0, 2, n), rng.random(n) < 0.5, rng.random(n) < 0.5
+    mc = dict(method="monte_carlo", random_state=0)
+    cases = [
+        (dict(), "scheme='conditional', method='exact', statistic=studentized, "
+                 "variance='pooled', alternative='two-sided')"),
+        (dict(n_permutations=99, **mc), "scheme='conditional', method='monte_carlo', "
+         "statistic=studentized, variance='pooled', alternative='two-sided', n_permutations=99)"),
+        (dict(studentize=False, scheme="full", n_permutations=99, **mc),
+         "scheme='full', method='monte_carlo', statistic=raw difference, "
+         "alternative='two-sided', n_permutations=99)"),
+        (dict(**mc), "scheme='conditional', method='monte_carlo', statistic=studentized, "
+                     "variance='pooled', alternative='two-sided')"),
+    ]  # fmt: skip
+    for kw, tail in cases:
+        res = fastfair.permutation_test(y, p, g, **kw)
+        assert repr(res).splitlines()[0] == "PermutationTestResult(metric='tpr', " + tail, kw
