@@ -709,3 +709,26 @@ def test_basic_bootstrap_takes_two_resamples_and_refuses_one():
     assert res.n_bootstrap == 2
     with pytest.raises(ValueError, match=r"^n_bootstrap must be >= 2, got 1$"):
         fastfair.basic_bootstrap_test(y, pred, g, metric="accuracy", n_bootstrap=1)
+
+
+def test_bootstrap_and_correlation_repr_heads_name_the_options_given():
+    """The heads of the basic bootstrap and correlation reprs name the options given: the
+    alternative ("less", "greater"), the bootstrap resamples (99), an unstudentized
+    correlation's statistic "pearson r", the rows and the permutations."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=200)
+    e = x + rng.normal(size=200)
+    cor = fastfair.correlation_test(x, e, studentize=False, alternative="greater",
+                                    n_permutations=99, random_state=0)  # fmt: skip
+    assert repr(cor).splitlines()[0] == (
+        "CorrelationTestResult(statistic=pearson r, method='monte_carlo', "
+        "alternative='greater', n=200, n_permutations=99)"
+    )
+    g = np.repeat([0, 1], 150)
+    yb, pb = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    boot = fastfair.basic_bootstrap_test(yb, pb, g, metric="tpr", n_bootstrap=99,
+                                         random_state=1, alternative="less")  # fmt: skip
+    assert repr(boot).splitlines()[0] == (
+        "BootstrapTestResult(metric='tpr', method='basic bootstrap', alternative='less', "
+        "n_bootstrap=99)"
+    )

@@ -720,3 +720,17 @@ def test_weighted_chi2_sum_keeps_its_far_tail():
     want = inner + stats.chi2.sf(s / w0, 1)
     assert 0 < want < 1e-12
     assert _weighted_chi2_sf(s, [w0, w1]) == pytest.approx(want, rel=1e-10, abs=0)
+
+
+def test_repr_head_names_criterion_rows_groups_and_the_alpha_given():
+    """The repr's head: the criterion, the number of rows and the two groups as given
+    (the second coded a = 1), and the alpha given (0.1, not the default)."""
+    rng = np.random.default_rng(9)
+    X, y, a = _toy(600, rng, shift=0.25)
+    labels = np.where(a == 1, "women", "men")
+    res = wasserstein_test(X, y, labels, np.array([0.8, -0.4, 0.3]), intercept=0.2, alpha=0.1)
+    assert repr(res).splitlines()[0] == (
+        f"WassersteinTestResult(criterion='equal_opportunity', n={len(y)}, "
+        f"groups={res.groups.tolist()!r}, alpha=0.1)"
+    )
+    assert sorted(res.groups.tolist()) == ["men", "women"]
