@@ -1122,6 +1122,31 @@ def test_sequential_test_with_max_t_decides_each_comparison_at_alpha():
         assert adj == raw or abs(adj * 10000 - round(adj * 10000)) < 1e-6
 
 
+def test_equalized_odds_repr_names_each_column_by_its_component():
+    """The group table's and the comparison table's headers name the TPR columns tpr and
+    the FPR columns fpr, in the order of the values under them: a group whose TPR (2/3)
+    differs from its FPR (1/3) shows each under its own name."""
+    y = np.array([1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0])
+    p = np.array([1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 0])
+    g = np.array(["a"] * 6 + ["b"] * 6)
+    res = fastfair.permutation_test(y, p, g, metric="equalized_odds", method="exact")
+    lines = repr(res).splitlines()
+    head = lines[1].split()
+    table = {k: dict(zip(head[1:], line.split()[1:])) for k, line in zip("ab", lines[2:4])}
+    for k in "ab":
+        pos, neg = (y == 1) & (g == k), (y == 0) & (g == k)
+        want = {"tpr": p[pos].mean(), "fpr": p[neg].mean()}
+        assert table[k] == {"tpr": f"{want['tpr']:.4f}", "fpr": f"{want['fpr']:.4f}",
+                            "den(tpr)": str(pos.sum()), "den(fpr)": str(neg.sum())}  # fmt: skip
+    assert table["a"]["tpr"] != table["a"]["fpr"]
+    header = lines[4]
+    assert header.index("tpr difference") < header.index("fpr difference")
+    cells = [c.strip() for c in lines[5].split("  ") if c.strip()]
+    tpr_b_a = p[(y == 1) & (g == "b")].mean() - p[(y == 1) & (g == "a")].mean()
+    fpr_b_a = p[(y == 0) & (g == "b")].mean() - p[(y == 0) & (g == "a")].mean()
+    assert cells[0] == "b - a" and cells[1] == f"{tpr_b_a:.4f}" and cells[3] == f"{fpr_b_a:.4f}"
+
+
 def test_repr_group_table_shows_weighted_denominators_as_sums_and_counts_as_integers():
     """The repr's group table, three groups, FPR: weighted, each group's weighted FPR and
     its denominator, the sum of its negatives' weights (fractional, shown as a number);
