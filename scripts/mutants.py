@@ -866,8 +866,8 @@ MUTANTS = [
     m(
         "plan-fpc",
         "fastfair/planning/inference.py",
-        "var = var * (1.0 - n_per_group / population)",
-        "var = var * (1.0 + n_per_group / population)",
+        "var = var * np.maximum(1.0 - n_per_group / population, 0.0)",
+        "var = var * np.maximum(1.0 + n_per_group / population, 0.0)",
         PLAN,
         "finite-population correction of the wrong sign",
     ),
@@ -1469,5 +1469,13 @@ MUTANTS = [
         "    if len(values_seen) >= 2:",
         ("tests/test_ingest.py",),
         "a binary column with two labels other than 0/1 ('no'/'yes') is refused as not binary",
+    ),
+    m(
+        "audit-frame-components-swapped",
+        "fastfair/auditing/results.py",
+        'parts = ["tpr", "fpr"] if isinstance(t.get("difference"), list) else [t["metric"]]',
+        'parts = ["fpr", "tpr"] if isinstance(t.get("difference"), list) else [t["metric"]]',
+        ("tests/test_audit.py",),
+        "the audit frame's equalized-odds rows name the TPR component fpr and the FPR one tpr",
     ),
 ]
