@@ -130,3 +130,30 @@ def test_plain_values_and_the_audits_json_default():
         '{"n": 3, "x": [0, 1]}')  # fmt: skip
     with pytest.raises(TypeError, match="cannot serialize object"):
         json.dumps({"x": object()}, default=json_default)
+
+
+def test_generic_frames_of_per_group_and_per_entry_results_read_back_their_rows():
+    """A result without comparisons but with groups (DeLongResult) has one row per group:
+    the group column holds the labels, each row its group's Mann-Whitney AUC and class
+    counts computed here from the rows. A result with neither (a three-group PowerResult)
+    has one row per entry of its first flat array field (the variances given), with the
+    fields of that length alongside (n_per_group = n * allocation)."""
+    import fastfair
+
+    rng = np.random.default_rng(0)
+    g = rng.choice(["x", "y", "z"], 300)
+    y = rng.random(300) < 0.4
+    s = np.round(rng.random(300) + 0.5 * y, 1)  # ties count one half
+    frame = fastfair.auc.delong(y, s, g).to_frame()
+    assert frame["group"].tolist() == ["x", "y", "z"]
+    for k, label in enumerate("xyz"):
+        pos, neg = s[(g == label) & y], s[(g == label) & ~y]
+        d = pos[:, None] - neg[None, :]
+        auc = np.mean((d > 0) + 0.5 * (d == 0))
+        assert frame["auc"][k] == pytest.approx(auc, rel=1e-12)
+        assert (frame["n_pos"][k], frame["n_neg"][k]) == (pos.size, neg.size)
+    plan = fastfair.power(sigma2=[0.2, 0.3, 0.25], tau=0.05, n=1000, allocation=[0.5, 0.3, 0.2])
+    frame = plan.to_frame()
+    assert len(frame) == 3 and frame["sigma2"].tolist() == [0.2, 0.3, 0.25]
+    np.testing.assert_allclose(frame["n_per_group"], [500, 300, 200], rtol=1e-12)
+    assert frame["allocation"].tolist() == [0.5, 0.3, 0.2]
