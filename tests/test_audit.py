@@ -1589,3 +1589,23 @@ def test_summary_largest_is_the_largest_significant_gap_else_the_largest_gap_fla
     assert "</div>largest difference: TPR, c vs a (g), 95% CI.</div>" in card
     card = _report._summary_cards(fake, {**s, "largest": big_quiet})
     assert "</div>largest, not significant: TPR, d vs a (g), 95% CI.</div>" in card
+
+
+def test_report_explains_only_the_families_and_margins_the_audit_ran():
+    """The report's notes explain the AUC and predictive parity only when those families
+    ran (a score given), each once; the margins section explains a tolerance only when one
+    was given, naming it: "DIFFERENCE beyond ±0.02" and H0: |gap| ≤ 0.02."""
+    rng = np.random.default_rng(3)
+    n = 1200
+    g = rng.choice(["a", "b"], n)
+    y = rng.random(n) < 0.4
+    score = np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1)
+    kw = dict(metrics=["tpr"], n_permutations=99, random_state=0)
+    plain = fastfair.audit(y, score >= 0.5, {"g": g}, **kw).to_html()
+    scored = fastfair.audit(y, score >= 0.5, {"g": g}, y_score=score, **kw).to_html()
+    for note in ("<li><b>AUC</b>: ", "<li><b>Predictive parity</b>: "):
+        assert (plain.count(note), scored.count(note)) == (0, 1), note
+    tolerant = fastfair.audit(y, score >= 0.5, {"g": g}, tolerance=0.02, **kw).to_html()
+    paragraph = ("<b>DIFFERENCE beyond ±0.02</b>: with a tolerance, the difference verdict "
+                 "tests H0: |gap| ≤ 0.02, so it says")  # fmt: skip
+    assert paragraph in tolerant and "DIFFERENCE beyond" not in plain
