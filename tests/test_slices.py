@@ -1105,3 +1105,20 @@ def test_exact_pvalues_keep_their_far_tails():
             else ours[1:2]
         )
         assert (0 < tiny).all() and (tiny < 1e-46).all()
+
+
+def test_search_repr_head_names_the_error_control_of_the_adjustment_given():
+    """The head of SliceSearchResult's repr names the error control of the adjustment
+    asked for: max-T's family-wise error over joint permutations, Benjamini-Yekutieli's
+    false discovery rate, Bonferroni's family-wise error, at the alpha given."""
+    features, y, pred = small_data(n=2000, seed=1, gap=0.35)
+    control = {
+        "maxT": "family-wise error by max-T over joint permutations",
+        "by": "false discovery rate (Benjamini-Yekutieli)",
+        "bonferroni": "family-wise error (Bonferroni)",
+    }
+    for adjust, words in control.items():
+        res = fastfair.find_slices(None, y, pred, features=features, max_depth=1, adjust=adjust,
+                                   alpha=0.1, n_permutations=99, random_state=0)  # fmt: skip
+        head = repr(res).splitlines()[0]
+        assert f"), {words} at alpha=0.1; slice vs its complement" in head, (adjust, head)
