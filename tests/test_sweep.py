@@ -865,3 +865,46 @@ def test_one_sided_repr_rows_give_the_threshold_of_the_most_extreme_statistic_in
             ]
         if alternative == "less":
             assert int(np.argmax(-res.statistic[0])) != int(np.argmax(np.abs(res.statistic[0])))
+
+
+def test_plot_draws_each_curve_from_its_field_with_the_level_and_direction_given():
+    """Each panel of the sweep's plot: the gap (its absolute value two-sided, itself
+    one-sided), the per-threshold critical value and the max-T band (negated for "less"),
+    labelled with the level 1 - alpha given (90%), the comparison's groups, and the points
+    where the max-T adjusted p-value is at most alpha (not the raw one); the y label says
+    |difference| only for a two-sided sweep."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    y, score, group = grid_data(n=800, seed=2, shift=0.08)
+    for alternative, sign in (("two-sided", 1.0), ("less", -1.0)):
+        res = fastfair.threshold_sweep(y, score, group, alternative=alternative, alpha=0.1,
+                                       thresholds=np.linspace(0.1, 0.9, 9), n_permutations=99,
+                                       random_state=0)  # fmt: skip
+        ax = res.plot(metric="tpr")
+        try:
+            lines = {line.get_label(): line for line in ax.lines}
+            gap = np.abs(res.difference[0]) if sign > 0 else res.difference[0]
+            np.testing.assert_array_equal(lines["tpr gap (b - a)"].get_ydata(), gap)
+            np.testing.assert_array_equal(
+                lines["90th percentile of the permutations"].get_ydata(),
+                sign * res.critical_value[0],
+            )
+            np.testing.assert_array_equal(
+                lines["simultaneous 90% band (max-T)"].get_ydata(), sign * res.band[0]
+            )
+            flagged = res.pvalue_adjusted[0] <= 0.1
+            if flagged.any():
+                np.testing.assert_array_equal(
+                    lines["adjusted p <= alpha"].get_xdata(), res.thresholds[flagged]
+                )
+            else:
+                assert "adjusted p <= alpha" not in lines
+            assert ax.get_ylabel() == ("|tpr difference|" if sign > 0 else "tpr")
+        finally:
+            plt.close(ax.figure)
+        if sign > 0:
+            assert ((res.pvalue[0] <= 0.1) != flagged).any() and flagged.any()
