@@ -312,3 +312,36 @@ def test_plot_null_marks_a_negative_observed_on_both_sides_and_bins_by_size():
         ax = plot_null(None, rng.normal(size=size), 0.5, what="x.plot")
         assert len(ax.patches) == bins
         plt.close(ax.figure)
+
+
+def test_null_plots_mark_the_chosen_comparison_and_name_their_statistic():
+    """A three-group Monte-Carlo permutation test's plot of comparison 1 marks +- that
+    comparison's own statistic (two-sided), and "greater" marks it once; the x axis reads
+    "studentized statistic", or "statistic" for a raw difference; an unstudentized
+    correlation test's reads "Pearson r" and marks r."""
+    plt, _ = _plotting()
+    rng = np.random.default_rng(5)
+    n = 900
+    g = rng.choice(["a", "b", "c"], n)
+    y = rng.random(n) < 0.5
+    pred = rng.random(n) < np.select([g == "b", g == "c"], [0.6, 0.4], 0.5)
+    kw = dict(method="monte_carlo", n_permutations=99, random_state=0, return_null=True)
+    for studentize, alternative, label in ((True, "two-sided", "studentized statistic"),
+                                           (False, "greater", "statistic")):  # fmt: skip
+        res = fastfair.permutation_test(y, pred, g, studentize=studentize,
+                                        alternative=alternative, **kw)  # fmt: skip
+        t = float(res.statistic[1])
+        assert abs(t - float(res.statistic[0])) > 1e-3
+        ax = res.plot(comparison=1)
+        marks = sorted(line.get_xdata()[0] for line in ax.lines)
+        assert marks == ([-abs(t), abs(t)] if alternative == "two-sided" else [t])
+        assert ax.get_xlabel() == label
+        plt.close(ax.figure)
+    x = rng.normal(size=200)
+    e = x + rng.normal(size=200)
+    cor = fastfair.correlation_test(x, e, studentize=False, n_permutations=99, random_state=0,
+                                    return_null=True)  # fmt: skip
+    ax = cor.plot()
+    assert ax.get_xlabel() == "Pearson r"
+    assert sorted(line.get_xdata()[0] for line in ax.lines) == [-cor.r, cor.r]
+    plt.close(ax.figure)
