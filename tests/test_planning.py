@@ -1700,3 +1700,31 @@ def test_pilot_plan_repr_states_the_level_the_resamples_and_the_rates_standard_e
     se = np.asarray(res.rates_standard_error["tpr"])
     np.testing.assert_allclose(se, binomial, rtol=1 / 3)
     assert shown["pilot tpr"] == f"{fmt(tpr)} (se {fmt(se, 2)})"
+
+
+def test_the_frame_of_a_curve_has_a_row_per_point_with_its_plan():
+    """A plan over several sizes (power, detectable_difference) or margins (sample_size) is a
+    curve: its frame has one row per point holding that point's size, margin and power,
+    each the plan of that point alone, and no per-group field put on a point's row (two
+    points and two groups: the groups' sigma2 would fit the rows by length). It used to be
+    one row per group, without the powers and sizes."""
+    rates = {"tpr": [0.5, 0.6], "prevalence": [0.3, 0.4]}
+    sizes = [100, 400]
+    frame = planning.power("tpr", n=sizes, rates=rates, tau=0.1).to_frame()
+    assert frame["n"].tolist() == sizes and "sigma2" not in frame and "group" not in frame
+    for k, n in enumerate(sizes):
+        alone = planning.power("tpr", n=n, rates=rates, tau=0.1)
+        assert frame["power"][k] == pytest.approx(float(alone.power), rel=1e-12, abs=0)
+    frame = planning.detectable_difference("tpr", n=sizes, rates=rates).to_frame()
+    for k, n in enumerate(sizes):
+        alone = planning.detectable_difference("tpr", n=n, rates=rates)
+        assert frame["tau"][k] == pytest.approx(float(alone.tau), rel=1e-12, abs=0)
+    margins = [0.05, 0.1]
+    frame = planning.sample_size("tpr", tau=margins, rates=rates, test="asymptotic").to_frame()
+    assert frame["tau"].tolist() == margins and "allocation" not in frame
+    for k, tau in enumerate(margins):
+        alone = planning.sample_size("tpr", tau=tau, rates=rates, test="asymptotic")
+        assert frame["n"][k] == pytest.approx(float(alone.n), rel=1e-12, abs=0)
+        assert frame["n_total_ceil"][k] == int(alone.n_total_ceil)
+    one = planning.power("tpr", n=200, rates=rates, tau=0.1).to_frame()  # a row per group
+    np.testing.assert_array_equal(one["sigma2"], [0.5 * 0.5 / 0.3, 0.6 * 0.4 / 0.4])

@@ -3,14 +3,18 @@ power)."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
-from fastfair._export import ResultExport
+from fastfair._export import ResultExport, plain
 from fastfair._format import format_significant as _fmt  # short: used in every repr line
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _align(lines: list[str]) -> str:
@@ -65,6 +69,44 @@ class _PlanBase(ResultExport):
     alpha_per_comparison: float
     z_critical: float
     population_sizes: np.ndarray | None
+
+    #: The fields that run along a curve (a plan for several sizes, margins or powers).
+    _CURVE: ClassVar[tuple[str, ...]] = ("n", "tau", "power", "n_total_ceil", "achieved_power")
+
+    def to_frame(self) -> pd.DataFrame:
+        """The plan as a table. One size, margin and power: one row per group (its
+        ``sigma2``, ``allocation``, ``n_per_group``, ...), the scalars repeated. A curve
+        (several sizes, margins or powers): one row per point, with the fields that run along
+        it (``n``, ``tau``, ``power``, ``n_total_ceil``, ``achieved_power``) and the
+        scalars; the per-group fields are then in :meth:`to_dict`. Needs pandas.
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Examples
+        --------
+        >>> import fastfair
+        >>> rates = {"tpr": [0.5, 0.6], "prevalence": [0.3, 0.4]}
+        >>> curve = fastfair.power("tpr", n=[100, 400, 1600], rates=rates, tau=0.1)
+        >>> frame = curve.to_frame()
+        >>> frame["n"].tolist(), frame["power"].round(3).tolist()
+        ([100.0, 400.0, 1600.0], [0.086, 0.219, 0.659])
+        """
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        points = [np.size(values[k]) for k in self._CURVE if np.ndim(values.get(k)) == 1]
+        if not points or max(points) < 2:
+            return super().to_frame()
+        import pandas as pd
+
+        length = max(points)
+        table = {}
+        for name, value in values.items():
+            if name in self._CURVE and np.ndim(value) == 1 and np.size(value) == length:
+                table[name] = plain(value)
+            elif value is None or (np.ndim(value) == 0 and not isinstance(value, dict)):
+                table[name] = [plain(value)] * length
+        return pd.DataFrame(table)
 
     def _common_lines(self, equivalence: bool = False) -> list[str]:
         k = self.sigma2.shape[-1]
