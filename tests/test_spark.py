@@ -607,3 +607,17 @@ def test_per_partition_values_merged_in_any_order_keep_every_partition():
     left = _merge(_merge(parts[0], parts[1]), _merge(parts[2], parts[3]))
     right = _merge(parts[3], _merge(parts[2], _merge(parts[1], parts[0])))
     assert left.values == right.values
+
+
+@pytest.mark.parametrize("resolution", [0.0, -0.01, float("nan")])
+def test_a_resolution_that_is_not_positive_is_refused_by_spark(spark, frame, resolution):
+    """score_stats' bin width must be positive (0 included: no bins), as the memory summary
+    and the dask engine refuse it; refused before any Spark job, naming the value."""
+    df = spark.createDataFrame(frame.head(20))
+    with pytest.raises(ValueError, match=r"^resolution must be positive, got "):
+        fspark.score_stats(df, "y", "score", "grp", resolution=resolution)
+    with pytest.raises(ValueError, match="resolution"):
+        ScoreStats.from_arrays(frame.y, frame.score, frame.grp, resolution=resolution)
+    got = fspark.score_stats(df, "y", "score", "grp", resolution=1e-9)  # the first width taken
+    want = ScoreStats.from_arrays(frame.y[:20], frame.score[:20], frame.grp[:20], resolution=1e-9)
+    np.testing.assert_array_equal(got.counts, want.counts)
