@@ -1327,14 +1327,21 @@ def test_noninferiority_pvalue_keeps_its_far_tail():
     a = (rng.random(6000) < np.where(group == 0, 0.8, 0.5)).astype(int)
     b = a.copy()
     b[(group == 1) & (a == 0) & (rng.random(6000) < 0.6)] = 1
+    for _, res, toward, past in _noninferiority_tails(y, a, b, group):
+        assert toward < 1e-270 and 0 < past < 1e-57
+        assert res.pvalue_noninferior == pytest.approx(max(toward, past), rel=1e-12, abs=0)
+
+
+def _noninferiority_tails(y, a, b, group):
+    """At delta 0 and 0.02: (delta, compare_models' asymptotic TPR result against group 0,
+    the "towards 0" and the "past 0" normal tails by scipy from the rows' influences)."""
     _, v, _, d_a, d_b, v_sum = row_statistic(y, a, b, group, "tpr")[0]
     s = 1.0 if d_a >= 0 else -1.0
     for delta in (0.0, 0.02):
         res = compare_models(y, a, b, group, delta=delta, method="asymptotic", reference=0)
         toward = stats.norm.cdf((s * (d_b - d_a) - delta) / math.sqrt(v))
         past = stats.norm.cdf(-(s * (d_b + d_a) + delta) / math.sqrt(v_sum))
-        assert toward < 1e-270 and 0 < past < 1e-57
-        assert res.pvalue_noninferior == pytest.approx(max(toward, past), rel=1e-12, abs=0)
+        yield delta, res, toward, past
 
 
 def test_equalized_odds_repr_names_each_part_and_reads_back_its_rates_and_settings():
@@ -1396,11 +1403,6 @@ def test_noninferiority_pvalue_keeps_the_far_tail_towards_zero():
     y = np.ones(6000, int)
     a = (rng.random(6000) < np.where(group == 0, 0.8, 0.5)).astype(int)
     b = (rng.random(6000) < np.where(group == 0, 0.8, 0.65)).astype(int)
-    _, v, _, d_a, d_b, v_sum = row_statistic(y, a, b, group, "tpr")[0]
-    s = 1.0 if d_a >= 0 else -1.0
-    for delta in (0.0, 0.02):
-        res = compare_models(y, a, b, group, delta=delta, method="asymptotic", reference=0)
-        toward = stats.norm.cdf((s * (d_b - d_a) - delta) / math.sqrt(v))
-        past = stats.norm.cdf(-(s * (d_b + d_a) + delta) / math.sqrt(v_sum))
+    for _, res, toward, past in _noninferiority_tails(y, a, b, group):
         assert 0 < toward < 1e-23 and past < 1e-170
         assert res.pvalue_noninferior == pytest.approx(toward, rel=1e-12, abs=0)

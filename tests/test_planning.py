@@ -1028,17 +1028,22 @@ def test_sample_size_and_simulated_power_reprs_read_back_their_numbers():
     assert "true difference : -0.1 (M_0 - M_1)" in repr(sim)
 
 
+def _pilot_rows(n_groups: int, n: int = 900):
+    """(labels, predictions, groups) of a pilot: TPR 0.7 - 0.1 g, FPR 0.3."""
+    rng = np.random.default_rng(36)
+    g = rng.integers(0, n_groups, n)
+    y = rng.integers(0, 2, n)
+    pred = (rng.random(n) < np.where(y == 1, 0.7 - 0.1 * g, 0.3)).astype(int)
+    return y, pred, g
+
+
 def test_pilot_plan_repr_reads_back_the_pilot_and_the_neyman_plan():
     """plan_from_data on three groups: the repr's pilot sizes, TPRs and prevalences (counted
     here), the observed differences (reference minus group), and the planned n, which is
     the Neyman plan for comparisons with the reference written out by hand: sigma_g^2 =
     r (1 - r) / prevalence, p_ref = s_ref / (s_ref + sqrt(S)), p_g = s_g^2 / (sqrt(S) (s_ref
     + sqrt(S))), n = max_g (s_ref^2 / p_ref + s_g^2 / p_g) (z_(1-alpha/4) + z_power)^2 / tau^2."""
-    rng = np.random.default_rng(36)
-    n = 900
-    g = rng.integers(0, 3, n)
-    y = rng.integers(0, 2, n)
-    pred = (rng.random(n) < np.where(y == 1, 0.7 - 0.1 * g, 0.3)).astype(int)
+    y, pred, g = _pilot_rows(3)
     res = plan_from_data(y, pred, g, "tpr", tau=0.1, n_bootstrap=200, random_state=1,
                          reference=0)  # fmt: skip
     fmt = planning.results._fmt
@@ -1682,11 +1687,7 @@ def test_pilot_plan_repr_states_the_level_the_resamples_and_the_rates_standard_e
     "90% interval" and "(50 bootstrap resamples)"; each pilot rate's "se" is its bootstrap
     standard error (the field), within a third of the binomial one sqrt(r (1 - r) / n)
     counted from the rows."""
-    rng = np.random.default_rng(36)
-    n = 900
-    g = rng.integers(0, 2, n)
-    y = rng.integers(0, 2, n)
-    pred = (rng.random(n) < np.where(y == 1, 0.7 - 0.1 * g, 0.3)).astype(int)
+    y, pred, g = _pilot_rows(2)
     res = plan_from_data(y, pred, g, "tpr", tau=0.1, n_bootstrap=50, random_state=1,
                          confidence_level=0.9, reference=0)  # fmt: skip
     top = repr(res).split("\n  plan:")[0]

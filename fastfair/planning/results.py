@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
-from fastfair._export import ResultExport, plain
+from fastfair._export import ResultExport, _column, _is_scalar
 from fastfair._format import format_significant as _fmt  # short: used in every repr line
 
 if TYPE_CHECKING:
@@ -94,19 +94,16 @@ class _PlanBase(ResultExport):
         ([100.0, 400.0, 1600.0], [0.086, 0.219, 0.659])
         """
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        points = [np.size(values[k]) for k in self._CURVE if np.ndim(values.get(k)) == 1]
-        if not points or max(points) < 2:
+        curve = {k: values[k] for k in self._CURVE if np.ndim(values.get(k)) == 1}
+        length = max((np.size(v) for v in curve.values()), default=0)
+        if length < 2:
             return super().to_frame()
         import pandas as pd
 
-        length = max(points)
-        table = {}
-        for name, value in values.items():
-            if name in self._CURVE and np.ndim(value) == 1 and np.size(value) == length:
-                table[name] = plain(value)
-            elif value is None or (np.ndim(value) == 0 and not isinstance(value, dict)):
-                table[name] = [plain(value)] * length
-        return pd.DataFrame(table)
+        along = {k for k, v in curve.items() if np.size(v) == length}
+        return pd.DataFrame(
+            {k: _column(v, length) for k, v in values.items() if k in along or _is_scalar(v)}
+        )
 
     def _common_lines(self, equivalence: bool = False) -> list[str]:
         k = self.sigma2.shape[-1]
