@@ -17,7 +17,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ResultExport", "plain"]
+__all__ = ["ResultExport", "is_scalar", "plain", "repeated_column"]
 
 
 def plain(value: Any) -> Any:
@@ -42,21 +42,23 @@ def plain(value: Any) -> Any:
     return repr(value)
 
 
-def _is_scalar(value: Any) -> bool:
+def is_scalar(value: Any) -> bool:
+    """None, a bool, a string or a number: a value one cell of a table holds."""
     return value is None or isinstance(value, (bool, str, numbers.Number, np.generic))
 
 
 def _fits(value: Any, n: int) -> bool:
     """A scalar (repeated on every row) or a flat sequence of `n` scalars."""
-    if _is_scalar(value):
+    if is_scalar(value):
         return True
     if isinstance(value, (np.ndarray, list)) and np.ndim(value) == 1 and len(value) == n:
-        return all(_is_scalar(v) for v in (value.tolist() if hasattr(value, "tolist") else value))
+        return all(is_scalar(v) for v in (value.tolist() if hasattr(value, "tolist") else value))
     return False
 
 
-def _column(value: Any, n: int) -> list:
-    return [plain(value)] * n if _is_scalar(value) else plain(value)
+def repeated_column(value: Any, n: int) -> list:
+    """A table column of `n` rows: a scalar repeated, else the values as plain Python."""
+    return [plain(value)] * n if is_scalar(value) else plain(value)
 
 
 def _rows_of(values: dict) -> tuple[int, dict[str, list], set[str]]:
@@ -128,8 +130,8 @@ class ResultExport:
             if name in used or (per_comparison and name.startswith("group_")):
                 continue  # a per-group field has no place on a comparison's row
             if isinstance(value, tuple) and len(value) == 2 and all(_fits(v, n) for v in value):
-                table[f"{name}_low"] = _column(value[0], n)
-                table[f"{name}_high"] = _column(value[1], n)
+                table[f"{name}_low"] = repeated_column(value[0], n)
+                table[f"{name}_high"] = repeated_column(value[1], n)
             elif _fits(value, n):
-                table[name] = _column(value, n)
+                table[name] = repeated_column(value, n)
         return pd.DataFrame(table)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from fastfair._deprecation import renamed_attributes
-from fastfair._export import ResultExport, _column, _is_scalar
+from fastfair._export import ResultExport, is_scalar, repeated_column
 from fastfair._format import format_significant as _fmt  # short: used in every repr line
 
 if TYPE_CHECKING:
@@ -102,7 +102,11 @@ class _PlanBase(ResultExport):
 
         along = {k for k, v in curve.items() if np.size(v) == length}
         return pd.DataFrame(
-            {k: _column(v, length) for k, v in values.items() if k in along or _is_scalar(v)}
+            {
+                k: repeated_column(v, length)
+                for k, v in values.items()
+                if k in along or is_scalar(v)
+            }
         )
 
     def _common_lines(self, equivalence: bool = False) -> list[str]:
